@@ -1,0 +1,22 @@
+"""Small timing helpers shared by the benchmarks (wall clock, best of several repeats)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+def best_seconds(work: Callable[[], object], repeats: int = 5) -> float:
+    """The fastest of `repeats` runs of `work`, in seconds."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def report(label: str, rate: float, unit: str, baseline: float | None = None) -> None:
+    """Print one line: the rate and, when a baseline rate is given, the ratio against it."""
+    ratio = f"  ({rate / baseline:,.1f}x baseline)" if baseline else ""
+    print(f"{label:<48} {rate:>14,.0f} {unit}{ratio}", flush=True)

@@ -1,0 +1,5 @@
+"""Allow `python -m fairfight`."""
+
+from fairfight.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""The conquest ruleset."""
