@@ -18,8 +18,8 @@ __all__ = [
     "DRAW_BITS",
     "DRAW_RANGE",
     "address",
-    "below",
     "beacon_key",
+    "below",
     "chance",
     "commitment",
     "hash64",
@@ -86,7 +86,7 @@ def _encode_field(position: str, field: int | str) -> str:
         return str(field)
     if isinstance(field, str):
         if not _FIELD_TEXT.fullmatch(field):
-            raise ValueError(f"{position}: text fields may only use A-Z a-z 0-9 _ - and not be empty")
+            raise ValueError(f"{position}: text fields use only A-Z a-z 0-9 _ - and are not empty")
         return field
     raise ValueError(f"{position}: a draw field is an int or a str, not {type(field).__name__}")
 

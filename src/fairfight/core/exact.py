@@ -15,6 +15,7 @@ __all__ = [
     "Comparison",
     "Distribution",
     "at_least",
+    "brute_force_dice_sum",
     "compare",
     "dice_sum",
     "least_true",
@@ -104,21 +105,23 @@ def compare(
 
 
 def probe_limit(lo: int, hi: int) -> int:
-    """The most predicate calls `least_true` makes on [lo, hi]: ceil(log2(hi - lo)) + 1."""
-    span = hi - lo
-    return (span - 1).bit_length() + 1 if span > 0 else 1
+    """The most predicate calls `least_true` makes on [lo, hi]: ceil(log2(hi - lo + 2)).
+
+    There are hi - lo + 2 possible answers (each x, or none), and each call halves them.
+    For hi - lo >= 2 this is within the ceil(log2(hi - lo)) + 1 the rulesets promise.
+    """
+    return (hi - lo + 1).bit_length()
 
 
 def least_true(lo: int, hi: int, predicate: Callable[[int], bool]) -> int:
     """Smallest x in [lo, hi] where a monotone predicate (False...False True...True) holds.
 
-    Returns hi + 1 when it holds nowhere. Bisection, at most `probe_limit(lo, hi)` calls.
+    Returns hi + 1 when it holds nowhere. Bisection over the possible answers, so at most
+    `probe_limit(lo, hi)` calls, and never a call outside [lo, hi].
     """
     if hi < lo:
         raise ValueError("range: hi must not be below lo")
-    if not predicate(hi):
-        return hi + 1
-    low, high = lo, hi  # answer in [low, high]; predicate(high) is known True
+    low, high = lo, hi + 1  # the answer lies in [low, high]; high = hi + 1 means "nowhere"
     while low < high:
         middle = (low + high) // 2
         if predicate(middle):

@@ -79,4 +79,5 @@ def read_jsonl(path: Path) -> Iterator[JsonValue]:
             try:
                 yield json.loads(line)
             except json.JSONDecodeError as error:
-                raise ValueError(f"{path.name}: line {number} is not valid JSON ({error.msg})") from None
+                problem = f"line {number} is not valid JSON ({error.msg})"
+                raise ValueError(f"{path.name}: {problem}") from None
