@@ -15,7 +15,7 @@ run: $(STAMP)
 	$(VENV)/bin/fairfight demo
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests bench tools
+	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
 test: lint
