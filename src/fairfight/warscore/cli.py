@@ -1,7 +1,79 @@
-"""Command line of the warscore ruleset."""
+"""Command line of the warscore ruleset: score a battle, a war, or print the rules page."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import typer
 
+from fairfight.console import guarded
+from fairfight.core.errors import InputError
+from fairfight.warscore.export import battle_json, war_json
+from fairfight.warscore.files import load_battle, load_war
+from fairfight.warscore.forum import PostFormat, battle_post, war_post
+from fairfight.warscore.rules_page import rules_page
+from fairfight.warscore.score import score_battle
+from fairfight.warscore.war import score_war, select_year
+
 app = typer.Typer(help="The warscore ruleset.", no_args_is_help=True, add_completion=False)
+
+FORMATS = ("text", "bbcode", "json")
+FORMAT_HELP = "Output: text (flat forum list), bbcode (forum lists) or json."
+
+
+def _format(chosen: str, as_json: bool) -> str:
+    """The output format; `--json` is shorthand for `--format json`."""
+    if as_json:
+        return "json"
+    if chosen not in FORMATS:
+        raise InputError("--format", f"must be one of {', '.join(FORMATS)}")
+    return chosen
+
+
+def _emit_json(value: Any) -> None:
+    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+@app.command()
+@guarded
+def battle(
+    file: Path = typer.Argument(..., help="A battle file (YAML)."),
+    output: str = typer.Option("text", "--format", help=FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+) -> None:
+    """Score one battle and print its forum post."""
+    chosen = _format(output, as_json)
+    parsed = load_battle(file)
+    result = score_battle(parsed, parsed.year)
+    if chosen == "json":
+        _emit_json(battle_json(result))
+    else:
+        typer.echo(battle_post(result, PostFormat(chosen)), nl=False)
+
+
+@app.command()
+@guarded
+def war(
+    file: Path = typer.Argument(..., help="A war file (YAML)."),
+    year: int | None = typer.Option(None, "--year", help="Show only this year."),
+    output: str = typer.Option("text", "--format", help=FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+) -> None:
+    """Score a war year by year: each nation's NWS, then each battle."""
+    chosen = _format(output, as_json)
+    report = score_war(load_war(file))
+    if year is not None:
+        report = select_year(report, year)
+    if chosen == "json":
+        _emit_json(war_json(report))
+    else:
+        typer.echo(war_post(report, PostFormat(chosen)), nl=False)
+
+
+@app.command()
+@guarded
+def rules() -> None:
+    """Print the rules page (Markdown), generated from the ruleset's tables."""
+    typer.echo(rules_page(), nl=False)

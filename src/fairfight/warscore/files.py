@@ -1,0 +1,80 @@
+"""Reading battle and war files: YAML syntax, repeated keys, then the pydantic models."""
+
+from __future__ import annotations
+
+from importlib.resources import as_file, files
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from fairfight.console import load_yaml_file, parse_model
+from fairfight.core.errors import InputError
+from fairfight.warscore.model import BattleInput, WarInput, check_battle
+
+DEMONSTRATION = "demonstration.yaml"
+"""The source's worked example, shipped inside the package."""
+
+
+def _walk(node: yaml.Node, where: str) -> None:
+    """Refuse a key given twice in one mapping (YAML would silently keep the last)."""
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            name = str(key.value)
+            field = f"{where}.{name}" if where else name
+            if name in seen:
+                raise InputError(
+                    field, f"given twice (line {key.start_mark.line + 1}); it takes one value"
+                )
+            seen.add(name)
+            _walk(value, field)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _walk(item, f"{where}[{index}]")
+
+
+def load_yaml_strict(path: Path) -> Any:
+    """Parse a YAML file (syntax errors name the line) and refuse repeated keys."""
+    data = load_yaml_file(path)
+    root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    if root is not None:
+        _walk(root, "")
+    return data
+
+
+def load_battle(path: Path) -> BattleInput:
+    """A battle file, validated field by field and then across fields."""
+    battle = parse_model(BattleInput, load_yaml_strict(path))
+    check_battle(battle)
+    return battle
+
+
+def load_war(path: Path) -> WarInput:
+    """A war file, validated field by field (cross-field rules run when it is scored)."""
+    return parse_model(WarInput, load_yaml_strict(path))
+
+
+def demonstration_battle() -> BattleInput:
+    """The source's demonstration battle (Mordor attacks Gondor at a small fort)."""
+    with as_file(files("fairfight.warscore") / "examples" / DEMONSTRATION) as path:
+        return load_battle(path)
+
+
+def demonstration_post() -> str:
+    """The demonstration battle's forum post, as plain text."""
+    from fairfight.warscore.forum import battle_post
+    from fairfight.warscore.score import score_battle
+
+    battle = demonstration_battle()
+    return battle_post(score_battle(battle, battle.year))
+
+
+__all__ = [
+    "DEMONSTRATION",
+    "demonstration_battle",
+    "demonstration_post",
+    "load_battle",
+    "load_war",
+    "load_yaml_strict",
+]
