@@ -1,0 +1,234 @@
+"""Previews of many clashes at once: the same kernel on numpy int64 columns [CB-2290].
+
+An AI or an overlay asks for thousands of previews; here each step of the kernel runs over
+a block of clashes at a time, the three thresholds are found by a bisection that moves every
+clash's bracket in lockstep, and large batches can be split across processes.
+"""
+
+from __future__ import annotations
+
+import mmap
+import multiprocessing
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fairfight.clash import tables as t
+from fairfight.clash.kernel import (
+    Columns,
+    Prepared,
+    attacker_loss,
+    attacker_shock,
+    attacker_shock_reaches_resolve,
+    defender_breaks,
+    defender_loss,
+    defender_shock,
+    effective_powers,
+    exchange,
+    prepare,
+    shares,
+    swing,
+)
+from fairfight.clash.ops import ARRAY_OPS
+from fairfight.clash.preview import BAND_DRAWS
+from fairfight.clash.spec import ClashSpec, check_resolvable, to_columns
+
+__all__ = ["BatchPreview", "columns_from_specs", "preview_batch", "slice_columns"]
+
+Int64Array = npt.NDArray[np.int64]
+BLOCK = 32_768
+"""Clashes per block: small enough that the temporaries stay in cache."""
+SEARCH_ROUNDS = (t.HIGH_DRAW - 1).bit_length()
+"""Bisection rounds over 1..999: 10 [CB-2220]."""
+OUTPUT_ROWS = (
+    "a", "d", "volatility", "resolve_attacker", "resolve_defender",
+    "ld_low", "ld_median", "ld_high", "la_low", "la_median", "la_high",
+    "shock_defender_low", "shock_defender_median", "shock_defender_high",
+    "r_def", "r_att", "r_surv",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchPreview:
+    """Preview figures for N clashes, one int64 row per figure (see `OUTPUT_ROWS`)."""
+
+    rows: Int64Array
+
+    def __len__(self) -> int:
+        return int(self.rows.shape[1])
+
+    def row(self, name: str) -> Int64Array:
+        """One figure for every clash."""
+        row: Int64Array = self.rows[OUTPUT_ROWS.index(name)]
+        return row
+
+    @property
+    def break_permille(self) -> Int64Array:
+        """Draws out of 1000 where the defender breaks [CB-2170]."""
+        result: Int64Array = t.DRAWS - self.row("r_def")
+        return result
+
+    @property
+    def falter_permille(self) -> Int64Array:
+        """Draws where the lead falters [CB-2180]."""
+        return np.minimum(self.row("r_att"), self.row("r_def"))
+
+    @property
+    def destroyed_permille(self) -> Int64Array:
+        """Draws where the lead is destroyed [CB-2190]."""
+        return self.row("r_surv")
+
+    @property
+    def win_permille(self) -> Int64Array:
+        """Draws where the defender breaks and the lead survives [CB-2200]."""
+        result: Int64Array = np.maximum(
+            0, t.DRAWS - np.maximum(self.row("r_def"), self.row("r_surv")))
+        return result
+
+    def item_json(self, index: int) -> dict[str, Any]:
+        """One clash's figures in the JSON shape of a single preview."""
+        value = {name: int(self.rows[row, index]) for row, name in enumerate(OUTPUT_ROWS)}
+        result: dict[str, Any] = {key: value[key] for key in OUTPUT_ROWS[:5]}
+        for band in ("ld", "la", "shock_defender"):
+            result[f"{band}_band"] = [value[f"{band}_{part}"] for part in
+                                      ("low", "median", "high")]
+        result["break_permille"] = int(self.break_permille[index])
+        result["falter_permille"] = int(self.falter_permille[index])
+        result["destroyed_permille"] = int(self.destroyed_permille[index])
+        result["win_permille"] = int(self.win_permille[index])
+        return result
+
+
+def columns_from_specs(specs: Sequence[ClashSpec]) -> Columns:
+    """Stack many specifications into int64 columns (each is checked against CB-340)."""
+    for spec in specs:
+        check_resolvable(spec)
+    flat = [to_columns(spec) for spec in specs]
+    return Columns(**{
+        column.name: np.fromiter((int(getattr(row, column.name)) for row in flat),
+                                 dtype=np.int64, count=len(flat))
+        for column in fields(Columns)
+    })
+
+
+def slice_columns(columns: Columns, selection: Any) -> Columns:
+    """The same columns for a slice or an index array of the clashes."""
+    return Columns(**{
+        column.name: np.asarray(getattr(columns, column.name))[selection]
+        for column in fields(Columns)
+    })
+
+
+def _subset(prepared: Prepared, selection: Int64Array) -> Prepared:
+    values = {}
+    for item in fields(Prepared):
+        value = getattr(prepared, item.name)
+        values[item.name] = value[selection] if np.ndim(value) else value
+    return Prepared(**values)
+
+
+def _search(prepared: Prepared, at_zero: Any, at_high: Any, predicate: str) -> Int64Array:
+    """The threshold draw of a predicate for every clash, bisecting only the undecided ones."""
+    result = np.where(at_zero, 0, np.where(at_high, -1, t.DRAWS)).astype(np.int64)
+    undecided = np.flatnonzero(result < 0)
+    if undecided.size == 0:
+        return result
+    p = _subset(prepared, undecided)
+    low = np.ones(undecided.size, dtype=np.int64)
+    high = np.full(undecided.size, t.HIGH_DRAW, dtype=np.int64)
+    for _ in range(SEARCH_ROUNDS):
+        middle = (low + high) // 2
+        holds = _PREDICATES[predicate](p, middle)
+        high = np.where(holds, middle, high)
+        low = np.where(holds, low, middle + 1)
+    result[undecided] = low
+    return result
+
+
+def _breaks_at(p: Prepared, r: Int64Array) -> Any:
+    a_eff, d_eff = effective_powers(ARRAY_OPS, p, swing(r, p.volatility))
+    share_a, _ = shares(a_eff, d_eff)
+    return defender_breaks(ARRAY_OPS, p, defender_shock(p, defender_loss(ARRAY_OPS, p, share_a)))
+
+
+def _attacker_holds_at(p: Prepared, r: Int64Array) -> Any:
+    a_eff, d_eff = effective_powers(ARRAY_OPS, p, swing(r, p.volatility))
+    _, share_d = shares(a_eff, d_eff)
+    shock = attacker_shock(p, attacker_loss(ARRAY_OPS, p, share_d))
+    return ~attacker_shock_reaches_resolve(ARRAY_OPS, p, shock)
+
+
+def _lead_survives_at(p: Prepared, r: Int64Array) -> Any:
+    a_eff, d_eff = effective_powers(ARRAY_OPS, p, swing(r, p.volatility))
+    _, share_d = shares(a_eff, d_eff)
+    return attacker_loss(ARRAY_OPS, p, share_d) < p.lead_strength
+
+
+_PREDICATES = {"break": _breaks_at, "hold": _attacker_holds_at, "survive": _lead_survives_at}
+
+
+def _band_rows(values: Sequence[Any]) -> list[Any]:
+    low = np.minimum(np.minimum(values[0], values[1]), values[2])
+    high = np.maximum(np.maximum(values[0], values[1]), values[2])
+    return [low, values[0] + values[1] + values[2] - low - high, high]
+
+
+def _preview_block(columns: Columns, out: Int64Array) -> None:
+    """Fill `out` (rows x n) with the previews of one block."""
+    p = prepare(ARRAY_OPS, columns)
+    n = out.shape[1]
+    draws = [exchange(ARRAY_OPS, p, np.full(n, r, dtype=np.int64)) for r in BAND_DRAWS]
+    low, high = draws[0], draws[2]
+    rows: list[Any] = [p.a, p.d, p.volatility, p.resolve_attacker, p.resolve_defender]
+    rows += _band_rows([x.ld for x in draws])
+    rows += _band_rows([x.la for x in draws])
+    rows += _band_rows([x.shock_defender for x in draws])
+    rows.append(_search(p, low.defender_breaks, high.defender_breaks, "break"))
+    rows.append(_search(p, ~low.attacker_shock_reaches_resolve,
+                        ~high.attacker_shock_reaches_resolve, "hold"))
+    rows.append(_search(p, low.la < p.lead_strength, high.la < p.lead_strength, "survive"))
+    for index, row in enumerate(rows):
+        out[index] = row
+
+
+def _preview_range(columns: Columns, out: Int64Array, start: int, stop: int) -> None:
+    for begin in range(start, stop, BLOCK):
+        end = min(stop, begin + BLOCK)
+        _preview_block(slice_columns(columns, slice(begin, end)), out[:, begin:end])
+
+
+def _length(columns: Columns) -> int:
+    return int(np.asarray(columns.kind).shape[0])
+
+
+def preview_batch(columns: Columns, *, workers: int = 1) -> BatchPreview:
+    """Exact previews of every clash in the columns, optionally on several processes.
+
+    Every clash must already satisfy CB-340 (`columns_from_specs` checks it). With
+    `workers` > 1 the batch is split into contiguous ranges, each filled by a forked
+    process into shared memory; the figures are identical whichever way it runs.
+    """
+    n = _length(columns)
+    shape = (len(OUTPUT_ROWS), n)
+    if workers <= 1 or n < 2 * BLOCK:
+        out = np.empty(shape, dtype=np.int64)
+        _preview_range(columns, out, 0, n)
+        return BatchPreview(out)
+    buffer = mmap.mmap(-1, max(1, shape[0] * shape[1] * 8))
+    shared: Int64Array = np.frombuffer(buffer, dtype=np.int64).reshape(shape)
+    context = multiprocessing.get_context("fork")
+    bounds = [n * k // workers for k in range(workers + 1)]
+    processes = [
+        context.Process(target=_preview_range, args=(columns, shared, bounds[k], bounds[k + 1]))
+        for k in range(workers)
+    ]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join()
+    if any(process.exitcode != 0 for process in processes):
+        raise RuntimeError("a preview worker process failed")
+    return BatchPreview(shared.copy())

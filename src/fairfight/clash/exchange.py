@@ -1,0 +1,259 @@
+"""THE resolution function: `resolve_exchange(spec, r)` and the consequences that need no map.
+
+Steps 1-7 run through the shared kernel (the same source the preview and the batch paths
+run); Steps 8-9 here turn the exchange into losses, carry-over, the bombardment floor,
+disorder, experience, shaken and falter for every participant [CB-1040..CB-1300].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from fairfight.clash import tables as t
+from fairfight.clash.kernel import Exchange, Prepared, exchange, prepare
+from fairfight.clash.ops import INT_OPS
+from fairfight.clash.spec import ClashSpec, Combatant, check_resolvable, to_columns
+from fairfight.core.errors import InputError
+
+__all__ = [
+    "DefenderFate",
+    "Outcome",
+    "TurnXp",
+    "UnitResult",
+    "allocate_losses",
+    "check_draw",
+    "prepare_spec",
+    "resolve_exchange",
+]
+
+
+class DefenderFate(StrEnum):
+    """What happens to the defending unit (the five outcomes of CB-1040, at spec level)."""
+
+    HOLDS = "holds"
+    """No break: losses are applied and nothing moves [CB-1050]."""
+    DESTROYED = "destroyed"
+    """Strength reached 0 [CB-130]."""
+    RETREATS = "retreats"
+    """Broke and steps back one tile with its whole stack [CB-1110]."""
+    HOLDS_SHAKEN = "holds_shaken"
+    """Broke inside a city or works: stays, shaken 2 [CB-1340]."""
+    ROUTED = "routed"
+    """Broke with nowhere to go (encircled): the whole stack is destroyed [CB-1120, CB-1420]."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnXp:
+    """Experience each participant already gained this turn, for the cap of 25 [CB-1220]."""
+
+    lead: int = 0
+    supporters: tuple[int, ...] = ()
+    defender: int = 0
+
+    def supporter(self, index: int) -> int:
+        """The supporter's xp so far this turn (0 when not given)."""
+        return self.supporters[index] if index < len(self.supporters) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class UnitResult:
+    """One participant after the clash: loss, disorder gained, xp gained, final state."""
+
+    loss: int
+    disorder_gain: int
+    xp_gain: int
+    strength: int
+    disorder: int
+    shaken: int
+
+    @property
+    def destroyed(self) -> bool:
+        """Strength 0: removed at once [CB-130]."""
+        return self.strength == 0
+
+    def to_json(self) -> dict[str, int]:
+        """The participant's figures as plain JSON."""
+        return {"loss": self.loss, "disorder_gain": self.disorder_gain, "xp_gain": self.xp_gain,
+                "strength": self.strength, "disorder": self.disorder, "shaken": self.shaken}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A resolved clash: the spec, r, every intermediate quantity and every consequence."""
+
+    spec: ClashSpec
+    prepared: Prepared
+    exchange: Exchange
+    fate: DefenderFate
+    carried_over: int
+    tile_cleared: bool
+    lead_may_advance: bool
+    lead_barred: bool
+    lead: UnitResult
+    supporters: tuple[UnitResult, ...]
+    defender: UnitResult
+    contributions_supporters: tuple[int, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """Every named quantity of the exchange and the resulting state [CB-2450]."""
+        p, x = self.prepared, self.exchange
+        return {
+            "r": x.r,
+            "contributions": {"lead": p.contribution_lead,
+                              "supporters": list(self.contributions_supporters),
+                              "defender": p.contribution_defender},
+            "a_raw": p.a_raw, "d_raw": p.d_raw,
+            "attacker_mods": p.attacker_mods, "defender_mods": p.defender_mods,
+            "a": p.a, "d": p.d, "volatility": p.volatility, "reliability": p.reliability,
+            "resolve_attacker": p.resolve_attacker, "resolve_defender": p.resolve_defender,
+            "s": x.s, "a_eff": x.a_eff, "d_eff": x.d_eff,
+            "share_a": x.share_a, "share_d": x.share_d, "ld": x.ld, "la": x.la,
+            "flank_shock": p.flank_shock,
+            "stance_shock_to_defender": p.stance_shock_to_defender,
+            "stance_shock_to_attacker": p.stance_shock_to_attacker,
+            "works_shock": p.works_shock,
+            "shock_defender": x.shock_defender, "shock_attacker": x.shock_attacker,
+            "defender_breaks": x.defender_breaks, "attacker_falters": x.attacker_falters,
+            "fate": self.fate.value, "carried_over": self.carried_over,
+            "tile_cleared": self.tile_cleared, "lead_may_advance": self.lead_may_advance,
+            "lead_barred": self.lead_barred,
+            "after": {"lead": self.lead.to_json(),
+                      "supporters": [unit.to_json() for unit in self.supporters],
+                      "defender": self.defender.to_json()},
+            "combat_logic_version": t.COMBAT_LOGIC_VERSION,
+        }
+
+
+def check_draw(r: int) -> int:
+    """r must be one of the 1000 draws 0..999 [CB-800]."""
+    if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < t.DRAWS:
+        raise InputError("r", f"the draw must be an integer from 0 to {t.HIGH_DRAW}")
+    return r
+
+
+def prepare_spec(spec: ClashSpec) -> Prepared:
+    """Steps 1-4 for one specification, after the CB-340 check."""
+    check_resolvable(spec)
+    return prepare(INT_OPS, to_columns(spec))
+
+
+def allocate_losses(loss: int, strengths: tuple[int, ...], floor: int = 0) -> tuple[
+        tuple[int, ...], int]:
+    """Carry-over: each unit in order absorbs what it can above `floor`; the rest is discarded.
+
+    Returns the loss of each unit and the discarded excess [CB-920, CB-1730].
+    """
+    remaining = loss
+    taken: list[int] = []
+    for strength in strengths:
+        absorbed = min(remaining, max(0, strength - floor))
+        taken.append(absorbed)
+        remaining -= absorbed
+    return tuple(taken), remaining
+
+
+def _clamp(value: int, high: int) -> int:
+    return max(0, min(high, value))
+
+
+def _capped_xp(gain: int, so_far: int) -> int:
+    """xp gained, limited by what is left of the per-turn cap [CB-1220]."""
+    return max(0, min(gain, t.XP_PER_TURN_CAP - so_far))
+
+
+def _may_retreat(spec: ClashSpec, defender_in_city: bool | None) -> bool:
+    """A unit in a city or works of level 1+ never retreats [CB-1340]."""
+    in_city = spec.in_own_city if defender_in_city is None else defender_in_city
+    return not in_city and spec.defender.works == 0
+
+
+def resolve_exchange(
+    spec: ClashSpec, r: int, *, turn_xp: TurnXp | None = None,
+    defender_in_city: bool | None = None,
+) -> Outcome:
+    """Resolve one clash at draw r: Steps 1-9 for Assault, Bombardment and Reaction [CB-2140].
+
+    `defender_in_city` tells whether the defender's tile holds a city of any owner (default:
+    the spec's `in_own_city`); `turn_xp` is what each participant already gained this turn.
+    """
+    check_draw(r)
+    p = prepare_spec(spec)
+    x = exchange(INT_OPS, p, r)
+    return _consequences(spec, p, x, turn_xp or TurnXp(), defender_in_city)
+
+
+def _consequences(
+    spec: ClashSpec, p: Prepared, x: Exchange, turn_xp: TurnXp, defender_in_city: bool | None,
+) -> Outcome:
+    kind = spec.kind
+    lead, defender = spec.lead, spec.defender
+    breaks, falters = bool(x.defender_breaks), bool(x.attacker_falters)
+    # losses [CB-900, CB-920, CB-1710]
+    floor = t.BOMBARD_STRENGTH_FLOOR if kind is t.Kind.BOMBARDMENT else 0
+    (defender_loss,), carried = allocate_losses(x.ld, (defender.strength,), floor)
+    supporter_loss = x.la * t.SUPPORTER_FACTOR // t.PER_MILLE
+    defender_strength = defender.strength - defender_loss
+    # fate [CB-1040]
+    shaken = defender.shaken
+    if defender_strength == 0:
+        fate = DefenderFate.DESTROYED
+    elif not breaks:
+        fate = DefenderFate.HOLDS
+    elif not _may_retreat(spec, defender_in_city):
+        fate, shaken = DefenderFate.HOLDS_SHAKEN, t.SHAKEN_ON_HOLD
+    elif spec.encircled:
+        fate, defender_strength = DefenderFate.ROUTED, 0
+    else:
+        fate = DefenderFate.RETREATS
+    # disorder [CB-1190, CB-1200]
+    if kind is t.Kind.BOMBARDMENT:
+        defender_disorder = t.BOMBARD_DISORDER_PER_LOSS * x.ld + t.BOMBARD_DISORDER_BASE
+    else:
+        defender_disorder = x.ld // t.DEFENDER_LOSS_DISORDER_DIVISOR + (
+            t.BROKE_DISORDER if breaks else 0)
+    lead_disorder = t.LEAD_DISORDER[kind] + (t.FALTER_DISORDER if falters else 0)
+    # experience [CB-1210, CB-1220]
+    lead_xp = t.XP_BASE + x.ld // t.XP_DAMAGE_DIVISOR + (t.XP_OPPONENT_BROKE if breaks else 0)
+    defender_xp = t.XP_BASE + x.la // t.XP_DAMAGE_DIVISOR + (
+        t.XP_OPPONENT_BROKE if falters else 0)
+    lead_result = _unit_result(lead, x.la, lead_disorder,
+                               _capped_xp(lead_xp, turn_xp.lead), lead.shaken)
+    supporters = tuple(
+        _unit_result(unit, min(unit.strength, supporter_loss), t.SUPPORTER_DISORDER,
+                     _capped_xp(lead_xp // t.XP_SUPPORTER_DIVISOR, turn_xp.supporter(index)),
+                     unit.shaken)
+        for index, unit in enumerate(spec.supporters)
+    )
+    defender_result = UnitResult(
+        loss=defender.strength - defender_strength,
+        disorder_gain=defender_disorder,
+        xp_gain=_capped_xp(defender_xp, turn_xp.defender),
+        strength=defender_strength,
+        disorder=_clamp(defender.disorder + defender_disorder, t.MAX_DISORDER),
+        shaken=shaken,
+    )
+    cleared = fate in (DefenderFate.RETREATS, DefenderFate.ROUTED) or (
+        fate is DefenderFate.DESTROYED and (breaks or spec.stack_extra == 0))
+    may_advance = (
+        cleared and t.KIND_PROFILES[kind].may_advance and lead_result.strength > 0
+        and lead.stance in (t.Stance.ADVANCE, t.Stance.HOLD)
+    )
+    return Outcome(
+        spec=spec, prepared=p, exchange=x, fate=fate, carried_over=carried,
+        tile_cleared=cleared, lead_may_advance=may_advance, lead_barred=falters,
+        lead=lead_result, supporters=supporters, defender=defender_result,
+        contributions_supporters=(p.contribution_support1, p.contribution_support2)[
+            : len(spec.supporters)],
+    )
+
+
+def _unit_result(unit: Combatant, loss: int, disorder_gain: int, xp_gain: int,
+                 shaken: int) -> UnitResult:
+    return UnitResult(
+        loss=loss, disorder_gain=disorder_gain, xp_gain=xp_gain,
+        strength=_clamp(unit.strength - loss, t.MAX_STRENGTH),
+        disorder=_clamp(unit.disorder + disorder_gain, t.MAX_DISORDER),
+        shaken=shaken,
+    )

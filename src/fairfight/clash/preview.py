@@ -1,0 +1,151 @@
+"""The exact preview: loss bands and per-mille chances, from at most 33 evaluations [CB-2230].
+
+The preview runs the resolution's own kernel: Steps 1-4 once, then the exchange at the
+draws it needs. Every quantity is monotone in r [CB-2150], so each chance is the distance
+to a threshold draw found by bisection, an exact count of draws out of 1000.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from fairfight.clash import tables as t
+from fairfight.clash.exchange import prepare_spec
+from fairfight.clash.kernel import Exchange, Prepared, exchange
+from fairfight.clash.ops import INT_OPS
+from fairfight.clash.spec import ClashSpec
+from fairfight.core.exact import least_true
+
+__all__ = ["BAND_DRAWS", "Band", "Preview", "band_of", "preview", "threshold_draw"]
+
+BAND_DRAWS = (0, t.MEDIAN_DRAW, t.HIGH_DRAW)
+"""The draws whose results make up every band [CB-2160]."""
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """min / median / max of a quantity over the band draws, by value [CB-2160]."""
+
+    low: int
+    median: int
+    high: int
+
+    def to_list(self) -> list[int]:
+        """[min, median, max]."""
+        return [self.low, self.median, self.high]
+
+    def contains(self, value: int) -> bool:
+        """Whether a resolved value lies inside the band [CB-2270]."""
+        return self.low <= value <= self.high
+
+
+def band_of(values: tuple[int, int, int]) -> Band:
+    """The band of three results, sorted by value, not by draw."""
+    low, high = min(values), max(values)
+    return Band(low, sum(values) - low - high, high)
+
+
+def threshold_draw(holds: Callable[[int], bool]) -> int:
+    """The least r in 0..999 where a monotone predicate holds, or 1000 when it never does.
+
+    The ends are checked first (the preview has evaluated them for the bands already), then
+    bisection over 1..999 needs at most 10 more evaluations [CB-2170, CB-2220].
+    """
+    if holds(0):
+        return 0
+    if not holds(t.HIGH_DRAW):
+        return t.DRAWS
+    return least_true(1, t.HIGH_DRAW, holds)
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What the player sees before committing: bands, thresholds and exact chances."""
+
+    spec: ClashSpec
+    prepared: Prepared
+    ld_band: Band
+    la_band: Band
+    shock_defender_band: Band
+    shock_attacker_band: Band
+    r_def: int
+    r_att: int
+    r_surv: int
+    capture_possible: bool
+    evaluations: int
+
+    @property
+    def break_permille(self) -> int:
+        """Draws out of 1000 where the defender breaks [CB-2170]."""
+        return t.DRAWS - self.r_def
+
+    @property
+    def falter_permille(self) -> int:
+        """Draws where the lead falters: below both thresholds [CB-2180]."""
+        return min(self.r_att, self.r_def)
+
+    @property
+    def destroyed_permille(self) -> int:
+        """Draws where the lead attacker is destroyed [CB-2190]."""
+        return self.r_surv
+
+    @property
+    def win_permille(self) -> int:
+        """Draws where the defender breaks and the lead survives [CB-2200]."""
+        return max(0, t.DRAWS - max(self.r_def, self.r_surv))
+
+    @property
+    def capture_permille(self) -> int:
+        """The win chance when the positional preconditions of an advance hold [CB-2210]."""
+        return self.win_permille if self.capture_possible else 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The preview as plain JSON."""
+        p = self.prepared
+        return {
+            "a": p.a, "d": p.d, "volatility": p.volatility, "reliability": p.reliability,
+            "resolve_attacker": p.resolve_attacker, "resolve_defender": p.resolve_defender,
+            "ld_band": self.ld_band.to_list(), "la_band": self.la_band.to_list(),
+            "shock_defender_band": self.shock_defender_band.to_list(),
+            "shock_attacker_band": self.shock_attacker_band.to_list(),
+            "r_def": self.r_def, "r_att": self.r_att, "r_surv": self.r_surv,
+            "break_permille": self.break_permille, "falter_permille": self.falter_permille,
+            "destroyed_permille": self.destroyed_permille, "win_permille": self.win_permille,
+            "capture_permille": self.capture_permille, "evaluations": self.evaluations,
+            "combat_logic_version": t.COMBAT_LOGIC_VERSION,
+        }
+
+
+def preview(spec: ClashSpec, *, capture_possible: bool = False) -> Preview:
+    """The exact preview of a clash, a pure function of its specification [CB-2280].
+
+    `capture_possible` says whether the lead could advance into the tile if it were cleared
+    (Stance, movement point, stacking room: CB-1060); it only gates `capture_permille`.
+    """
+    prepared = prepare_spec(spec)
+    evaluated: dict[int, Exchange] = {}
+
+    def at(r: int) -> Exchange:
+        result = evaluated.get(r)
+        if result is None:
+            result = evaluated[r] = exchange(INT_OPS, prepared, r)
+        return result
+
+    low, median, high = (at(r) for r in BAND_DRAWS)
+    lead_strength = spec.lead.strength
+    r_def = threshold_draw(lambda r: bool(at(r).defender_breaks))
+    r_att = threshold_draw(lambda r: not at(r).attacker_shock_reaches_resolve)
+    r_surv = threshold_draw(lambda r: at(r).la < lead_strength)
+    return Preview(
+        spec=spec, prepared=prepared,
+        ld_band=band_of((low.ld, median.ld, high.ld)),
+        la_band=band_of((low.la, median.la, high.la)),
+        shock_defender_band=band_of(
+            (low.shock_defender, median.shock_defender, high.shock_defender)),
+        shock_attacker_band=band_of(
+            (low.shock_attacker, median.shock_attacker, high.shock_attacker)),
+        r_def=r_def, r_att=r_att, r_surv=r_surv, capture_possible=capture_possible,
+        evaluations=len(evaluated),
+    )
