@@ -50,12 +50,12 @@ from fairfight.warscore.war import (
 )
 
 __all__ = [
-    "DEMONSTRATION",
     "ArmyInput",
     "ArmyScore",
     "BattleBody",
     "BattleInput",
     "BattleResult",
+    "DEMONSTRATION",
     "Factor",
     "NationInput",
     "NwsInput",

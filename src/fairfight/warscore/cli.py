@@ -77,3 +77,6 @@ def war(
 def rules() -> None:
     """Print the rules page (Markdown), generated from the ruleset's tables."""
     typer.echo(rules_page(), nl=False)
+
+
+__all__ = ["app", "battle", "rules", "war"]

@@ -150,8 +150,8 @@ def war_post(report: WarReport, fmt: PostFormat = PostFormat.TEXT) -> str:
 
 
 __all__ = [
-    "NAVAL_NOTE",
     "Line",
+    "NAVAL_NOTE",
     "PostFormat",
     "battle_lines",
     "battle_post",

@@ -84,15 +84,16 @@ def _at_least_one_front(value: int) -> int:
     return value
 
 
-def _positive_troops(value: int) -> int:
-    if value < 1:
+def _positive_troops(value: Any) -> Any:
+    """Troops are counted in whole soldiers: no fractions, no text, no booleans."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError("must be a whole number of soldiers, at least 1")
     return value
 
 
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
 Approver = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
-TroopCount = Annotated[StrictInt, AfterValidator(_positive_troops)]
+TroopCount = Annotated[StrictInt, BeforeValidator(_positive_troops)]
 FrontCount = Annotated[StrictInt, AfterValidator(_at_least_one_front)]
 
 
@@ -342,6 +343,7 @@ __all__ = [
     "MoraleInput",
     "NationInput",
     "NwsInput",
+    "One",
     "SupportInput",
     "TechnologyInput",
     "WarInput",
