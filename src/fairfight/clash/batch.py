@@ -7,14 +7,11 @@ clash's bracket in lockstep, and large batches can be split across processes.
 
 from __future__ import annotations
 
-import mmap
-import multiprocessing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from fairfight.clash import tables as t
 from fairfight.clash.kernel import (
@@ -33,12 +30,12 @@ from fairfight.clash.kernel import (
     swing,
 )
 from fairfight.clash.ops import ARRAY_OPS
+from fairfight.clash.parallel import Int64Array, run_split
 from fairfight.clash.preview import BAND_DRAWS
 from fairfight.clash.spec import ClashSpec, check_resolvable, to_columns
 
 __all__ = ["BatchPreview", "columns_from_specs", "preview_batch", "slice_columns"]
 
-Int64Array = npt.NDArray[np.int64]
 BLOCK = 32_768
 """Clashes per block: small enough that the temporaries stay in cache."""
 SEARCH_ROUNDS = (t.HIGH_DRAW - 1).bit_length()
@@ -194,12 +191,6 @@ def _preview_block(columns: Columns, out: Int64Array) -> None:
         out[index] = row
 
 
-def _preview_range(columns: Columns, out: Int64Array, start: int, stop: int) -> None:
-    for begin in range(start, stop, BLOCK):
-        end = min(stop, begin + BLOCK)
-        _preview_block(slice_columns(columns, slice(begin, end)), out[:, begin:end])
-
-
 def _length(columns: Columns) -> int:
     return int(np.asarray(columns.kind).shape[0])
 
@@ -209,26 +200,16 @@ def preview_batch(columns: Columns, *, workers: int = 1) -> BatchPreview:
 
     Every clash must already satisfy CB-340 (`columns_from_specs` checks it). With
     `workers` > 1 the batch is split into contiguous ranges, each filled by a forked
-    process into shared memory; the figures are identical whichever way it runs.
+    process; the figures are identical whichever way it runs.
     """
     n = _length(columns)
-    shape = (len(OUTPUT_ROWS), n)
-    if workers <= 1 or n < 2 * BLOCK:
-        out = np.empty(shape, dtype=np.int64)
-        _preview_range(columns, out, 0, n)
-        return BatchPreview(out)
-    buffer = mmap.mmap(-1, max(1, shape[0] * shape[1] * 8))
-    shared: Int64Array = np.frombuffer(buffer, dtype=np.int64).reshape(shape)
-    context = multiprocessing.get_context("fork")
-    bounds = [n * k // workers for k in range(workers + 1)]
-    processes = [
-        context.Process(target=_preview_range, args=(columns, shared, bounds[k], bounds[k + 1]))
-        for k in range(workers)
-    ]
-    for process in processes:
-        process.start()
-    for process in processes:
-        process.join()
-    if any(process.exitcode != 0 for process in processes):
-        raise RuntimeError("a preview worker process failed")
-    return BatchPreview(shared.copy())
+
+    def work(start: int, stop: int, out: Int64Array, tick: Callable[[int], None]) -> None:
+        for begin in range(start, stop, BLOCK):
+            end = min(stop, begin + BLOCK)
+            _preview_block(slice_columns(columns, slice(begin, end)), out[:, begin:end])
+            tick(end - begin)
+
+    if n < 2 * BLOCK:
+        workers = 1
+    return BatchPreview(run_split(n, workers, (len(OUTPUT_ROWS), n), work))

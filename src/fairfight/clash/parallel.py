@@ -1,0 +1,78 @@
+"""Split long array work across forked processes that write into shared memory.
+
+Results do not depend on the number of workers: each worker fills its own contiguous range
+of the output, and the parent only waits (reporting progress while it does).
+"""
+
+from __future__ import annotations
+
+import mmap
+import multiprocessing
+from collections.abc import Callable
+from multiprocessing.connection import wait
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Int64Array", "Work", "run_split"]
+
+Int64Array = npt.NDArray[np.int64]
+Work = Callable[[int, int, Int64Array, Callable[[int], None]], None]
+"""work(start, stop, output, tick): fill the output for items start..stop-1, tick(k) per k done."""
+POLL_SECONDS = 1
+"""How often the parent reports progress while it waits (it wakes at once when a worker ends)."""
+
+
+def _shared(shape: tuple[int, ...]) -> Int64Array:
+    size = 1
+    for extent in shape:
+        size *= extent
+    buffer = mmap.mmap(-1, max(8, size * 8))
+    array: Int64Array = np.frombuffer(buffer, dtype=np.int64)[:size].reshape(shape)
+    array[...] = 0
+    return array
+
+
+def run_split(
+    n: int, workers: int, shape: tuple[int, ...], work: Work,
+    progress: Callable[[int], None] | None = None,
+) -> Int64Array:
+    """Run `work` over 0..n-1 in `workers` ranges and return the filled output array."""
+    if workers <= 1:
+        out = np.zeros(shape, dtype=np.int64)
+        done = [0]
+
+        def tick(count: int) -> None:
+            done[0] += count
+            if progress is not None:
+                progress(done[0])
+
+        work(0, n, out, tick)
+        return out
+    out = _shared(shape)
+    counters = _shared((workers,))
+    bounds = [n * k // workers for k in range(workers + 1)]
+    context = multiprocessing.get_context("fork")
+
+    def child(index: int) -> None:
+        def tick(count: int) -> None:
+            counters[index] += count
+
+        work(bounds[index], bounds[index + 1], out, tick)
+
+    processes = [context.Process(target=child, args=(k,)) for k in range(workers)]
+    for process in processes:
+        process.start()
+    waiting = [process.sentinel for process in processes]
+    while waiting:
+        if progress is not None:
+            progress(int(counters.sum()))
+        for ended in wait(waiting, timeout=POLL_SECONDS):
+            waiting.remove(ended)  # type: ignore[arg-type]
+    for process in processes:
+        process.join()
+    if any(process.exitcode != 0 for process in processes):
+        raise RuntimeError("a worker process failed")
+    if progress is not None:
+        progress(int(counters.sum()))
+    return out.copy()
