@@ -1,1 +1,76 @@
-"""The conquest ruleset."""
+"""The conquest ruleset: a season of exact, verifiable battles between regional factions.
+
+`engine` holds every rule (standard library only); `season` runs a stored season;
+`episodes` formats what a battle shows; `demo.run_demo` plays a whole season in one call.
+"""
+
+from fairfight.conquest.demo import DemoResult, run_demo
+from fairfight.conquest.engine import (
+    ENGINE_VERSION,
+    BattleKind,
+    Category,
+    FactionType,
+    LedgerRefusal,
+    MapError,
+    PoolState,
+    Reason,
+    ReplayMismatch,
+    battle_chance,
+    check_contribution,
+    compile_world,
+    map_sha256,
+    new_state,
+    play_step,
+    population_power,
+    round_chance,
+    verify_record,
+)
+from fairfight.conquest.rules import rules_page
+from fairfight.conquest.season import (
+    contribute,
+    create_season,
+    export_record,
+    fight,
+    odds,
+    record_beacon,
+    reveal,
+    standings,
+    summary,
+    verify_folder,
+)
+from fairfight.conquest.synthetic import synthetic_map
+
+__all__ = [
+    "ENGINE_VERSION",
+    "BattleKind",
+    "Category",
+    "DemoResult",
+    "FactionType",
+    "LedgerRefusal",
+    "MapError",
+    "PoolState",
+    "Reason",
+    "ReplayMismatch",
+    "battle_chance",
+    "check_contribution",
+    "compile_world",
+    "contribute",
+    "create_season",
+    "export_record",
+    "fight",
+    "map_sha256",
+    "new_state",
+    "odds",
+    "play_step",
+    "population_power",
+    "record_beacon",
+    "reveal",
+    "round_chance",
+    "rules_page",
+    "run_demo",
+    "standings",
+    "summary",
+    "synthetic_map",
+    "verify_folder",
+    "verify_record",
+]

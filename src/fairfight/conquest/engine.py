@@ -32,30 +32,30 @@ class Category(enum.StrEnum):
     """A rating category; each battle fights one round per category, in this order."""
 
     P = "P"
-    """Production: industry."""
+    """Production (industry)"""
     S = "S"
-    """Supplies: resources."""
+    """Supplies (resources)"""
     M = "M"
-    """Movement: logistics."""
+    """Movement (logistics)"""
     R = "R"
-    """Readiness."""
+    """Readiness (preparedness)"""
     U = "U"
-    """Unity: cohesion."""
+    """Unity (cohesion)"""
 
 
 class FactionType(enum.StrEnum):
     """A faction's type, set by its special's category; each type counters the next one."""
 
     FORGE = "Forge"
-    """Special in Production; counters Supply."""
+    """Industry: it out-produces stockpiles of raw goods."""
     SUPPLY = "Supply"
-    """Special in Supplies; counters Route."""
+    """Stockpiles: deep reserves outlast raids on the routes."""
     ROUTE = "Route"
-    """Special in Movement; counters Fortress."""
+    """Mobility: fast columns go around fortresses."""
     FORTRESS = "Fortress"
-    """Special in Readiness; counters Alliance."""
+    """Walls: prepared defences hold against coalitions."""
     ALLIANCE = "Alliance"
-    """Special in Unity; counters Forge."""
+    """Cohesion: a united people out-organises industry."""
 
 
 class BattleKind(enum.StrEnum):

@@ -19,6 +19,7 @@ DEFAULT_SIZE = (136, 232, 169)
 
 _SMALLEST_POPULATION = 10_000
 _POPULATION_DECADES = 4
+_YEAR = 2024
 
 
 def synthetic_map(
@@ -28,11 +29,11 @@ def synthetic_map(
     label: str = "synthetic",
 ) -> dict[str, Any]:
     """A connected map with the given counts, in the plain format the engine reads."""
-    if regions < 2 or land + sea < regions - 1:
+    if not 2 <= regions <= 1000 or land + sea < regions - 1:
         raise ValueError("a connected map needs at least two regions and regions - 1 borders")
     if land + sea > regions * (regions - 1) // 2:
         raise ValueError("more borders than pairs of regions")
-    codes = [f"G-{i:03d}" for i in range(regions)]
+    codes = [f"ZZ-{i:03d}" for i in range(regions)]  # ZZ: a code no country holds
     counter = iter(range(1 << 62))
 
     def pick(n: int) -> int:
@@ -44,12 +45,19 @@ def synthetic_map(
         region_rows.append(
             {
                 "code": code,
-                "name": f"Region {code}",
+                "name": f"Generated region {code}",
                 "population": population,
+                "population_year": _YEAR,
+                "population_basis": "estimate",
                 "ratings": {
                     c.value: RATING_MIN + pick(RATING_MAX - RATING_MIN + 1) for c in CATEGORIES
                 },
-                "special": {"category": CATEGORIES[pick(len(CATEGORIES))].value},
+                "special": {
+                    "category": CATEGORIES[pick(len(CATEGORIES))].value,
+                    "name": f"Special of {code}",
+                    "fact": "A generated region has no real fact behind its special.",
+                    "source_status": "unsourced",
+                },
             }
         )
     pairs: list[tuple[str, str]] = []

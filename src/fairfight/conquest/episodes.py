@@ -1,0 +1,189 @@
+"""What an episode shows [§11]: the fighters, each side's factors, the odds line, the rounds.
+
+Every number printed here is read from a history entry (or an odds preview) the engine made;
+this module only formats. Percentages are the one place a float appears, for display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from fairfight.conquest.engine import (
+    BASIS_POINTS,
+    POWER_SCALE,
+    RATING_WEIGHTS,
+    UPSET_BELOW,
+    BattleKind,
+    Reason,
+)
+from fairfight.core.draws import DRAW_RANGE
+
+__all__ = [
+    "headline",
+    "morale_text",
+    "percent",
+    "power_text",
+    "render_episode",
+    "render_odds",
+    "round_draw",
+]
+
+_WEIGHT_TOTAL = sum(RATING_WEIGHTS.values())
+
+
+def percent(value: Fraction | str, digits: int = 2) -> str:
+    """A chance as a percentage for display, e.g. `Fraction(1, 3)` -> `33.33%`."""
+    return f"{float(Fraction(value)) * 100:.{digits}f}%"
+
+
+def round_draw(value: int) -> str:
+    """A saved draw as the uniform number u = x / 2**64, to 4 decimals."""
+    return f"{value / DRAW_RANGE:.4f}"
+
+
+def morale_text(basis_points: int) -> str:
+    """Morale in basis points as a signed percentage: 200 -> `+2.00%`."""
+    return f"{basis_points * 100 / BASIS_POINTS:+.2f}%"
+
+
+def power_text(power: int) -> str:
+    """Population power (millionths) for display: 406840000 -> `406.84`."""
+    return f"{power / POWER_SCALE:,.2f}"
+
+
+def _factor(text: str) -> str:
+    value = Fraction(text)
+    return "-" if value == 1 else f"x{float(value):.4g}"
+
+
+def _side_lines(entry: dict[str, Any]) -> list[str]:
+    sides = entry["sides"]
+    rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
+        ("faction", lambda s: f"{s['faction']} ({s['type']})"),
+        ("special", lambda s: f"{s['special']} ({'on' if s['special_active'] else 'off'})"),
+        ("people", lambda s: f"{s['people']:,}"),
+        ("population power", lambda s: power_text(s["power"])),
+        ("weighted rating", lambda s: f"{s['weighted_rating'] / _WEIGHT_TOTAL:.2f}"),
+        ("home", lambda s: _factor(s["home"])),
+        ("sea", lambda s: _factor(s["sea"])),
+        ("counter", lambda s: _factor(s["counter"])),
+        ("morale", lambda s: morale_text(s["morale_bp"])),
+        ("fan", lambda s: _factor(s["fan"]) + (f" (${s['pool']})" if s["pool"] else "")),
+    ]
+    lines = [f"  {'':<18}{'attacker':<26}defender"]
+    for label, show in rows:
+        lines.append(f"  {label:<18}{show(sides['attacker']):<26}{show(sides['defender'])}")
+    return lines
+
+
+def _odds_line(chance: dict[str, str], secured: str | None, clash: bool) -> str:
+    line = (
+        f"  battle chance      before {percent(chance['before'])}  after {percent(chance['after'])}"
+    )
+    if secured:
+        line += f"  SECURED by the {secured}'s full pool"
+    if clash:
+        line += "  FAN CLASH"
+    return line
+
+
+def render_episode(entry: dict[str, Any]) -> str:
+    """The full episode of one history entry, as plain text."""
+    number, attacker, defender = entry["number"], entry["attacker"], entry["defender"]
+    if entry["kind"] == BattleKind.BONUS:
+        lines = [f"Battle {number}: REBELLION in {attacker} against its occupier {defender}"]
+        lines.append("  a bonus round on home soil: a land fight, no pools, rebels at morale 0")
+    else:
+        border = entry["border"]
+        remote = " (remote link)" if border["remote"] else ""
+        candidates = entry["candidates"]
+        lines = [
+            f"Battle {number}: {attacker} attacks {defender}",
+            f"  across the {border['kind']} border {border['a']} / {border['b']}{remote}; "
+            f"picked from {candidates['attackers']} attackers, {candidates['defenders']} "
+            f"defenders, {candidates['borders']} borders",
+        ]
+    lines += _side_lines(entry)
+    secured = None
+    if entry["secured"]:
+        secured = "attacker" if Fraction(entry["battle_chance"]["after"]) == 1 else "defender"
+    lines.append(_odds_line(entry["battle_chance"], secured, entry["reason"] == Reason.FAN_CLASH))
+    draws = {d["index"]: d["value"] for d in entry["draws"]}
+    lines.append(f"  {'round':<18}" + "".join(f"{r['category']:<10}" for r in entry["rounds"]))
+    for label, show in (
+        ("chance before", lambda r: percent(r["before"])),
+        ("chance after", lambda r: percent(r["after"])),
+        ("draw u", lambda r: round_draw(draws[r["draw_index"]])),
+        ("won by", lambda r: r["winner"]),
+    ):
+        lines.append(f"  {label:<18}" + "".join(f"{show(r):<10}" for r in entry["rounds"]))
+    lines.append("  " + _result(entry))
+    if entry["changed_hands"]:
+        lines.append(f"  changed hands: {', '.join(entry['changed_hands'])} -> {entry['winner']}")
+    morale = entry["morale_after"]
+    lines.append(
+        f"  morale after: {attacker} {morale_text(morale['attacker'])}, "
+        f"{defender} {morale_text(morale['defender'])}"
+    )
+    if entry["pools_spent"]:
+        spent = ", ".join(f"{code} ${amount}" for code, amount in entry["pools_spent"].items())
+        lines.append(f"  pools spent: {spent}")
+    if entry["season_over"]:
+        lines.append("  SEASON OVER")
+    return "\n".join(lines)
+
+
+def _result(entry: dict[str, Any]) -> str:
+    won = entry["attacker_rounds"]
+    natural = f"rounds {won}-{len(entry['rounds']) - won} for the attacker"
+    text = f"RESULT: {entry['winner']} wins ({natural}; reason {entry['reason']})"
+    if entry["reason"] == Reason.FAN_POWER:
+        text += f"; the draws favoured {entry['natural_winner']}"
+    if entry["upset"]:
+        text += f"  UPSET (won at under {percent(UPSET_BELOW, 0)})"
+    if entry["absorbed"]:
+        text += f"; {entry['absorbed']} is absorbed"
+    if entry["restored"]:
+        text += f"; {entry['restored']} is free again"
+    return text
+
+
+def headline(entry: dict[str, Any]) -> str:
+    """One line for highlights: who beat whom, and what made it notable."""
+    tags = [
+        tag
+        for tag, on in (
+            ("UPSET", entry["upset"]),
+            (str(entry["reason"]), entry["reason"] != Reason.NATURAL),
+            ("REBELLION", entry["kind"] == BattleKind.BONUS),
+        )
+        if on
+    ]
+    chance = Fraction(entry["battle_chance"]["after"])
+    winner_chance = chance if entry["winner"] == entry["attacker"] else 1 - chance
+    return (
+        f"#{entry['number']:>3} {entry['winner']} beat {entry['loser']} "
+        f"at {percent(winner_chance)}" + (f"  [{' '.join(tags)}]" if tags else "")
+    )
+
+
+def render_odds(preview: dict[str, Any]) -> str:
+    """An odds preview (a battle that has not been drawn) as plain text."""
+    sides = preview["sides"]
+    lines = [
+        f"Odds if {sides['attacker']['faction']} attacked {sides['defender']['faction']} "
+        f"across a {preview['border_kind']} border in battle {preview['battle']}",
+    ]
+    lines += _side_lines({"sides": sides})
+    lines.append(_odds_line(preview["battle_chance"], preview["secured"], preview["fan_clash"]))
+    lines.append(f"  {'round':<18}" + "".join(f"{r['category']:<10}" for r in preview["rounds"]))
+    lines.append(
+        f"  {'chance before':<18}"
+        + "".join(f"{percent(r['before']):<10}" for r in preview["rounds"])
+    )
+    lines.append(
+        f"  {'chance after':<18}" + "".join(f"{percent(r['after']):<10}" for r in preview["rounds"])
+    )
+    return "\n".join(lines)

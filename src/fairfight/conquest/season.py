@@ -1,0 +1,465 @@
+"""Running a season: the operations behind each command, over the store and the engine.
+
+Every operation takes the season file's path, does its work in one transaction (one per battle
+when fighting several), and raises InputError / RuleError (exit 2) or VerificationError
+(exit 1) with one line naming the field and the rule.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.orm import Session
+
+from fairfight.conquest import engine
+from fairfight.conquest.store import SeasonStore
+from fairfight.console import parse_model
+from fairfight.core.draws import commitment as seed_commitment
+from fairfight.core.draws import new_seed
+from fairfight.core.errors import InputError, RuleError, VerificationError
+from fairfight.core.records import canonical_json
+
+__all__ = [
+    "BEACON_DEFAULTS",
+    "Contribution",
+    "SeasonSummary",
+    "Standing",
+    "battle",
+    "contribute",
+    "create_season",
+    "export_record",
+    "fight",
+    "odds",
+    "public_record",
+    "record_beacon",
+    "reveal",
+    "standings",
+    "summary",
+    "verify_folder",
+]
+
+BEACON_DEFAULTS = {
+    "name": "quicknet",
+    "chain_hash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
+    "period_seconds": 3,
+}
+"""The default public randomness beacon: drand quicknet, a round every 3 seconds [§8]."""
+
+_HEX64 = r"^[0-9a-f]{64}$"
+
+
+class _NewSeason(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seed: str | None = Field(default=None, pattern=_HEX64)
+    max_battles: int | None = Field(default=None, ge=1)
+    beacon_round: int | None = Field(default=None, ge=1)
+
+
+class _ContributionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    faction: str = Field(min_length=1, max_length=32)
+    amount: int
+    key: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class _BeaconValue(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    randomness: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
+    signature: str | None = Field(default=None, pattern=r"^[0-9a-fA-F]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """A recorded contribution; `repeated` when its idempotency key was already used."""
+
+    entry: dict[str, Any]
+    repeated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonSummary:
+    """Everything public about a season at this moment."""
+
+    header: dict[str, Any]
+    commitment: str
+    map_data: dict[str, Any]
+    board: dict[str, Any]
+    ledger: list[dict[str, Any]]
+    battles: int
+    beacon: dict[str, Any] | None
+    revealed_seed: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One faction's line in the standings."""
+
+    faction: str
+    standing: bool
+    holdings: int
+    people: int
+    power: int
+    morale_bp: int
+    pool: int
+    pool_state: str
+
+
+def _open(path: Path) -> SeasonStore:
+    return SeasonStore.open(path)
+
+
+def create_season(
+    path: Path,
+    map_data: dict[str, Any],
+    map_name: str,
+    *,
+    seed: str | None = None,
+    max_battles: int | None = None,
+    beacon_round: int | None = None,
+) -> SeasonSummary:
+    """Start a season: fix the seed, publish its commitment and the header [§8]."""
+    request = parse_model(
+        _NewSeason, {"seed": seed, "max_battles": max_battles, "beacon_round": beacon_round}
+    )
+    try:
+        world = engine.compile_world(map_data)
+    except engine.MapError as error:
+        raise InputError(f"map.{error.field}", error.rule) from None
+    secret = request.seed or new_seed()
+    header = {
+        "ruleset": "conquest",
+        "engine_version": engine.ENGINE_VERSION,
+        "map_name": map_name,
+        "map_sha256": engine.map_sha256(map_data),
+        "max_battles": request.max_battles,
+        "beacon": None
+        if request.beacon_round is None
+        else {**BEACON_DEFAULTS, "round": request.beacon_round},
+    }
+    store = SeasonStore.create(
+        path,
+        header,
+        seed_commitment(secret),
+        engine.canonical_map(map_data),
+        engine.initial_board(world),
+        secret,
+    )
+    store.close()
+    return summary(path)
+
+
+def _summary(session: Session) -> SeasonSummary:
+    row = SeasonStore.season(session)
+    return SeasonSummary(
+        header=_load(row.header),
+        commitment=row.commitment,
+        map_data=_load(row.map_data),
+        board=_load(row.board),
+        ledger=[entry.public() for entry in SeasonStore.ledger(session)],
+        battles=_load(row.board)["next_battle"] - 1,
+        beacon=None if row.beacon is None else _load(row.beacon),
+        revealed_seed=row.revealed_seed,
+    )
+
+
+def _load(text: str) -> dict[str, Any]:
+    value: dict[str, Any] = json.loads(text)
+    return value
+
+
+def summary(path: Path) -> SeasonSummary:
+    """The public state of a season."""
+    store = _open(path)
+    try:
+        with store.transaction() as session:
+            return _summary(session)
+    finally:
+        store.close()
+
+
+def _public_state(season: SeasonSummary, key: str = "") -> dict[str, Any]:
+    """An engine state for checks and previews; `key` is needed only to fight."""
+    return {
+        "world": engine.compile_world(season.map_data),
+        "key": key,
+        "max_battles": season.header["max_battles"],
+        "board": season.board,
+    }
+
+
+def contribute(path: Path, faction: str, amount: int, key: str | None = None) -> Contribution:
+    """Record a contribution, or refuse it (nothing written) under the rules of [§6]."""
+    request = parse_model(_ContributionRequest, {"faction": faction, "amount": amount, "key": key})
+    store = _open(path)
+    try:
+        with store.transaction() as session:
+            if request.key is not None:
+                earlier = SeasonStore.ledger_by_key(session, request.key)
+                if earlier is not None:
+                    if (earlier.faction, earlier.amount) != (request.faction, request.amount):
+                        raise RuleError(
+                            "key",
+                            f"already used for ${earlier.amount} to {earlier.faction} "
+                            f"(seq {earlier.seq}); a key names one contribution",
+                        )
+                    return Contribution(earlier.public(), repeated=True)
+            season = _summary(session)
+            try:
+                entry = engine.check_contribution(
+                    _public_state(season), season.ledger, request.faction, request.amount
+                )
+            except engine.LedgerRefusal as refusal:
+                raise RuleError(refusal.field, refusal.rule) from None
+            SeasonStore.add_contribution(session, entry, request.key)
+            return Contribution(entry, repeated=False)
+    finally:
+        store.close()
+
+
+def _season_key(session: Session, season: SeasonSummary) -> str:
+    beacon_spec = season.header["beacon"]
+    if beacon_spec is None:
+        return engine.season_key(SeasonStore.secret_seed(session), None)
+    if season.beacon is None:
+        raise RuleError(
+            "beacon",
+            f"this season draws from {beacon_spec['name']} round "
+            f"{beacon_spec['round']}; record it with `conquest beacon` before the first battle",
+        )
+    return engine.season_key(SeasonStore.secret_seed(session), season.beacon["randomness"])
+
+
+def fight(path: Path, count: int | None = 1) -> Iterator[dict[str, Any]]:
+    """Fight up to `count` entries (None: to the end), one transaction each; yield each entry."""
+    if count is not None and count < 1:
+        raise InputError("count", "must be at least 1")
+    store = _open(path)
+    try:
+        fought = 0
+        while count is None or fought < count:
+            with store.transaction() as session:
+                season = _summary(session)
+                if season.board["ended"]:
+                    if fought == 0:
+                        raise RuleError("season", "the season is over; nothing left to fight")
+                    return
+                state = _public_state(season, _season_key(session, season))
+                state, entry = engine.play_step(state, season.ledger)
+                SeasonStore.add_battle(session, entry, state["board"])
+            fought += 1
+            yield entry
+    finally:
+        store.close()
+
+
+def battle(path: Path, number: int) -> dict[str, Any]:
+    """One fought entry by number."""
+    store = _open(path)
+    try:
+        with store.transaction() as session:
+            entry = SeasonStore.history_entry(session, number)
+    finally:
+        store.close()
+    if entry is None:
+        raise InputError("battle", f"battle {number} has not been fought")
+    return entry
+
+
+def standings(season: SeasonSummary) -> list[Standing]:
+    """Every faction with holdings or an open pool: biggest first, then by code."""
+    world = engine.compile_world(season.map_data)
+    board, next_battle = season.board, season.board["next_battle"]
+    rows = []
+    for code, faction in board["factions"].items():
+        held = sum(1 for region in board["regions"].values() if region["owner"] == code)
+        headcount = engine.people(world, board, code, next_battle) if held else 0
+        rows.append(
+            Standing(
+                faction=code,
+                standing=bool(faction["standing"]),
+                holdings=held,
+                people=headcount,
+                power=engine.population_power(headcount) if held else 0,
+                morale_bp=faction["morale"],
+                pool=faction["pool"],
+                pool_state=faction["pool_state"],
+            )
+        )
+    rows.sort(key=lambda row: (-row.holdings, -row.power, row.faction))
+    return rows
+
+
+def record_beacon(path: Path, randomness: str, signature: str | None = None) -> dict[str, Any]:
+    """Record the named beacon round's public value; required before battle 1 [§8]."""
+    value = parse_model(_BeaconValue, {"randomness": randomness, "signature": signature})
+    store = _open(path)
+    try:
+        with store.transaction() as session:
+            season = _summary(session)
+            spec = season.header["beacon"]
+            if spec is None:
+                raise RuleError("beacon", "this season names no beacon round")
+            beacon = {
+                "round": spec["round"],
+                "randomness": value.randomness.lower(),
+                "signature": None if value.signature is None else value.signature.lower(),
+            }
+            if season.beacon is not None:
+                if season.beacon != beacon:
+                    raise RuleError("beacon", f"round {spec['round']} is already recorded")
+                return beacon
+            if season.battles:
+                raise RuleError("beacon", "battles have been fought; the beacon came too late")
+            SeasonStore.set_beacon(session, beacon)
+            return beacon
+    finally:
+        store.close()
+
+
+def reveal(path: Path) -> str:
+    """Publish the seed; refused until the season has ended."""
+    store = _open(path)
+    try:
+        with store.transaction() as session:
+            season = _summary(session)
+            if not season.board["ended"]:
+                raise RuleError(
+                    "season",
+                    f"the seed is revealed only after the season ends "
+                    f"({season.battles} battles fought so far)",
+                )
+            seed = SeasonStore.secret_seed(session)
+            SeasonStore.set_revealed(session, seed)
+            return seed
+    finally:
+        store.close()
+
+
+def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[str, Any]:
+    """The published record by role (the seed only once revealed), as `engine.load_record` reads."""
+    return {
+        "header": season.header,
+        "commitment": season.commitment,
+        "seed": season.revealed_seed,
+        "beacon": season.beacon,
+        "map": season.map_data,
+        "ledger": season.ledger,
+        "history": history,
+        "final_map": season.board,
+    }
+
+
+def export_record(path: Path, folder: Path) -> list[Path]:
+    """Write the public record as canonical files; never reads the secret seed table."""
+    store = _open(path)
+    try:
+        with store.transaction() as session:
+            record = public_record(_summary(session), SeasonStore.history(session))
+    finally:
+        store.close()
+    if folder.exists() and not folder.is_dir():
+        raise InputError(str(folder), "is a file, not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for role, name in engine.RECORD_FILES.items():
+        target = folder / name
+        value = record[role]
+        if value is None:
+            target.unlink(missing_ok=True)
+            continue
+        if name.endswith(".txt"):
+            data = f"{value}\n".encode("ascii")
+        elif name.endswith(".jsonl"):
+            data = b"".join(canonical_json(item) + b"\n" for item in value)
+        else:
+            data = canonical_json(value) + b"\n"
+        target.write_bytes(data)
+        written.append(target)
+    return written
+
+
+def verify_folder(folder: Path) -> list[str]:
+    """Replay a published record; VerificationError names the first battle and field that differ."""
+    if not folder.is_dir():
+        raise InputError(str(folder), "no such folder")
+    try:
+        return engine.verify_record(engine.load_record(folder))
+    except engine.ReplayMismatch as mismatch:
+        raise VerificationError(mismatch.place, mismatch.detail) from None
+
+
+def _border_between(world: dict[str, Any], text: str) -> list[Any]:
+    """Parse `A-B` (codes may contain dashes) into a border of the map."""
+    for cut in (i for i, char in enumerate(text) if char == "-"):
+        a, b = sorted((text[:cut], text[cut + 1 :]))
+        for border in world["borders"]:
+            if border[0] == a and border[1] == b:
+                return list(border)
+    raise InputError("border", f"{text!r} is not a border of this map (write it as A-B)")
+
+
+def odds(
+    path: Path, attacker: str, defender: str, border: str | None = None
+) -> list[dict[str, Any]]:
+    """Exact chances of a hypothetical battle now, one preview per border kind the two share."""
+    season = summary(path)
+    if season.board["ended"]:
+        raise RuleError("season", "the season is over")
+    state = _public_state(season)
+    world = state["world"]
+    board = engine.pending_board(state, season.ledger)
+    for role, code in (("attacker", attacker), ("defender", defender)):
+        if code not in board["factions"]:
+            raise InputError(role, f"no faction has the code {code!r}")
+        if not board["factions"][code]["standing"]:
+            raise RuleError(role, f"{code} has been absorbed and cannot fight")
+    shared = engine.shared_borders(world, board, attacker, defender)
+    if attacker == defender or not shared:
+        raise RuleError("defender", f"{defender} shares no border with {attacker}")
+    if border is not None:
+        chosen = _border_between(world, border)
+        if chosen not in shared:
+            raise RuleError("border", f"{border} does not join {attacker} and {defender}")
+        kinds = [chosen[2]]
+    else:
+        kinds = sorted({b[2] for b in shared}, key=engine.BORDER_KINDS.index)
+    previews = []
+    for kind in kinds:
+        sides = engine.regular_sides(
+            world, board, board["next_battle"], attacker, defender, kind == engine.SEA
+        )
+        secured, clash = engine.fan_outcome(*sides)
+        chances = engine.assess(*sides)
+        after = chances["chance_after"]
+        if secured is not None:
+            after = Fraction(1 if secured == "attacker" else 0)
+        previews.append(
+            {
+                "battle": board["next_battle"],
+                "border_kind": kind,
+                "sides": {"attacker": sides[0], "defender": sides[1]},
+                "secured": secured,
+                "fan_clash": clash,
+                "battle_chance": {
+                    "before": engine.fraction_text(chances["chance_before"]),
+                    "after": engine.fraction_text(after),
+                },
+                "rounds": [
+                    {
+                        "category": c.value,
+                        "before": engine.fraction_text(Fraction(q0, engine.ROUND_SCALE)),
+                        "after": engine.fraction_text(Fraction(q1, engine.ROUND_SCALE)),
+                    }
+                    for c, q0, q1 in zip(
+                        engine.CATEGORIES, chances["before"], chances["after"], strict=True
+                    )
+                ],
+            }
+        )
+    return previews
