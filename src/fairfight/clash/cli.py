@@ -1,7 +1,212 @@
-"""Command line of the clash ruleset."""
+"""Command line of the clash ruleset: resolve, preview, rules, sweep, oracle, draw."""
 
 from __future__ import annotations
 
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from fairfight.clash import tables as t
+from fairfight.clash.corpus import SWEEP_SIZE, oracle_specs
+from fairfight.clash.draws import draw_r
+from fairfight.clash.exchange import check_draw, resolve_exchange
+from fairfight.clash.fog import FogField, preview_under_fog
+from fairfight.clash.invariants import run_oracle, run_sweep
+from fairfight.clash.preview import preview
+from fairfight.clash.readout import render_panel
+from fairfight.clash.rules import rules_page
+from fairfight.clash.spec import ClashSpec, parse_spec
+from fairfight.console import console, error_console, guarded, load_json_file
+from fairfight.core.errors import InputError, VerificationError
 
 app = typer.Typer(help="The clash ruleset.", no_args_is_help=True, add_completion=False)
+
+SAMPLE_STRIDE = 41
+"""The default sweep takes every 41st clash of the reference sweep (2,098 clashes)."""
+
+
+def _load_spec(path: Path) -> ClashSpec:
+    return parse_spec(load_json_file(path))
+
+
+def _print_json(value: Any) -> None:
+    typer.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+@contextmanager
+def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr; yields a callback taking the count done so far."""
+    with Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), console=error_console, transient=False,
+    ) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def _parse_range(text: str | None, name: str, default: tuple[int, int]) -> tuple[int, int]:
+    if text is None:
+        return default
+    low, _, high = text.partition("-")
+    if not (low.isdigit() and high.isdigit()):
+        raise InputError(name, "write the range as LOW-HIGH, for example 40-100")
+    return int(low), int(high)
+
+
+def _parse_unobserved(text: str | None) -> list[FogField]:
+    if not text:
+        return []
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    known = {field.value: field for field in FogField}
+    for name in names:
+        if name not in known:
+            raise InputError("--unobserved", f"unknown field {name!r}; use {', '.join(known)}")
+    return [known[name] for name in names]
+
+
+def _resolution_text(outcome_json: dict[str, Any]) -> str:
+    o = outcome_json
+    after = o["after"]
+    lines = [
+        f"draw r = {o['r']}   contributions lead {o['contributions']['lead']}, supporters "
+        f"{o['contributions']['supporters']}, defender {o['contributions']['defender']}",
+        f"A {o['a']} : D {o['d']}   volatility {o['volatility']}   reliability "
+        f"±{o['reliability']}‰",
+        f"resolve: attacker {o['resolve_attacker']}, defender {o['resolve_defender']}",
+        f"s {o['s']}   A_eff {o['a_eff']}   D_eff {o['d_eff']}   share {o['share_a']} / "
+        f"{o['share_d']}",
+        f"losses: defender {o['ld']}, lead {o['la']}",
+        f"shock: defender {o['shock_defender']} (flank {o['flank_shock']}, stance "
+        f"{o['stance_shock_to_defender']}), attacker {o['shock_attacker']}",
+        f"defender breaks: {'yes' if o['defender_breaks'] else 'no'}   attacker falters: "
+        f"{'yes' if o['attacker_falters'] else 'no'}   defender {o['fate']}",
+        f"after: lead {after['lead']['strength']} strength / {after['lead']['disorder']} "
+        f"disorder; defender {after['defender']['strength']} / "
+        f"{after['defender']['disorder']}",
+    ]
+    for index, unit in enumerate(after["supporters"], start=1):
+        lines.append(f"       support {index} {unit['strength']} / {unit['disorder']}")
+    return "\n".join(lines)
+
+
+@app.command()
+@guarded
+def resolve(
+    spec_file: Path = typer.Argument(..., help="Clash specification (JSON)."),
+    r: int = typer.Option(..., "--r", help="The draw, 0..999."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Resolve one clash at a given draw and show every intermediate quantity."""
+    spec = _load_spec(spec_file)
+    outcome = resolve_exchange(spec, check_draw(r)).to_json()
+    if as_json:
+        _print_json(outcome)
+    else:
+        console.print(_resolution_text(outcome), markup=False)
+
+
+@app.command("preview")
+@guarded
+def preview_command(
+    spec_file: Path = typer.Argument(..., help="Clash specification (JSON)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    unobserved: str = typer.Option(
+        "", help="Defender fields not observed, comma-separated: "
+        + ",".join(field.value for field in FogField)),
+    strength_range: str = typer.Option(None, help="Possible defender strengths, LOW-HIGH."),
+    disorder_range: str = typer.Option(None, help="Possible defender disorder, LOW-HIGH."),
+    capture: bool = typer.Option(False, "--capture",
+                                 help="The lead could advance into a cleared tile."),
+) -> None:
+    """The exact preview: the attack panel, or its figures as JSON."""
+    spec = _load_spec(spec_file)
+    fields = _parse_unobserved(unobserved)
+    view = preview(spec, capture_possible=capture)
+    fog = None
+    if fields or strength_range or disorder_range:
+        fog = preview_under_fog(
+            spec, fields, capture_possible=capture,
+            strength_range=_parse_range(strength_range, "--strength-range",
+                                        (1, t.MAX_STRENGTH)),
+            disorder_range=_parse_range(disorder_range, "--disorder-range",
+                                        (0, t.MAX_DISORDER)))
+    if as_json:
+        _print_json(fog.to_json() if fog else view.to_json())
+    else:
+        console.print(render_panel(view, fog), markup=False, end="")
+
+
+@app.command()
+@guarded
+def rules() -> None:
+    """Print every table of the clash rules (generated from the engine's constants)."""
+    console.print(rules_page(), markup=False, end="")
+
+
+@app.command()
+@guarded
+def sweep(
+    full: bool = typer.Option(False, "--full", help="All 86,016 clashes x 1000 draws."),
+    workers: int = typer.Option(2, min=1, max=64, help="Processes to use."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Check that every exchange quantity is monotone in the draw (CB-2150, CB-2670)."""
+    indices = np.arange(0, SWEEP_SIZE, 1 if full else SAMPLE_STRIDE, dtype=np.int64)
+    started = time.perf_counter_ns()
+    with _progress("monotonicity sweep", int(indices.shape[0])) as progress:
+        report = run_sweep(indices, workers=workers, progress=progress)
+    elapsed_ms = (time.perf_counter_ns() - started) // 1_000_000
+    summary = {"clashes": report.clashes, "evaluations": report.evaluations,
+               "violations": report.violations, "elapsed_ms": elapsed_ms,
+               "passed": report.passed}
+    if as_json:
+        _print_json(summary)
+    else:
+        console.print(f"{report.clashes:,} clashes × {t.DRAWS} draws = "
+                      f"{report.evaluations:,} evaluations in {elapsed_ms:,} ms; "
+                      f"violations: {sum(report.violations.values())}", markup=False)
+    if not report.passed:
+        raise VerificationError("sweep", f"monotonicity violated: {report.violations}")
+
+
+@app.command()
+@guarded
+def oracle(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Check the bisection preview against brute force over all 1000 draws (CB-2690)."""
+    specs = oracle_specs()
+    with _progress("oracle corpus", len(specs)) as progress:
+        report = run_oracle(specs, progress=progress)
+    summary = {"cases": report.cases, "mismatches": len(report.mismatches),
+               "most_evaluations": report.most_evaluations, "passed": report.passed,
+               "first_mismatches": [list(item) for item in report.mismatches[:10]]}
+    if as_json:
+        _print_json(summary)
+    else:
+        console.print(f"{report.cases:,} specifications: {len(report.mismatches)} mismatches; "
+                      f"at most {report.most_evaluations} evaluations per preview",
+                      markup=False)
+    if not report.passed:
+        raise VerificationError("oracle", f"{len(report.mismatches)} mismatches")
+
+
+@app.command()
+@guarded
+def draw(
+    key: str = typer.Argument(..., help="The game's seed key."),
+    turn: int = typer.Argument(..., min=0),
+    initiator: int = typer.Argument(..., min=0, help="Creation sequence of the initiator."),
+    ordinal: int = typer.Argument(..., min=0, help="Clashes it already resolved this turn."),
+) -> None:
+    """Print the draw r of one engagement (CB-800)."""
+    try:
+        value = draw_r(key, turn, initiator, ordinal)
+    except ValueError as error:
+        raise InputError("key", str(error)) from None
+    typer.echo(str(value))

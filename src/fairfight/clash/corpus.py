@@ -151,7 +151,7 @@ def oracle_specs() -> list[ClashSpec]:
         lead_stance = stance
         if stance is t.Stance.MARCH and kind is not t.Kind.REACTION:
             lead_stance = t.Stance.ADVANCE
-        supporters = ()
+        supporters: tuple[Combatant, ...] = ()
         if kind is t.Kind.ASSAULT:
             count = (setting // 48) % 3
             supporters = tuple(

@@ -1,0 +1,202 @@
+"""Prediction under fog: ranges over unobserved defender fields and the pivots that matter.
+
+The viewer's spec carries its best estimate of every field; the fields it has not observed
+are named here. The preview then reports each figure's range over the whole domain of the
+unknowns [CB-2330] and, for each enumerable unknown, how the break chance moves across its
+values with everything else as estimated [CB-2340]; the two widest pivots are shown
+[CB-2350].
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+
+from fairfight.clash import tables as t
+from fairfight.clash.batch import preview_batch
+from fairfight.clash.kernel import Columns
+from fairfight.clash.preview import Preview, preview
+from fairfight.clash.spec import ClashSpec, check_resolvable, to_columns
+from fairfight.core.errors import InputError
+
+__all__ = [
+    "ESTIMATED_WIN_PERMILLE",
+    "FogField",
+    "FogPreview",
+    "Pivot",
+    "preview_under_fog",
+]
+
+ESTIMATED_WIN_PERMILLE = 400
+"""The command layer's single number when the target's strength is unobserved [CB-2260]."""
+PIVOTS_SHOWN = 2
+
+
+class FogField(StrEnum):
+    """A defender field the viewer may not have observed [CB-2310]."""
+
+    STRENGTH = "strength"
+    """Strength: a range, every value in it evaluated."""
+    DISORDER = "disorder"
+    """Disorder: a range, its two ends evaluated (break only grows with disorder)."""
+    STANCE = "stance"
+    """Stance: four values."""
+    DIG_IN = "dig_in"
+    """Dig-in: 0 to 4."""
+    WORKS = "works"
+    """Works: 0 to 4."""
+    GRADE = "grade"
+    """Grade: four values."""
+    SUPPLY_TIER = "supply_tier"
+    """Supply tier: four values."""
+
+
+ENUMERABLE: dict[FogField, tuple[Any, ...]] = {
+    FogField.GRADE: tuple(t.Grade),
+    FogField.STANCE: tuple(t.Stance),
+    FogField.SUPPLY_TIER: tuple(t.SupplyTier),
+    FogField.DIG_IN: tuple(range(t.MAX_POSITION + 1)),
+    FogField.WORKS: tuple(range(t.MAX_POSITION + 1)),
+}
+"""The domains the pivot analysis walks, in display order [CB-2340]."""
+_COLUMN = {
+    FogField.GRADE: "defender_grade", FogField.STANCE: "defender_stance",
+    FogField.SUPPLY_TIER: "defender_supply", FogField.DIG_IN: "defender_dig_in",
+    FogField.WORKS: "defender_works", FogField.STRENGTH: "defender_strength",
+    FogField.DISORDER: "defender_disorder",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Pivot:
+    """The break chance at each value of one unknown, the others as estimated."""
+
+    field: FogField
+    values: tuple[tuple[str, int], ...]
+    evaluations: int
+
+    @property
+    def span(self) -> int:
+        """How far the break chance moves across the domain."""
+        chances = [chance for _, chance in self.values]
+        return max(chances) - min(chances)
+
+    @property
+    def threshold(self) -> str | None:
+        """The first value at which the break chance changes, or None when it never does."""
+        first = self.values[0][1]
+        return next((label for label, chance in self.values if chance != first), None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The pivot as plain JSON."""
+        return {"field": f"defender.{self.field.value}", "span": self.span,
+                "threshold": self.threshold,
+                "break_permille": {label: chance for label, chance in self.values}}
+
+
+@dataclass(frozen=True, slots=True)
+class FogPreview:
+    """The estimate's exact preview, the ranges over every unknown, and the pivots."""
+
+    nominal: Preview
+    unobserved: tuple[FogField, ...]
+    ranges: dict[str, tuple[int, int]]
+    pivots: tuple[Pivot, ...]
+    cases: int
+
+    @property
+    def shown_pivots(self) -> tuple[Pivot, ...]:
+        """At most two pivots, widest span first [CB-2350]."""
+        return self.pivots[:PIVOTS_SHOWN]
+
+    @property
+    def estimated(self) -> bool:
+        """The target's strength is not observed [CB-2260]."""
+        return FogField.STRENGTH in self.unobserved
+
+    @property
+    def command_win_permille(self) -> int:
+        """The single number the command layer uses [CB-2250, CB-2260]."""
+        return ESTIMATED_WIN_PERMILLE if self.estimated else self.nominal.win_permille
+
+    def to_json(self) -> dict[str, Any]:
+        """Nominal figures plus `provisional`, `ranges` and `pivots`."""
+        result = self.nominal.to_json()
+        result["provisional"] = [f"defender.{name.value}" for name in self.unobserved]
+        result["ranges"] = {name: list(bounds) for name, bounds in self.ranges.items()}
+        result["pivots"] = [pivot.to_json() for pivot in self.shown_pivots]
+        result["estimated"] = self.estimated
+        result["command_win_permille"] = self.command_win_permille
+        result["cases"] = self.cases
+        return result
+
+
+def _label(value: Any) -> str:
+    return value.value if isinstance(value, StrEnum) else str(value)
+
+
+def _pivot(spec: ClashSpec, name: FogField) -> Pivot:
+    values = []
+    evaluations = 0
+    for value in ENUMERABLE[name]:
+        variant = spec.model_copy(update={
+            "defender": spec.defender.model_copy(update={name.value: value})})
+        result = preview(variant)
+        evaluations += result.evaluations
+        values.append((_label(value), result.break_permille))
+    return Pivot(name, tuple(values), evaluations)
+
+
+def _domain_codes(name: FogField, strength: tuple[int, int],
+                  disorder: tuple[int, int]) -> list[int]:
+    if name is FogField.STRENGTH:
+        return list(range(strength[0], strength[1] + 1))
+    if name is FogField.DISORDER:
+        return sorted({disorder[0], disorder[1]})
+    return list(range(len(ENUMERABLE[name])))
+
+
+def _check_range(name: str, bounds: tuple[int, int], low: int) -> tuple[int, int]:
+    if not low <= bounds[0] <= bounds[1] <= t.MAX_STRENGTH:
+        raise InputError(name, f"a range [low, high] with {low} <= low <= high <= 100")
+    return bounds
+
+
+def preview_under_fog(
+    spec: ClashSpec, unobserved: Iterable[FogField], *,
+    strength_range: tuple[int, int] = (1, t.MAX_STRENGTH),
+    disorder_range: tuple[int, int] = (0, t.MAX_DISORDER),
+    capture_possible: bool = False,
+) -> FogPreview:
+    """The preview over the viewer's knowledge: exact for the estimate, ranged for unknowns."""
+    check_resolvable(spec)
+    unknown = tuple(name for name in FogField if name in set(unobserved))
+    strength_range = _check_range("strength_range", strength_range, 1)
+    disorder_range = _check_range("disorder_range", disorder_range, 0)
+    nominal = preview(spec, capture_possible=capture_possible)
+    grids = [_domain_codes(name, strength_range, disorder_range) for name in unknown]
+    combos = np.asarray(list(itertools.product(*grids)) or [()], dtype=np.int64)
+    cases = combos.shape[0]
+    base = to_columns(spec)
+    columns = Columns(**{
+        item.name: np.full(cases, int(getattr(base, item.name)), dtype=np.int64)
+        for item in fields(Columns)
+    })
+    for position, name in enumerate(unknown):
+        setattr(columns, _COLUMN[name], combos[:, position])
+    batch = preview_batch(columns)
+    ranges: dict[str, tuple[int, int]] = {}
+    for figure in ("break_permille", "falter_permille", "destroyed_permille", "win_permille"):
+        values = getattr(batch, figure)
+        ranges[figure] = (int(values.min()), int(values.max()))
+    for band in ("ld", "la", "shock_defender"):
+        ranges[f"{band}_band"] = (int(batch.row(f"{band}_low").min()),
+                                  int(batch.row(f"{band}_high").max()))
+    pivots = sorted((_pivot(spec, name) for name in unknown if name in ENUMERABLE),
+                    key=lambda pivot: -pivot.span)
+    return FogPreview(nominal, unknown, ranges, tuple(pivots), cases)

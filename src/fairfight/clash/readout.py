@@ -1,0 +1,206 @@
+"""The attack panel as text, in the order the rules fix [CB-2390].
+
+Verdict first; both loss bands with the strengths they leave; odds and reliability as two
+figures; every counted unit and applied modifier with its source; the consequence; the same
+attack without each supporter. The falter chance is always printed, even at 0 per-mille
+[CB-2400]. Every figure comes from `preview` (and so from the resolution kernel).
+"""
+
+from __future__ import annotations
+
+from fairfight.clash import tables as t
+from fairfight.clash.exchange import allocate_losses
+from fairfight.clash.fog import FogPreview
+from fairfight.clash.kernel import Prepared
+from fairfight.clash.preview import Band, Preview, preview
+from fairfight.clash.spec import ClashSpec, Combatant
+
+__all__ = ["chance_words", "render_panel"]
+
+CHANCE_WORDS = (
+    (0, "never"), (99, "remote"), (399, "unlikely"), (599, "a coin toss"),
+    (899, "likely"), (999, "very likely"), (t.DRAWS, "certain"),
+)
+"""Plain words for a per-mille chance: the first row whose bound is not below it."""
+RULE = "─" * 78
+
+
+def chance_words(permille: int) -> str:
+    """A chance in plain words, for the verdict line."""
+    return next(words for bound, words in CHANCE_WORDS if permille <= bound)
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+def _band(band: Band) -> str:
+    return f"{band.low:>3} ── {band.median:>3} ── {band.high:>3}"
+
+
+def _strength_left(strength: int, band: Band, floor: int) -> str:
+    """The strengths the band leaves, with the bombardment floor applied [CB-1710]."""
+    (worst,), _ = allocate_losses(band.high, (strength,), floor)
+    (best,), _ = allocate_losses(band.low, (strength,), floor)
+    return f"{strength} drops to {strength - worst}–{strength - best}"
+
+
+def _unit_terms(unit: Combatant, terrain: t.Terrain) -> str:
+    terms = [
+        (t.GRADE_POWER[unit.grade], unit.grade.value),
+        (t.SUPPLY_POWER[unit.supply_tier], f"{unit.supply_tier.value} supply"),
+        (t.ROLE_TERRAIN[unit.role][terrain], f"{unit.role.value} in {terrain.value}"),
+    ]
+    shown = [f"{_signed(value)} {label}" for value, label in terms if value]
+    return "  ".join(shown) if shown else "no modifiers"
+
+
+def _unit_line(label: str, unit: Combatant, contribution: int, base: str) -> str:
+    return (f"    {label:<10}{unit.role.value:<7}{unit.stance.value:<10}{unit.strength:>4}  "
+            f"{unit.grade.value:<9}{unit.supply_tier.value:<10}{contribution:>5}   {base}")
+
+
+def _force_lines(spec: ClashSpec, p: Prepared) -> list[str]:
+    lead = spec.lead
+    lines = [f"  YOUR FORCE{'attack power':>56}{p.a:>7}",
+             _unit_line("lead", lead, p.contribution_lead, f"base {lead.atk}"),
+             f"{'':14}{_unit_terms(lead, spec.terrain)}"]
+    for index, (unit, contribution) in enumerate(
+            zip(spec.supporters, (p.contribution_support1, p.contribution_support2),
+                strict=False)):
+        lines.append(_unit_line(f"support {index + 1}", unit, contribution,
+                                f"base {unit.atk} × {t.SUPPORTER_FACTOR}‰"))
+        lines.append(f"{'':14}{_unit_terms(unit, spec.terrain)}")
+    if spec.kind is t.Kind.REACTION:
+        force = [f"{_signed(p.stance_attack_term)} prepared fire"]
+    else:
+        roles = " + ".join(dict.fromkeys(u.role.value for u in (lead, *spec.supporters)))
+        force = [f"{_signed(p.stance_attack_term)} {lead.stance.value}"]
+        if p.combined_arms_term:
+            force.append(f"{_signed(p.combined_arms_term)} combined arms ({roles})")
+    if spec.attacker_edge_mods:
+        force.append(f"{_signed(spec.attacker_edge_mods)} approach (river, slope, landing)")
+    lines.append(f"    {'force':<10}{'  '.join(force)}   = {_signed(p.attacker_mods)}‰")
+    defender = spec.defender
+    lines += ["", f"  THEIR FORCE{'defence power':>56}{p.d:>6}",
+              _unit_line("defender", defender, p.contribution_defender,
+                         f"base {defender.defence}"),
+              f"{'':14}{_unit_terms(defender, spec.terrain)}"]
+    position = [f"{_signed(p.cover_term)} {spec.terrain.value} cover",
+                f"{_signed(p.stance_defence_term)} {defender.stance.value}"]
+    level = max(defender.dig_in, defender.works)
+    if level:
+        source = "works" if defender.works >= defender.dig_in else "dug in"
+        position.append(f"{_signed(p.position_term)} {source} ×{level}")
+    if p.stack_term:
+        position.append(f"{_signed(p.stack_term)} stack ×{min(t.STACK_CAP, spec.stack_extra)}")
+    if spec.defender_extra_mods:
+        position.append(f"{_signed(spec.defender_extra_mods)} caught disengaging")
+    lines.append(f"    {'position':<10}{'  '.join(position)}   = {_signed(p.defender_mods)}‰")
+    return lines
+
+
+def _verdict_lines(view: Preview) -> list[str]:
+    p, spec = view.prepared, view.spec
+    shock = view.shock_defender_band
+    if spec.kind is t.Kind.BOMBARDMENT:
+        return ["  ▸ NO BREAK CHECK — guns soften a target; they never take ground.",
+                "  ▸ Your battery falters: never (0‰) — a bombardment has no break checks."]
+    chance = view.break_permille
+    if chance * 2 >= t.DRAWS:
+        head = f"THEY BREAK — {chance_words(chance)}"
+    else:
+        head = f"THEY HOLD — a break is {chance_words(chance)}"
+    return [
+        f"  ▸ {head} ({chance}‰).  "
+        f"Resolve {p.resolve_defender} against shock {shock.low}–{shock.high}.",
+        f"  ▸ Your attack falters: {chance_words(view.falter_permille)} "
+        f"({view.falter_permille}‰).  Your resolve {p.resolve_attacker} against shock "
+        f"{view.shock_attacker_band.low}–{view.shock_attacker_band.high}.",
+    ]
+
+
+def _consequence_lines(view: Preview) -> list[str]:
+    spec = view.spec
+    if spec.kind is t.Kind.BOMBARDMENT:
+        return ["  Consequence: losses and disorder only; nobody moves."]
+    lines = []
+    if spec.in_own_city or spec.defender.works:
+        lines.append("  If they break they cannot retreat (city or works): they hold, shaken.")
+    elif spec.encircled:
+        lines.append("  They are cut off: if they break, the whole stack is destroyed.")
+    else:
+        lines.append("  If they break they fall back one tile. They are not cut off.")
+    if view.destroyed_permille:
+        lines.append(f"  Your lead is destroyed in {view.destroyed_permille}‰ of draws.")
+    if spec.kind is t.Kind.ASSAULT:
+        if view.capture_possible:
+            lines.append(f"  You take the tile: {view.capture_permille}‰.")
+        else:
+            lines.append(f"  The tile is cleared in {view.win_permille}‰ of draws; you take it "
+                         "only in Advance or Hold with a movement point and room.")
+    return lines
+
+
+def _alternative_lines(view: Preview) -> list[str]:
+    spec = view.spec
+    lines = []
+    for index, unit in enumerate(spec.supporters):
+        others = spec.supporters[:index] + spec.supporters[index + 1:]
+        alone = preview(spec.model_copy(update={"supporters": others}),
+                        capture_possible=view.capture_possible)
+        lines.append(
+            f"  Without support {index + 1} ({unit.role.value}): odds {alone.prepared.a} : "
+            f"{alone.prepared.d}, they break {alone.break_permille}‰, you falter "
+            f"{alone.falter_permille}‰, you lose {alone.la_band.low}–{alone.la_band.high}.")
+    return lines
+
+
+def _fog_lines(fog: FogPreview) -> list[str]:
+    if not fog.unobserved:
+        return []
+    names = ", ".join(name.value for name in fog.unobserved)
+    low, high = fog.ranges["break_permille"]
+    la_low, la_high = fog.ranges["la_band"]
+    lines = [f"  PROVISIONAL — not observed: {names}.",
+             f"  Over everything they could be: they break {low}–{high}‰; you lose "
+             f"{la_low}–{la_high} (your own losses depend on their power, not their nerve)."]
+    for pivot in fog.shown_pivots:
+        values = ", ".join(f"{label} {chance}‰" for label, chance in pivot.values)
+        turn = (f"changes at {pivot.threshold}" if pivot.threshold
+                else "does not change the verdict")
+        lines.append(f"  Pivot {pivot.field.value}: {values} — {turn}.")
+    if fog.estimated:
+        lines.append(f"  Strength unobserved: automation plans with "
+                     f"{fog.command_win_permille}‰.")
+    return lines
+
+
+def render_panel(view: Preview, fog: FogPreview | None = None) -> str:
+    """The attack panel for a preview (and, under fog, its ranges and pivots)."""
+    spec, p = view.spec, view.prepared
+    floor = t.BOMBARD_STRENGTH_FLOOR if spec.kind is t.Kind.BOMBARDMENT else 0
+    header = f"{spec.kind.value.upper()} — lead {spec.lead.role.value} → {spec.terrain.value}"
+    if spec.volatility_floor != t.VOLATILITY_FLOOR_MEASURED:
+        header += f"   [option: volatility floor {spec.volatility_floor}]"
+    lines = [f"┌─ {header}", RULE]
+    lines += _verdict_lines(view)
+    lines += [
+        "",
+        f"  THEY LOSE  {_band(view.ld_band)}   →  "
+        f"{_strength_left(spec.defender.strength, view.ld_band, floor)}",
+        f"  YOU LOSE   {_band(view.la_band)}   →  "
+        f"{_strength_left(spec.lead.strength, view.la_band, 0)}",
+        "",
+        f"  ODDS {p.a} : {p.d}          RELIABILITY ±{p.reliability}‰  "
+        f"(volatility {p.volatility})",
+        "",
+    ]
+    lines += _force_lines(spec, p)
+    lines += ["", *_consequence_lines(view)]
+    lines += _alternative_lines(view)
+    if fog is not None:
+        lines += ["", *_fog_lines(fog)]
+    lines += [RULE, f"  exact over 1000 draws · {view.evaluations} evaluations · "
+                    f"combat logic v{t.COMBAT_LOGIC_VERSION}"]
+    return "\n".join(lines) + "\n"
