@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.warscore.conftest import NWS_PLAIN, war_data
 
 
@@ -122,7 +123,9 @@ def test_unknown_field(run: Any, demo: dict[str, Any], write_yaml: Callable[[Any
     assert "attacker.horses" in refused(run, "battle", write_yaml(demo))
 
 
-def test_unknown_output_format(run: Any, demo: dict[str, Any], write_yaml: Callable[[Any], Path]) -> None:
+def test_unknown_output_format(
+    run: Any, demo: dict[str, Any], write_yaml: Callable[[Any], Path]
+) -> None:
     assert "--format" in refused(run, "battle", write_yaml(demo), "--format", "xml")
 
 

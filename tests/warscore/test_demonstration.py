@@ -6,9 +6,8 @@ import json
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from tests.warscore.conftest import DEMONSTRATION_FILE
-
 from fairfight.warscore import demonstration_post
+from tests.warscore.conftest import DEMONSTRATION_FILE
 
 # Hand arithmetic with the source's table values (seed 002, "Final Calculations and Example").
 MORDOR = {
@@ -40,7 +39,7 @@ def two(value: Decimal) -> str:
 def test_hand_arithmetic_matches_the_source_figures() -> None:
     assert two(MORDOR_TOTAL) == "112.50"
     assert two(GONDOR_TOTAL) == "175.53"
-    assert GONDOR_TOTAL == Decimal("175.525875")
+    assert Decimal("175.525875") == GONDOR_TOTAL
 
 
 def test_json_output(run: Any) -> None:

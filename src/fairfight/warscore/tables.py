@@ -36,15 +36,15 @@ from fairfight.warscore.terms import (
     Weariness,
 )
 
-V = TypeVar("V", int, Decimal)
+_V = TypeVar("_V", int, Decimal)
 
 
 @dataclass(frozen=True, slots=True)
-class Row(Generic[V]):
+class Row(Generic[_V]):
     """One line of a table: how the forum post names the choice, and what it scores."""
 
     label: str
-    value: V
+    value: _V
 
 
 # --- National War Score (integer points) -------------------------------------------------
