@@ -1,0 +1,104 @@
+"""Pieces both bots share: hand lookups, the current leader, projected bill holders, discards."""
+
+from __future__ import annotations
+
+from fairfight.ballot import legislature as leg
+from fairfight.ballot.deck import Card, build_cards
+from fairfight.ballot.geo import game_map
+from fairfight.ballot.rules import BOARD, Office
+from fairfight.ballot.scoring import leader, scores
+from fairfight.ballot.state import NO_CARD, Bill, Declaration, Discards, GameState
+
+OFFICE_VALUE: dict[Office, int] = {
+    Office.PRESIDENT: 6,
+    Office.SENATE: 4,
+    Office.GOVERNOR: 3,
+    Office.HOUSE: 2,
+}
+"""The Pollster's value of each office, in points [11]."""
+CARD_COST = 1
+"""A card in hand scores 1, so spending one costs a point [4.2]."""
+
+
+def hand_cards(state: GameState, seat: int) -> list[Card]:
+    """The cards in a player's hand, by id."""
+    cards = build_cards(state.key)
+    return [cards[card_id] for card_id in state.hands[seat]]
+
+
+def candidates_in_hand(state: GameState, seat: int) -> list[Card]:
+    """Candidate cards in hand, by id."""
+    return [card for card in hand_cards(state, seat) if card.is_candidate]
+
+
+def seated_tags(state: GameState, seat: int) -> set[str]:
+    """Tags of the player's seated candidate cards; hand candidates when nothing is seated."""
+    cards = build_cards(state.key)
+    tags: set[str] = set()
+    for holding in state.seats:
+        if holding.holder == seat and holding.card != NO_CARD:
+            tags |= cards[holding.card].tags
+    if not tags:
+        for card in candidates_in_hand(state, seat):
+            tags |= card.tags
+    return tags
+
+
+def current_leader(state: GameState) -> int:
+    """The unique top current score, or BOARD."""
+    return leader(state, scores(state))
+
+
+def projected_holder(state: GameState, bill: Bill, votes: tuple[bool, ...] | None = None) -> int:
+    """Who would hold the bill if it passed with these votes (default: every player yes)."""
+    chosen = votes if votes is not None else (True,) * state.players
+    return leg.tally(state, bill.party, bill.tags, chosen).holder(bill.author)
+
+
+def seats_held(state: GameState, seat: int) -> int:
+    """All seats a player holds."""
+    return sum(1 for holding in state.seats if holding.holder == seat)
+
+
+def rerun(state: GameState, seat: int, seat_index: int, party: str | None = None) -> Declaration:
+    """A re-run of the player's seated card (with its district card) [4.4]."""
+    holding = state.seats[seat_index]
+    race = game_map().seats[seat_index].race_id
+    chosen = holding.party if party is None else type(holding.party)(party)
+    return Declaration(seat, race, holding.card, chosen, holding.district_card)
+
+
+def keep_value(card: Card, home_states: frozenset[int] = frozenset()) -> float:
+    """How much a bot wants to keep a card at the hand limit: m, district cards 1.5 (home 4)."""
+    if card.is_candidate:
+        return float(card.modifier)
+    return 4.0 if card.state in home_states else 1.5
+
+
+def discard_down(state: GameState, seat: int, home_states: frozenset[int] = frozenset()) -> Discards:
+    """Discard the least valuable cards (ties: higher id first) down to the hand limit."""
+    hand = hand_cards(state, seat)
+    need = len(hand) - state.config.hand_limit
+    ranked = sorted(hand, key=lambda card: (keep_value(card, home_states), -card.id))
+    return Discards(tuple(sorted(card.id for card in ranked[:need])))
+
+
+def up_this_year(state: GameState) -> tuple[int, ...]:
+    """Seat indexes whose races come up this year."""
+    return game_map().races_in(state.year)
+
+
+def newest_bill_of(state: GameState, player: int) -> int:
+    """The number of the newest bill on the books held by `player`, or NO_CARD."""
+    held = [bill.number for bill in state.bills if bill.holder == player]
+    return max(held) if held else NO_CARD
+
+
+def lead_margin(state: GameState, seat: int) -> int:
+    """My score minus the best rival's score (negative when trailing)."""
+    totals = scores(state)
+    rivals = [totals[p] for p in range(state.players) if p != seat]
+    return totals[seat] - max(rivals) if rivals else 0
+
+
+__all__ = ["BOARD"]

@@ -1,0 +1,289 @@
+"""Race resolution: shared dice, primaries, board generics, recounts, the electoral count [5, 6].
+
+Every die comes from a positional address of the spec's section 13. The functions here work on
+a `YearWork` (mutable copies the engine makes of one state) and return events; the engine
+freezes the result into the next state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from fairfight.ballot.deck import Card
+from fairfight.ballot.geo import PRESIDENCY_ID, game_map
+from fairfight.ballot.rules import (
+    BOARD,
+    BOARD_GENERIC_PART,
+    BOARD_INCUMBENCY_BONUS,
+    DIE_SIDES,
+    GROUND_GAME_BONUS,
+    INCUMBENCY_BONUS,
+    SWITCH_PENALTY,
+    Office,
+    Party,
+    lean_push,
+)
+from fairfight.ballot.state import NO_CARD, Declaration, Holding, PresidentialWin
+from fairfight.core.draws import below, hash64
+
+Event = dict[str, Any]
+
+
+def d6(key: str, *address: int | str) -> int:
+    """A six-sided die at a positional address [13]."""
+    return 1 + below(DIE_SIDES, hash64(key, *address))
+
+
+@dataclass(slots=True)
+class YearWork:
+    """Mutable working copies for one step of the engine (never shared between states)."""
+
+    key: str
+    year: int
+    cards: tuple[Card, ...]
+    seats: list[Holding]
+    hands: list[list[int]]
+    discard: list[int]
+    lean: list[int]
+    honeymoon: list[int]
+    honeymoon_size: int
+    lean_cap: int
+    impeached_this_term: bool
+    presidential_wins: list[PresidentialWin]
+    national: dict[Party, int] = field(default_factory=dict)
+    state_dice: dict[Party, list[int]] = field(default_factory=dict)
+    pushes: dict[int, list[tuple[Office, Party, int]]] = field(default_factory=dict)
+
+
+def roll_year_dice(work: YearWork) -> Event:
+    """National and state dice of the year, both parties, every state [5.1, 13]."""
+    codes = [state.code for state in game_map().states]
+    for party in Party:
+        work.national[party] = d6(work.key, work.year, "nat", party.value)
+        work.state_dice[party] = [
+            d6(work.key, work.year, "state", party.value, code) for code in codes
+        ]
+    return {
+        "event": "dice",
+        "year": work.year,
+        "national": {p.value: work.national[p] for p in Party},
+        "state": {p.value: work.state_dice[p] for p in Party},
+    }
+
+
+def recount(
+    work: YearWork, race: str, stage: str, sides: list[Any]
+) -> tuple[Any, list[dict[str, int]]]:
+    """Tied sides roll a d6 each, again among the still-tied, until one is highest [5.7]."""
+    tied = list(sides)
+    rounds: list[dict[str, int]] = []
+    number = 0
+    while len(tied) > 1:
+        rolls = {side: d6(work.key, work.year, "recount", race, stage, number, side) for side in tied}
+        rounds.append({str(side): roll for side, roll in rolls.items()})
+        best = max(rolls.values())
+        tied = [side for side in tied if rolls[side] == best]
+        number += 1
+    return tied[0], rounds
+
+
+def candidate_part(work: YearWork, decl: Declaration, seat_index: int) -> int:
+    """Card part of a down-ballot candidate: m + fit + incumbency + ground game - switch [5.3]."""
+    info = game_map().seats[seat_index]
+    card = work.cards[decl.card]
+    race_tags = set(game_map().states[info.state].tags)
+    if decl.district_card != NO_CARD:
+        race_tags |= work.cards[decl.district_card].tags
+    holding = work.seats[seat_index]
+    part = card.modifier + len(card.tags & race_tags)
+    if holding.holder == decl.player and holding.card == decl.card:
+        part += INCUMBENCY_BONUS
+    if decl.district_card != NO_CARD:
+        part += GROUND_GAME_BONUS
+    if decl.party is not card.party:
+        part -= SWITCH_PENALTY
+    return part
+
+
+def board_part(holding: Holding, party: Party, presidential: bool) -> int:
+    """A board generic: card part 1, +1 when the board holds the seat under that party [5.6]."""
+    incumbent = not presidential and holding.holder == BOARD and holding.party is party
+    return BOARD_GENERIC_PART + (BOARD_INCUMBENCY_BONUS if incumbent else 0)
+
+
+def _lose(work: YearWork, decl: Declaration) -> None:
+    """A losing candidate's cards go to the discard pile [4.7]."""
+    work.discard.append(decl.card)
+    if decl.district_card != NO_CARD:
+        work.discard.append(decl.district_card)
+
+
+def _primaries(
+    work: YearWork,
+    race: str,
+    entries: list[Declaration],
+    part_of: dict[int, int],
+) -> tuple[dict[Party, Declaration], list[Event]]:
+    """Primaries where two or more players run under one party: 2d6 + card part [5.5]."""
+    nominees: dict[Party, Declaration] = {}
+    reports: list[Event] = []
+    for party in Party:
+        running = [decl for decl in entries if decl.party is party]
+        if len(running) == 1:
+            nominees[party] = running[0]
+        if len(running) < 2:
+            continue
+        rows = []
+        totals: dict[int, int] = {}
+        for decl in running:
+            dice = [d6(work.key, work.year, "prim", race, decl.player, r) for r in (0, 1)]
+            totals[decl.player] = sum(dice) + part_of[decl.player]
+            rows.append({"player": decl.player, "card": decl.card, "part": part_of[decl.player],
+                         "dice": dice, "total": totals[decl.player]})
+        best = max(totals.values())
+        top = sorted(p for p, total in totals.items() if total == best)
+        winner, rounds = recount(work, race, party.value, top)
+        for decl in running:
+            if decl.player == winner:
+                nominees[party] = decl
+            else:
+                _lose(work, decl)
+        reports.append({"party": party.value, "entries": rows, "recount": rounds, "winner": winner})
+    return nominees, reports
+
+
+def resolve_down_ballot(work: YearWork, seat_index: int, entries: list[Declaration]) -> Event:
+    """One Senate, House or governor race with at least one player candidate [5.3-5.7, 5.10]."""
+    info = game_map().seats[seat_index]
+    state = game_map().states[info.state]
+    holding = work.seats[seat_index]
+    part_of = {decl.player: candidate_part(work, decl, seat_index) for decl in entries}
+    nominees, primaries = _primaries(work, info.race_id, entries, part_of)
+    partisan = state.baseline + work.lean[state.index] + work.honeymoon[state.index]
+    totals: dict[Party, int] = {}
+    sides: dict[str, Event] = {}
+    for party in Party:
+        nominee = nominees.get(party)
+        part = part_of[nominee.player] if nominee else board_part(holding, party, False)
+        candidate = d6(work.key, work.year, "cand", info.race_id, party.value)
+        bonus = partisan if party is Party.D else 0
+        national, local = work.national[party], work.state_dice[party][state.index]
+        totals[party] = national + local + candidate + part + bonus
+        sides[party.value] = {"player": nominee.player if nominee else BOARD, "part": part,
+                              "national": national, "state": local, "candidate": candidate,
+                              "partisan": bonus, "total": totals[party]}
+    winner, margin, rounds = _general_winner(work, info.race_id, totals)
+    loser_decl = nominees.get(winner.other())
+    if loser_decl is not None:
+        _lose(work, loser_decl)
+    nominee = nominees.get(winner)
+    if nominee is None:
+        work.seats[seat_index] = Holding(BOARD, winner)
+    else:
+        work.seats[seat_index] = Holding(nominee.player, winner, nominee.card, nominee.district_card)
+    work.pushes.setdefault(state.index, []).append((info.office, winner, margin))
+    return {"event": "race", "year": work.year, "race": info.race_id, "primaries": primaries,
+            "sides": sides, "recount": rounds, "winner": winner.value,
+            "holder": work.seats[seat_index].holder, "margin": margin}
+
+
+def _general_winner(
+    work: YearWork, race: str, totals: dict[Party, int]
+) -> tuple[Party, int, list[dict[str, int]]]:
+    """Highest total wins; a tie goes to a recount and has margin 0 [5.7]."""
+    if totals[Party.D] == totals[Party.R]:
+        side, rounds = recount(work, race, "G", [Party.D.value, Party.R.value])
+        return Party(side), 0, rounds
+    winner = Party.D if totals[Party.D] > totals[Party.R] else Party.R
+    return winner, abs(totals[Party.D] - totals[Party.R]), []
+
+
+def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
+    """Primaries, then 50 winner-take-all state contests with per-state candidate dice [5.8]."""
+    gmap = game_map()
+    previous = work.seats[0]
+    part_of: dict[int, int] = {}
+    for decl in entries:
+        card = work.cards[decl.card]
+        part_of[decl.player] = card.modifier - (SWITCH_PENALTY if decl.party is not card.party else 0)
+    nominees, primaries = _primaries(work, PRESIDENCY_ID, entries, part_of)
+    electoral = dict.fromkeys(Party, 0)
+    contests: list[Event] = []
+    carried: dict[Party, list[int]] = {party: [] for party in Party}
+    margins: dict[int, int] = {}
+    for state in gmap.states:
+        race = f"{PRESIDENCY_ID}-{state.code}"
+        totals: dict[Party, int] = {}
+        for party in Party:
+            nominee = nominees.get(party)
+            if nominee is None:
+                part = board_part(previous, party, True)
+            else:
+                part = part_of[nominee.player] + len(work.cards[nominee.card].tags & set(state.tags))
+            candidate = d6(work.key, work.year, "cand", race, party.value)
+            bonus = state.baseline if party is Party.D else 0
+            totals[party] = (work.national[party] + work.state_dice[party][state.index]
+                             + candidate + part + bonus)
+        winner, margin, rounds = _general_winner(work, race, totals)
+        electoral[winner] += state.electoral_votes
+        carried[winner].append(state.index)
+        margins[state.index] = margin
+        work.pushes.setdefault(state.index, []).append((Office.PRESIDENT, winner, margin))
+        contests.append({"state": state.code, "D": totals[Party.D], "R": totals[Party.R],
+                         "recount": rounds, "winner": winner.value, "margin": margin})
+    winner_party = Party.D if electoral[Party.D] > electoral[Party.R] else Party.R
+    loser = nominees.get(winner_party.other())
+    if loser is not None:
+        _lose(work, loser)
+    nominee = nominees.get(winner_party)
+    holder = nominee.player if nominee else BOARD
+    same = previous.holder == holder and previous.party is winner_party and holder != BOARD
+    same_board = previous.holder == BOARD == holder and previous.party is winner_party
+    counters = not (same or same_board) or work.impeached_this_term
+    if counters:
+        for index in carried[winner_party]:
+            work.honeymoon[index] = winner_party.sign() * work.honeymoon_size
+    work.seats[0] = (Holding(holder, winner_party, nominee.card, NO_CARD) if nominee
+                     else Holding(BOARD, winner_party))
+    if nominee is not None:
+        work.presidential_wins.append(PresidentialWin(nominee.player, work.year))
+    work.impeached_this_term = False
+    return {"event": "presidency", "year": work.year, "primaries": primaries,
+            "nominees": {p.value: (nominees[p].player if p in nominees else BOARD) for p in Party},
+            "states": contests, "electoral_votes": {p.value: electoral[p] for p in Party},
+            "winner": winner_party.value, "holder": holder,
+            "previous": {"holder": previous.holder, "party": previous.party.value},
+            "honeymoon": counters}
+
+
+def apply_pushes(work: YearWork, lean_at_start: list[int]) -> Event:
+    """One push per state, by the most nationalised rolled race; all at once, clamped [6]."""
+    changes: dict[str, int] = {}
+    for index, results in sorted(work.pushes.items()):
+        push = _state_push(results, lean_at_start[index])
+        if push:
+            new = max(-work.lean_cap, min(work.lean_cap, work.lean[index] + push))
+            changes[game_map().states[index].code] = new - work.lean[index]
+            work.lean[index] = new
+    return {"event": "lean-push", "year": work.year, "changes": changes}
+
+
+def _state_push(results: list[tuple[Office, Party, int]], start_lean: int) -> int:
+    """The signed push of one state from its rolled generals [6.2, 6.3]."""
+    by_office: dict[Office, list[tuple[Party, int]]] = {}
+    for office, party, margin in results:
+        by_office.setdefault(office, []).append((party, margin))
+    for office in (Office.PRESIDENT, Office.SENATE):
+        if office in by_office:
+            party, margin = by_office[office][0]
+            return party.sign() * lean_push(margin)
+    if Office.HOUSE in by_office:
+        wins = {party: [m for p, m in by_office[Office.HOUSE] if p is party] for party in Party}
+        if len(wins[Party.D]) == len(wins[Party.R]):
+            return 0
+        party = Party.D if len(wins[Party.D]) > len(wins[Party.R]) else Party.R
+        return party.sign() * lean_push(max(wins[party]))
+    party, margin = by_office[Office.GOVERNOR][0]
+    favoured = Party.D if start_lean > 0 else Party.R if start_lean < 0 else None
+    return party.sign() * lean_push(margin) if party is favoured else 0

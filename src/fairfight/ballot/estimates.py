@@ -1,0 +1,244 @@
+"""What a bot can estimate from public information: win chances, board votes, Speaker value [11].
+
+Chances come from the exact tables (`dice.win_chance`); bots compare them as floats, since a
+bot's choice is a heuristic, not a number shown to anyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from itertools import combinations
+
+from fairfight.ballot import legislature as leg
+from fairfight.ballot.deck import Card, build_cards
+from fairfight.ballot.dice import RaceKind, win_chance
+from fairfight.ballot.geo import game_map
+from fairfight.ballot.rules import (
+    BILL_TAGS,
+    BOARD,
+    BOARD_GENERIC_PART,
+    BOARD_INCUMBENCY_BONUS,
+    GROUND_GAME_BONUS,
+    INCUMBENCY_BONUS,
+    SWITCH_PENALTY,
+    TAGS,
+    Office,
+    Party,
+)
+from fairfight.ballot.state import NO_CARD, Declaration, GameState
+
+
+@cache
+def general_p(edge: int) -> float:
+    """Table G at any edge, as a float for ranking."""
+    return float(win_chance(RaceKind.GENERAL, edge))
+
+
+@cache
+def primary_p(edge: int) -> float:
+    """Table P at any edge, as a float for ranking."""
+    return float(win_chance(RaceKind.PRIMARY, edge))
+
+
+def partisan(state: GameState, state_index: int) -> int:
+    """P(s) = base + lean + honeymoon, added to D in down-ballot generals [5.3]."""
+    home = game_map().states[state_index]
+    return home.baseline + state.lean[state_index] + state.honeymoon[state_index]
+
+
+def down_ballot_part(card: Card, state_index: int, party: Party, district: Card | None) -> int:
+    """Card part of a new (non-incumbent) candidate [5.3]."""
+    if district is None:
+        return _plain_part(card, state_index, party)
+    tags = set(game_map().states[state_index].tags) | district.tags
+    part = card.modifier + len(card.tags & tags) - (SWITCH_PENALTY if party is not card.party else 0)
+    return part + GROUND_GAME_BONUS
+
+
+def _plain_part(card: Card, state_index: int, party: Party) -> int:
+    tags = game_map().states[state_index].tags
+    fit = (tags[0] in card.tags) + (tags[1] in card.tags)
+    return card.modifier + fit - (SWITCH_PENALTY if party is not card.party else 0)
+
+
+def seated_part(state: GameState, seat_index: int, party: Party | None = None) -> int:
+    """The public card part of a seated card re-running on its seat (incumbency included)."""
+    cards = build_cards(state.key)
+    holding = state.seats[seat_index]
+    info = game_map().seats[seat_index]
+    running = party or holding.party
+    district = cards[holding.district_card] if holding.district_card != NO_CARD else None
+    if info.office is Office.PRESIDENT:
+        card = cards[holding.card]
+        return card.modifier - (SWITCH_PENALTY if running is not card.party else 0)
+    part = down_ballot_part(cards[holding.card], info.state, running, district)
+    return part + INCUMBENCY_BONUS
+
+
+def opponent(state: GameState, seat_index: int, party: Party, me: int) -> tuple[int, int | None]:
+    """(other side's part, same-party incumbent's part or None) for a newcomer in this race."""
+    holding = state.seats[seat_index]
+    presidential = seat_index == 0
+    if holding.holder in (BOARD, me):
+        board_inc = (holding.holder == BOARD and holding.party is party.other()
+                     and not presidential)
+        return BOARD_GENERIC_PART + (BOARD_INCUMBENCY_BONUS if board_inc else 0), None
+    incumbent = seated_part(state, seat_index)
+    if holding.party is party:
+        return BOARD_GENERIC_PART, incumbent
+    return incumbent, None
+
+
+def race_chance(part: int, shift: int, other: int, primary: int | None) -> float:
+    """General chance at part + shift - other, times the primary chance against an incumbent."""
+    chance = general_p(part + shift - other)
+    return chance * primary_p(part - primary) if primary is not None else chance
+
+
+def presidential_edges(card: Card, party: Party, other: int) -> list[tuple[int, int]]:
+    """(edge, electoral votes) per state for a card against a side of part `other` [5.8]."""
+    switch = SWITCH_PENALTY if party is not card.party else 0
+    rows = []
+    for home in game_map().states:
+        part = card.modifier + len(card.tags & set(home.tags)) - switch
+        rows.append((part + party.sign() * home.baseline - other, home.electoral_votes))
+    return rows
+
+
+@cache
+def presidential_p(card: Card, party: Party, other: int) -> float:
+    """Table P read at the EV-weighted median state edge (the Pollster's estimate) [11]."""
+    rows = sorted(presidential_edges(card, party, other))
+    half = game_map().electoral_majority()
+    running = 0
+    for edge, votes in rows:
+        running += votes
+        if running >= half:
+            return primary_p(edge)
+    return primary_p(rows[-1][0])
+
+
+@cache
+def _pairs() -> tuple[tuple[str, ...], ...]:
+    return tuple(combinations(TAGS, BILL_TAGS))
+
+
+BoardGroups = list[tuple[int, Party, int, int]]
+
+
+def board_groups(state: GameState) -> BoardGroups:
+    """Board seats of Congress grouped by (state, party): (state, party, House, Senate) counts."""
+    counts: dict[tuple[int, Party], list[int]] = {}
+    gmap = game_map()
+    for office, slot in ((Office.HOUSE, 0), (Office.SENATE, 1)):
+        for index in leg.chamber_seats(office):
+            holding = state.seats[index]
+            if holding.holder == BOARD:
+                group = counts.setdefault((gmap.seats[index].state, holding.party), [0, 0])
+                group[slot] += 1
+    return [(s, party, n[0], n[1]) for (s, party), n in sorted(counts.items())]
+
+
+def board_yes(
+    state: GameState, party: Party, tags: tuple[str, ...], groups: BoardGroups | None = None
+) -> tuple[int, int]:
+    """Board yes votes (House, Senate) for a bill of this party and these tags [7.1]."""
+    house = senate = 0
+    states = game_map().states
+    bill_tags = set(tags)
+    for state_index, seat_party, house_count, senate_count in groups or board_groups(state):
+        lean = leg.partisan_lean(state, state_index) * party.sign()
+        overlap = len(bill_tags & set(states[state_index].tags))
+        if leg.support(overlap, seat_party is party, lean) >= 1:
+            house += house_count
+            senate += senate_count
+    return house, senate
+
+
+def player_seats(state: GameState, office: Office) -> int:
+    """Seats of a chamber held by players (counted yes in the Speaker-value estimate)."""
+    return sum(1 for i in leg.chamber_seats(office) if state.seats[i].holder != BOARD)
+
+
+def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
+    """Board yes votes in both chambers for every tag pair, counted state by state [7.1]."""
+    states = game_map().states
+    always = 0
+    by_overlap: list[tuple[int, int, int]] = []
+    for state_index, seat_party, house_count, senate_count in board_groups(state):
+        lean = leg.partisan_lean(state, state_index) * party.sign()
+        base = leg.support(0, seat_party is party, lean)
+        if base >= 1:
+            always += house_count + senate_count
+        elif base >= 1 - BILL_TAGS:
+            by_overlap.append((state_index, 1 - base, house_count + senate_count))
+    votes = dict.fromkeys(_pairs(), always)
+    for pair in votes:
+        chosen = set(pair)
+        for state_index, needed, count in by_overlap:
+            if len(chosen & set(states[state_index].tags)) >= needed:
+                votes[pair] += count
+    return votes
+
+
+def best_pair(state: GameState, party: Party, allowed: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
+    """The tag pair with the most board yes votes; ties to the first in vocabulary order."""
+    votes = pair_votes(state, party)
+    best: tuple[str, ...] = ()
+    for pair in allowed:
+        if not best or votes[pair] > votes[best]:
+            best = pair
+    return best
+
+
+def pairs_touching(tags: set[str]) -> list[tuple[str, ...]]:
+    """Tag pairs that include at least one of `tags`, in vocabulary order."""
+    return [pair for pair in _pairs() if set(pair) & tags]
+
+
+def pairs_within(tags: set[str]) -> list[tuple[str, ...]]:
+    """Tag pairs made only of `tags`, in vocabulary order."""
+    return [pair for pair in _pairs() if set(pair) <= tags]
+
+
+def speaker_value(state: GameState, me: int, pair: tuple[str, ...]) -> float:
+    """Expected points of authoring this House term's omnibills with `pair` [11]."""
+    if not pair:
+        return 0.0
+    party = leg.majority_party(state, Office.HOUSE)
+    house, senate = board_yes(state, party, pair)
+    house += player_seats(state, Office.HOUSE)
+    senate += player_seats(state, Office.SENATE)
+    limits = leg.thresholds()
+    chance = 1.0 if house >= limits.house_pass and senate >= limits.senate_pass else 0.0
+    president = state.seats[0]
+    if president.holder != me and (president.holder != BOARD or president.party is not party):
+        chance /= 2
+    last = state.config.last_year()
+    value = 0.0
+    for year in (state.year, state.year + 1):
+        if year <= last:
+            value += state.config.score.bill * min(state.config.bill_life, last - year + 1) * chance
+    return value
+
+
+def house_need(state: GameState, me: int, party: Party, own_reruns: int) -> int:
+    """1 + the most House seats of `party` held by a rival - own re-runs under it [11]."""
+    counts = [0] * state.players
+    for index in leg.chamber_seats(Office.HOUSE):
+        holding = state.seats[index]
+        if holding.holder not in (BOARD, me) and holding.party is party:
+            counts[holding.holder] += 1
+    return 1 + max(counts) - own_reruns
+
+
+def entry_part(state: GameState, entry: Declaration, index: int) -> int:
+    """A revealed candidate's down-ballot card part (incumbency if it re-runs its seat)."""
+    holding = state.seats[index]
+    if holding.holder == entry.player and holding.card == entry.card:
+        return seated_part(state, index, entry.party)
+    cards = build_cards(state.key)
+    district = cards[entry.district_card] if entry.district_card != NO_CARD else None
+    return down_ballot_part(cards[entry.card], game_map().seats[index].state, entry.party,
+                                district)

@@ -1,0 +1,230 @@
+"""The Machine bot: a regional boss with four home states that spends freely [11]."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from fairfight.ballot import botkit as kit
+from fairfight.ballot import estimates as est
+from fairfight.ballot import legislature as leg
+from fairfight.ballot.deck import Card, build_cards
+from fairfight.ballot.geo import game_map
+from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
+from fairfight.ballot.state import (
+    NO_CARD,
+    AmendmentDraft,
+    AmendmentVote,
+    BillDraft,
+    Decision,
+    Declaration,
+    Declarations,
+    DraftPick,
+    GameState,
+    Phase,
+    Withdrawals,
+    YesNo,
+)
+
+HOME_STATES = 4
+HOME_BASELINE_LIMIT = 1
+PRESIDENT_GOVERNORS = 2
+PRESIDENT_SEATS = 15
+SAFE_SENATE = 2
+PRIMARY_GAP = 2
+
+
+def machine_homes(state: GameState, machine_seats: list[int]) -> dict[int, tuple[int, ...]]:
+    """Home states, chosen in seat order and exclusive: |base| <= 1, EV x (1 + fitting cards)."""
+    gmap = game_map()
+    cards = build_cards(state.key)
+    claimed: set[int] = set()
+    homes: dict[int, tuple[int, ...]] = {}
+    for seat in sorted(machine_seats):
+        hand = [cards[c] for c in state.hands[seat] if cards[c].is_candidate]
+        scored = []
+        for home in gmap.states:
+            if abs(home.baseline) > HOME_BASELINE_LIMIT or home.index in claimed:
+                continue
+            fitting = sum(1 for card in hand if card.tags & set(home.tags))
+            scored.append((-home.electoral_votes * (1 + fitting), home.index))
+        chosen = tuple(sorted(index for _, index in sorted(scored)[:HOME_STATES]))
+        claimed.update(chosen)
+        homes[seat] = chosen
+    return homes
+
+
+@dataclass
+class Machine:
+    """Re-runs everything, contests home and safe races, bids for the Speaker's chair [11]."""
+
+    machine_seats: list[int]
+    name: str = "machine"
+    homes: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+    def home(self, state: GameState, seat: int) -> tuple[int, ...]:
+        """This Machine's home states (fixed at the first decision, from the dealt hands)."""
+        if not self.homes:
+            self.homes = machine_homes(state, self.machine_seats)
+        return self.homes[seat]
+
+    def home_tags(self, state: GameState, seat: int) -> set[str]:
+        """The tags of its home states."""
+        states = game_map().states
+        return {tag for index in self.home(state, seat) for tag in states[index].tags}
+
+    def decide(self, state: GameState, seat: int) -> Decision:
+        """Answer the current phase."""
+        phase = state.phase
+        home = self.home(state, seat)
+        tags = self.home_tags(state, seat)
+        if phase is Phase.DRAFT:
+            return self.draft(state, seat, home, tags)
+        if phase is Phase.DECLARE:
+            return self.declare(state, seat, home)
+        if phase is Phase.WITHDRAW:
+            return self.withdraw(state, seat)
+        if phase is Phase.AUTHOR:
+            party = leg.majority_party(state, Office.HOUSE)
+            return BillDraft(est.best_pair(state, party, est.pairs_within(tags)))
+        if phase in (Phase.BILL_VOTE, Phase.OVERRIDE_VOTE):
+            bill = state.proposal
+            assert bill is not None
+            mine = kit.projected_holder(state, bill) == seat
+            return YesNo(bool(set(bill.tags) & tags) or mine)
+        if phase is Phase.VETO:
+            assert state.proposal is not None
+            return YesNo(not set(state.proposal.tags) & tags)
+        if phase is Phase.IMPEACH_MOTION:
+            return YesNo(False)
+        if phase is Phase.IMPEACH_VOTE:
+            president = state.seats[0].holder
+            return YesNo(kit.current_leader(state) == president != BOARD)
+        if phase is Phase.AMEND_PROPOSE:
+            counts = Counter(tag for index in home for tag in game_map().states[index].tags)
+            ranked = sorted(counts, key=lambda tag: (-counts[tag], TAGS.index(tag)))
+            return AmendmentDraft(tuple(ranked[: state.config.amend_tags])
+                                  if len(ranked) >= state.config.amend_tags else ())
+        if phase is Phase.AMEND_VOTE:
+            subject = state.amendment_proposal or state.pending_amendment
+            assert subject is not None
+            shares = bool(set(subject.tags) & tags)
+            return AmendmentVote(AmendmentChoice.FOR if shares else AmendmentChoice.AGAINST)
+        return kit.discard_down(state, seat, frozenset(home))
+
+    def draft(self, state: GameState, seat: int, home: tuple[int, ...], tags: set[str]) -> DraftPick:
+        """Home district cards, then the most home-tag overlap, then the highest m."""
+        cards = build_cards(state.key)
+
+        def rank(card: Card) -> tuple[int, int, int, int]:
+            if not card.is_candidate:
+                return (2 if card.state in home else 0, 0, 0, -card.id)
+            return (1, len(card.tags & tags), card.modifier, -card.id)
+
+        return DraftPick(max((cards[c] for c in state.packs[seat]), key=rank).id)
+
+    def declare(self, state: GameState, seat: int, home: tuple[int, ...]) -> Declarations:
+        """Re-runs, president, home Senate and governor, Speaker bid, safe Senate, home House."""
+        gmap = game_map()
+        up = kit.up_this_year(state)
+        chosen = [kit.rerun(state, seat, index) for index in up if state.seats[index].holder == seat]
+        taken = {gmap.seat_by_id[d.race] for d in chosen}
+        hand = kit.hand_cards(state, seat)
+        candidates = [card for card in hand if card.is_candidate]
+        districts = [card for card in hand if not card.is_candidate and card.state in home]
+        if 0 in up and 0 not in taken and candidates and self._runs_for_president(state, seat):
+            card = max(candidates, key=lambda c: (c.modifier, -c.id))
+            chosen.append(Declaration(seat, gmap.seats[0].race_id, card.id, card.party))
+            candidates.remove(card)
+            taken.add(0)
+        for index, party in self._targets(state, seat, home, up, chosen):
+            if not candidates:
+                break
+            if index in taken:
+                continue
+            info = gmap.seats[index]
+            card, run_as = self._best_fit(state, candidates, info.state, party)
+            district = next((d for d in districts if d.state == info.state and (
+                info.office is not Office.HOUSE or d.district == info.district)), None)
+            chosen.append(Declaration(seat, info.race_id, card.id, run_as,
+                                      district.id if district else NO_CARD))
+            candidates.remove(card)
+            if district is not None:
+                districts.remove(district)
+            taken.add(index)
+        return Declarations(tuple(chosen))
+
+    def _runs_for_president(self, state: GameState, seat: int) -> bool:
+        governors = sum(1 for index in self.home(state, seat)
+                        if state.seats[game_map().state_seats[index][-1]].holder == seat)
+        return governors >= PRESIDENT_GOVERNORS or kit.seats_held(state, seat) >= PRESIDENT_SEATS
+
+    @staticmethod
+    def _best_fit(state: GameState, candidates: list[Card], state_index: int,
+                  party: Party | None) -> tuple[Card, Party]:
+        """The highest card part for the race; with P(s) = 0, each card's printed party."""
+        best: tuple[int, int, Card, Party] | None = None
+        for card in candidates:
+            run_as = party or card.party
+            part = est.down_ballot_part(card, state_index, run_as, None)
+            if best is None or (part, -card.id) > (best[0], best[1]):
+                best = (part, -card.id, card, run_as)
+        assert best is not None
+        return best[2], best[3]
+
+    def _targets(self, state: GameState, seat: int, home: tuple[int, ...], up: tuple[int, ...],
+                 chosen: list[Declaration]) -> list[tuple[int, Party | None]]:
+        """Races in the Machine's order of priority, with the party to run under."""
+        gmap = game_map()
+
+        def favoured(state_index: int) -> Party | None:
+            lean = est.partisan(state, state_index)
+            return Party.D if lean > 0 else Party.R if lean < 0 else None
+
+        def of(office: Office, states: tuple[int, ...] | None) -> list[int]:
+            return [i for i in up if gmap.seats[i].office is office
+                    and (states is None or gmap.seats[i].state in states)]
+
+        order: list[tuple[int, Party | None]] = []
+        order += [(i, favoured(gmap.seats[i].state)) for i in of(Office.SENATE, home)]
+        order += [(i, favoured(gmap.seats[i].state)) for i in of(Office.GOVERNOR, home)]
+        if state.year % 2 == 0:
+            party = leg.majority_party(state, Office.HOUSE)
+            reruns = sum(1 for d in chosen if d.party is party
+                         and gmap.seat(d.race).office is Office.HOUSE)
+            need = est.house_need(state, seat, party, reruns)
+            mine = {gmap.seat_by_id[d.race] for d in chosen}
+            safest = sorted(
+                (i for i in of(Office.HOUSE, None) if i not in mine),
+                key=lambda i: (-est.partisan(state, gmap.seats[i].state) * party.sign(),
+                               gmap.seats[i].state not in home, i),
+            )
+            order += [(i, party) for i in safest[: max(need, 0)]]
+        others = [i for i in of(Office.SENATE, None) if gmap.seats[i].state not in home
+                  and abs(est.partisan(state, gmap.seats[i].state)) >= SAFE_SENATE]
+        others.sort(key=lambda i: (-abs(est.partisan(state, gmap.seats[i].state)), i))
+        order += [(i, favoured(gmap.seats[i].state)) for i in others]
+        order += [(i, favoured(gmap.seats[i].state)) for i in of(Office.HOUSE, home)]
+        return order
+
+    def withdraw(self, state: GameState, seat: int) -> Withdrawals:
+        """Only from primaries where its card part trails the opponent's by 2 or more."""
+        gmap = game_map()
+        cards = build_cards(state.key)
+        pulled = []
+        for decl in state.declarations:
+            if decl.player != seat:
+                continue
+            index = gmap.seat_by_id[decl.race]
+
+            def part(entry: Declaration, index: int = index) -> int:
+                if index == 0:
+                    card = cards[entry.card]
+                    return card.modifier - (1 if entry.party is not card.party else 0)
+                return est.entry_part(state, entry, index)
+
+            rivals = [part(d) for d in state.declarations if d.race == decl.race
+                      and d.player != seat and d.party is decl.party]
+            if rivals and part(decl) <= max(rivals) - PRIMARY_GAP:
+                pulled.append(decl.race)
+        return Withdrawals(tuple(pulled))

@@ -1,0 +1,58 @@
+"""The player interface and the game loop that asks players and advances the engine.
+
+A player is anything with a `name` and a `decide(state, seat)` method: a bot, a terminal human
+or (later) a web client. The loop is the only place where decisions enter the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from fairfight.ballot.elections import Event
+from fairfight.ballot.engine import advance, new_game, requested_seats
+from fairfight.ballot.rules import BallotConfig
+from fairfight.ballot.state import Decision, GameState, Phase
+
+
+class Player(Protocol):
+    """Whoever sits at a seat: answers the engine's requests with legal decisions."""
+
+    @property
+    def name(self) -> str:
+        """A short label for records and standings (`pollster`, `machine`, `human`)."""
+        ...
+
+    def decide(self, state: GameState, seat: int) -> Decision:
+        """The decision of `seat` for the current phase of `state`."""
+        ...
+
+
+EventSink = Callable[[Event], None]
+
+
+def key_commitment(key: str) -> str:
+    """SHA-256 of the key's ASCII text: what `printf %s KEY | sha256sum` prints [13]."""
+    return hashlib.sha256(key.encode("ascii")).hexdigest()
+
+
+def play_game(
+    config: BallotConfig,
+    key: str,
+    players: Sequence[Player],
+    on_event: EventSink | None = None,
+) -> tuple[GameState, list[Event]]:
+    """Play a whole game; every event (decisions included) is returned in order."""
+    state, events = new_game(config, key, len(players))
+    if on_event is not None:
+        for event in events:
+            on_event(event)
+    while state.phase is not Phase.OVER:
+        answers = {seat: players[seat].decide(state, seat) for seat in requested_seats(state)}
+        state, more = advance(state, answers)
+        if on_event is not None:
+            for event in more:
+                on_event(event)
+        events.extend(more)
+    return state, events

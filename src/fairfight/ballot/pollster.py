@@ -1,0 +1,458 @@
+"""The Pollster bot: expected value from the exact tables, keeps a reserve of cards [11]."""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from fairfight.ballot import botkit as kit
+from fairfight.ballot import estimates as est
+from fairfight.ballot import legislature as leg
+from fairfight.ballot.deck import Card, build_cards
+from fairfight.ballot.geo import game_map
+from fairfight.ballot.rules import (
+    BOARD,
+    CARD_STRENGTH,
+    GROUND_GAME_BONUS,
+    SWITCH_PENALTY,
+    TAGS,
+    AmendmentChoice,
+    Office,
+    Party,
+    VictoryMode,
+)
+from fairfight.ballot.state import (
+    NO_CARD,
+    AmendmentDraft,
+    AmendmentVote,
+    BillDraft,
+    Decision,
+    Declaration,
+    Declarations,
+    DraftPick,
+    GameState,
+    Phase,
+    Withdrawals,
+    YesNo,
+)
+
+RERUN_FLOOR = 0.4
+TAKE_FLOOR = 0.5
+RESERVE = 6
+LEAD_TO_PROPOSE = 5
+TRAIL_TO_OPPOSE = 3
+PART_RANGE = range(-SWITCH_PENALTY, CARD_STRENGTH + GROUND_GAME_BONUS + 1)
+"""Card parts a newcomer can have (no incumbency): -1..4."""
+
+
+@dataclass(slots=True)
+class Option:
+    """A possible declaration into any free race of a group of identical races."""
+
+    value: float
+    chance: float
+    office_value: float
+    card: int
+    party: Party
+    seats: list[int]
+    district: int = NO_CARD
+
+    @property
+    def cards_used(self) -> int:
+        """1, or 2 with a district card."""
+        return 1 if self.district == NO_CARD else 2
+
+
+@dataclass(frozen=True, slots=True)
+class RaceGroup:
+    """Open races that look the same to a newcomer: same state, office kind, party, rivals."""
+
+    seats: list[int]
+    state: int
+    party: Party
+    other: int
+    primary: int | None
+    shift: int
+    value: float
+    chances: tuple[float, ...]
+
+
+class Greedy:
+    """Best option first (ties: lower card id, then lower seat); each card and race once."""
+
+    def __init__(self, options: list[Option], taken: set[int], used: set[int]) -> None:
+        self.heap: list[tuple[float, int, int, int, int]] = []
+        self.options = options
+        self.taken = taken
+        self.used = used
+        self.position = [0] * len(options)
+        for number, option in enumerate(options):
+            self._push(number)
+
+    def _push(self, number: int) -> None:
+        option = self.options[number]
+        while self.position[number] < len(option.seats):
+            seat_index = option.seats[self.position[number]]
+            if seat_index not in self.taken:
+                heapq.heappush(self.heap, (-option.value, option.card, seat_index,
+                                           option.district, number))
+                return
+            self.position[number] += 1
+
+    def peek(self) -> tuple[Option, int] | None:
+        """The best still-possible option and its race, without taking it."""
+        while self.heap:
+            _, card, seat_index, district, number = self.heap[0]
+            if card in self.used or district in self.used:
+                heapq.heappop(self.heap)
+            elif seat_index in self.taken:
+                heapq.heappop(self.heap)
+                self._push(number)
+            else:
+                return self.options[number], seat_index
+        return None
+
+
+@dataclass
+class Pollster:
+    """Declares where p*V - cost is best, withdraws losing bets, votes its interest [11]."""
+
+    name: str = "pollster"
+    bids: dict[str, float] = field(default_factory=dict)
+    draft_groups: tuple[tuple[str, int], list[RaceGroup]] = (("", 0), [])
+
+    def decide(self, state: GameState, seat: int) -> Decision:
+        """Answer the current phase."""
+        phase = state.phase
+        if phase is Phase.DRAFT:
+            return self.draft(state, seat)
+        if phase is Phase.DECLARE:
+            return self.declare(state, seat)
+        if phase is Phase.WITHDRAW:
+            return self.withdraw(state, seat)
+        if phase is Phase.AUTHOR:
+            return self.author(state, seat)
+        if phase in (Phase.BILL_VOTE, Phase.OVERRIDE_VOTE):
+            return YesNo(self.votes_yes(state, seat))
+        if phase is Phase.VETO:
+            assert state.proposal is not None
+            holder = kit.projected_holder(state, state.proposal, state.votes)
+            totals = kit.scores(state)
+            return YesNo(holder not in (BOARD, seat) and totals[holder] >= totals[seat])
+        if phase in (Phase.IMPEACH_MOTION, Phase.IMPEACH_VOTE):
+            president = state.seats[0].holder
+            return YesNo(president != seat and kit.current_leader(state) == president != BOARD)
+        if phase is Phase.AMEND_PROPOSE:
+            return self.propose(state, seat)
+        if phase is Phase.AMEND_VOTE:
+            return self.amendment_vote(state, seat)
+        return kit.discard_down(state, seat)
+
+    # ---- races ------------------------------------------------------------------------
+
+    def groups(self, state: GameState, seat: int, taken: set[int],
+               only_state: int | None = None) -> list[RaceGroup]:
+        """This year's open races, grouped when they look identical to a newcomer."""
+        gmap = game_map()
+        found: dict[tuple[int, bool, Party, int, int | None], list[int]] = {}
+        for index in kit.up_this_year(state):
+            if index in taken:
+                continue
+            info = gmap.seats[index]
+            if only_state is not None and info.state != only_state:
+                continue
+            for party in Party:
+                other, primary = est.opponent(state, index, party, seat)
+                key = (info.state if index else -2, info.office is Office.HOUSE, party, other,
+                       primary)
+                found.setdefault(key, []).append(index)
+        groups = []
+        for (_, _, party, other, primary), seats in found.items():
+            info = gmap.seats[seats[0]]
+            shift = est.partisan(state, info.state) * party.sign() if seats[0] else 0
+            table = tuple(est.race_chance(part, shift, other, primary) for part in PART_RANGE)
+            groups.append(RaceGroup(seats, info.state, party, other, primary, shift,
+                                    float(kit.OFFICE_VALUE[info.office]), table))
+        return groups
+
+    def chance(self, group: RaceGroup, card: Card, district: Card | None = None) -> float:
+        """A newcomer's win estimate in a group's races."""
+        if group.seats[0] == 0:
+            chance = est.presidential_p(card, group.party, group.other)
+            if group.primary is not None:
+                chance *= est.primary_p(self._pres_part(card, group.party) - group.primary)
+            return chance
+        part = est.down_ballot_part(card, group.state, group.party, district)
+        return group.chances[part - PART_RANGE[0]]
+
+    def options(
+        self, state: GameState, seat: int, taken: set[int], candidates: list[Card],
+        districts: list[Card], floor: float = TAKE_FLOOR, only_state: int | None = None,
+    ) -> list[Option]:
+        """(card x open race x party x district or none) with p*V >= floor [11]."""
+        gmap = game_map()
+        found: list[Option] = []
+        for group in self.groups(state, seat, taken, only_state):
+            for card in candidates:
+                chance = self.chance(group, card)
+                self._add(found, card, group.party, group.seats, chance, group.value, NO_CARD,
+                          floor)
+                if group.seats[0] == 0:
+                    continue
+                for district in districts:
+                    if district.state != group.state:
+                        continue
+                    for index in group.seats:
+                        target = gmap.seats[index]
+                        if target.office is Office.HOUSE and target.district != district.district:
+                            continue
+                        chance = self.chance(group, card, district)
+                        self._add(found, card, group.party, [index], chance, group.value,
+                                  district.id, floor)
+        return found
+
+    @staticmethod
+    def _pres_part(card: Card, party: Party) -> int:
+        return card.modifier - (1 if party is not card.party else 0)
+
+    @staticmethod
+    def _add(found: list[Option], card: Card, party: Party, seats: list[int], chance: float,
+             value: float, district: int, floor: float) -> None:
+        if chance * value < floor:
+            return
+        ev = chance * value - kit.CARD_COST
+        if district != NO_CARD:
+            ev -= 1 - chance
+        found.append(Option(ev, chance, value, card.id, party, seats, district))
+
+    def declare(self, state: GameState, seat: int) -> Declarations:
+        """Re-runs with p >= 0.4, then greedy by EV (Speaker bid included) [11]."""
+        cards = build_cards(state.key)
+        chosen: list[Declaration] = []
+        taken: set[int] = set()
+        for index in kit.up_this_year(state):
+            holding = state.seats[index]
+            if holding.holder != seat:
+                continue
+            card = cards[holding.card]
+            best = max(((self._rerun_p(state, index, party), party)
+                        for party in dict.fromkeys((holding.party, card.party))),
+                       key=lambda item: item[0])
+            if best[0] >= RERUN_FLOOR:
+                chosen.append(kit.rerun(state, seat, index, best[1].value))
+                taken.add(index)
+        hand = kit.hand_cards(state, seat)
+        candidates = [card for card in hand if card.is_candidate]
+        districts = [card for card in hand if not card.is_candidate]
+        options = self.options(state, seat, taken, candidates, districts)
+        boosted, need = self._speaker_bid(state, seat, chosen, options)
+        size = len(hand)
+        used: set[int] = set()
+        pools = [Greedy(options, taken, used), Greedy(boosted, taken, used)]
+        bids_taken = 0
+        while True:
+            picks = [pool.peek() for pool in pools[: 2 if bids_taken < need else 1]]
+            ranked = [(p[0].value, -p[0].card, -p[1], number, p)
+                      for number, p in enumerate(picks) if p is not None]
+            if not ranked:
+                break
+            *_, number, (option, index) = max(ranked)
+            if option.value < TAKE_FLOOR or size - option.cards_used < RESERVE:
+                break
+            if number == 1:
+                bids_taken += 1
+                self.bids[gmap_race(index)] = option.office_value
+            size -= option.cards_used
+            self._take(option, index, chosen, taken, used, seat)
+        spare = [Option(o.chance * o.office_value, o.chance, o.office_value, o.card, o.party,
+                        o.seats) for o in options if o.district == NO_CARD]
+        surplus = Greedy(spare, taken, used)
+        while size > state.config.hand_limit and (found := surplus.peek()) is not None:
+            size -= 1
+            self._take(found[0], found[1], chosen, taken, used, seat)
+        return Declarations(tuple(chosen))
+
+    @staticmethod
+    def _take(option: Option, index: int, chosen: list[Declaration], taken: set[int],
+              used: set[int], seat: int) -> None:
+        chosen.append(Declaration(seat, gmap_race(index), option.card, option.party,
+                                  option.district))
+        taken.add(index)
+        used.add(option.card)
+        if option.district != NO_CARD:
+            used.add(option.district)
+
+    def _rerun_p(self, state: GameState, index: int, party: Party) -> float:
+        """Chance of a re-run under `party` against a board generic."""
+        if index == 0:
+            card = build_cards(state.key)[state.seats[0].card]
+            return est.presidential_p(card, party, est.BOARD_GENERIC_PART)
+        info = game_map().seats[index]
+        shift = est.partisan(state, info.state) * party.sign()
+        return est.general_p(est.seated_part(state, index, party) + shift - est.BOARD_GENERIC_PART)
+
+    def _speaker_bid(self, state: GameState, seat: int, chosen: list[Declaration],
+                     options: list[Option]) -> tuple[list[Option], int]:
+        """House options under the majority party, valued at 2 + SV/need [11]."""
+        self.bids = {}
+        if state.year % 2:
+            return [], 0
+        party = leg.majority_party(state, Office.HOUSE)
+        gmap = game_map()
+        reruns = sum(1 for d in chosen if d.party is party
+                     and gmap.seat(d.race).office is Office.HOUSE)
+        need = est.house_need(state, seat, party, reruns)
+        if need < 1:
+            return [], 0
+        value = est.speaker_value(state, seat, self._pair(state, seat, party))
+        boosted_value = kit.OFFICE_VALUE[Office.HOUSE] + value / need
+        bids: list[Option] = []
+        for option in options:
+            if option.party is party and gmap.seats[option.seats[0]].office is Office.HOUSE:
+                ev = option.chance * boosted_value - kit.CARD_COST
+                if option.district != NO_CARD:
+                    ev -= 1 - option.chance
+                bids.append(Option(ev, option.chance, boosted_value, option.card, party,
+                                   option.seats, option.district))
+        return bids, need
+
+    def withdraw(self, state: GameState, seat: int) -> Withdrawals:
+        """Withdraw where p*V - c < 0 with the revealed fields [11]."""
+        cost = 0 if len(state.hands[seat]) >= state.config.hand_limit else kit.CARD_COST
+        pulled = []
+        for decl in state.declarations:
+            if decl.player != seat:
+                continue
+            index = game_map().seat_by_id[decl.race]
+            value = self.bids.get(decl.race, float(kit.OFFICE_VALUE[game_map().seats[index].office]))
+            if self.revealed_chance(state, decl, index) * value - cost < 0:
+                pulled.append(decl.race)
+        return Withdrawals(tuple(pulled))
+
+    def revealed_chance(self, state: GameState, decl: Declaration, index: int) -> float:
+        """p_P * p_G against the revealed candidates (board generic where a side is empty)."""
+        cards = build_cards(state.key)
+        info = game_map().seats[index]
+        rivals = [d for d in state.declarations if d.race == decl.race and d.player != decl.player]
+
+        def part(entry: Declaration) -> int:
+            if index == 0:
+                return self._pres_part(cards[entry.card], entry.party)
+            return est.entry_part(state, entry, index)
+
+        mine = part(decl)
+        same = [part(d) for d in rivals if d.party is decl.party]
+        other = [part(d) for d in rivals if d.party is not decl.party]
+        holding = state.seats[index]
+        if other:
+            opposing = max(other)
+        else:
+            board_inc = index != 0 and holding.holder == BOARD and holding.party is not decl.party
+            opposing = est.BOARD_GENERIC_PART + (est.BOARD_INCUMBENCY_BONUS if board_inc else 0)
+        if index == 0:
+            chance = est.presidential_p(cards[decl.card], decl.party, opposing)
+        else:
+            shift = est.partisan(state, info.state) * decl.party.sign()
+            chance = est.general_p(mine + shift - opposing)
+        if same:
+            chance *= est.primary_p(mine - max(same))
+        return chance
+
+    def draft(self, state: GameState, seat: int) -> DraftPick:
+        """The card with the best EV this year; a district card is worth 2 + its best gain."""
+        cards = build_cards(state.key)
+        pack = [cards[c] for c in state.packs[seat]]
+        candidates = [card for card in pack if card.is_candidate]
+        districts = [card for card in pack if not card.is_candidate]
+        worth: dict[int, float] = {card.id: -9.0 for card in pack}
+        if self.draft_groups[0] != (state.key, state.year):
+            self.draft_groups = ((state.key, state.year), self.groups(state, seat, set()))
+        for group in self.draft_groups[1]:
+            for card in candidates:
+                ev = self.chance(group, card) * group.value - kit.CARD_COST
+                if ev > worth[card.id]:
+                    worth[card.id] = ev
+        if districts:
+            holders = [c for c in kit.hand_cards(state, seat) if c.is_candidate] + candidates
+            for district in districts:
+                with_card = self.options(state, seat, set(), holders, [district], floor=0.0,
+                                         only_state=district.state)
+                plain: dict[tuple[int, int], float] = {}
+                gain = 0.0
+                for option in with_card:
+                    if option.district == NO_CARD:
+                        for index in option.seats:
+                            plain[(option.card, index)] = option.value
+                for option in with_card:
+                    if option.district != NO_CARD:
+                        before = plain.get((option.card, option.seats[0]), -kit.CARD_COST)
+                        gain = max(gain, option.value - before)
+                worth[district.id] = 2 + gain
+        best = max(pack, key=lambda card: (worth[card.id], -card.id))
+        return DraftPick(best.id)
+
+    # ---- legislature --------------------------------------------------------------------
+
+    def _pair(self, state: GameState, seat: int, party: Party) -> tuple[str, ...]:
+        return est.best_pair(state, party, est.pairs_touching(kit.seated_tags(state, seat)))
+
+    def author(self, state: GameState, seat: int) -> BillDraft:
+        """The best board-vote pair touching its tags; a rider on the leader's newest bill."""
+        party = leg.majority_party(state, Office.HOUSE)
+        top = kit.current_leader(state)
+        rider = kit.newest_bill_of(state, top) if top not in (BOARD, seat) else NO_CARD
+        return BillDraft(self._pair(state, seat, party), rider)
+
+    def votes_yes(self, state: GameState, seat: int) -> bool:
+        """Author, would-be holder, or a bill on its tags not going to the leader [11]."""
+        bill = state.proposal
+        assert bill is not None
+        if bill.author == seat:
+            return True
+        holder = kit.projected_holder(state, bill)
+        if holder == seat:
+            return True
+        return bool(set(bill.tags) & kit.seated_tags(state, seat)) and (
+            holder != kit.current_leader(state))
+
+    def propose(self, state: GameState, seat: int) -> AmendmentDraft:
+        """Only in amendment mode, leading by 5+: the triple most board governors back [11]."""
+        if state.config.victory is not VictoryMode.AMENDMENT:
+            return AmendmentDraft(())
+        if kit.lead_margin(state, seat) < LEAD_TO_PROPOSE:
+            return AmendmentDraft(())
+        return AmendmentDraft(board_governor_triple(state))
+
+    def amendment_vote(self, state: GameState, seat: int) -> AmendmentVote:
+        """For when it leads (amendment mode) or on its tags; against when trailing by 3+."""
+        subject = state.amendment_proposal or state.pending_amendment
+        assert subject is not None
+        if state.config.victory is VictoryMode.AMENDMENT:
+            favour = kit.current_leader(state) == seat
+        else:
+            favour = bool(set(subject.tags) & kit.seated_tags(state, seat))
+        if favour:
+            return AmendmentVote(AmendmentChoice.FOR)
+        if kit.lead_margin(state, seat) <= -TRAIL_TO_OPPOSE:
+            return AmendmentVote(AmendmentChoice.AGAINST)
+        return AmendmentVote(AmendmentChoice.ABSTAIN)
+
+
+def board_governor_triple(state: GameState) -> tuple[str, ...]:
+    """The amendment triple that the most board governors would back [8.2]."""
+    gmap = game_map()
+    board_states = [gmap.states[i].tags for i, seats in enumerate(gmap.state_seats)
+                    if state.seats[seats[-1]].holder == BOARD]
+    best: tuple[str, ...] = ()
+    best_count = -1
+    for triple in combinations(TAGS, state.config.amend_tags):
+        count = sum(1 for tags in board_states if set(tags) & set(triple))
+        if count > best_count:
+            best, best_count = triple, count
+    return best
+
+
+def gmap_race(index: int) -> str:
+    """The race id of a seat index."""
+    return game_map().seats[index].race_id

@@ -1,0 +1,172 @@
+"""Game records (JSON Lines) and their verification by replay.
+
+Line 1 is the header: the config, the players and the SHA-256 commitment of the game key. Then
+every event in order: decisions, dice, races, votes, scorings. The last line reveals the key
+and the final scores. `verify_record` re-runs the game from the revealed key and the recorded
+decisions and compares every event; the first difference raises VerificationError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fairfight.ballot.elections import Event
+from fairfight.ballot.engine import advance, new_game, requested_seats
+from fairfight.ballot.players import Player, key_commitment, play_game
+from fairfight.ballot.rules import BallotConfig
+from fairfight.ballot.state import GameState, Phase, decision_from_data
+from fairfight.core.errors import InputError, VerificationError
+from fairfight.core.records import canonical_json, read_jsonl, write_jsonl
+
+RECORD_FORMAT = "fairfight-ballot-record"
+RECORD_VERSION = 1
+KEY_PATTERN = r"^([0-9a-f]{64}|[0-9]{1,20})$"
+
+
+class RecordHeader(BaseModel):
+    """The first line of a record."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    format: Literal["fairfight-ballot-record"]
+    version: Literal[1]
+    config: BallotConfig
+    players: list[str] = Field(min_length=2, max_length=6)
+    commitment: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class RecordReveal(BaseModel):
+    """The last line of a record: the key and the final result."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    event: Literal["reveal"]
+    key: str = Field(pattern=KEY_PATTERN)
+    scores: list[int]
+    winners: list[int]
+    reason: str
+
+
+def check_key(key: str) -> str:
+    """A game key is 64 lowercase hex digits (a fresh seed) or a decimal game number."""
+    import re
+
+    if not re.fullmatch(KEY_PATTERN, key):
+        raise InputError("seed", "must be 64 lowercase hex digits or a decimal game number")
+    return key
+
+
+def record_game(
+    config: BallotConfig,
+    key: str,
+    players: Sequence[Player],
+    on_event: Any = None,
+) -> tuple[GameState, list[Event]]:
+    """Play a game and return its record lines (header, events, reveal)."""
+    state, events = play_game(config, check_key(key), players, on_event)
+    header = RecordHeader(
+        format=RECORD_FORMAT, version=RECORD_VERSION, config=config,
+        players=[player.name for player in players], commitment=key_commitment(key),
+    )
+    reveal = RecordReveal(event="reveal", key=key, scores=list(state.last_scores),
+                          winners=list(state.winners), reason=state.end_reason)
+    return state, [header.model_dump(mode="json"), *events, reveal.model_dump(mode="json")]
+
+
+def write_record(path: Path, lines: list[Event]) -> None:
+    """Write record lines as canonical JSON Lines."""
+    write_jsonl(path, lines)
+
+
+def load_record(path: Path) -> list[Event]:
+    """Read a record file; unreadable JSON fails verification with its line number."""
+    if not path.is_file():
+        raise InputError(str(path), "file not found")
+    try:
+        return list(read_jsonl(path))
+    except ValueError as error:
+        raise VerificationError(str(path), str(error)) from None
+
+
+def first_difference(recorded: Any, computed: Any, where: str = "") -> str:
+    """The path of the first field where two events differ, with both values."""
+    if isinstance(recorded, dict) and isinstance(computed, dict):
+        for key in sorted(set(recorded) | set(computed)):
+            if recorded.get(key) != computed.get(key):
+                return first_difference(recorded.get(key), computed.get(key), f"{where}.{key}")
+    if isinstance(recorded, list) and isinstance(computed, list) and len(recorded) == len(computed):
+        for index, (a, b) in enumerate(zip(recorded, computed, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{where}[{index}]")
+    return f"{where.lstrip('.') or 'event'}: recorded {recorded!r}, recomputed {computed!r}"
+
+
+def _describe(event: Any) -> str:
+    if not isinstance(event, dict):
+        return "a non-object line"
+    parts = [str(event.get("event", "?"))]
+    for field in ("year", "race", "phase", "seat"):
+        if field in event:
+            parts.append(f"{field} {event[field]}")
+    return ", ".join(parts)
+
+
+def verify_record(lines: list[Event]) -> GameState:
+    """Re-run a record; raise VerificationError at the first event that differs."""
+    if len(lines) < 2:
+        raise VerificationError("record", "needs a header line and a reveal line")
+    try:
+        header = RecordHeader.model_validate(lines[0])
+        reveal = RecordReveal.model_validate(lines[-1])
+    except ValidationError as error:
+        first = error.errors()[0]
+        place = "line 1" if error.title == "RecordHeader" else f"line {len(lines)}"
+        location = ".".join(str(part) for part in first["loc"])
+        raise VerificationError(place, f"{location}: {first['msg']}") from None
+    if key_commitment(reveal.key) != header.commitment:
+        raise VerificationError(f"line {len(lines)}", "the revealed key does not match the commitment")
+    body = lines[1:-1]
+    position = 0
+
+    def compare(generated: list[Event]) -> None:
+        nonlocal position
+        for event in generated:
+            line = position + 2
+            if position >= len(body):
+                raise VerificationError(f"line {line}", f"record ends before {_describe(event)}")
+            recorded = body[position]
+            if canonical_json(recorded) != canonical_json(event):
+                raise VerificationError(
+                    f"line {line} ({_describe(recorded)})", first_difference(recorded, event)
+                )
+            position += 1
+
+    state, events = new_game(header.config, reveal.key, len(header.players))
+    compare(events)
+    while state.phase is not Phase.OVER:
+        answers = {}
+        for offset, seat in enumerate(requested_seats(state)):
+            line = position + offset + 2
+            recorded = body[position + offset] if position + offset < len(body) else None
+            if not isinstance(recorded, dict) or recorded.get("event") != "decision" or (
+                recorded.get("seat") != seat
+            ):
+                raise VerificationError(f"line {line}", f"expected seat {seat}'s {state.phase} decision")
+            try:
+                answers[seat] = decision_from_data(recorded.get("choice"))
+            except (ValueError, TypeError, KeyError) as error:
+                raise VerificationError(f"line {line}", f"unreadable decision: {error}") from None
+        try:
+            state, events = advance(state, answers)
+        except (InputError, ValueError, TypeError, KeyError) as error:
+            raise VerificationError(f"line {position + 2}", f"illegal decision: {error}") from None
+        compare(events)
+    if position != len(body):
+        raise VerificationError(f"line {position + 2}", "events after the end of the game")
+    if list(state.last_scores) != reveal.scores or list(state.winners) != reveal.winners:
+        raise VerificationError(f"line {len(lines)}", "final scores or winners differ")
+    return state

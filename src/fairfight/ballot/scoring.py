@@ -1,0 +1,144 @@
+"""End-of-year scoring, read fresh off the state: nothing accumulates [9].
+
+`score_lines` is a pure function of a state, so re-scoring a saved state gives the same
+numbers; the winner on score and its tie-breaks live here too [10.2].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fairfight.ballot.deck import build_cards
+from fairfight.ballot.geo import game_map
+from fairfight.ballot.rules import BOARD, Office, Party
+from fairfight.ballot.state import NO_CARD, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One player's points by source at a scoring."""
+
+    presidency: int = 0
+    senate: int = 0
+    governor: int = 0
+    house: int = 0
+    bills: int = 0
+    leaning_states: int = 0
+    amendments: int = 0
+    district_cards: int = 0
+    hand: int = 0
+
+    @property
+    def total(self) -> int:
+        """The player's score."""
+        return (
+            self.presidency
+            + self.senate
+            + self.governor
+            + self.house
+            + self.bills
+            + self.leaning_states
+            + self.amendments
+            + self.district_cards
+            + self.hand
+        )
+
+
+def lean_party(lean: int) -> Party | None:
+    """The party a lean favours (None at 0) [6.6]."""
+    if lean == 0:
+        return None
+    return Party.D if lean > 0 else Party.R
+
+
+def leaning_owner(state: GameState, state_index: int) -> int:
+    """The player a state leans toward, or BOARD when it leans toward nobody [6.6]."""
+    party = lean_party(state.lean[state_index])
+    if party is None:
+        return BOARD
+    counts = [0] * state.players
+    for seat_index in game_map().state_seats[state_index]:
+        holding = state.seats[seat_index]
+        if holding.holder != BOARD and holding.party is party:
+            counts[holding.holder] += 1
+    best = max(counts)
+    if best >= 1 and counts.count(best) == 1:
+        return counts.index(best)
+    return BOARD
+
+
+def seat_counts(state: GameState, office: Office) -> list[int]:
+    """How many seats of this office each player holds."""
+    counts = [0] * state.players
+    for info, holding in zip(game_map().seats, state.seats, strict=True):
+        if info.office is office and holding.holder != BOARD:
+            counts[holding.holder] += 1
+    return counts
+
+
+def score_lines(state: GameState) -> tuple[ScoreLine, ...]:
+    """Every player's score by source, from the state alone [9]."""
+    points = state.config.score
+    cards = build_cards(state.key)
+    tallies = [dict.fromkeys(ScoreLine.__slots__, 0) for _ in range(state.players)]
+    governor_tags: list[set[str]] = [set() for _ in range(state.players)]
+    office_field = {
+        Office.PRESIDENT: ("presidency", points.presidency),
+        Office.SENATE: ("senate", points.senate),
+        Office.GOVERNOR: ("governor", points.governor),
+        Office.HOUSE: ("house", points.house),
+    }
+    for info, holding in zip(game_map().seats, state.seats, strict=True):
+        if holding.holder == BOARD:
+            continue
+        name, value = office_field[info.office]
+        tallies[holding.holder][name] += value
+        if holding.district_card != NO_CARD:
+            tallies[holding.holder]["district_cards"] += points.district_card
+        if info.office is Office.GOVERNOR and holding.card != NO_CARD:
+            governor_tags[holding.holder] |= cards[holding.card].tags
+    for bill in state.bills:
+        if bill.holder != BOARD:
+            tallies[bill.holder]["bills"] += points.bill
+    for index in range(len(state.lean)):
+        owner = leaning_owner(state, index)
+        if owner != BOARD:
+            tallies[owner]["leaning_states"] += points.leaning_state
+    for amendment in state.amendments:
+        for player in range(state.players):
+            if governor_tags[player] & set(amendment.tags):
+                tallies[player]["amendments"] += points.amendment
+    for player, hand in enumerate(state.hands):
+        tallies[player]["hand"] += points.hand_card * len(hand)
+    return tuple(ScoreLine(**tally) for tally in tallies)
+
+
+def scores(state: GameState) -> tuple[int, ...]:
+    """Every player's current score."""
+    return tuple(line.total for line in score_lines(state))
+
+
+def bills_held(state: GameState) -> list[int]:
+    """Bills on the books held by each player."""
+    held = [0] * state.players
+    for bill in state.bills:
+        if bill.holder != BOARD:
+            held[bill.holder] += 1
+    return held
+
+
+def winners_on_score(state: GameState) -> tuple[int, ...]:
+    """Highest score; ties by more Senate seats, then more bills held; else shared [10.2]."""
+    totals = scores(state)
+    senate = seat_counts(state, Office.SENATE)
+    held = bills_held(state)
+    keys = [(totals[p], senate[p], held[p]) for p in range(state.players)]
+    best = max(keys)
+    return tuple(p for p in range(state.players) if keys[p] == best)
+
+
+def leader(state: GameState, totals: tuple[int, ...] | None = None) -> int:
+    """The player with the unique top current score, or BOARD when the top is shared [11]."""
+    values = totals if totals is not None else scores(state)
+    best = max(values)
+    return values.index(best) if values.count(best) == 1 else BOARD

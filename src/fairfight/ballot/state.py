@@ -1,0 +1,297 @@
+"""The immutable game state, the decisions players send, and their canonical JSON form.
+
+A state is plain data: frozen dataclasses of ints, strings and tuples. `state_to_data` and
+`state_from_data` turn it into canonical JSON and back, so a saved game re-scores identically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import Any, TypeAlias
+
+from fairfight.ballot.rules import BOARD, AmendmentChoice, BallotConfig, Party
+
+NO_CARD = -1
+"""Placeholder for `no card` (an empty seat card or no district card attached)."""
+
+
+class Phase(StrEnum):
+    """The step of the year that waits for the players' decisions [3]."""
+
+    DRAFT = "draft"
+    """Each player picks one card from the pack in front of it, then packs pass."""
+    DECLARE = "declare"
+    """Secret, simultaneous declarations (and retirements) for this year's races."""
+    WITHDRAW = "withdraw"
+    """After the reveal, each player may withdraw any of its candidates."""
+    AUTHOR = "author"
+    """The Speaker writes the omnibill (party, two tags, optional repeal rider) or declines."""
+    BILL_VOTE = "bill-vote"
+    """Every player with seats in Congress votes yes or no for all its seats."""
+    VETO = "veto"
+    """A player president signs or vetoes a passed bill."""
+    OVERRIDE_VOTE = "override-vote"
+    """A fresh vote to override the veto with two thirds of both chambers."""
+    IMPEACH_MOTION = "impeach-motion"
+    """Players other than the president may move impeachment (first in turn order)."""
+    IMPEACH_VOTE = "impeach-vote"
+    """The Senate votes on the motion."""
+    AMEND_PROPOSE = "amend-propose"
+    """The player with the most governorships may propose an amendment."""
+    AMEND_VOTE = "amend-vote"
+    """Governors count for, against or abstain."""
+    DISCARD = "discard"
+    """Players above the hand limit discard down to it."""
+    OVER = "over"
+    """The game has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """Who holds a seat, under which party, with which seated cards [1.5]."""
+
+    holder: int = BOARD
+    party: Party = Party.D
+    card: int = NO_CARD
+    district_card: int = NO_CARD
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """A candidate entered in a race: card, declared party, optional district card [4.3]."""
+
+    player: int
+    race: str
+    card: int
+    party: Party
+    district_card: int = NO_CARD
+
+
+@dataclass(frozen=True, slots=True)
+class Bill:
+    """An omnibill: on the books once enacted, held by `holder` [7.3, 7.6]."""
+
+    number: int
+    year: int
+    party: Party
+    tags: tuple[str, ...]
+    author: int
+    holder: int = BOARD
+    rider: int = NO_CARD
+
+
+@dataclass(frozen=True, slots=True)
+class Amendment:
+    """An amendment proposal, pending convention or ratified amendment [8]."""
+
+    number: int
+    year: int
+    tags: tuple[str, ...]
+    proposer: int
+
+
+@dataclass(frozen=True, slots=True)
+class PresidentialWin:
+    """A player's presidential election win; voided by impeachment in the term [7.8, 10.3]."""
+
+    player: int
+    year: int
+    voided: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything the engine needs to continue a game, and nothing more."""
+
+    config: BallotConfig
+    key: str
+    players: int
+    year: int
+    phase: Phase
+    start_player: int
+    deck: tuple[int, ...]
+    discard: tuple[int, ...]
+    shuffles: int
+    hands: tuple[tuple[int, ...], ...]
+    seats: tuple[Holding, ...]
+    lean: tuple[int, ...]
+    honeymoon: tuple[int, ...]
+    bills: tuple[Bill, ...] = ()
+    bills_created: int = 0
+    authored: tuple[int, ...] = ()
+    amendments: tuple[Amendment, ...] = ()
+    amendments_created: int = 0
+    pending_amendment: Amendment | None = None
+    presidential_wins: tuple[PresidentialWin, ...] = ()
+    impeached_this_term: bool = False
+    lean_at_year_start: tuple[int, ...] = ()
+    packs: tuple[tuple[int, ...], ...] = ()
+    picks_made: int = 0
+    declarations: tuple[Declaration, ...] = ()
+    proposal: Bill | None = None
+    votes: tuple[bool, ...] = ()
+    amendment_proposal: Amendment | None = None
+    amendment_counted: bool = False
+    impeachment_mover: int = BOARD
+    ended: bool = False
+    end_reason: str = ""
+    winners: tuple[int, ...] = ()
+    last_scores: tuple[int, ...] = ()
+
+    def turn_order(self) -> tuple[int, ...]:
+        """Seats in turn order, from the start player [1.9]."""
+        return tuple((self.start_player + i) % self.players for i in range(self.players))
+
+    def with_changes(self, **changes: Any) -> GameState:
+        """A copy with some fields replaced (the state itself never changes)."""
+        return replace(self, **changes)
+
+
+# ---- decisions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DraftPick:
+    """Take this card from the pack in front of you."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Declarations:
+    """This year's declarations; a seat you hold and do not re-run is retired [4.5]."""
+
+    entries: tuple[Declaration, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawals:
+    """The races you withdraw your candidate from [4.6]."""
+
+    races: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BillDraft:
+    """The Speaker's bill: two tags and an optional rider, or `tags=()` to decline [7.3]."""
+
+    tags: tuple[str, ...] = ()
+    rider: int = NO_CARD
+
+
+@dataclass(frozen=True, slots=True)
+class YesNo:
+    """A yes/no answer: a vote, a veto, a motion."""
+
+    yes: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AmendmentDraft:
+    """A proposed amendment's tags, or `()` to pass [8.5]."""
+
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AmendmentVote:
+    """For, against or abstain, for all your governorships [8.2]."""
+
+    choice: AmendmentChoice
+
+
+@dataclass(frozen=True, slots=True)
+class Discards:
+    """Cards discarded down to the hand limit [3.7]."""
+
+    cards: tuple[int, ...] = ()
+
+
+Decision: TypeAlias = (
+    DraftPick
+    | Declarations
+    | Withdrawals
+    | BillDraft
+    | YesNo
+    | AmendmentDraft
+    | AmendmentVote
+    | Discards
+)
+
+DECISION_TYPES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (
+        DraftPick,
+        Declarations,
+        Withdrawals,
+        BillDraft,
+        YesNo,
+        AmendmentDraft,
+        AmendmentVote,
+        Discards,
+        Declaration,
+        Holding,
+        Bill,
+        Amendment,
+        PresidentialWin,
+    )
+}
+
+
+# ---- canonical data --------------------------------------------------------------------
+
+
+def to_data(value: Any) -> Any:
+    """Plain JSON data for a state, a decision or any of their parts (type names kept)."""
+    if isinstance(value, BallotConfig):
+        return value.model_dump(mode="json")
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [to_data(item) for item in value]
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if hasattr(value, "__dataclass_fields__"):
+        data: dict[str, Any] = {"type": type(value).__name__}
+        for item in fields(value):
+            data[item.name] = to_data(getattr(value, item.name))
+        return data
+    raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+_ENUM_FIELDS: dict[str, type[StrEnum]] = {"party": Party, "choice": AmendmentChoice}
+
+
+def _from(value: Any, name: str = "") -> Any:
+    if isinstance(value, list):
+        return tuple(_from(item, name) for item in value)
+    if isinstance(value, dict) and "type" in value:
+        cls = DECISION_TYPES[value["type"]]
+        return cls(**{k: _from(v, k) for k, v in value.items() if k != "type"})
+    if name in _ENUM_FIELDS and isinstance(value, str):
+        return _ENUM_FIELDS[name](value)
+    return value
+
+
+def decision_from_data(data: Any) -> Decision:
+    """Rebuild a decision written by `to_data` (records and replays)."""
+    if not isinstance(data, dict) or data.get("type") not in DECISION_TYPES:
+        raise ValueError("decision: unknown or missing type")
+    result: Decision = _from(data)
+    return result
+
+
+def state_to_data(state: GameState) -> dict[str, Any]:
+    """The state as canonical-JSON-ready data."""
+    data: dict[str, Any] = to_data(state)
+    return data
+
+
+def state_from_data(data: dict[str, Any]) -> GameState:
+    """Rebuild a state saved by `state_to_data`."""
+    values = {k: _from(v, k) for k, v in data.items() if k not in ("type", "config")}
+    values["phase"] = Phase(values["phase"])
+    config = BallotConfig.model_validate(data["config"])
+    return GameState(config=config, **values)
+
