@@ -1,0 +1,203 @@
+"""The replay verifier [§9]: a true record passes, any single change is caught and named."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import functools
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairfight.conquest import engine
+from fairfight.conquest.synthetic import synthetic_map
+from fairfight.core import draws
+from fairfight.core.records import canonical_json
+from tests.conquest.helpers import SEED, record_of
+
+CONTRIBUTIONS = {
+    1: [("ZZ-010", 25), ("ZZ-011", 50), ("ZZ-010", 10)],
+    3: [("ZZ-020", 5), ("ZZ-021", 45)],
+    10: [("ZZ-030", 30), ("ZZ-031", 50), ("ZZ-032", 50)],
+    40: [("ZZ-040", 15)],
+}
+
+
+@functools.cache
+def _season() -> dict[str, Any]:
+    return record_of(synthetic_map(), SEED, CONTRIBUTIONS)
+
+
+def season() -> dict[str, Any]:
+    return copy.deepcopy(_season())
+
+
+def _mismatch(record: dict[str, Any]) -> engine.ReplayMismatch:
+    with pytest.raises(engine.ReplayMismatch) as caught:
+        engine.verify_record(record)
+    return caught.value
+
+
+def test_a_true_record_replays_exactly() -> None:
+    record = season()
+    assert len(record["history"]) >= 135
+    notes = engine.verify_record(record)
+    assert any("final map matches" in note for note in notes)
+
+
+def test_engine_canonical_bytes_match_core_records() -> None:
+    record = season()
+    for value in (record["map"], record["history"][5], record["final_map"]):
+        assert engine.canonical_bytes(value) == canonical_json(value)
+
+
+@settings(max_examples=20)
+@given(st.data())
+def test_any_flipped_draw_is_named(data: st.DataObject) -> None:
+    record = season()
+    battle = data.draw(st.integers(min_value=0, max_value=len(record["history"]) - 1))
+    index = data.draw(st.integers(min_value=0, max_value=7))
+    bit = data.draw(st.integers(min_value=0, max_value=63))
+    record["history"][battle]["draws"][index]["value"] ^= 1 << bit
+    mismatch = _mismatch(record)
+    assert mismatch.place == f"battle {battle + 1}"
+    assert f"draws[{index}].value" in mismatch.detail
+
+
+@settings(max_examples=12)
+@given(st.data())
+def test_any_changed_ledger_amount_is_caught(data: st.DataObject) -> None:
+    record = season()
+    position = data.draw(st.integers(min_value=0, max_value=len(record["ledger"]) - 1))
+    entry = record["ledger"][position]
+    entry["amount"] = data.draw(
+        st.integers(min_value=-5, max_value=60).filter(lambda a: a != entry["amount"])
+    )
+    mismatch = _mismatch(record)
+    if mismatch.place.startswith("battle "):  # caught where the pool is used or spent
+        assert int(mismatch.place.split()[1]) >= entry["before_battle"]
+    elif mismatch.place == "final map":  # a pool never used: its amount differs
+        assert f"factions.{entry['faction']}.pool" in mismatch.detail
+    else:
+        assert mismatch.place == f"ledger seq {entry['seq']}.amount"
+
+
+@settings(max_examples=12)
+@given(st.data())
+def test_any_changed_owner_in_the_final_map_is_named(data: st.DataObject) -> None:
+    record = season()
+    codes = sorted(record["final_map"]["regions"])
+    code = data.draw(st.sampled_from(codes))
+    holder = record["final_map"]["regions"][code]["owner"]
+    other = data.draw(st.sampled_from([c for c in codes if c != holder]))
+    record["final_map"]["regions"][code]["owner"] = other
+    mismatch = _mismatch(record)
+    assert mismatch.place == "final map" and f"regions.{code}.owner" in mismatch.detail
+
+
+def test_a_changed_seed_fails_the_commitment() -> None:
+    record = season()
+    record["seed"] = ("0" if record["seed"][0] != "0" else "1") + record["seed"][1:]
+    assert _mismatch(record).place == "seed"
+    record["seed"] = None
+    assert "not revealed" in _mismatch(record).detail
+
+
+def test_missing_and_extra_entries_are_named() -> None:
+    record = season()
+    last = len(record["history"])
+    record["history"].pop()
+    assert _mismatch(record).place == f"battle {last}"
+    record = season()
+    record["history"].append(copy.deepcopy(record["history"][-1]))
+    assert _mismatch(record).place == f"battle {last + 1}"
+
+
+def test_ledger_out_of_order_and_changed_map_are_named() -> None:
+    record = season()
+    record["ledger"][1]["seq"] = record["ledger"][0]["seq"]
+    assert _mismatch(record).place == "ledger[1].seq"
+    record = season()
+    record["map"]["regions"][0]["population"] += 1
+    assert _mismatch(record).place == "map"
+
+
+def _standalone_engine(folder: Path) -> None:
+    """Lay out engine.py and core/draws.py as namespace packages, nothing else."""
+    (folder / "fairfight" / "conquest").mkdir(parents=True)
+    (folder / "fairfight" / "core").mkdir()
+    shutil.copy(engine.__file__, folder / "fairfight" / "conquest" / "engine.py")
+    shutil.copy(draws.__file__, folder / "fairfight" / "core" / "draws.py")
+
+
+def _write_record(record: dict[str, Any], folder: Path) -> None:
+    folder.mkdir()
+    for role, name in engine.RECORD_FILES.items():
+        value = record[role]
+        if value is None:
+            continue
+        if name.endswith(".txt"):
+            data = f"{value}\n".encode()
+        elif name.endswith(".jsonl"):
+            data = b"".join(canonical_json(item) + b"\n" for item in value)
+        else:
+            data = canonical_json(value) + b"\n"
+        (folder / name).write_bytes(data)
+
+
+def test_bare_python_verifies_with_the_engine_file_alone(tmp_path: Path) -> None:
+    verifier = tmp_path / "verifier"
+    _standalone_engine(verifier)
+    good, bad = season(), season()
+    bad["history"][7]["draws"][4]["value"] ^= 1
+    _write_record(good, tmp_path / "good")
+    _write_record(bad, tmp_path / "bad")
+    command = [sys.executable, "-S", "-m", "fairfight.conquest.engine", "verify"]
+    environment = {"PATH": "/usr/bin:/bin"}
+    passed = subprocess.run(
+        [*command, str(tmp_path / "good")],
+        cwd=verifier,
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+    assert passed.returncode == 0, passed.stderr
+    assert "final map matches" in passed.stdout
+    failed = subprocess.run(
+        [*command, str(tmp_path / "bad")],
+        cwd=verifier,
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )
+    assert failed.returncode == 1
+    assert "battle 8" in failed.stderr and "draws[4].value" in failed.stderr
+    where = subprocess.run(
+        [sys.executable, "-S", "-c", "import fairfight.conquest.engine as e; print(e.__file__)"],
+        cwd=verifier,
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+    )
+    assert where.stdout.strip().startswith(str(verifier))
+
+
+def test_engine_imports_only_the_standard_library_and_draws() -> None:
+    tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module)
+    outside = {name for name in imported if name.split(".")[0] not in sys.stdlib_module_names}
+    assert outside == {"fairfight.core.draws"}
