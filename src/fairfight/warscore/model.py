@@ -23,7 +23,6 @@ from pydantic import (
 
 from fairfight.core.errors import InputError
 from fairfight.warscore.tables import (
-    ARMOR,
     DEFENSIVES_NEEDING_APPROVAL,
     EXTRA_HUMAN_RACES,
     EXTRA_HUMAN_UNITS,
@@ -228,17 +227,18 @@ def _check_support_caps(army: ArmyInput, where: str) -> None:
         stretched = min(_tier_rank(cap) + PARTIAL_ARMY_TIER_STEP, len(SUPPORT_TIER_ORDER) - 1)
         if _tier_rank(tier) > stretched:
             raise InputError(
-                field, f"a {army.wealth} nation fields at most {SUPPORT_TIER_ORDER[stretched]} "
-                f"support, and only for part of its army with approval"
+                field, f"a nation of {army.wealth} wealth fields at most "
+                f"{SUPPORT_TIER_ORDER[stretched]} support, and that only for part of its "
+                "army with approval"
             )
         if not army.support.partial:
             raise InputError(
-                field, f"a {army.wealth} nation fields at most {cap} support across its whole "
-                f"army; set support.partial and approved_by to go one tier higher"
+                field, f"a nation of {army.wealth} wealth fields at most {cap} support across its "
+                f"whole army; set support.partial and approved_by to go one tier higher"
             )
         if not approved:
             raise InputError(
-                field, f"{tier} support for part of a {army.wealth} nation's army needs "
+                field, f"{tier} support for part of an army of {army.wealth} wealth needs "
                 f"moderator approval (approved_by)"
             )
 
@@ -246,16 +246,16 @@ def _check_support_caps(army: ArmyInput, where: str) -> None:
 def _check_technology(army: ArmyInput, where: str) -> None:
     """Extra-human plate, mithril and scant armour each have a precondition."""
     tech = army.technology
-    armor_order = tuple(ARMOR)
+    armor_order = tuple(Armor)
     if tech.armor is Armor.EXTRA_HUMAN_PLATE and not (
         army.support.race in EXTRA_HUMAN_RACES
         or EXTRA_HUMAN_UNITS.intersection(army.support.special_units)
     ):
-        races = ", ".join(sorted(EXTRA_HUMAN_RACES))
-        units = ", ".join(sorted(EXTRA_HUMAN_UNITS))
+        races = " or ".join(sorted(EXTRA_HUMAN_RACES))
+        units = " or ".join(sorted(EXTRA_HUMAN_UNITS))
         raise InputError(
             f"{where}.technology.armor",
-            f"extra-human plate needs race {races} or special units {units}",
+            f"extra-human plate needs race {races}, or {units} among the special units",
         )
     if tech.mithril and armor_order.index(tech.armor) <= armor_order.index(MITHRIL_ABOVE):
         raise InputError(
