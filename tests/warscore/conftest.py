@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 import yaml
 from typer.testing import CliRunner
+
+from fairfight.cli import app
 
 REPO = Path(__file__).resolve().parents[2]
 DEMONSTRATION_FILE = REPO / "examples" / "warscore" / "demonstration.yaml"
@@ -49,27 +50,10 @@ def write_yaml(tmp_path: Path) -> Callable[[Any], Path]:
     return write
 
 
-def root_app() -> typer.Typer:
-    """The root command `fairfight.cli:app`.
-
-    While another ruleset's command line is mid-change in a shared checkout the root may fail to
-    import; the warscore commands are then mounted on an equivalent root so this part still runs.
-    """
-    try:
-        from fairfight.cli import app
-    except ImportError:
-        from fairfight.warscore.cli import app as warscore_app
-
-        app = typer.Typer(pretty_exceptions_enable=False)
-        app.add_typer(warscore_app, name="warscore")
-    return app
-
-
 @pytest.fixture
 def run() -> Callable[..., Any]:
     """Run `fairfight warscore ...` in-process."""
     runner = CliRunner()
-    app = root_app()
 
     def invoke(*args: str) -> Any:
         return runner.invoke(app, ["warscore", *[str(arg) for arg in args]])

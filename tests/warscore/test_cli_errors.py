@@ -186,3 +186,16 @@ def test_war_battle_with_typed_nws_term(
     line = refused(run, "war", write_yaml(data))
     assert "years[0].battles[0].attacker.morale.nws" in line
     assert "derived" in line
+
+
+@pytest.mark.parametrize("text", ["", "- just\n- a list\n", "42\n"])
+def test_file_that_is_not_a_mapping(
+    run: Any, write_yaml: Callable[[Any], Path], text: str
+) -> None:
+    assert "must be a YAML mapping" in refused(run, "battle", write_yaml(text))
+
+
+def test_war_file_given_to_battle(run: Any) -> None:
+    from tests.warscore.conftest import WAR_FILE
+
+    assert "is a war file" in refused(run, "battle", WAR_FILE)

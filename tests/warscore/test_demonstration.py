@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 from typing import Any
 
 from fairfight.warscore import demonstration_post
@@ -135,3 +136,12 @@ def test_shipped_copy_matches_the_example() -> None:
 
     shipped = (files("fairfight.warscore") / "examples" / "demonstration.yaml").read_text("utf-8")
     assert shipped == DEMONSTRATION_FILE.read_text(encoding="utf-8")
+
+
+def test_json_matches_the_figures_stated_in_the_source(run: Any) -> None:
+    import yaml
+
+    golden = yaml.safe_load((Path(__file__).parent / "golden" / "demonstration.yaml").read_text())
+    data = json.loads(run("battle", DEMONSTRATION_FILE, "--json").stdout)
+    for key, expected in golden.items():
+        assert data[key] == expected, key

@@ -43,16 +43,26 @@ def load_yaml_strict(path: Path) -> Any:
     return data
 
 
+def _mapping(path: Path, data: Any, kind: str, other: str) -> dict[str, Any]:
+    """The top of a battle or war file must be a mapping of the right kind."""
+    if not isinstance(data, dict):
+        raise InputError(str(path), f"must be a YAML mapping with a `{kind}:` key")
+    if kind not in data and other in data:
+        raise InputError(str(path), f"is a {other} file; use `fairfight warscore {other}`")
+    return data
+
+
 def load_battle(path: Path) -> BattleInput:
     """A battle file, validated field by field and then across fields."""
-    battle = parse_model(BattleInput, load_yaml_strict(path))
+    data = _mapping(path, load_yaml_strict(path), "battle", "war")
+    battle = parse_model(BattleInput, data)
     check_battle(battle)
     return battle
 
 
 def load_war(path: Path) -> WarInput:
     """A war file, validated field by field (cross-field rules run when it is scored)."""
-    return parse_model(WarInput, load_yaml_strict(path))
+    return parse_model(WarInput, _mapping(path, load_yaml_strict(path), "war", "battle"))
 
 
 def demonstration_battle() -> BattleInput:
