@@ -1,0 +1,114 @@
+"""The exact preview: golden figures, the evaluation budget, and agreement with resolution."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from fairfight.clash import tables as t
+from fairfight.clash.batch import columns_from_specs, preview_batch
+from fairfight.clash.corpus import oracle_specs
+from fairfight.clash.exchange import resolve_exchange
+from fairfight.clash.kernel import Exchange, Prepared
+from fairfight.clash.ops import Ops
+from fairfight.clash.preview import preview
+from fairfight.clash.spec import ClashSpec
+
+from .strategies import clash_specs
+
+preview_module = sys.modules["fairfight.clash.preview"]
+BUDGET = 3 + 3 * 10  # CB-2230: three band draws and ten probes per threshold
+
+
+def test_worked_example_preview(worked: dict[str, Any], worked_spec: ClashSpec) -> None:
+    """Section 23: Ld 26/34/41, La 14/19/25, shock 40-55, break 1000, falter 0."""
+    view = preview(worked_spec).to_json()
+    for key, value in worked["preview"].items():
+        if key != "panel_lines":
+            assert view[key] == value, key
+    assert view["a"] == 97 and view["d"] == 74
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    real = preview_module.exchange
+
+    def counted(ops: Ops, prepared: Prepared, r: int) -> Exchange:
+        calls.append(r)
+        return real(ops, prepared, r)
+
+    monkeypatch.setattr(preview_module, "exchange", counted)
+    return calls
+
+
+def test_at_most_33_evaluations_over_the_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CB-2230, counted by wrapping the kernel call, never from the preview's own tally."""
+    calls = _counting(monkeypatch)
+    worst = 0
+    interior = 0
+    for spec in oracle_specs()[::3]:
+        calls.clear()
+        view = preview(spec)
+        worst = max(worst, len(calls))
+        assert len(calls) == view.evaluations
+        assert all(0 <= r < t.DRAWS for r in calls)
+        interior += 0 < view.break_permille < t.DRAWS
+    assert worst <= BUDGET
+    assert interior > 40  # the corpus really exercises the bisection
+
+
+def test_every_resolution_lies_in_the_displayed_bands(worked_spec: ClashSpec) -> None:
+    """CB-2270/CB-2660 for all 1000 draws of the worked example, through resolve_exchange."""
+    view = preview(worked_spec)
+    breaks = 0
+    for r in range(t.DRAWS):
+        outcome = resolve_exchange(worked_spec, r)
+        assert view.ld_band.contains(outcome.exchange.ld)
+        assert view.la_band.contains(outcome.exchange.la)
+        assert view.shock_defender_band.contains(outcome.exchange.shock_defender)
+        breaks += bool(outcome.exchange.defender_breaks)
+    assert breaks == view.break_permille
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(clash_specs())
+def test_preview_counts_equal_enumeration(spec: ClashSpec) -> None:
+    """Every chance is the exact count of draws; every draw's losses lie in the bands."""
+    view = preview(spec)
+    outcomes = [resolve_exchange(spec, r).exchange for r in range(0, t.DRAWS, 1)]
+    breaks = [bool(x.defender_breaks) for x in outcomes]
+    falters = [bool(x.attacker_falters) for x in outcomes]
+    dead = [x.la >= spec.lead.strength for x in outcomes]
+    assert view.break_permille == sum(breaks)
+    assert view.falter_permille == sum(falters)
+    assert view.destroyed_permille == sum(dead)
+    assert view.win_permille == sum(b and not d for b, d in zip(breaks, dead, strict=True))
+    assert all(view.ld_band.contains(x.ld) and view.la_band.contains(x.la) for x in outcomes)
+
+
+def test_capture_needs_the_positional_precondition(worked_spec: ClashSpec) -> None:
+    assert preview(worked_spec).capture_permille == 0
+    assert preview(worked_spec, capture_possible=True).capture_permille == 1000
+
+
+def test_batch_equals_scalar_on_the_corpus() -> None:
+    specs = oracle_specs()[::7]
+    batch = preview_batch(columns_from_specs(specs))
+    for index, spec in enumerate(specs):
+        single = preview(spec).to_json()
+        for key, value in batch.item_json(index).items():
+            assert single[key] == value, (index, key)
+
+
+def test_two_workers_give_the_same_figures() -> None:
+    specs = oracle_specs()
+    columns = columns_from_specs(specs)
+    tiled = type(columns)(**{name: np.tile(getattr(columns, name), 13)
+                             for name in columns.__slots__})
+    one = preview_batch(tiled, workers=1)
+    two = preview_batch(tiled, workers=2)
+    assert len(one) == 13 * len(specs) and np.array_equal(one.rows, two.rows)
