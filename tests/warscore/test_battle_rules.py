@@ -301,3 +301,36 @@ def test_outcome_sentences(tier: str, phrase: str) -> None:
     result = decide("Words", 1, BattleKind.LAND, plain_army("A", "100.00", False),
                     plain_army("B", troops, True))
     assert result.outcome() == phrase
+
+
+def test_largest_army_with_every_bonus_is_still_exact(demo: dict[str, Any]) -> None:
+    from fractions import Fraction
+
+    from fairfight.warscore.tables import MAX_TROOPS
+
+    everything = {
+        "nation": "Everyone",
+        "troops": MAX_TROOPS - 1,
+        "pikes": True,
+        "approved_by": "Moderator",
+        "support": {"race": "ghosts", "ballista": "full", "cavalry": "full",
+                    "special_units": ["mumakil", "trolls", "nazgul", "fell-beast", "ents",
+                                      "wizard", "balrog"]},
+        "morale": {"previous": "recently-victorious",
+                   "specials": ["warrior-code", "knightly-order", "zealotry", "great-leader",
+                                "glorious-last-stand"]},
+        "defensives": "strategic-fort",
+        "technology": {"armor": "extra-human-plate", "mithril": True, "weapons": "exceptional"},
+    }
+    result = battle(demo, defender=everything, attacker__morale__numbers=None)
+    army = result.defender
+    assert army.defensives is not None
+    exact = (
+        Fraction(army.troops) * Fraction(army.support.value) * Fraction(army.morale.value)
+        * Fraction(army.defensives.value) * Fraction(army.technology.value)
+    )
+    assert Fraction(army.product()) == exact
+    assert army.troops == Decimal("1000000.00")  # 999,999.999 rounded half-up
+    assert army.support.value == Decimal("1.00") + Decimal("5.00") + Decimal("0.25") + Decimal(
+        "0.20") + Decimal("0.15") + Decimal("0.30") + Decimal("0.25") + Decimal("0.20") + Decimal(
+        "0.35") + Decimal("0.25") + Decimal("0.20")

@@ -82,7 +82,7 @@ def test_strategic_fort_without_approval(
     assert run("battle", write_yaml(demo)).exit_code == 0
 
 
-@pytest.mark.parametrize("troops", [-5, 0, 43142.5, "43,142", True])
+@pytest.mark.parametrize("troops", [-5, 0, 43142.5, "43,142", True, 1_000_000_001])
 def test_troops_must_be_a_positive_whole_number(
     run: Any, demo: dict[str, Any], write_yaml: Callable[[Any], Path], troops: Any
 ) -> None:

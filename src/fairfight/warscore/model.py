@@ -28,6 +28,7 @@ from fairfight.warscore.tables import (
     EXTRA_HUMAN_UNITS,
     HARBOUR_DEFENSIVES,
     LAND_DEFENSIVES,
+    MAX_TROOPS,
     MIN_FRONTS,
     MITHRIL_ABOVE,
     OUTNUMBER_RATIO,
@@ -85,8 +86,8 @@ def _at_least_one_front(value: int) -> int:
 
 def _positive_troops(value: Any) -> Any:
     """Troops are counted in whole soldiers: no fractions, no text, no booleans."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError("must be a whole number of soldiers, at least 1")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TROOPS:
+        raise ValueError(f"must be a whole number of soldiers, from 1 to {MAX_TROOPS:,}")
     return value
 
 

@@ -52,6 +52,7 @@ def rules_context() -> dict[str, Any]:
         "sue_for_peace_below": t.SUE_FOR_PEACE_BELOW,
         "capitulate_at_or_below": t.CAPITULATE_AT_OR_BELOW,
         "troops_per_point": t.TROOPS_PER_POINT,
+        "max_troops": t.MAX_TROOPS,
         "cent": t.CENT,
         "support_base": t.SUPPORT_BASE,
         "morale_base": t.MORALE_BASE,

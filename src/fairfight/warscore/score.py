@@ -260,7 +260,7 @@ def _tier(larger: Decimal, smaller: Decimal) -> Tier:
     """The highest victory tier whose floor the exact ratio reaches."""
     reached = Tier.MARGINAL
     for tier, row in TIERS.items():
-        if larger >= row.floor * smaller:
+        if Fraction(larger) >= Fraction(row.floor) * Fraction(smaller):
             reached = tier
     return reached
 

@@ -120,6 +120,8 @@ CAPITULATE_AT_OR_BELOW: Final = 0
 
 TROOPS_PER_POINT: Final = 1000
 """Soldiers per point of the troops score."""
+MAX_TROOPS: Final = 1_000_000_000
+"""The largest army accepted; keeps every product within exact decimal precision."""
 CENT: Final = Decimal("0.01")
 """Factors and totals are shown (and troops rounded half-up) to this step."""
 SUPPORT_BASE: Final = Decimal("1.00")
@@ -320,6 +322,7 @@ __all__ = [
     "INDUSTRY",
     "Industry",
     "LAND_DEFENSIVES",
+    "MAX_TROOPS",
     "MIN_FRONTS",
     "MITHRIL_ABOVE",
     "MITHRIL_BONUS",
