@@ -41,10 +41,10 @@ from fairfight.conquest.season import (
 from fairfight.conquest.synthetic import synthetic_map
 
 __all__ = [
-    "ENGINE_VERSION",
     "BattleKind",
     "Category",
     "DemoResult",
+    "ENGINE_VERSION",
     "FactionType",
     "LedgerRefusal",
     "MapError",

@@ -1,0 +1,243 @@
+"""The season command line: every verb, its refusals (exit 2) and failed checks (exit 1)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from fairfight.cli import app
+from fairfight.conquest import season
+from fairfight.conquest.synthetic import synthetic_map
+from tests.conquest.helpers import SEED, star_map, table_dump
+
+runner = CliRunner()
+
+
+def cli(*arguments: str | Path) -> Result:
+    return runner.invoke(app, ["conquest", *(str(a) for a in arguments)])
+
+
+@pytest.fixture
+def season_file(tmp_path: Path) -> Path:
+    path = tmp_path / "season.db"
+    season.create_season(path, star_map(), "star", seed=SEED)
+    return path
+
+
+def _one_line(result: Result) -> str:
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def test_new_prints_the_header_and_commitment(tmp_path: Path) -> None:
+    map_file = tmp_path / "star.json"
+    map_file.write_text(json.dumps(star_map()), encoding="utf-8")
+    result = cli("new", tmp_path / "s.db", "--map", map_file, "--seed", SEED, "--max-battles", "3")
+    assert result.exit_code == 0, result.output
+    assert f"commitment: {hashlib.sha256(SEED.encode()).hexdigest()}" in result.output
+    assert "max_battles: 3" in result.output
+    assert SEED not in result.output
+    again = cli("new", tmp_path / "s.db", "--map", map_file)
+    assert again.exit_code == 2 and "already exists" in _one_line(again)
+    bad_seed = cli("new", tmp_path / "t.db", "--map", map_file, "--seed", "XYZ")
+    assert bad_seed.exit_code == 2 and "seed" in _one_line(bad_seed)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field", "words"),
+    [
+        (("AB", "7"), "amount", "$5 steps"),
+        (("AB", "55"), "amount", "$5 steps"),
+        (("QQ", "5"), "faction", "no faction"),
+        (("AB", "30", "AB", "25"), "amount", "pass the $50 cap"),
+    ],
+)
+def test_refused_contributions_exit_2_and_write_nothing(
+    season_file: Path, arguments: tuple[str, ...], field: str, words: str
+) -> None:
+    if len(arguments) == 4:
+        assert cli("contribute", season_file, *arguments[:2]).exit_code == 0
+        arguments = arguments[2:]
+    before = table_dump(season_file)
+    result = cli("contribute", season_file, *arguments)
+    assert result.exit_code == 2
+    line = _one_line(result)
+    assert line.startswith(f"RuleError: {field}: ") and words in line
+    assert table_dump(season_file) == before
+
+
+def test_spent_pool_and_finished_season_are_refused(season_file: Path) -> None:
+    for faction in ("AA", "AB", "AC", "AD", "AE"):
+        assert cli("contribute", season_file, faction, "5").exit_code == 0
+    assert cli("next", season_file).exit_code == 0
+    fought = season.battle(season_file, 1)
+    spender = fought["attacker"]
+    before = table_dump(season_file)
+    spent = cli("contribute", season_file, spender, "5")
+    assert spent.exit_code == 2 and "already spent" in _one_line(spent)
+    assert table_dump(season_file) == before
+    assert cli("next", season_file, "--to-end").exit_code == 0
+    before = table_dump(season_file)
+    over = cli("contribute", season_file, "AB", "5")
+    assert over.exit_code == 2 and "season is over" in _one_line(over)
+    assert table_dump(season_file) == before
+    again = cli("next", season_file)
+    assert again.exit_code == 2 and "season is over" in _one_line(again)
+
+
+def test_the_same_key_records_one_contribution(season_file: Path) -> None:
+    first = cli("contribute", season_file, "AC", "10", "--key", "order-1")
+    second = cli("contribute", season_file, "AC", "10", "--key", "order-1")
+    assert first.exit_code == second.exit_code == 0
+    assert "already recorded: seq 1" in second.output
+    assert len(season.summary(season_file).ledger) == 1
+    clash = cli("contribute", season_file, "AD", "10", "--key", "order-1")
+    assert clash.exit_code == 2 and "key" in _one_line(clash)
+
+
+def test_next_show_and_odds(season_file: Path) -> None:
+    preview = cli("odds", season_file, "AA", "AE", "--json")
+    assert preview.exit_code == 0
+    odds = json.loads(preview.output)
+    assert odds["border_kind"] == "sea" and len(odds["rounds"]) == 5
+    assert odds["sides"]["attacker"]["sea"] == "4/5"
+    result = cli("next", season_file, "--count", "2")
+    assert result.exit_code == 0
+    assert "Battle 1:" in result.output and "Battle 2:" in result.output
+    shown = cli("show", season_file, "--battle", "2", "--json")
+    assert json.loads(shown.output) == season.battle(season_file, 2)
+    standings = cli("show", season_file)
+    assert standings.exit_code == 0 and "2 battles fought" in standings.output
+    missing = cli("show", season_file, "--battle", "9")
+    assert missing.exit_code == 2 and "has not been fought" in _one_line(missing)
+    lonely = cli("odds", season_file, "AB", "AC")
+    assert lonely.exit_code == 2
+
+
+def test_odds_with_a_named_border(season_file: Path) -> None:
+    result = cli("odds", season_file, "AB", "AA", "--border", "AA-AB")
+    assert result.exit_code == 0 and "land border" in result.output
+    wrong = cli("odds", season_file, "AB", "AA", "--border", "AA-AC")
+    assert wrong.exit_code == 2 and "border" in _one_line(wrong)
+
+
+def test_reveal_only_after_the_end_and_the_seed_stays_secret(
+    season_file: Path, tmp_path: Path
+) -> None:
+    outputs = [cli("contribute", season_file, "AB", "10").output]
+    early = cli("reveal", season_file)
+    assert early.exit_code == 2 and "only after the season ends" in _one_line(early)
+    outputs += [cli("next", season_file, "--json").output, cli("show", season_file).output]
+    outputs += [cli("show", season_file, "--json").output]
+    outputs += [cli("odds", season_file, "AA", "AB").output]
+    outputs += [cli("next", season_file, "--to-end").output, early.output]
+    assert cli("export", season_file, tmp_path / "before").exit_code == 0
+    exported = b"".join(p.read_bytes() for p in sorted((tmp_path / "before").iterdir()))
+    assert SEED.encode() not in exported
+    assert not (tmp_path / "before" / "seed.txt").exists()
+    assert all(SEED not in text for text in outputs)
+    unrevealed = cli("verify", tmp_path / "before")
+    assert unrevealed.exit_code == 1 and "not revealed" in _one_line(unrevealed)
+    revealed = cli("reveal", season_file)
+    assert revealed.exit_code == 0 and SEED in revealed.output
+    assert cli("export", season_file, tmp_path / "after").exit_code == 0
+    assert (tmp_path / "after" / "seed.txt").read_text() == f"{SEED}\n"
+    verified = cli("verify", tmp_path / "after")
+    assert verified.exit_code == 0 and "final map matches" in verified.output
+
+
+def _finished(path: Path, map_data: dict) -> None:
+    season.create_season(path, map_data, "synthetic", seed=SEED)
+    for faction, amount in (("ZZ-001", 25), ("ZZ-002", 50), ("ZZ-001", 20)):
+        season.contribute(path, faction, amount)
+    list(season.fight(path, 20))
+    season.contribute(path, "ZZ-020", 35)
+    list(season.fight(path, None))
+    season.reveal(path)
+
+
+def test_exports_are_byte_identical_across_runs(tmp_path: Path) -> None:
+    map_data = synthetic_map()
+    digests = []
+    for run in ("one", "two"):
+        _finished(tmp_path / f"{run}.db", map_data)
+        folder = tmp_path / f"{run}-record"
+        season.export_record(tmp_path / f"{run}.db", folder)
+        digests.append(
+            {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*")}
+        )
+    assert digests[0] == digests[1] and len(digests[0]) == 7
+
+
+@pytest.mark.parametrize("target", ["draw", "ledger", "owner", "seed"])
+def test_verify_names_the_tampered_place(tmp_path: Path, target: str) -> None:
+    path, folder = tmp_path / "s.db", tmp_path / "record"
+    _finished(path, synthetic_map(30, 40, 20))
+    season.export_record(path, folder)
+    if target == "draw":
+        lines = (folder / "history.jsonl").read_text().splitlines()
+        entry = json.loads(lines[4])
+        entry["draws"][6]["value"] ^= 1 << 40
+        lines[4] = json.dumps(entry)
+        (folder / "history.jsonl").write_text("\n".join(lines) + "\n")
+        expected = ("battle 5", "draws[6].value")
+    elif target == "ledger":
+        lines = (folder / "ledger.jsonl").read_text().splitlines()
+        entry = json.loads(lines[0])
+        entry["amount"] = 30
+        lines[0] = json.dumps(entry)
+        (folder / "ledger.jsonl").write_text("\n".join(lines) + "\n")
+        expected = ("battle", "")
+    elif target == "owner":
+        final = json.loads((folder / "final-map.json").read_text())
+        holder = final["regions"]["ZZ-003"]["owner"]
+        final["regions"]["ZZ-003"]["owner"] = "ZZ-004" if holder != "ZZ-004" else "ZZ-005"
+        (folder / "final-map.json").write_text(json.dumps(final))
+        expected = ("final map", "regions.ZZ-003.owner")
+    else:
+        (folder / "seed.txt").write_text("f" * 64 + "\n")
+        expected = ("seed", "commitment")
+    result = cli("verify", folder)
+    assert result.exit_code == 1
+    line = _one_line(result)
+    assert line.startswith(f"VerificationError: {expected[0]}") and expected[1] in line
+
+
+def test_beacon_round_is_required_before_the_first_battle(tmp_path: Path) -> None:
+    path = tmp_path / "b.db"
+    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=1_000_000)
+    waiting = cli("next", path)
+    assert waiting.exit_code == 2 and "record it with `conquest beacon`" in _one_line(waiting)
+    bad = cli("beacon", path, "--randomness", "xyz")
+    assert bad.exit_code == 2 and "randomness" in _one_line(bad)
+    randomness = "ab" * 32
+    assert cli("beacon", path, "--randomness", randomness, "--signature", "00ff").exit_code == 0
+    assert cli("next", path, "--to-end").exit_code == 0
+    assert cli("beacon", path, "--randomness", "cd" * 32).exit_code == 2
+    season.reveal(path)
+    season.export_record(path, tmp_path / "record")
+    beacon = json.loads((tmp_path / "record" / "beacon.json").read_text())
+    assert beacon == {"round": 1_000_000, "randomness": randomness, "signature": "00ff"}
+    verified = cli("verify", tmp_path / "record")
+    assert verified.exit_code == 0 and "beacon round 1000000" in verified.output
+    plain = tmp_path / "plain.db"
+    season.create_season(plain, star_map(), "star", seed=SEED)
+    list(season.fight(plain, 1))
+    assert season.battle(plain, 1)["draws"] != season.battle(path, 1)["draws"]
+
+
+def test_bad_files_are_one_line_errors(tmp_path: Path) -> None:
+    missing = cli("show", tmp_path / "absent.db")
+    assert missing.exit_code == 2 and "no season file" in _one_line(missing)
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 10)
+    broken = cli("show", junk)
+    assert broken.exit_code == 2 and "not a conquest season" in _one_line(broken)
+    nowhere = cli("verify", tmp_path / "nowhere")
+    assert nowhere.exit_code == 2

@@ -1,0 +1,139 @@
+"""Episodes, the rules page and the package surface."""
+
+from __future__ import annotations
+
+import importlib
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fairfight.cli import app
+from fairfight.conquest import engine, episodes
+from fairfight.conquest.demo import run_demo
+from fairfight.conquest.rules import (
+    member_docs,
+    multiplier,
+    rules_context,
+    rules_page,
+    share_percent,
+)
+from fairfight.conquest.synthetic import synthetic_map
+from tests.conquest.helpers import SEED, pair_map, play, seed_number, star_map
+
+MODULES = [
+    "fairfight.conquest",
+    "fairfight.conquest.demo",
+    "fairfight.conquest.engine",
+    "fairfight.conquest.episodes",
+    "fairfight.conquest.rules",
+    "fairfight.conquest.season",
+    "fairfight.conquest.store",
+    "fairfight.conquest.synthetic",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_all_is_sorted_and_complete(name: str) -> None:
+    module = importlib.import_module(name)
+    exported = module.__all__
+    assert list(exported) == sorted(exported)
+    for public in exported:
+        assert hasattr(module, public), public
+    defined_here = {
+        attribute
+        for attribute, value in vars(module).items()
+        if not attribute.startswith("_")
+        and callable(value)
+        and getattr(value, "__module__", None) == name
+    }
+    assert defined_here <= set(exported)
+
+
+def test_episode_shows_what_the_show_promises() -> None:
+    _, history, _ = play(star_map(), SEED, {1: [("AB", 25)]}, stop_after=2)
+    entry = history[0]
+    text = episodes.render_episode(entry)
+    assert f"Battle 1: {entry['attacker']} attacks {entry['defender']}" in text
+    assert f"{entry['border']['kind']} border" in text
+    for draw in entry["draws"][3:]:
+        assert episodes.round_draw(draw["value"]) in text
+    for field in ("before", "after"):
+        assert episodes.percent(entry["battle_chance"][field]) in text
+    assert f"RESULT: {entry['winner']} wins" in text and "morale after" in text
+    assert entry["reason"] in text
+    assert text.count("attacker") >= 1 and "changed hands" in text
+
+
+def test_episode_marks_secured_clash_upset_and_rebellion() -> None:
+    _, history, _ = play(pair_map(), SEED, {1: [("AA", 50), ("AB", 50)]}, stop_after=1)
+    assert "FAN CLASH" in episodes.render_episode(history[0])
+    _, history, _ = play(pair_map(), SEED, {1: [("AA", 50)]}, stop_after=1)
+    assert "SECURED" in episodes.render_episode(history[0])
+    for i in range(40):
+        _, history, _ = play(star_map(), seed_number(i))
+        upsets = [e for e in history if e["upset"]]
+        if upsets:
+            assert "UPSET" in episodes.render_episode(upsets[0])
+            assert "UPSET" in episodes.headline(upsets[0])
+            break
+    else:
+        raise AssertionError("no upset found")
+
+
+def test_percent_and_draw_formatting() -> None:
+    assert episodes.percent(Fraction(1, 3)) == "33.33%"
+    assert episodes.round_draw(2**63) == "0.5000"
+    assert episodes.morale_text(1110) == "+11.10%"
+
+
+def _walk(value: object) -> list[str]:
+    """Every leaf of the rules context, as text."""
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _walk(item)]
+    if isinstance(value, list | tuple):
+        return [leaf for item in value for leaf in _walk(item)]
+    return [str(value)]
+
+
+def test_rules_page_shows_every_constant() -> None:
+    page = rules_page()
+    for leaf in _walk(rules_context()):
+        assert leaf in page, leaf
+    for expected in (
+        multiplier(engine.HOME_BONUS),
+        multiplier(engine.SEA_FACTOR),
+        multiplier(engine.COUNTER_BONUS),
+        multiplier(engine.SPECIAL_BONUS),
+        multiplier(engine.MORALE_DECAY),
+        share_percent(engine.UPSET_BELOW),
+        f"${engine.POOL_CAP}",
+        f"${engine.POOL_STEP}",
+    ):
+        assert expected in page
+    for weight in engine.RATING_WEIGHTS.values():
+        assert f"| {weight} |" in page
+    for kind in engine.FactionType:
+        assert f"| {kind.value} | {engine.COUNTERS[kind].value} |" in page
+    assert "×1.12" in page and "×0.8" in page and "18.9%" in page and "81.1%" in page
+    assert "filled by fans after the conquest" in page
+
+
+def test_member_docs_reads_each_enum_member_docstring() -> None:
+    docs = member_docs(engine.Reason)
+    assert set(docs) == {r.value for r in engine.Reason}
+    assert all(docs.values())
+
+
+def test_rules_command_prints_the_page() -> None:
+    result = CliRunner().invoke(app, ["conquest", "rules"])
+    assert result.exit_code == 0 and result.output == rules_page()
+
+
+def test_demo_runs_a_whole_season_and_verifies(tmp_path: Path) -> None:
+    result = run_demo(tmp_path / "demo.db", map_data=synthetic_map(40, 50, 30), seed=SEED)
+    assert result.battles >= 39
+    assert result.rebellions == 1
+    assert any("final map matches" in note for note in result.verification)
+    assert (tmp_path / "demo.db").exists()
