@@ -200,21 +200,3 @@ def test_war_file_given_to_battle(run: Any) -> None:
 
     assert "is a war file" in refused(run, "battle", WAR_FILE)
 
-
-def test_broken_army_json_has_null_total_percent_and_tier(
-    run: Any, demo: dict[str, Any], write_yaml: Callable[[Any], Path]
-) -> None:
-    import json
-
-    # Mordor: 1 - 0.20 (half NWS) + 0.20 (outnumbering) - 0.20 (defeated) - 0.90 = -0.10
-    demo["attacker"]["morale"].update(
-        nws="less-than-half", previous="recently-defeated", positioning="surrounded-out-of-supply"
-    )
-    result = run("battle", write_yaml(demo), "--json")
-    assert result.exit_code == 0
-    data = json.loads(result.stdout)
-    assert data["attacker"]["morale"] == "-0.10"
-    assert data["attacker"]["total"] is None
-    assert data["defender"]["total"] == "175.53"
-    assert (data["percent"], data["tier"], data["winner"]) == (None, None, "defender")
-    assert "disbands or surrenders" in data["outcome"]

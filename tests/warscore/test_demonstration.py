@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
@@ -145,3 +146,20 @@ def test_json_matches_the_figures_stated_in_the_source(run: Any) -> None:
     data = json.loads(run("battle", DEMONSTRATION_FILE, "--json").stdout)
     for key, expected in golden.items():
         assert data[key] == expected, key
+
+
+def test_broken_army_json_has_null_total_percent_and_tier(
+    run: Any, demo: dict[str, Any], write_yaml: Callable[[Any], Path]
+) -> None:
+    # Mordor: 1 - 0.20 (half NWS) + 0.20 (outnumbering) - 0.20 (defeated) - 0.90 = -0.10
+    demo["attacker"]["morale"].update(
+        nws="less-than-half", previous="recently-defeated", positioning="surrounded-out-of-supply"
+    )
+    result = run("battle", write_yaml(demo), "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["attacker"]["morale"] == "-0.10"
+    assert data["attacker"]["total"] is None
+    assert data["defender"]["total"] == "175.53"
+    assert (data["percent"], data["tier"], data["winner"]) == (None, None, "defender")
+    assert "disbands or surrenders" in data["outcome"]
