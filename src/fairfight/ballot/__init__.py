@@ -1,1 +1,63 @@
-"""The ballot ruleset."""
+"""The ballot ruleset: an election card game resolved by exact, positionally drawn dice.
+
+The engine is a pure step function (`new_game`, `requested_seats`, `advance`) over an
+immutable `GameState`; players (bots, a terminal human, later a web client) answer its
+requests; records replay event by event.
+"""
+
+from fairfight.ballot.bots import BOT_NAMES, Machine, Pollster, make_bots
+from fairfight.ballot.dice import RaceKind, certainty_edge, table, tie_chance, win_chance
+from fairfight.ballot.engine import advance, new_game, requested_seats
+from fairfight.ballot.geo import game_map
+from fairfight.ballot.human import TerminalHuman
+from fairfight.ballot.legislature import thresholds
+from fairfight.ballot.players import Player, play_game
+from fairfight.ballot.record import record_game, verify_record
+from fairfight.ballot.rules import (
+    NAMED_CONFIGS,
+    BallotConfig,
+    Office,
+    Party,
+    Tag,
+    VictoryMode,
+    named_config,
+)
+from fairfight.ballot.rules_page import render_rules
+from fairfight.ballot.scoring import score_lines, scores
+from fairfight.ballot.state import GameState, Phase, state_from_data, state_to_data
+
+__all__ = [
+    "BOT_NAMES",
+    "BallotConfig",
+    "GameState",
+    "Machine",
+    "NAMED_CONFIGS",
+    "Office",
+    "Party",
+    "Phase",
+    "Player",
+    "Pollster",
+    "RaceKind",
+    "Tag",
+    "TerminalHuman",
+    "VictoryMode",
+    "advance",
+    "certainty_edge",
+    "game_map",
+    "make_bots",
+    "named_config",
+    "new_game",
+    "play_game",
+    "record_game",
+    "render_rules",
+    "requested_seats",
+    "score_lines",
+    "scores",
+    "state_from_data",
+    "state_to_data",
+    "table",
+    "thresholds",
+    "tie_chance",
+    "verify_record",
+    "win_chance",
+]

@@ -75,7 +75,9 @@ def keep_value(card: Card, home_states: frozenset[int] = frozenset()) -> float:
     return 4.0 if card.state in home_states else 1.5
 
 
-def discard_down(state: GameState, seat: int, home_states: frozenset[int] = frozenset()) -> Discards:
+def discard_down(
+    state: GameState, seat: int, home_states: frozenset[int] = frozenset()
+) -> Discards:
     """Discard the least valuable cards (ties: higher id first) down to the hand limit."""
     hand = hand_cards(state, seat)
     need = len(hand) - state.config.hand_limit

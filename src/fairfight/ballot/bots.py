@@ -16,7 +16,9 @@ def make_bots(names: Sequence[str]) -> list[Player]:
     """Fresh bot players for the seats named, e.g. `pollster,machine,pollster,machine`."""
     for number, name in enumerate(names):
         if name not in BOT_NAMES:
-            raise InputError(f"players[{number}]", f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}")
+            raise InputError(
+                f"players[{number}]", f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}"
+            )
     machines = [seat for seat, name in enumerate(names) if name == "machine"]
     shared = Machine(machines)
     return [shared if name == "machine" else Pollster() for name in names]

@@ -1,7 +1,284 @@
-"""Command line of the ballot ruleset."""
+"""Command line of the ballot ruleset: odds, play, replay, simulate, rules."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from fairfight.ballot.bots import make_bots
+from fairfight.ballot.dice import RaceKind
+from fairfight.ballot.elections import Event
+from fairfight.ballot.human import TerminalHuman
+from fairfight.ballot.players import Player, key_commitment, play_game
+from fairfight.ballot.record import check_key, load_record, record_game, verify_record, write_record
+from fairfight.ballot.rules import VictoryMode, named_config
+from fairfight.ballot.rules_page import DEFAULT_MAX_EDGE, odds_rows, render_rules
+from fairfight.ballot.simulate import GameSpec, metrics, run_games
+from fairfight.console import console, guarded
+from fairfight.core.draws import new_seed
+from fairfight.core.errors import InputError
 
 app = typer.Typer(help="The ballot ruleset.", no_args_is_help=True, add_completion=False)
+MAX_ODDS_EDGE = 40
+MAX_GAMES = 1_000_000
+
+
+def _bot_names(players: str) -> list[str]:
+    names = [name.strip() for name in players.split(",") if name.strip()]
+    if not 2 <= len(names) <= 6:
+        raise InputError("players", "name 2 to 6 players, comma separated")
+    return names
+
+
+@app.command()
+@guarded
+def odds(
+    kind: str = typer.Option("general", help="general (3d6 against 3d6) or primary (2d6)"),
+    max_edge: int = typer.Option(DEFAULT_MAX_EDGE, help="largest edge to show"),
+    as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
+) -> None:
+    """The exact win chance by modifier edge, ties counted as half."""
+    if kind not in {k.value for k in RaceKind}:
+        raise InputError("kind", "must be general or primary")
+    if not 0 <= max_edge <= MAX_ODDS_EDGE:
+        raise InputError("max-edge", f"must be between 0 and {MAX_ODDS_EDGE}")
+    rows = odds_rows(RaceKind(kind), max_edge)
+    if as_json:
+        typer.echo(json.dumps(rows))
+        return
+    table = Table(title=f"Table {'G' if kind == 'general' else 'P'}: {kind} win chance")
+    for column in ("edge", "chance", "exact"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        table.add_row(f"+{row['edge']}", f"{row['percent']}%", row["fraction"])
+    console.print(table)
+
+
+@app.command()
+@guarded
+def rules(
+    config: str = typer.Option("as-written-plus", help="named config"),
+    victory: str | None = typer.Option(None, help="victory mode"),
+) -> None:
+    """The rules page, every number computed by the engine."""
+    typer.echo(render_rules(named_config(config, victory)), nl=False)
+
+
+def _players(names: list[str], human: int | None) -> list[Player]:
+    if human is not None and not 0 <= human < len(names):
+        raise InputError("human", f"seat must be between 0 and {len(names) - 1}")
+    bots = make_bots(names)
+    if human is None:
+        return bots
+
+    def ask(text: str) -> str:
+        return str(typer.prompt(text, default="", show_default=False))
+
+    seated: list[Player] = list(bots)
+    seated[human] = TerminalHuman(ask=ask, say=lambda line: console.print(line, markup=False))
+    return seated
+
+
+def _narrate(event: Event, human: int) -> None:
+    """What a human seat sees of the game as it happens."""
+    kind = event["event"]
+    if kind == "year":
+        console.print(f"\n== {event['year']} (start player: seat {event['start_player']}) ==")
+    elif kind == "presidency":
+        votes = event["electoral_votes"]
+        console.print(
+            f"President: {event['winner']} wins {votes['D']}-{votes['R']} electoral votes"
+            f" (holder: {_who(event['holder'])})"
+        )
+    elif kind == "race" and (
+        event["holder"] == human or any(side["player"] == human for side in event["sides"].values())
+    ):
+        console.print(
+            f"{event['race']}: {event['winner']} wins by {event['margin']} "
+            f"(holder: {_who(event['holder'])})"
+        )
+    elif kind == "elections":
+        console.print(
+            f"Races contested: {sum(event['contested'].values())} of {sum(event['races'].values())}"
+        )
+    elif kind in ("bill-vote", "override-vote"):
+        verdict = "passes" if event["passed"] else "fails"
+        console.print(
+            f"Omnibill {verdict}: House {event['house_yes']}, Senate {event['senate_yes']}"
+        )
+    elif kind == "enacted":
+        console.print(f"Bill #{event['bill']} enacted, held by {_who(event['holder'])}")
+    elif kind == "amendment-count":
+        console.print(f"Amendment [{', '.join(event['tags'])}]: {event['result']}")
+    elif kind == "scoring":
+        console.print(f"Scores after {event['year']}: {event['scores']}")
+
+
+def _who(holder: int) -> str:
+    return "the board" if holder < 0 else f"seat {holder}"
+
+
+@app.command()
+@guarded
+def play(
+    players: str = typer.Option("pollster,machine,pollster,machine", help="bots by seat"),
+    human: int | None = typer.Option(None, help="seat number played at this terminal"),
+    seed: str | None = typer.Option(None, help="64 hex digits or a game number (default: fresh)"),
+    config: str = typer.Option("as-written-plus", help="named config"),
+    victory: str | None = typer.Option(None, help="victory mode"),
+    record: Path | None = typer.Option(None, help="write the game record (JSON Lines) here"),
+    years: int | None = typer.Option(None, help="stop after this many years"),
+    as_json: bool = typer.Option(False, "--json", help="machine-readable result"),
+) -> None:
+    """Play a game: bots to the end, or with one human seat at the terminal."""
+    rules_config = named_config(config, victory)
+    key = check_key(seed) if seed is not None else new_seed()
+    if years is not None and years < 1:
+        raise InputError("years", "must be at least 1")
+    seated = _players(_bot_names(players), human)
+    narrate = (lambda event: _narrate(event, human)) if human is not None else None
+    if record is not None and years is None:
+        state, lines = record_game(rules_config, key, seated, narrate)
+        write_record(record, lines)
+        events = lines[1:-1]
+    else:
+        state, events = play_game(rules_config, key, seated, narrate, max_years=years)
+    standings = [(e["year"], e["scores"]) for e in events if e["event"] == "scoring"]
+    result: dict[str, Any] = {
+        "seed": key,
+        "commitment": key_commitment(key),
+        "players": [p.name for p in seated],
+        "years": [{"year": year, "scores": totals} for year, totals in standings],
+        "over": state.ended,
+        "reason": state.end_reason,
+        "winners": list(state.winners),
+    }
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    table = Table(title=f"Standings ({rules_config.name}, victory {rules_config.victory.value})")
+    table.add_column("year")
+    for seat, player in enumerate(seated):
+        table.add_column(f"{seat}: {player.name}", justify="right")
+    for year, totals in standings:
+        table.add_row(str(year), *(str(t) for t in totals))
+    console.print(table)
+    if state.ended:
+        names = ", ".join(f"seat {w} ({seated[w].name})" for w in state.winners)
+        console.print(f"Game over ({state.end_reason}) in {state.year}: winner {names}")
+    else:
+        console.print(f"Stopped after {len(standings)} year(s); the game is not over.")
+    console.print(f"seed {key}")
+    if record is not None and years is not None:
+        console.print("No record written: a record needs the whole game.")
+
+
+@app.command()
+@guarded
+def replay(
+    record: Path = typer.Argument(..., help="a record written by `ballot play --record`"),
+) -> None:
+    """Re-run a record and check every event and the final scores."""
+    state = verify_record(load_record(record))
+    console.print(
+        f"Record verified: {state.year}, {state.end_reason}, scores {list(state.last_scores)}"
+    )
+
+
+@app.command()
+@guarded
+def simulate(
+    games: int = typer.Option(100, help="games per victory mode"),
+    players: str = typer.Option("pollster,pollster,machine,machine", help="bots by seat"),
+    victory: str = typer.Option("amendment", help="a mode, a comma list, or 'all'"),
+    config: str = typer.Option("as-written-plus", help="named config"),
+    seed_base: int = typer.Option(1000, help="game keys are seed-base, seed-base+1, ..."),
+    jobs: int = typer.Option(1, help="local processes"),
+    as_json: bool = typer.Option(False, "--json", help="machine-readable metrics"),
+) -> None:
+    """Seeded bot games and the smoke metrics (contested share, bills, length, spread, wins)."""
+    if not 1 <= games <= MAX_GAMES:
+        raise InputError("games", f"must be between 1 and {MAX_GAMES}")
+    if not 1 <= jobs <= 64:
+        raise InputError("jobs", "must be between 1 and 64")
+    if seed_base < 0:
+        raise InputError("seed-base", "must be zero or positive")
+    names = tuple(_bot_names(players))
+    make_bots(names)
+    modes = [m.value for m in VictoryMode] if victory == "all" else victory.split(",")
+    configs = [named_config(config, mode) for mode in modes]
+    results = []
+    with Progress(
+        *Progress.get_default_columns()[:1],
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=as_json,
+    ) as bar:
+        task = bar.add_task("games", total=games * len(configs))
+        for rules_config in configs:
+            specs = [GameSpec(rules_config, str(seed_base + i), names) for i in range(games)]
+            summaries = run_games(specs, jobs, lambda n: bar.advance(task, n))
+            results.append(metrics(summaries, rules_config.victory))
+    if as_json:
+        typer.echo(json.dumps(results, indent=1))
+        return
+    console.print(_metrics_table(results))
+
+
+def _metrics_table(results: list[dict[str, Any]]) -> Table:
+    table = Table(title="Smoke metrics")
+    table.add_column("metric")
+    for result in results:
+        table.add_column(result["mode"], justify="right")
+
+    def pct(value: float) -> str:
+        return f"{100 * value:.1f}%"
+
+    bots = sorted({b for r in results for b in r["win_share_by_bot"]})
+    rows: list[tuple[str, Any]] = [
+        ("games", lambda r: str(r["games"])),
+        ("ended by", lambda r: ", ".join(f"{k} {pct(v)}" for k, v in r["ended_by"].items())),
+        *[(f"wins: {bot}", _win_share(bot, pct)) for bot in bots],
+        ("win share by seat", lambda r: " / ".join(pct(v) for v in r["win_share_by_seat"])),
+        ("contested, all races", lambda r: pct(r["contested_all"])),
+        ("contested, even years", lambda r: pct(r["contested_even"])),
+        ("House contested, even years", lambda r: pct(r["house_contested_even"])),
+        ("games with a bill", lambda r: pct(r["games_with_bill"])),
+        ("bills per game", lambda r: f"{r['bills_per_game']:.1f}"),
+        ("bill pass rate per year", lambda r: pct(r["bill_pass_rate_per_year"])),
+        ("bills held by a non-author", lambda r: str(r["non_author_bills"])),
+        ("impeachments passed / motions", lambda r: "{} / {}".format(*r["impeachments"])),
+        ("incumbent party keeps presidency", lambda r: pct(r["incumbent_party_keeps"])),
+        ("mean EV margin", lambda r: f"{r['mean_ev_margin']:.0f}"),
+        ("largest hand at scoring", lambda r: str(r["largest_hand"])),
+        ("mean game length (years)", lambda r: f"{r['mean_length']:.1f}"),
+        (
+            "mean final score",
+            lambda r: " / ".join(f"{b} {v:.1f}" for b, v in r["mean_score_by_bot"].items()),
+        ),
+        ("primaries per game", lambda r: f"{r['primaries_per_game']:.0f}"),
+    ]
+    for label, render in rows:
+        table.add_row(label, *(render(result) for result in results))
+    years = sorted({y for r in results for y in r["contested_by_year"]})
+    for year in years:
+        table.add_row(
+            f"contested in {year}",
+            *(
+                pct(r["contested_by_year"][year]) if year in r["contested_by_year"] else "-"
+                for r in results
+            ),
+        )
+    return table
+
+
+def _win_share(bot: str, pct: Any) -> Any:
+    """A row renderer for one bot's win share."""
+    return lambda result: pct(result["win_share_by_bot"].get(bot, 0.0))

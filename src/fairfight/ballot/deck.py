@@ -36,6 +36,13 @@ class Card:
     district: int = 0
 
     @property
+    def printed(self) -> Party:
+        """The party printed on a candidate card."""
+        if self.party is None:
+            raise ValueError(f"card {self.id} is a district card")
+        return self.party
+
+    @property
     def is_candidate(self) -> bool:
         """True for ids 0-143."""
         return self.party is not None

@@ -110,7 +110,9 @@ def clear_cache() -> None:
 
 def assert_below_certainty(largest_baseline: int) -> None:
     """The engine's promise that no modifier gap is a certain thing [12.4]."""
-    general = max(largest_general_edge(largest_baseline), largest_presidential_edge(largest_baseline))
+    general = max(
+        largest_general_edge(largest_baseline), largest_presidential_edge(largest_baseline)
+    )
     if not general < certainty_edge(RaceKind.GENERAL):
         raise AssertionError(f"a general edge of {general} reaches certainty")
     if not largest_primary_edge() < certainty_edge(RaceKind.PRIMARY):

@@ -80,7 +80,9 @@ def recount(
     rounds: list[dict[str, int]] = []
     number = 0
     while len(tied) > 1:
-        rolls = {side: d6(work.key, work.year, "recount", race, stage, number, side) for side in tied}
+        rolls = {
+            side: d6(work.key, work.year, "recount", race, stage, number, side) for side in tied
+        }
         rounds.append({str(side): roll for side, roll in rolls.items()})
         best = max(rolls.values())
         tied = [side for side in tied if rolls[side] == best]
@@ -139,8 +141,15 @@ def _primaries(
         for decl in running:
             dice = [d6(work.key, work.year, "prim", race, decl.player, r) for r in (0, 1)]
             totals[decl.player] = sum(dice) + part_of[decl.player]
-            rows.append({"player": decl.player, "card": decl.card, "part": part_of[decl.player],
-                         "dice": dice, "total": totals[decl.player]})
+            rows.append(
+                {
+                    "player": decl.player,
+                    "card": decl.card,
+                    "part": part_of[decl.player],
+                    "dice": dice,
+                    "total": totals[decl.player],
+                }
+            )
         best = max(totals.values())
         top = sorted(p for p, total in totals.items() if total == best)
         winner, rounds = recount(work, race, party.value, top)
@@ -170,9 +179,15 @@ def resolve_down_ballot(work: YearWork, seat_index: int, entries: list[Declarati
         bonus = partisan if party is Party.D else 0
         national, local = work.national[party], work.state_dice[party][state.index]
         totals[party] = national + local + candidate + part + bonus
-        sides[party.value] = {"player": nominee.player if nominee else BOARD, "part": part,
-                              "national": national, "state": local, "candidate": candidate,
-                              "partisan": bonus, "total": totals[party]}
+        sides[party.value] = {
+            "player": nominee.player if nominee else BOARD,
+            "part": part,
+            "national": national,
+            "state": local,
+            "candidate": candidate,
+            "partisan": bonus,
+            "total": totals[party],
+        }
     winner, margin, rounds = _general_winner(work, info.race_id, totals)
     loser_decl = nominees.get(winner.other())
     if loser_decl is not None:
@@ -181,11 +196,21 @@ def resolve_down_ballot(work: YearWork, seat_index: int, entries: list[Declarati
     if nominee is None:
         work.seats[seat_index] = Holding(BOARD, winner)
     else:
-        work.seats[seat_index] = Holding(nominee.player, winner, nominee.card, nominee.district_card)
+        work.seats[seat_index] = Holding(
+            nominee.player, winner, nominee.card, nominee.district_card
+        )
     work.pushes.setdefault(state.index, []).append((info.office, winner, margin))
-    return {"event": "race", "year": work.year, "race": info.race_id, "primaries": primaries,
-            "sides": sides, "recount": rounds, "winner": winner.value,
-            "holder": work.seats[seat_index].holder, "margin": margin}
+    return {
+        "event": "race",
+        "year": work.year,
+        "race": info.race_id,
+        "primaries": primaries,
+        "sides": sides,
+        "recount": rounds,
+        "winner": winner.value,
+        "holder": work.seats[seat_index].holder,
+        "margin": margin,
+    }
 
 
 def _general_winner(
@@ -206,7 +231,9 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
     part_of: dict[int, int] = {}
     for decl in entries:
         card = work.cards[decl.card]
-        part_of[decl.player] = card.modifier - (SWITCH_PENALTY if decl.party is not card.party else 0)
+        part_of[decl.player] = card.modifier - (
+            SWITCH_PENALTY if decl.party is not card.party else 0
+        )
     nominees, primaries = _primaries(work, PRESIDENCY_ID, entries, part_of)
     electoral = dict.fromkeys(Party, 0)
     contests: list[Event] = []
@@ -220,18 +247,33 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
             if nominee is None:
                 part = board_part(previous, party, True)
             else:
-                part = part_of[nominee.player] + len(work.cards[nominee.card].tags & set(state.tags))
+                part = part_of[nominee.player] + len(
+                    work.cards[nominee.card].tags & set(state.tags)
+                )
             candidate = d6(work.key, work.year, "cand", race, party.value)
             bonus = state.baseline if party is Party.D else 0
-            totals[party] = (work.national[party] + work.state_dice[party][state.index]
-                             + candidate + part + bonus)
+            totals[party] = (
+                work.national[party]
+                + work.state_dice[party][state.index]
+                + candidate
+                + part
+                + bonus
+            )
         winner, margin, rounds = _general_winner(work, race, totals)
         electoral[winner] += state.electoral_votes
         carried[winner].append(state.index)
         margins[state.index] = margin
         work.pushes.setdefault(state.index, []).append((Office.PRESIDENT, winner, margin))
-        contests.append({"state": state.code, "D": totals[Party.D], "R": totals[Party.R],
-                         "recount": rounds, "winner": winner.value, "margin": margin})
+        contests.append(
+            {
+                "state": state.code,
+                "D": totals[Party.D],
+                "R": totals[Party.R],
+                "recount": rounds,
+                "winner": winner.value,
+                "margin": margin,
+            }
+        )
     winner_party = Party.D if electoral[Party.D] > electoral[Party.R] else Party.R
     loser = nominees.get(winner_party.other())
     if loser is not None:
@@ -244,17 +286,26 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
     if counters:
         for index in carried[winner_party]:
             work.honeymoon[index] = winner_party.sign() * work.honeymoon_size
-    work.seats[0] = (Holding(holder, winner_party, nominee.card, NO_CARD) if nominee
-                     else Holding(BOARD, winner_party))
+    work.seats[0] = (
+        Holding(holder, winner_party, nominee.card, NO_CARD)
+        if nominee
+        else Holding(BOARD, winner_party)
+    )
     if nominee is not None:
         work.presidential_wins.append(PresidentialWin(nominee.player, work.year))
     work.impeached_this_term = False
-    return {"event": "presidency", "year": work.year, "primaries": primaries,
-            "nominees": {p.value: (nominees[p].player if p in nominees else BOARD) for p in Party},
-            "states": contests, "electoral_votes": {p.value: electoral[p] for p in Party},
-            "winner": winner_party.value, "holder": holder,
-            "previous": {"holder": previous.holder, "party": previous.party.value},
-            "honeymoon": counters}
+    return {
+        "event": "presidency",
+        "year": work.year,
+        "primaries": primaries,
+        "nominees": {p.value: (nominees[p].player if p in nominees else BOARD) for p in Party},
+        "states": contests,
+        "electoral_votes": {p.value: electoral[p] for p in Party},
+        "winner": winner_party.value,
+        "holder": holder,
+        "previous": {"holder": previous.holder, "party": previous.party.value},
+        "honeymoon": counters,
+    }
 
 
 def apply_pushes(work: YearWork, lean_at_start: list[int]) -> Event:

@@ -98,11 +98,16 @@ def begin_year(state: GameState, first: bool = False) -> tuple[GameState, list[E
             if deck:
                 packs[seat].append(deck.pop(0))
     state = state.with_changes(
-        deck=tuple(deck), discard=tuple(discard), shuffles=shuffles,
-        packs=tuple(tuple(pack) for pack in packs), picks_made=0, phase=Phase.DRAFT,
+        deck=tuple(deck),
+        discard=tuple(discard),
+        shuffles=shuffles,
+        packs=tuple(tuple(pack) for pack in packs),
+        picks_made=0,
+        phase=Phase.DRAFT,
     )
-    events: list[Event] = [{"event": "year", "year": state.year, "start_player": start,
-                            "packs": to_data(state.packs)}]
+    events: list[Event] = [
+        {"event": "year", "year": state.year, "start_player": start, "packs": to_data(state.packs)}
+    ]
     if state.config.picks == 0 or not any(state.packs):
         return _end_draft(state, events)
     return state, events
@@ -148,8 +153,13 @@ def advance(state: GameState, answers: dict[int, Decision]) -> tuple[GameState, 
     for seat in needed:
         check_decision(state, seat, answers[seat])
     events: list[Event] = [
-        {"event": "decision", "year": state.year, "phase": state.phase.value, "seat": seat,
-         "choice": to_data(answers[seat])}
+        {
+            "event": "decision",
+            "year": state.year,
+            "phase": state.phase.value,
+            "seat": seat,
+            "choice": to_data(answers[seat]),
+        }
         for seat in needed
     ]
     chosen = {seat: answers[seat] for seat in needed}
@@ -224,8 +234,14 @@ def _declare(state: GameState, answers: dict[int, Decision]) -> tuple[GameState,
         declarations=tuple(entries),
         phase=Phase.WITHDRAW,
     )
-    return state, [{"event": "reveal", "year": state.year,
-                    "declarations": to_data(state.declarations), "retired": retired}]
+    return state, [
+        {
+            "event": "reveal",
+            "year": state.year,
+            "declarations": to_data(state.declarations),
+            "retired": retired,
+        }
+    ]
 
 
 def _return_seat_cards(hands: list[list[int]], holding: Holding) -> None:
@@ -253,15 +269,23 @@ def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState
         else:
             staying.append(entry)
     work = YearWork(
-        key=state.key, year=state.year, cards=build_cards(state.key), seats=list(state.seats),
-        hands=hands, discard=list(state.discard), lean=list(state.lean),
-        honeymoon=list(state.honeymoon), honeymoon_size=state.config.honeymoon,
-        lean_cap=state.config.lean_cap, impeached_this_term=state.impeached_this_term,
+        key=state.key,
+        year=state.year,
+        cards=build_cards(state.key),
+        seats=list(state.seats),
+        hands=hands,
+        discard=list(state.discard),
+        lean=list(state.lean),
+        honeymoon=list(state.honeymoon),
+        honeymoon_size=state.config.honeymoon,
+        lean_cap=state.config.lean_cap,
+        impeached_this_term=state.impeached_this_term,
         presidential_wins=list(state.presidential_wins),
     )
-    events: list[Event] = [{"event": "withdraw", "year": state.year,
-                            "races": sorted(f"{p}:{r}" for p, r in pulled)},
-                           roll_year_dice(work)]
+    events: list[Event] = [
+        {"event": "withdraw", "year": state.year, "races": sorted(f"{p}:{r}" for p, r in pulled)},
+        roll_year_dice(work),
+    ]
     by_seat: dict[int, list[Declaration]] = {}
     for entry in staying:
         by_seat.setdefault(gmap.seat_by_id[entry.race], []).append(entry)
@@ -281,14 +305,23 @@ def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState
         elif work.seats[index].holder != BOARD:
             work.seats[index] = Holding(BOARD, work.seats[index].party)
     events.append(apply_pushes(work, list(state.lean_at_year_start)))
-    events.append({"event": "elections", "year": state.year,
-                   "races": {o.value: totals[o] for o in Office},
-                   "contested": {o.value: contested[o] for o in Office}})
+    events.append(
+        {
+            "event": "elections",
+            "year": state.year,
+            "races": {o.value: totals[o] for o in Office},
+            "contested": {o.value: contested[o] for o in Office},
+        }
+    )
     state = state.with_changes(
-        seats=tuple(work.seats), hands=tuple(tuple(sorted(h)) for h in work.hands),
-        discard=tuple(work.discard), lean=tuple(work.lean), honeymoon=tuple(work.honeymoon),
+        seats=tuple(work.seats),
+        hands=tuple(tuple(sorted(h)) for h in work.hands),
+        discard=tuple(work.discard),
+        lean=tuple(work.lean),
+        honeymoon=tuple(work.honeymoon),
         impeached_this_term=work.impeached_this_term,
-        presidential_wins=tuple(work.presidential_wins), declarations=(),
+        presidential_wins=tuple(work.presidential_wins),
+        declarations=(),
     )
     state, more = open_legislature(state)
     return state, events + more
@@ -315,4 +348,3 @@ _HANDLERS: dict[Phase, Any] = {
         if phase not in (Phase.DRAFT, Phase.DECLARE, Phase.WITHDRAW, Phase.OVER)
     },
 }
-

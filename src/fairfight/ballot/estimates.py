@@ -52,7 +52,9 @@ def down_ballot_part(card: Card, state_index: int, party: Party, district: Card 
     if district is None:
         return _plain_part(card, state_index, party)
     tags = set(game_map().states[state_index].tags) | district.tags
-    part = card.modifier + len(card.tags & tags) - (SWITCH_PENALTY if party is not card.party else 0)
+    part = (
+        card.modifier + len(card.tags & tags) - (SWITCH_PENALTY if party is not card.party else 0)
+    )
     return part + GROUND_GAME_BONUS
 
 
@@ -81,8 +83,7 @@ def opponent(state: GameState, seat_index: int, party: Party, me: int) -> tuple[
     holding = state.seats[seat_index]
     presidential = seat_index == 0
     if holding.holder in (BOARD, me):
-        board_inc = (holding.holder == BOARD and holding.party is party.other()
-                     and not presidential)
+        board_inc = holding.holder == BOARD and holding.party is party.other() and not presidential
         return BOARD_GENERIC_PART + (BOARD_INCUMBENCY_BONUS if board_inc else 0), None
     incumbent = seated_part(state, seat_index)
     if holding.party is party:
@@ -182,7 +183,9 @@ def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
     return votes
 
 
-def best_pair(state: GameState, party: Party, allowed: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
+def best_pair(
+    state: GameState, party: Party, allowed: Iterable[tuple[str, ...]]
+) -> tuple[str, ...]:
     """The tag pair with the most board yes votes; ties to the first in vocabulary order."""
     votes = pair_votes(state, party)
     best: tuple[str, ...] = ()
@@ -240,5 +243,4 @@ def entry_part(state: GameState, entry: Declaration, index: int) -> int:
         return seated_part(state, index, entry.party)
     cards = build_cards(state.key)
     district = cards[entry.district_card] if entry.district_card != NO_CARD else None
-    return down_ballot_part(cards[entry.card], game_map().seats[index].state, entry.party,
-                                district)
+    return down_ballot_part(cards[entry.card], game_map().seats[index].state, entry.party, district)

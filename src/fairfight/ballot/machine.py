@@ -103,8 +103,11 @@ class Machine:
         if phase is Phase.AMEND_PROPOSE:
             counts = Counter(tag for index in home for tag in game_map().states[index].tags)
             ranked = sorted(counts, key=lambda tag: (-counts[tag], TAGS.index(tag)))
-            return AmendmentDraft(tuple(ranked[: state.config.amend_tags])
-                                  if len(ranked) >= state.config.amend_tags else ())
+            return AmendmentDraft(
+                tuple(ranked[: state.config.amend_tags])
+                if len(ranked) >= state.config.amend_tags
+                else ()
+            )
         if phase is Phase.AMEND_VOTE:
             subject = state.amendment_proposal or state.pending_amendment
             assert subject is not None
@@ -112,7 +115,9 @@ class Machine:
             return AmendmentVote(AmendmentChoice.FOR if shares else AmendmentChoice.AGAINST)
         return kit.discard_down(state, seat, frozenset(home))
 
-    def draft(self, state: GameState, seat: int, home: tuple[int, ...], tags: set[str]) -> DraftPick:
+    def draft(
+        self, state: GameState, seat: int, home: tuple[int, ...], tags: set[str]
+    ) -> DraftPick:
         """Home district cards, then the most home-tag overlap, then the highest m."""
         cards = build_cards(state.key)
 
@@ -127,14 +132,16 @@ class Machine:
         """Re-runs, president, home Senate and governor, Speaker bid, safe Senate, home House."""
         gmap = game_map()
         up = kit.up_this_year(state)
-        chosen = [kit.rerun(state, seat, index) for index in up if state.seats[index].holder == seat]
+        chosen = [
+            kit.rerun(state, seat, index) for index in up if state.seats[index].holder == seat
+        ]
         taken = {gmap.seat_by_id[d.race] for d in chosen}
         hand = kit.hand_cards(state, seat)
         candidates = [card for card in hand if card.is_candidate]
         districts = [card for card in hand if not card.is_candidate and card.state in home]
         if 0 in up and 0 not in taken and candidates and self._runs_for_president(state, seat):
             card = max(candidates, key=lambda c: (c.modifier, -c.id))
-            chosen.append(Declaration(seat, gmap.seats[0].race_id, card.id, card.party))
+            chosen.append(Declaration(seat, gmap.seats[0].race_id, card.id, card.printed))
             candidates.remove(card)
             taken.add(0)
         for index, party in self._targets(state, seat, home, up, chosen):
@@ -144,10 +151,20 @@ class Machine:
                 continue
             info = gmap.seats[index]
             card, run_as = self._best_fit(state, candidates, info.state, party)
-            district = next((d for d in districts if d.state == info.state and (
-                info.office is not Office.HOUSE or d.district == info.district)), None)
-            chosen.append(Declaration(seat, info.race_id, card.id, run_as,
-                                      district.id if district else NO_CARD))
+            district = next(
+                (
+                    d
+                    for d in districts
+                    if d.state == info.state
+                    and (info.office is not Office.HOUSE or d.district == info.district)
+                ),
+                None,
+            )
+            chosen.append(
+                Declaration(
+                    seat, info.race_id, card.id, run_as, district.id if district else NO_CARD
+                )
+            )
             candidates.remove(card)
             if district is not None:
                 districts.remove(district)
@@ -155,25 +172,35 @@ class Machine:
         return Declarations(tuple(chosen))
 
     def _runs_for_president(self, state: GameState, seat: int) -> bool:
-        governors = sum(1 for index in self.home(state, seat)
-                        if state.seats[game_map().state_seats[index][-1]].holder == seat)
+        governors = sum(
+            1
+            for index in self.home(state, seat)
+            if state.seats[game_map().state_seats[index][-1]].holder == seat
+        )
         return governors >= PRESIDENT_GOVERNORS or kit.seats_held(state, seat) >= PRESIDENT_SEATS
 
     @staticmethod
-    def _best_fit(state: GameState, candidates: list[Card], state_index: int,
-                  party: Party | None) -> tuple[Card, Party]:
+    def _best_fit(
+        state: GameState, candidates: list[Card], state_index: int, party: Party | None
+    ) -> tuple[Card, Party]:
         """The highest card part for the race; with P(s) = 0, each card's printed party."""
         best: tuple[int, int, Card, Party] | None = None
         for card in candidates:
-            run_as = party or card.party
+            run_as = party or card.printed
             part = est.down_ballot_part(card, state_index, run_as, None)
             if best is None or (part, -card.id) > (best[0], best[1]):
                 best = (part, -card.id, card, run_as)
         assert best is not None
         return best[2], best[3]
 
-    def _targets(self, state: GameState, seat: int, home: tuple[int, ...], up: tuple[int, ...],
-                 chosen: list[Declaration]) -> list[tuple[int, Party | None]]:
+    def _targets(
+        self,
+        state: GameState,
+        seat: int,
+        home: tuple[int, ...],
+        up: tuple[int, ...],
+        chosen: list[Declaration],
+    ) -> list[tuple[int, Party | None]]:
         """Races in the Machine's order of priority, with the party to run under."""
         gmap = game_map()
 
@@ -182,26 +209,38 @@ class Machine:
             return Party.D if lean > 0 else Party.R if lean < 0 else None
 
         def of(office: Office, states: tuple[int, ...] | None) -> list[int]:
-            return [i for i in up if gmap.seats[i].office is office
-                    and (states is None or gmap.seats[i].state in states)]
+            return [
+                i
+                for i in up
+                if gmap.seats[i].office is office
+                and (states is None or gmap.seats[i].state in states)
+            ]
 
         order: list[tuple[int, Party | None]] = []
         order += [(i, favoured(gmap.seats[i].state)) for i in of(Office.SENATE, home)]
         order += [(i, favoured(gmap.seats[i].state)) for i in of(Office.GOVERNOR, home)]
         if state.year % 2 == 0:
             party = leg.majority_party(state, Office.HOUSE)
-            reruns = sum(1 for d in chosen if d.party is party
-                         and gmap.seat(d.race).office is Office.HOUSE)
+            reruns = sum(
+                1 for d in chosen if d.party is party and gmap.seat(d.race).office is Office.HOUSE
+            )
             need = est.house_need(state, seat, party, reruns)
             mine = {gmap.seat_by_id[d.race] for d in chosen}
             safest = sorted(
                 (i for i in of(Office.HOUSE, None) if i not in mine),
-                key=lambda i: (-est.partisan(state, gmap.seats[i].state) * party.sign(),
-                               gmap.seats[i].state not in home, i),
+                key=lambda i: (
+                    -est.partisan(state, gmap.seats[i].state) * party.sign(),
+                    gmap.seats[i].state not in home,
+                    i,
+                ),
             )
             order += [(i, party) for i in safest[: max(need, 0)]]
-        others = [i for i in of(Office.SENATE, None) if gmap.seats[i].state not in home
-                  and abs(est.partisan(state, gmap.seats[i].state)) >= SAFE_SENATE]
+        others = [
+            i
+            for i in of(Office.SENATE, None)
+            if gmap.seats[i].state not in home
+            and abs(est.partisan(state, gmap.seats[i].state)) >= SAFE_SENATE
+        ]
         others.sort(key=lambda i: (-abs(est.partisan(state, gmap.seats[i].state)), i))
         order += [(i, favoured(gmap.seats[i].state)) for i in others]
         order += [(i, favoured(gmap.seats[i].state)) for i in of(Office.HOUSE, home)]
@@ -223,8 +262,11 @@ class Machine:
                     return card.modifier - (1 if entry.party is not card.party else 0)
                 return est.entry_part(state, entry, index)
 
-            rivals = [part(d) for d in state.declarations if d.race == decl.race
-                      and d.player != seat and d.party is decl.party]
+            rivals = [
+                part(d)
+                for d in state.declarations
+                if d.race == decl.race and d.player != seat and d.party is decl.party
+            ]
             if rivals and part(decl) <= max(rivals) - PRIMARY_GAP:
                 pulled.append(decl.race)
         return Withdrawals(tuple(pulled))

@@ -42,13 +42,15 @@ def play_game(
     key: str,
     players: Sequence[Player],
     on_event: EventSink | None = None,
+    max_years: int | None = None,
 ) -> tuple[GameState, list[Event]]:
-    """Play a whole game; every event (decisions included) is returned in order."""
+    """Play a game (or its first `max_years` years); every event is returned in order."""
     state, events = new_game(config, key, len(players))
     if on_event is not None:
         for event in events:
             on_event(event)
-    while state.phase is not Phase.OVER:
+    stop = config.start_year + max_years if max_years is not None else None
+    while state.phase is not Phase.OVER and (stop is None or state.year < stop):
         answers = {seat: players[seat].decide(state, seat) for seat in requested_seats(state)}
         state, more = advance(state, answers)
         if on_event is not None:

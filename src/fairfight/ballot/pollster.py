@@ -13,6 +13,8 @@ from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import (
     BOARD,
+    BOARD_GENERIC_PART,
+    BOARD_INCUMBENCY_BONUS,
     CARD_STRENGTH,
     GROUND_GAME_BONUS,
     SWITCH_PENALTY,
@@ -22,6 +24,7 @@ from fairfight.ballot.rules import (
     Party,
     VictoryMode,
 )
+from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import (
     NO_CARD,
     AmendmentDraft,
@@ -87,7 +90,7 @@ class Greedy:
         self.taken = taken
         self.used = used
         self.position = [0] * len(options)
-        for number, option in enumerate(options):
+        for number in range(len(options)):
             self._push(number)
 
     def _push(self, number: int) -> None:
@@ -95,8 +98,9 @@ class Greedy:
         while self.position[number] < len(option.seats):
             seat_index = option.seats[self.position[number]]
             if seat_index not in self.taken:
-                heapq.heappush(self.heap, (-option.value, option.card, seat_index,
-                                           option.district, number))
+                heapq.heappush(
+                    self.heap, (-option.value, option.card, seat_index, option.district, number)
+                )
                 return
             self.position[number] += 1
 
@@ -138,7 +142,7 @@ class Pollster:
         if phase is Phase.VETO:
             assert state.proposal is not None
             holder = kit.projected_holder(state, state.proposal, state.votes)
-            totals = kit.scores(state)
+            totals = scores(state)
             return YesNo(holder not in (BOARD, seat) and totals[holder] >= totals[seat])
         if phase in (Phase.IMPEACH_MOTION, Phase.IMPEACH_VOTE):
             president = state.seats[0].holder
@@ -151,8 +155,9 @@ class Pollster:
 
     # ---- races ------------------------------------------------------------------------
 
-    def groups(self, state: GameState, seat: int, taken: set[int],
-               only_state: int | None = None) -> list[RaceGroup]:
+    def groups(
+        self, state: GameState, seat: int, taken: set[int], only_state: int | None = None
+    ) -> list[RaceGroup]:
         """This year's open races, grouped when they look identical to a newcomer."""
         gmap = game_map()
         found: dict[tuple[int, bool, Party, int, int | None], list[int]] = {}
@@ -164,16 +169,31 @@ class Pollster:
                 continue
             for party in Party:
                 other, primary = est.opponent(state, index, party, seat)
-                key = (info.state if index else -2, info.office is Office.HOUSE, party, other,
-                       primary)
+                key = (
+                    info.state if index else -2,
+                    info.office is Office.HOUSE,
+                    party,
+                    other,
+                    primary,
+                )
                 found.setdefault(key, []).append(index)
         groups = []
         for (_, _, party, other, primary), seats in found.items():
             info = gmap.seats[seats[0]]
             shift = est.partisan(state, info.state) * party.sign() if seats[0] else 0
             table = tuple(est.race_chance(part, shift, other, primary) for part in PART_RANGE)
-            groups.append(RaceGroup(seats, info.state, party, other, primary, shift,
-                                    float(kit.OFFICE_VALUE[info.office]), table))
+            groups.append(
+                RaceGroup(
+                    seats,
+                    info.state,
+                    party,
+                    other,
+                    primary,
+                    shift,
+                    float(kit.OFFICE_VALUE[info.office]),
+                    table,
+                )
+            )
         return groups
 
     def chance(self, group: RaceGroup, card: Card, district: Card | None = None) -> float:
@@ -187,8 +207,14 @@ class Pollster:
         return group.chances[part - PART_RANGE[0]]
 
     def options(
-        self, state: GameState, seat: int, taken: set[int], candidates: list[Card],
-        districts: list[Card], floor: float = TAKE_FLOOR, only_state: int | None = None,
+        self,
+        state: GameState,
+        seat: int,
+        taken: set[int],
+        candidates: list[Card],
+        districts: list[Card],
+        floor: float = TAKE_FLOOR,
+        only_state: int | None = None,
     ) -> list[Option]:
         """(card x open race x party x district or none) with p*V >= floor [11]."""
         gmap = game_map()
@@ -196,8 +222,9 @@ class Pollster:
         for group in self.groups(state, seat, taken, only_state):
             for card in candidates:
                 chance = self.chance(group, card)
-                self._add(found, card, group.party, group.seats, chance, group.value, NO_CARD,
-                          floor)
+                self._add(
+                    found, card, group.party, group.seats, chance, group.value, NO_CARD, floor
+                )
                 if group.seats[0] == 0:
                     continue
                 for district in districts:
@@ -208,8 +235,16 @@ class Pollster:
                         if target.office is Office.HOUSE and target.district != district.district:
                             continue
                         chance = self.chance(group, card, district)
-                        self._add(found, card, group.party, [index], chance, group.value,
-                                  district.id, floor)
+                        self._add(
+                            found,
+                            card,
+                            group.party,
+                            [index],
+                            chance,
+                            group.value,
+                            district.id,
+                            floor,
+                        )
         return found
 
     @staticmethod
@@ -217,8 +252,16 @@ class Pollster:
         return card.modifier - (1 if party is not card.party else 0)
 
     @staticmethod
-    def _add(found: list[Option], card: Card, party: Party, seats: list[int], chance: float,
-             value: float, district: int, floor: float) -> None:
+    def _add(
+        found: list[Option],
+        card: Card,
+        party: Party,
+        seats: list[int],
+        chance: float,
+        value: float,
+        district: int,
+        floor: float,
+    ) -> None:
         if chance * value < floor:
             return
         ev = chance * value - kit.CARD_COST
@@ -236,9 +279,13 @@ class Pollster:
             if holding.holder != seat:
                 continue
             card = cards[holding.card]
-            best = max(((self._rerun_p(state, index, party), party)
-                        for party in dict.fromkeys((holding.party, card.party))),
-                       key=lambda item: item[0])
+            best = max(
+                (
+                    (self._rerun_p(state, index, party), party)
+                    for party in dict.fromkeys((holding.party, card.printed))
+                ),
+                key=lambda item: item[0],
+            )
             if best[0] >= RERUN_FLOOR:
                 chosen.append(kit.rerun(state, seat, index, best[1].value))
                 taken.add(index)
@@ -253,8 +300,11 @@ class Pollster:
         bids_taken = 0
         while True:
             picks = [pool.peek() for pool in pools[: 2 if bids_taken < need else 1]]
-            ranked = [(p[0].value, -p[0].card, -p[1], number, p)
-                      for number, p in enumerate(picks) if p is not None]
+            ranked = [
+                (p[0].value, -p[0].card, -p[1], number, p)
+                for number, p in enumerate(picks)
+                if p is not None
+            ]
             if not ranked:
                 break
             *_, number, (option, index) = max(ranked)
@@ -265,8 +315,11 @@ class Pollster:
                 self.bids[gmap_race(index)] = option.office_value
             size -= option.cards_used
             self._take(option, index, chosen, taken, used, seat)
-        spare = [Option(o.chance * o.office_value, o.chance, o.office_value, o.card, o.party,
-                        o.seats) for o in options if o.district == NO_CARD]
+        spare = [
+            Option(o.chance * o.office_value, o.chance, o.office_value, o.card, o.party, o.seats)
+            for o in options
+            if o.district == NO_CARD
+        ]
         surplus = Greedy(spare, taken, used)
         while size > state.config.hand_limit and (found := surplus.peek()) is not None:
             size -= 1
@@ -274,10 +327,17 @@ class Pollster:
         return Declarations(tuple(chosen))
 
     @staticmethod
-    def _take(option: Option, index: int, chosen: list[Declaration], taken: set[int],
-              used: set[int], seat: int) -> None:
-        chosen.append(Declaration(seat, gmap_race(index), option.card, option.party,
-                                  option.district))
+    def _take(
+        option: Option,
+        index: int,
+        chosen: list[Declaration],
+        taken: set[int],
+        used: set[int],
+        seat: int,
+    ) -> None:
+        chosen.append(
+            Declaration(seat, gmap_race(index), option.card, option.party, option.district)
+        )
         taken.add(index)
         used.add(option.card)
         if option.district != NO_CARD:
@@ -287,21 +347,23 @@ class Pollster:
         """Chance of a re-run under `party` against a board generic."""
         if index == 0:
             card = build_cards(state.key)[state.seats[0].card]
-            return est.presidential_p(card, party, est.BOARD_GENERIC_PART)
+            return est.presidential_p(card, party, BOARD_GENERIC_PART)
         info = game_map().seats[index]
         shift = est.partisan(state, info.state) * party.sign()
-        return est.general_p(est.seated_part(state, index, party) + shift - est.BOARD_GENERIC_PART)
+        return est.general_p(est.seated_part(state, index, party) + shift - BOARD_GENERIC_PART)
 
-    def _speaker_bid(self, state: GameState, seat: int, chosen: list[Declaration],
-                     options: list[Option]) -> tuple[list[Option], int]:
+    def _speaker_bid(
+        self, state: GameState, seat: int, chosen: list[Declaration], options: list[Option]
+    ) -> tuple[list[Option], int]:
         """House options under the majority party, valued at 2 + SV/need [11]."""
         self.bids = {}
         if state.year % 2:
             return [], 0
         party = leg.majority_party(state, Office.HOUSE)
         gmap = game_map()
-        reruns = sum(1 for d in chosen if d.party is party
-                     and gmap.seat(d.race).office is Office.HOUSE)
+        reruns = sum(
+            1 for d in chosen if d.party is party and gmap.seat(d.race).office is Office.HOUSE
+        )
         need = est.house_need(state, seat, party, reruns)
         if need < 1:
             return [], 0
@@ -313,8 +375,17 @@ class Pollster:
                 ev = option.chance * boosted_value - kit.CARD_COST
                 if option.district != NO_CARD:
                     ev -= 1 - option.chance
-                bids.append(Option(ev, option.chance, boosted_value, option.card, party,
-                                   option.seats, option.district))
+                bids.append(
+                    Option(
+                        ev,
+                        option.chance,
+                        boosted_value,
+                        option.card,
+                        party,
+                        option.seats,
+                        option.district,
+                    )
+                )
         return bids, need
 
     def withdraw(self, state: GameState, seat: int) -> Withdrawals:
@@ -325,7 +396,9 @@ class Pollster:
             if decl.player != seat:
                 continue
             index = game_map().seat_by_id[decl.race]
-            value = self.bids.get(decl.race, float(kit.OFFICE_VALUE[game_map().seats[index].office]))
+            value = self.bids.get(
+                decl.race, float(kit.OFFICE_VALUE[game_map().seats[index].office])
+            )
             if self.revealed_chance(state, decl, index) * value - cost < 0:
                 pulled.append(decl.race)
         return Withdrawals(tuple(pulled))
@@ -349,7 +422,7 @@ class Pollster:
             opposing = max(other)
         else:
             board_inc = index != 0 and holding.holder == BOARD and holding.party is not decl.party
-            opposing = est.BOARD_GENERIC_PART + (est.BOARD_INCUMBENCY_BONUS if board_inc else 0)
+            opposing = BOARD_GENERIC_PART + (BOARD_INCUMBENCY_BONUS if board_inc else 0)
         if index == 0:
             chance = est.presidential_p(cards[decl.card], decl.party, opposing)
         else:
@@ -376,8 +449,9 @@ class Pollster:
         if districts:
             holders = [c for c in kit.hand_cards(state, seat) if c.is_candidate] + candidates
             for district in districts:
-                with_card = self.options(state, seat, set(), holders, [district], floor=0.0,
-                                         only_state=district.state)
+                with_card = self.options(
+                    state, seat, set(), holders, [district], floor=0.0, only_state=district.state
+                )
                 plain: dict[tuple[int, int], float] = {}
                 gain = 0.0
                 for option in with_card:
@@ -414,7 +488,8 @@ class Pollster:
         if holder == seat:
             return True
         return bool(set(bill.tags) & kit.seated_tags(state, seat)) and (
-            holder != kit.current_leader(state))
+            holder != kit.current_leader(state)
+        )
 
     def propose(self, state: GameState, seat: int) -> AmendmentDraft:
         """Only in amendment mode, leading by 5+: the triple most board governors back [11]."""
@@ -442,8 +517,11 @@ class Pollster:
 def board_governor_triple(state: GameState) -> tuple[str, ...]:
     """The amendment triple that the most board governors would back [8.2]."""
     gmap = game_map()
-    board_states = [gmap.states[i].tags for i, seats in enumerate(gmap.state_seats)
-                    if state.seats[seats[-1]].holder == BOARD]
+    board_states = [
+        gmap.states[i].tags
+        for i, seats in enumerate(gmap.state_seats)
+        if state.seats[seats[-1]].holder == BOARD
+    ]
     best: tuple[str, ...] = ()
     best_count = -1
     for triple in combinations(TAGS, state.config.amend_tags):

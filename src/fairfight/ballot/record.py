@@ -69,11 +69,19 @@ def record_game(
     """Play a game and return its record lines (header, events, reveal)."""
     state, events = play_game(config, check_key(key), players, on_event)
     header = RecordHeader(
-        format=RECORD_FORMAT, version=RECORD_VERSION, config=config,
-        players=[player.name for player in players], commitment=key_commitment(key),
+        format=RECORD_FORMAT,
+        version=RECORD_VERSION,
+        config=config,
+        players=[player.name for player in players],
+        commitment=key_commitment(key),
     )
-    reveal = RecordReveal(event="reveal", key=key, scores=list(state.last_scores),
-                          winners=list(state.winners), reason=state.end_reason)
+    reveal = RecordReveal(
+        event="reveal",
+        key=key,
+        scores=list(state.last_scores),
+        winners=list(state.winners),
+        reason=state.end_reason,
+    )
     return state, [header.model_dump(mode="json"), *events, reveal.model_dump(mode="json")]
 
 
@@ -128,7 +136,9 @@ def verify_record(lines: list[Event]) -> GameState:
         location = ".".join(str(part) for part in first["loc"])
         raise VerificationError(place, f"{location}: {first['msg']}") from None
     if key_commitment(reveal.key) != header.commitment:
-        raise VerificationError(f"line {len(lines)}", "the revealed key does not match the commitment")
+        raise VerificationError(
+            f"line {len(lines)}", "the revealed key does not match the commitment"
+        )
     body = lines[1:-1]
     position = 0
 
@@ -152,10 +162,14 @@ def verify_record(lines: list[Event]) -> GameState:
         for offset, seat in enumerate(requested_seats(state)):
             line = position + offset + 2
             recorded = body[position + offset] if position + offset < len(body) else None
-            if not isinstance(recorded, dict) or recorded.get("event") != "decision" or (
-                recorded.get("seat") != seat
+            if (
+                not isinstance(recorded, dict)
+                or recorded.get("event") != "decision"
+                or (recorded.get("seat") != seat)
             ):
-                raise VerificationError(f"line {line}", f"expected seat {seat}'s {state.phase} decision")
+                raise VerificationError(
+                    f"line {line}", f"expected seat {seat}'s {state.phase} decision"
+                )
             try:
                 answers[seat] = decision_from_data(recorded.get("choice"))
             except (ValueError, TypeError, KeyError) as error:

@@ -294,4 +294,3 @@ def state_from_data(data: dict[str, Any]) -> GameState:
     values["phase"] = Phase(values["phase"])
     config = BallotConfig.model_validate(data["config"])
     return GameState(config=config, **values)
-

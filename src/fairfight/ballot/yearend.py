@@ -64,11 +64,15 @@ def enact_or_fail(state: GameState, answers: dict[int, Decision]) -> Step:
         assert isinstance(draft, BillDraft)
         if not draft.tags:
             state, events = start_impeachment(state)
-            return state, [{"event": "bill-declined", "year": state.year, "author": author}, *events]
+            return state, [
+                {"event": "bill-declined", "year": state.year, "author": author},
+                *events,
+            ]
         party = leg.majority_party(state, Office.HOUSE)
-        bill = Bill(state.bills_created, state.year, party, tuple(draft.tags), author, BOARD,
-                    draft.rider)
-        return state.with_changes(phase=Phase.BILL_VOTE, proposal=bill), []
+        drafted = Bill(
+            state.bills_created, state.year, party, tuple(draft.tags), author, BOARD, draft.rider
+        )
+        return state.with_changes(phase=Phase.BILL_VOTE, proposal=drafted), []
     bill = state.proposal
     assert bill is not None
     if state.phase is Phase.BILL_VOTE:
@@ -101,24 +105,45 @@ def enact_or_fail(state: GameState, answers: dict[int, Decision]) -> Step:
 
 
 def _vote_event(state: GameState, name: str, result: leg.Tally, passed: bool) -> Event:
-    return {"event": name, "year": state.year, "house_yes": result.house_yes,
-            "senate_yes": result.senate_yes, "weights": list(result.weights), "passed": passed}
+    return {
+        "event": name,
+        "year": state.year,
+        "house_yes": result.house_yes,
+        "senate_yes": result.senate_yes,
+        "weights": list(result.weights),
+        "passed": passed,
+    }
 
 
 def _enact(state: GameState, result: leg.Tally, events: list[Event]) -> Step:
     """On the books, held by the weight majority or the author; a rider repeals [7.6, 7.7]."""
     bill = state.proposal
     assert bill is not None
-    enacted = Bill(bill.number, bill.year, bill.party, bill.tags, bill.author,
-                   result.holder(bill.author), bill.rider)
+    enacted = Bill(
+        bill.number,
+        bill.year,
+        bill.party,
+        bill.tags,
+        bill.author,
+        result.holder(bill.author),
+        bill.rider,
+    )
     books = tuple(b for b in state.bills if b.number != bill.rider) + (enacted,)
     authored = list(state.authored)
     authored[bill.author] += 1
-    state = state.with_changes(bills=books, bills_created=state.bills_created + 1,
-                               authored=tuple(authored))
-    event = {"event": "enacted", "year": state.year, "bill": bill.number, "author": bill.author,
-             "holder": enacted.holder, "tags": list(bill.tags), "party": bill.party.value,
-             "repealed": bill.rider}
+    state = state.with_changes(
+        bills=books, bills_created=state.bills_created + 1, authored=tuple(authored)
+    )
+    event = {
+        "event": "enacted",
+        "year": state.year,
+        "bill": bill.number,
+        "author": bill.author,
+        "holder": enacted.holder,
+        "tags": list(bill.tags),
+        "party": bill.party.value,
+        "repealed": bill.rider,
+    }
     return _bill_done(state, [*events, event])
 
 
@@ -139,18 +164,26 @@ def start_impeachment(state: GameState) -> Step:
 def open_impeachment(state: GameState, answers: dict[int, Decision]) -> Step:
     """The first mover in turn order opens a Senate vote; 67 yes removes the president."""
     if state.phase is Phase.IMPEACH_MOTION:
-        movers = [p for p in state.turn_order() if isinstance(answers.get(p), YesNo)
-                  and answers[p] == YesNo(True)]
+        movers = [
+            p
+            for p in state.turn_order()
+            if isinstance(answers.get(p), YesNo) and answers[p] == YesNo(True)
+        ]
         if not movers:
             return start_amendment(state)
-        event = {"event": "impeach-motion", "year": state.year, "mover": movers[0],
-                 "president": state.seats[0].holder}
+        event = {
+            "event": "impeach-motion",
+            "year": state.year,
+            "mover": movers[0],
+            "president": state.seats[0].holder,
+        }
         return state.with_changes(phase=Phase.IMPEACH_VOTE, impeachment_mover=movers[0]), [event]
     votes = _yes_votes(state, answers)
     yes = leg.impeachment_yes(state, votes)
     passed = yes >= leg.thresholds().impeach
-    events: list[Event] = [{"event": "impeach-vote", "year": state.year, "senate_yes": yes,
-                            "passed": passed}]
+    events: list[Event] = [
+        {"event": "impeach-vote", "year": state.year, "senate_yes": yes, "passed": passed}
+    ]
     state = state.with_changes(impeachment_mover=BOARD)
     if passed:
         president = state.seats[0]
@@ -162,8 +195,10 @@ def open_impeachment(state: GameState, answers: dict[int, Decision]) -> Step:
         seats = list(state.seats)
         seats[0] = Holding(BOARD, president.party)
         state = state.with_changes(
-            seats=tuple(seats), discard=state.discard + (president.card,),
-            presidential_wins=tuple(wins), impeached_this_term=True,
+            seats=tuple(seats),
+            discard=state.discard + (president.card,),
+            presidential_wins=tuple(wins),
+            impeached_this_term=True,
         )
     step_state, more = start_amendment(state)
     return step_state, events + more
@@ -187,10 +222,14 @@ def cast_amendment(state: GameState, answers: dict[int, Decision]) -> Step:
         if not draft.tags:
             return finish_legislature(state)
         proposal = Amendment(state.amendments_created, state.year, tuple(draft.tags), proposer)
-        return state.with_changes(phase=Phase.AMEND_VOTE, amendment_proposal=proposal,
-                                  amendments_created=state.amendments_created + 1), []
+        return state.with_changes(
+            phase=Phase.AMEND_VOTE,
+            amendment_proposal=proposal,
+            amendments_created=state.amendments_created + 1,
+        ), []
     choices = tuple(
-        answer.choice if isinstance(answer := answers.get(p), AmendmentVote)
+        answer.choice
+        if isinstance(answer := answers.get(p), AmendmentVote)
         else AmendmentChoice.ABSTAIN
         for p in range(state.players)
     )
@@ -199,19 +238,27 @@ def cast_amendment(state: GameState, answers: dict[int, Decision]) -> Step:
     subject = calling if calling is not None else state.pending_amendment
     assert subject is not None
     counts = leg.amendment_count(state, subject.tags, choices)
-    event: Event = {"event": "amendment-count", "year": state.year, "amendment": subject.number,
-                    "tags": list(subject.tags), "stage": "call" if calling else "ratify",
-                    "counts": {c.value: counts[c] for c in AmendmentChoice}}
+    event: Event = {
+        "event": "amendment-count",
+        "year": state.year,
+        "amendment": subject.number,
+        "tags": list(subject.tags),
+        "stage": "call" if calling else "ratify",
+        "counts": {c.value: counts[c] for c in AmendmentChoice},
+    }
     state = state.with_changes(amendment_proposal=None)
     if calling is not None:
-        event["result"] = "convention" if counts[AmendmentChoice.FOR] >= limits.amend_call else "lapsed"
+        event["result"] = (
+            "convention" if counts[AmendmentChoice.FOR] >= limits.amend_call else "lapsed"
+        )
         if event["result"] == "convention":
             state = state.with_changes(pending_amendment=calling)
     elif counts[AmendmentChoice.FOR] >= limits.amend_ratify:
         event["result"] = "ratified"
         ratified = Amendment(subject.number, state.year, subject.tags, subject.proposer)
-        state = state.with_changes(pending_amendment=None,
-                                   amendments=state.amendments + (ratified,))
+        state = state.with_changes(
+            pending_amendment=None, amendments=state.amendments + (ratified,)
+        )
     elif counts[AmendmentChoice.AGAINST] >= limits.amend_block:
         event["result"] = "blocked"
         state = state.with_changes(pending_amendment=None)
@@ -244,8 +291,14 @@ def close_year(state: GameState, answers: dict[int, Decision]) -> Step:
     state = state.with_changes(hands=tuple(tuple(h) for h in hands), discard=tuple(discard))
     lines = score_lines(state)
     totals = tuple(line.total for line in lines)
-    events: list[Event] = [{"event": "scoring", "year": state.year, "scores": list(totals),
-                            "hands": [len(h) for h in state.hands]}]
+    events: list[Event] = [
+        {
+            "event": "scoring",
+            "year": state.year,
+            "scores": list(totals),
+            "hands": [len(h) for h in state.hands],
+        }
+    ]
     reason, winners = _earned_end(state, totals)
     if not reason and state.year >= state.config.last_year():
         reason = "year-cap"
@@ -256,10 +309,18 @@ def close_year(state: GameState, answers: dict[int, Decision]) -> Step:
         last_scores=totals, bills=tuple(b for b in state.bills if b.year + life - 1 > state.year)
     )
     if reason:
-        events.append({"event": "end", "year": state.year, "reason": reason,
-                       "winners": list(winners), "scores": list(totals)})
-        return state.with_changes(phase=Phase.OVER, ended=True, end_reason=reason,
-                                  winners=winners), events
+        events.append(
+            {
+                "event": "end",
+                "year": state.year,
+                "reason": reason,
+                "winners": list(winners),
+                "scores": list(totals),
+            }
+        )
+        return state.with_changes(
+            phase=Phase.OVER, ended=True, end_reason=reason, winners=winners
+        ), events
     return state.with_changes(year=state.year + 1, phase=Phase.DRAFT, packs=()), events
 
 
@@ -286,4 +347,3 @@ def _earned_end(state: GameState, totals: tuple[int, ...]) -> tuple[str, tuple[i
     contenders = sorted(set(bills) | set(terms))
     best = max(totals[p] for p in contenders)
     return "bills-and-terms", tuple(p for p in contenders if totals[p] == best)
-

@@ -1,0 +1,280 @@
+"""A human seat in the terminal: prompts, legal choices, exact chances; bad input is re-asked.
+
+Every answer is checked by the engine's own validation before it is sent, so a mistyped or
+illegal choice prints one line saying what is wrong and the question comes again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from fairfight.ballot import estimates as est
+from fairfight.ballot.deck import build_cards
+from fairfight.ballot.dice import RaceKind, win_chance
+from fairfight.ballot.geo import game_map
+from fairfight.ballot.legislature import majority_party
+from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
+from fairfight.ballot.rules_page import percent
+from fairfight.ballot.scoring import scores
+from fairfight.ballot.state import (
+    NO_CARD,
+    AmendmentDraft,
+    AmendmentVote,
+    BillDraft,
+    Decision,
+    Declaration,
+    Declarations,
+    Discards,
+    DraftPick,
+    GameState,
+    Phase,
+    Withdrawals,
+    YesNo,
+)
+from fairfight.ballot.validation import check_decision
+from fairfight.core.errors import RuleError
+
+Ask = Callable[[str], str]
+Say = Callable[[str], None]
+
+
+def exact_chance(state: GameState, decl: Declaration) -> tuple[Fraction, str]:
+    """The table chance of a declaration against the current field (board or incumbent)."""
+    gmap = game_map()
+    index = gmap.seat_by_id[decl.race]
+    cards = build_cards(state.key)
+    card = cards[decl.card]
+    holding = state.seats[index]
+    other, primary = est.opponent(state, index, decl.party, decl.player)
+    if index == 0:
+        rows = sorted(est.presidential_edges(card, decl.party, other))
+        running, edge = 0, rows[-1][0]
+        for row_edge, votes in rows:
+            running += votes
+            if running >= gmap.electoral_majority():
+                edge = row_edge
+                break
+        return win_chance(RaceKind.GENERAL, edge), f"median state edge {edge:+d} (table G)"
+    info = gmap.seats[index]
+    rerun = holding.holder == decl.player and holding.card == decl.card
+    if rerun:
+        part = est.seated_part(state, index, decl.party)
+    else:
+        district = cards[decl.district_card] if decl.district_card != NO_CARD else None
+        part = est.down_ballot_part(card, info.state, decl.party, district)
+    edge = part + est.partisan(state, info.state) * decl.party.sign() - other
+    chance = win_chance(RaceKind.GENERAL, edge)
+    how = f"edge {edge:+d} (table G)"
+    if primary is not None:
+        chance *= win_chance(RaceKind.PRIMARY, part - primary)
+        how += f", primary edge {part - primary:+d} against the incumbent (table P)"
+    return chance, how
+
+
+@dataclass
+class TerminalHuman:
+    """A player typing answers at a terminal."""
+
+    ask: Ask
+    say: Say
+    name: str = "human"
+
+    def decide(self, state: GameState, seat: int) -> Decision:
+        """Ask until the answer is legal."""
+        while True:
+            try:
+                decision = self._ask(state, seat)
+                check_decision(state, seat, decision)
+                return decision
+            except RuleError as error:
+                self.say(f"Not accepted: {error.one_line()}")
+            except ValueError as error:
+                self.say(f"Not understood: {error}")
+
+    def show_hand(self, state: GameState, seat: int) -> None:
+        """List the hand, one card a line."""
+        cards = build_cards(state.key)
+        self.say(f"Your hand ({len(state.hands[seat])} cards):")
+        for card_id in state.hands[seat]:
+            self.say(f"  {cards[card_id].label()}")
+
+    def _ask(self, state: GameState, seat: int) -> Decision:
+        phase = state.phase
+        if phase is Phase.DRAFT:
+            return self._draft(state, seat)
+        if phase is Phase.DECLARE:
+            return self._declare(state, seat)
+        if phase is Phase.WITHDRAW:
+            return self._withdraw(state, seat)
+        if phase is Phase.AUTHOR:
+            return self._author(state)
+        if phase is Phase.AMEND_PROPOSE:
+            words = self.ask(
+                f"Propose an amendment: {state.config.amend_tags} tags, or 'pass'"
+            ).split()
+            return AmendmentDraft(() if words in ([], ["pass"]) else tuple(words))
+        if phase is Phase.AMEND_VOTE:
+            subject = state.amendment_proposal or state.pending_amendment
+            assert subject is not None
+            answer = self.ask(f"Amendment [{', '.join(subject.tags)}]: for, against or abstain")
+            if answer.strip() not in {c.value for c in AmendmentChoice}:
+                raise ValueError("answer for, against or abstain")
+            return AmendmentVote(AmendmentChoice(answer.strip()))
+        if phase is Phase.DISCARD:
+            self.show_hand(state, seat)
+            need = len(state.hands[seat]) - state.config.hand_limit
+            return Discards(tuple(_ints(self.ask(f"Discard {need} card ids (space separated)"))))
+        return YesNo(self._yes_no(state, phase))
+
+    def _yes_no(self, state: GameState, phase: Phase) -> bool:
+        questions = {
+            Phase.BILL_VOTE: "Vote yes on the omnibill? (y/n)",
+            Phase.OVERRIDE_VOTE: "Vote to override the veto? (y/n)",
+            Phase.VETO: "Veto the omnibill? (y/n)",
+            Phase.IMPEACH_MOTION: "Move to impeach the president? (y/n)",
+            Phase.IMPEACH_VOTE: "Vote to remove the president? (y/n)",
+        }
+        if state.proposal is not None and phase is not Phase.IMPEACH_VOTE:
+            bill = state.proposal
+            self.say(
+                f"Omnibill #{bill.number}: party {bill.party.value}, tags {', '.join(bill.tags)}"
+                f", author seat {bill.author}"
+            )
+        answer = self.ask(questions[phase]).strip().lower()
+        if answer not in ("y", "n", "yes", "no"):
+            raise ValueError("answer y or n")
+        return answer.startswith("y")
+
+    def _draft(self, state: GameState, seat: int) -> DraftPick:
+        cards = build_cards(state.key)
+        self.say(f"Draft pick {state.picks_made + 1} of {state.config.picks}. The pack:")
+        for card_id in state.packs[seat]:
+            self.say(f"  {cards[card_id].label()}")
+        ids = _ints(self.ask("Pick a card id"))
+        if len(ids) != 1:
+            raise ValueError("give one card id")
+        return DraftPick(ids[0])
+
+    def _declare(self, state: GameState, seat: int) -> Declarations:
+        gmap = game_map()
+        self.say(
+            f"Year {state.year}: {len(gmap.races_in(state.year))} races come up. Scores: "
+            f"{list(scores(state))}"
+        )
+        self.show_hand(state, seat)
+        mine = [i for i in gmap.races_in(state.year) if state.seats[i].holder == seat]
+        for index in mine:
+            holding = state.seats[index]
+            self.say(
+                f"  your seat {gmap.seats[index].race_id} is up (card #{holding.card}); "
+                "re-run it by declaring that card, or it retires"
+            )
+        self._list_races(state)
+        self.say(
+            "Declare one per line: RACE CARD PARTY [DISTRICT_CARD]; 'list' shows the races "
+            "again; an empty line ends."
+        )
+        entries: list[Declaration] = []
+        while True:
+            line = self.ask("Declaration").strip()
+            if not line:
+                return Declarations(tuple(entries))
+            if line == "list":
+                self._list_races(state)
+                continue
+            try:
+                entry = self._parse_declaration(state, seat, line)
+                check_decision(state, seat, Declarations((*entries, entry)))
+            except (RuleError, ValueError) as error:
+                text = error.one_line() if isinstance(error, RuleError) else str(error)
+                self.say(f"Not accepted: {text}")
+                continue
+            chance, how = exact_chance(state, entry)
+            self.say(f"  {entry.race}: win chance {percent(chance)}% = {chance} ({how})")
+            entries.append(entry)
+
+    @staticmethod
+    def _parse_declaration(state: GameState, seat: int, line: str) -> Declaration:
+        words = line.split()
+        if len(words) not in (3, 4):
+            raise ValueError("write RACE CARD PARTY [DISTRICT_CARD], e.g. S-AZ-III 12 D")
+        race, card_text, party_text = words[:3]
+        if party_text.upper() not in ("D", "R"):
+            raise ValueError("party is D or R")
+        numbers = _ints(" ".join([card_text, *words[3:]]))
+        holding_index = game_map().seat_by_id.get(race)
+        district = numbers[1] if len(numbers) == 2 else NO_CARD
+        if holding_index is not None:
+            holding = state.seats[holding_index]
+            if holding.holder == seat and holding.card == numbers[0]:
+                district = holding.district_card
+        return Declaration(seat, race, numbers[0], Party(party_text.upper()), district)
+
+    def _list_races(self, state: GameState) -> None:
+        gmap = game_map()
+        house = 0
+        for index in gmap.races_in(state.year):
+            info = gmap.seats[index]
+            if info.office is Office.HOUSE:
+                house += 1
+                continue
+            holding = state.seats[index]
+            who = "board" if holding.holder == BOARD else f"seat {holding.holder}"
+            where = (
+                ""
+                if index == 0
+                else (
+                    f" tags {'/'.join(gmap.states[info.state].tags)},"
+                    f" P(s) {est.partisan(state, info.state):+d}"
+                )
+            )
+            self.say(f"  {info.race_id}: held by {who} ({holding.party.value}){where}")
+        if house:
+            self.say(f"  and {house} House races H-ST-k (k = district number)")
+
+    def _withdraw(self, state: GameState, seat: int) -> Withdrawals:
+        mine = [d for d in state.declarations if d.player == seat]
+        if not mine:
+            return Withdrawals(())
+        for decl in mine:
+            rivals = [
+                f"seat {d.player} ({d.party.value}, #{d.card})"
+                for d in state.declarations
+                if d.race == decl.race and d.player != seat
+            ]
+            self.say(
+                f"  {decl.race}: you run #{decl.card} as {decl.party.value}; "
+                f"against {', '.join(rivals) or 'a board generic'}"
+            )
+        return Withdrawals(tuple(self.ask("Withdraw from which races? (empty: none)").split()))
+
+    def _author(self, state: GameState) -> BillDraft:
+        party = majority_party(state, Office.HOUSE)
+        books = (
+            ", ".join(f"#{b.number} ({'/'.join(b.tags)}, held by {b.holder})" for b in state.bills)
+            or "none"
+        )
+        self.say(
+            f"You are the Speaker: the omnibill is a {party.value} bill. On the books: {books}"
+        )
+        self.say(f"Tags: {', '.join(TAGS)}")
+        words = self.ask("Two tags and an optional bill number to repeal, or 'decline'").split()
+        if words == ["decline"]:
+            return BillDraft(())
+        if len(words) not in (2, 3):
+            raise ValueError("give two tags, optionally followed by a bill number")
+        rider = _ints(words[2])[0] if len(words) == 3 else NO_CARD
+        return BillDraft(tuple(words[:2]), rider)
+
+
+def _ints(text: str) -> list[int]:
+    """Whole numbers from a line (card ids may be written with a leading #)."""
+    values = []
+    for word in text.replace(",", " ").split():
+        word = word.lstrip("#")
+        if not word.isdigit():
+            raise ValueError(f"{word!r} is not a card or bill number")
+        values.append(int(word))
+    return values

@@ -1,0 +1,189 @@
+"""The rules page: every number of the design's section 12 computed from the constants [12].
+
+`rules_context` gathers the numbers; `render_rules` feeds them to the Jinja2 template
+`ballot.md.j2`, which holds prose only.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from collections import Counter
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from fairfight.ballot import rules
+from fairfight.ballot.dice import (
+    RaceKind,
+    certainty_edge,
+    largest_general_edge,
+    largest_presidential_edge,
+    largest_primary_edge,
+    table,
+    tie_chance,
+)
+from fairfight.ballot.geo import game_map, opening_house_d, opening_party
+from fairfight.ballot.legislature import thresholds
+from fairfight.ballot.rules import (
+    CANDIDATE_CARDS,
+    MODIFIER_COUNTS,
+    BallotConfig,
+    Office,
+    Party,
+    named_config,
+)
+from fairfight.docs import render_page
+
+DEFAULT_MAX_EDGE = 8
+FIRST_YEARS = 4
+
+
+def percent(value: Fraction, digits: int = 1) -> str:
+    """A probability as a percentage, rounded half up from the exact fraction."""
+    scaled = value * 100 * 10**digits
+    rounded = int(scaled + Fraction(1, 2)) if scaled >= 0 else -int(-scaled + Fraction(1, 2))
+    text = str(rounded).rjust(digits + 1, "0")
+    return f"{text[:-digits]}.{text[-digits:]}" if digits else text
+
+
+def odds_rows(kind: RaceKind, max_edge: int = DEFAULT_MAX_EDGE) -> list[dict[str, Any]]:
+    """The table for edges 0..max_edge: edge, percent to one decimal, exact fraction."""
+    return [
+        {"edge": edge, "percent": percent(chance), "fraction": str(chance)}
+        for edge, chance in enumerate(table(kind, max_edge))
+    ]
+
+
+def member_docs(enum_class: type[Enum]) -> dict[str, str]:
+    """The one-line docstrings written under each enum member in the source."""
+    tree = ast.parse(inspect.getsource(enum_class))
+    docs: dict[str, str] = {}
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for node, following in zip(body, body[1:], strict=False):
+        if isinstance(node, ast.Assign) and isinstance(following, ast.Expr):
+            value = following.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    docs[target.id] = value.value
+    return docs
+
+
+def opening_board() -> dict[str, dict[str, int]]:
+    """Seats per party on the opening board, by office [1.6]."""
+    counts: dict[str, Counter[str]] = {office.value: Counter() for office in Office}
+    for info in game_map().seats[1:]:
+        counts[info.office.value][opening_party(info).value] += 1
+    return {office: dict(counter) for office, counter in counts.items() if counter}
+
+
+def races_per_year(config: BallotConfig) -> list[dict[str, int]]:
+    """How many races come up in each of the first four years [2.2]."""
+    gmap = game_map()
+    return [
+        {"year": year, "races": len(gmap.races_in(year))}
+        for year in range(config.start_year, config.start_year + FIRST_YEARS)
+    ]
+
+
+def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
+    """Every number the rules page shows."""
+    chosen = config or named_config("as-written-plus")
+    gmap = game_map()
+    largest_base = max(abs(state.baseline) for state in gmap.states)
+    senate_classes = Counter(
+        seat.senate_class for seat in gmap.seats if seat.office is Office.SENATE
+    )
+    states = [
+        {
+            "code": state.code,
+            "house": state.house,
+            "ev": state.electoral_votes,
+            "base": f"{state.baseline:+d}" if state.baseline else "0",
+            "senate": "/".join(state.senate_classes),
+            "governor": state.governor_cycle,
+            "tags": " ".join(state.tags),
+            "house_d": opening_house_d(state),
+        }
+        for state in gmap.states
+    ]
+    limits = thresholds()
+    return {
+        "config": chosen,
+        "named_configs": sorted(rules.NAMED_CONFIGS),
+        "general": odds_rows(RaceKind.GENERAL),
+        "primary": odds_rows(RaceKind.PRIMARY),
+        "tie_general": percent(tie_chance(RaceKind.GENERAL)),
+        "tie_primary": percent(tie_chance(RaceKind.PRIMARY)),
+        "recount_share": str(Fraction(1, 2)),
+        "certain_general": certainty_edge(RaceKind.GENERAL),
+        "certain_primary": certainty_edge(RaceKind.PRIMARY),
+        "largest_primary": largest_primary_edge(),
+        "largest_general": max(
+            largest_general_edge(largest_base), largest_presidential_edge(largest_base)
+        ),
+        "limits": limits,
+        "override_percent": percent(rules.OVERRIDE),
+        "senate_percent": percent(rules.SENATE_PASS, 0),
+        "house_seats": sum(state.house for state in gmap.states),
+        "senate_seats": sum(senate_classes.values()),
+        "senate_classes": dict(sorted(senate_classes.items(), key=lambda kv: len(kv[0]))),
+        "states_count": len(gmap.states),
+        "electoral_total": gmap.total_electoral_votes(),
+        "electoral_majority": gmap.electoral_majority(),
+        "electoral_bonus": rules.ELECTORAL_BONUS,
+        "races": races_per_year(chosen),
+        "opening": opening_board(),
+        "states": states,
+        "tags": rules.TAGS,
+        "lean_push": [{"margins": text, "push": push} for text, push in _push_rows()],
+        "score_rows": _score_rows(chosen),
+        "modifier_counts": MODIFIER_COUNTS,
+        "candidate_cards": CANDIDATE_CARDS,
+        "district_cards": len(gmap.states),
+        "deck_size": CANDIDATE_CARDS + len(gmap.states),
+        "victory_docs": member_docs(rules.VictoryMode),
+        "victory_modes": [mode.value for mode in rules.VictoryMode],
+        "office_docs": member_docs(Office),
+        "parties": [party.value for party in Party],
+        "bonuses": {
+            "incumbency": rules.INCUMBENCY_BONUS,
+            "ground": rules.GROUND_GAME_BONUS,
+            "switch": rules.SWITCH_PENALTY,
+            "board": rules.BOARD_GENERIC_PART,
+            "board_incumbent": rules.BOARD_INCUMBENCY_BONUS,
+        },
+        "last_year": chosen.last_year(),
+    }
+
+
+def _push_rows() -> list[tuple[str, int]]:
+    rows = []
+    low = 0
+    for largest, push in rules.LEAN_PUSH:
+        rows.append((f"{low}-{largest}", push))
+        low = largest + 1
+    rows.append((f"{low}+", rules.LEAN_PUSH_MAX))
+    return rows
+
+
+def _score_rows(config: BallotConfig) -> list[tuple[str, int]]:
+    labels = {
+        "presidency": "the presidency",
+        "senate": "a Senate seat",
+        "governor": "a governorship",
+        "house": "a House seat",
+        "bill": "a bill you hold, while on the books",
+        "leaning_state": "a state leaning your way",
+        "amendment": "a ratified amendment matching your seated governors' tags",
+        "district_card": "a district card on a seat you hold",
+        "hand_card": "a card in your hand (after the hand limit)",
+    }
+    values = config.score.model_dump()
+    return [(labels[name], values[name]) for name in labels]
+
+
+def render_rules(config: BallotConfig | None = None) -> str:
+    """The rules page as Markdown."""
+    return render_page("ballot.md.j2", **rules_context(config))
