@@ -1,0 +1,14 @@
+"""The package's public API."""
+
+from __future__ import annotations
+
+import inspect
+
+import fairfight.clash as clash
+
+
+def test_all_is_sorted_and_complete() -> None:
+    assert clash.__all__ == sorted(clash.__all__)
+    public = {name for name, value in vars(clash).items()
+              if not name.startswith("_") and not inspect.ismodule(value)}
+    assert public == set(clash.__all__)

@@ -1,0 +1,60 @@
+"""The attack panel: the order of CB-2390 and the figures of the section 23 panel."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fairfight.clash import tables as t
+from fairfight.clash.fog import FogField, preview_under_fog
+from fairfight.clash.preview import preview
+from fairfight.clash.readout import chance_words, render_panel
+from fairfight.clash.spec import ClashSpec
+
+from .factories import BATTERY, RIFLES, spec, unit
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"[ \t]+", " ", text)
+
+
+def test_section_23_panel_figures(worked: dict[str, Any], worked_spec: ClashSpec) -> None:
+    panel = _squeeze(render_panel(preview(worked_spec)))
+    for figure in worked["preview"]["panel_lines"]:
+        assert figure in panel
+    assert "THEY LOSE 26 ── 34 ── 41" in panel and "YOU LOSE 14 ── 19 ── 25" in panel
+    assert "certain (1000‰)" in panel and "Resolve 29 against shock 40–55" in panel
+    assert "falters: never (0‰)" in panel
+    # line items with their sources, as in the printed panel
+    for item in ("+180 veteran", "+50 full supply", "−300 armor in forest", "+80 trained",
+                 "−150 gun in forest", "+250 advance", "+120 combined arms (armor + gun)",
+                 "+150 foot in forest", "+400 forest cover", "+300 entrench",
+                 "+200 dug in ×2", "base 48 × 400‰", "53", "18", "39"):
+        assert item in panel, item
+
+
+def test_panel_order_cb2390(worked_spec: ClashSpec) -> None:
+    panel = render_panel(preview(worked_spec))
+    order = ["THEY BREAK", "falters", "THEY LOSE", "YOU LOSE", "ODDS", "RELIABILITY",
+             "YOUR FORCE", "THEIR FORCE", "fall back", "Without support 1"]
+    positions = [panel.index(marker) for marker in order]
+    assert positions == sorted(positions)
+
+
+def test_falter_is_always_shown_and_bombardment_says_why() -> None:
+    bombard = spec(unit(BATTERY), unit(RIFLES), kind=t.Kind.BOMBARDMENT)
+    panel = render_panel(preview(bombard))
+    assert "falters: never (0‰)" in panel and "NO BREAK CHECK" in panel
+
+
+def test_fog_lines(worked_spec: ClashSpec) -> None:
+    fog = preview_under_fog(worked_spec, [FogField.GRADE, FogField.SUPPLY_TIER])
+    panel = render_panel(fog.nominal, fog)
+    assert "PROVISIONAL" in panel and "they break 44–1000‰" in panel
+    assert "veteran 885‰, elite 125‰ — changes at veteran" in panel
+    assert "not their nerve" in panel
+
+
+def test_chance_words() -> None:
+    assert [chance_words(p) for p in (0, 1, 150, 500, 700, 950, 1000)] == [
+        "never", "remote", "unlikely", "a coin toss", "likely", "very likely", "certain"]
