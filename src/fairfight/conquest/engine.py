@@ -102,6 +102,7 @@ __all__ = [
     "season_key",
     "season_over",
     "shared_borders",
+    "strengths",
     "usable_pool",
     "verify_record",
     "waiting_rebellions",
@@ -513,14 +514,14 @@ STRENGTH_FACTORS = ("home", "sea", "counter", "morale")
 """The factors of a side record that multiply its base strength in every round (fan apart)."""
 
 
-def _strength(side: Plain, category: Category, with_fan: bool) -> Fraction:
-    """S_X(c) = base × special (own category) × home × sea × counter × morale × fan [§1.2]."""
+def strengths(side: Plain, with_fan: bool) -> list[Fraction]:
+    """S_X(c) for the five rounds: base × home × sea × counter × morale × fan, and the special
+    in its own category's round while the home region is held [§1.2]."""
     value = Fraction(side["base"])
     for name in (*STRENGTH_FACTORS, *(("fan",) if with_fan else ())):
         value *= Fraction(side[name])
-    if side["special_active"] and category.value == side["special"]:
-        value *= SPECIAL_BONUS
-    return value
+    special = side["special"] if side["special_active"] else None
+    return [value * SPECIAL_BONUS if c.value == special else value for c in CATEGORIES]
 
 
 def round_chance(attacker_strength: Fraction, defender_strength: Fraction) -> int:
@@ -546,13 +547,13 @@ def battle_chance(round_chances: Iterable[int]) -> Fraction:
 
 def assess(attacker: Plain, defender: Plain) -> Plain:
     """Round chances before and after fan power, and the battle chance of each [§1.4]."""
-    before = [
-        round_chance(_strength(attacker, c, False), _strength(defender, c, False))
-        for c in CATEGORIES
-    ]
-    after = [
-        round_chance(_strength(attacker, c, True), _strength(defender, c, True)) for c in CATEGORIES
-    ]
+    before, after = (
+        [
+            round_chance(a, d)
+            for a, d in zip(strengths(attacker, fan), strengths(defender, fan), strict=True)
+        ]
+        for fan in (False, True)
+    )
     return {
         "before": before,
         "after": after,
@@ -571,9 +572,9 @@ def owner(board: Plain, region: str) -> str:
 
 def eligible_attackers(world: Plain, board: Plain) -> list[str]:
     """Standing factions with an enemy across any border, in code order [§3.1]."""
-    front: set[str] = set()
+    regions, front = board["regions"], set[str]()
     for a, b, _kind, _remote in world["borders"]:
-        holder_a, holder_b = owner(board, a), owner(board, b)
+        holder_a, holder_b = regions[a]["owner"], regions[b]["owner"]
         if holder_a != holder_b:
             front.update((holder_a, holder_b))
     return sorted(front)
@@ -581,9 +582,9 @@ def eligible_attackers(world: Plain, board: Plain) -> list[str]:
 
 def defenders_of(world: Plain, board: Plain, attacker: str) -> list[str]:
     """Factions holding a region next to one of the attacker's, in code order [§3.2]."""
-    found: set[str] = set()
+    regions, found = board["regions"], set[str]()
     for a, b, _kind, _remote in world["borders"]:
-        holder_a, holder_b = owner(board, a), owner(board, b)
+        holder_a, holder_b = regions[a]["owner"], regions[b]["owner"]
         if holder_a == attacker and holder_b != attacker:
             found.add(holder_b)
         elif holder_b == attacker and holder_a != attacker:
@@ -593,12 +594,14 @@ def defenders_of(world: Plain, board: Plain, attacker: str) -> list[str]:
 
 def shared_borders(world: Plain, board: Plain, attacker: str, defender: str) -> list[list[Any]]:
     """Borders with one end held by each side, in (a, b) order [§3.3]."""
-    pair = {attacker, defender}
-    return [
-        border
-        for border in world["borders"]
-        if {owner(board, border[0]), owner(board, border[1])} == pair
-    ]
+    regions, found = board["regions"], []
+    for border in world["borders"]:
+        holder_a, holder_b = regions[border[0]]["owner"], regions[border[1]]["owner"]
+        if (holder_a == attacker and holder_b == defender) or (
+            holder_a == defender and holder_b == attacker
+        ):
+            found.append(border)
+    return found
 
 
 def waiting_rebellions(board: Plain) -> list[str]:

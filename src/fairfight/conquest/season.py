@@ -222,17 +222,17 @@ def contribute(path: Path, faction: str, amount: int, key: str | None = None) ->
         store.close()
 
 
-def _season_key(session: Session, season: SeasonSummary) -> str:
-    beacon_spec = season.header["beacon"]
-    if beacon_spec is None:
+def _season_key(session: Session, header: dict[str, Any], beacon: dict[str, Any] | None) -> str:
+    spec = header["beacon"]
+    if spec is None:
         return engine.season_key(SeasonStore.secret_seed(session), None)
-    if season.beacon is None:
+    if beacon is None:
         raise RuleError(
             "beacon",
-            f"this season draws from {beacon_spec['name']} round "
-            f"{beacon_spec['round']}; record it with `conquest beacon` before the first battle",
+            f"this season draws from {spec['name']} round {spec['round']}; "
+            "record it with `conquest beacon` before the first battle",
         )
-    return engine.season_key(SeasonStore.secret_seed(session), season.beacon["randomness"])
+    return engine.season_key(SeasonStore.secret_seed(session), beacon["randomness"])
 
 
 def fight(path: Path, count: int | None = 1) -> Iterator[dict[str, Any]]:
@@ -241,16 +241,27 @@ def fight(path: Path, count: int | None = 1) -> Iterator[dict[str, Any]]:
         raise InputError("count", "must be at least 1")
     store = _open(path)
     try:
+        with store.transaction() as session:
+            opening = _summary(session)
+        world, header = engine.compile_world(opening.map_data), opening.header
         fought = 0
         while count is None or fought < count:
             with store.transaction() as session:
-                season = _summary(session)
-                if season.board["ended"]:
+                row = SeasonStore.season(session)
+                board = _load(row.board)
+                if board["ended"]:
                     if fought == 0:
                         raise RuleError("season", "the season is over; nothing left to fight")
                     return
-                state = _public_state(season, _season_key(session, season))
-                state, entry = engine.play_step(state, season.ledger)
+                beacon = None if row.beacon is None else _load(row.beacon)
+                state = {
+                    "world": world,
+                    "key": _season_key(session, header, beacon),
+                    "max_battles": header["max_battles"],
+                    "board": board,
+                }
+                due = SeasonStore.ledger_for(session, board["next_battle"])
+                state, entry = engine.play_step(state, [row.public() for row in due])
                 SeasonStore.add_battle(session, entry, state["board"])
             fought += 1
             yield entry

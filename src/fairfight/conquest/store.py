@@ -187,6 +187,12 @@ class SeasonStore:
         return list(session.scalars(select(LedgerRow).order_by(LedgerRow.seq)))
 
     @staticmethod
+    def ledger_for(session: Session, battle: int) -> list[LedgerRow]:
+        """The contributions dated to one battle, in seq order."""
+        query = select(LedgerRow).where(LedgerRow.before_battle == battle)
+        return list(session.scalars(query.order_by(LedgerRow.seq)))
+
+    @staticmethod
     def ledger_by_key(session: Session, key: str) -> LedgerRow | None:
         """The contribution already recorded under an idempotency key, if any."""
         return session.scalars(select(LedgerRow).where(LedgerRow.idempotency_key == key)).first()
