@@ -13,14 +13,25 @@ from fairfight.warscore.forum import NAVAL_NOTE
 
 TEMPLATE = "warscore.md.j2"
 
+NWS_FIELDS: tuple[tuple[str, Mapping[Any, t.Row[int]]], ...] = (
+    ("population", t.POPULATION),
+    ("industry", t.INDUSTRY),
+    ("technology", t.NATIONAL_TECHNOLOGY),
+    ("government", t.GOVERNMENT),
+    ("eagerness", t.EAGERNESS),
+    ("weariness", t.WEARINESS),
+    ("readiness", t.READINESS),
+)
+"""The NWS input fields and their tables, in the order of NWS_CATEGORIES."""
 
-def _choices(field: str, table: Mapping[Any, t.Row[Any]]) -> dict[str, Any]:
-    """A choice table for the page: the input field and its (key, label, value) rows."""
+
+def _choices(field: str, table: Mapping[Any, t.Row[Any]], title: str = "") -> dict[str, Any]:
+    """A choice table for the page: its title, the input field and its (key, label, value) rows."""
     rows = [
         {"key": str(key), "label": row.label, "value": _number(row.value)}
         for key, row in table.items()
     ]
-    return {"field": field, "rows": rows}
+    return {"title": title, "field": field, "rows": rows}
 
 
 def _number(value: int | Decimal) -> str:
@@ -37,14 +48,10 @@ def rules_context() -> dict[str, Any]:
     fronts = [{"count": count, "points": points} for count, points in t.FRONTS.items()]
     return {
         "nws": [
-            _choices("population", t.POPULATION),
-            _choices("industry", t.INDUSTRY),
-            _choices("technology", t.NATIONAL_TECHNOLOGY),
-            _choices("government", t.GOVERNMENT),
-            _choices("eagerness", t.EAGERNESS),
-            _choices("weariness", t.WEARINESS),
-            _choices("readiness", t.READINESS),
+            _choices(field, table, title)
+            for (field, table), title in zip(NWS_FIELDS, t.NWS_CATEGORIES, strict=False)
         ],
+        "fronts_title": t.NWS_CATEGORIES[-1],
         "fronts": fronts,
         "further_front": t.FURTHER_FRONT,
         "last_listed_front": max(t.FRONTS),
@@ -113,4 +120,4 @@ def rules_page() -> str:
     return render_page(TEMPLATE, **rules_context())
 
 
-__all__ = ["TEMPLATE", "rules_context", "rules_page"]
+__all__ = ["NWS_FIELDS", "TEMPLATE", "rules_context", "rules_page"]

@@ -128,13 +128,14 @@ class BattleResult:
                 f"{shown(loser.morale.value)}) and disbands or surrenders; "
                 f"{holder.nation} holds the field."
             )
-        if self.tier is Tier.STALEMATE:
+        if self.tier is None or self.tier is Tier.STALEMATE:
             return f"{STALEMATE_TITLE}: both armies hold their ground."
-        assert self.tier is not None
         loser = self.army(Side.DEFENDER if self.winner is Side.ATTACKER else Side.ATTACKER)
         winner = self.army(self.winner)
-        return f"{TIERS[self.tier].title} for {winner.nation}: {loser.nation} " \
+        return (
+            f"{self.title()} for {winner.nation}: {loser.nation} "
             f"{TIERS[self.tier].consequence}."
+        )
 
 
 def shown(value: Decimal) -> str:

@@ -104,6 +104,18 @@ READINESS: Final[Mapping[Readiness, Row[int]]] = {
     Readiness.UNABLE_TO_REACH_FRONT: Row("Armies Unable to Reach Front", -20),
 }
 
+NWS_CATEGORIES: Final[tuple[str, ...]] = (
+    "Population",
+    "Industry",
+    "Technology",
+    "Government",
+    "War Eagerness",
+    "War Weariness",
+    "Readiness",
+    "Fronts",
+)
+"""The eight NWS categories in the order of the forum layout."""
+
 FRONTS: Final[Mapping[int, int]] = {1: 10, 2: 0, 3: -5}
 """Points for the first few front counts; beyond the last listed count, FURTHER_FRONT applies."""
 FURTHER_FRONT: Final = -5
@@ -332,6 +344,7 @@ __all__ = [
     "NATIONAL_TECHNOLOGY",
     "NO_DEFENSIVES",
     "NUMBERS",
+    "NWS_CATEGORIES",
     "NWS_DOMINANCE_FACTOR",
     "NWS_NEAR_MARGIN",
     "NWS_STANDING",

@@ -21,6 +21,7 @@ from fairfight.warscore.tables import (
     GOVERNMENT,
     INDUSTRY,
     NATIONAL_TECHNOLOGY,
+    NWS_CATEGORIES,
     POPULATION,
     READINESS,
     SUE_FOR_PEACE_BELOW,
@@ -65,31 +66,18 @@ class NwsScore:
         return self.total() <= CAPITULATE_AT_OR_BELOW
 
 
-NWS_CATEGORIES: tuple[str, ...] = (
-    "Population",
-    "Industry",
-    "Technology",
-    "Government",
-    "War Eagerness",
-    "War Weariness",
-    "Readiness",
-    "Fronts",
-)
-"""The eight categories in the order of the forum layout."""
-
-
 def score_nws(nation: str, year: int, nws: NwsInput) -> NwsScore:
     """Look up each category of one nation's NWS for one year."""
-    parts: tuple[tuple[str, Row[int]], ...] = (
-        ("Population", POPULATION[nws.population]),
-        ("Industry", INDUSTRY[nws.industry]),
-        ("Technology", NATIONAL_TECHNOLOGY[nws.technology]),
-        ("Government", GOVERNMENT[nws.government]),
-        ("War Eagerness", EAGERNESS[nws.eagerness]),
-        ("War Weariness", WEARINESS[nws.weariness]),
-        ("Readiness", READINESS[nws.readiness]),
+    rows: tuple[Row[int], ...] = (
+        POPULATION[nws.population],
+        INDUSTRY[nws.industry],
+        NATIONAL_TECHNOLOGY[nws.technology],
+        GOVERNMENT[nws.government],
+        EAGERNESS[nws.eagerness],
+        WEARINESS[nws.weariness],
+        READINESS[nws.readiness],
     )
-    return NwsScore(nation, year, parts, nws.fronts)
+    return NwsScore(nation, year, tuple(zip(NWS_CATEGORIES, rows, strict=False)), nws.fronts)
 
 
 @dataclass(frozen=True, slots=True)
