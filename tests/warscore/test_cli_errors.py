@@ -108,9 +108,9 @@ def test_missing_defender(
 
 
 def test_yaml_syntax_error_names_the_line(run: Any, write_yaml: Callable[[Any], Path]) -> None:
-    text = "battle: Broken\nyear: 3019\nattacker:\n  nation: [Mordor\n  troops: 5\n"
+    text = "battle: Broken\nyear: 3019\nattacker:\n  nation: Mordor\n troops: 5\n"
     line = refused(run, "battle", write_yaml(text))
-    assert "YAML syntax error at line" in line
+    assert "YAML syntax error at line 5" in line  # the badly indented `troops`
 
 
 def test_missing_file(run: Any, tmp_path: Path) -> None:
