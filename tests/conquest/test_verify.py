@@ -201,3 +201,15 @@ def test_engine_imports_only_the_standard_library_and_draws() -> None:
             imported.add(node.module)
     outside = {name for name in imported if name.split(".")[0] not in sys.stdlib_module_names}
     assert outside == {"fairfight.core.draws"}
+
+
+def test_a_malformed_record_is_a_named_mismatch_not_a_crash() -> None:
+    record = season()
+    record["history"][3] = ["not", "an", "entry"]
+    assert _mismatch(record).place == "battle 4"
+    record = season()
+    record["header"] = []
+    assert _mismatch(record).place == "record"
+    record = season()
+    del record["ledger"][0]["faction"]
+    assert _mismatch(record).place.startswith("ledger seq 1")

@@ -969,6 +969,13 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
 
     Returns notes for the viewer (what was checked, and anything that could not be).
     """
+    try:
+        return _verify(record)
+    except (KeyError, TypeError, AttributeError, IndexError) as error:
+        raise ReplayMismatch("record", f"malformed ({type(error).__name__}: {error})") from None
+
+
+def _verify(record: Mapping[str, Any]) -> list[str]:
     header, seed = record["header"], record.get("seed")
     if header.get("engine_version") != ENGINE_VERSION:
         raise ReplayMismatch(
@@ -996,9 +1003,12 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
         )
     try:
         key = season_key(seed, randomness)
+    except ValueError as error:
+        raise ReplayMismatch("beacon" if randomness else "seed", str(error)) from None
+    try:
         state = new_state(record["map"], key, header.get("max_battles"))
     except ValueError as error:
-        raise ReplayMismatch("header", str(error)) from None
+        raise ReplayMismatch("map", str(error)) from None
     ledger = list(record["ledger"])
     _check_ledger_order(ledger)
     for saved in record["history"]:
