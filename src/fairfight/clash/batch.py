@@ -14,21 +14,7 @@ from typing import Any
 import numpy as np
 
 from fairfight.clash import tables as t
-from fairfight.clash.kernel import (
-    Columns,
-    Prepared,
-    attacker_loss,
-    attacker_shock,
-    attacker_shock_reaches_resolve,
-    defender_breaks,
-    defender_loss,
-    defender_shock,
-    effective_powers,
-    exchange,
-    prepare,
-    shares,
-    swing,
-)
+from fairfight.clash.kernel import Columns, Exchange, Prepared, exchange, prepare
 from fairfight.clash.ops import ARRAY_OPS
 from fairfight.clash.parallel import Int64Array, run_split
 from fairfight.clash.preview import BAND_DRAWS
@@ -36,7 +22,7 @@ from fairfight.clash.spec import ClashSpec, check_resolvable, to_columns
 
 __all__ = ["BatchPreview", "columns_from_specs", "preview_batch", "slice_columns"]
 
-BLOCK = 32_768
+BLOCK = 8_192
 """Clashes per block: small enough that the temporaries stay in cache."""
 SEARCH_ROUNDS = (t.HIGH_DRAW - 1).bit_length()
 """Bisection rounds over 1..999: 10 [CB-2220]."""
@@ -127,8 +113,13 @@ def _subset(prepared: Prepared, selection: Int64Array) -> Prepared:
     return Prepared(**values)
 
 
-def _search(prepared: Prepared, at_zero: Any, at_high: Any, predicate: str) -> Int64Array:
-    """The threshold draw of a predicate for every clash, bisecting only the undecided ones."""
+def _search(prepared: Prepared, at_zero: Any, at_high: Any,
+            holds: Callable[[Prepared, Exchange], Any]) -> Int64Array:
+    """The threshold draw of a monotone predicate for every clash [CB-2170..CB-2190].
+
+    The band draws already tell which clashes hold at r = 0 (threshold 0) or fail at 999
+    (threshold 1000); only the rest are bisected over 1..999, in lockstep, 10 rounds.
+    """
     result = np.where(at_zero, 0, np.where(at_high, -1, t.DRAWS)).astype(np.int64)
     undecided = np.flatnonzero(result < 0)
     if undecided.size == 0:
@@ -138,33 +129,23 @@ def _search(prepared: Prepared, at_zero: Any, at_high: Any, predicate: str) -> I
     high = np.full(undecided.size, t.HIGH_DRAW, dtype=np.int64)
     for _ in range(SEARCH_ROUNDS):
         middle = (low + high) // 2
-        holds = _PREDICATES[predicate](p, middle)
-        high = np.where(holds, middle, high)
-        low = np.where(holds, low, middle + 1)
+        found = holds(p, exchange(ARRAY_OPS, p, middle))
+        high = np.where(found, middle, high)
+        low = np.where(found, low, middle + 1)
     result[undecided] = low
     return result
 
 
-def _breaks_at(p: Prepared, r: Int64Array) -> Any:
-    a_eff, d_eff = effective_powers(ARRAY_OPS, p, swing(r, p.volatility))
-    share_a, _ = shares(a_eff, d_eff)
-    return defender_breaks(ARRAY_OPS, p, defender_shock(p, defender_loss(ARRAY_OPS, p, share_a)))
+def _breaks(p: Prepared, x: Exchange) -> Any:
+    return x.defender_breaks
 
 
-def _attacker_holds_at(p: Prepared, r: Int64Array) -> Any:
-    a_eff, d_eff = effective_powers(ARRAY_OPS, p, swing(r, p.volatility))
-    _, share_d = shares(a_eff, d_eff)
-    shock = attacker_shock(p, attacker_loss(ARRAY_OPS, p, share_d))
-    return ~attacker_shock_reaches_resolve(ARRAY_OPS, p, shock)
+def _lead_holds(p: Prepared, x: Exchange) -> Any:
+    return ~x.attacker_shock_reaches_resolve
 
 
-def _lead_survives_at(p: Prepared, r: Int64Array) -> Any:
-    a_eff, d_eff = effective_powers(ARRAY_OPS, p, swing(r, p.volatility))
-    _, share_d = shares(a_eff, d_eff)
-    return attacker_loss(ARRAY_OPS, p, share_d) < p.lead_strength
-
-
-_PREDICATES = {"break": _breaks_at, "hold": _attacker_holds_at, "survive": _lead_survives_at}
+def _lead_survives(p: Prepared, x: Exchange) -> Any:
+    return x.la < p.lead_strength
 
 
 def _band_rows(values: Sequence[Any]) -> list[Any]:
@@ -176,17 +157,14 @@ def _band_rows(values: Sequence[Any]) -> list[Any]:
 def _preview_block(columns: Columns, out: Int64Array) -> None:
     """Fill `out` (rows x n) with the previews of one block."""
     p = prepare(ARRAY_OPS, columns)
-    n = out.shape[1]
-    draws = [exchange(ARRAY_OPS, p, np.full(n, r, dtype=np.int64)) for r in BAND_DRAWS]
+    draws = [exchange(ARRAY_OPS, p, r) for r in BAND_DRAWS]
     low, high = draws[0], draws[2]
     rows: list[Any] = [p.a, p.d, p.volatility, p.resolve_attacker, p.resolve_defender]
     rows += _band_rows([x.ld for x in draws])
     rows += _band_rows([x.la for x in draws])
     rows += _band_rows([x.shock_defender for x in draws])
-    rows.append(_search(p, low.defender_breaks, high.defender_breaks, "break"))
-    rows.append(_search(p, ~low.attacker_shock_reaches_resolve,
-                        ~high.attacker_shock_reaches_resolve, "hold"))
-    rows.append(_search(p, low.la < p.lead_strength, high.la < p.lead_strength, "survive"))
+    for holds in (_breaks, _lead_holds, _lead_survives):
+        rows.append(_search(p, holds(p, low), holds(p, high), holds))
     for index, row in enumerate(rows):
         out[index] = row
 

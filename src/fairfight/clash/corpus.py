@@ -27,6 +27,7 @@ __all__ = [
     "SWEEP_STRENGTHS",
     "SweepPoint",
     "oracle_specs",
+    "random_columns",
     "sweep_columns",
     "sweep_point",
 ]
@@ -173,3 +174,59 @@ def oracle_specs() -> list[ClashSpec]:
             volatility_floor=t.VOLATILITY_FLOORS[int(setting % 5 == 0)],
         ))
     return specs
+
+
+def random_columns(n: int, seed: int) -> Columns:
+    """n valid clashes drawn at random over every field (for benchmarks and batch tests).
+
+    Classes come from the calibration cast; kinds, terrains, conditions, supporters, flags
+    and terms are uniform over their legal values, so the batch sees a realistic mix of
+    certain and uncertain outcomes.
+    """
+    rng = np.random.default_rng(seed)
+
+    def pick(values: tuple[int, ...] | list[int]) -> Int64Array:
+        chosen: Int64Array = np.asarray(values, dtype=np.int64)[rng.integers(0, len(values), n)]
+        return chosen
+
+    def between(low: int, high: int) -> Int64Array:
+        drawn: Int64Array = rng.integers(low, high + 1, n, dtype=np.int64)
+        return drawn
+
+    kinds = [list(t.Kind).index(kind) for kind in
+             (t.Kind.ASSAULT, t.Kind.BOMBARDMENT, t.Kind.REACTION)]
+    kind = pick(kinds)
+    assault = kind == list(t.Kind).index(t.Kind.ASSAULT)
+    march = list(t.Stance).index(t.Stance.MARCH)
+    lead_stance = between(0, len(t.Stance) - 1)
+    reaction = kind == list(t.Kind).index(t.Kind.REACTION)
+    lead_stance = np.where((lead_stance == march) & ~reaction, march + 1, lead_stance)
+    supporters = np.where(assault, between(0, t.MAX_SUPPORTERS), 0)
+    cast = {name: between(0, CAST_SIZE - 1) for name in ("lead", "s1", "s2", "defender")}
+    s1_strength = np.where(supporters >= 1, between(1, 100), 0)
+    s2_strength = np.where(supporters >= 2, between(1, 100), 0)
+    return Columns(
+        kind=kind, terrain=between(0, len(t.Terrain) - 1), flankers=between(0, 8),
+        stack_extra=between(0, 3), attacker_edge_mods=pick((0, t.UPHILL, t.RIVER_CROSSING)),
+        defender_extra_mods=pick((0, 0, 0, t.CAUGHT)), in_own_city=between(0, 1) > 0,
+        encircled=between(0, 5) == 0, volatility_floor=pick(t.VOLATILITY_FLOORS),
+        lead_atk=_cast_column(cast["lead"], "atk"), lead_tough=_cast_column(cast["lead"], "tough"),
+        lead_role=_cast_column(cast["lead"], "role"), lead_strength=between(1, 100),
+        lead_disorder=between(0, 100), lead_grade=between(0, 3), lead_supply=between(0, 3),
+        lead_stance=lead_stance, lead_works=between(0, 4), lead_shaken=between(0, 2),
+        support1_atk=_cast_column(cast["s1"], "atk"),
+        support1_role=_cast_column(cast["s1"], "role"),
+        support1_strength=s1_strength, support1_grade=between(0, 3),
+        support1_supply=between(0, 3),
+        support2_atk=_cast_column(cast["s2"], "atk"),
+        support2_role=_cast_column(cast["s2"], "role"),
+        support2_strength=s2_strength, support2_grade=between(0, 3),
+        support2_supply=between(0, 3),
+        defender_def=_cast_column(cast["defender"], "defence"),
+        defender_tough=_cast_column(cast["defender"], "tough"),
+        defender_role=_cast_column(cast["defender"], "role"),
+        defender_strength=between(1, 100), defender_disorder=between(0, 100),
+        defender_grade=between(0, 3), defender_supply=between(0, 3),
+        defender_stance=between(0, 3), defender_dig_in=between(0, 4),
+        defender_works=between(0, 4), defender_shaken=between(0, 2),
+    )

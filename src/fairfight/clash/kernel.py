@@ -21,18 +21,9 @@ __all__ = [
     "Columns",
     "Exchange",
     "Prepared",
-    "attacker_loss",
-    "attacker_shock",
-    "attacker_shock_reaches_resolve",
     "column",
-    "defender_breaks",
-    "defender_loss",
-    "defender_shock",
-    "effective_powers",
     "exchange",
     "prepare",
-    "shares",
-    "swing",
 ]
 
 
@@ -302,70 +293,24 @@ def prepare(ops: Ops, c: Columns) -> Prepared:
 
 
 # --- Steps 5-7: one draw ------------------------------------------------------------------
-def swing(r: Value, volatility: Value) -> Value:
-    """s, the per-mille swing of the draw: up to a quarter of the volatility [CB-870]."""
-    return (r - t.MEDIAN_DRAW) * volatility // t.SWING_DIVISOR
+def exchange(ops: Ops, p: Prepared, r: Value) -> Exchange:
+    """Steps 5-7 for the draw r, in the order and with the divisions of CB-870 and CB-960.
 
-
-def effective_powers(ops: Ops, p: Prepared, s: Value) -> tuple[Value, Value]:
-    """A_eff and D_eff: one draw pushes both ways at once [CB-870, CB-890]."""
+    One draw pushes A up and D down by the same swing s [CB-890]; the defender break
+    suppresses the falter [CB-1010]; a bombardment has no break checks [CB-1020].
+    """
+    s = (r - t.MEDIAN_DRAW) * p.volatility // t.SWING_DIVISOR
     a_eff = ops.maximum(t.MIN_POWER, p.a * (PER_MILLE + s) // PER_MILLE)
     d_eff = ops.maximum(t.MIN_POWER, p.d * (PER_MILLE - s) // PER_MILLE)
-    return a_eff, d_eff
-
-
-def shares(a_eff: Value, d_eff: Value) -> tuple[Value, Value]:
-    """shareA and shareD, per-mille, summing to 1000 [CB-870]."""
     share_a = a_eff * PER_MILLE // (a_eff + d_eff)
-    return share_a, PER_MILLE - share_a
-
-
-def defender_loss(ops: Ops, p: Prepared, share_a: Value) -> Value:
-    """Ld, capped at the defender's strength [CB-870]."""
-    return ops.minimum(p.defender_strength,
-                       p.intensity_out * share_a * t.STRENGTH_SCALE // p.defender_loss_divisor)
-
-
-def attacker_loss(ops: Ops, p: Prepared, share_d: Value) -> Value:
-    """La, capped at the lead's strength [CB-870]."""
-    return ops.minimum(p.lead_strength,
-                       p.intensity_back * share_d * t.STRENGTH_SCALE // p.attacker_loss_divisor)
-
-
-def defender_shock(p: Prepared, ld: Value) -> Value:
-    """shockDefender = Ld + flankShock + stanceShockToDefender [CB-960]."""
-    return ld + p.flank_shock + p.stance_shock_to_defender
-
-
-def attacker_shock(p: Prepared, la: Value) -> Value:
-    """shockAttacker = La + stanceShockToAttacker + min(16, 8 x works) [CB-960]."""
-    return la + p.stance_shock_to_attacker + p.works_shock
-
-
-def defender_breaks(ops: Ops, p: Prepared, shock_d: Value) -> Value:
-    """The defender breaks when its shock reaches its resolve (never on a bombardment)."""
-    return ops.both(p.break_checks, shock_d >= p.resolve_defender)
-
-
-def attacker_shock_reaches_resolve(ops: Ops, p: Prepared, shock_a: Value) -> Value:
-    """The lead's shock reaches its resolve: it falters unless the defender breaks [CB-960]."""
-    return ops.both(p.break_checks, shock_a >= p.resolve_attacker)
-
-
-def exchange(ops: Ops, p: Prepared, r: Value) -> Exchange:
-    """Steps 5-7 for the draw r [CB-870, CB-960, CB-1010, CB-1020]."""
-    s = swing(r, p.volatility)
-    a_eff, d_eff = effective_powers(ops, p, s)
-    share_a, share_d = shares(a_eff, d_eff)
-    ld = defender_loss(ops, p, share_a)
-    la = attacker_loss(ops, p, share_d)
-    shock_d = defender_shock(p, ld)
-    shock_a = attacker_shock(p, la)
-    breaks = defender_breaks(ops, p, shock_d)
-    shock_reaches = attacker_shock_reaches_resolve(ops, p, shock_a)
-    return Exchange(
-        r=r, s=s, a_eff=a_eff, d_eff=d_eff, share_a=share_a, share_d=share_d, ld=ld, la=la,
-        shock_defender=shock_d, shock_attacker=shock_a, defender_breaks=breaks,
-        attacker_shock_reaches_resolve=shock_reaches,
-        attacker_falters=ops.both(shock_reaches, ops.negate(breaks)),
-    )
+    share_d = PER_MILLE - share_a
+    ld = ops.minimum(p.defender_strength,
+                     p.intensity_out * share_a * t.STRENGTH_SCALE // p.defender_loss_divisor)
+    la = ops.minimum(p.lead_strength,
+                     p.intensity_back * share_d * t.STRENGTH_SCALE // p.attacker_loss_divisor)
+    shock_defender = ld + p.flank_shock + p.stance_shock_to_defender
+    shock_attacker = la + p.stance_shock_to_attacker + p.works_shock
+    breaks = ops.both(p.break_checks, shock_defender >= p.resolve_defender)
+    reaches = ops.both(p.break_checks, shock_attacker >= p.resolve_attacker)
+    return Exchange(r, s, a_eff, d_eff, share_a, share_d, ld, la, shock_defender,
+                    shock_attacker, breaks, reaches, ops.both(reaches, ops.negate(breaks)))
