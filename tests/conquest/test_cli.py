@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from fairfight.cli import app
 from fairfight.conquest import season
+from fairfight.conquest.cli import app
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.core.errors import RuleError
 from tests.conquest.helpers import SEED, star_map, table_dump
@@ -20,7 +20,7 @@ runner = CliRunner()
 
 
 def cli(*arguments: str | Path) -> Result:
-    return runner.invoke(app, ["conquest", *(str(a) for a in arguments)])
+    return runner.invoke(app, [str(a) for a in arguments])
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fairfight.cli import app
 from fairfight.conquest import engine, episodes
+from fairfight.conquest.cli import app
 from fairfight.conquest.demo import run_demo
 from fairfight.conquest.rules import (
     member_docs,
@@ -127,7 +127,7 @@ def test_member_docs_reads_each_enum_member_docstring() -> None:
 
 
 def test_rules_command_prints_the_page() -> None:
-    result = CliRunner().invoke(app, ["conquest", "rules"])
+    result = CliRunner().invoke(app, ["rules"])
     assert result.exit_code == 0 and result.output == rules_page()
 
 

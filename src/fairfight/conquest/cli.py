@@ -117,6 +117,8 @@ def next_battles(
             if entry["upset"] or entry["reason"] != "NATURAL" or entry["kind"] == "bonus":
                 highlights.append(entry)
             last = entry
+    fought = 0 if last is None else last["number"] - before.battles
+    console.print(f"{fought} battles fought; upsets, fan power and rebellions:", markup=False)
     for entry in highlights:
         console.print(episodes.headline(entry), markup=False)
     if last is not None:
