@@ -1,0 +1,192 @@
+"""The ballot command line: odds, rules, play, replay, simulate and a human seat."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from fairfight.ballot.rules_page import rules_context
+from fairfight.cli import app
+from tests.ballot.test_dice import SOURCE_GENERAL, SOURCE_PRIMARY, brute_force
+
+runner = CliRunner()
+BOTS = "pollster,machine,pollster,machine"
+
+
+def run(*args: str, stdin: str | None = None):  # type: ignore[no-untyped-def]
+    return runner.invoke(app, ["ballot", *args], input=stdin)
+
+
+def test_odds_json_general_and_primary() -> None:
+    for kind, expected, dice in (("general", SOURCE_GENERAL, 3), ("primary", SOURCE_PRIMARY, 2)):
+        result = run("odds", "--kind", kind, "--json")
+        assert result.exit_code == 0
+        rows = json.loads(result.stdout)
+        assert [row["edge"] for row in rows] == list(range(9))
+        assert [row["percent"] for row in rows] == expected
+        for row in rows:
+            assert row["fraction"] == str(brute_force(dice, row["edge"]))
+    first = json.loads(run("odds", "--kind", "general", "--json").stdout)[1]
+    assert first == {"edge": 1, "percent": "59.2", "fraction": "18403/31104"}
+
+
+def test_odds_bad_input_is_one_line_exit_2() -> None:
+    result = run("odds", "--kind", "tertiary")
+    assert result.exit_code == 2
+    assert "InputError: kind:" in result.output and "Traceback" not in result.output
+    assert run("odds", "--max-edge", "-1").exit_code == 2
+
+
+def test_rules_page_shows_every_computed_number() -> None:
+    result = run("rules")
+    assert result.exit_code == 0
+    page = result.stdout
+    for figure in ("218", "60", "290", "67", "34", "38", "13", "535", "268", "481", "504"):
+        assert figure in page
+    assert "House 228 D / 207 R, Senate 46 D / 54 R, governors 25 D / 25 R" in page
+    assert "| 2029 | 2 |" in page and "| 2031 | 3 |" in page
+    assert "66.7%" in page and "9.3%" in page and "11.3%" in page
+    context = rules_context()
+    for row in context["general"] + context["primary"]:
+        assert f"| +{row['edge']} | {row['percent']}% | {row['fraction']} |" in page
+    for state in context["states"]:
+        assert f"| {state['code']} | {state['house']} | {state['ev']} | {state['base']} |" in page
+    for label, points in context["score_rows"]:
+        assert f"| {label} | {points} |" in page
+    for mode in context["victory_modes"]:
+        assert f"| `{mode}` |" in page
+    assert f"+{context['certain_general']}" in page and f"+{context['largest_general']}" in page
+
+
+def test_bot_game_plays_to_the_end() -> None:
+    result = run("play", "--players", BOTS, "--seed", "1000", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["over"] and data["winners"]
+    assert data["years"][0]["year"] == 2028
+    table = run("play", "--players", BOTS, "--seed", "1000")
+    assert "winner" in table.stdout and "2028" in table.stdout
+
+
+def test_records_are_deterministic_and_replay(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for path in (first, second):
+        assert (
+            run("play", "--players", BOTS, "--seed", "4242", "--record", str(path)).exit_code == 0
+        )
+    assert first.read_bytes() == second.read_bytes()
+    header = json.loads(first.read_bytes().splitlines()[0])
+    assert header["config"]["victory"] == "amendment" and len(header["commitment"]) == 64
+    verified = run("replay", str(first))
+    assert verified.exit_code == 0, verified.output
+
+
+def test_changing_one_die_fails_replay_naming_the_event(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    run("play", "--players", BOTS, "--seed", "4242", "--record", str(path))
+    lines = path.read_text().splitlines()
+    number = next(i for i, line in enumerate(lines) if '"event":"race"' in line)
+    event = json.loads(lines[number])
+    event["sides"]["R"]["candidate"] = event["sides"]["R"]["candidate"] % 6 + 1
+    lines[number] = json.dumps(event, separators=(",", ":"), sort_keys=True)
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join(lines) + "\n")
+    result = run("replay", str(tampered))
+    assert result.exit_code == 1
+    assert f"line {number + 1} (race" in result.output
+    assert "sides.R.candidate" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_replay_of_a_missing_file_is_bad_input(tmp_path: Path) -> None:
+    assert run("replay", str(tmp_path / "nothing.jsonl")).exit_code == 2
+
+
+def test_simulate_json_is_the_same_with_two_jobs() -> None:
+    args = ["simulate", "--games", "2", "--players", BOTS, "--victory", "points", "--json"]
+    one = run(*args, "--jobs", "1")
+    two = run(*args, "--jobs", "2")
+    assert one.exit_code == 0 and two.exit_code == 0
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    metrics = json.loads(one.stdout)[0]
+    assert metrics["games"] == 2 and metrics["mode"] == "points"
+
+
+def test_human_seat_plays_a_year_from_the_terminal() -> None:
+    lines = _human_script()
+    result = run(
+        "play",
+        "--players",
+        "pollster,machine",
+        "--human",
+        "0",
+        "--seed",
+        "1000",
+        "--years",
+        "1",
+        stdin="\n".join(lines) + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert "Not understood: 'abc' is not a card or bill number" in result.output
+    assert "Not accepted: RuleError: draft.card: card 999 is not in the pack" in result.output
+    assert "Not accepted: RuleError: declare.H-ZZ-1: that race does not come up" in result.output
+    assert "Your hand (" in result.output and "Draft pick 1 of 4" in result.output
+    assert "win chance" in result.output
+    assert "Scores after 2028" in result.output
+    assert "Stopped after 1 year(s)" in result.output
+
+
+class _Recorder:
+    """A Pollster at seat 0 whose decisions are written down as terminal answers."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        from fairfight.ballot.pollster import Pollster
+
+        self.bot = Pollster()
+        self.lines: list[str] = ["abc", "999"]
+        self.declared = False
+
+    def decide(self, state, seat):  # type: ignore[no-untyped-def]
+        from fairfight.ballot import state as s
+
+        decision = self.bot.decide(state, seat)
+        if isinstance(decision, s.DraftPick):
+            self.lines.append(str(decision.card))
+        elif isinstance(decision, s.Declarations):
+            self.lines.append("H-ZZ-1 1 D")
+            for d in decision.entries:
+                extra = f" {d.district_card}" if d.district_card >= 0 else ""
+                self.lines.append(f"{d.race} {d.card} {d.party.value}{extra}")
+            self.lines.append("")
+        elif isinstance(decision, s.Withdrawals):
+            if any(d.player == seat for d in state.declarations):
+                self.lines.append(" ".join(decision.races))
+        elif isinstance(decision, s.BillDraft):
+            rider = f" {decision.rider}" if decision.rider >= 0 else ""
+            self.lines.append(" ".join(decision.tags) + rider if decision.tags else "decline")
+        elif isinstance(decision, s.YesNo):
+            self.lines.append("y" if decision.yes else "n")
+        elif isinstance(decision, s.AmendmentDraft):
+            self.lines.append(" ".join(decision.tags) or "pass")
+        elif isinstance(decision, s.AmendmentVote):
+            self.lines.append(decision.choice.value)
+        elif isinstance(decision, s.Discards):
+            self.lines.append(" ".join(str(c) for c in decision.cards))
+        return decision
+
+
+def _human_script() -> list[str]:
+    """Seat 0's answers for 2028 (seed 1000), found by letting a Pollster play that seat."""
+    from fairfight.ballot.bots import make_bots
+    from fairfight.ballot.players import play_game
+    from fairfight.ballot.rules import named_config
+
+    recorder = _Recorder()
+    seats = [recorder, make_bots(["pollster", "machine"])[1]]
+    play_game(named_config("as-written-plus"), "1000", seats, max_years=1)
+    return recorder.lines
