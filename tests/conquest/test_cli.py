@@ -276,3 +276,15 @@ def test_battles_and_contributions_from_two_threads_stay_consistent(tmp_path: Pa
     season.export_record(path, tmp_path / "record")
     assert any("final map matches" in n for n in season.verify_folder(tmp_path / "record"))
     assert set(refused) <= {"season", "faction", "amount"}
+
+
+def test_long_runs_can_print_highlights_only(tmp_path: Path) -> None:
+    path = tmp_path / "long.db"
+    season.create_season(path, synthetic_map(40, 50, 30), "long", seed=SEED)
+    result = cli("next", path, "--to-end", "--highlights")
+    assert result.exit_code == 0
+    history = [season.battle(path, n) for n in range(1, season.summary(path).battles + 1)]
+    notable = [e for e in history if e["upset"] or e["reason"] != "NATURAL" or e["kind"] == "bonus"]
+    assert notable and all(f"#{e['number']:>3} " in result.output for e in notable)
+    assert "Battle 1:" not in result.output
+    assert f"{len(history)} battles fought; the season is over" in result.output

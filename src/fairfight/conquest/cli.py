@@ -89,45 +89,50 @@ def next_battles(
     season_file: Path = SeasonFile,
     count: int = typer.Option(1, "--count", "-n", help="How many battles to fight."),
     to_end: bool = typer.Option(False, "--to-end", help="Fight until the season ends."),
+    highlights: bool = typer.Option(
+        False, "--highlights", help="One line per upset, fan-power win or rebellion only."
+    ),
     as_json: bool = AsJson,
 ) -> None:
     """Fight the next battles and print each episode."""
     if to_end and count != 1:
         raise InputError("count", "give --count or --to-end, not both")
-    limit = None if to_end else count
     before = season.summary(season_file)
     if before.board["ended"]:
         raise RuleError("season", "the season is over; nothing left to fight")
-    planned = None if limit is None else min(limit, _remaining(before))
-    fights = season.fight(season_file, limit)
+    fights = season.fight(season_file, None if to_end else count)
     if as_json:
         for entry in fights:
             _emit_json(entry)
         return
-    if planned is not None and planned < PROGRESS_FROM:
+    expected = _expected_battles(before, None if to_end else count)
+    fought = 0
+    quiet = expected < PROGRESS_FROM or not console.is_terminal
+    with Progress(console=console, transient=True, disable=quiet) as progress:
+        task = progress.add_task("fighting", total=expected)
         for entry in fights:
-            console.print(episodes.render_episode(entry), markup=False)
-            console.print()
-        return
-    highlights, last = [], None
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("fighting", total=planned)
-        for entry in fights:
+            fought += 1
             progress.advance(task)
-            if entry["upset"] or entry["reason"] != "NATURAL" or entry["kind"] == "bonus":
-                highlights.append(entry)
-            last = entry
-    fought = 0 if last is None else last["number"] - before.battles
-    console.print(f"{fought} battles fought; upsets, fan power and rebellions:", markup=False)
-    for entry in highlights:
-        console.print(episodes.headline(entry), markup=False)
-    if last is not None:
-        console.print(episodes.render_episode(last), markup=False)
+            if not highlights:
+                progress.console.print(episodes.render_episode(entry) + "\n", markup=False)
+            elif _notable(entry):
+                progress.console.print(episodes.headline(entry), markup=False)
+    if highlights or fought >= PROGRESS_FROM:
+        after = season.summary(season_file)
+        state = "the season is over" if after.board["ended"] else "the season goes on"
+        console.print(f"{fought} battles fought; {state}", markup=False)
 
 
-def _remaining(summary: season.SeasonSummary) -> int:
+def _notable(entry: dict[str, Any]) -> bool:
+    return bool(entry["upset"] or entry["reason"] != "NATURAL" or entry["kind"] == "bonus")
+
+
+def _expected_battles(summary: season.SeasonSummary, count: int | None) -> int:
+    """Battles this run will probably fight: each regular battle absorbs one faction."""
+    standing = sum(1 for f in summary.board["factions"].values() if f["standing"])
+    estimate = standing - 1 if count is None else count
     cap = summary.header["max_battles"]
-    return 1 << 30 if cap is None else cap - summary.battles
+    return estimate if cap is None else min(estimate, cap - summary.battles)
 
 
 @app.command()
