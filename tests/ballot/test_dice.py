@@ -55,7 +55,7 @@ def test_edge_one_general_is_18403_over_31104() -> None:
 
 
 def test_negative_edges_mirror() -> None:
-    for edge in range(0, 10):
+    for edge in range(10):
         for kind in RaceKind:
             assert win_chance(kind, -edge) == 1 - win_chance(kind, edge)
 

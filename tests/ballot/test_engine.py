@@ -61,7 +61,7 @@ def test_candidate_die_and_start_player_addresses() -> None:
 def test_deck_composition() -> None:
     cards = build_cards("1000")
     assert len(cards) == 194
-    for party, block in ((Party.D, range(0, 72)), (Party.R, range(72, 144))):
+    for party, block in ((Party.D, range(72)), (Party.R, range(72, 144))):
         modifiers = [cards[i].modifier for i in block]
         assert modifiers == [0] * 12 + [1] * 24 + [2] * 24 + [3] * 12
         for i in block:
