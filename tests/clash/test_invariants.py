@@ -11,6 +11,7 @@ import pytest
 
 from fairfight.clash import kernel
 from fairfight.clash import tables as t
+from fairfight.clash.batch import columns_from_specs
 from fairfight.clash.corpus import (
     ORACLE_SIZE,
     SWEEP_RADICES,
@@ -72,3 +73,12 @@ def test_intermediates_fit_in_47_bits_cb2510() -> None:
         v for row in t.ROLE_TERRAIN.values() for v in row.values())
     assert best == 1550
     assert 255 * 100 * best * t.LEAD_FACTOR < 2**47
+
+
+def test_every_kind_is_monotone_on_the_oracle_corpus() -> None:
+    """CB-2150 for bombardments, reactions and supported assaults too (the sweep is assaults)."""
+    specs = oracle_specs()
+    kinds = {spec.kind for spec in specs}
+    assert len(kinds) == 3 and any(len(spec.supporters) == 2 for spec in specs)
+    violations = monotone_violations(columns_from_specs(specs))
+    assert int(violations.sum()) == 0

@@ -58,6 +58,10 @@ ASSAULT = list(t.Kind).index(t.Kind.ASSAULT)
 REACTION = list(t.Kind).index(t.Kind.REACTION)
 BOMBARDMENT = list(t.Kind).index(t.Kind.BOMBARDMENT)
 PER_MILLE = t.PER_MILLE
+MEDIAN_DRAW = t.MEDIAN_DRAW
+SWING_DIVISOR = t.SWING_DIVISOR
+MIN_POWER = t.MIN_POWER
+STRENGTH_SCALE = t.STRENGTH_SCALE
 
 
 @dataclass(slots=True)
@@ -299,15 +303,15 @@ def exchange(ops: Ops, p: Prepared, r: Value) -> Exchange:
     One draw pushes A up and D down by the same swing s [CB-890]; the defender break
     suppresses the falter [CB-1010]; a bombardment has no break checks [CB-1020].
     """
-    s = (r - t.MEDIAN_DRAW) * p.volatility // t.SWING_DIVISOR
-    a_eff = ops.maximum(t.MIN_POWER, p.a * (PER_MILLE + s) // PER_MILLE)
-    d_eff = ops.maximum(t.MIN_POWER, p.d * (PER_MILLE - s) // PER_MILLE)
+    s = (r - MEDIAN_DRAW) * p.volatility // SWING_DIVISOR
+    a_eff = ops.maximum(MIN_POWER, p.a * (PER_MILLE + s) // PER_MILLE)
+    d_eff = ops.maximum(MIN_POWER, p.d * (PER_MILLE - s) // PER_MILLE)
     share_a = a_eff * PER_MILLE // (a_eff + d_eff)
     share_d = PER_MILLE - share_a
     ld = ops.minimum(p.defender_strength,
-                     p.intensity_out * share_a * t.STRENGTH_SCALE // p.defender_loss_divisor)
+                     p.intensity_out * share_a * STRENGTH_SCALE // p.defender_loss_divisor)
     la = ops.minimum(p.lead_strength,
-                     p.intensity_back * share_d * t.STRENGTH_SCALE // p.attacker_loss_divisor)
+                     p.intensity_back * share_d * STRENGTH_SCALE // p.attacker_loss_divisor)
     shock_defender = ld + p.flank_shock + p.stance_shock_to_defender
     shock_attacker = la + p.stance_shock_to_attacker + p.works_shock
     breaks = ops.both(p.break_checks, shock_defender >= p.resolve_defender)

@@ -8,6 +8,7 @@ infinity, as the rules require [CB-070].
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeAlias
 
@@ -23,15 +24,8 @@ Value: TypeAlias = Any
 class IntOps:
     """The helpers on plain Python ints and bools."""
 
-    @staticmethod
-    def minimum(a: Value, b: Value) -> Value:
-        """The smaller of two values."""
-        return a if a <= b else b
-
-    @staticmethod
-    def maximum(a: Value, b: Value) -> Value:
-        """The larger of two values."""
-        return a if a >= b else b
+    minimum = staticmethod(min)
+    maximum = staticmethod(max)
 
     @staticmethod
     def clamp(x: Value, low: Value, high: Value) -> Value:
@@ -63,10 +57,7 @@ class IntOps:
         """A truth value as 0 or 1."""
         return 1 if flag else 0
 
-    @staticmethod
-    def take(table: Sequence[int], index: Value) -> Value:
-        """table[index]."""
-        return table[index]
+    take = staticmethod(operator.getitem)
 
 
 class ArrayOps:

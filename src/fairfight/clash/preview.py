@@ -43,8 +43,8 @@ class Band:
 
 def band_of(values: tuple[int, int, int]) -> Band:
     """The band of three results, sorted by value, not by draw."""
-    low, high = min(values), max(values)
-    return Band(low, sum(values) - low - high, high)
+    low, median, high = sorted(values)
+    return Band(low, median, high)
 
 
 def threshold_draw(holds: Callable[[int], bool]) -> int:
