@@ -95,3 +95,13 @@ def test_rejected_before_any_draw(worked_spec: ClashSpec) -> None:
     for bad in (-1, 1000, True):
         with pytest.raises(InputError, match="^r:"):
             resolve_exchange(worked_spec, bad)
+
+
+def test_event_replays_from_itself(worked_spec: ClashSpec) -> None:
+    """CB-2460: the event carries the spec and r, enough to recompute it byte for byte."""
+    from fairfight.clash.spec import parse_spec
+    from fairfight.core.records import canonical_json
+
+    event = resolve_exchange(worked_spec, 617).to_json()
+    again = resolve_exchange(parse_spec(event["spec"]), event["r"]).to_json()
+    assert canonical_json(again) == canonical_json(event)

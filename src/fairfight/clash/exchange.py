@@ -97,9 +97,11 @@ class Outcome:
     contributions_supporters: tuple[int, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
-        """Every named quantity of the exchange and the resulting state [CB-2450]."""
+        """The combat event: the spec, r, every named quantity and the resulting state
+        [CB-2450, CB-320]."""
         p, x = self.prepared, self.exchange
         return {
+            "spec": self.spec.to_json(),
             "r": x.r,
             "contributions": {"lead": p.contribution_lead,
                               "supporters": list(self.contributions_supporters),
