@@ -8,7 +8,13 @@ from __future__ import annotations
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.elections import Event
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import BOARD, AmendmentChoice, Office, VictoryMode
+from fairfight.ballot.rules import (
+    BOARD,
+    PRESIDENTIAL_CYCLE,
+    AmendmentChoice,
+    Office,
+    VictoryMode,
+)
 from fairfight.ballot.scoring import score_lines, winners_on_score
 from fairfight.ballot.state import (
     Amendment,
@@ -26,6 +32,7 @@ from fairfight.ballot.state import (
 )
 
 Step = tuple[GameState, list[Event]]
+THIRD_TERM = 3
 
 
 def vote_seats(state: GameState, offices: tuple[Office, ...]) -> tuple[int, ...]:
@@ -327,23 +334,28 @@ def close_year(state: GameState, answers: dict[int, Decision]) -> Step:
 def _earned_end(state: GameState, totals: tuple[int, ...]) -> tuple[str, tuple[int, ...]]:
     """The victory mode's earned ending this year, if any [10.3]."""
     mode = state.config.victory
-    if mode is VictoryMode.AMENDMENT:
-        if any(a.year == state.year for a in state.amendments):
-            return "ratification", ()
+    if mode is VictoryMode.POINTS:
         return "", ()
-    bills = [p for p in range(state.players) if state.authored[p] >= state.config.bill_target]
+    if mode is VictoryMode.AMENDMENT:
+        ratified = any(a.year == state.year for a in state.amendments)
+        return ("ratification", ()) if ratified else ("", ())
+    bills: list[int] = []
+    if mode in (VictoryMode.BILLS, VictoryMode.PARALLEL):
+        bills = [p for p in range(state.players) if state.authored[p] >= state.config.bill_target]
     valid = [w for w in state.presidential_wins if not w.voided]
     this_year = [w.player for w in valid if w.year == state.year]
     terms: list[int] = []
     if mode in (VictoryMode.TWO_TERMS, VictoryMode.PARALLEL):
-        earlier = {w.player for w in valid if w.year == state.year - 4}
+        earlier = {w.player for w in valid if w.year == state.year - PRESIDENTIAL_CYCLE}
         terms = [p for p in this_year if p in earlier]
     if mode is VictoryMode.THREE_TERMS:
-        terms = [p for p in this_year if sum(w.player == p for w in valid) >= 3]
-    if mode is VictoryMode.BILLS or (mode is VictoryMode.PARALLEL and bills and not terms):
-        return ("bills", tuple(bills)) if bills else ("", ())
-    if mode in (VictoryMode.TWO_TERMS, VictoryMode.THREE_TERMS) or not bills:
-        return (mode.value, tuple(terms)) if terms else ("", ())
-    contenders = sorted(set(bills) | set(terms))
-    best = max(totals[p] for p in contenders)
-    return "bills-and-terms", tuple(p for p in contenders if totals[p] == best)
+        terms = [p for p in this_year if sum(w.player == p for w in valid) >= THIRD_TERM]
+    if bills and terms:
+        contenders = sorted(set(bills) | set(terms))
+        best = max(totals[p] for p in contenders)
+        return "bills-and-terms", tuple(p for p in contenders if totals[p] == best)
+    if bills:
+        return "bills", tuple(bills)
+    if terms:
+        return mode.value if mode is not VictoryMode.PARALLEL else "two-terms", tuple(terms)
+    return "", ()
