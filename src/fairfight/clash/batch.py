@@ -113,29 +113,6 @@ def _subset(prepared: Prepared, selection: Int64Array) -> Prepared:
     return Prepared(**values)
 
 
-def _search(prepared: Prepared, at_zero: Any, at_high: Any,
-            holds: Callable[[Prepared, Exchange], Any]) -> Int64Array:
-    """The threshold draw of a monotone predicate for every clash [CB-2170..CB-2190].
-
-    The band draws already tell which clashes hold at r = 0 (threshold 0) or fail at 999
-    (threshold 1000); only the rest are bisected over 1..999, in lockstep, 10 rounds.
-    """
-    result = np.where(at_zero, 0, np.where(at_high, -1, t.DRAWS)).astype(np.int64)
-    undecided = np.flatnonzero(result < 0)
-    if undecided.size == 0:
-        return result
-    p = _subset(prepared, undecided)
-    low = np.ones(undecided.size, dtype=np.int64)
-    high = np.full(undecided.size, t.HIGH_DRAW, dtype=np.int64)
-    for _ in range(SEARCH_ROUNDS):
-        middle = (low + high) // 2
-        found = holds(p, exchange(ARRAY_OPS, p, middle))
-        high = np.where(found, middle, high)
-        low = np.where(found, low, middle + 1)
-    result[undecided] = low
-    return result
-
-
 def _breaks(p: Prepared, x: Exchange) -> Any:
     return x.defender_breaks
 
@@ -146,6 +123,42 @@ def _lead_holds(p: Prepared, x: Exchange) -> Any:
 
 def _lead_survives(p: Prepared, x: Exchange) -> Any:
     return x.la < p.lead_strength
+
+
+THRESHOLDS = (_breaks, _lead_holds, _lead_survives)
+"""The monotone predicates whose least true draw gives r_def, r_att and r_surv."""
+
+
+def _thresholds(p: Prepared, at_low: Exchange, at_high: Exchange) -> list[Int64Array]:
+    """r_def, r_att and r_surv of every clash [CB-2170..CB-2190].
+
+    The band draws already settle every threshold that is 0 (holds at r = 0) or 1000 (fails
+    at 999). The rest, of all three predicates together, are bisected over 1..999 in
+    lockstep: 10 rounds, each one call of the exchange [CB-2220].
+    """
+    results: list[Int64Array] = []
+    pending: list[Int64Array] = []
+    for holds in THRESHOLDS:
+        result = np.where(holds(p, at_low), 0,
+                          np.where(holds(p, at_high), -1, t.DRAWS)).astype(np.int64)
+        results.append(result)
+        pending.append(np.flatnonzero(result < 0))
+    index = np.concatenate(pending)
+    if index.size == 0:
+        return results
+    which = np.repeat(np.arange(len(THRESHOLDS)), [part.size for part in pending])
+    sub = _subset(p, index)
+    low = np.ones(index.size, dtype=np.int64)
+    high = np.full(index.size, t.HIGH_DRAW, dtype=np.int64)
+    for _ in range(SEARCH_ROUNDS):
+        middle = (low + high) // 2
+        x = exchange(ARRAY_OPS, sub, middle)
+        found = np.choose(which, [holds(sub, x) for holds in THRESHOLDS])
+        high = np.where(found, middle, high)
+        low = np.where(found, low, middle + 1)
+    for position, (result, part) in enumerate(zip(results, pending, strict=True)):
+        result[part] = low[which == position]
+    return results
 
 
 def _band_rows(values: Sequence[Any]) -> list[Any]:
@@ -163,8 +176,7 @@ def _preview_block(columns: Columns, out: Int64Array) -> None:
     rows += _band_rows([x.ld for x in draws])
     rows += _band_rows([x.la for x in draws])
     rows += _band_rows([x.shock_defender for x in draws])
-    for holds in (_breaks, _lead_holds, _lead_survives):
-        rows.append(_search(p, holds(p, low), holds(p, high), holds))
+    rows += _thresholds(p, low, high)
     for index, row in enumerate(rows):
         out[index] = row
 
