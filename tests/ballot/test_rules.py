@@ -154,3 +154,10 @@ def test_recount_and_primary_dice_follow_their_addresses() -> None:
     assert first == {
         side: d6(f"1000:{race['year']}:recount:{race['race']}:G:0:{side}") for side in ("D", "R")
     }
+
+
+def test_every_victory_mode_has_a_named_config() -> None:
+    for mode in VictoryMode:
+        name = "as-written-plus" if mode is VictoryMode.AMENDMENT else mode.value
+        assert named_config(name).victory is mode
+    assert named_config("points", "bills").victory is VictoryMode.BILLS

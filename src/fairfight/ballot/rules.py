@@ -216,8 +216,14 @@ class BallotConfig(BaseModel):
 NAMED_CONFIGS: dict[str, BallotConfig] = {
     "as-written-plus": BallotConfig(),
     "speaker": BallotConfig(name="speaker"),
+    **{
+        mode.value: BallotConfig(name=mode.value, victory=mode)
+        for mode in VictoryMode
+        if mode is not VictoryMode.AMENDMENT
+    },
 }
-"""Named configs; `speaker` is the design's name for the same House-only authoring rule."""
+"""Named configs: `as-written-plus` (victory `amendment`), `speaker` (the design's name for the
+same Speaker-only authoring rule) and one config per other victory mode, named after it."""
 
 
 def named_config(name: str, victory: str | None = None) -> BallotConfig:
