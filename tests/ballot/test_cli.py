@@ -58,6 +58,26 @@ def test_rules_page_shows_every_computed_number() -> None:
     for mode in context["victory_modes"]:
         assert f"| `{mode}` |" in page
     assert f"+{context['certain_general']}" in page and f"+{context['largest_general']}" in page
+    for row in context["lean_push"]:
+        assert f"| {row['margins']} | {row['push']} |" in page
+    for row in context["races"]:
+        assert f"| {row['year']} | {row['races']} |" in page
+    config = context["config"]
+    echoes = [
+        f"keeps at most {config.hand_limit} in hand",
+        f"drafts\n{config.picks} cards from packs of {config.pack_size}",
+        f"within ±{config.lean_cap}",
+        f"decays {config.lean_decay} pip",
+        f"a {config.honeymoon}-pip honeymoon",
+        f"bill target is {config.bill_target}",
+        f"books for {config.bill_life} scorings",
+        f"has {config.amend_tags} tags",
+        f"({config.year_cap} years)",
+        "194 cards: 144 candidate cards",
+        "12 with modifier 0, 24 with 1, 24 with 2 and 12 with 3) and 50 district",
+    ]
+    for echo in echoes:
+        assert echo in page, echo
 
 
 def test_bot_game_plays_to_the_end() -> None:
@@ -98,6 +118,21 @@ def test_changing_one_die_fails_replay_naming_the_event(tmp_path: Path) -> None:
     assert f"line {number + 1} (race" in result.output
     assert "sides.R.candidate" in result.output
     assert "Traceback" not in result.output
+
+
+def test_play_bad_input_is_one_line_exit_2() -> None:
+    for args, field in (
+        (["--players", "pollster,wizard"], "players[1]"),
+        (["--players", "pollster"], "players"),
+        (["--human", "7"], "human"),
+        (["--seed", "not-a-seed"], "seed"),
+        (["--victory", "landslide"], "victory"),
+        (["--config", "nope"], "config"),
+    ):
+        result = run("play", *args)
+        assert result.exit_code == 2, args
+        assert f"InputError: {field}:" in result.output
+        assert "Traceback" not in result.output
 
 
 def test_replay_of_a_missing_file_is_bad_input(tmp_path: Path) -> None:
