@@ -10,35 +10,39 @@ import mmap
 import multiprocessing
 from collections.abc import Callable
 from multiprocessing.connection import wait
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Int64Array", "Work", "run_split"]
+__all__ = ["Int32Array", "Int64Array", "Work", "run_split"]
 
 Int64Array = npt.NDArray[np.int64]
-Work = Callable[[int, int, Int64Array, Callable[[int], None]], None]
+Int32Array = npt.NDArray[np.int32]
+Work = Callable[[int, int, Any, Callable[[int], None]], None]
 """work(start, stop, output, tick): fill the output for items start..stop-1, tick(k) per k done."""
 POLL_SECONDS = 1
 """How often the parent reports progress while it waits (it wakes at once when a worker ends)."""
 
 
-def _shared(shape: tuple[int, ...]) -> Int64Array:
+def _shared(shape: tuple[int, ...], dtype: type[np.signedinteger[Any]]) -> Any:
     size = 1
     for extent in shape:
         size *= extent
-    buffer = mmap.mmap(-1, max(8, size * 8))
-    array: Int64Array = np.frombuffer(buffer, dtype=np.int64)[:size].reshape(shape)
+    itemsize = np.dtype(dtype).itemsize
+    buffer = mmap.mmap(-1, max(itemsize, size * itemsize))
+    array = np.frombuffer(buffer, dtype=dtype)[:size].reshape(shape)
     return array  # anonymous shared memory starts zeroed; the array keeps the mapping alive
 
 
 def run_split(
     n: int, workers: int, shape: tuple[int, ...], work: Work,
     progress: Callable[[int], None] | None = None,
-) -> Int64Array:
+    dtype: type[np.signedinteger[Any]] = np.int64,
+) -> Any:
     """Run `work` over 0..n-1 in `workers` ranges and return the filled output array."""
     if workers <= 1:
-        out = np.zeros(shape, dtype=np.int64)
+        out = np.zeros(shape, dtype=dtype)
         done = [0]
 
         def tick(count: int) -> None:
@@ -48,8 +52,8 @@ def run_split(
 
         work(0, n, out, tick)
         return out
-    out = _shared(shape)
-    counters = _shared((workers,))
+    out = _shared(shape, dtype)
+    counters = _shared((workers,), np.int64)
     bounds = [n * k // workers for k in range(workers + 1)]
     context = multiprocessing.get_context("fork")
 
