@@ -118,3 +118,14 @@ def test_rules_sweep_oracle_draw() -> None:
     assert draw.exit_code == 0 and 0 <= int(draw.stdout) < 1000
     bad = runner.invoke(app, ["clash", "draw", "bad key!", "1", "2", "0"])
     assert bad.exit_code == 2
+
+
+def test_a_range_marks_its_field_unobserved() -> None:
+    result = runner.invoke(app, ["clash", "preview", EXAMPLE, "--json",
+                                 "--strength-range", "40-100"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["provisional"] == ["defender.strength"] and data["cases"] == 61
+    assert data["estimated"] is True and data["command_win_permille"] == 400
+    bad = runner.invoke(app, ["clash", "preview", EXAMPLE, "--strength-range", "high"])
+    assert bad.exit_code == 2 and "--strength-range" in bad.output

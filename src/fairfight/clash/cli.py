@@ -128,9 +128,13 @@ def preview_command(
     """The exact preview: the attack panel, or its figures as JSON."""
     spec = _load_spec(spec_file)
     fields = _parse_unobserved(unobserved)
+    for given, implied in ((strength_range, FogField.STRENGTH),
+                           (disorder_range, FogField.DISORDER)):
+        if given and implied not in fields:
+            fields.append(implied)  # a range is only meaningful for an unobserved field
     view = preview(spec, capture_possible=capture)
     fog = None
-    if fields or strength_range or disorder_range:
+    if fields:
         fog = preview_under_fog(
             spec, fields, capture_possible=capture,
             strength_range=_parse_range(strength_range, "--strength-range",
