@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import threading
+import types
 from pathlib import Path
 
 import pytest
@@ -288,3 +290,43 @@ def test_long_runs_can_print_highlights_only(tmp_path: Path) -> None:
     assert notable and all(f"#{e['number']:>3} " in result.output for e in notable)
     assert "Battle 1:" not in result.output
     assert f"{len(history)} battles fought; the season is over" in result.output
+
+
+def _beacon_record(tmp_path: Path) -> Path:
+    path = tmp_path / "b.db"
+    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=42)
+    season.record_beacon(path, "ab" * 32, "99" * 48)
+    list(season.fight(path, None))
+    season.reveal(path)
+    season.export_record(path, tmp_path / "record")
+    return tmp_path / "record"
+
+
+def test_beacon_signature_is_checked_when_drand_verify_is_present(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _beacon_record(tmp_path)
+    monkeypatch.setitem(sys.modules, "drand_verify", None)  # not installed
+    result = cli("verify", folder)
+    assert result.exit_code == 0 and "drand-verify package is not installed" in result.output
+    calls: list[tuple[int, str]] = []
+
+    def good(round_number: int, signature: str) -> str:
+        calls.append((round_number, signature))
+        return "ab" * 32
+
+    monkeypatch.setitem(sys.modules, "drand_verify", types.SimpleNamespace(verify_quicknet=good))
+    result = cli("verify", folder)
+    assert result.exit_code == 0 and "signature verified" in result.output
+    assert calls == [(42, "99" * 48)]
+
+    def bad(round_number: int, signature: str) -> str:
+        raise ValueError("invalid signature")
+
+    monkeypatch.setitem(sys.modules, "drand_verify", types.SimpleNamespace(verify_quicknet=bad))
+    result = cli("verify", folder)
+    assert result.exit_code == 1 and "beacon.signature" in _one_line(result)
+    other = types.SimpleNamespace(verify_quicknet=lambda r, s: "cd" * 32)
+    monkeypatch.setitem(sys.modules, "drand_verify", other)
+    result = cli("verify", folder)
+    assert result.exit_code == 1 and "beacon.randomness" in _one_line(result)

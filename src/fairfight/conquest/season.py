@@ -31,6 +31,7 @@ __all__ = [
     "SeasonSummary",
     "Standing",
     "battle",
+    "beacon_signature_note",
     "contribute",
     "create_season",
     "export_record",
@@ -400,9 +401,33 @@ def verify_folder(folder: Path) -> list[str]:
     if not folder.is_dir():
         raise InputError(str(folder), "no such folder")
     try:
-        return engine.verify_record(engine.load_record(folder))
+        record = engine.load_record(folder)
+        notes = engine.verify_record(record)
     except engine.ReplayMismatch as mismatch:
         raise VerificationError(mismatch.place, mismatch.detail) from None
+    if record["beacon"] is not None:
+        notes.append(beacon_signature_note(record["header"]["beacon"], record["beacon"]))
+    return notes
+
+
+def beacon_signature_note(spec: dict[str, Any], beacon: dict[str, Any]) -> str:
+    """Check a quicknet round's signature with the optional `drand-verify` package [§8].
+
+    Says plainly when the check could not be made; raises VerificationError when it fails.
+    """
+    if spec.get("name") != BEACON_DEFAULTS["name"] or not beacon.get("signature"):
+        return "beacon signature not checked: no quicknet signature is recorded"
+    try:
+        import drand_verify  # type: ignore[import-not-found]
+    except ImportError:
+        return "beacon signature not checked: the optional drand-verify package is not installed"
+    try:
+        randomness = str(drand_verify.verify_quicknet(beacon["round"], beacon["signature"]))
+    except ValueError as error:
+        raise VerificationError("beacon.signature", f"does not verify ({error})") from None
+    if randomness.lower() != beacon["randomness"]:
+        raise VerificationError("beacon.randomness", "is not the one the signature gives")
+    return f"beacon round {beacon['round']} signature verified with drand-verify"
 
 
 def _border_between(world: dict[str, Any], text: str) -> list[Any]:
