@@ -9,7 +9,7 @@ and no other [CB-2140, CB-210].
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,33 +27,35 @@ __all__ = [
 ]
 
 
-def column(table: Mapping[Any, int]) -> tuple[int, ...]:
-    """A table laid out in its enum's declaration order, indexable by the enum's code."""
-    return tuple(table.values())
+def column(table: Mapping[Any, int], keys: Iterable[Any]) -> tuple[int, ...]:
+    """A table laid out in the order of `keys` (an enum: declaration order), so that the
+    enum's code indexes it; a missing entry is an error, not a silent zero."""
+    return tuple(table[key] for key in keys)
 
 
-GRADE_POWER = column(t.GRADE_POWER)
-GRADE_RESOLVE = column(t.GRADE_RESOLVE)
-GRADE_VOLATILITY = column(t.GRADE_VOLATILITY)
-SUPPLY_POWER = column(t.SUPPLY_POWER)
-SUPPLY_RESOLVE = column(t.SUPPLY_RESOLVE)
-SUPPLY_VOLATILITY = column(t.SUPPLY_VOLATILITY)
-STANCE_ATTACK = column(t.STANCE_ATTACK)
-STANCE_DEFENCE = column(t.STANCE_DEFENCE)
-STANCE_RESOLVE = column(t.STANCE_RESOLVE)
-STANCE_SHOCK_TO_DEFENDER = column(t.STANCE_SHOCK_TO_DEFENDER)
-STANCE_SHOCK_TO_ATTACKER = column(t.STANCE_SHOCK_TO_ATTACKER)
-TERRAIN_COVER = column(t.TERRAIN_COVER)
-TERRAIN_CHAOS = column(t.TERRAIN_CHAOS)
+GRADE_POWER = column(t.GRADE_POWER, t.Grade)
+GRADE_RESOLVE = column(t.GRADE_RESOLVE, t.Grade)
+GRADE_VOLATILITY = column(t.GRADE_VOLATILITY, t.Grade)
+SUPPLY_POWER = column(t.SUPPLY_POWER, t.SupplyTier)
+SUPPLY_RESOLVE = column(t.SUPPLY_RESOLVE, t.SupplyTier)
+SUPPLY_VOLATILITY = column(t.SUPPLY_VOLATILITY, t.SupplyTier)
+STANCE_ATTACK = column(t.STANCE_ATTACK, t.Stance)
+STANCE_DEFENCE = column(t.STANCE_DEFENCE, t.Stance)
+STANCE_RESOLVE = column(t.STANCE_RESOLVE, t.Stance)
+STANCE_SHOCK_TO_DEFENDER = column(t.STANCE_SHOCK_TO_DEFENDER, t.Stance)
+STANCE_SHOCK_TO_ATTACKER = column(t.STANCE_SHOCK_TO_ATTACKER, t.Stance)
+TERRAIN_COVER = column(t.TERRAIN_COVER, t.Terrain)
+TERRAIN_CHAOS = column(t.TERRAIN_CHAOS, t.Terrain)
 TERRAIN_COUNT = len(t.Terrain)
 ROLE_TERRAIN_COLUMN = tuple(
-    value for role in t.Role for value in column(t.ROLE_TERRAIN[role])
+    value for role in t.Role for value in column(t.ROLE_TERRAIN[role], t.Terrain)
 )
 """roleTerrain flattened as [role code x 7 + terrain code]."""
-COMBINED_ARMS = (0, *column(t.COMBINED_ARMS))  # indexed by the count of distinct roles
-INTENSITY_OUT = tuple(profile.intensity_out for profile in t.KIND_PROFILES.values())
-INTENSITY_BACK = tuple(profile.intensity_back for profile in t.KIND_PROFILES.values())
-BREAK_CHECKS = tuple(int(profile.break_checks) for profile in t.KIND_PROFILES.values())
+COMBINED_ARMS = (0, *column(t.COMBINED_ARMS, range(1, max(t.COMBINED_ARMS) + 1)))
+"""Indexed by the count of distinct roles (a force always has at least one)."""
+INTENSITY_OUT = tuple(t.KIND_PROFILES[kind].intensity_out for kind in t.Kind)
+INTENSITY_BACK = tuple(t.KIND_PROFILES[kind].intensity_back for kind in t.Kind)
+BREAK_CHECKS = tuple(int(t.KIND_PROFILES[kind].break_checks) for kind in t.Kind)
 ASSAULT = list(t.Kind).index(t.Kind.ASSAULT)
 REACTION = list(t.Kind).index(t.Kind.REACTION)
 BOMBARDMENT = list(t.Kind).index(t.Kind.BOMBARDMENT)

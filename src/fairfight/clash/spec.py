@@ -155,11 +155,7 @@ def check_resolvable(spec: ClashSpec) -> None:
         )
 
 
-def _code(member: Any) -> int:
-    return _CODES[member]
-
-
-_CODES: dict[Any, int] = {
+_CODES: dict[Any, int] = {  # enum member -> its index in declaration order
     member: index
     for enum in (t.Kind, t.Terrain, t.Role, t.Grade, t.SupplyTier, t.Stance)
     for index, member in enumerate(enum)
