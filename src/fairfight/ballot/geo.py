@@ -58,16 +58,22 @@ class State:
     @property
     def baseline(self) -> int:
         """Baseline pips from the 2020 margin, D positive, capped at 3 [1.4]."""
-        size = abs(self.margin_tenths)
-        if size < BASELINE_DEADBAND_TENTHS:
-            return 0
-        pips = min(BASELINE_CAP, (size + BASELINE_DEADBAND_TENTHS) // BASELINE_STEP_TENTHS)
-        return pips if self.margin_tenths > 0 else -pips
+        return _baseline(self.margin_tenths)
 
     @property
     def winner_2020(self) -> Party:
         """The party that carried the state in 2020."""
         return Party.D if self.margin_tenths > 0 else Party.R
+
+
+@cache
+def _baseline(margin_tenths: int) -> int:
+    """Baseline pips for a 2020 margin in tenths of a point [1.4]."""
+    size = abs(margin_tenths)
+    if size < BASELINE_DEADBAND_TENTHS:
+        return 0
+    pips = min(BASELINE_CAP, (size + BASELINE_DEADBAND_TENTHS) // BASELINE_STEP_TENTHS)
+    return pips if margin_tenths > 0 else -pips
 
 
 @dataclass(frozen=True, slots=True)
