@@ -36,6 +36,7 @@ def summarise(events: list[Event], players: Sequence[str]) -> Summary:
         "races": {},
         "contested": {},
         "house_even": [0, 0],
+        "proposed": 0,
         "bills": 0,
         "non_author": 0,
         "motions": 0,
@@ -68,6 +69,8 @@ def summarise(events: list[Event], players: Sequence[str]) -> Summary:
                 if summary["ev_margins"][1:]:
                     summary["presidencies"] += 1
                     summary["kept"] += event["previous"]["party"] == event["winner"]
+        elif kind == "bill-vote":
+            summary["proposed"] += 1
         elif kind == "enacted":
             summary["bills"] += 1
             summary["non_author"] += event["holder"] != event["author"]
@@ -160,7 +163,9 @@ def metrics(summaries: list[Summary], mode: VictoryMode) -> dict[str, Any]:
         "games_with_bill": _share(sum(s["bills"] > 0 for s in summaries), games),
         "bills_per_game": _share(bills, games),
         "non_author_bills": sum(s["non_author"] for s in summaries),
-        "bill_pass_rate_per_year": _share(bills, sum(s["length"] for s in summaries)),
+        "bills_proposed_per_game": _share(sum(s["proposed"] for s in summaries), games),
+        "bill_pass_rate": _share(bills, sum(s["proposed"] for s in summaries)),
+        "bills_per_year": _share(bills, sum(s["length"] for s in summaries)),
         "impeachments": [
             sum(s["impeached"] for s in summaries),
             sum(s["motions"] for s in summaries),
