@@ -82,6 +82,19 @@ def test_episode_marks_secured_clash_upset_and_rebellion() -> None:
         raise AssertionError("no upset found")
 
 
+def test_markdown_episode_has_the_same_rows_as_text() -> None:
+    _, history, _ = play(star_map(), SEED, {1: [("AB", 25)]}, stop_after=1)
+    entry = history[0]
+    markdown = episodes.render_markdown(entry)
+    view = episodes.episode_view(entry)
+    assert markdown.startswith(f"### {view.title}")
+    for label, attacker, defender in view.sides:
+        assert f"| {label} | {attacker} | {defender} |" in markdown
+    for label, cells in view.rounds[1:]:
+        assert f"| {label} | " + " | ".join(cells) + " |" in markdown
+    assert f"**{view.odds}**" in markdown
+
+
 def test_percent_and_draw_formatting() -> None:
     assert episodes.percent(Fraction(1, 3)) == "33.33%"
     assert episodes.round_draw(2**63) == "0.5000"

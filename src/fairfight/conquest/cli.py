@@ -140,6 +140,7 @@ def _expected_battles(summary: season.SeasonSummary, count: int | None) -> int:
 def show(
     season_file: Path = SeasonFile,
     battle: int | None = typer.Option(None, help="Show this battle's episode."),
+    markdown: bool = typer.Option(False, "--markdown", help="The episode as Markdown."),
     as_json: bool = AsJson,
 ) -> None:
     """The standings (or one battle's episode with --battle)."""
@@ -147,6 +148,8 @@ def show(
         entry = season.battle(season_file, battle)
         if as_json:
             _emit_json(entry)
+        elif markdown:
+            typer.echo(episodes.render_markdown(entry), nl=False)
         else:
             console.print(episodes.render_episode(entry), markup=False)
         return

@@ -7,6 +7,7 @@ this module only formats. Percentages are the one place a float appears, for dis
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -21,11 +22,15 @@ from fairfight.conquest.engine import (
 from fairfight.core.draws import DRAW_RANGE
 
 __all__ = [
+    "EpisodeView",
+    "SIDE_ROWS",
+    "episode_view",
     "headline",
     "morale_text",
     "percent",
     "power_text",
     "render_episode",
+    "render_markdown",
     "render_odds",
     "round_draw",
 ]
@@ -53,86 +58,138 @@ def power_text(power: int) -> str:
     return f"{power / POWER_SCALE:,.2f}"
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def _factor(text: str) -> str:
     value = Fraction(text)
     return "-" if value == 1 else f"x{float(value):.4g}"
 
 
-def _side_lines(entry: dict[str, Any]) -> list[str]:
-    sides = entry["sides"]
-    rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
-        ("faction", lambda s: f"{s['faction']} ({s['type']})"),
-        ("special", lambda s: f"{s['special']} ({'on' if s['special_active'] else 'off'})"),
-        ("people", lambda s: f"{s['people']:,}"),
-        ("population power", lambda s: power_text(s["power"])),
-        ("weighted rating", lambda s: f"{s['weighted_rating'] / _WEIGHT_TOTAL:.2f}"),
-        ("home", lambda s: _factor(s["home"])),
-        ("sea", lambda s: _factor(s["sea"])),
-        ("counter", lambda s: _factor(s["counter"])),
-        ("morale", lambda s: morale_text(s["morale_bp"])),
-        ("fan", lambda s: _factor(s["fan"]) + (f" (${s['pool']})" if s["pool"] else "")),
-    ]
-    lines = [f"  {'':<18}{'attacker':<26}defender"]
-    for label, show in rows:
-        lines.append(f"  {label:<18}{show(sides['attacker']):<26}{show(sides['defender'])}")
-    return lines
+SIDE_ROWS: tuple[tuple[str, Callable[[dict[str, Any]], str]], ...] = (
+    ("faction", lambda s: f"{s['faction']} ({s['type']})"),
+    ("special", lambda s: f"{s['special']} ({'on' if s['special_active'] else 'off'})"),
+    ("people", lambda s: f"{s['people']:,}"),
+    ("population power", lambda s: power_text(s["power"])),
+    ("weighted rating", lambda s: f"{s['weighted_rating'] / _WEIGHT_TOTAL:.2f}"),
+    ("home", lambda s: _factor(s["home"])),
+    ("sea", lambda s: _factor(s["sea"])),
+    ("counter", lambda s: _factor(s["counter"])),
+    ("morale", lambda s: morale_text(s["morale_bp"])),
+    ("fan", lambda s: _factor(s["fan"]) + (f" (${s['pool']})" if s["pool"] else "")),
+)
+"""The strength rows of an episode, one function per row, shared by text and Markdown."""
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeView:
+    """An episode laid out as rows of text, ready for any format."""
+
+    title: str
+    notes: list[str]
+    sides: list[tuple[str, str, str]]
+    odds: str
+    rounds: list[tuple[str, list[str]]]
+    result: list[str]
 
 
 def _odds_line(chance: dict[str, str], secured: str | None, clash: bool) -> str:
-    line = (
-        f"  battle chance      before {percent(chance['before'])}  after {percent(chance['after'])}"
-    )
+    line = f"battle chance before {percent(chance['before'])}, after {percent(chance['after'])}"
     if secured:
-        line += f"  SECURED by the {secured}'s full pool"
+        line += f"; SECURED by the {secured}'s full pool"
     if clash:
-        line += "  FAN CLASH"
+        line += "; FAN CLASH"
     return line
 
 
-def render_episode(entry: dict[str, Any]) -> str:
-    """The full episode of one history entry, as plain text."""
+def _side_rows(sides: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [(label, show(sides["attacker"]), show(sides["defender"])) for label, show in SIDE_ROWS]
+
+
+def episode_view(entry: dict[str, Any]) -> EpisodeView:
+    """Everything one history entry shows [§11], as rows of text."""
     number, attacker, defender = entry["number"], entry["attacker"], entry["defender"]
     if entry["kind"] == BattleKind.BONUS:
-        lines = [f"Battle {number}: REBELLION in {attacker} against its occupier {defender}"]
-        lines.append("  a bonus round on home soil: a land fight, no pools, rebels at morale 0")
+        title = f"Battle {number}: REBELLION in {attacker} against its occupier {defender}"
+        notes = ["a bonus round on home soil: a land fight, no pools, rebels at morale 0"]
     else:
-        border = entry["border"]
+        border, candidates = entry["border"], entry["candidates"]
         remote = " (remote link)" if border["remote"] else ""
-        candidates = entry["candidates"]
-        lines = [
-            f"Battle {number}: {attacker} attacks {defender}",
-            f"  across the {border['kind']} border {border['a']} / {border['b']}{remote}; "
-            f"picked from {candidates['attackers']} attackers, {candidates['defenders']} "
-            f"defenders, {candidates['borders']} borders",
+        title = f"Battle {number}: {attacker} attacks {defender}"
+        notes = [
+            f"across the {border['kind']} border {border['a']} / {border['b']}{remote}; "
+            "picked from "
+            + ", ".join(
+                _count(candidates[k], k[:-1]) for k in ("attackers", "defenders", "borders")
+            )
         ]
-    lines += _side_lines(entry)
     secured = None
     if entry["secured"]:
         secured = "attacker" if Fraction(entry["battle_chance"]["after"]) == 1 else "defender"
-    lines.append(_odds_line(entry["battle_chance"], secured, entry["reason"] == Reason.FAN_CLASH))
     draws = {d["index"]: d["value"] for d in entry["draws"]}
-    lines.append(f"  {'round':<18}" + "".join(f"{r['category']:<10}" for r in entry["rounds"]))
-    for label, show in (
-        ("chance before", lambda r: percent(r["before"])),
-        ("chance after", lambda r: percent(r["after"])),
-        ("draw u", lambda r: round_draw(draws[r["draw_index"]])),
-        ("won by", lambda r: r["winner"]),
-    ):
-        lines.append(f"  {label:<18}" + "".join(f"{show(r):<10}" for r in entry["rounds"]))
-    lines.append("  " + _result(entry))
+    rounds = entry["rounds"]
+    round_rows = [
+        ("round", [r["category"] for r in rounds]),
+        ("chance before", [percent(r["before"]) for r in rounds]),
+        ("chance after", [percent(r["after"]) for r in rounds]),
+        ("draw u", [round_draw(draws[r["draw_index"]]) for r in rounds]),
+        ("won by", [r["winner"] for r in rounds]),
+    ]
+    result = [_result(entry)]
     if entry["changed_hands"]:
-        lines.append(f"  changed hands: {', '.join(entry['changed_hands'])} -> {entry['winner']}")
+        result.append(f"changed hands: {', '.join(entry['changed_hands'])} -> {entry['winner']}")
     morale = entry["morale_after"]
-    lines.append(
-        f"  morale after: {attacker} {morale_text(morale['attacker'])}, "
+    result.append(
+        f"morale after: {attacker} {morale_text(morale['attacker'])}, "
         f"{defender} {morale_text(morale['defender'])}"
     )
     if entry["pools_spent"]:
         spent = ", ".join(f"{code} ${amount}" for code, amount in entry["pools_spent"].items())
-        lines.append(f"  pools spent: {spent}")
+        result.append(f"pools spent: {spent}")
     if entry["season_over"]:
-        lines.append("  SEASON OVER")
-    return "\n".join(lines)
+        result.append("SEASON OVER")
+    return EpisodeView(
+        title=title,
+        notes=notes,
+        sides=_side_rows(entry["sides"]),
+        odds=_odds_line(entry["battle_chance"], secured, entry["reason"] == Reason.FAN_CLASH),
+        rounds=round_rows,
+        result=result,
+    )
+
+
+def _text(view: EpisodeView) -> str:
+    lines = [view.title, *(f"  {note}" for note in view.notes)]
+    lines.append(f"  {'':<18}{'attacker':<26}defender")
+    lines += [f"  {label:<18}{a:<26}{d}" for label, a, d in view.sides]
+    lines.append(f"  {view.odds}")
+    lines += [f"  {label:<18}" + "".join(f"{c:<10}" for c in cells) for label, cells in view.rounds]
+    lines += [f"  {line}" for line in view.result]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _markdown(view: EpisodeView) -> str:
+    lines = [f"### {view.title}", "", *view.notes, ""]
+    lines += ["| | attacker | defender |", "|---|---|---|"]
+    lines += [f"| {label} | {a} | {d} |" for label, a, d in view.sides]
+    lines += ["", f"**{view.odds}**", ""]
+    (head, categories), *rows = view.rounds
+    lines.append(f"| {head} | " + " | ".join(categories) + " |")
+    lines.append("|---" * (len(categories) + 1) + "|")
+    lines += [f"| {label} | " + " | ".join(cells) + " |" for label, cells in rows]
+    lines += ["", *(f"* {line}" for line in view.result)]
+    return "\n".join(lines) + "\n"
+
+
+def render_episode(entry: dict[str, Any]) -> str:
+    """The full episode of one history entry, as plain text."""
+    return _text(episode_view(entry))
+
+
+def render_markdown(entry: dict[str, Any]) -> str:
+    """The full episode of one history entry, as Markdown (tables for the sides and rounds)."""
+    return _markdown(episode_view(entry))
 
 
 def _result(entry: dict[str, Any]) -> str:
@@ -171,19 +228,18 @@ def headline(entry: dict[str, Any]) -> str:
 
 def render_odds(preview: dict[str, Any]) -> str:
     """An odds preview (a battle that has not been drawn) as plain text."""
-    sides = preview["sides"]
-    lines = [
-        f"Odds if {sides['attacker']['faction']} attacked {sides['defender']['faction']} "
+    sides, rounds = preview["sides"], preview["rounds"]
+    view = EpisodeView(
+        title=f"Odds if {sides['attacker']['faction']} attacked {sides['defender']['faction']} "
         f"across a {preview['border_kind']} border in battle {preview['battle']}",
-    ]
-    lines += _side_lines({"sides": sides})
-    lines.append(_odds_line(preview["battle_chance"], preview["secured"], preview["fan_clash"]))
-    lines.append(f"  {'round':<18}" + "".join(f"{r['category']:<10}" for r in preview["rounds"]))
-    lines.append(
-        f"  {'chance before':<18}"
-        + "".join(f"{percent(r['before']):<10}" for r in preview["rounds"])
+        notes=[],
+        sides=_side_rows(sides),
+        odds=_odds_line(preview["battle_chance"], preview["secured"], preview["fan_clash"]),
+        rounds=[
+            ("round", [r["category"] for r in rounds]),
+            ("chance before", [percent(r["before"]) for r in rounds]),
+            ("chance after", [percent(r["after"]) for r in rounds]),
+        ],
+        result=[],
     )
-    lines.append(
-        f"  {'chance after':<18}" + "".join(f"{percent(r['after']):<10}" for r in preview["rounds"])
-    )
-    return "\n".join(lines)
+    return _text(view)
