@@ -112,3 +112,13 @@ def test_two_workers_give_the_same_figures() -> None:
     one = preview_batch(tiled, workers=1)
     two = preview_batch(tiled, workers=2)
     assert len(one) == 13 * len(specs) and np.array_equal(one.rows, two.rows)
+
+
+def test_no_capture_of_a_city_or_works(worked_spec: ClashSpec) -> None:
+    """A garrison that breaks in works holds, shaken: winning there takes no tile."""
+    in_works = worked_spec.model_copy(
+        update={"defender": worked_spec.defender.model_copy(update={"works": 1})})
+    view = preview(in_works, capture_possible=True)
+    assert view.win_permille > 0 and view.capture_permille == 0
+    city = worked_spec.model_copy(update={"in_own_city": True})
+    assert preview(city, capture_possible=True).capture_permille == 0

@@ -24,6 +24,7 @@ __all__ = [
     "UnitResult",
     "allocate_losses",
     "check_draw",
+    "may_retreat",
     "prepare_spec",
     "resolve_exchange",
 ]
@@ -165,7 +166,7 @@ def _capped_xp(gain: int, so_far: int) -> int:
     return max(0, min(gain, t.XP_PER_TURN_CAP - so_far))
 
 
-def _may_retreat(spec: ClashSpec, defender_in_city: bool | None) -> bool:
+def may_retreat(spec: ClashSpec, defender_in_city: bool | None = None) -> bool:
     """A unit in a city or works of level 1+ never retreats [CB-1340]."""
     in_city = spec.in_own_city if defender_in_city is None else defender_in_city
     return not in_city and spec.defender.works == 0
@@ -203,7 +204,7 @@ def _consequences(
         fate = DefenderFate.DESTROYED
     elif not breaks:
         fate = DefenderFate.HOLDS
-    elif not _may_retreat(spec, defender_in_city):
+    elif not may_retreat(spec, defender_in_city):
         fate, shaken = DefenderFate.HOLDS_SHAKEN, t.SHAKEN_ON_HOLD
     elif spec.encircled:
         fate, defender_strength = DefenderFate.ROUTED, 0

@@ -9,7 +9,7 @@ attack without each supporter. The falter chance is always printed, even at 0 pe
 from __future__ import annotations
 
 from fairfight.clash import tables as t
-from fairfight.clash.exchange import allocate_losses
+from fairfight.clash.exchange import allocate_losses, may_retreat
 from fairfight.clash.fog import FogPreview
 from fairfight.clash.kernel import Prepared
 from fairfight.clash.preview import Band, Preview, preview
@@ -114,7 +114,8 @@ def _verdict_lines(view: Preview) -> list[str]:
     return [
         f"  ▸ {head} ({chance}‰).  "
         f"Resolve {p.resolve_defender} against shock {shock.low}–{shock.high}.",
-        f"  ▸ Your attack falters: {chance_words(view.falter_permille)} "
+        f"  ▸ Your {'fire' if spec.kind is t.Kind.REACTION else 'attack'} falters: "
+        f"{chance_words(view.falter_permille)} "
         f"({view.falter_permille}‰).  Your resolve {p.resolve_attacker} against shock "
         f"{view.shock_attacker_band.low}–{view.shock_attacker_band.high}.",
     ]
@@ -125,15 +126,16 @@ def _consequence_lines(view: Preview) -> list[str]:
     if spec.kind is t.Kind.BOMBARDMENT:
         return ["  Consequence: losses and disorder only; nobody moves."]
     lines = []
-    if spec.in_own_city or spec.defender.works:
-        lines.append("  If they break they cannot retreat (city or works): they hold, shaken.")
+    if not may_retreat(spec):
+        lines.append("  If they break they cannot retreat (city or works): they hold, shaken,"
+                     " and the tile is not taken.")
     elif spec.encircled:
         lines.append("  They are cut off: if they break, the whole stack is destroyed.")
     else:
         lines.append("  If they break they fall back one tile. They are not cut off.")
     if view.destroyed_permille:
         lines.append(f"  Your lead is destroyed in {view.destroyed_permille}‰ of draws.")
-    if spec.kind is t.Kind.ASSAULT:
+    if spec.kind is t.Kind.ASSAULT and may_retreat(spec):
         if view.capture_possible:
             lines.append(f"  You take the tile: {view.capture_permille}‰.")
         else:
