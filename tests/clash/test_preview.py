@@ -122,3 +122,17 @@ def test_no_capture_of_a_city_or_works(worked_spec: ClashSpec) -> None:
     assert view.win_permille > 0 and view.capture_permille == 0
     city = worked_spec.model_copy(update={"in_own_city": True})
     assert preview(city, capture_possible=True).capture_permille == 0
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(clash_specs())
+def test_int_and_array_kernels_agree_on_every_draw(spec: ClashSpec) -> None:
+    """One source, two number types: the same figures at all 1000 draws."""
+    from fairfight.clash.invariants import every_draw
+
+    arrays = every_draw(columns_from_specs([spec]))
+    for r in range(0, t.DRAWS, 7):
+        single = resolve_exchange(spec, r).exchange
+        for name in ("s", "a_eff", "d_eff", "share_a", "share_d", "ld", "la", "shock_defender",
+                     "shock_attacker", "defender_breaks", "attacker_falters"):
+            assert getattr(single, name) == getattr(arrays, name)[0, r], (r, name)
