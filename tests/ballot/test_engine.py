@@ -145,3 +145,12 @@ def test_score_lines_read_only_what_is_held() -> None:
         assert line.hand == len(state.hands[seat])
         assert line.house + line.senate + line.governor + line.presidency >= len(held)
         assert line.bills == 3 * sum(1 for b in state.bills if b.holder == seat)
+
+
+def test_presidential_state_contests_record_their_candidate_dice() -> None:
+    _, events = play_game(CONFIG, "31", make_bots(BOTS), max_years=1)
+    president = next(e for e in events if e["event"] == "presidency")
+    for contest in president["states"]:
+        for party in ("D", "R"):
+            expected = d6(f"31:2028:cand:P-{contest['state']}:{party}")
+            assert contest["candidate"][party] == expected

@@ -242,6 +242,7 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
     for state in gmap.states:
         race = f"{PRESIDENCY_ID}-{state.code}"
         totals: dict[Party, int] = {}
+        candidates: dict[str, int] = {}
         for party in Party:
             nominee = nominees.get(party)
             if nominee is None:
@@ -251,6 +252,7 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
                     work.cards[nominee.card].tags & set(state.tags)
                 )
             candidate = d6(work.key, work.year, "cand", race, party.value)
+            candidates[party.value] = candidate
             bonus = state.baseline if party is Party.D else 0
             totals[party] = (
                 work.national[party]
@@ -267,6 +269,7 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
         contests.append(
             {
                 "state": state.code,
+                "candidate": candidates,
                 "D": totals[Party.D],
                 "R": totals[Party.R],
                 "recount": rounds,
