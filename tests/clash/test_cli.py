@@ -129,3 +129,11 @@ def test_a_range_marks_its_field_unobserved() -> None:
     assert data["estimated"] is True and data["command_win_permille"] == 400
     bad = runner.invoke(app, ["clash", "preview", EXAMPLE, "--strength-range", "high"])
     assert bad.exit_code == 2 and "--strength-range" in bad.output
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in Path(EXAMPLE).parent.glob("*.json")))
+def test_every_shipped_example_previews(name: str) -> None:
+    path = str(Path(EXAMPLE).parent / name)
+    result = runner.invoke(app, ["clash", "preview", path, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["evaluations"] <= 33
