@@ -79,7 +79,10 @@ def new_game(config: BallotConfig, key: str, players: int) -> tuple[GameState, l
         honeymoon=(0,) * len(gmap.states),
         authored=(0,) * players,
     )
-    events: list[Event] = [{"event": "setup", "start_player": start, "hands": to_data(state.hands)}]
+    faces = [card.label() for card in cards]
+    events: list[Event] = [
+        {"event": "setup", "start_player": start, "cards": faces, "hands": to_data(state.hands)}
+    ]
     state, more = begin_year(state, first=True)
     return state, events + more
 
