@@ -17,7 +17,7 @@ from fairfight.clash import tables as t
 from fairfight.clash.kernel import Columns, Exchange, Prepared, exchange, prepare
 from fairfight.clash.ops import ARRAY_OPS
 from fairfight.clash.parallel import Int32Array, Int64Array, run_split
-from fairfight.clash.preview import BAND_DRAWS
+from fairfight.clash.preview import BAND_DRAWS, band_values
 from fairfight.clash.spec import ClashSpec, check_resolvable, to_columns
 
 __all__ = ["BatchPreview", "columns_from_specs", "preview_batch", "slice_columns"]
@@ -165,21 +165,14 @@ def _thresholds(p: Prepared, at_low: Exchange, at_high: Exchange) -> list[Int64A
     return results
 
 
-def _band_rows(values: Sequence[Any]) -> list[Any]:
-    low = np.minimum(np.minimum(values[0], values[1]), values[2])
-    high = np.maximum(np.maximum(values[0], values[1]), values[2])
-    return [low, values[0] + values[1] + values[2] - low - high, high]
-
-
 def _preview_block(columns: Columns, out: Int32Array) -> None:
     """Fill `out` (rows x n) with the previews of one block."""
     p = prepare(ARRAY_OPS, columns)
     draws = [exchange(ARRAY_OPS, p, r) for r in BAND_DRAWS]
     low, high = draws[0], draws[2]
     rows: list[Any] = [p.a, p.d, p.volatility, p.resolve_attacker, p.resolve_defender]
-    rows += _band_rows([x.ld for x in draws])
-    rows += _band_rows([x.la for x in draws])
-    rows += _band_rows([x.shock_defender for x in draws])
+    for figure in ("ld", "la", "shock_defender"):
+        rows += band_values(ARRAY_OPS, *(getattr(x, figure) for x in draws))
     rows += _thresholds(p, low, high)
     for index, row in enumerate(rows):
         out[index] = row

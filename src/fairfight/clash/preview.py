@@ -14,11 +14,19 @@ from typing import Any
 from fairfight.clash import tables as t
 from fairfight.clash.exchange import may_retreat, prepare_spec
 from fairfight.clash.kernel import Exchange, Prepared, exchange
-from fairfight.clash.ops import INT_OPS
+from fairfight.clash.ops import INT_OPS, Ops, Value
 from fairfight.clash.spec import ClashSpec
 from fairfight.core.exact import least_true
 
-__all__ = ["BAND_DRAWS", "Band", "Preview", "band_of", "preview", "threshold_draw"]
+__all__ = [
+    "BAND_DRAWS",
+    "Band",
+    "Preview",
+    "band_of",
+    "band_values",
+    "preview",
+    "threshold_draw",
+]
 
 BAND_DRAWS = (0, t.MEDIAN_DRAW, t.HIGH_DRAW)
 """The draws whose results make up every band [CB-2160]."""
@@ -41,10 +49,17 @@ class Band:
         return self.low <= value <= self.high
 
 
+def band_values(ops: Ops, first: Value, second: Value, third: Value) -> tuple[Value, Value,
+                                                                              Value]:
+    """min, median and max of three results by value, not by draw [CB-2160]."""
+    low = ops.minimum(ops.minimum(first, second), third)
+    high = ops.maximum(ops.maximum(first, second), third)
+    return low, first + second + third - low - high, high
+
+
 def band_of(values: tuple[int, int, int]) -> Band:
-    """The band of three results, sorted by value, not by draw."""
-    low, median, high = sorted(values)
-    return Band(low, median, high)
+    """The band of three results at the band draws."""
+    return Band(*band_values(INT_OPS, *values))
 
 
 def threshold_draw(holds: Callable[[int], bool]) -> int:
