@@ -26,7 +26,10 @@ from fairfight.clash.spec import ClashSpec, parse_spec
 from fairfight.console import console, error_console, guarded, load_json_file
 from fairfight.core.errors import InputError, VerificationError
 
-app = typer.Typer(help="The clash ruleset.", no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    help="Deterministic integer combat: resolve a clash, preview its exact odds, check the rules.",
+    no_args_is_help=True, add_completion=False,
+)
 
 SAMPLE_STRIDE = 41
 """The default sweep takes every 41st clash of the reference sweep (2,098 clashes)."""
