@@ -5,7 +5,7 @@ from __future__ import annotations
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import BOARD, Office
+from fairfight.ballot.rules import Office
 from fairfight.ballot.scoring import leader, scores
 from fairfight.ballot.state import NO_CARD, Bill, Declaration, Discards, GameState
 
@@ -101,6 +101,3 @@ def lead_margin(state: GameState, seat: int) -> int:
     totals = scores(state)
     rivals = [totals[p] for p in range(state.players) if p != seat]
     return totals[seat] - max(rivals) if rivals else 0
-
-
-__all__ = ["BOARD"]
