@@ -137,3 +137,12 @@ def test_every_shipped_example_previews(name: str) -> None:
     result = runner.invoke(app, ["clash", "preview", path, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["evaluations"] <= 33
+
+
+def test_oracle_command() -> None:
+    result = runner.invoke(app, ["clash", "oracle", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data == {"cases": 5376, "mismatches": 0, "most_evaluations": data["most_evaluations"],
+                    "passed": True, "first_mismatches": []}
+    assert data["most_evaluations"] <= 33

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from fairfight.clash import tables as t
 from fairfight.clash.aftermath import recover
 from fairfight.clash.exchange import DefenderFate, TurnXp, allocate_losses, resolve_exchange
@@ -11,6 +14,7 @@ from fairfight.clash.spec import ClashSpec
 
 from .conftest import load_golden
 from .factories import ARMOUR, BATTERY, RIFLES, spec, unit
+from .strategies import clash_specs
 
 
 def _with_defender(base: ClashSpec, **fields: Any) -> ClashSpec:
@@ -103,3 +107,26 @@ def test_reaction_disorder_and_no_advance() -> None:
     assert outcome.prepared.flank_shock == t.AMBUSH_SHOCK
     assert outcome.lead.disorder_gain in (5, 30)
     assert not outcome.lead_may_advance
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(clash_specs(), st.integers(0, 999))
+def test_consequence_invariants(spec: ClashSpec, r: int) -> None:
+    """Bounds and rules that hold for every clash at every draw."""
+    outcome = resolve_exchange(spec, r)
+    x = outcome.exchange
+    units = (outcome.lead, outcome.defender, *outcome.supporters)
+    assert all(0 <= unit.strength <= 100 and 0 <= unit.disorder <= 100 for unit in units)
+    assert all(0 <= unit.xp_gain <= t.XP_PER_TURN_CAP for unit in units)
+    assert not (x.defender_breaks and x.attacker_falters)  # CB-1010
+    if spec.kind is t.Kind.BOMBARDMENT:
+        assert outcome.defender.strength >= 1 and outcome.lead.loss == 0  # CB-1710, CB-910
+        assert not x.defender_breaks and not x.attacker_falters  # CB-1020
+        assert outcome.defender.disorder_gain == 3 * x.ld + 5  # CB-1200
+    if spec.kind is not t.Kind.ASSAULT:
+        assert not outcome.lead_may_advance  # CB-1090
+    if outcome.fate is DefenderFate.HOLDS_SHAKEN:
+        assert outcome.defender.shaken == 2 and (spec.in_own_city or spec.defender.works)
+    if outcome.fate is DefenderFate.ROUTED:
+        assert spec.encircled and outcome.defender.strength == 0
+    assert outcome.lead.loss == x.la and x.ld <= spec.defender.strength
