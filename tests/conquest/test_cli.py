@@ -15,7 +15,7 @@ from typer.testing import CliRunner, Result
 from fairfight.conquest import season
 from fairfight.conquest.cli import app
 from fairfight.conquest.synthetic import synthetic_map
-from fairfight.core.errors import RuleError
+from fairfight.core.errors import InputError, RuleError
 from tests.conquest.helpers import SEED, star_map, table_dump
 
 runner = CliRunner()
@@ -330,3 +330,12 @@ def test_beacon_signature_is_checked_when_drand_verify_is_present(
     monkeypatch.setitem(sys.modules, "drand_verify", other)
     result = cli("verify", folder)
     assert result.exit_code == 1 and "beacon.randomness" in _one_line(result)
+
+
+def test_a_map_with_floats_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    floating = star_map()
+    floating["regions"][0]["area_km2"] = 1.5
+    with pytest.raises(InputError) as refused:
+        season.create_season(tmp_path / "f.db", floating, "floating", seed=SEED)
+    assert refused.value.field == "map.value" and "floats" in refused.value.rule
+    assert not (tmp_path / "f.db").exists()

@@ -130,6 +130,7 @@ def create_season(
     )
     try:
         world = engine.compile_world(map_data)
+        map_hash = engine.map_sha256(map_data)
     except engine.MapError as error:
         raise InputError(f"map.{error.field}", error.rule) from None
     secret = request.seed or new_seed()
@@ -137,7 +138,7 @@ def create_season(
         "ruleset": "conquest",
         "engine_version": engine.ENGINE_VERSION,
         "map_name": map_name,
-        "map_sha256": engine.map_sha256(map_data),
+        "map_sha256": map_hash,
         "max_battles": request.max_battles,
         "beacon": None
         if request.beacon_round is None
