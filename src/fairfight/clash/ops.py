@@ -37,20 +37,9 @@ class IntOps:
         """if_true where the condition holds, else if_false."""
         return if_true if condition else if_false
 
-    @staticmethod
-    def both(a: Value, b: Value) -> Value:
-        """Logical and."""
-        return bool(a and b)
-
-    @staticmethod
-    def either(a: Value, b: Value) -> Value:
-        """Logical or."""
-        return bool(a or b)
-
-    @staticmethod
-    def negate(a: Value) -> Value:
-        """Logical not."""
-        return not a
+    both = staticmethod(operator.and_)  # on two bools: a bool
+    either = staticmethod(operator.or_)
+    negate = staticmethod(operator.not_)
 
     @staticmethod
     def as_int(flag: Value) -> Value:
