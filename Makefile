@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/fairfight demo
+	$(VENV)/bin/fairfight conquest demo
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
