@@ -13,6 +13,9 @@ Indicators (tools/conquest_indicators.csv, sources in tools/conquest_indicator_s
     R Readiness   highest point in metres (rugged ground favours the defence)
     U Unity       year the region took its present status; earlier is better
 
+Each region's special goes in its strongest category (ties to the heavier weight); its name,
+the regional fact behind it and any citation come from tools/conquest_specials.csv.
+
 Run `.venv/bin/python tools/conquest_ratings.py` to print the ratings; the map build
 (tools/conquest_build_map.py) imports `ratings_from_table`, and a test re-runs it against the
 committed map.
@@ -81,52 +84,31 @@ def ratings_from_table(
 
 CATEGORY_ORDER = ("P", "S", "M", "R", "U")
 """Ties for the strongest rating go to the earlier category (the order of the weights)."""
-SPECIAL_NAME = {
-    "P": "{name} Industry",
-    "S": "{name} Hinterland",
-    "M": "{name} Crossroads",
-    "R": "{name} High Ground",
-    "U": "{name} Charter",
-}
-SPECIAL_FACT = {
-    "P": "Output per person of about {gdp_per_person_usd} US dollars",
-    "S": "An area of about {area_km2} km2",
-    "M": "About {density} people per km2",
-    "R": "Its highest point stands at {highest_point_m} m",
-    "U": "It took its present status in {status_year}",
-}
-SOURCE_COLUMN = {"P": "gdp_per_person_usd", "S": "area_km2", "M": "area_km2",
-                 "R": "highest_point_m", "U": "status_year"}
+SPECIALS = TOOLS / "conquest_specials.csv"
 
 
-def special_for(
-    ratings: Mapping[str, int], indicator: Row, faction: Row, sources: Mapping[str, Row]
-) -> dict[str, str | None]:
-    """The special sits in the region's strongest category; its fact is that indicator."""
-    category = max(CATEGORY_ORDER, key=lambda c: (ratings[c], -CATEGORY_ORDER.index(c)))
-    density = Fraction(int(faction["population"]), int(indicator["area_km2"]))
-    fact = SPECIAL_FACT[category].format(**indicator, density=round(density))
-    source = sources[SOURCE_COLUMN[category]]
-    return {
-        "category": category,
-        "name": SPECIAL_NAME[category].format(name=faction["name"]),
-        "fact": f"{fact} ({source['year']}).",
-        "source_status": "sourced",
-        "citation": source["source"],
-    }
+def special_category(ratings: Mapping[str, int]) -> str:
+    """A region's special sits in its strongest rating; ties go to the heavier weight."""
+    return max(CATEGORY_ORDER, key=lambda c: (ratings[c], -CATEGORY_ORDER.index(c)))
 
 
 def specials_from_table(
-    indicators: Path = INDICATORS, factions: Path = FACTIONS
+    indicators: Path = INDICATORS, factions: Path = FACTIONS, specials: Path = SPECIALS
 ) -> dict[str, dict[str, str | None]]:
-    """The special of every region, from its ratings and the indicator behind the best one."""
+    """Every region's special: the category from its ratings, the name and fact from the
+    hand-written table; a fact with a citation is `sourced`, one without is `unsourced`."""
     ratings = ratings_from_table(indicators, factions)
-    indicator_rows = read_rows(indicators)
-    faction_rows = read_rows(factions)
-    with (indicators.parent / "conquest_indicator_sources.csv").open(encoding="utf-8") as handle:
-        sources = {row["column"]: row for row in csv.DictReader(handle)}
+    texts = read_rows(specials)
+    if set(texts) != set(ratings):
+        raise SystemExit("special table and faction table list different regions")
     return {
-        code: special_for(ratings[code], indicator_rows[code], faction_rows[code], sources)
+        code: {
+            "category": special_category(ratings[code]),
+            "name": texts[code]["name"],
+            "fact": texts[code]["fact"],
+            "source_status": "sourced" if texts[code]["citation"] else "unsourced",
+            "citation": texts[code]["citation"] or None,
+        }
         for code in sorted(ratings)
     }
 
