@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from fairfight.conquest import scenario
 from fairfight.conquest.scenario import MAP_NAMES, load_map, map_path, map_stats, validate_map
 from fairfight.core.errors import InputError
 
@@ -290,5 +291,24 @@ def test_bad_map_files_give_one_line_errors(tmp_path: Path) -> None:
     good.write_text(json.dumps(small()), encoding="utf-8")
     assert load_map(str(good))["name"] == "small"
     with pytest.raises(InputError) as caught:
-        map_path("atlantis")
+        load_map("atlantis")
     assert caught.value.field == "map"
+    assert "unknown map 'atlantis'; shipped maps: north-america" in caught.value.rule
+
+
+def test_scenario_exports_are_sorted_and_complete() -> None:
+    exported = scenario.__all__
+    assert list(exported) == sorted(exported)
+    public = {
+        name for name, value in vars(scenario).items()
+        if not name.startswith("_") and getattr(value, "__module__", None) == scenario.__name__
+    }
+    assert public <= set(exported)
+    assert all(hasattr(scenario, name) for name in exported)
+
+
+def test_errors_print_on_one_line() -> None:
+    data = small()
+    data["borders"][1]["b"] = "ZZ"
+    line = refused(data).one_line()
+    assert line == "InputError: map.borders[1].b: unknown region code ZZ"

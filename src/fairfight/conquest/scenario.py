@@ -27,13 +27,13 @@ from fairfight.console import load_json_file, parse_model
 from fairfight.core.errors import InputError
 
 __all__ = [
+    "Border",
+    "BorderKind",
+    "ConquestMap",
     "DEFAULT_MAP",
     "MAP_NAMES",
     "MAX_RATING",
     "MIN_RATING",
-    "Border",
-    "BorderKind",
-    "ConquestMap",
     "PopulationBasis",
     "Ratings",
     "Region",
@@ -236,7 +236,12 @@ def validate_map(data: Any) -> dict[str, Any]:
 
 def load_map(name_or_path: str | Path = DEFAULT_MAP) -> dict[str, Any]:
     """Read a shipped map by name, or a map file by path, and validate it [§0, §11]."""
-    if isinstance(name_or_path, str) and name_or_path in MAP_NAMES:
+    looks_like_a_name = (
+        isinstance(name_or_path, str)
+        and not name_or_path.endswith(".json")
+        and not Path(name_or_path).exists()
+    )
+    if isinstance(name_or_path, str) and (name_or_path in MAP_NAMES or looks_like_a_name):
         path = map_path(name_or_path)
     else:
         path = Path(name_or_path)
