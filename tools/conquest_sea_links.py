@@ -44,6 +44,9 @@ END_TRIM_KM = 3.0
 """The test line is trimmed by this much at each end, so land touching an end point is ignored."""
 SIMPLIFY_DEG = 0.005
 """Outline simplification (about 500 m), far below the distances that matter."""
+MIN_PART_DEG2 = 1e-5
+"""Specks of land under about 0.1 km2 are dropped: DCW has a few artefacts of that size (one sits
+on a whole degree in the middle of the Gulf of California)."""
 EARTH_KM = 6371.0
 KM_PER_DEG = math.pi * EARTH_KM / 180
 GREAT_LAKES_BOX = (-93.0, 40.0, -75.0, 50.0)
@@ -55,7 +58,7 @@ TOUCH_KM = 2.0
 MEXICO_NEIGHBOURS = ("US-CA", "US-AZ", "US-NM", "US-TX", "GT", "BZ")
 OUTSIDE_MAP = ("CO", "VE", "RU", "IS")
 """Countries off the map whose land still blocks a crossing."""
-ISLAND_OVERRIDES = {"MX-COL": (-112.0, 17.5, -110.0, 19.5)}
+ISLAND_OVERRIDES = {"MX-COL": (-115.5, 18.0, -110.5, 19.6)}
 """Islands given to a state other than the nearest: the Revillagigedo Islands belong to Colima."""
 
 
@@ -77,6 +80,7 @@ def gmt_segments(*args: str) -> list[list[tuple[float, float]]]:
 def dcw_outline(dcw_code: str) -> BaseGeometry:
     """A DCW country or state as one (multi)polygon."""
     parts = [Polygon(ring).buffer(0) for ring in gmt_segments(f"-E{dcw_code}") if len(ring) >= 4]
+    parts = [part for part in parts if part.area >= MIN_PART_DEG2]
     return unary_union(parts).simplify(SIMPLIFY_DEG, preserve_topology=True).buffer(0)
 
 
