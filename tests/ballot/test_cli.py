@@ -170,6 +170,7 @@ def test_human_seat_plays_a_year_from_the_terminal() -> None:
     assert "Not accepted: RuleError: declare.H-ZZ-1: that race does not come up" in result.output
     assert "Your hand (" in result.output and "Draft pick 1 of 4" in result.output
     assert "win chance" in result.output
+    assert "Best card for the strongest of 481 races" in result.output
     assert "Scores after 2028" in result.output
     assert "Stopped after 1 year(s)" in result.output
 

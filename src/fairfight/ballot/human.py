@@ -37,6 +37,7 @@ from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import RuleError
 
 Ask = Callable[[str], str]
+SUGGESTIONS = 10
 Say = Callable[[str], None]
 
 
@@ -172,9 +173,10 @@ class TerminalHuman:
                 "re-run it by declaring that card, or it retires"
             )
         self._list_races(state)
+        self._suggest(state, seat)
         self.say(
             "Declare one per line: RACE CARD PARTY [DISTRICT_CARD]; 'list' shows the races "
-            "again; an empty line ends."
+            "again, 'best' the strongest choices; an empty line ends."
         )
         entries: list[Declaration] = []
         while True:
@@ -183,6 +185,9 @@ class TerminalHuman:
                 return Declarations(tuple(entries))
             if line == "list":
                 self._list_races(state)
+                continue
+            if line == "best":
+                self._suggest(state, seat)
                 continue
             try:
                 entry = self._parse_declaration(state, seat, line)
@@ -211,6 +216,32 @@ class TerminalHuman:
             if holding.holder == seat and holding.card == numbers[0]:
                 district = holding.district_card
         return Declaration(seat, race, numbers[0], Party(party_text.upper()), district)
+
+    def _suggest(self, state: GameState, seat: int, limit: int = SUGGESTIONS) -> None:
+        """The legal new declarations with the best exact chances (no district card)."""
+        cards = build_cards(state.key)
+        hand = [cards[c] for c in state.hands[seat] if cards[c].is_candidate]
+        ranked: list[tuple[Fraction, int, int, str, Declaration]] = []
+        gmap = game_map()
+        for index in gmap.races_in(state.year):
+            race = gmap.seats[index].race_id
+            for card in hand:
+                for party in Party:
+                    entry = Declaration(seat, race, card.id, party)
+                    chance, how = exact_chance(state, entry)
+                    ranked.append((-chance, index, card.id, how, entry))
+        ranked.sort(key=lambda row: row[:3])
+        best_per_race: dict[str, tuple[Fraction, str, Declaration]] = {}
+        for negative, _, _, how, entry in ranked:
+            best_per_race.setdefault(entry.race, (-negative, how, entry))
+        if not best_per_race:
+            return
+        self.say(f"Best card for the strongest of {len(best_per_race)} races (no district card):")
+        for chance, how, entry in list(best_per_race.values())[:limit]:
+            self.say(
+                f"  {entry.race} {entry.card} {entry.party.value}: {percent(chance)}% "
+                f"= {chance} ({how})"
+            )
 
     def _list_races(self, state: GameState) -> None:
         gmap = game_map()
