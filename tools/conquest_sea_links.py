@@ -55,11 +55,17 @@ ARC_MAJORITY = 0.9
 """A coast piece between two state-line ends goes whole to a state owning this share of it."""
 TOUCH_KM = 2.0
 """Outlines closer than this count as touching (outlines are simplified independently)."""
+BAJA = ("MX-BCN", "MX-BCS")
+BAJA_LINE_LAT = 28.0
 MEXICO_NEIGHBOURS = ("US-CA", "US-AZ", "US-NM", "US-TX", "GT", "BZ")
 OUTSIDE_MAP = ("CO", "VE", "RU", "IS")
 """Countries off the map whose land still blocks a crossing."""
-ISLAND_OVERRIDES = {"MX-COL": (-115.5, 18.0, -110.5, 19.6)}
-"""Islands given to a state other than the nearest: the Revillagigedo Islands belong to Colima."""
+ISLAND_OVERRIDES = {
+    "MX-COL": (-115.5, 18.0, -110.5, 19.6),
+    "MX-SON": (-112.45, 28.3, -112.2, 28.5),
+}
+"""Islands whose state is not the one with the nearest coast: the Revillagigedo Islands belong to
+Colima, and San Pedro Mártir, in mid-Gulf nearer Baja California Sur, to Sonora."""
 
 
 def gmt_segments(*args: str) -> list[list[tuple[float, float]]]:
@@ -104,6 +110,13 @@ def great_lakes() -> BaseGeometry:
 def read_regions() -> list[dict[str, str]]:
     with (TOOLS / "conquest_factions.csv").open(encoding="utf-8", newline="") as handle:
         return list(csv.DictReader(handle))
+
+
+def baja_side(owner: str, point: Point) -> str:
+    """The two Baja California states meet on the 28th parallel, islands included."""
+    if owner not in BAJA:
+        return owner
+    return "MX-BCN" if point.y >= BAJA_LINE_LAT else "MX-BCS"
 
 
 def nearest_anchor(anchors: list[tuple[str, Point]], point: Point) -> str:
@@ -185,13 +198,13 @@ def mexican_states(foreign: BaseGeometry) -> dict[str, BaseGeometry]:
             steps = max(1, int(part.length / 0.05))
             for step in range(steps):
                 piece = substring(part, step / steps, (step + 1) / steps, normalized=True)
-                owners.append((nearest_anchor(anchors, piece.interpolate(0.5, normalized=True)),
-                               piece))
+                middle = piece.interpolate(0.5, normalized=True)
+                owners.append((baja_side(nearest_anchor(anchors, middle), middle), piece))
         votes: dict[str, float] = {}
         for code, piece in owners:
             votes[code] = votes.get(code, 0.0) + piece.length
         leader = max(votes, key=lambda code: votes[code])
-        if votes[leader] >= ARC_MAJORITY * coast.length:
+        if votes[leader] >= ARC_MAJORITY * coast.length and leader not in BAJA:
             pieces.setdefault(leader, []).append(coast)
         else:
             for code, piece in owners:
@@ -207,7 +220,7 @@ def mexican_states(foreign: BaseGeometry) -> dict[str, BaseGeometry]:
              if w <= centre.x <= e and s <= centre.y <= n),
             min(coasts, key=lambda code: coasts[code].distance(largest)),
         )
-        pieces[owner].extend(group)
+        pieces[baja_side(owner, centre)].extend(group)
     return {code: unary_union(shapes) for code, shapes in pieces.items()}
 
 
