@@ -312,3 +312,13 @@ def test_errors_print_on_one_line() -> None:
     data["borders"][1]["b"] = "ZZ"
     line = refused(data).one_line()
     assert line == "InputError: map.borders[1].b: unknown region code ZZ"
+
+
+def test_the_map_notes_state_the_shipped_counts(shipped: dict[str, Any]) -> None:
+    notes = map_path("north-america").with_name("SOURCES.md").read_text(encoding="utf-8")
+    stats = map_stats(shipped)
+    summary = (
+        f"{stats['factions']} regions, {stats['land']} land borders and {stats['sea']} sea\n"
+        f"links ({stats['remote']} of them labelled remote), {stats['borders']} borders in all."
+    )
+    assert summary in notes
