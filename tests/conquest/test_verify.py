@@ -84,8 +84,9 @@ def test_any_changed_ledger_amount_is_caught(data: st.DataObject) -> None:
         assert int(mismatch.place.split()[1]) >= entry["before_battle"]
     elif mismatch.place == "final map":  # a pool never used: its amount differs
         assert f"factions.{entry['faction']}.pool" in mismatch.detail
-    else:
-        assert mismatch.place == f"ledger seq {entry['seq']}.amount"
+    else:  # refused: this entry, or a later one the changed pools now refuse
+        assert mismatch.place.startswith("ledger seq ")
+        assert int(mismatch.place.split()[2].split(".")[0]) >= entry["seq"]
 
 
 @settings(max_examples=12)
@@ -213,3 +214,31 @@ def test_a_malformed_record_is_a_named_mismatch_not_a_crash() -> None:
     record = season()
     del record["ledger"][0]["faction"]
     assert _mismatch(record).place.startswith("ledger seq 1")
+
+
+def test_a_ledger_entry_dated_before_battle_one_is_refused() -> None:
+    """No step has number 0, so such an entry could never have been the next battle [§6]."""
+    record = season()
+    for entry in record["ledger"]:
+        entry["seq"] += 1
+    record["ledger"].insert(0, {"seq": 1, "before_battle": 0, "faction": "ZZ-001", "amount": 5})
+    mismatch = _mismatch(record)
+    assert mismatch.place.startswith("ledger seq 1")
+    assert "next battle" in mismatch.detail
+
+
+def test_the_ledger_is_checked_before_any_battle_is_compared() -> None:
+    """§9 order: the ledger validates (step 2) before the history is compared (step 3)."""
+    record = season()
+    record["history"][1]["draws"][4]["value"] ^= 1
+    late = next(e for e in record["ledger"] if e["before_battle"] == 40)
+    late["amount"] = 7
+    mismatch = _mismatch(record)
+    assert mismatch.place == f"ledger seq {late['seq']}.amount"
+    record = season()
+    record["history"][1]["draws"][4]["value"] ^= 1
+    after_end = len(record["history"]) + 1
+    record["ledger"].append(
+        {"seq": 999, "before_battle": after_end, "faction": "ZZ-001", "amount": 5}
+    )
+    assert _mismatch(record).place == "ledger seq 999"

@@ -961,7 +961,34 @@ def _check_ledger_order(ledger: list[Plain]) -> None:
             raise ReplayMismatch(
                 f"ledger seq {seq}.before_battle", f"must not go back, got {battle!r}"
             )
+        if battle < 1:
+            raise ReplayMismatch(
+                f"ledger seq {seq}.before_battle",
+                f"must be the next battle at arrival; no battle has number {battle}",
+            )
         previous_seq, previous_battle = seq, battle
+
+
+def _replay_season(state: Plain, ledger: list[Plain]) -> tuple[Plain, list[Plain]]:
+    """Play the season to its end, validating every ledger entry on the way [§9.2].
+
+    The ledger is judged against the replayed state alone, so a refused entry is reported
+    before any saved battle is compared, as §9 orders the checks.
+    """
+    entries = []
+    while not state["board"]["ended"]:
+        try:
+            state, entry = play_step(state, ledger)
+        except LedgerRefusal as refusal:
+            raise ReplayMismatch(refusal.field, refusal.rule) from None
+        entries.append(entry)
+    for contribution in ledger:
+        if contribution["before_battle"] >= state["board"]["next_battle"]:
+            raise ReplayMismatch(
+                f"ledger seq {contribution['seq']}",
+                "dated after the season ended; it was never applied",
+            )
+    return state, entries
 
 
 def verify_record(record: Mapping[str, Any]) -> list[str]:
@@ -1011,28 +1038,25 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
         raise ReplayMismatch("map", str(error)) from None
     ledger = list(record["ledger"])
     _check_ledger_order(ledger)
-    for saved in record["history"]:
-        battle = state["board"]["next_battle"]
-        if state["board"]["ended"]:
-            raise ReplayMismatch(f"battle {battle}", "extra entry: the season had already ended")
-        try:
-            state, entry = play_step(state, ledger)
-        except LedgerRefusal as refusal:
-            raise ReplayMismatch(refusal.field, refusal.rule) from None
+    state, replayed = _replay_season(state, ledger)
+    board = state["board"]
+    saved_history = list(record["history"])
+    for saved, entry in zip(saved_history, replayed, strict=False):
         found = first_difference(saved, entry)
         if found:
             where, was, now = found
             raise ReplayMismatch(
-                f"battle {battle}", f"field {where}: record has {was!r}, replay gives {now!r}"
+                f"battle {entry['number']}",
+                f"field {where}: record has {was!r}, replay gives {now!r}",
             )
-    board = state["board"]
-    if not board["ended"]:
-        raise ReplayMismatch(f"battle {board['next_battle']}", "missing: the season had not ended")
-    for entry in ledger:
-        if entry["before_battle"] >= board["next_battle"]:
-            raise ReplayMismatch(
-                f"ledger seq {entry['seq']}", "dated after the season ended; it was never applied"
-            )
+    if len(saved_history) > len(replayed):
+        raise ReplayMismatch(
+            f"battle {len(replayed) + 1}", "extra entry: the season had already ended"
+        )
+    if len(saved_history) < len(replayed):
+        raise ReplayMismatch(
+            f"battle {len(saved_history) + 1}", "missing: the season had not ended"
+        )
     found = first_difference(record["final_map"], board)
     if found:
         where, was, now = found
