@@ -7,8 +7,8 @@ Not part of the package: it needs Debian's `gmt`, `gmt-dcw`, `gmt-gshhg-high` an
 
 It writes tools/conquest_sea_links.csv (one row per sea link, with the two nearest coast
 points and the distance) and tools/conquest_land_check.csv (pairs of regions whose DCW
-outlines touch, to cross-check the land-border list). The rule is described in
-src/fairfight/conquest/maps/SOURCES.md; in short:
+outlines touch, to cross-check the land-border list; `n/a` for Mexican states, which DCW
+lacks). The rule is described in src/fairfight/conquest/maps/SOURCES.md; in short:
 
 1. Region outlines come from DCW (US states, Canadian provinces, countries and territories);
    Great Lakes water (GSHHG level-2 shorelines) is cut out of them. Mexican states are not in
@@ -402,7 +402,9 @@ def main() -> None:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(["a", "b", "outlines_touch", "in_land_list"])
         for pair in sorted(set(touching) | land):
-            writer.writerow([*pair, str(pair in touching).lower(), str(pair in land).lower()])
+            mexican = any(code.startswith("MX-") for code in pair)
+            touch = "n/a" if mexican else str(pair in touching).lower()
+            writer.writerow([*pair, touch, str(pair in land).lower()])
     remote = sum(1 for link in links if link["remote"] == "true")
     print(f"sea links: {len(links)} ({remote} remote); land borders: {len(land)}")
 
