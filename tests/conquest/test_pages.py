@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -150,3 +151,95 @@ def test_demo_runs_a_whole_season_and_verifies(tmp_path: Path) -> None:
     assert result.rebellions == 1
     assert any("final map matches" in note for note in result.verification)
     assert (tmp_path / "demo.db").exists()
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value * 100):.4f}".rstrip("0").rstrip(".") + "%"
+
+
+def _times(value: Fraction) -> str:
+    return f"×{float(value):g}"
+
+
+def _page_forms() -> dict[str, list[str]]:
+    """How each engine constant shows on the rules page, formatted here from its value."""
+    e = engine
+    full_after = (e.INTEGRATION_DENOMINATOR - e.INTEGRATION_START) // e.INTEGRATION_STEP + 1
+    return {
+        "BASIS_POINTS": [f"1/{e.BASIS_POINTS}"],
+        "BORDER_KINDS": list(e.BORDER_KINDS),
+        "CATEGORIES": [f"| {c.value}: " for c in e.CATEGORIES],
+        "CATEGORY_TYPES": [
+            f"| {e.RATING_WEIGHTS[c]} | {t.value} |" for c, t in e.CATEGORY_TYPES.items()
+        ],
+        "CLAMP_PER_MILLE": [
+            _percent(Fraction(e.CLAMP_PER_MILLE, 1000)),
+            _percent(1 - Fraction(e.CLAMP_PER_MILLE, 1000)),
+        ],
+        "COUNTERS": [f"| {a.value} | {b.value} |" for a, b in e.COUNTERS.items()],
+        "COUNTER_BONUS": [f"| counter | {_times(e.COUNTER_BONUS)} |"],
+        "COUNTER_CIRCLE": [f"| {t.value} |" for t in e.COUNTER_CIRCLE],
+        "DRAWS_PER_BATTLE": [f"{e.DRAWS_PER_BATTLE}(n − 1)"],
+        "DRAW_ROLES": [f"{i}. {role}" for i, role in enumerate(e.DRAW_ROLES)],
+        "ENGINE_VERSION": [e.ENGINE_VERSION],
+        "FAN_BOOST_AT_CAP": [f"1 + {_percent(e.FAN_BOOST_AT_CAP)} × pool ÷ ${e.POOL_CAP}"],
+        "HOME_BONUS": [f"| home | {_times(e.HOME_BONUS)} |"],
+        "INTEGRATION_DENOMINATOR": [f"| {full_after} and later | 100% |"],
+        "INTEGRATION_START": [
+            f"| 1 | {_percent(Fraction(e.INTEGRATION_START, e.INTEGRATION_DENOMINATOR))} |"
+        ],
+        "INTEGRATION_STEP": [
+            f"adding {_percent(Fraction(e.INTEGRATION_STEP, e.INTEGRATION_DENOMINATOR))}"
+        ],
+        "LAND": [f"{e.LAND} fight"],
+        "MORALE_CAP_BP": [f"never exceeds {_percent(Fraction(e.MORALE_CAP_BP, e.BASIS_POINTS))}"],
+        "MORALE_DECAY": [f"decays {_times(e.MORALE_DECAY)}"],
+        "MORALE_UPSET_BP": [f"or {_percent(Fraction(e.MORALE_UPSET_BP, e.BASIS_POINTS))}"],
+        "MORALE_WIN_BP": [f"adds {_percent(Fraction(e.MORALE_WIN_BP, e.BASIS_POINTS))}"],
+        "POOL_CAP": [f"up to ${e.POOL_CAP}"],
+        "POOL_STEP": [f"add ${e.POOL_STEP} at a time"],
+        "POWER_EXPONENT": [
+            f"N^{float(e.POWER_EXPONENT):g}",
+            f"{e.POWER_EXPONENT.numerator}/{e.POWER_EXPONENT.denominator}",
+        ],
+        "POWER_SCALE": [f"1/{e.POWER_SCALE:,}"],
+        "RATING_MAX": [f"from {e.RATING_MIN} to {e.RATING_MAX}"],
+        "RATING_MIN": [f"from {e.RATING_MIN} to {e.RATING_MAX}"],
+        "RATING_WEIGHTS": [f"| {w} |" for w in e.RATING_WEIGHTS.values()],
+        "RECORD_FILES": [f"`{name}`" for name in e.RECORD_FILES.values()],
+        "ROUNDS_TO_WIN": [f"first to {e.ROUNDS_TO_WIN}"],
+        "ROUND_BITS": [f"2^{e.ROUND_BITS}", f"top {e.ROUND_BITS} bits"],
+        "ROUND_CEILING": [f"and {e.ROUND_CEILING} out of"],
+        "ROUND_FLOOR": [f"({e.ROUND_FLOOR} and"],
+        "ROUND_SCALE": [f"out of 2^{e.ROUND_SCALE.bit_length() - 1}"],
+        "SEA": [f"{e.SEA} border"],
+        "SEA_FACTOR": [f"| sea | {_times(e.SEA_FACTOR)} |"],
+        "SPECIAL_BONUS": [f"| special | {_times(e.SPECIAL_BONUS)} |"],
+        "STRENGTH_FACTORS": [f"| {name} |" for name in e.STRENGTH_FACTORS],
+        "UPSET_BELOW": [f"under {_percent(e.UPSET_BELOW)}"],
+    }
+
+
+def test_rules_page_shows_every_engine_constant() -> None:
+    """Walk the engine's constants themselves, so a new one cannot be left off the page."""
+    constants = {
+        name
+        for name, value in vars(engine).items()
+        if name.isupper() and not name.startswith("_") and not isinstance(value, type)
+    }
+    forms = _page_forms()
+    assert set(forms) == constants
+    page = " ".join(rules_page().split())
+    for name, texts in forms.items():
+        for text in texts:
+            assert " ".join(text.split()) in page, (name, text)
+
+
+def test_rules_template_types_no_number_by_hand() -> None:
+    """Outside `{{ ... }}` the only digits are notation: list markers, SHA-256, battle 1,
+    the 1 of `1/unit` and `1 + x`, the base of `2^bits` and the n − 1 of the draw formula."""
+    template = Path(engine.__file__).parents[1] / "docs" / "templates" / "conquest.md.j2"
+    text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}", "", template.read_text(encoding="utf-8"), flags=re.S)
+    for notation in (r"(?m)^\d\. ", "SHA-256", "battle 1", r"\b1/", r"\b1 \+ ", "2\\^", "n − 1"):
+        text = re.sub(notation, "", text)
+    assert re.findall(r"\d", text) == []

@@ -105,6 +105,12 @@ def rules_context() -> dict[str, Any]:
         "pool_states": member_docs(e.PoolState),
         "kinds": member_docs(e.BattleKind),
         "draws_per_battle": e.DRAWS_PER_BATTLE,
+        "pick_draws": e.DRAWS_PER_BATTLE - len(e.CATEGORIES),
+        "fan_boost": share_percent(e.FAN_BOOST_AT_CAP),
+        "ramp_start": share_percent(
+            Fraction(e.INTEGRATION_START, e.INTEGRATION_DENOMINATOR)
+        ),
+        "ramp_step": share_percent(Fraction(e.INTEGRATION_STEP, e.INTEGRATION_DENOMINATOR)),
         "draw_roles": list(enumerate(e.DRAW_ROLES)),
         "record_files": e.RECORD_FILES,
     }
