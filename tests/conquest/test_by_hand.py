@@ -291,3 +291,58 @@ def test_candidate_lists_by_hand() -> None:
     chosen = borders[(draws[2] * len(borders)) >> 64]
     assert (entry["attacker"], entry["defender"]) == (attacker, defender)
     assert (entry["border"]["a"], entry["border"]["b"]) == chosen
+
+
+def test_beacon_season_key_is_the_hmac_of_the_seed() -> None:
+    """K = HMAC-SHA256(key = seed text, message = beacon randomness text), lowercase hex [§2]."""
+    import hmac
+
+    seed, randomness = seed_number(7), "ab" * 32
+    expected = hmac.new(seed.encode(), randomness.encode(), hashlib.sha256).hexdigest()
+    assert engine.season_key(seed, randomness) == expected
+    assert engine.season_key(seed, None) == seed
+    state = engine.new_state(_front_map(), expected)
+    _, entry = engine.play_step(state, [])
+    assert [d["value"] for d in entry["draws"]] == [_draw(expected, k) for k in range(8)]
+
+
+def _refusal(map_data: dict[str, Any]) -> str:
+    try:
+        engine.compile_world(map_data)
+    except engine.MapError as error:
+        return str(error)
+    raise AssertionError("the map was accepted")
+
+
+def test_engine_refuses_a_map_it_cannot_play() -> None:
+    """§0: no population below 1, ratings 1..10, ends in byte order, one border per pair,
+    no isolated region, connected; §8: max_battles null or at least 1."""
+    low = _front_map()
+    low["regions"][0]["population"] = 0
+    assert "population" in _refusal(low)
+    rated = _front_map()
+    rated["regions"][1]["ratings"]["M"] = 11
+    assert "ratings.M" in _refusal(rated)
+    rated["regions"][1]["ratings"]["M"] = 0
+    assert "ratings.M" in _refusal(rated)
+    backwards = _front_map()
+    backwards["borders"][0].update(a="AB", b="AA")
+    assert "byte order" in _refusal(backwards)
+    twice = _front_map()
+    twice["borders"].append(border("AA", "AB", "sea"))
+    assert "listed twice" in _refusal(twice)
+    split = hand_map(
+        [region(code, 1000) for code in ("AA", "AB", "AC", "AD")],
+        [border("AA", "AB"), border("AC", "AD")],
+    )
+    assert "not connected" in _refusal(split)
+    remote_land = _front_map()
+    remote_land["borders"][0]["remote"] = True
+    assert "remote" in _refusal(remote_land)
+    for cap in (0, -1):
+        try:
+            engine.new_state(_front_map(), seed_number(0), cap)
+        except engine.MapError as error:
+            assert "max_battles" in str(error)
+        else:
+            raise AssertionError("max_battles below 1 was accepted")
