@@ -22,8 +22,10 @@ __all__ = [
     "Exchange",
     "Prepared",
     "column",
+    "contribution",
     "exchange",
     "prepare",
+    "resolve",
 ]
 
 
