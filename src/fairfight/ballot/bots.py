@@ -24,4 +24,4 @@ def make_bots(names: Sequence[str]) -> list[Player]:
     return [shared if name == "machine" else Pollster() for name in names]
 
 
-__all__ = ["BOT_NAMES", "Machine", "Pollster", "make_bots", "machine_homes"]
+__all__ = ["BOT_NAMES", "Machine", "Pollster", "machine_homes", "make_bots"]
