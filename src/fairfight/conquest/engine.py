@@ -92,6 +92,7 @@ __all__ = [
     "main",
     "map_sha256",
     "new_state",
+    "odds_line",
     "owner",
     "pending_board",
     "people",
@@ -741,36 +742,50 @@ def fan_outcome(attacker: Plain, defender: Plain) -> tuple[str | None, bool]:
     return None, False
 
 
+def odds_line(attacker: Plain, defender: Plain, secured: str | None) -> Plain:
+    """The odds a viewer is shown: battle chance before and after fan power, per-round chances.
+
+    A secured win shows 1 or 0 after fan power [§1.4]; the rounds keep their real chances.
+    """
+    odds = assess(attacker, defender)
+    after = odds["chance_after"]
+    if secured is not None:
+        after = Fraction(1 if secured == "attacker" else 0)
+    rounds = [
+        {
+            "category": category.value,
+            "before": fraction_text(Fraction(before, ROUND_SCALE)),
+            "after": fraction_text(Fraction(q_after, ROUND_SCALE)),
+        }
+        for category, before, q_after in zip(CATEGORIES, odds["before"], odds["after"], strict=True)
+    ]
+    return {
+        "before": odds["chance_before"], "after": after, "rounds": rounds, "q": odds["after"],
+    }
+
+
 def _fight(
     entry: Plain, attacker: Plain, defender: Plain, draws: list[int], secured: str | None
 ) -> None:
     """Rounds, natural and final winner, odds line and upset, written into the entry."""
-    odds = assess(attacker, defender)
+    line = odds_line(attacker, defender, secured)
     first = entry["draws"][0]["index"]
     rounds, attacker_wins = [], 0
-    for i, category in enumerate(CATEGORIES):
-        won = (draws[3 + i] >> ROUND_BITS) < odds["after"][i]
+    for i, shown in enumerate(line["rounds"]):
+        won = (draws[3 + i] >> ROUND_BITS) < line["q"][i]
         attacker_wins += won
         rounds.append(
-            {
-                "category": category.value,
-                "before": fraction_text(Fraction(odds["before"][i], ROUND_SCALE)),
-                "after": fraction_text(Fraction(odds["after"][i], ROUND_SCALE)),
-                "draw_index": first + 3 + i,
-                "winner": "attacker" if won else "defender",
-            }
+            {**shown, "draw_index": first + 3 + i, "winner": "attacker" if won else "defender"}
         )
     natural = "attacker" if attacker_wins >= ROUNDS_TO_WIN else "defender"
-    after = odds["chance_after"]
-    if secured is not None:
-        after = Fraction(1 if secured == "attacker" else 0)
+    after = line["after"]
     winner = secured or natural
     winner_chance = after if winner == "attacker" else 1 - after
     entry.update(
         rounds=rounds,
         attacker_rounds=attacker_wins,
         battle_chance={
-            "before": fraction_text(odds["chance_before"]),
+            "before": fraction_text(line["before"]),
             "after": fraction_text(after),
         },
         natural_winner=entry[natural],

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -472,10 +471,7 @@ def odds(
             world, board, board["next_battle"], attacker, defender, kind == engine.SEA
         )
         secured, clash = engine.fan_outcome(*sides)
-        chances = engine.assess(*sides)
-        after = chances["chance_after"]
-        if secured is not None:
-            after = Fraction(1 if secured == "attacker" else 0)
+        line = engine.odds_line(*sides, secured)
         previews.append(
             {
                 "battle": board["next_battle"],
@@ -484,19 +480,10 @@ def odds(
                 "secured": secured,
                 "fan_clash": clash,
                 "battle_chance": {
-                    "before": engine.fraction_text(chances["chance_before"]),
-                    "after": engine.fraction_text(after),
+                    "before": engine.fraction_text(line["before"]),
+                    "after": engine.fraction_text(line["after"]),
                 },
-                "rounds": [
-                    {
-                        "category": c.value,
-                        "before": engine.fraction_text(Fraction(q0, engine.ROUND_SCALE)),
-                        "after": engine.fraction_text(Fraction(q1, engine.ROUND_SCALE)),
-                    }
-                    for c, q0, q1 in zip(
-                        engine.CATEGORIES, chances["before"], chances["after"], strict=True
-                    )
-                ],
+                "rounds": line["rounds"],
             }
         )
     return previews
