@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 from fractions import Fraction
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from fairfight.conquest import engine, episodes
@@ -22,34 +20,6 @@ from fairfight.conquest.rules import (
 )
 from fairfight.conquest.synthetic import synthetic_map
 from tests.conquest.helpers import SEED, pair_map, play, seed_number, star_map
-
-MODULES = [
-    "fairfight.conquest",
-    "fairfight.conquest.demo",
-    "fairfight.conquest.engine",
-    "fairfight.conquest.episodes",
-    "fairfight.conquest.rules",
-    "fairfight.conquest.season",
-    "fairfight.conquest.store",
-    "fairfight.conquest.synthetic",
-]
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_all_is_sorted_and_complete(name: str) -> None:
-    module = importlib.import_module(name)
-    exported = module.__all__
-    assert list(exported) == sorted(exported)
-    for public in exported:
-        assert hasattr(module, public), public
-    defined_here = {
-        attribute
-        for attribute, value in vars(module).items()
-        if not attribute.startswith("_")
-        and callable(value)
-        and getattr(value, "__module__", None) == name
-    }
-    assert defined_here <= set(exported)
 
 
 def test_episode_shows_what_the_show_promises() -> None:
