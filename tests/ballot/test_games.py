@@ -1,4 +1,8 @@
-"""Seeded bot batches under every victory mode (the full 1,000 per mode runs via `simulate`)."""
+"""Seeded bot batches under every victory mode (the full 1,000 per mode runs via `simulate`).
+
+A small batch per mode (2 Pollsters + 2 Machines) runs by default, so every test run plays
+real games to their end under all six modes; the larger batch needs `FAIRFIGHT_SLOW=1`.
+"""
 
 from __future__ import annotations
 
@@ -23,8 +27,11 @@ def batch(mode: VictoryMode, games: int) -> dict[str, object]:
     return metrics(summaries, mode)
 
 
-def check(result: dict[str, object], mode: VictoryMode) -> None:
-    assert result["contested_even"] < 0.20  # type: ignore[operator]
+def check(result: dict[str, object], mode: VictoryMode, games: int) -> None:
+    assert result["games"] == games
+    assert 0 < result["contested_even"] < 0.20  # type: ignore[operator]
+    assert result["primaries_per_game"] > 0  # type: ignore[operator]
+    assert set(result["mean_score_by_bot"]) == {"machine", "pollster"}  # type: ignore[arg-type]
     assert result["largest_hand"] <= 16  # type: ignore[operator]
     shares = result["win_share_by_bot"]
     assert abs(sum(shares.values()) - 1) < 1e-9  # type: ignore[attr-defined]
@@ -37,14 +44,14 @@ def check(result: dict[str, object], mode: VictoryMode) -> None:
 
 @pytest.mark.parametrize("mode", list(VictoryMode))
 def test_quick_batch_per_mode(mode: VictoryMode) -> None:
-    check(batch(mode, QUICK_GAMES), mode)
+    check(batch(mode, QUICK_GAMES), mode, QUICK_GAMES)
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("FAIRFIGHT_SLOW"), reason="set FAIRFIGHT_SLOW=1 to run")
 @pytest.mark.parametrize("mode", list(VictoryMode))
 def test_thirty_games_per_mode(mode: VictoryMode) -> None:
-    check(batch(mode, SLOW_GAMES), mode)
+    check(batch(mode, SLOW_GAMES), mode, SLOW_GAMES)
 
 
 MODULES = [
