@@ -154,3 +154,27 @@ def test_presidential_state_contests_record_their_candidate_dice() -> None:
         for party in ("D", "R"):
             expected = d6(f"31:2028:cand:P-{contest['state']}:{party}")
             assert contest["candidate"][party] == expected
+
+
+def _pick_first_and_pass(state_packs: tuple[tuple[int, ...], ...]) -> dict[int, DraftPick]:
+    return {seat: DraftPick(pack[0]) for seat, pack in enumerate(state_packs)}
+
+
+def test_packs_pass_left_in_even_years_and_right_in_odd_years() -> None:
+    """[3.1, 1.9] Left is the next higher seat: in 2028 seat s hands its pack to s + 1, in 2029
+    to s - 1 (wrapping); the start player moves one seat left from the second year on."""
+    players = 4
+    state, _ = new_game(CONFIG, "1000", players)
+    assert state.year == 2028 and state.phase is Phase.DRAFT
+    before = state.packs
+    after, _ = advance(state, _pick_first_and_pass(before))
+    for seat in range(players):
+        assert after.packs[(seat + 1) % players] == before[seat][1:]
+
+    odd, _ = play_game(CONFIG, "1000", make_bots(BOTS), max_years=1)
+    assert odd.year == 2029 and odd.phase is Phase.DRAFT
+    assert odd.start_player == (state.start_player + 1) % players
+    before = odd.packs
+    after, _ = advance(odd, _pick_first_and_pass(before))
+    for seat in range(players):
+        assert after.packs[(seat - 1) % players] == before[seat][1:]
