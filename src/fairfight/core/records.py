@@ -71,7 +71,10 @@ def append_jsonl(path: Path, record: JsonValue) -> None:
 
 
 def read_jsonl(path: Path) -> Iterator[JsonValue]:
-    """Read the records of a JSON Lines file, skipping blank lines."""
+    """Read the records of a JSON Lines file, skipping blank lines.
+
+    A broken line raises ValueError naming the line; the caller names the file.
+    """
     with path.open("rb") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
@@ -79,5 +82,4 @@ def read_jsonl(path: Path) -> Iterator[JsonValue]:
             try:
                 yield json.loads(line)
             except json.JSONDecodeError as error:
-                problem = f"line {number} is not valid JSON ({error.msg})"
-                raise ValueError(f"{path.name}: {problem}") from None
+                raise ValueError(f"line {number} is not valid JSON ({error.msg})") from None
