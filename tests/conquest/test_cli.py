@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from fairfight.conquest import season
+from fairfight.conquest import publication, season
 from fairfight.conquest.cli import app
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.core.errors import InputError, RuleError
@@ -173,7 +173,7 @@ def test_exports_are_byte_identical_across_runs(tmp_path: Path) -> None:
     for run in ("one", "two"):
         _finished(tmp_path / f"{run}.db", map_data)
         folder = tmp_path / f"{run}-record"
-        season.export_record(tmp_path / f"{run}.db", folder)
+        publication.export_record(tmp_path / f"{run}.db", folder)
         digests.append(
             {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*")}
         )
@@ -184,7 +184,7 @@ def test_exports_are_byte_identical_across_runs(tmp_path: Path) -> None:
 def test_verify_names_the_tampered_place(tmp_path: Path, target: str) -> None:
     path, folder = tmp_path / "s.db", tmp_path / "record"
     _finished(path, synthetic_map(30, 40, 20))
-    season.export_record(path, folder)
+    publication.export_record(path, folder)
     if target == "draw":
         lines = (folder / "history.jsonl").read_text().splitlines()
         entry = json.loads(lines[4])
@@ -226,7 +226,7 @@ def test_beacon_round_is_required_before_the_first_battle(tmp_path: Path) -> Non
     assert cli("next", path, "--to-end").exit_code == 0
     assert cli("beacon", path, "--randomness", "cd" * 32).exit_code == 2
     season.reveal(path)
-    season.export_record(path, tmp_path / "record")
+    publication.export_record(path, tmp_path / "record")
     beacon = json.loads((tmp_path / "record" / "beacon.json").read_text())
     assert beacon == {"round": 1_000_000, "randomness": randomness, "signature": "00ff"}
     verified = cli("verify", tmp_path / "record")
@@ -275,8 +275,8 @@ def test_battles_and_contributions_from_two_threads_stay_consistent(tmp_path: Pa
     list(season.fight(path, None))
     worker.join()
     season.reveal(path)
-    season.export_record(path, tmp_path / "record")
-    assert any("final map matches" in n for n in season.verify_folder(tmp_path / "record"))
+    publication.export_record(path, tmp_path / "record")
+    assert any("final map matches" in n for n in publication.verify_folder(tmp_path / "record"))
     assert set(refused) <= {"season", "faction", "amount"}
 
 
@@ -298,7 +298,7 @@ def _beacon_record(tmp_path: Path) -> Path:
     season.record_beacon(path, "ab" * 32, "99" * 48)
     list(season.fight(path, None))
     season.reveal(path)
-    season.export_record(path, tmp_path / "record")
+    publication.export_record(path, tmp_path / "record")
     return tmp_path / "record"
 
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from fairfight.conquest import engine, season
+from fairfight.conquest import engine, publication
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "conquest"
 
 
 def test_the_example_record_verifies() -> None:
-    notes = season.verify_folder(EXAMPLES / "tiny-record")
+    notes = publication.verify_folder(EXAMPLES / "tiny-record")
     assert any("8 battles replayed" in note for note in notes)
     history = engine.load_record(EXAMPLES / "tiny-record")["history"]
     assert [entry["kind"] for entry in history].count("bonus") == 1

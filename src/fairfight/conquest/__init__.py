@@ -25,18 +25,17 @@ from fairfight.conquest.engine import (
     round_chance,
     verify_record,
 )
+from fairfight.conquest.publication import export_record, verify_folder
 from fairfight.conquest.rules import rules_page
 from fairfight.conquest.season import (
     contribute,
     create_season,
-    export_record,
     fight,
     odds,
     record_beacon,
     reveal,
     standings,
     summary,
-    verify_folder,
 )
 from fairfight.conquest.synthetic import synthetic_map
 

@@ -10,7 +10,7 @@ import typer
 from rich.progress import Progress
 from rich.table import Table
 
-from fairfight.conquest import episodes, season
+from fairfight.conquest import episodes, publication, season
 from fairfight.conquest.rules import rules_page
 from fairfight.console import console, guarded
 from fairfight.core.errors import InputError, RuleError
@@ -210,7 +210,7 @@ def export(
     folder: Path = typer.Argument(..., help="Folder for the public record."),
 ) -> None:
     """Write the public record (the seed only after the reveal)."""
-    for path in season.export_record(season_file, folder):
+    for path in publication.export_record(season_file, folder):
         console.print(str(path), markup=False)
 
 
@@ -218,7 +218,7 @@ def export(
 @guarded
 def verify(folder: Path = typer.Argument(..., help="A folder written by `export`.")) -> None:
     """Replay a published season; exit 1 naming the first battle and field that differ."""
-    for note in season.verify_folder(folder):
+    for note in publication.verify_folder(folder):
         console.print(f"ok: {note}", markup=False)
 
 

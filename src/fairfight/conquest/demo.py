@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
-from fairfight.conquest import engine, episodes, season
+from fairfight.conquest import engine, episodes, publication, season
 
 __all__ = ["DemoResult", "run_demo"]
 
@@ -118,8 +118,8 @@ def run_demo(
             f"{champion.people:,} people"
         )
         say(f"seed revealed: {season.reveal(path)}")
-        season.export_record(path, record)
-        notes = season.verify_folder(record)
+        publication.export_record(path, record)
+        notes = publication.verify_folder(record)
         for note in notes:
             say(f"verified: {note}")
         return DemoResult(

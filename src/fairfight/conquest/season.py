@@ -21,8 +21,7 @@ from fairfight.conquest.store import SeasonStore
 from fairfight.console import parse_model
 from fairfight.core.draws import commitment as seed_commitment
 from fairfight.core.draws import new_seed
-from fairfight.core.errors import InputError, RuleError, VerificationError
-from fairfight.core.records import canonical_json
+from fairfight.core.errors import InputError, RuleError
 
 __all__ = [
     "BEACON_DEFAULTS",
@@ -30,18 +29,16 @@ __all__ = [
     "SeasonSummary",
     "Standing",
     "battle",
-    "beacon_signature_note",
     "contribute",
     "create_season",
-    "export_record",
     "fight",
     "odds",
-    "public_record",
+    "open_store",
     "record_beacon",
     "reveal",
     "standings",
     "summary",
-    "verify_folder",
+    "summary_in",
 ]
 
 BEACON_DEFAULTS = {
@@ -110,7 +107,8 @@ class Standing:
     pool_state: str
 
 
-def _open(path: Path) -> SeasonStore:
+def open_store(path: Path) -> SeasonStore:
+    """Open a season file (refusing one that is not a season)."""
     return SeasonStore.open(path)
 
 
@@ -155,7 +153,8 @@ def create_season(
     return summary(path)
 
 
-def _summary(session: Session) -> SeasonSummary:
+def summary_in(session: Session) -> SeasonSummary:
+    """The public state of a season, read inside an open transaction."""
     row = SeasonStore.season(session)
     return SeasonSummary(
         header=_load(row.header),
@@ -176,10 +175,10 @@ def _load(text: str) -> dict[str, Any]:
 
 def summary(path: Path) -> SeasonSummary:
     """The public state of a season."""
-    store = _open(path)
+    store = open_store(path)
     try:
         with store.transaction() as session:
-            return _summary(session)
+            return summary_in(session)
     finally:
         store.close()
 
@@ -197,7 +196,7 @@ def _public_state(season: SeasonSummary, key: str = "") -> dict[str, Any]:
 def contribute(path: Path, faction: str, amount: int, key: str | None = None) -> Contribution:
     """Record a contribution, or refuse it (nothing written) under the rules of [§6]."""
     request = parse_model(_ContributionRequest, {"faction": faction, "amount": amount, "key": key})
-    store = _open(path)
+    store = open_store(path)
     try:
         with store.transaction() as session:
             if request.key is not None:
@@ -210,7 +209,7 @@ def contribute(path: Path, faction: str, amount: int, key: str | None = None) ->
                             f"(seq {earlier.seq}); a key names one contribution",
                         )
                     return Contribution(earlier.public(), repeated=True)
-            season = _summary(session)
+            season = summary_in(session)
             try:
                 entry = engine.check_contribution(
                     _public_state(season), season.ledger, request.faction, request.amount
@@ -240,10 +239,10 @@ def fight(path: Path, count: int | None = 1) -> Iterator[dict[str, Any]]:
     """Fight up to `count` entries (None: to the end), one transaction each; yield each entry."""
     if count is not None and count < 1:
         raise InputError("count", "must be at least 1")
-    store = _open(path)
+    store = open_store(path)
     try:
         with store.transaction() as session:
-            opening = _summary(session)
+            opening = summary_in(session)
         world, header = engine.compile_world(opening.map_data), opening.header
         fought = 0
         while count is None or fought < count:
@@ -272,7 +271,7 @@ def fight(path: Path, count: int | None = 1) -> Iterator[dict[str, Any]]:
 
 def battle(path: Path, number: int) -> dict[str, Any]:
     """One fought entry by number."""
-    store = _open(path)
+    store = open_store(path)
     try:
         with store.transaction() as session:
             entry = SeasonStore.history_entry(session, number)
@@ -310,10 +309,10 @@ def standings(season: SeasonSummary) -> list[Standing]:
 def record_beacon(path: Path, randomness: str, signature: str | None = None) -> dict[str, Any]:
     """Record the named beacon round's public value; required before battle 1 [§8]."""
     value = parse_model(_BeaconValue, {"randomness": randomness, "signature": signature})
-    store = _open(path)
+    store = open_store(path)
     try:
         with store.transaction() as session:
-            season = _summary(session)
+            season = summary_in(session)
             spec = season.header["beacon"]
             if spec is None:
                 raise RuleError("beacon", "this season names no beacon round")
@@ -336,10 +335,10 @@ def record_beacon(path: Path, randomness: str, signature: str | None = None) -> 
 
 def reveal(path: Path) -> str:
     """Publish the seed; refused until the season has ended."""
-    store = _open(path)
+    store = open_store(path)
     try:
         with store.transaction() as session:
-            season = _summary(session)
+            season = summary_in(session)
             if not season.board["ended"]:
                 raise RuleError(
                     "season",
@@ -351,83 +350,6 @@ def reveal(path: Path) -> str:
             return seed
     finally:
         store.close()
-
-
-def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[str, Any]:
-    """The published record by role (the seed only once revealed), as `engine.load_record` reads."""
-    return {
-        "header": season.header,
-        "commitment": season.commitment,
-        "seed": season.revealed_seed,
-        "beacon": season.beacon,
-        "map": season.map_data,
-        "ledger": season.ledger,
-        "history": history,
-        "final_map": season.board,
-    }
-
-
-def export_record(path: Path, folder: Path) -> list[Path]:
-    """Write the public record as canonical files; never reads the secret seed table."""
-    store = _open(path)
-    try:
-        with store.transaction() as session:
-            record = public_record(_summary(session), SeasonStore.history(session))
-    finally:
-        store.close()
-    if folder.exists() and not folder.is_dir():
-        raise InputError(str(folder), "is a file, not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for role, name in engine.RECORD_FILES.items():
-        target = folder / name
-        value = record[role]
-        if value is None:
-            target.unlink(missing_ok=True)
-            continue
-        if name.endswith(".txt"):
-            data = f"{value}\n".encode("ascii")
-        elif name.endswith(".jsonl"):
-            data = b"".join(canonical_json(item) + b"\n" for item in value)
-        else:
-            data = canonical_json(value) + b"\n"
-        target.write_bytes(data)
-        written.append(target)
-    return written
-
-
-def verify_folder(folder: Path) -> list[str]:
-    """Replay a published record; VerificationError names the first battle and field that differ."""
-    if not folder.is_dir():
-        raise InputError(str(folder), "no such folder")
-    try:
-        record = engine.load_record(folder)
-        notes = engine.verify_record(record)
-    except engine.ReplayMismatch as mismatch:
-        raise VerificationError(mismatch.place, mismatch.detail) from None
-    if record["beacon"] is not None:
-        notes.append(beacon_signature_note(record["header"]["beacon"], record["beacon"]))
-    return notes
-
-
-def beacon_signature_note(spec: dict[str, Any], beacon: dict[str, Any]) -> str:
-    """Check a quicknet round's signature with the optional `drand-verify` package [§8].
-
-    Says plainly when the check could not be made; raises VerificationError when it fails.
-    """
-    if spec.get("name") != BEACON_DEFAULTS["name"] or not beacon.get("signature"):
-        return "beacon signature not checked: no quicknet signature is recorded"
-    try:
-        import drand_verify  # type: ignore[import-not-found]
-    except ImportError:
-        return "beacon signature not checked: the optional drand-verify package is not installed"
-    try:
-        randomness = str(drand_verify.verify_quicknet(beacon["round"], beacon["signature"]))
-    except ValueError as error:
-        raise VerificationError("beacon.signature", f"does not verify ({error})") from None
-    if randomness.lower() != beacon["randomness"]:
-        raise VerificationError("beacon.randomness", "is not the one the signature gives")
-    return f"beacon round {beacon['round']} signature verified with drand-verify"
 
 
 def _border_between(world: dict[str, Any], text: str) -> list[Any]:
