@@ -130,3 +130,21 @@ def test_consequence_invariants(spec: ClashSpec, r: int) -> None:
     if outcome.fate is DefenderFate.ROUTED:
         assert spec.encircled and outcome.defender.strength == 0
     assert outcome.lead.loss == x.la and x.ld <= spec.defender.strength
+
+
+def test_stack_in_works_keeps_the_tile_when_its_top_unit_dies(worked_spec: ClashSpec) -> None:
+    """CB-1040/CB-1340: the top defender dies and the stack breaks, but a garrison in works
+    may not leave, so the rest of the stack holds and the lead cannot advance."""
+    base = _with_defender(worked_spec, strength=20).model_copy(update={"stack_extra": 1})
+    # resolve 40 + 15 (entrench) - 15 (disorder) - 40 (strength 20) clamps to 5; Ld is 20
+    in_the_open = resolve_exchange(base, 617)
+    assert in_the_open.fate is DefenderFate.DESTROYED and in_the_open.exchange.defender_breaks
+    assert in_the_open.tile_cleared and in_the_open.lead_may_advance  # the rest retreats
+    in_works = resolve_exchange(_with_defender(base, works=1), 617)
+    assert in_works.fate is DefenderFate.DESTROYED and in_works.exchange.defender_breaks
+    assert not in_works.tile_cleared and not in_works.lead_may_advance
+    in_city = resolve_exchange(base, 617, defender_in_city=True)
+    assert not in_city.tile_cleared
+    alone = resolve_exchange(_with_defender(base, works=1).model_copy(
+        update={"stack_extra": 0}), 617)
+    assert alone.tile_cleared and alone.lead_may_advance

@@ -136,3 +136,16 @@ def test_int_and_array_kernels_agree_on_every_draw(spec: ClashSpec) -> None:
         for name in ("s", "a_eff", "d_eff", "share_a", "share_d", "ld", "la", "shock_defender",
                      "shock_attacker", "defender_breaks", "attacker_falters"):
             assert getattr(single, name) == getattr(arrays, name)[0, r], (r, name)
+
+
+def test_no_capture_by_a_lead_that_may_not_advance(worked_spec: ClashSpec) -> None:
+    """CB-1080/CB-2210: Entrench never advances, so its capture chance is 0 even when it
+    wins; Hold and Advance may (the worked example breaks the defender at every draw)."""
+    def with_stance(stance: t.Stance) -> ClashSpec:
+        return worked_spec.model_copy(
+            update={"lead": worked_spec.lead.model_copy(update={"stance": stance})})
+
+    entrenched = preview(with_stance(t.Stance.ENTRENCH), capture_possible=True)
+    assert entrenched.win_permille > 0 and entrenched.capture_permille == 0
+    held = preview(with_stance(t.Stance.HOLD), capture_possible=True)
+    assert held.win_permille > 0 and held.capture_permille == held.win_permille

@@ -126,7 +126,7 @@ def preview_command(
     strength_range: str = typer.Option(None, help="Possible defender strengths, LOW-HIGH."),
     disorder_range: str = typer.Option(None, help="Possible defender disorder, LOW-HIGH."),
     capture: bool = typer.Option(False, "--capture",
-                                 help="The lead could advance into a cleared tile."),
+                                 help="The lead has a movement point and room to advance."),
 ) -> None:
     """The exact preview: the attack panel, or its figures as JSON."""
     spec = _load_spec(spec_file)

@@ -27,6 +27,7 @@ __all__ = [
     "may_retreat",
     "prepare_spec",
     "resolve_exchange",
+    "stance_may_advance",
 ]
 
 
@@ -166,6 +167,11 @@ def _capped_xp(gain: int, so_far: int) -> int:
     return max(0, min(gain, t.XP_PER_TURN_CAP - so_far))
 
 
+def stance_may_advance(stance: t.Stance) -> bool:
+    """Only a lead in Advance or Hold may move into a cleared tile [CB-1060, CB-1080]."""
+    return stance in (t.Stance.ADVANCE, t.Stance.HOLD)
+
+
 def may_retreat(spec: ClashSpec, defender_in_city: bool | None = None) -> bool:
     """A unit in a city or works of level 1+ never retreats [CB-1340]."""
     in_city = spec.in_own_city if defender_in_city is None else defender_in_city
@@ -237,11 +243,14 @@ def _consequences(
         disorder=_clamp(defender.disorder + defender_disorder, t.MAX_DISORDER),
         shaken=shaken,
     )
+    # a destroyed top defender leaves the rest of its stack, which holds unless it broke and
+    # may leave: a broken garrison of a city or works stays, shaken [CB-1040, CB-1340]
     cleared = fate in (DefenderFate.RETREATS, DefenderFate.ROUTED) or (
-        fate is DefenderFate.DESTROYED and (breaks or spec.stack_extra == 0))
+        fate is DefenderFate.DESTROYED
+        and (spec.stack_extra == 0 or (breaks and may_retreat(spec, defender_in_city))))
     may_advance = (
         cleared and t.KIND_PROFILES[kind].may_advance and lead_result.strength > 0
-        and lead.stance in (t.Stance.ADVANCE, t.Stance.HOLD)
+        and stance_may_advance(lead.stance)
     )
     return Outcome(
         spec=spec, prepared=p, exchange=x, fate=fate, carried_over=carried,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairfight.clash import tables as t
-from fairfight.clash.exchange import may_retreat, prepare_spec
+from fairfight.clash.exchange import may_retreat, prepare_spec, stance_may_advance
 from fairfight.clash.kernel import Exchange, Prepared, exchange
 from fairfight.clash.ops import INT_OPS, Ops, Value
 from fairfight.clash.spec import ClashSpec
@@ -114,10 +114,13 @@ class Preview:
     @property
     def capture_permille(self) -> int:
         """The win chance when an advance could follow a win [CB-2210]: the caller vouches for
-        the lead's side (Stance, movement point, room), and the tile must empty on a break, so
-        an assault on a city or works (whose garrison holds, shaken) captures nothing."""
+        the lead's movement point and room; the lead's Stance must allow an advance (Advance
+        or Hold, CB-1080), and the tile must empty on a break, so an assault on a city or works
+        (whose garrison holds, shaken) captures nothing."""
         tile_empties = may_retreat(self.spec) and t.KIND_PROFILES[self.spec.kind].may_advance
-        return self.win_permille if self.capture_possible and tile_empties else 0
+        lead_may_move = stance_may_advance(self.spec.lead.stance)
+        return self.win_permille if (
+            self.capture_possible and tile_empties and lead_may_move) else 0
 
     def to_json(self) -> dict[str, Any]:
         """The preview as plain JSON."""
