@@ -51,6 +51,8 @@ class YearWork:
     lean_cap: int
     impeached_this_term: bool
     presidential_wins: list[PresidentialWin]
+    open_presidency: bool = False
+    """True at the game's first presidential election: the seat has no holder to re-elect."""
     national: dict[Party, int] = field(default_factory=dict)
     state_dice: dict[Party, list[int]] = field(default_factory=dict)
     pushes: dict[int, list[tuple[Office, Party, int]]] = field(default_factory=dict)
@@ -285,7 +287,8 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
     holder = nominee.player if nominee else BOARD
     same = previous.holder == holder and previous.party is winner_party and holder != BOARD
     same_board = previous.holder == BOARD == holder and previous.party is winner_party
-    counters = not (same or same_board) or work.impeached_this_term
+    re_elected = (same or same_board) and not work.open_presidency
+    counters = not re_elected or work.impeached_this_term
     if counters:
         for index in carried[winner_party]:
             work.honeymoon[index] = winner_party.sign() * work.honeymoon_size

@@ -21,7 +21,7 @@ from fairfight.ballot.elections import (
     roll_year_dice,
 )
 from fairfight.ballot.geo import game_map, opening_party
-from fairfight.ballot.rules import BOARD, BallotConfig, Office
+from fairfight.ballot.rules import BOARD, PRESIDENTIAL_CYCLE, BallotConfig, Office
 from fairfight.ballot.state import (
     NO_CARD,
     Decision,
@@ -284,6 +284,7 @@ def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState
         lean_cap=state.config.lean_cap,
         impeached_this_term=state.impeached_this_term,
         presidential_wins=list(state.presidential_wins),
+        open_presidency=state.year < state.config.start_year + PRESIDENTIAL_CYCLE,
     )
     events: list[Event] = [
         {"event": "withdraw", "year": state.year, "races": sorted(f"{p}:{r}" for p, r in pulled)},
