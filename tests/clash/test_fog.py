@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import pytest
 
 from fairfight.clash.fog import FogField, preview_under_fog
@@ -52,3 +55,29 @@ def test_unobserved_strength_is_estimated(worked_spec: ClashSpec) -> None:
     assert low <= fog.nominal.ld_band.low and high >= fog.nominal.ld_band.high
     with pytest.raises(InputError, match="strength_range"):
         preview_under_fog(worked_spec, [FogField.STRENGTH], strength_range=(0, 50))
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN["other_pivots"]))
+def test_one_unknown_costs_at_most_165_evaluations(
+        name: str, worked_spec: ClashSpec, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CB-2580: the whole analysis of one enumerable unknown (estimate, ranges and pivot)
+    takes at most 33 x 5 kernel evaluations, counted by wrapping the kernel call."""
+    fog_module = sys.modules["fairfight.clash.fog"]
+    preview_module = sys.modules["fairfight.clash.preview"]  # the package re-exports `preview`
+
+    calls: list[int] = []
+    real = preview_module.exchange
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[2])
+        return real(*args)
+
+    def no_batch(*args: Any) -> Any:
+        raise AssertionError("the batch kernel would add evaluations")
+
+    monkeypatch.setattr(preview_module, "exchange", counted)
+    monkeypatch.setattr(fog_module, "preview_batch", no_batch)
+    fog = preview_under_fog(worked_spec, [FogField(name)])
+    assert len(calls) <= 33 * 5 and len(calls) == fog.evaluations
+    chances = list(GOLDEN["other_pivots"][name].values())
+    assert fog.ranges["break_permille"] == (min(chances), max(chances))

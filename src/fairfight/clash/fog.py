@@ -10,7 +10,7 @@ values with everything else as estimated [CB-2340]; the two widest pivots are sh
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
@@ -108,6 +108,9 @@ class FogPreview:
     ranges: dict[str, tuple[int, int]]
     pivots: tuple[Pivot, ...]
     cases: int
+    evaluations: int = 0
+    """Kernel evaluations of the scalar previews (nominal and pivots, each spec once); a
+    range over several unknowns comes from the batch kernel on top of these."""
 
     @property
     def shown_pivots(self) -> tuple[Pivot, ...]:
@@ -140,16 +143,30 @@ def _label(value: Any) -> str:
     return value.value if isinstance(value, StrEnum) else str(value)
 
 
-def _pivot(spec: ClashSpec, name: FogField) -> Pivot:
-    values = []
-    evaluations = 0
-    for value in ENUMERABLE[name]:
-        variant = spec.model_copy(update={
-            "defender": spec.defender.model_copy(update={name.value: value})})
-        result = preview(variant)
-        evaluations += result.evaluations
-        values.append((_label(value), result.break_permille))
-    return Pivot(name, tuple(values), evaluations)
+def _variant(spec: ClashSpec, name: FogField, value: Any) -> ClashSpec:
+    return spec.model_copy(update={
+        "defender": spec.defender.model_copy(update={name.value: value})})
+
+
+def _pivot(spec: ClashSpec, name: FogField,
+           scalar: Callable[[ClashSpec], Preview]) -> tuple[Pivot, list[Preview]]:
+    """The break chance at each value of one unknown, and the previews behind it."""
+    results = [scalar(_variant(spec, name, value)) for value in ENUMERABLE[name]]
+    values = tuple((_label(value), result.break_permille)
+                   for value, result in zip(ENUMERABLE[name], results, strict=True))
+    return Pivot(name, values, sum(result.evaluations for result in results)), results
+
+
+def _ranges_of(previews: list[Preview]) -> dict[str, tuple[int, int]]:
+    """Each figure's range over the previews of a single unknown's whole domain."""
+    ranges: dict[str, tuple[int, int]] = {}
+    for figure in ("break_permille", "falter_permille", "destroyed_permille", "win_permille"):
+        values = [getattr(view, figure) for view in previews]
+        ranges[figure] = (min(values), max(values))
+    for band in ("ld", "la", "shock_defender"):
+        bands = [getattr(view, f"{band}_band") for view in previews]
+        ranges[f"{band}_band"] = (min(b.low for b in bands), max(b.high for b in bands))
+    return ranges
 
 
 def _domain_codes(name: FogField, strength: tuple[int, int],
@@ -178,7 +195,24 @@ def preview_under_fog(
     unknown = tuple(name for name in FogField if name in set(unobserved))
     strength_range = _check_range("strength_range", strength_range, 1)
     disorder_range = _check_range("disorder_range", disorder_range, 0)
-    nominal = preview(spec, capture_possible=capture_possible)
+    previews: dict[bytes, Preview] = {}
+
+    def scalar(variant: ClashSpec) -> Preview:
+        """Each distinct specification is previewed once (the estimate is a pivot value)."""
+        key = variant.canonical_bytes()
+        if key not in previews:
+            previews[key] = preview(variant, capture_possible=capture_possible)
+        return previews[key]
+
+    nominal = scalar(spec)
+    analysed = [_pivot(spec, name, scalar) for name in unknown if name in ENUMERABLE]
+    pivots = tuple(sorted((pivot for pivot, _ in analysed), key=lambda pivot: -pivot.span))
+    if len(unknown) == 1 and analysed:
+        # one enumerable unknown: its pivot previews are the whole domain, so they give the
+        # ranges too, and the analysis stays within 33 x 5 evaluations [CB-2580]
+        domain = analysed[0][1]
+        return FogPreview(nominal, unknown, _ranges_of(domain), pivots, len(domain),
+                          _evaluations(previews))
     grids = [_domain_codes(name, strength_range, disorder_range) for name in unknown]
     combos = np.asarray(list(itertools.product(*grids)) or [()], dtype=np.int64)
     cases = combos.shape[0]
@@ -197,6 +231,8 @@ def preview_under_fog(
     for band in ("ld", "la", "shock_defender"):
         ranges[f"{band}_band"] = (int(batch.row(f"{band}_low").min()),
                                   int(batch.row(f"{band}_high").max()))
-    pivots = sorted((_pivot(spec, name) for name in unknown if name in ENUMERABLE),
-                    key=lambda pivot: -pivot.span)
-    return FogPreview(nominal, unknown, ranges, tuple(pivots), cases)
+    return FogPreview(nominal, unknown, ranges, pivots, cases, _evaluations(previews))
+
+
+def _evaluations(previews: dict[bytes, Preview]) -> int:
+    return sum(view.evaluations for view in previews.values())
