@@ -21,6 +21,7 @@ from fairfight.ballot.state import (
     Amendment,
     AmendmentVote,
     Bill,
+    Declaration,
     Declarations,
     Discards,
     DraftPick,
@@ -497,3 +498,141 @@ def test_score_ties_go_to_senate_seats_then_bills_then_share() -> None:
 def test_tag_vocabulary_order() -> None:
     """[1.3] The eleven tags in the design's order (draws index into this order)."""
     assert list(TAGS) == VOCABULARY
+
+
+def test_senate_primary_and_general_recomputed_by_hand() -> None:
+    """[5.3, 5.5, 5.6, 5.7, 5.9] Two players run under D for S-AZ-III (a board R seat in 2028).
+    Primary: 2d6 + card part, no partisan term. General: the nominee against a board R generic
+    (part 1, +1 as the seat's board incumbent) with P(AZ) = base 0 + lean 0 + the honeymoon
+    counter of this year's presidential winner if it carried AZ."""
+    key, race = "1000", "S-AZ-III"
+    state = fresh(2, key)
+    while state.phase is Phase.DRAFT:
+        state, _ = advance(state, {s: DraftPick(state.packs[s][0]) for s in requested_seats(state)})
+    cards = build_cards(key)
+    assert state.seats[game_map().seat_by_id[race]] == Holding(BOARD, Party.R)
+    chosen = [next(c for c in state.hands[seat] if c < 144) for seat in (0, 1)]
+    entries = {
+        seat: Declarations((Declaration(seat, race, chosen[seat], Party.D),)) for seat in (0, 1)
+    }
+    state, _ = advance(state, entries)  # type: ignore[arg-type]
+    _, events = advance(state, {0: Withdrawals(()), 1: Withdrawals(())})
+    event = next(e for e in events if e.get("race") == race)
+
+    def part(card_id: int) -> int:
+        card = cards[card_id]
+        switch = 1 if card_id >= 72 else 0  # R-printed card declared under D
+        return card.modifier + len(card.tags & {"hispanic", "suburban"}) - switch
+
+    totals = {
+        seat: d6(f"{key}:2028:prim:{race}:{seat}:0")
+        + d6(f"{key}:2028:prim:{race}:{seat}:1")
+        + part(chosen[seat])
+        for seat in (0, 1)
+    }
+    tied, round_number = [0, 1], 0
+    if totals[0] != totals[1]:
+        tied = [max(totals, key=lambda s: totals[s])]
+    while len(tied) > 1:
+        rolls = {s: d6(f"{key}:2028:recount:{race}:D:{round_number}:{s}") for s in tied}
+        tied = [s for s in tied if rolls[s] == max(rolls.values())]
+        round_number += 1
+    nominee = tied[0]
+    primary = event["primaries"][0]
+    assert [row["total"] for row in primary["entries"]] == [totals[0], totals[1]]
+    assert primary["winner"] == nominee
+
+    carried, d_votes = board_only_presidency(key, 2028)
+    winner = "D" if d_votes >= 268 else "R"
+    honeymoon = 0 if carried["AZ"][0] != winner else (1 if winner == "D" else -1)
+    general = {
+        party: d6(f"{key}:2028:nat:{party}")
+        + d6(f"{key}:2028:state:{party}:AZ")
+        + d6(f"{key}:2028:cand:{race}:{party}")
+        for party in "DR"
+    }
+    general["D"] += part(chosen[nominee]) + honeymoon
+    general["R"] += 2
+    assert event["sides"]["D"]["total"] == general["D"]
+    assert event["sides"]["R"]["total"] == general["R"]
+    assert event["sides"]["D"]["player"] == nominee and event["sides"]["R"]["player"] == BOARD
+    if general["D"] != general["R"]:
+        assert event["winner"] == ("D" if general["D"] > general["R"] else "R")
+        assert event["margin"] == abs(general["D"] - general["R"])
+
+
+def test_pushes_apply_together_and_clamp_at_five() -> None:
+    """[6.3, 6.4] AL: Senate D by 7 (+4) outranks the House, 4 + 4 stops at 5. AK: an R
+    governor rides along with an R lean (-2), held at -5. AZ: D won 2 of 3 House races, its
+    largest margin 2 pushes 3, so -5 + 3 = -2. AR: equal House wins push nothing."""
+    from fairfight.ballot.elections import apply_pushes
+
+    work = presidency_work("1000", 2030, Holding(BOARD, Party.D), first=False)
+    work.lean[:4] = [4, -5, -5, 1]
+    work.pushes = {
+        0: [(Office.SENATE, Party.D, 7), (Office.HOUSE, Party.R, 9)],
+        1: [(Office.GOVERNOR, Party.R, 0)],
+        2: [(Office.HOUSE, Party.D, 0), (Office.HOUSE, Party.D, 2), (Office.HOUSE, Party.R, 5)],
+        3: [(Office.HOUSE, Party.D, 1), (Office.HOUSE, Party.R, 1)],
+    }
+    event = apply_pushes(work, [4, -5, -5, 1] + [0] * 46)
+    assert work.lean[:4] == [5, -5, -2, 1]
+    assert event["changes"] == {"AL": 1, "AK": 0, "AZ": 3}
+
+
+def test_speaker_and_proposer_ties() -> None:
+    """[7.3, 8.5, 1.9] Most majority-party House seats; then more House seats in all; then turn
+    order. The amendment proposer: most governorships, ties by turn order."""
+    state = fresh(3).with_changes(start_player=2)
+    gmap = game_map()
+    seats = list(state.seats)
+    seats[gmap.seat_by_id["H-CA-1"]] = Holding(0, Party.D, 1)  # the House majority is D
+    seats[gmap.seat_by_id["H-CA-2"]] = Holding(1, Party.D, 2)
+    seats[gmap.seat_by_id["H-TX-38"]] = Holding(1, Party.R, 80)
+    state = state.with_changes(seats=tuple(seats))
+    assert leg.majority_party(state, Office.HOUSE) is Party.D
+    assert leg.speaker(state) == 1  # 1 D seat each; player 1 has 2 House seats in all
+    seats[gmap.seat_by_id["H-TX-38"]] = Holding(BOARD, Party.R)
+    level = state.with_changes(seats=tuple(seats))
+    assert leg.speaker(level) == 0  # turn order 2, 0, 1: player 2 holds none, 0 comes first
+    assert leg.speaker(fresh(3)) == BOARD
+    seats[gmap.seat_by_id["G-NY"]] = Holding(1, Party.D, 3)
+    seats[gmap.seat_by_id["G-CA"]] = Holding(0, Party.D, 4)
+    governors = state.with_changes(seats=tuple(seats))
+    assert leg.amendment_proposer(governors) == 0
+    assert leg.amendment_proposer(governors.with_changes(start_player=1)) == 1
+
+
+def test_three_terms_need_not_be_consecutive_and_voided_terms_do_not_count() -> None:
+    """[10.3] Third unvoided win in any years; a voided win leaves the count short."""
+    from fairfight.ballot.yearend import _earned_end
+
+    config = named_config("three-terms")
+    wins = (PresidentialWin(0, 2028), PresidentialWin(1, 2032), PresidentialWin(0, 2036))
+    state = fresh(2).with_changes(config=config, year=2040)
+    third = state.with_changes(presidential_wins=(*wins, PresidentialWin(0, 2040)))
+    assert _earned_end(third, (0, 0)) == ("three-terms", (0,))
+    voided = (PresidentialWin(0, 2028, True), *wins[1:], PresidentialWin(0, 2040))
+    assert _earned_end(state.with_changes(presidential_wins=voided), (0, 0)) == ("", ())
+    two = state.with_changes(
+        config=named_config("two-terms"), presidential_wins=third.presidential_wins
+    )
+    assert _earned_end(two, (0, 0)) == ("two-terms", (0,))  # 2036 and 2040
+
+
+def test_ratification_and_the_year_cap_end_the_game_on_score() -> None:
+    """[10.1, 10.2, 10.3] A ratification this year ends an `amendment` game at its scoring, the
+    winner on score; a `points` game runs to 2043, the sixteenth year."""
+    from fairfight.ballot.yearend import close_year
+
+    state = fresh(2).with_changes(year=2031, hands=((1, 2, 3), (4,)))
+    ratified = state.with_changes(amendments=(Amendment(0, 2031, ("farm", "rural", "union"), 1),))
+    over, events = close_year(ratified, {})
+    assert over.phase is Phase.OVER and over.end_reason == "ratification"
+    assert over.winners == (0,) and events[-1]["scores"] == [3, 1]
+    older = state.with_changes(amendments=(Amendment(0, 2030, ("farm", "rural", "union"), 1),))
+    assert close_year(older, {})[0].phase is Phase.DRAFT
+    points = state.with_changes(config=named_config("points"))
+    assert close_year(points.with_changes(year=2042), {})[0].phase is Phase.DRAFT
+    capped, _ = close_year(points.with_changes(year=2043), {})
+    assert capped.end_reason == "year-cap" and capped.winners == (0,)
