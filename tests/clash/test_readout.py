@@ -58,3 +58,23 @@ def test_fog_lines(worked_spec: ClashSpec) -> None:
 def test_chance_words() -> None:
     assert [chance_words(p) for p in (0, 1, 150, 500, 700, 950, 1000)] == [
         "never", "remote", "unlikely", "a coin toss", "likely", "very likely", "certain"]
+
+
+def test_panel_names_every_break_term(worked_spec: ClashSpec) -> None:
+    """CB-2410: flankers and each shock and resolve term are listed with their source
+    (section 23, Steps 4 and 7: resolve 40 + 15 - 15 - 11 = 29 and 40 + 12 - 10 - 4 = 38;
+    shock 8 from one flanker, 6 from Advance, 10 from Entrench)."""
+    panel = _squeeze(render_panel(preview(worked_spec)))
+    assert "their shock loss +8 flanking (1 adjacent, 1 counted) +6 advance" in panel
+    assert "their resolve 29 40 base +15 entrench −15 disorder −11 strength 78" in panel
+    assert "your shock loss +10 entrench" in panel
+    assert "your resolve 38 40 base +12 veteran −10 advance −4 strength 92" in panel
+    crowded = worked_spec.model_copy(update={"flankers": 6})
+    assert "+32 flanking (6 adjacent, 4 counted)" in _squeeze(render_panel(preview(crowded)))
+    positions = [render_panel(preview(worked_spec)).index(marker)
+                 for marker in ("THEIR FORCE", "BREAK CHECKS", "fall back")]
+    assert positions == sorted(positions)
+    worn = worked_spec.model_copy(
+        update={"defender": worked_spec.defender.model_copy(update={"disorder": 90})})
+    assert "their resolve 5 40 base +15 entrench −90 disorder −11 strength 78 (held within 5–95)" \
+        in _squeeze(render_panel(preview(worn)))

@@ -100,6 +100,61 @@ def _force_lines(spec: ClashSpec, p: Prepared) -> list[str]:
     return lines
 
 
+def _resolve_terms(unit: Combatant, in_city: bool, encircled: bool) -> list[tuple[int, str]]:
+    """The terms of a resolve as line items with their sources [CB-710, CB-2410]."""
+    return [
+        (t.RESOLVE_BASE, "base"),
+        (t.GRADE_RESOLVE[unit.grade], unit.grade.value),
+        (t.STANCE_RESOLVE[unit.stance], unit.stance.value),
+        (t.RESOLVE_PER_WORKS * unit.works, f"works ×{unit.works}"),
+        (t.SUPPLY_RESOLVE[unit.supply_tier], f"{unit.supply_tier.value} supply"),
+        (t.OWN_CITY_RESOLVE if in_city else 0, "own city"),
+        (-unit.disorder, "disorder"),
+        (-((t.MAX_STRENGTH - unit.strength) // t.STRENGTH_RESOLVE_DIVISOR),
+         f"strength {unit.strength}"),
+        (t.ENCIRCLED_RESOLVE if encircled else 0, "cut off"),
+        (t.SHAKEN_RESOLVE if unit.shaken else 0, "shaken"),
+    ]
+
+
+def _resolve_line(label: str, total: int, terms: list[tuple[int, str]]) -> str:
+    shown = [f"{value} {source}" if source == "base" else f"{_signed(value)} {source}"
+             for value, source in terms if value or source == "base"]
+    held = "" if sum(value for value, _ in terms) == total else (
+        f"   (held within {t.RESOLVE_MIN}–{t.RESOLVE_MAX})")
+    return f"    {label:<14}{total:>3}   {'  '.join(shown)}{held}"
+
+
+def _break_lines(spec: ClashSpec, p: Prepared) -> list[str]:
+    """What feeds each break check: the fixed shock terms beside the loss, and each resolve,
+    term by term; flankers are named by count [CB-2410, CB-960..CB-1000]."""
+    if spec.kind is t.Kind.BOMBARDMENT:
+        return []
+    their = ["loss"]
+    if spec.kind is t.Kind.REACTION:
+        their.append(f"{_signed(p.flank_shock)} ambush")
+    elif p.flank_shock or spec.flankers:
+        counted = min(t.FLANK_SHOCK_CAP, spec.flankers)
+        their.append(f"{_signed(p.flank_shock)} flanking ({spec.flankers} adjacent, "
+                     f"{counted} counted)")
+    if p.stance_shock_to_defender:
+        their.append(f"{_signed(p.stance_shock_to_defender)} {spec.lead.stance.value}")
+    yours = ["loss"]
+    if p.stance_shock_to_attacker:
+        yours.append(f"{_signed(p.stance_shock_to_attacker)} {spec.defender.stance.value}")
+    if p.works_shock:
+        yours.append(f"{_signed(p.works_shock)} works ×{spec.defender.works}")
+    return [
+        "", "  BREAK CHECKS",
+        f"    {'their shock':<14}{'  '.join(their)}",
+        _resolve_line("their resolve", p.resolve_defender,
+                      _resolve_terms(spec.defender, spec.in_own_city, spec.encircled)),
+        f"    {'your shock':<14}{'  '.join(yours)}",
+        _resolve_line("your resolve", p.resolve_attacker,
+                      _resolve_terms(spec.lead, False, False)),
+    ]
+
+
 def _verdict_lines(view: Preview) -> list[str]:
     p, spec = view.prepared, view.spec
     shock = view.shock_defender_band
@@ -199,6 +254,7 @@ def render_panel(view: Preview, fog: FogPreview | None = None) -> str:
         "",
     ]
     lines += _force_lines(spec, p)
+    lines += _break_lines(spec, p)
     lines += ["", *_consequence_lines(view)]
     lines += _alternative_lines(view)
     if fog is not None:
