@@ -78,3 +78,14 @@ def test_panel_names_every_break_term(worked_spec: ClashSpec) -> None:
         update={"defender": worked_spec.defender.model_copy(update={"disorder": 90})})
     assert "their resolve 5 40 base +15 entrench −90 disorder −11 strength 78 (held within 5–95)" \
         in _squeeze(render_panel(preview(worn)))
+
+
+def test_consequence_says_an_entrenched_lead_does_not_take_the_tile(
+        worked_spec: ClashSpec) -> None:
+    """CB-1080, CB-2390 item 5: whether you take the tile, with the reason when you do not."""
+    entrenched = worked_spec.model_copy(
+        update={"lead": worked_spec.lead.model_copy(update={"stance": t.Stance.ENTRENCH})})
+    panel = _squeeze(render_panel(preview(entrenched, capture_possible=True)))
+    assert "a lead in entrench does not advance, so you do not take it" in panel
+    assert "You take the tile: 1000‰" in _squeeze(
+        render_panel(preview(worked_spec, capture_possible=True)))

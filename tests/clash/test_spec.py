@@ -84,3 +84,26 @@ def test_canonical_bytes(worked: dict[str, Any], worked_spec: ClashSpec) -> None
 def test_shipped_example_is_the_golden_spec(worked_spec: ClashSpec) -> None:
     example = parse_spec(json.loads(EXAMPLE.read_text(encoding="utf-8")))
     assert example.canonical_bytes() == worked_spec.canonical_bytes()
+
+
+def test_canonical_bytes_are_sorted_compact_json_of_every_field(worked: dict[str, Any]) -> None:
+    """CB-320: the byte form is the full spec (defaults spelled out) as JSON with sorted keys
+    and no whitespace, built here with the standard library from the golden spec."""
+    expected = json.dumps(worked["spec"], sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False).encode("utf-8")
+    sparse = copy.deepcopy(worked["spec"])
+    for key in ("stack_extra", "attacker_edge_mods", "defender_extra_mods", "in_own_city",
+                "encircled", "volatility_floor"):
+        del sparse[key]
+    for unit in (sparse["lead"], sparse["defender"], *sparse["supporters"]):
+        del unit["works"], unit["shaken"]
+    assert parse_spec(sparse).canonical_bytes() == expected
+
+
+def test_an_absent_defender_is_refused(worked: dict[str, Any]) -> None:
+    """CB-340: no defender, no clash; the message names the field."""
+    data = copy.deepcopy(worked["spec"])
+    del data["defender"]
+    with pytest.raises(InputError) as caught:
+        parse_spec(data)
+    assert caught.value.field == "defender"

@@ -9,7 +9,7 @@ attack without each supporter. The falter chance is always printed, even at 0 pe
 from __future__ import annotations
 
 from fairfight.clash import tables as t
-from fairfight.clash.exchange import allocate_losses, may_retreat
+from fairfight.clash.exchange import allocate_losses, may_retreat, stance_may_advance
 from fairfight.clash.fog import FogPreview
 from fairfight.clash.kernel import Prepared
 from fairfight.clash.preview import Band, Preview, preview
@@ -191,7 +191,10 @@ def _consequence_lines(view: Preview) -> list[str]:
     if view.destroyed_permille:
         lines.append(f"  Your lead is destroyed in {view.destroyed_permille}‰ of draws.")
     if spec.kind is t.Kind.ASSAULT and may_retreat(spec):
-        if view.capture_possible:
+        if view.capture_possible and not stance_may_advance(spec.lead.stance):
+            lines.append(f"  The tile is cleared in {view.win_permille}‰ of draws; a lead in "
+                         f"{spec.lead.stance.value} does not advance, so you do not take it.")
+        elif view.capture_possible:
             lines.append(f"  You take the tile: {view.capture_permille}‰.")
         else:
             lines.append(f"  The tile is cleared in {view.win_permille}‰ of draws; you take it "
