@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from fairfight.clash.batch import columns_from_specs, preview_batch
 from fairfight.clash.exchange import resolve_exchange
 from fairfight.clash.preview import preview
 from fairfight.clash.spec import ClashSpec, parse_spec
@@ -235,19 +236,28 @@ def test_resolution_matches_the_reference(index: int) -> None:
 
 @pytest.mark.parametrize("index", range(0, len(SPECS), 12))
 def test_preview_matches_brute_force_of_the_reference(index: int) -> None:
-    """Chances are counts over all 1000 reference draws; bands are min/median/max by value."""
+    """Chances are counts over all 1000 reference draws; bands are min/median/max by value;
+    the scalar and the batch preview both."""
     for spec in SPECS[index:index + 12:4]:
         data = spec.to_json()
         f = fixed(data)
         rows = [draw(data, f, r) for r in range(1000)]
-        view = preview(spec).to_json()
-        lead_strength = data["lead"]["strength"]
-        assert view["break_permille"] == sum(row["defender_breaks"] for row in rows)
-        assert view["falter_permille"] == sum(row["attacker_falters"] for row in rows)
-        assert view["destroyed_permille"] == sum(row["la"] >= lead_strength for row in rows)
-        assert view["win_permille"] == sum(
-            row["defender_breaks"] and row["la"] < lead_strength for row in rows)
-        for band, name in (("ld_band", "ld"), ("la_band", "la"),
-                           ("shock_defender_band", "shock_defender")):
-            assert view[band] == sorted(rows[r][name] for r in (0, 500, 999)), band
-        assert view["evaluations"] <= 33
+        scalar = preview(spec).to_json()
+        batch = preview_batch(columns_from_specs([spec])).item_json(0)
+        for view in (scalar, batch):
+            _matches_brute_force(view, data, rows)
+        assert scalar["evaluations"] <= 33
+
+
+def _matches_brute_force(view: dict[str, Any], data: dict[str, Any],
+                         rows: list[dict[str, Any]]) -> None:
+    """A preview's chances and bands equal the reference's counts over all 1000 draws."""
+    lead_strength = data["lead"]["strength"]
+    assert view["break_permille"] == sum(row["defender_breaks"] for row in rows)
+    assert view["falter_permille"] == sum(row["attacker_falters"] for row in rows)
+    assert view["destroyed_permille"] == sum(row["la"] >= lead_strength for row in rows)
+    assert view["win_permille"] == sum(
+        row["defender_breaks"] and row["la"] < lead_strength for row in rows)
+    for band, name in (("ld_band", "ld"), ("la_band", "la"),
+                       ("shock_defender_band", "shock_defender")):
+        assert view[band] == sorted(rows[r][name] for r in (0, 500, 999)), band
