@@ -10,12 +10,22 @@ from __future__ import annotations
 import hashlib
 from itertools import combinations
 
+import pytest
+
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import build_cards
-from fairfight.ballot.elections import YearWork, resolve_presidency, roll_year_dice
-from fairfight.ballot.engine import advance, new_game, requested_seats
+from fairfight.ballot.elections import YearWork, apply_pushes, resolve_presidency, roll_year_dice
+from fairfight.ballot.engine import advance, begin_year, new_game, requested_seats
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party, named_config
+from fairfight.ballot.rules import (
+    BOARD,
+    TAGS,
+    AmendmentChoice,
+    BallotConfig,
+    Office,
+    Party,
+    named_config,
+)
 from fairfight.ballot.scoring import score_lines, winners_on_score
 from fairfight.ballot.state import (
     Amendment,
@@ -33,11 +43,15 @@ from fairfight.ballot.state import (
     YesNo,
 )
 from fairfight.ballot.yearend import (
+    _earned_end,
     cast_amendment,
+    close_year,
     enact_or_fail,
     finish_legislature,
     open_impeachment,
 )
+from fairfight.console import parse_model
+from fairfight.core.errors import InputError
 from tests.ballot.appendix_a import rows
 
 CONFIG = named_config("as-written-plus")
@@ -121,8 +135,6 @@ def test_setup_shuffle_deal_and_start_player() -> None:
 
 def test_reshuffle_takes_the_sorted_discard_with_the_year_and_next_k() -> None:
     """[3.1, 13] An empty deck reshuffles the discard pile sorted by id, year y, k = 1."""
-    from fairfight.ballot.engine import begin_year
-
     state = fresh(2, "31")
     discard = (150, 3, 77, 12, 190, 40, 41, 8, 99, 100, 5, 64, 120, 131, 2, 17, 18)
     state = state.with_changes(deck=(), discard=discard, year=2030, packs=())
@@ -565,8 +577,6 @@ def test_pushes_apply_together_and_clamp_at_five() -> None:
     """[6.3, 6.4] AL: Senate D by 7 (+4) outranks the House, 4 + 4 stops at 5. AK: an R
     governor rides along with an R lean (-2), held at -5. AZ: D won 2 of 3 House races, its
     largest margin 2 pushes 3, so -5 + 3 = -2. AR: equal House wins push nothing."""
-    from fairfight.ballot.elections import apply_pushes
-
     work = presidency_work("1000", 2030, Holding(BOARD, Party.D), first=False)
     work.lean[:4] = [4, -5, -5, 1]
     work.pushes = {
@@ -605,8 +615,6 @@ def test_speaker_and_proposer_ties() -> None:
 
 def test_three_terms_need_not_be_consecutive_and_voided_terms_do_not_count() -> None:
     """[10.3] Third unvoided win in any years; a voided win leaves the count short."""
-    from fairfight.ballot.yearend import _earned_end
-
     config = named_config("three-terms")
     wins = (PresidentialWin(0, 2028), PresidentialWin(1, 2032), PresidentialWin(0, 2036))
     state = fresh(2).with_changes(config=config, year=2040)
@@ -623,8 +631,6 @@ def test_three_terms_need_not_be_consecutive_and_voided_terms_do_not_count() -> 
 def test_ratification_and_the_year_cap_end_the_game_on_score() -> None:
     """[10.1, 10.2, 10.3] A ratification this year ends an `amendment` game at its scoring, the
     winner on score; a `points` game runs to 2043, the sixteenth year."""
-    from fairfight.ballot.yearend import close_year
-
     state = fresh(2).with_changes(year=2031, hands=((1, 2, 3), (4,)))
     ratified = state.with_changes(amendments=(Amendment(0, 2031, ("farm", "rural", "union"), 1),))
     over, events = close_year(ratified, {})
@@ -636,3 +642,10 @@ def test_ratification_and_the_year_cap_end_the_game_on_score() -> None:
     assert close_year(points.with_changes(year=2042), {})[0].phase is Phase.DRAFT
     capped, _ = close_year(points.with_changes(year=2043), {})
     assert capped.end_reason == "year-cap" and capped.winners == (0,)
+
+
+def test_a_config_must_start_in_a_presidential_year() -> None:
+    """[1.8, 7.2] The first year fills the presidency before any vote: 2029 is refused."""
+    assert parse_model(BallotConfig, {"start_year": 2032}, "config").start_year == 2032
+    with pytest.raises(InputError, match="start_year"):
+        parse_model(BallotConfig, {"start_year": 2029}, "config")

@@ -12,7 +12,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from fairfight.core.errors import InputError
 
@@ -207,6 +207,14 @@ class BallotConfig(BaseModel):
     amend_tags: int = Field(3, ge=1, le=11)
     author: Literal["house"] = "house"
     score: ScoreTable = ScoreTable()
+
+    @field_validator("start_year")
+    @classmethod
+    def _presidential_start(cls, year: int) -> int:
+        """The first year elects a president, so no vote ever meets an empty presidency [7.2]."""
+        if year % PRESIDENTIAL_CYCLE:
+            raise ValueError(f"must be a presidential year (a multiple of {PRESIDENTIAL_CYCLE})")
+        return year
 
     def last_year(self) -> int:
         """The final calendar year of play (2043 by default) [10.1]."""
