@@ -149,3 +149,18 @@ def test_no_capture_by_a_lead_that_may_not_advance(worked_spec: ClashSpec) -> No
     assert entrenched.win_permille > 0 and entrenched.capture_permille == 0
     held = preview(with_stance(t.Stance.HOLD), capture_possible=True)
     assert held.win_permille > 0 and held.capture_permille == held.win_permille
+
+
+def test_a_city_of_another_owner_keeps_the_garrison_in_the_preview_too(
+        worked_spec: ClashSpec) -> None:
+    """CB-1340: a city of any owner forbids retreat; the preview and its panel agree with
+    the resolution given the same `defender_in_city`."""
+    from fairfight.clash.exchange import DefenderFate
+    from fairfight.clash.readout import render_panel
+
+    view = preview(worked_spec, capture_possible=True, defender_in_city=True)
+    assert view.win_permille == 1000 and view.capture_permille == 0
+    assert "cannot retreat" in render_panel(view)
+    assert resolve_exchange(worked_spec, 617, defender_in_city=True).fate is (
+        DefenderFate.HOLDS_SHAKEN)
+    assert preview(worked_spec, capture_possible=True).capture_permille == 1000

@@ -188,7 +188,7 @@ def preview_under_fog(
     spec: ClashSpec, unobserved: Iterable[FogField], *,
     strength_range: tuple[int, int] = (1, t.MAX_STRENGTH),
     disorder_range: tuple[int, int] = (0, t.MAX_DISORDER),
-    capture_possible: bool = False,
+    capture_possible: bool = False, defender_in_city: bool | None = None,
 ) -> FogPreview:
     """The preview over the viewer's knowledge: exact for the estimate, ranged for unknowns."""
     check_resolvable(spec)
@@ -201,7 +201,8 @@ def preview_under_fog(
         """Each distinct specification is previewed once (the estimate is a pivot value)."""
         key = variant.canonical_bytes()
         if key not in previews:
-            previews[key] = preview(variant, capture_possible=capture_possible)
+            previews[key] = preview(variant, capture_possible=capture_possible,
+                                    defender_in_city=defender_in_city)
         return previews[key]
 
     nominal = scalar(spec)

@@ -90,6 +90,13 @@ class Preview:
     r_surv: int
     capture_possible: bool
     evaluations: int
+    defender_in_city: bool | None = None
+    """Whether the defender's tile holds a city of any owner (None: the spec's in_own_city)."""
+
+    @property
+    def defender_may_retreat(self) -> bool:
+        """A broken defender steps back only outside a city or works [CB-1340]."""
+        return may_retreat(self.spec, self.defender_in_city)
 
     @property
     def break_permille(self) -> int:
@@ -117,7 +124,7 @@ class Preview:
         the lead's movement point and room; the lead's Stance must allow an advance (Advance
         or Hold, CB-1080), and the tile must empty on a break, so an assault on a city or works
         (whose garrison holds, shaken) captures nothing."""
-        tile_empties = may_retreat(self.spec) and t.KIND_PROFILES[self.spec.kind].may_advance
+        tile_empties = self.defender_may_retreat and t.KIND_PROFILES[self.spec.kind].may_advance
         lead_may_move = stance_may_advance(self.spec.lead.stance)
         return self.win_permille if (
             self.capture_possible and tile_empties and lead_may_move) else 0
@@ -139,11 +146,14 @@ class Preview:
         }
 
 
-def preview(spec: ClashSpec, *, capture_possible: bool = False) -> Preview:
+def preview(spec: ClashSpec, *, capture_possible: bool = False,
+            defender_in_city: bool | None = None) -> Preview:
     """The exact preview of a clash, a pure function of its specification [CB-2280].
 
-    `capture_possible` says whether the lead could advance into the tile if it were cleared
-    (Stance, movement point, stacking room: CB-1060); it only gates `capture_permille`.
+    `capture_possible` says whether the lead has a movement point and room to advance into
+    the tile if it were cleared (CB-1060); it only gates `capture_permille`.
+    `defender_in_city` is as for `resolve_exchange`: a city of any owner keeps a broken
+    garrison in place.
     """
     prepared = prepare_spec(spec)
     evaluated: dict[int, Exchange] = {}
@@ -168,5 +178,5 @@ def preview(spec: ClashSpec, *, capture_possible: bool = False) -> Preview:
         shock_attacker_band=band_of(
             (low.shock_attacker, median.shock_attacker, high.shock_attacker)),
         r_def=r_def, r_att=r_att, r_surv=r_surv, capture_possible=capture_possible,
-        evaluations=len(evaluated),
+        evaluations=len(evaluated), defender_in_city=defender_in_city,
     )

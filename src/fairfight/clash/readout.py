@@ -9,7 +9,7 @@ attack without each supporter. The falter chance is always printed, even at 0 pe
 from __future__ import annotations
 
 from fairfight.clash import tables as t
-from fairfight.clash.exchange import allocate_losses, may_retreat, stance_may_advance
+from fairfight.clash.exchange import allocate_losses, stance_may_advance
 from fairfight.clash.fog import FogPreview
 from fairfight.clash.kernel import Prepared
 from fairfight.clash.preview import Band, Preview, preview
@@ -181,7 +181,7 @@ def _consequence_lines(view: Preview) -> list[str]:
     if spec.kind is t.Kind.BOMBARDMENT:
         return ["  Consequence: losses and disorder only; nobody moves."]
     lines = []
-    if not may_retreat(spec):
+    if not view.defender_may_retreat:
         lines.append("  If they break they cannot retreat (city or works): they hold, shaken,"
                      " and the tile is not taken.")
     elif spec.encircled:
@@ -190,7 +190,7 @@ def _consequence_lines(view: Preview) -> list[str]:
         lines.append("  If they break they fall back one tile. They are not cut off.")
     if view.destroyed_permille:
         lines.append(f"  Your lead is destroyed in {view.destroyed_permille}‰ of draws.")
-    if spec.kind is t.Kind.ASSAULT and may_retreat(spec):
+    if spec.kind is t.Kind.ASSAULT and view.defender_may_retreat:
         if view.capture_possible and not stance_may_advance(spec.lead.stance):
             lines.append(f"  The tile is cleared in {view.win_permille}‰ of draws; a lead in "
                          f"{spec.lead.stance.value} does not advance, so you do not take it.")
@@ -208,7 +208,8 @@ def _alternative_lines(view: Preview) -> list[str]:
     for index, unit in enumerate(spec.supporters):
         others = spec.supporters[:index] + spec.supporters[index + 1:]
         alone = preview(spec.model_copy(update={"supporters": others}),
-                        capture_possible=view.capture_possible)
+                        capture_possible=view.capture_possible,
+                        defender_in_city=view.defender_in_city)
         lines.append(
             f"  Without support {index + 1} ({unit.role.value}): odds {alone.prepared.a} : "
             f"{alone.prepared.d}, they break {alone.break_permille}‰, you falter "
