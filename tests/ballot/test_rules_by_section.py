@@ -51,7 +51,7 @@ from fairfight.ballot.yearend import (
     open_impeachment,
 )
 from fairfight.console import parse_model
-from fairfight.core.errors import InputError
+from fairfight.core.errors import InputError, RuleError
 from tests.ballot.appendix_a import rows
 
 CONFIG = named_config("as-written-plus")
@@ -649,3 +649,90 @@ def test_a_config_must_start_in_a_presidential_year() -> None:
     assert parse_model(BallotConfig, {"start_year": 2032}, "config").start_year == 2032
     with pytest.raises(InputError, match="start_year"):
         parse_model(BallotConfig, {"start_year": 2029}, "config")
+
+
+def test_presidency_with_player_nominees_uses_fit_switch_and_base_only() -> None:
+    """[5.8] Each state: N + S + C(P-ST) + m + fit(state tags) - switch, D adds base(s); no
+    lean, honeymoon or incumbency, even for the seated card of a re-running president."""
+    key = "2024"
+    cards = build_cards(key)
+    d_card = next(c for c in range(72) if cards[c].modifier == 1)  # printed D, runs D
+    r_card = next(c for c in range(72) if cards[c].modifier == 2)  # printed D, runs R: switch
+    work = presidency_work(key, 2032, Holding(0, Party.D, d_card), first=False)
+    work.lean = [5] * 50
+    work.honeymoon = [1] * 50
+    roll_year_dice(work)
+    entries = [
+        Declaration(0, "P", d_card, Party.D),
+        Declaration(1, "P", r_card, Party.R),
+    ]
+    event = resolve_presidency(work, entries)
+    votes = {"D": 0, "R": 0}
+    for contest, row in zip(event["states"], rows(), strict=True):
+        code, tags = row["code"], set(row["tags"])  # type: ignore[call-overload]
+        totals = {}
+        for party, card_id, switch in (("D", d_card, 0), ("R", r_card, 1)):
+            totals[party] = (
+                d6(f"{key}:2032:nat:{party}")
+                + d6(f"{key}:2032:state:{party}:{code}")
+                + d6(f"{key}:2032:cand:P-{code}:{party}")
+                + cards[card_id].modifier
+                + len(cards[card_id].tags & tags)
+                - switch
+            )
+        totals["D"] += int(row["base"])  # type: ignore[call-overload]
+        assert (contest["D"], contest["R"]) == (totals["D"], totals["R"])
+        votes[contest["winner"]] += int(row["ev"])  # type: ignore[call-overload]
+    assert event["electoral_votes"] == votes
+    assert event["winner"] == max(votes, key=lambda p: votes[p])
+    assert event["honeymoon"] is (event["holder"] != 0)
+
+
+def test_withdrawn_rerun_returns_its_cards_and_leaves_the_seat_to_the_board() -> None:
+    """[4.5, 4.6] Withdrawing a re-run is retiring: card and district card back to hand, and
+    with nobody left in the race the board takes the seat under the same party, unrolled."""
+    state = fresh(2)
+    gmap = game_map()
+    race = "S-AZ-III"
+    seated, district = 80, 144 + gmap.state_by_code["AZ"]
+    seats = list(state.seats)
+    seats[gmap.seat_by_id[race]] = Holding(0, Party.R, seated, district)
+    entry = Declaration(0, race, seated, Party.R, district)
+    state = state.with_changes(
+        seats=tuple(seats), phase=Phase.WITHDRAW, declarations=(entry,), packs=()
+    )
+    after, events = advance(state, {0: Withdrawals((race,)), 1: Withdrawals(())})
+    assert after.seats[gmap.seat_by_id[race]] == Holding(BOARD, Party.R)
+    assert not [e for e in events if e.get("race") == race]
+    assert {seated, district} <= set(after.hands[0])
+
+
+def test_district_card_and_rerun_legality() -> None:
+    """[4.3, 4.4] A district card only in its own state's Senate or governor race or its own
+    House district, never for president; a re-run keeps exactly the seat's district card."""
+    state = fresh(2)
+    while state.phase is Phase.DRAFT:
+        state, _ = advance(state, {s: DraftPick(state.packs[s][0]) for s in requested_seats(state)})
+    cards = build_cards(state.key)
+    gmap = game_map()
+    candidate = next(c for c in state.hands[0] if c < 144)
+    district = 144 + gmap.state_by_code["CA"]
+    own_house = f"H-CA-{cards[district].district}"
+    other_house = f"H-CA-{cards[district].district % 52 + 1}"
+    state = state.with_changes(hands=(tuple(sorted({*state.hands[0], district})), state.hands[1]))
+
+    def declare(race: str, card: int, extra: int) -> None:
+        entry = Declaration(0, race, card, Party.D, extra)
+        advance(state, {0: Declarations((entry,)), 1: Declarations(())})
+
+    declare(own_house, candidate, district)  # legal
+    declare("S-CA-III", candidate, district)  # legal: 2028 is a class III year
+    for race in (other_house, "S-AZ-III", "P"):
+        with pytest.raises(RuleError, match="does not belong"):
+            declare(race, candidate, district)
+    seats = list(state.seats)
+    seats[gmap.seat_by_id["S-CA-III"]] = Holding(0, Party.D, 5, district)
+    state = state.with_changes(seats=tuple(seats))
+    declare("S-CA-III", 5, district)  # the re-run with its own district card
+    with pytest.raises(RuleError, match="re-run keeps"):
+        declare("S-CA-III", 5, -1)
