@@ -13,10 +13,12 @@ from itertools import combinations
 import pytest
 
 from fairfight.ballot import legislature as leg
+from fairfight.ballot.bots import make_bots
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.elections import YearWork, apply_pushes, resolve_presidency, roll_year_dice
 from fairfight.ballot.engine import advance, begin_year, new_game, requested_seats
 from fairfight.ballot.geo import game_map
+from fairfight.ballot.players import play_game
 from fairfight.ballot.rules import (
     BOARD,
     TAGS,
@@ -736,3 +738,31 @@ def test_district_card_and_rerun_legality() -> None:
     declare("S-CA-III", 5, district)  # the re-run with its own district card
     with pytest.raises(RuleError, match="re-run keeps"):
         declare("S-CA-III", 5, -1)
+
+
+def test_primary_recount_and_presidential_primary_addresses() -> None:
+    """[5.5, 5.7, 5.8, 13] A tied primary recounts at (K, y, recount, race, party, round,
+    player); the presidential primary rolls (K, y, prim, P, player, r) and adds m - switch."""
+    key = "1001"
+    _, events = play_game(
+        CONFIG, key, make_bots(["pollster", "pollster", "machine", "machine"]), max_years=1
+    )
+    cards = build_cards(key)
+    tied = next(
+        (e, p) for e in events if e["event"] == "race" for p in e["primaries"] if p["recount"]
+    )
+    race, primary = tied
+    first_round = primary["recount"][0]
+    assert first_round == {
+        side: d6(f"{key}:2028:recount:{race['race']}:{primary['party']}:0:{side}")
+        for side in first_round
+    }
+    president = next(e for e in events if e["event"] == "presidency")
+    assert president["primaries"]
+    for primary in president["primaries"]:
+        for entry in primary["entries"]:
+            dice = [d6(f"{key}:2028:prim:P:{entry['player']}:{r}") for r in (0, 1)]
+            printed = "D" if entry["card"] < 72 else "R"
+            switch = 0 if printed == primary["party"] else 1
+            assert entry["dice"] == dice
+            assert entry["total"] == sum(dice) + cards[entry["card"]].modifier - switch
