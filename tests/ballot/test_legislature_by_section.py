@@ -275,6 +275,9 @@ def test_score_ties_go_to_senate_seats_then_bills_then_share() -> None:
     assert winners_on_score(level) == (2,)
     shared = level.with_changes(bills=(), hands=((1, 2, 3), (1, 2), (6, 7, 8)))
     assert winners_on_score(shared) == (0, 1, 2)
+    senate_first = base.with_changes(bills=bills, hands=((), (1, 2), ()))
+    assert [line.total for line in score_lines(senate_first)] == [3, 3, 3]
+    assert winners_on_score(senate_first) == (0,)  # 1 Senate seat beats 1 bill held
 
 
 def test_three_terms_need_not_be_consecutive_and_voided_terms_do_not_count() -> None:
@@ -306,3 +309,13 @@ def test_ratification_and_the_year_cap_end_the_game_on_score() -> None:
     assert close_year(points.with_changes(year=2042), {})[0].phase is Phase.DRAFT
     capped, _ = close_year(points.with_changes(year=2043), {})
     assert capped.end_reason == "year-cap" and capped.winners == (0,)
+
+
+def test_a_bill_scores_in_its_year_and_the_next_three_then_sunsets() -> None:
+    """[7.7, 3.7] Enacted 2028: scored at the 2028-2031 scorings, removed after the 2031 one."""
+    bill = Bill(0, 2028, Party.D, ("union", "farm"), 0, 0)
+    state = fresh(2).with_changes(config=named_config("points"), bills=(bill,), hands=((), ()))
+    for year in (2028, 2029, 2030, 2031):
+        after, events = close_year(state.with_changes(year=year), {})
+        assert events[0]["scores"] == [3, 0]
+        assert after.bills == ((bill,) if year < 2031 else ())
