@@ -214,6 +214,8 @@ def test_convention_call_34_ratify_38_block_13() -> None:
         assert outcome == result
         assert (after.pending_amendment is None) is (result != "pending")
         assert len(after.amendments) == int(result == "ratified")
+        assert after.phase is not Phase.AMEND_PROPOSE  # 8.4: no proposal after a count
+        assert after.amendments_created == 0
 
 
 def test_every_row_of_the_scoring_table() -> None:
