@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import pytest
+
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import build_cards
+from fairfight.ballot.engine import advance, requested_seats
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import (
     BOARD,
@@ -21,6 +24,7 @@ from fairfight.ballot.state import (
     Amendment,
     AmendmentVote,
     Bill,
+    Discards,
     GameState,
     Holding,
     Phase,
@@ -32,8 +36,10 @@ from fairfight.ballot.yearend import (
     cast_amendment,
     close_year,
     enact_or_fail,
+    finish_legislature,
     open_impeachment,
 )
+from fairfight.core.errors import RuleError
 from tests.ballot.appendix_a import rows
 from tests.ballot.oracle import (
     VOCABULARY,
@@ -321,3 +327,17 @@ def test_a_bill_scores_in_its_year_and_the_next_three_then_sunsets() -> None:
         after, events = close_year(state.with_changes(year=year), {})
         assert events[0]["scores"] == [3, 0]
         assert after.bills == ((bill,) if year < 2031 else ())
+
+
+def test_hand_limit_discards_exactly_the_surplus_before_scoring() -> None:
+    """[3.7, 9] Only a player over 16 is asked; it must drop exactly the surplus; the scoring
+    then counts 16 hand cards."""
+    hand = tuple(range(18))
+    state = fresh(2).with_changes(hands=(hand, (20, 21)), phase=Phase.AMEND_VOTE)
+    state, _ = finish_legislature(state)
+    assert state.phase is Phase.DISCARD and requested_seats(state) == (0,)
+    with pytest.raises(RuleError, match="exactly 2"):
+        advance(state, {0: Discards((0,))})
+    after, events = advance(state, {0: Discards((0, 1))})
+    scoring = next(e for e in events if e["event"] == "scoring")
+    assert scoring["hands"] == [16, 2] and scoring["scores"] == [16, 2]
