@@ -12,7 +12,7 @@ from fairfight.ballot.geo import game_map
 from fairfight.ballot.players import play_game
 from fairfight.ballot.rules import BOARD, Office, Party, VictoryMode, lean_push, named_config
 from fairfight.ballot.scoring import leaning_owner, score_lines
-from fairfight.ballot.state import Bill, Holding, PresidentialWin
+from fairfight.ballot.state import Holding, PresidentialWin
 from fairfight.ballot.yearend import _earned_end
 
 CONFIG = named_config("as-written-plus")
@@ -118,19 +118,6 @@ def test_endings_by_mode() -> None:
         state.with_changes(config=named_config("as-written-plus", "points"), authored=(9, 9)),
         (1, 1),
     ) == ("", ())
-
-
-def test_bill_sunset_after_four_scorings() -> None:
-    state = fresh(2)
-    bill = Bill(0, 2028, Party.D, ("union", "farm"), 0, 0)
-    assert state.config.bill_life == 4
-    assert [bill.year + state.config.bill_life - 1 > y for y in range(2028, 2033)] == [
-        True,
-        True,
-        True,
-        False,
-        False,
-    ]
 
 
 def test_recount_and_primary_dice_follow_their_addresses() -> None:
