@@ -511,6 +511,18 @@ def _side(
     }
 
 
+def _board_side(world: Plain, board: Plain, battle: int, faction: str, **factors: Any) -> Plain:
+    """A standing faction's side as the board has it now: its people, morale and held home."""
+    return _side(
+        world,
+        faction,
+        people(world, board, faction, battle),
+        board["factions"][faction]["morale"],
+        owner(board, faction) == faction,
+        **factors,
+    )
+
+
 STRENGTH_FACTORS = ("home", "sea", "counter", "morale")
 """The factors of a side record that multiply its base strength in every round (fan apart)."""
 
@@ -716,12 +728,11 @@ def regular_sides(
         (defender, HOME_BONUS, Fraction(1), counter_d),
     ):
         amount = usable_pool(board, faction)
-        side = _side(
+        side = _board_side(
             world,
+            board,
+            battle,
             faction,
-            people(world, board, faction, battle),
-            board["factions"][faction]["morale"],
-            owner(board, faction) == faction,
             home=home,
             sea=sea_factor,
             counter=counter,
@@ -853,12 +864,11 @@ def _rebellion(world: Plain, board: Plain, battle: int, draws: list[int], rebel:
         counter=counter_r,
         fan=one,
     )
-    occupier_side = _side(
+    occupier_side = _board_side(
         world,
+        board,
+        battle,
         occupier,
-        people(world, board, occupier, battle),
-        board["factions"][occupier]["morale"],
-        owner(board, occupier) == occupier,
         home=HOME_BONUS,
         sea=one,
         counter=counter_o,
