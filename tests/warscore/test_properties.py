@@ -69,6 +69,16 @@ def battle_of(attacker: dict[str, Any], defender: dict[str, Any]) -> BattleBody:
     )
 
 
+MIRROR = {Side.ATTACKER: Side.DEFENDER, Side.DEFENDER: Side.ATTACKER, Side.NONE: Side.NONE}
+
+
+def assert_mirrored(forward: Any, backward: Any) -> None:
+    """The swapped battle has the other winner and the same percent and tier."""
+    assert backward.winner is MIRROR[forward.winner]
+    assert backward.percent == forward.percent
+    assert backward.tier == forward.tier
+
+
 @SETTINGS
 @given(armies("A", False), armies("B", True), st.integers(min_value=1, max_value=300_000))
 def test_total_never_decreases_when_troops_increase(
@@ -91,10 +101,7 @@ def test_swapping_sides_swaps_the_winner_and_keeps_the_percent(
     defender = {**defender, "defensives": None}  # the new attacker cannot keep its works
     forward = score_battle(battle_of(attacker, defender), 1)
     backward = score_battle(battle_of(defender, attacker), 1)
-    mirror = {Side.ATTACKER: Side.DEFENDER, Side.DEFENDER: Side.ATTACKER, Side.NONE: Side.NONE}
-    assert backward.winner is mirror[forward.winner]
-    assert backward.percent == forward.percent
-    assert backward.tier == forward.tier
+    assert_mirrored(forward, backward)
 
 
 @SETTINGS
@@ -104,10 +111,7 @@ def test_swapping_scored_armies_moves_the_defensives_with_them(
 ) -> None:
     forward = score_battle(battle_of(attacker, defender), 1)
     backward = decide("Property", 1, forward.kind, forward.defender, forward.attacker)
-    mirror = {Side.ATTACKER: Side.DEFENDER, Side.DEFENDER: Side.ATTACKER, Side.NONE: Side.NONE}
-    assert backward.winner is mirror[forward.winner]
-    assert backward.percent == forward.percent
-    assert backward.tier == forward.tier
+    assert_mirrored(forward, backward)
 
 
 @SETTINGS
