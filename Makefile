@@ -3,7 +3,7 @@ VENV   := .venv
 PYTHON := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean system-packages
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -18,7 +18,10 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-test: lint
+system-packages:
+	@bash tools/system-packages.sh
+
+test: lint system-packages
 	$(VENV)/bin/pytest
 
 bench: $(STAMP)

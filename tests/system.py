@@ -1,0 +1,41 @@
+"""Suites that need a system program (Chromium, Node.js, PostgreSQL) ask for it here.
+
+Outside CI a missing program skips the suite with one line naming it; under `CI=true`
+nothing may be skipped, so a missing program fails the test instead.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+
+import pytest
+
+__all__ = ["chromium_path", "node_path", "postgres_bin", "require"]
+
+
+def require(found: str | None, what: str) -> str:
+    """Return the path found, or skip (fail under CI) naming the missing program."""
+    if found:
+        return found
+    message = f"{what} is not installed (Debian package needed; `make test` installs it as root)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def chromium_path() -> str:
+    """Debian's Chromium, which Playwright drives (its own browser download is unreachable)."""
+    return require(shutil.which("chromium"), "chromium")
+
+
+def node_path() -> str:
+    """Node.js, for the JavaScript verifier."""
+    return require(shutil.which("node"), "nodejs")
+
+
+def postgres_bin() -> str:
+    """The folder holding PostgreSQL's server programs (initdb, pg_ctl, postgres)."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return require(os.path.dirname(found[-1]) if found else None, "postgresql")
