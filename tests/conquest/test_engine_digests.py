@@ -28,3 +28,24 @@ def test_a_season_replays_byte_for_byte(index: int) -> None:
     name, seed, cap, fans = season_digests.CASES[index]
     digest = season_digests.season_digest(season_digests.load(name), seed, cap, fans)
     assert digest == GOLDEN[index]
+
+
+def test_the_front_after_a_conquest_equals_a_fresh_scan() -> None:
+    """The engine updates who borders whom battle by battle; a scan from scratch agrees."""
+    from fairfight.conquest import engine
+
+    map_data = season_digests.load("north-america")
+    for seed in ("ab" * 32, "cd" * 32):
+        state = engine.new_state(map_data, seed)
+        while not state["board"]["ended"]:
+            state, _entry = engine.play_step(state, [])
+            world, board = state["world"], state["board"]
+            kept = engine._front(world, board)
+            owners = tuple(board["regions"][code]["owner"] for code in world["regions"])
+            fresh = engine._Front.scan(world, owners)
+            assert kept.owners == fresh.owners
+            assert kept.attackers == fresh.attackers
+            assert kept.links == fresh.links
+            assert {k: sorted(v) for k, v in kept.holdings.items()} == {
+                k: sorted(v) for k, v in fresh.holdings.items()
+            }
