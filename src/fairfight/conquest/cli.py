@@ -11,6 +11,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from fairfight.conquest import episodes, publication, season
+from fairfight.conquest.forecast_cli import forecast
 from fairfight.conquest.rules import rules_page
 from fairfight.console import console, guarded
 from fairfight.core.errors import InputError, RuleError
@@ -273,3 +274,6 @@ def demo(
     from fairfight.conquest.demo import run_demo
 
     run_demo(db, console)
+
+
+app.command()(forecast)
