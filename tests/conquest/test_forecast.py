@@ -157,3 +157,26 @@ def test_the_command_prints_odds_and_json(tmp_path: Path) -> None:
     assert '"as_of_battle":1' in as_json.output and '"seasons":500' in as_json.output
     bad = runner.invoke(app, ["forecast", str(path), "--seasons", "0"])
     assert bad.exit_code == 2
+
+
+def test_the_kernel_helpers_match_their_plain_definitions() -> None:
+    import numpy as np
+
+    from fairfight.conquest import kernel_bits
+    from fairfight.core.draws import below, hash64
+
+    state = np.asarray([kernel_bits.splitmix_state(12345, 6)], dtype=np.uint64)
+    plain = (12345 + 7 * 0x9E3779B97F4A7C15) % (1 << 64)
+    for _ in range(20):
+        plain = (plain + 0x9E3779B97F4A7C15) % (1 << 64)
+        z = plain
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % (1 << 64)
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % (1 << 64)
+        assert int(kernel_bits.splitmix(state)) == z ^ (z >> 31)
+    for i in range(200):
+        x, n = hash64("bits", i), 1 + hash64("n", i) % 5000
+        assert kernel_bits.below(n, np.uint64(x)) == below(n, x)
+        assert kernel_bits.popcount(np.uint64(x)) == bin(x).count("1")
+    words = np.asarray([hash64("w", k) for k in range(3)], dtype=np.uint64)
+    members = [k for k in range(192) if int(words[k // 64]) >> (k % 64) & 1]
+    assert [kernel_bits.select(words, k) for k in range(len(members))] == members

@@ -54,8 +54,6 @@ class SeasonArrays:
     border_a: IntArray
     border_b: IntArray
     border_sea: npt.NDArray[np.bool_]
-    incident_start: IntArray
-    incident: IntArray
     owner: IntArray
     captured: IntArray
     standing: npt.NDArray[np.bool_]
@@ -69,7 +67,7 @@ class SeasonArrays:
         """The kernel's leading arguments, in its order."""
         return (
             self.population, self.rating, self.special, self.border_a, self.border_b,
-            self.border_sea, self.incident_start, self.incident, self.owner, self.captured,
+            self.border_sea, self.owner, self.captured,
             self.standing, self.morale, self.pool, self.pool_open, self.battle,
             self.max_battles,
         )
@@ -84,11 +82,6 @@ def season_arrays(world: engine.Plain, board: engine.Plain,
     borders = world["borders"]
     border_a = np.asarray([index[b[0]] for b in borders], dtype=np.int64)
     border_b = np.asarray([index[b[1]] for b in borders], dtype=np.int64)
-    touching: list[list[int]] = [[] for _ in codes]
-    for k, (a, b) in enumerate(zip(border_a, border_b, strict=True)):
-        touching[a].append(k)
-        touching[b].append(k)
-    starts = np.cumsum([0] + [len(near) for near in touching]).astype(np.int64)
     factions = [board["factions"][code] for code in codes]
     held = [board["regions"][code] for code in codes]
     return SeasonArrays(
@@ -101,8 +94,6 @@ def season_arrays(world: engine.Plain, board: engine.Plain,
         border_a=border_a,
         border_b=border_b,
         border_sea=np.asarray([b[2] == engine.SEA for b in borders], dtype=np.bool_),
-        incident_start=starts,
-        incident=np.asarray([k for near in touching for k in near], dtype=np.int64),
         owner=np.asarray([index[h["owner"]] for h in held], dtype=np.int64),
         captured=np.asarray([-1 if h["captured_at"] is None else h["captured_at"]
                              for h in held], dtype=np.int64),

@@ -15,42 +15,28 @@ from typing import Any
 import numba
 import numpy as np
 
-__all__ = ["NO_CAP", "TRACE_FIELDS", "run_seasons", "splitmix_state"]
+from fairfight.conquest.kernel_bits import (
+    ONE,
+    below,
+    clear,
+    lowest,
+    popcount,
+    season_start,
+    select,
+    set_bit,
+    splitmix,
+)
+
+__all__ = ["NO_CAP", "TRACE_FIELDS", "run_seasons"]
 
 NO_CAP = -1
 """`max_battles` when the season has no battle cap."""
 TRACE_FIELDS = ("attacker", "defender", "winner", "border", "upset")
 """One traced battle: faction numbers, the border index (-1 in a rebellion), the upset flag."""
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_LOW32 = np.uint64(0xFFFFFFFF)
 _ROUND_SCALE = 4294967296.0
 _ROUND_FLOOR = 189 * (1 << 32) // 1000
 _ROUND_CEILING = (1 << 32) - _ROUND_FLOOR
-
-
-@numba.njit(cache=True, inline="always")
-def _splitmix(state: Any) -> Any:
-    z = state[0] + _GOLDEN
-    state[0] = z
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-def splitmix_state(key: int, season: int) -> int:
-    """The generator state a forecast season starts from: the forecast key and its number."""
-    return (key + (season + 1) * 0x9E3779B97F4A7C15) % (1 << 64)
-
-
-@numba.njit(cache=True, inline="always")
-def _below(n: int, x: Any) -> int:
-    """(x * n) >> 64 for n < 2**32, as `core.draws.below`, without 128-bit integers."""
-    m = np.uint64(n)
-    high = (x >> np.uint64(32)) * m + (((x & _LOW32) * m) >> np.uint64(32))
-    return int(high >> np.uint64(32))
 
 
 @numba.njit(cache=True)
@@ -113,69 +99,27 @@ def _strength(people: int, rating: int, factor: float, morale: int) -> Any:
     return power * rating * factor * ((10000 + morale) / 10000.0)
 
 
-_ONE = np.uint64(1)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
-
-
-@numba.njit(cache=True, inline="always")
-def _popcount(x: Any) -> int:
-    x = x - ((x >> _ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return int((x * _H01) >> np.uint64(56))
-
-
-@numba.njit(cache=True, inline="always")
-def _lowest(x: Any) -> int:
-    """Index of the lowest set bit of a non-zero word."""
-    return _popcount((x & (~x + _ONE)) - _ONE)
-
-
 @numba.njit(cache=True)
-def _select(bits: Any, k: int) -> int:
-    """Index of the k-th (from 0) set bit of a bitset: the k-th member in code order."""
-    for w in range(bits.shape[0]):
-        members = _popcount(bits[w])
-        if k < members:
-            x = bits[w]
-            for _ in range(k):
-                x &= x - _ONE
-            return w * 64 + _lowest(x)
-        k -= members
-    return -1
-
-
-@numba.njit(cache=True, inline="always")
-def _set(bits: Any, x: int) -> None:
-    bits[x >> 6] |= _ONE << np.uint64(x & 63)
-
-
-@numba.njit(cache=True, inline="always")
-def _clear(bits: Any, x: int) -> None:
-    bits[x >> 6] &= ~(_ONE << np.uint64(x & 63))
-
-
-@numba.njit(cache=True)
-def _link(near: Any, degree: Any, able: Any, owner: Any, border_a: Any,
+def _link(near: Any, degree: Any, able: Any, touch: Any, owner: Any, border_a: Any,
           border_b: Any) -> None:
-    """From scratch: each holder's set of neighbouring holders (`near`) and their number, and
-    the set of holders able to attack (those with a neighbour)."""
+    """From scratch: each holder's set of neighbouring holders (`near`) and their number, the
+    set of holders able to attack (those with a neighbour), and the borders each touches."""
     near[:, :] = 0
     able[:] = 0
+    touch[:, :] = 0
     for k in range(border_a.shape[0]):
         x, y = owner[border_a[k]], owner[border_b[k]]
+        set_bit(touch[x], k)
+        set_bit(touch[y], k)
         if x != y:
-            _set(near[x], y)
-            _set(near[y], x)
+            set_bit(near[x], y)
+            set_bit(near[y], x)
     for x in range(near.shape[0]):
         degree[x] = 0
         for w in range(near.shape[1]):
-            degree[x] += _popcount(near[x, w])
+            degree[x] += popcount(near[x, w])
         if degree[x] > 0:
-            _set(able, x)
+            set_bit(able, x)
 
 
 @numba.njit(cache=True)
@@ -227,32 +171,23 @@ def _census(degree: Any, pool: Any, pool_open: Any, standing: Any) -> tuple[int,
 
 
 @numba.njit(cache=True)
-def _shared_border(walked: int, other_side: int, x: Any, first: Any, after: Any,
-                   owner: Any, border_a: Any, border_b: Any, incident_start: Any,
-                   incident: Any, found: Any) -> int:
-    """The border drawn by x among those between two sides, in (a, b) order [§3.3], found
-    from `walked`'s regions."""
-    size = 0
-    region = first[walked]
-    while region >= 0:
-        for k in range(incident_start[region], incident_start[region + 1]):
-            border = incident[k]
-            other = border_b[border] if border_a[border] == region else border_a[border]
-            if owner[other] == other_side:
-                position = size
-                while position > 0 and found[position - 1] > border:
-                    found[position] = found[position - 1]
-                    position -= 1
-                found[position] = border
-                size += 1
-        region = after[region]
-    return int(found[_below(size, x)])
+def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any) -> int:
+    """The border drawn by x among those between two sides, in (a, b) order [§3.3].
+
+    `touch[f]` is the set of borders with an end in one of f's regions; a border in both
+    sides' sets has one end in each, so their intersection is the list to draw from.
+    """
+    total = 0
+    for w in range(common.shape[0]):
+        common[w] = touch[attacker, w] & touch[defender, w]
+        total += popcount(common[w])
+    return select(common, below(total, x))
 
 
 @numba.njit(cache=True)
 def _absorb(winner: int, loser: int, battle: int, owner: Any, captured: Any, standing: Any,
             morale: Any, first: Any, last: Any, after: Any, size: Any, settled: Any,
-            boundary: Any, near: Any, degree: Any, able: Any) -> int:
+            boundary: Any, near: Any, degree: Any, able: Any, touch: Any) -> int:
     """Every region of the loser moves to the winner [§5]; returns the change in the number
     of factions able to attack."""
     region = first[loser]
@@ -270,35 +205,37 @@ def _absorb(winner: int, loser: int, battle: int, owner: Any, captured: Any, sta
     for w in range(near.shape[1]):
         word = near[loser, w]
         while word != 0:
-            y = w * 64 + _lowest(word)
-            word &= word - _ONE
-            _clear(near[y], loser)
+            y = w * 64 + lowest(word)
+            word &= word - ONE
+            clear(near[y], loser)
             if y == winner:
                 continue
-            if near[winner, y >> 6] & (_ONE << np.uint64(y & 63)):
+            if near[winner, y >> 6] & (ONE << np.uint64(y & 63)):
                 degree[y] -= 1
             else:
-                _set(near[winner], y)
-                _set(near[y], winner)
+                set_bit(near[winner], y)
+                set_bit(near[y], winner)
                 degree[winner] += 1
         near[loser, w] = 0
     degree[winner] -= 1
     degree[loser] = 0
-    _clear(able, loser)
+    for w in range(touch.shape[1]):
+        touch[winner, w] |= touch[loser, w]
+        touch[loser, w] = 0
+    clear(able, loser)
     if degree[winner] == 0:
-        _clear(able, winner)
+        clear(able, winner)
         return -2
     return -1
 
 
 @numba.njit(cache=True)
 def _play_season(population: Any, rating: Any, special: Any, border_a: Any, border_b: Any,
-                 border_sea: Any, incident_start: Any, incident: Any,
-                 owner: Any, captured: Any, standing: Any, morale: Any, pool: Any,
+                 border_sea: Any, owner: Any, captured: Any, standing: Any, morale: Any, pool: Any,
                  pool_open: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
                  state: Any, trace: Any, first: Any, last: Any, after: Any, size: Any,
                  settled: Any, boundary: Any, near: Any, degree: Any, able: Any, hot: Any,
-                 found: Any) -> int:
+                 touch: Any, common: Any) -> int:
     """Play one season to its end in place; returns the number of the next battle."""
     factions = population.shape[0]
     eligible, waiting = _census(degree, pool, pool_open, standing)
@@ -322,7 +259,7 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
         else:
             offset = 0
             for k in range(8):
-                draws[k] = _splitmix(state)
+                draws[k] = splitmix(state)
         if rebel >= 0:
             occupier = owner[rebel]
             counter_r = 1.08 if (special[rebel] + 1) % 5 == special[occupier] else 1.0
@@ -342,16 +279,13 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
                 standing[rebel], morale[rebel] = True, 0
                 _list_regions(owner, captured, population, first, last, after, size, settled,
                               boundary)
-                _link(near, degree, able, owner, border_a, border_b)
+                _link(near, degree, able, touch, owner, border_a, border_b)
             eligible, waiting = _census(degree, pool, pool_open, standing)
             attacker, defender, chosen = rebel, occupier, -1
         else:
-            attacker = _select(able, _below(eligible, draws[offset]))
-            defender = _select(near[attacker], _below(degree[attacker], draws[offset + 1]))
-            walked, other = (defender, attacker) if size[defender] <= size[attacker] else (
-                attacker, defender)
-            chosen = _shared_border(walked, other, draws[offset + 2], first, after, owner,
-                                    border_a, border_b, incident_start, incident, found)
+            attacker = select(able, below(eligible, draws[offset]))
+            defender = select(near[attacker], below(degree[attacker], draws[offset + 1]))
+            chosen = _shared_border(attacker, defender, draws[offset + 2], touch, common)
             a_pool = pool[attacker] if pool_open[attacker] else 0
             d_pool = pool[defender] if pool_open[defender] else 0
             a_full, d_full = a_pool == 50, d_pool == 50
@@ -382,7 +316,7 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
                 pool_open[defender] = False
             loser = defender if winner == attacker else attacker
             eligible += _absorb(winner, loser, battle, owner, captured, standing, morale, first,
-                                last, after, size, settled, boundary, near, degree, able)
+                                last, after, size, settled, boundary, near, degree, able, touch)
         hot_size = _decay_morale(morale, standing, hot, hot_size)
         if morale[winner] == 0:
             hot[hot_size] = winner
@@ -397,7 +331,7 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
 
 @numba.njit(cache=True)
 def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, border_b: Any,
-                border_sea: Any, incident_start: Any, incident: Any, owner0: Any,
+                border_sea: Any, owner0: Any,
                 captured0: Any, standing0: Any, morale0: Any, pool0: Any, pool_open0: Any,
                 battle0: int, max_battles: int, key: Any, first_season: int, seasons: int,
                 table: Any, trace: Any, titles: Any, held: Any, survived: Any,
@@ -418,17 +352,18 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     near0 = np.zeros((factions, words), dtype=np.uint64)
     degree0 = np.zeros(factions, dtype=np.int64)
     able0 = np.zeros(words, dtype=np.uint64)
+    touch0 = np.zeros((factions, (border_a.shape[0] + 63) // 64), dtype=np.uint64)
     _list_regions(owner0, captured0, population, first0, last0, after0, size0, settled0,
                   boundary0)
-    _link(near0, degree0, able0, owner0, border_a, border_b)
+    _link(near0, degree0, able0, touch0, owner0, border_a, border_b)
     owner, captured = owner0.copy(), captured0.copy()
     standing, morale, pool, pool_open = (standing0.copy(), morale0.copy(), pool0.copy(),
                                          pool_open0.copy())
     first, last, after = first0.copy(), last0.copy(), after0.copy()
     size, settled, boundary = size0.copy(), settled0.copy(), boundary0.copy()
-    near, degree, able = near0.copy(), degree0.copy(), able0.copy()
+    near, degree, able, touch = near0.copy(), degree0.copy(), able0.copy(), touch0.copy()
     hot = np.empty(factions, dtype=np.int64)
-    found = np.empty(border_a.shape[0], dtype=np.int64)
+    common = np.empty(touch0.shape[1], dtype=np.uint64)
     no_trace = np.zeros((0, 5), dtype=np.int64)
     draws = np.empty(8, dtype=np.uint64)
     state = np.empty(1, dtype=np.uint64)
@@ -438,15 +373,15 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
         morale[:], pool[:], pool_open[:] = morale0, pool0, pool_open0
         first[:], last[:], after[:] = first0, last0, after0
         size[:], settled[:], boundary[:] = size0, settled0, boundary0
-        near[:, :], degree[:], able[:] = near0, degree0, able0
-        state[0] = key + np.uint64(first_season + i + 1) * _GOLDEN
+        near[:, :], degree[:], able[:], touch[:, :] = near0, degree0, able0, touch0
+        state[0] = season_start(key, first_season + i)
         row = table[i] if from_table else draws
         rows = trace[i] if trace.shape[0] > 0 else no_trace
         end = _play_season(population, rating, special, border_a, border_b, border_sea,
-                           incident_start, incident, owner, captured, standing, morale, pool,
+                           owner, captured, standing, morale, pool,
                            pool_open, battle0, max_battles, row, from_table, state, rows,
                            first, last, after, size, settled, boundary, near, degree, able,
-                           hot, found)
+                           hot, touch, common)
         lengths[i] = end - battle0
         best, best_regions, best_power = -1, -1, -1.0
         for x in range(factions):
