@@ -31,7 +31,7 @@ from fairfight.clash.kernel import Columns, Exchange, Prepared
 from fairfight.clash.parallel import Int32Array, Int64Array
 from fairfight.clash.preview import band_values
 
-__all__ = ["COLUMN_NAMES", "JitOps", "preview_rows"]
+__all__ = ["COLUMN_NAMES", "JitOps", "monotone_steps", "preview_rows"]
 
 COLUMN_NAMES = tuple(item.name for item in fields(Columns))
 if len(COLUMN_NAMES) != 40:
@@ -189,3 +189,41 @@ def preview_rows(columns: Columns, out: Int32Array) -> None:
     arrays: tuple[Int64Array, ...] = tuple(
         np.ascontiguousarray(getattr(columns, name), dtype=np.int64) for name in COLUMN_NAMES)
     _fill(JitOps(), arrays, out)
+
+
+_MONOTONE_RISING = ("s", "a_eff", "share_a", "ld", "shock_defender")
+_MONOTONE_FALLING = ("d_eff", "share_d", "la", "shock_attacker")
+
+
+@numba.njit(cache=True, error_model="numpy")
+def _steps(ops: Any, columns: Any, out: Any) -> None:
+    """Per clash, the draw steps where each CB-2150 quantity moves the wrong way."""
+    for i in range(columns[0].shape[0]):
+        p = _prepare(ops, _columns_of(columns, i))
+        before = _exchange(ops, p, 0)
+        for r in range(1, t.DRAWS):
+            x = _exchange(ops, p, r)
+            out[0, i] += x.s < before.s
+            out[1, i] += x.a_eff < before.a_eff
+            out[2, i] += x.share_a < before.share_a
+            out[3, i] += x.ld < before.ld
+            out[4, i] += x.shock_defender < before.shock_defender
+            out[5, i] += x.d_eff > before.d_eff
+            out[6, i] += x.share_d > before.share_d
+            out[7, i] += x.la > before.la
+            out[8, i] += x.shock_attacker > before.shock_attacker
+            before = x
+
+
+def monotone_steps(columns: Columns, rising: tuple[str, ...],
+                   falling: tuple[str, ...]) -> Int64Array:
+    """`invariants.monotone_violations` compiled: counts of shape (9, clashes), rising
+    quantities first, in the order the caller names them (checked against this kernel's)."""
+    if (rising, falling) != (_MONOTONE_RISING, _MONOTONE_FALLING):
+        raise ValueError("monotone_steps: the quantities differ from the compiled sweep's")
+    arrays = tuple(np.ascontiguousarray(getattr(columns, name), dtype=np.int64)
+                   for name in COLUMN_NAMES)
+    out: Int64Array = np.zeros((len(rising) + len(falling), arrays[0].shape[0]),
+                               dtype=np.int64)
+    _steps(JitOps(), arrays, out)
+    return out

@@ -13,6 +13,7 @@ import numpy as np
 
 from fairfight.clash import tables as t
 from fairfight.clash.batch import columns_from_specs, preview_batch, slice_columns
+from fairfight.clash.compiled import monotone_steps
 from fairfight.clash.corpus import sweep_columns
 from fairfight.clash.kernel import Columns, Exchange, exchange, prepare
 from fairfight.clash.ops import ARRAY_OPS
@@ -37,8 +38,8 @@ MONOTONE_RISING = ("s", "a_eff", "share_a", "ld", "shock_defender")
 MONOTONE_FALLING = ("d_eff", "share_d", "la", "shock_attacker")
 """Quantities that must never rise as r rises [CB-2150]."""
 MONOTONE = MONOTONE_RISING + MONOTONE_FALLING
-SWEEP_BLOCK = 64
-"""Clashes per block of the sweep: 64 x 1000 evaluations at a time."""
+SWEEP_BLOCK = 512
+"""Clashes per block of the sweep (512 x 1000 compiled evaluations between progress ticks)."""
 
 
 def every_draw(columns: Columns) -> Exchange:
@@ -88,7 +89,8 @@ def run_sweep(
     def work(start: int, stop: int, out: Int64Array, tick: Callable[[int], None]) -> None:
         for begin in range(start, stop, SWEEP_BLOCK):
             end = min(stop, begin + SWEEP_BLOCK)
-            out[:, begin:end] = monotone_violations(sweep_columns(indices[begin:end]))
+            out[:, begin:end] = monotone_steps(sweep_columns(indices[begin:end]),
+                                               MONOTONE_RISING, MONOTONE_FALLING)
             tick(end - begin)
 
     counts = run_split(n, workers, (len(MONOTONE), n), work, progress)
