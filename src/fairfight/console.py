@@ -7,16 +7,15 @@ verification exits 1, and no traceback ever reaches the user.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 import typer
-import yaml
 from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
+from fairfight import inputs
 from fairfight.core.errors import InputError, VerificationError
 
 __all__ = [
@@ -88,35 +87,11 @@ def parse_model(model: type[M], data: Any, prefix: str = "") -> M:
         raise input_error_from_validation(error, prefix) from None
 
 
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(str(path), "file not found") from None
-    except IsADirectoryError:
-        raise InputError(str(path), "is a folder, not a file") from None
-    except UnicodeDecodeError:
-        raise InputError(str(path), "is not UTF-8 text") from None
-
-
 def load_yaml_file(path: Path) -> Any:
-    """Parse a YAML file; a syntax error becomes an InputError with the line number."""
-    try:
-        return yaml.safe_load(_read_text(path))
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = f"line {mark.line + 1}" if mark is not None else "somewhere"
-        reason = error.problem or error.context or "invalid YAML"
-        raise InputError(str(path), f"YAML syntax error at {line}: {reason}") from None
-    except yaml.YAMLError as error:
-        raise InputError(str(path), f"YAML syntax error: {error}") from None
+    """Parse a YAML file safely (see `fairfight.inputs`); every problem is an InputError."""
+    return inputs.load_yaml(path)
 
 
 def load_json_file(path: Path) -> Any:
-    """Parse a JSON file; a syntax error becomes an InputError with the line number."""
-    try:
-        return json.loads(_read_text(path))
-    except json.JSONDecodeError as error:
-        raise InputError(
-            str(path), f"JSON syntax error at line {error.lineno} column {error.colno}: {error.msg}"
-        ) from None
+    """Parse a JSON file safely (see `fairfight.inputs`); every problem is an InputError."""
+    return inputs.load_json(path)
