@@ -7,18 +7,26 @@ verification exits 1, and no traceback ever reaches the user.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import typer
-from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
 from fairfight import inputs
+from fairfight.clitypes import click_errors
 from fairfight.core.errors import InputError, VerificationError
 
+if TYPE_CHECKING:  # pydantic is imported only by the commands that validate a model
+    from pydantic import BaseModel, ValidationError
+
 __all__ = [
+    "DEBUG_ENV",
+    "EXIT_BAD_INPUT",
+    "EXIT_INTERRUPTED",
+    "EXIT_VERIFICATION_FAILED",
     "console",
     "error_console",
     "guarded",
@@ -26,6 +34,8 @@ __all__ = [
     "load_json_file",
     "load_yaml_file",
     "parse_model",
+    "report_unexpected",
+    "say_error",
 ]
 
 console = Console(highlight=False, soft_wrap=True)
@@ -36,22 +46,65 @@ EXIT_BAD_INPUT = 2
 
 P = ParamSpec("P")
 R = TypeVar("R")
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
+
+
+DEBUG_ENV = "FAIRFIGHT_DEBUG"
+"""Set to 1 to let an unexpected error show its traceback (for developers)."""
+EXIT_INTERRUPTED = 130
+
+
+def say_error(line: str) -> None:
+    """Print one red line on stderr, whatever characters it holds."""
+    error_console.print(" ".join(line.split()), style="bold red", markup=False)
+
+
+def report_unexpected(error: BaseException) -> int:
+    """One line for an error no rule anticipated; returns the exit code to use.
+
+    The environment's own refusals (a full disk, memory, a closed pipe) are said plainly;
+    anything else is a defect of ours, reported without internal names.
+    """
+    if os.environ.get(DEBUG_ENV) == "1":
+        raise error
+    if isinstance(error, KeyboardInterrupt):
+        say_error("interrupted")
+        return EXIT_INTERRUPTED
+    if isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        say_error(f"Error: {where}{error.strerror or 'input/output error'}")
+    elif isinstance(error, MemoryError):
+        say_error("Error: out of memory")
+    elif isinstance(error, RecursionError):
+        say_error("Error: the input is nested too deeply")
+    else:
+        detail = " ".join(str(error).split())[:160]
+        say_error(f"Error: unexpected failure ({detail or 'no detail'}); "
+                  f"rerun with {DEBUG_ENV}=1 to see where")
+    return EXIT_BAD_INPUT
 
 
 def guarded(command: Callable[P, R]) -> Callable[P, R]:
-    """Turn InputError into exit 2 and VerificationError into exit 1, each as one line."""
+    """Turn InputError into exit 2 and VerificationError into exit 1, each as one line.
+
+    Ctrl-C exits 130 with one line; any other failure is one line and exit 2 (never a
+    traceback, unless FAIRFIGHT_DEBUG=1).
+    """
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
         except InputError as error:
-            error_console.print(error.one_line(), style="bold red", markup=False)
+            say_error(error.one_line())
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except VerificationError as error:
-            error_console.print(f"VerificationError: {error}", style="bold red", markup=False)
+            say_error(f"VerificationError: {error}")
             raise typer.Exit(EXIT_VERIFICATION_FAILED) from None
+        except (typer.Exit, click_errors.ClickException, BrokenPipeError):
+            raise
+        except (Exception, KeyboardInterrupt) as error:
+            raise typer.Exit(report_unexpected(error)) from None
 
     return run
 
@@ -81,6 +134,8 @@ def input_error_from_validation(error: ValidationError, prefix: str = "") -> Inp
 
 def parse_model(model: type[M], data: Any, prefix: str = "") -> M:
     """Validate plain data into a pydantic model, raising InputError on the first problem."""
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(data)
     except ValidationError as error:

@@ -15,11 +15,12 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from fairfight.core.errors import InputError
+
+if TYPE_CHECKING:  # YAML is imported only by the commands that read it
+    import yaml
 
 __all__ = [
     "MAX_DEPTH",
@@ -227,14 +228,22 @@ def load_jsonl(path: Path, limit: int | None = None) -> Iterator[tuple[int, Any]
 
 # ------------------------------------------------------------------------------------ YAML
 
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _INT_TAG = "tag:yaml.org,2002:int"
+
+
+def _loader() -> Any:
+    """The fastest safe YAML loader available (libyaml's when it is installed)."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _check_events(text: str, where: str) -> None:
     """One linear pass over the parse events, bounding the nesting as written."""
+    import yaml
+
     depth = 0
-    for event in yaml.parse(text, Loader=_LOADER):
+    for event in yaml.parse(text, Loader=_loader()):
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
@@ -256,6 +265,8 @@ class _NodeWalk:
         self.budget = MAX_YAML_NODES
 
     def visit(self, node: yaml.Node, field: str, depth: int) -> None:
+        import yaml
+
         self.budget -= 1
         if self.budget < 0:
             raise InputError(self.where, f"expands (through aliases) to more than "
@@ -281,11 +292,13 @@ class _NodeWalk:
 
 def load_yaml(path: Path, limit: int = MAX_YAML_BYTES) -> Any:
     """A YAML file parsed safely: no repeated keys, bounded size, depth and alias expansion."""
+    import yaml
+
     text = read_text(path, limit)
     where = str(path)
     try:
         _check_events(text, where)
-        loader = _LOADER(text)
+        loader = _loader()(text)
         try:
             root = loader.get_single_node()
             if root is None:

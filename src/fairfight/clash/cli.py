@@ -7,24 +7,17 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from fairfight.clash import tables as t
-from fairfight.clash.corpus import SWEEP_SIZE, oracle_specs
-from fairfight.clash.draws import draw_r
-from fairfight.clash.exchange import check_draw, resolve_exchange
-from fairfight.clash.fog import FogField, preview_under_fog
-from fairfight.clash.invariants import run_oracle, run_sweep
-from fairfight.clash.preview import preview
-from fairfight.clash.readout import render_panel
-from fairfight.clash.rules import rules_page
-from fairfight.clash.spec import ClashSpec, parse_spec
 from fairfight.console import console, error_console, guarded, load_json_file
 from fairfight.core.errors import InputError, VerificationError
+
+if TYPE_CHECKING:  # the engine (and numpy) is imported only when a command runs
+    from fairfight.clash.fog import FogField
+    from fairfight.clash.spec import ClashSpec
 
 app = typer.Typer(
     help="Deterministic integer combat: resolve a clash, preview its exact odds, check the rules.",
@@ -35,7 +28,13 @@ SAMPLE_STRIDE = 41
 """The default sweep takes every 41st clash of the reference sweep (2,098 clashes)."""
 
 
+FOG_FIELDS = ("strength", "disorder", "stance", "dig_in", "works")
+"""The defender fields `--unobserved` takes (the values of `FogField`; a test keeps them equal)."""
+
+
 def _load_spec(path: Path) -> ClashSpec:
+    from fairfight.clash.spec import parse_spec
+
     return parse_spec(load_json_file(path))
 
 
@@ -46,6 +45,8 @@ def _print_json(value: Any) -> None:
 @contextmanager
 def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on stderr; yields a callback taking the count done so far."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
     with Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TimeElapsedColumn(), console=error_console, transient=False,
@@ -64,6 +65,8 @@ def _parse_range(text: str | None, name: str, default: tuple[int, int]) -> tuple
 
 
 def _parse_unobserved(text: str | None) -> list[FogField]:
+    from fairfight.clash.fog import FogField
+
     if not text:
         return []
     names = [name.strip() for name in text.split(",") if name.strip()]
@@ -107,6 +110,8 @@ def resolve(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Resolve one clash at a given draw and show every intermediate quantity."""
+    from fairfight.clash.exchange import check_draw, resolve_exchange
+
     spec = _load_spec(spec_file)
     outcome = resolve_exchange(spec, check_draw(r)).to_json()
     if as_json:
@@ -122,13 +127,17 @@ def preview_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     unobserved: str = typer.Option(
         "", help="Defender fields not observed, comma-separated: "
-        + ",".join(field.value for field in FogField)),
+        + ",".join(FOG_FIELDS)),
     strength_range: str = typer.Option(None, help="Possible defender strengths, LOW-HIGH."),
     disorder_range: str = typer.Option(None, help="Possible defender disorder, LOW-HIGH."),
     capture: bool = typer.Option(False, "--capture",
                                  help="The lead has a movement point and room to advance."),
 ) -> None:
     """The exact preview: the attack panel, or its figures as JSON."""
+    from fairfight.clash.fog import FogField, preview_under_fog
+    from fairfight.clash.preview import preview
+    from fairfight.clash.readout import render_panel
+
     spec = _load_spec(spec_file)
     fields = _parse_unobserved(unobserved)
     for given, implied in ((strength_range, FogField.STRENGTH),
@@ -154,6 +163,8 @@ def preview_command(
 @guarded
 def rules() -> None:
     """Print every table of the clash rules (generated from the engine's constants)."""
+    from fairfight.clash.rules import rules_page
+
     console.print(rules_page(), markup=False, end="")
 
 
@@ -165,6 +176,11 @@ def sweep(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Check that every exchange quantity is monotone in the draw (CB-2150, CB-2670)."""
+    import numpy as np
+
+    from fairfight.clash.corpus import SWEEP_SIZE
+    from fairfight.clash.invariants import run_sweep
+
     indices = np.arange(0, SWEEP_SIZE, 1 if full else SAMPLE_STRIDE, dtype=np.int64)
     started = time.perf_counter_ns()
     with _progress("monotonicity sweep", int(indices.shape[0])) as progress:
@@ -187,6 +203,9 @@ def sweep(
 @guarded
 def oracle(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Check the bisection preview against brute force over all 1000 draws (CB-2690)."""
+    from fairfight.clash.corpus import oracle_specs
+    from fairfight.clash.invariants import run_oracle
+
     specs = oracle_specs()
     with _progress("oracle corpus", len(specs)) as progress:
         report = run_oracle(specs, progress=progress)
@@ -212,6 +231,8 @@ def draw(
     ordinal: int = typer.Argument(..., min=0, help="Clashes it already resolved this turn."),
 ) -> None:
     """Print the draw r of one engagement (CB-800)."""
+    from fairfight.clash.draws import draw_r
+
     try:
         value = draw_r(key, turn, initiator, ordinal)
     except ValueError as error:

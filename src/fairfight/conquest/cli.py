@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.progress import Progress
-from rich.table import Table
 
-from fairfight.conquest import episodes, publication, season
-from fairfight.conquest.rules import rules_page
 from fairfight.console import console, guarded
 from fairfight.core.errors import InputError, RuleError
 from fairfight.core.records import canonical_json
+
+if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
+    from fairfight.conquest import season
 
 app = typer.Typer(help="The conquest ruleset.", no_args_is_help=True, add_completion=False)
 
@@ -46,6 +45,8 @@ def new(
     as_json: bool = AsJson,
 ) -> None:
     """Start a season: print its header and the commitment to its secret seed."""
+    from fairfight.conquest import season
+
     map_data, label = _load_map(map_name)
     created = season.create_season(
         season_file, map_data, label, seed=seed, max_battles=max_battles, beacon_round=beacon_round
@@ -70,6 +71,8 @@ def contribute(
     as_json: bool = AsJson,
 ) -> None:
     """Add fan power to a faction's pool (or rebellion fund); refused when a rule says no."""
+    from fairfight.conquest import season
+
     result = season.contribute(season_file, faction, amount, key)
     if as_json:
         _emit_json({**result.entry, "repeated": result.repeated})
@@ -95,6 +98,10 @@ def next_battles(
     as_json: bool = AsJson,
 ) -> None:
     """Fight the next battles and print each episode."""
+    from rich.progress import Progress
+
+    from fairfight.conquest import episodes, season
+
     if to_end and count != 1:
         raise InputError("count", "give --count or --to-end, not both")
     before = season.summary(season_file)
@@ -144,6 +151,10 @@ def show(
     as_json: bool = AsJson,
 ) -> None:
     """The standings (or one battle's episode with --battle)."""
+    from rich.table import Table
+
+    from fairfight.conquest import episodes, season
+
     if battle is not None:
         entry = season.battle(season_file, battle)
         if as_json:
@@ -192,6 +203,8 @@ def beacon(
     signature: str | None = typer.Option(None, help="The round's signature, hex."),
 ) -> None:
     """Record the public randomness of the beacon round the season names."""
+    from fairfight.conquest import season
+
     value = season.record_beacon(season_file, randomness, signature)
     console.print(f"beacon round {value['round']} recorded: {value['randomness']}", markup=False)
 
@@ -200,6 +213,8 @@ def beacon(
 @guarded
 def reveal(season_file: Path = SeasonFile) -> None:
     """Publish the seed once the season has ended."""
+    from fairfight.conquest import season
+
     console.print(f"seed: {season.reveal(season_file)}", markup=False)
 
 
@@ -210,6 +225,8 @@ def export(
     folder: Path = typer.Argument(..., help="Folder for the public record."),
 ) -> None:
     """Write the public record (the seed only after the reveal)."""
+    from fairfight.conquest import publication
+
     for path in publication.export_record(season_file, folder):
         console.print(str(path), markup=False)
 
@@ -218,6 +235,8 @@ def export(
 @guarded
 def verify(folder: Path = typer.Argument(..., help="A folder written by `export`.")) -> None:
     """Replay a published season; exit 1 naming the first battle and field that differ."""
+    from fairfight.conquest import publication
+
     for note in publication.verify_folder(folder):
         console.print(f"ok: {note}", markup=False)
 
@@ -232,6 +251,8 @@ def odds(
     as_json: bool = AsJson,
 ) -> None:
     """Exact battle chance and round chances if ATTACKER attacked DEFENDER now."""
+    from fairfight.conquest import episodes, season
+
     previews = season.odds(season_file, attacker, defender, border)
     for preview in previews:
         if as_json:
@@ -244,6 +265,8 @@ def odds(
 @guarded
 def rules() -> None:
     """Print the rules page, generated from the engine's constants."""
+    from fairfight.conquest.rules import rules_page
+
     typer.echo(rules_page(), nl=False)
 
 

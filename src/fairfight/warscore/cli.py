@@ -10,12 +10,6 @@ import typer
 
 from fairfight.console import guarded
 from fairfight.core.errors import InputError
-from fairfight.warscore.export import battle_json, war_json
-from fairfight.warscore.files import load_battle, load_war
-from fairfight.warscore.forum import PostFormat, battle_post, war_post
-from fairfight.warscore.rules_page import rules_page
-from fairfight.warscore.score import score_battle
-from fairfight.warscore.war import score_war, select_year
 
 app = typer.Typer(help="The warscore ruleset.", no_args_is_help=True, add_completion=False)
 
@@ -44,6 +38,11 @@ def battle(
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
     """Score one battle and print its forum post."""
+    from fairfight.warscore.export import battle_json
+    from fairfight.warscore.files import load_battle
+    from fairfight.warscore.forum import PostFormat, battle_post
+    from fairfight.warscore.score import score_battle
+
     chosen = _format(output, as_json)
     parsed = load_battle(file)
     result = score_battle(parsed, parsed.year)
@@ -62,6 +61,11 @@ def war(
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
     """Score a war year by year: each nation's NWS, then each battle."""
+    from fairfight.warscore.export import war_json
+    from fairfight.warscore.files import load_war
+    from fairfight.warscore.forum import PostFormat, war_post
+    from fairfight.warscore.war import score_war, select_year
+
     chosen = _format(output, as_json)
     report = score_war(load_war(file))
     if year is not None:
@@ -76,6 +80,8 @@ def war(
 @guarded
 def rules() -> None:
     """Print the rules page (Markdown), generated from the ruleset's tables."""
+    from fairfight.warscore.rules_page import rules_page
+
     typer.echo(rules_page(), nl=False)
 
 
