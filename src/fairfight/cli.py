@@ -132,23 +132,28 @@ def examples(
 ) -> None:
     """Copy the example files of every ruleset into FOLDER, to try the commands on."""
     import shutil
-    from importlib import resources
 
     from fairfight.inputs import check_output_folder
 
     check_output_folder(folder)
-    source = resources.files("fairfight").joinpath("examples")
-    with resources.as_file(source) as shipped:
-        if not shipped.is_dir():
-            raise InputError("examples", "the example files are not installed with this copy")
-        for item in sorted(shipped.rglob("*")):
-            if item.is_file() and "__pycache__" not in item.parts:
-                target = folder / item.relative_to(shipped)
-                if target.exists():
-                    raise InputError(str(target), "already exists; choose an empty folder")
-        shutil.copytree(shipped, folder, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+    shipped = _shipped_examples()
+    if shipped is None:
+        raise InputError("examples", "the example files are not installed with this copy")
+    for item in sorted(shipped.rglob("*")):
+        target = folder / item.relative_to(shipped)
+        if item.is_file() and target.exists():
+            raise InputError(str(target), "already exists; choose an empty folder")
+    shutil.copytree(shipped, folder, dirs_exist_ok=True)
     typer.echo(f"examples copied to {folder}")
+
+
+def _shipped_examples() -> Path | None:
+    """The examples inside an installed wheel, or beside the sources in a checkout."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "examples", here.parents[1] / "examples"):
+        if candidate.is_dir():
+            return candidate
+    return None
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ import typer
 
 from fairfight.console import console, guarded
 from fairfight.core.errors import InputError
+from fairfight.inputs import check_output_file
 
 if TYPE_CHECKING:  # the engine is imported only when a command runs
     from rich.table import Table
@@ -155,6 +156,10 @@ def play(
     from fairfight.ballot.rules import named_config
     from fairfight.core.draws import new_seed
 
+    if record is not None:
+        if years is not None:
+            raise InputError("--record", "a record needs the whole game; drop --years")
+        check_output_file(record)
     rules_config = named_config(config, victory)
     key = check_key(seed) if seed is not None else new_seed()
     if years is not None and years < 1:

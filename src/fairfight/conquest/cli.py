@@ -11,6 +11,7 @@ import typer
 from fairfight.console import console, guarded
 from fairfight.core.errors import InputError, RuleError
 from fairfight.core.records import canonical_json
+from fairfight.inputs import check_output_file, check_output_folder
 
 if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
     from fairfight.conquest import season
@@ -45,6 +46,7 @@ def new(
     as_json: bool = AsJson,
 ) -> None:
     """Start a season: print its header and the commitment to its secret seed."""
+    check_output_file(season_file, may_exist=False)
     from fairfight.conquest import season
 
     map_data, label = _load_map(map_name)
@@ -225,6 +227,7 @@ def export(
     folder: Path = typer.Argument(..., help="Folder for the public record."),
 ) -> None:
     """Write the public record (the seed only after the reveal)."""
+    check_output_folder(folder)
     from fairfight.conquest import publication
 
     for path in publication.export_record(season_file, folder):
@@ -290,9 +293,19 @@ def map_stats(
 @app.command()
 @guarded
 def demo(
-    db: Path | None = typer.Option(None, "--db", help="Keep the season in this file."),
+    db: Path | None = typer.Option(None, "--db", help="Keep the season in this new file."),
+    seed: str | None = typer.Option(
+        None, help="The season's secret seed, 64 hex digits, for a repeatable demo."),
 ) -> None:
     """Run a whole demonstration season: contributions, battles, reveal, export, verify."""
     from fairfight.conquest.demo import run_demo
+    from fairfight.core.draws import validate_seed
 
-    run_demo(db, console)
+    if db is not None:
+        check_output_file(db, may_exist=False)
+    if seed is not None:
+        try:
+            validate_seed(seed)
+        except ValueError as error:
+            raise InputError("--seed", str(error)) from None
+    run_demo(db, console, seed=seed)
