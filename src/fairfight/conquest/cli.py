@@ -21,6 +21,11 @@ app = typer.Typer(help="The conquest ruleset.", no_args_is_help=True, add_comple
 PROGRESS_FROM = 20
 """Runs of at least this many battles show a progress bar instead of every episode."""
 
+MAX_BATTLES = 100_000
+"""Largest --max-battles: far beyond any map (a season absorbs one faction per battle)."""
+MAX_BEACON_ROUND = 10**12
+"""Largest --beacon-round: a quicknet round comes every 3 s, so 10^12 is 95,000 years away."""
+
 SeasonFile = typer.Argument(..., help="The season's SQLite file.")
 AsJson = typer.Option(False, "--json", help="Machine output (canonical JSON).")
 
@@ -41,8 +46,10 @@ def new(
     season_file: Path = SeasonFile,
     map_name: str = typer.Option("north-america", "--map", help="Map name or JSON file."),
     seed: str | None = typer.Option(None, help="64 lowercase hex digits (default: fresh)."),
-    max_battles: int | None = typer.Option(None, help="End the season after this many."),
-    beacon_round: int | None = typer.Option(None, help="drand quicknet round mixed in."),
+    max_battles: int | None = typer.Option(
+        None, min=1, max=MAX_BATTLES, help="End the season after this many battles."),
+    beacon_round: int | None = typer.Option(
+        None, min=1, max=MAX_BEACON_ROUND, help="drand quicknet round mixed in."),
     as_json: bool = AsJson,
 ) -> None:
     """Start a season: print its header and the commitment to its secret seed."""
