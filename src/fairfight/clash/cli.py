@@ -172,7 +172,8 @@ def rules() -> None:
 @guarded
 def sweep(
     full: bool = typer.Option(False, "--full", help="All 86,016 clashes x 1000 draws."),
-    workers: int = typer.Option(2, min=1, max=64, help="Processes to use."),
+    workers: int = typer.Option(2, "--jobs", "--workers", min=1, max=64,
+                                help="Processes to use (--workers is the older name)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Check that every exchange quantity is monotone in the draw (CB-2150, CB-2670)."""

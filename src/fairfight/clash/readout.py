@@ -160,7 +160,7 @@ def _verdict_lines(view: Preview) -> list[str]:
     shock = view.shock_defender_band
     if spec.kind is t.Kind.BOMBARDMENT:
         return ["  ▸ NO BREAK CHECK — guns soften a target; they never take ground.",
-                "  ▸ Your battery falters: never (0‰) — a bombardment has no break checks."]
+                "  ▸ Your battery: no falter check — a bombardment has no break checks."]
     chance = view.break_permille
     if chance * 2 >= t.DRAWS:
         head = f"THEY BREAK — {chance_words(chance)}"
@@ -245,12 +245,17 @@ def render_panel(view: Preview, fog: FogPreview | None = None) -> str:
     if spec.volatility_floor != t.VOLATILITY_FLOOR_MEASURED:
         header += f"   [option: volatility floor {spec.volatility_floor}]"
     lines = [f"┌─ {header}", RULE]
-    lines += _verdict_lines(view)
+    verdict = _verdict_lines(view)
+    if fog is not None and fog.unobserved:  # the certainty below holds only for the assumed
+        low, high = fog.ranges["break_permille"]  # values; say so where it is read first
+        verdict[0] += f"  PROVISIONAL: {low}–{high}‰ over what is not observed."
+    lines += verdict
+    provisional = " (provisional)" if fog is not None and fog.unobserved else ""
     lines += [
         "",
-        f"  THEY LOSE  {_band(view.ld_band)}   →  "
+        f"  THEY LOSE{provisional}  {_band(view.ld_band)}   →  "
         f"{_strength_left(spec.defender.strength, view.ld_band, floor)}",
-        f"  YOU LOSE   {_band(view.la_band)}   →  "
+        f"  YOU LOSE{provisional}   {_band(view.la_band)}   →  "
         f"{_strength_left(spec.lead.strength, view.la_band, 0)}",
         "",
         f"  ODDS {p.a} : {p.d}          RELIABILITY ±{p.reliability}‰  "
