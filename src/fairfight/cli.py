@@ -54,6 +54,7 @@ class _RootGroup(TyperGroup):
             module = importlib.import_module(f"fairfight.{name}.cli")
             command = typer.main.get_command(module.app)
             command.name = name
+            command.help = RULESETS[name]  # one home for the line both help pages show
             strict_integers(command)
             self._loaded[name] = command
         return self._loaded[name]
