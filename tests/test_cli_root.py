@@ -94,3 +94,38 @@ def test_unexpected_failure_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None
     assert result.exit_code == 2 and "Traceback" not in result.stdout + result.stderr
     assert result.stderr.splitlines() == [
         "Error: unexpected failure (boom); rerun with FAIRFIGHT_DEBUG=1 to see where"]
+
+
+def every_command() -> list[tuple[str, str, object]]:
+    import importlib
+
+    import typer
+
+    from fairfight.clitypes import strict_integers
+
+    found = []
+    for name in sorted(RULESETS):
+        group = typer.main.get_command(importlib.import_module(f"fairfight.{name}.cli").app)
+        strict_integers(group)  # as the root command prepares each ruleset
+        found += [(name, verb, command) for verb, command in group.commands.items()]
+    return found
+
+
+@pytest.mark.parametrize(("ruleset", "verb", "command"), every_command(),
+                         ids=lambda value: value if isinstance(value, str) else "")
+def test_help_is_written_for_users(ruleset: str, verb: str, command: object) -> None:
+    texts = [getattr(command, "help", "") or ""]
+    for param in getattr(command, "params", []):
+        assert getattr(param, "help", None), f"{ruleset} {verb}: {param.name} has no help"
+        texts.append(param.help)
+    for text in texts:
+        assert "CB-" not in text and "§" not in text, text
+
+
+def test_requirement_ids_never_reach_an_error_line(tmp_path: Path) -> None:
+    spec = (ROOT / "examples" / "clash" / "worked-example.json").read_text()
+    bad = tmp_path / "march.json"
+    bad.write_text(spec.replace('"stance": "advance"', '"stance": "march"', 1))
+    result = runner.invoke(app, ["clash", "resolve", str(bad), "--r", "1"])
+    assert result.exit_code == 2 and "march" in result.stderr
+    assert "CB-" not in result.stderr

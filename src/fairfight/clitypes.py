@@ -14,6 +14,8 @@ from typing import Any, Union, get_args, get_origin
 import typer
 from typer._click import exceptions as click_errors  # typer runs on its own copy of click
 
+from fairfight.plainwords import without_references
+
 __all__ = ["MAX_DIGITS", "click_errors", "integer_annotation", "strict_integers"]
 
 MAX_DIGITS = 18
@@ -54,8 +56,14 @@ def _strict(param: Any) -> None:
 
 
 def strict_integers(command: Any) -> None:
-    """Make every integer parameter of a command (and its subcommands) take plain digits."""
+    """Make every integer parameter of a command (and its subcommands) take plain digits,
+    and take requirement numbers out of every help text."""
+    for attribute in ("help", "short_help"):
+        if getattr(command, attribute, None):
+            setattr(command, attribute, without_references(getattr(command, attribute)))
     for param in getattr(command, "params", ()):
+        if getattr(param, "help", None):
+            param.help = without_references(param.help)
         descriptor = getattr(param, "type_descriptor", None)
         if descriptor is not None and integer_annotation(descriptor.annotation):
             _strict(param)

@@ -18,6 +18,7 @@ from rich.console import Console
 from fairfight import inputs
 from fairfight.clitypes import click_errors
 from fairfight.core.errors import InputError, VerificationError
+from fairfight.plainwords import without_references
 
 if TYPE_CHECKING:  # pydantic is imported only by the commands that validate a model
     from pydantic import BaseModel, ValidationError
@@ -55,8 +56,9 @@ EXIT_INTERRUPTED = 130
 
 
 def say_error(line: str) -> None:
-    """Print one red line on stderr, whatever characters it holds."""
-    error_console.print(" ".join(line.split()), style="bold red", markup=False)
+    """Print one red line on stderr, whatever characters it holds (no requirement ids)."""
+    plain = " ".join(without_references(line).split())
+    error_console.print(plain, style="bold red", markup=False)
 
 
 def report_unexpected(error: BaseException) -> int:
@@ -127,6 +129,8 @@ def input_error_from_validation(error: ValidationError, prefix: str = "") -> Inp
     if prefix:
         field = f"{prefix}.{field}" if field != "input" else prefix
     message = str(first["msg"])
+    if first["type"] in ("model_type", "model_attributes_type", "dict_type"):
+        message = "must be an object (a mapping of named fields)"
     for noise in ("Value error, ", "Assertion failed, "):
         message = message.removeprefix(noise)
     return InputError(field, message)

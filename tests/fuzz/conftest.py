@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from typer.testing import CliRunner
@@ -11,6 +12,10 @@ from fairfight.cli import app
 __all__ = ["assert_refused", "invoke"]
 
 RUNNER = CliRunner()
+INTERNAL = re.compile(
+    r"CB-\d|§|\b(?:ClashSpec|Combatant|ConquestMap|BattleInput|WarInput|RecordHeader|"
+    r"RecordReveal|BaseModel|NoneType|dict\[|list\[)\b"
+)
 
 
 def invoke(*args: Any) -> Any:
@@ -26,4 +31,5 @@ def assert_refused(result: Any, codes: tuple[int, ...] = (1, 2)) -> str:
     assert "Traceback" not in result.stdout + result.stderr, shown
     lines = result.stderr.splitlines()
     assert len(lines) == 1, shown
+    assert not INTERNAL.search(lines[0]), shown  # no requirement ids, no class names
     return str(lines[0])

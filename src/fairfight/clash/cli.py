@@ -227,7 +227,7 @@ def oracle(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) ->
 @guarded
 def draw(
     key: str = typer.Argument(..., help="The game's seed key."),
-    turn: int = typer.Argument(..., min=0),
+    turn: int = typer.Argument(..., min=0, help="The turn number, from 0."),
     initiator: int = typer.Argument(..., min=0, help="Creation sequence of the initiator."),
     ordinal: int = typer.Argument(..., min=0, help="Clashes it already resolved this turn."),
 ) -> None:

@@ -255,8 +255,8 @@ def verify(folder: Path = typer.Argument(..., help="A folder written by `export`
 @guarded
 def odds(
     season_file: Path = SeasonFile,
-    attacker: str = typer.Argument(...),
-    defender: str = typer.Argument(...),
+    attacker: str = typer.Argument(..., help="The attacking faction's code, e.g. US-TX."),
+    defender: str = typer.Argument(..., help="The defending faction's code."),
     border: str | None = typer.Option(None, help="A particular border, written A-B."),
     as_json: bool = AsJson,
 ) -> None:
