@@ -102,3 +102,10 @@ def test_fog_marks_the_verdict_and_bands_provisional(worked_spec: ClashSpec) -> 
     assert any(line.startswith("  YOU LOSE (provisional)") for line in lines)
     clear = render_panel(preview(worked_spec))
     assert "provisional" not in clear.lower()
+
+
+def test_panel_lists_supporter_losses(worked_spec: ClashSpec) -> None:
+    """Section 23: the lead loses 14-25, so the supporter (strength 100) loses
+    floor(14 x 400 / 1000) = 5 to floor(25 x 400 / 1000) = 10 [CB-900]."""
+    panel = _squeeze(render_panel(preview(worked_spec)))
+    assert "SUPPORT 1 loses 5–10 → 100 drops to 90–95" in panel

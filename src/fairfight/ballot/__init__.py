@@ -81,3 +81,5 @@ __getattr__ = lazy_exports(__name__, __all__, (
     "scoring",
     "state",
 ))
+
+del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

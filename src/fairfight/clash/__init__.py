@@ -97,3 +97,5 @@ __getattr__ = lazy_exports(__name__, __all__, (
     "spec",
     "tables",
 ))
+
+del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

@@ -102,6 +102,15 @@ def _resolution_text(outcome_json: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _reconciliation(view: Any, outcome: dict[str, Any]) -> str:
+    """What the preview predicted beside what the draw gave [CB-2440]."""
+    ld, la = view.ld_band, view.la_band
+    broke = "they broke" if outcome["defender_breaks"] else "they held"
+    return (f"predicted {ld.low}–{ld.high}, actual {outcome['ld']} (their loss); "
+            f"predicted {la.low}–{la.high}, actual {outcome['la']} (your loss); "
+            f"break chance {view.break_permille}‰, {broke}")
+
+
 @app.command()
 @guarded
 def resolve(
@@ -111,6 +120,7 @@ def resolve(
 ) -> None:
     """Resolve one clash at a given draw and show every intermediate quantity."""
     from fairfight.clash.exchange import check_draw, resolve_exchange
+    from fairfight.clash.preview import preview
 
     spec = _load_spec(spec_file)
     outcome = resolve_exchange(spec, check_draw(r)).to_json()
@@ -118,6 +128,7 @@ def resolve(
         _print_json(outcome)
     else:
         console.print(_resolution_text(outcome), markup=False)
+        console.print(_reconciliation(preview(spec), outcome), markup=False)
 
 
 @app.command("preview")

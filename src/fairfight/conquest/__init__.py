@@ -87,3 +87,5 @@ __getattr__ = lazy_exports(__name__, __all__, (
     "season",
     "synthetic",
 ))
+
+del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

@@ -106,3 +106,5 @@ __getattr__ = lazy_exports(__name__, __all__, (
     "score",
     "war",
 ))
+
+del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names
