@@ -129,3 +129,43 @@ def test_requirement_ids_never_reach_an_error_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["clash", "resolve", str(bad), "--r", "1"])
     assert result.exit_code == 2 and "march" in result.stderr
     assert "CB-" not in result.stderr
+
+
+@pytest.mark.parametrize(("ruleset", "verb", "command"), every_command(),
+                         ids=lambda value: value if isinstance(value, str) else "")
+def test_every_verb_takes_json(ruleset: str, verb: str, command: object) -> None:
+    options = {opt for param in getattr(command, "params", []) for opt in param.opts}
+    assert "--json" in options, f"{ruleset} {verb}"
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_rules_raw_rendered_and_json(ruleset: str) -> None:
+    import json
+
+    raw = runner.invoke(app, [ruleset, "rules", "--format", "markdown"])
+    assert raw.exit_code == 0 and raw.stdout.startswith("# ")
+    rendered = runner.invoke(app, [ruleset, "rules", "--format", "terminal"])
+    assert rendered.exit_code == 0 and not rendered.stdout.startswith("# ")
+    assert "\n## " not in rendered.stdout  # headings are rendered, not printed as Markdown
+    page = json.loads(runner.invoke(app, [ruleset, "rules", "--json"]).stdout)
+    assert page == {"ruleset": ruleset, "format": "markdown", "page": raw.stdout}
+    both = runner.invoke(app, [ruleset, "rules", "--json", "--format", "markdown"])
+    assert both.exit_code == 2
+
+
+def test_json_is_one_style(tmp_path: Path) -> None:
+    """Every --json output is one compact line with sorted keys."""
+    import json
+
+    spec = ROOT / "examples" / "clash" / "worked-example.json"
+    battle = ROOT / "examples" / "warscore" / "demonstration.yaml"
+    for words in (["clash", "resolve", str(spec), "--r", "617", "--json"],
+                  ["clash", "draw", "game", "1", "2", "0", "--json"],
+                  ["warscore", "battle", str(battle), "--json"],
+                  ["ballot", "odds", "--json"],
+                  ["conquest", "map-stats", "--json"]):
+        out = runner.invoke(app, words).stdout
+        assert out.count("\n") == 1, words
+        value = json.loads(out)
+        assert out.strip() == json.dumps(value, sort_keys=True, separators=(",", ":"),
+                                         ensure_ascii=False), words

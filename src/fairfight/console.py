@@ -28,7 +28,10 @@ __all__ = [
     "EXIT_BAD_INPUT",
     "EXIT_INTERRUPTED",
     "EXIT_VERIFICATION_FAILED",
+    "PAGE_FORMATS",
+    "PAGE_FORMAT_HELP",
     "console",
+    "emit_json",
     "error_console",
     "guarded",
     "input_error_from_validation",
@@ -37,6 +40,7 @@ __all__ = [
     "parse_model",
     "report_unexpected",
     "say_error",
+    "show_page",
 ]
 
 console = Console(highlight=False, soft_wrap=True)
@@ -109,6 +113,38 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
             raise typer.Exit(report_unexpected(error)) from None
 
     return run
+
+
+def emit_json(value: Any) -> None:
+    """Print one JSON value on one line: the single style of every `--json` output.
+
+    Keys sorted, no spaces, UTF-8 as is; commands that stream (one value per battle) so
+    produce JSON Lines.
+    """
+    import json
+
+    typer.echo(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+
+
+PAGE_FORMATS = ("auto", "terminal", "markdown")
+PAGE_FORMAT_HELP = ("auto (rendered in a terminal, raw Markdown when piped), terminal "
+                    "(always rendered) or markdown (the raw page).")
+
+
+def show_page(page: str, ruleset: str, page_format: str, as_json: bool) -> None:
+    """A rules page: rendered for the terminal, raw Markdown, or JSON."""
+    if page_format not in PAGE_FORMATS:
+        raise InputError("--format", f"must be one of {', '.join(PAGE_FORMATS)}")
+    if as_json and page_format != "auto":
+        raise InputError("--json", f"conflicts with --format {page_format}; give one of the two")
+    if as_json:
+        emit_json({"ruleset": ruleset, "format": "markdown", "page": page})
+    elif page_format == "markdown" or (page_format == "auto" and not console.is_terminal):
+        typer.echo(page, nl=False)
+    else:
+        from rich.markdown import Markdown
+
+        console.print(Markdown(page))
 
 
 def _location(loc: tuple[int | str, ...]) -> str:

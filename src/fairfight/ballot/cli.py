@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from fairfight.console import console, guarded
+from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError
 from fairfight.inputs import check_output_file
 
@@ -52,7 +51,7 @@ def odds(
         raise InputError("max-edge", f"must be between 0 and {MAX_ODDS_EDGE}")
     rows = odds_rows(RaceKind(kind), max_edge)
     if as_json:
-        typer.echo(json.dumps(rows))
+        emit_json(rows)
         return
     table = Table(title=f"Table {'G' if kind == 'general' else 'P'}: {kind} win chance")
     for column in ("edge", "chance", "exact"):
@@ -67,12 +66,14 @@ def odds(
 def rules(
     config: str = typer.Option("as-written-plus", help="named config"),
     victory: str | None = typer.Option(None, help="victory mode"),
+    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="machine-readable page"),
 ) -> None:
     """The rules page, every number computed by the engine."""
     from fairfight.ballot.rules import named_config
     from fairfight.ballot.rules_page import render_rules
 
-    typer.echo(render_rules(named_config(config, victory)), nl=False)
+    show_page(render_rules(named_config(config, victory)), "ballot", page_format, as_json)
 
 
 def _players(names: list[str], human: int | None) -> list[Player]:
@@ -183,7 +184,7 @@ def play(
         "winners": list(state.winners),
     }
     if as_json:
-        typer.echo(json.dumps(result))
+        emit_json(result)
         return
     table = Table(title=f"Standings ({rules_config.name}, victory {rules_config.victory.value})")
     table.add_column("year")
@@ -206,6 +207,7 @@ def play(
 @guarded
 def replay(
     record: Path = typer.Argument(..., help="a record written by `ballot play --record`"),
+    as_json: bool = typer.Option(False, "--json", help="machine-readable result"),
 ) -> None:
     """Re-run a record and check every event and the final scores."""
     from fairfight.ballot.record import (
@@ -214,6 +216,10 @@ def replay(
     )
 
     state = verify_record(load_record(record))
+    if as_json:
+        emit_json({"verified": True, "year": state.year, "reason": state.end_reason,
+                   "scores": list(state.last_scores)})
+        return
     console.print(
         f"Record verified: {state.year}, {state.end_reason}, scores {list(state.last_scores)}"
     )
@@ -262,7 +268,7 @@ def simulate(
             summaries = run_games(specs, jobs, lambda n: bar.advance(task, n))
             results.append(metrics(summaries, rules_config.victory))
     if as_json:
-        typer.echo(json.dumps(results, indent=1))
+        emit_json(results)
         return
     console.print(_metrics_table(results))
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -12,7 +11,15 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from fairfight.clash import tables as t
-from fairfight.console import console, error_console, guarded, load_json_file
+from fairfight.console import (
+    PAGE_FORMAT_HELP,
+    console,
+    emit_json,
+    error_console,
+    guarded,
+    load_json_file,
+    show_page,
+)
 from fairfight.core.errors import InputError, VerificationError
 
 if TYPE_CHECKING:  # the engine (and numpy) is imported only when a command runs
@@ -39,7 +46,7 @@ def _load_spec(path: Path) -> ClashSpec:
 
 
 def _print_json(value: Any) -> None:
-    typer.echo(json.dumps(value, ensure_ascii=False, indent=2))
+    emit_json(value)
 
 
 @contextmanager
@@ -172,11 +179,14 @@ def preview_command(
 
 @app.command()
 @guarded
-def rules() -> None:
+def rules(
+    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
     """Print every table of the clash rules (generated from the engine's constants)."""
     from fairfight.clash.rules import rules_page
 
-    console.print(rules_page(), markup=False, end="")
+    show_page(rules_page(), "clash", page_format, as_json)
 
 
 @app.command()
@@ -241,6 +251,7 @@ def draw(
     turn: int = typer.Argument(..., min=0, help="The turn number, from 0."),
     initiator: int = typer.Argument(..., min=0, help="Creation sequence of the initiator."),
     ordinal: int = typer.Argument(..., min=0, help="Clashes it already resolved this turn."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Print the draw r of one engagement (CB-800)."""
     from fairfight.clash.draws import draw_r
@@ -249,4 +260,7 @@ def draw(
         value = draw_r(key, turn, initiator, ordinal)
     except ValueError as error:
         raise InputError("key", str(error)) from None
-    typer.echo(str(value))
+    if as_json:
+        emit_json({"r": value})
+    else:
+        typer.echo(str(value))

@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from fairfight.console import console, guarded
+from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
-from fairfight.core.records import canonical_json
 from fairfight.inputs import check_output_file, check_output_folder
 
 if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
@@ -31,7 +30,7 @@ AsJson = typer.Option(False, "--json", help="Machine output (canonical JSON).")
 
 
 def _emit_json(value: Any) -> None:
-    typer.echo(canonical_json(value).decode("utf-8"))
+    emit_json(value)
 
 
 def _load_map(name: str) -> tuple[dict[str, Any], str]:
@@ -210,21 +209,29 @@ def beacon(
     season_file: Path = SeasonFile,
     randomness: str = typer.Option(..., help="The round's randomness, 64 hex digits."),
     signature: str | None = typer.Option(None, help="The round's signature, hex."),
+    as_json: bool = AsJson,
 ) -> None:
     """Record the public randomness of the beacon round the season names."""
     from fairfight.conquest import season
 
     value = season.record_beacon(season_file, randomness, signature)
+    if as_json:
+        _emit_json(value)
+        return
     console.print(f"beacon round {value['round']} recorded: {value['randomness']}", markup=False)
 
 
 @app.command()
 @guarded
-def reveal(season_file: Path = SeasonFile) -> None:
+def reveal(season_file: Path = SeasonFile, as_json: bool = AsJson) -> None:
     """Publish the seed once the season has ended."""
     from fairfight.conquest import season
 
-    console.print(f"seed: {season.reveal(season_file)}", markup=False)
+    seed = season.reveal(season_file)
+    if as_json:
+        _emit_json({"seed": seed})
+        return
+    console.print(f"seed: {seed}", markup=False)
 
 
 @app.command()
@@ -232,22 +239,34 @@ def reveal(season_file: Path = SeasonFile) -> None:
 def export(
     season_file: Path = SeasonFile,
     folder: Path = typer.Argument(..., help="Folder for the public record."),
+    as_json: bool = AsJson,
 ) -> None:
     """Write the public record (the seed only after the reveal)."""
     check_output_folder(folder)
     from fairfight.conquest import publication
 
-    for path in publication.export_record(season_file, folder):
+    written = publication.export_record(season_file, folder)
+    if as_json:
+        _emit_json({"files": [str(path) for path in written]})
+        return
+    for path in written:
         console.print(str(path), markup=False)
 
 
 @app.command()
 @guarded
-def verify(folder: Path = typer.Argument(..., help="A folder written by `export`.")) -> None:
+def verify(
+    folder: Path = typer.Argument(..., help="A folder written by `export`."),
+    as_json: bool = AsJson,
+) -> None:
     """Replay a published season; exit 1 naming the first battle and field that differ."""
     from fairfight.conquest import publication
 
-    for note in publication.verify_folder(folder):
+    notes = publication.verify_folder(folder)
+    if as_json:
+        _emit_json({"verified": True, "notes": notes})
+        return
+    for note in notes:
         console.print(f"ok: {note}", markup=False)
 
 
@@ -273,11 +292,14 @@ def odds(
 
 @app.command()
 @guarded
-def rules() -> None:
+def rules(
+    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
+    as_json: bool = AsJson,
+) -> None:
     """Print the rules page, generated from the engine's constants."""
     from fairfight.conquest.rules import rules_page
 
-    typer.echo(rules_page(), nl=False)
+    show_page(rules_page(), "conquest", page_format, as_json)
 
 
 @app.command(name="map-stats")
@@ -303,6 +325,7 @@ def demo(
     db: Path | None = typer.Option(None, "--db", help="Keep the season in this new file."),
     seed: str | None = typer.Option(
         None, help="The season's secret seed, 64 hex digits, for a repeatable demo."),
+    as_json: bool = typer.Option(False, "--json", help="Only the summary, as JSON."),
 ) -> None:
     """Run a whole demonstration season: contributions, battles, reveal, export, verify."""
     from fairfight.conquest.demo import run_demo
@@ -315,4 +338,13 @@ def demo(
             validate_seed(seed)
         except ValueError as error:
             raise InputError("--seed", str(error)) from None
-    run_demo(db, console, seed=seed)
+    if not as_json:
+        run_demo(db, console, seed=seed)
+        return
+    import io
+    from dataclasses import asdict
+
+    from rich.console import Console
+
+    result = run_demo(db, Console(file=io.StringIO()), seed=seed)
+    _emit_json(asdict(result))

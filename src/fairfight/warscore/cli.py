@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from fairfight.console import guarded
+from fairfight.console import PAGE_FORMAT_HELP, emit_json, guarded, show_page
 from fairfight.core.errors import InputError
 
 app = typer.Typer(help="The warscore ruleset.", no_args_is_help=True, add_completion=False)
@@ -31,7 +30,7 @@ def _format(chosen: str, as_json: bool) -> str:
 
 
 def _emit_json(value: Any) -> None:
-    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+    emit_json(value)
 
 
 @app.command()
@@ -82,11 +81,14 @@ def war(
 
 @app.command()
 @guarded
-def rules() -> None:
-    """Print the rules page (Markdown), generated from the ruleset's tables."""
+def rules(
+    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Print the rules page, generated from the ruleset's tables."""
     from fairfight.warscore.rules_page import rules_page
 
-    typer.echo(rules_page(), nl=False)
+    show_page(rules_page(), "warscore", page_format, as_json)
 
 
 __all__ = ["app", "battle", "rules", "war"]
