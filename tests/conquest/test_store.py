@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from fairfight.conquest import publication, season, store
+from fairfight.conquest import publication, season, seeds, store
 from fairfight.conquest.cli import app
 from fairfight.core.errors import InputError
 from tests.conquest.helpers import SEED, star_map
@@ -174,7 +174,7 @@ def test_a_damaged_history_entry_is_named_where_it_is_read(fought: Path, tmp_pat
 
 
 def test_a_wrong_seed_is_damage_not_a_different_season(fought: Path) -> None:
-    seed_file = store.seed_file_for(fought)
+    seed_file = seeds.seed_file_for(fought)
     seed_file.write_text("0" * 64 + "\n", encoding="ascii")
     result = cli("next", fought)
     assert result.exit_code == 2
@@ -235,7 +235,7 @@ def test_a_cap_or_beacon_round_beyond_the_range_is_refused(tmp_path: Path) -> No
 
 def test_the_seed_lives_apart_in_a_file_only_its_owner_reads(fought: Path) -> None:
     assert SEED.encode() not in fought.read_bytes()
-    seed_file = store.seed_file_for(fought)
+    seed_file = seeds.seed_file_for(fought)
     assert seed_file.read_text(encoding="ascii") == SEED + "\n"
     assert stat.S_IMODE(seed_file.stat().st_mode) == 0o600
 
@@ -243,10 +243,10 @@ def test_the_seed_lives_apart_in_a_file_only_its_owner_reads(fought: Path) -> No
 def test_public_paths_never_read_the_seed(
     fought: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def forbidden(self: store.SeedFile) -> str:
+    def forbidden(self: seeds.SeedFile) -> str:
         raise AssertionError("a public path read the secret seed")
 
-    monkeypatch.setattr(store.SeedFile, "read", forbidden)
+    monkeypatch.setattr(seeds.SeedFile, "read", forbidden)
     summary = season.summary(fought)
     season.standings(summary)
     season.battle(fought, 1)
@@ -259,7 +259,7 @@ def test_public_paths_never_read_the_seed(
 
 
 def test_a_seed_file_others_can_read_is_refused(fought: Path) -> None:
-    seed_file = store.seed_file_for(fought)
+    seed_file = seeds.seed_file_for(fought)
     seed_file.chmod(0o644)
     result = cli("next", fought)
     assert result.exit_code == 2 and "chmod 600" in _one_line(result)
@@ -270,8 +270,40 @@ def test_a_seed_file_others_can_read_is_refused(fought: Path) -> None:
 
 def test_a_new_season_never_overwrites_a_seed_file(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
-    store.seed_file_for(path).write_text("keep me\n", encoding="ascii")
+    seeds.seed_file_for(path).write_text("keep me\n", encoding="ascii")
     with pytest.raises(InputError, match="already exists"):
         season.create_season(path, star_map(), "star", seed=SEED)
     assert not path.exists()
-    assert store.seed_file_for(path).read_text(encoding="ascii") == "keep me\n"
+    assert seeds.seed_file_for(path).read_text(encoding="ascii") == "keep me\n"
+
+
+def test_a_server_database_keeps_the_seed_in_a_table_of_its_own(tmp_path: Path) -> None:
+    """The server-side keeper, exercised on SQLite (PostgreSQL puts it in its own schema)."""
+    from sqlalchemy import create_engine, inspect
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'secret.db'}")
+    keeper = seeds.SeedTable(engine, season_id=7, schema=None)
+    keeper.keep(SEED)
+    assert keeper.read() == SEED
+    with pytest.raises(InputError, match="never replaced"):
+        keeper.keep("0" * 64)
+    keeper.discard()
+    with pytest.raises(InputError, match="no seed is stored"):
+        keeper.read()
+    assert inspect(engine).get_table_names() == ["secret_seed"]
+    engine.dispose()
+
+
+def test_backup_copies_the_season_and_its_seed(fought: Path, tmp_path: Path) -> None:
+    copies = tmp_path / "backup"
+    copies.mkdir()
+    result = cli("backup", fought, copies)
+    assert result.exit_code == 0, result.output
+    copy = copies / fought.name
+    assert season.summary(copy) == season.summary(fought)
+    copied_seed = seeds.seed_file_for(copy)
+    assert copied_seed.read_text(encoding="ascii") == SEED + "\n"
+    assert stat.S_IMODE(copied_seed.stat().st_mode) == 0o600
+    assert [entry["number"] for entry in season.fight(copy, 1)] == [3]
+    again = cli("backup", fought, copies)
+    assert again.exit_code == 2 and "already exists" in _one_line(again)

@@ -17,13 +17,14 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy import Engine, Integer, String, Text, create_engine, event, func, inspect, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from fairfight.conquest.seeds import SeedFile, SeedKeeper, seed_file_for
 from fairfight.core.errors import InputError
 from fairfight.core.records import canonical_json
 
@@ -35,11 +36,9 @@ __all__ = [
     "SQLITE_INTEGER_MAX",
     "SeasonRow",
     "SeasonStore",
-    "SeedFile",
-    "SeedKeeper",
+    "backup_season",
     "check_stored_integer",
     "load_column",
-    "seed_file_for",
 ]
 
 SEASON_ROW_ID = 1
@@ -49,8 +48,6 @@ SQLITE_INTEGER_MAX = 2**63 - 1
 """The largest integer a database column holds; battle numbers and counts stay within it."""
 DAMAGED = "damaged season file"
 """The field every damaged-contents error names: `damaged season file: <table>.<column>: ...`."""
-SEED_FILE_SUFFIX = ".seed"
-SEED_FILE_MODE = 0o600
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -131,80 +128,6 @@ def check_stored_integer(field: str, value: int, low: int = 1) -> int:
     if not low <= value <= SQLITE_INTEGER_MAX:
         raise InputError(field, f"must be from {low} to {SQLITE_INTEGER_MAX}")
     return value
-
-
-# ---------------------------------------------------------------- the secret seed
-
-
-class SeedKeeper(Protocol):
-    """Where a season's secret seed lives, apart from everything public.
-
-    A server deployment implements this over a table in a schema of its own (readable only
-    by the role that fights battles); the SQLite deployment uses `SeedFile`.
-    """
-
-    def keep(self, seed: str) -> None:
-        """Store the seed once; refuse to overwrite one."""
-
-    def read(self) -> str:
-        """The stored seed (only fighting and the reveal call this)."""
-
-    def discard(self) -> None:
-        """Remove a seed whose season could not be created."""
-
-
-def seed_file_for(season_file: Path) -> Path:
-    """The secret seed's file for a season file: `season.db` -> `season.db.seed`."""
-    return season_file.with_name(season_file.name + SEED_FILE_SUFFIX)
-
-
-class SeedFile:
-    """The seed as one line of text in a file only its owner may read (mode 0600)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def keep(self, seed: str) -> None:
-        """Create the file with mode 0600 from the start (never world-readable, even briefly)."""
-        try:
-            handle = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, SEED_FILE_MODE)
-        except FileExistsError:
-            raise InputError(
-                str(self.path), "already exists; a seed is never overwritten"
-            ) from None
-        except OSError as error:
-            raise InputError(str(self.path), f"cannot be written ({error.strerror})") from None
-        with os.fdopen(handle, "w", encoding="ascii") as file:
-            file.write(seed + "\n")
-
-    def read(self) -> str:
-        """The seed; refuses a missing file or one that other users may read."""
-        try:
-            info = self.path.stat()
-            if not stat.S_ISREG(info.st_mode):
-                raise InputError(str(self.path), "the secret seed file is not a regular file")
-            if info.st_mode & 0o077:
-                raise InputError(
-                    str(self.path),
-                    f"the secret seed file is readable by other users; "
-                    f"run `chmod 600 {self.path}` (mode {stat.S_IMODE(info.st_mode):o})",
-                )
-            text = self.path.read_text(encoding="ascii")
-        except FileNotFoundError:
-            raise InputError(
-                str(self.path),
-                "the secret seed file is missing; restore it from your backup "
-                "(see docs/conquest.md, 'If the seed is lost')",
-            ) from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise InputError(
-                str(self.path), f"the secret seed file cannot be read ({error})"
-            ) from None
-        return text.strip()
-
-    def discard(self) -> None:
-        """Remove the file (only when creating its season failed)."""
-        self.path.unlink(missing_ok=True)
 
 
 # ---------------------------------------------------------------- database errors
@@ -465,3 +388,42 @@ class SeasonStore:
     def set_revealed(session: Session, seed: str) -> None:
         """Publish the seed (only after the season has ended)."""
         SeasonStore.season(session).revealed_seed = seed
+
+
+def backup_season(path: Path, folder: Path) -> list[Path]:
+    """Copy a season file and its seed file into `folder`, consistent even while battles run.
+
+    Uses SQLite's online backup, so a battle being fought is either wholly in the copy or not
+    at all; the seed copy is created with mode 0600 like the original.
+    """
+    if not folder.is_dir():
+        raise InputError(str(folder), "no such folder; create it first")
+    target = folder / path.name
+    target_seeds = SeedFile(seed_file_for(target))
+    for existing in (target, target_seeds.path):
+        if existing.exists() or existing.is_symlink():
+            raise InputError(str(existing), "already exists; back up into an empty folder")
+    if not os.access(folder, os.W_OK):
+        raise InputError(str(folder), "the folder is read-only")
+    source = SeasonStore.open(path)
+    try:
+        seed = source.secret_seed()
+        target_seeds.keep(seed)
+        reader = sqlite3.connect(
+            f"file:{quote(str(path.absolute()))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS
+        )
+        writer = sqlite3.connect(target)
+        try:
+            with _database_errors(path):
+                reader.backup(writer)
+        finally:
+            writer.close()
+            reader.close()
+    except BaseException:
+        target.unlink(missing_ok=True)
+        if target_seeds.path.exists():
+            target_seeds.discard()
+        raise
+    finally:
+        source.close()
+    return [target, target_seeds.path]
