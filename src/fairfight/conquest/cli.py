@@ -32,7 +32,8 @@ def _emit_json(value: Any) -> None:
 def _load_map(name: str) -> tuple[dict[str, Any], str]:
     from fairfight.conquest import scenario  # the map package is loaded only when needed
 
-    return scenario.load_map(name), Path(name).stem if name.endswith(".json") else name
+    loaded = scenario.load_map(name)
+    return loaded, str(loaded["name"])  # the header names the map by its own name
 
 
 @app.command()

@@ -14,13 +14,24 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import Engine, Integer, String, Text, create_engine, event, func, inspect, select
+from sqlalchemy import (
+    Engine,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    create_engine,
+    event,
+    func,
+    inspect,
+    select,
+)
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -31,6 +42,7 @@ from fairfight.core.records import canonical_json
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
     "DAMAGED",
+    "EngineFileRow",
     "HistoryRow",
     "LedgerRow",
     "SQLITE_INTEGER_MAX",
@@ -86,6 +98,14 @@ class LedgerRow(_Base):
             "faction": self.faction,
             "amount": self.amount,
         }
+
+
+class EngineFileRow(_Base):
+    """One verifier file as it was when the season was created; the header names its SHA-256."""
+
+    __tablename__ = "engine_file"
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    content: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class HistoryRow(_Base):
@@ -245,8 +265,13 @@ class SeasonStore:
         map_data: dict[str, Any],
         board: dict[str, Any],
         seed: str,
+        *,
+        engine_files: Mapping[str, bytes],
     ) -> SeasonStore:
-        """Write a new season file and its seed file; existing files are never overwritten."""
+        """Write a new season file and its seed file; existing files are never overwritten.
+
+        `engine_files` are the verifier files the header names; the export publishes them.
+        """
         seeds = SeedFile(seed_file_for(path))
         for target in (path, seeds.path):
             if target.exists() or target.is_symlink():
@@ -272,6 +297,8 @@ class SeasonStore:
                         board=_text(board),
                     )
                 )
+                for name, content in sorted(engine_files.items()):
+                    session.add(EngineFileRow(name=name, content=content))
         except BaseException:
             store.close()
             path.unlink(missing_ok=True)
@@ -365,6 +392,12 @@ class SeasonStore:
         """One history entry, or None when that battle has not been fought."""
         row = session.get(HistoryRow, check_stored_integer("battle", number))
         return None if row is None else _entry_of(row)
+
+    @staticmethod
+    def engine_files(session: Session) -> dict[str, bytes]:
+        """The verifier files stored when the season was created, by name."""
+        rows = session.scalars(select(EngineFileRow).order_by(EngineFileRow.name))
+        return {row.name: row.content for row in rows}
 
     # ------------------------------------------------------------ writes
 
