@@ -1251,6 +1251,16 @@
     return files;
   }
 
+  /* Node: verify a folder or a .zip by path; resolves like verifyArchive. */
+  async function verifyPath(path, options = {}) {
+    try {
+      return await settle(await readSource(path), options.onProgress);
+    } catch (error) {
+      if (!(error instanceof Mismatch)) throw error;
+      return { ok: false, place: error.place, detail: error.detail, message: error.message };
+    }
+  }
+
   async function main(args) {
     if (args.length !== 2 || args[0] !== "verify") {
       process.stderr.write("usage: node engine.js verify RECORD_FOLDER_OR_ZIP\n");
@@ -1261,13 +1271,7 @@
       process.stderr.write(`no such folder or file: ${args[1]}\n`);
       return 2;
     }
-    let result;
-    try {
-      result = await settle(await readSource(args[1]));
-    } catch (error) {
-      if (!(error instanceof Mismatch)) throw error;
-      result = { ok: false, message: error.message };
-    }
+    const result = await verifyPath(args[1]);
     if (!result.ok) {
       process.stderr.write(`MISMATCH ${result.message}\n`);
       return 1;
@@ -1285,6 +1289,7 @@
     recordFromFiles,
     verifyArchive,
     verifyFiles: settle,
+    verifyPath,
     verifyRecord,
   };
   root.FairfightConquest = api;
