@@ -1,0 +1,95 @@
+"""Verify anywhere: engine.js in Node against the Python verifier, on one whole season.
+
+The season is played on the default map (136 regions) with fan money and a rebellion, and
+exported as a season archive. Both verifiers do the same work: check the manifest, replay
+every battle and compare every field. Baseline: the Python verifier in this process (no
+interpreter start-up counted). engine.js is timed twice: the whole `node engine.js verify DIR`
+command (Node start-up included) and the verification alone inside one Node process.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from bench.timing import best_seconds, report
+from fairfight.conquest import engine, publication, season
+from fairfight.conquest.synthetic import synthetic_map
+
+ENGINE_JS = Path(engine.__file__).with_name("engine.js")
+TIMER = """
+const engine = require(process.argv[2]);
+(async () => {
+  let best = Infinity, result;
+  for (let i = 0; i < 3; i += 1) {
+    const start = performance.now();
+    result = await engine.verifyPath(process.argv[3]);
+    best = Math.min(best, performance.now() - start);
+  }
+  process.stdout.write(JSON.stringify({ ok: result.ok, seconds: best / 1000 }));
+})();
+"""
+
+
+def _default_map() -> dict[str, object]:
+    try:
+        from fairfight.conquest import scenario
+
+        return dict(scenario.load_map("north-america"))
+    except Exception:  # the map may not be installed in this checkout
+        return synthetic_map()
+
+
+def _archive(folder: Path) -> tuple[Path, int]:
+    """A finished season on the default map, exported; returns the folder and its battles."""
+    path = folder / "season.db"
+    season.create_season(path, _default_map(), "bench", seed="be" * 32)
+    summary = season.summary(path)
+    codes = sorted(summary.board["factions"])
+    for code, amount in zip(codes[::17], (50, 25, 50, 10, 45, 50, 5, 30, 50), strict=False):
+        season.contribute(path, code, amount)
+    fought = list(season.fight(path, 3))
+    absorbed = fought[0]["absorbed"]
+    for amount in (25, 25):
+        season.contribute(path, absorbed, amount)  # its rebellion fund: a bonus round next
+    list(season.fight(path, None))
+    season.reveal(path)
+    publication.export_record(path, folder / "record")
+    return folder / "record", season.summary(path).battles
+
+
+def main() -> None:
+    node = shutil.which("node")
+    with tempfile.TemporaryDirectory() as scratch:
+        record, battles = _archive(Path(scratch))
+        python = best_seconds(lambda: publication.verify_folder(record), repeats=3)
+        report("Python verify, one season (baseline)", 1 / python, "seasons/s")
+        print(f"  {battles} battles: {python:.3f} s", flush=True)
+        if node is None:
+            print("node is not installed: engine.js not measured", flush=True)
+            return
+        command = [node, str(ENGINE_JS), "verify", str(record)]
+        whole = best_seconds(lambda: subprocess.run(command, check=True, capture_output=True), 3)
+        timer = Path(scratch) / "timer.js"
+        timer.write_text(TIMER, encoding="utf-8")
+        measured = subprocess.run(
+            [node, str(timer), str(ENGINE_JS), str(record)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        inside = json.loads(measured.stdout)
+        assert inside["ok"], "engine.js did not verify the benchmark season"
+        report("engine.js verify in Node, whole command", 1 / whole, "seasons/s", 1 / python)
+        report(
+            "engine.js verify in Node, replay alone", 1 / inside["seconds"], "seasons/s", 1 / python
+        )
+        verdict = "within" if whole <= 1.0 else "OVER"
+        print(
+            f"  {battles} battles: {whole:.3f} s with start-up, {inside['seconds']:.3f} s "
+            f"without ({verdict} the 1 s target)",
+            flush=True,
+        )
