@@ -10,6 +10,7 @@ command (Node start-up included) and the verification alone inside one Node proc
 from __future__ import annotations
 
 import json
+import resource
 import shutil
 import subprocess
 import tempfile
@@ -72,7 +73,10 @@ def main() -> None:
             print("node is not installed: engine.js not measured", flush=True)
             return
         command = [node, str(ENGINE_JS), "verify", str(record)]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         whole = best_seconds(lambda: subprocess.run(command, check=True, capture_output=True), 3)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / 3
         timer = Path(scratch) / "timer.js"
         timer.write_text(TIMER, encoding="utf-8")
         measured = subprocess.run(
@@ -90,6 +94,7 @@ def main() -> None:
         verdict = "within" if whole <= 1.0 else "OVER"
         print(
             f"  {battles} battles: {whole:.3f} s with start-up, {inside['seconds']:.3f} s "
-            f"without ({verdict} the 1 s target)",
+            f"without ({verdict} the 1 s target); {cpu:.3f} s of CPU per command "
+            "(wall times include waiting on a busy machine)",
             flush=True,
         )
