@@ -208,9 +208,9 @@ def reveal(season_file: Path = SeasonFile) -> None:
 @guarded
 def export(
     season_file: Path = SeasonFile,
-    folder: Path = typer.Argument(..., help="Folder for the public record."),
+    folder: Path = typer.Argument(..., help="A folder, or a file name ending .zip, for the archive."),
 ) -> None:
-    """Write the public record (the seed only after the reveal)."""
+    """Write the season archive: record, verifiers, manifest (the seed only after the reveal)."""
     for path in publication.export_record(season_file, folder):
         console.print(str(path), markup=False)
 
@@ -230,7 +230,7 @@ def backup(
 
 @app.command()
 @guarded
-def verify(folder: Path = typer.Argument(..., help="A folder written by `export`.")) -> None:
+def verify(folder: Path = typer.Argument(..., help="A season archive: folder or .zip.")) -> None:
     """Replay a published season; exit 1 naming the first battle and field that differ."""
     for note in publication.verify_folder(folder):
         console.print(f"ok: {note}", markup=False)
