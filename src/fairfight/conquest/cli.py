@@ -208,7 +208,7 @@ def reveal(season_file: Path = SeasonFile) -> None:
 @guarded
 def export(
     season_file: Path = SeasonFile,
-    folder: Path = typer.Argument(..., help="A folder, or a file name ending .zip, for the archive."),
+    folder: Path = typer.Argument(..., help="A folder, or a name ending .zip, for the archive."),
 ) -> None:
     """Write the season archive: record, verifiers, manifest (the seed only after the reveal)."""
     for path in publication.export_record(season_file, folder):
