@@ -14,6 +14,7 @@ import hashlib
 import json
 import random
 import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -285,3 +286,33 @@ def test_every_tampering_is_caught_by_both_and_named_alike(
         result = verdicts[str(folder)]
         assert not result["ok"], (kind, folder.name)
         assert result["message"] == message, (kind, message, result["message"])
+
+
+def test_the_node_command_prints_what_the_python_command_prints(
+    corpus: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """`node engine.js verify DIR` and `python3 engine.py verify DIR`: same lines, same codes."""
+    good = _write(corpus[3], tmp_path / "good")
+    bad_record = copy.deepcopy(corpus[3])
+    bad_record["history"][-1]["winner"] = "ZZ-999"
+    bad = _write(bad_record, tmp_path / "bad")
+    for folder, code in ((good, 0), (bad, 1), (tmp_path / "absent", 2)):
+        runs = [
+            subprocess.run(
+                [*command, "verify", str(folder)],
+                cwd=good,
+                capture_output=True,
+                text=True,
+                check=False,
+                env={"PATH": "/usr/bin:/bin"},
+            )
+            for command in ([node_path(), "engine.js"], [sys.executable, "-S", "engine.py"])
+        ]
+        assert [run.returncode for run in runs] == [code, code], [run.stderr for run in runs]
+        assert runs[0].stdout == runs[1].stdout
+        assert runs[0].stderr == runs[1].stderr
+        assert len(runs[0].stderr.splitlines()) == (0 if code == 0 else 1)
+        if code == 1:
+            assert runs[0].stderr.startswith(f"MISMATCH battle {len(bad_record['history'])}: ")
+    usage = subprocess.run([node_path(), str(ENGINE_JS)], capture_output=True, check=False)
+    assert usage.returncode == 2
