@@ -150,3 +150,9 @@ def test_a_damaged_zip_is_one_line(tmp_path: Path, zipped: Path) -> None:
         packed.writestr("../evil.txt", "x")
     failure = _failure(stray)
     assert (failure.place, failure.detail) == ("../evil.txt", "is not a file of a season record")
+
+
+def test_the_web_download_is_the_exported_zip_byte_for_byte(exported: tuple[Path, Path]) -> None:
+    folder, zipped = exported
+    files = publication.archive_files_of(folder.parent / "season.db")
+    assert archive.zip_bytes(files) == zipped.read_bytes()

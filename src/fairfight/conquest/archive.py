@@ -10,6 +10,7 @@ as a `.zip` with fixed timestamps, so the same season always gives the same byte
 from __future__ import annotations
 
 import hashlib
+import io
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,6 +30,7 @@ __all__ = [
     "record_files",
     "write_folder",
     "write_zip",
+    "zip_bytes",
 ]
 
 ENGINE_FILES = ("draws.py", "engine.js", "engine.py")
@@ -93,14 +95,21 @@ def write_folder(files: Mapping[str, bytes], folder: Path) -> list[Path]:
     return written
 
 
-def write_zip(files: Mapping[str, bytes], path: Path) -> list[Path]:
-    """Write the archive as one .zip (flat, deflated, fixed timestamps)."""
-    partial = path.with_name(path.name + ".partial")
-    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+def zip_bytes(files: Mapping[str, bytes]) -> bytes:
+    """The archive as the bytes of one .zip (flat, deflated, fixed timestamps, name order)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name in sorted(files):
             info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, files[name])
+    return buffer.getvalue()
+
+
+def write_zip(files: Mapping[str, bytes], path: Path) -> list[Path]:
+    """Write the archive as one .zip file (via a temporary name, so a reader never sees half)."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(zip_bytes(files))
     partial.replace(path)
     return [path]

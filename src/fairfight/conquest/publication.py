@@ -16,7 +16,13 @@ from fairfight.conquest.season import BEACON_DEFAULTS, SeasonSummary, open_store
 from fairfight.conquest.store import DAMAGED, SeasonStore
 from fairfight.core.errors import InputError, VerificationError
 
-__all__ = ["beacon_signature_note", "export_record", "public_record", "verify_folder"]
+__all__ = [
+    "archive_files_of",
+    "beacon_signature_note",
+    "export_record",
+    "public_record",
+    "verify_folder",
+]
 
 
 def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[str, Any]:
@@ -47,12 +53,11 @@ def _check_target(target: Path) -> None:
         raise InputError(str(existing), "the folder is read-only")
 
 
-def export_record(path: Path, target: Path) -> list[Path]:
-    """Write the season archive, as a folder or (target ending .zip) one zip file.
+def archive_files_of(path: Path) -> dict[str, bytes]:
+    """Every file of a season's archive by name, read from the season opened read-only.
 
-    Opens the season read-only and never reads the secret seed.
+    Never reads the secret seed; the web service zips these (`archive.zip_bytes`) for download.
     """
-    _check_target(target)
     store = open_store(path)
     try:
         with store.transaction() as session:
@@ -64,7 +69,16 @@ def export_record(path: Path, target: Path) -> list[Path]:
     digests = season.header["engine_files"]
     if set(sources) != set(archive.ENGINE_FILES) or archive.engine_digests(sources) != digests:
         raise InputError(DAMAGED, "engine_file: the stored files are not those the header names")
-    files = archive.archive_files(record, sources)
+    return archive.archive_files(record, sources)
+
+
+def export_record(path: Path, target: Path) -> list[Path]:
+    """Write the season archive, as a folder or (target ending .zip) one zip file.
+
+    Opens the season read-only and never reads the secret seed.
+    """
+    _check_target(target)
+    files = archive_files_of(path)
     if target.suffix == ".zip":
         return archive.write_zip(files, target)
     return archive.write_folder(files, target)
