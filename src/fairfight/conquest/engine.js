@@ -672,14 +672,16 @@
 
   /* A side's strength in one round, as an exact fraction. */
   function strength(side, category, withFan) {
-    let value = new Ratio(side.base)
-      .times(side.home)
-      .times(side.sea)
-      .times(side.counter)
-      .times(side.morale);
-    if (side.special_active && side.special === category) value = value.times(SPECIAL_FACTOR);
-    if (withFan) value = value.times(side.fan);
-    return value;
+    const factors = [side.home, side.sea, side.counter, side.morale];
+    if (side.special_active && side.special === category) factors.push(SPECIAL_FACTOR);
+    if (withFan) factors.push(side.fan);
+    let top = side.base;
+    let bottom = 1n;
+    for (const factor of factors) {
+      top *= factor.top;
+      bottom *= factor.bottom;
+    }
+    return { top, bottom }; // left unreduced: only the ratio of the two sides matters
   }
 
   /* The attacker's round chance out of 2^32, clamped to 18.9% .. 81.1%. */
