@@ -672,14 +672,16 @@
 
   /* A side's strength in one round, as an exact fraction. */
   function strength(side, category, withFan) {
-    let value = new Ratio(side.base)
-      .times(side.home)
-      .times(side.sea)
-      .times(side.counter)
-      .times(side.morale);
-    if (side.special_active && side.special === category) value = value.times(SPECIAL_FACTOR);
-    if (withFan) value = value.times(side.fan);
-    return value;
+    const factors = [side.home, side.sea, side.counter, side.morale];
+    if (side.special_active && side.special === category) factors.push(SPECIAL_FACTOR);
+    if (withFan) factors.push(side.fan);
+    let top = side.base;
+    let bottom = 1n;
+    for (const factor of factors) {
+      top *= factor.top;
+      bottom *= factor.bottom;
+    }
+    return { top, bottom }; // left unreduced: only the ratio of the two sides matters
   }
 
   /* The attacker's round chance out of 2^32, clamped to 18.9% .. 81.1%. */
@@ -1251,6 +1253,16 @@
     return files;
   }
 
+  /* Node: verify a folder or a .zip by path; resolves like verifyArchive. */
+  async function verifyPath(path, options = {}) {
+    try {
+      return await settle(await readSource(path), options.onProgress);
+    } catch (error) {
+      if (!(error instanceof Mismatch)) throw error;
+      return { ok: false, place: error.place, detail: error.detail, message: error.message };
+    }
+  }
+
   async function main(args) {
     if (args.length !== 2 || args[0] !== "verify") {
       process.stderr.write("usage: node engine.js verify RECORD_FOLDER_OR_ZIP\n");
@@ -1261,13 +1273,7 @@
       process.stderr.write(`no such folder or file: ${args[1]}\n`);
       return 2;
     }
-    let result;
-    try {
-      result = await settle(await readSource(args[1]));
-    } catch (error) {
-      if (!(error instanceof Mismatch)) throw error;
-      result = { ok: false, message: error.message };
-    }
+    const result = await verifyPath(args[1]);
     if (!result.ok) {
       process.stderr.write(`MISMATCH ${result.message}\n`);
       return 1;
@@ -1285,6 +1291,7 @@
     recordFromFiles,
     verifyArchive,
     verifyFiles: settle,
+    verifyPath,
     verifyRecord,
   };
   root.FairfightConquest = api;
