@@ -316,3 +316,36 @@ def test_the_node_command_prints_what_the_python_command_prints(
             assert runs[0].stderr.startswith(f"MISMATCH battle {len(bad_record['history'])}: ")
     usage = subprocess.run([node_path(), str(ENGINE_JS)], capture_output=True, check=False)
     assert usage.returncode == 2
+
+
+CLUES = """
+const e = require(process.argv[1]);
+const tx = e.populationPower(29145505n), ai = e.populationPower(13572n);
+const clamp = e.battleChance([e.LOWEST, e.LOWEST, e.LOWEST, e.LOWEST, e.LOWEST]);
+const even = e.battleChance([2n ** 31n, 2n ** 31n, 2n ** 31n, 2n ** 31n, 2n ** 31n]);
+process.stdout.write(JSON.stringify({ ratio: String((tx * 10000n) / ai), lowest: String(e.LOWEST),
+  clamp, even }));
+"""
+
+
+def test_engine_js_meets_the_rules_clue_checks_on_its_own() -> None:
+    """The rules' worked numbers, computed by engine.js alone (no Python result involved)."""
+    run = subprocess.run(
+        [node_path(), "-e", CLUES, str(ENGINE_JS)], capture_output=True, text=True, check=True
+    )
+    clues = json.loads(run.stdout)
+    expected = (29_145_505 / 13_572) ** 0.35  # Texas over Anguilla: "about 15 times"
+    assert abs(int(clues["ratio"]) / 10_000 - expected) < 1e-3
+    assert int(clues["lowest"]) == 189 * 2**32 // 1000
+    top, bottom = map(int, clues["clamp"].split("/"))
+    assert round(top / bottom, 5) == 0.04982  # the 18.9% clamp: about a 5% battle chance
+    assert clues["even"] == "1/2"
+
+
+def test_engine_js_passes_the_shipped_example_archive() -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "conquest" / "tiny-record"
+    run = subprocess.run(
+        [node_path(), str(ENGINE_JS), "verify", str(example)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "ok: 8 battles replayed; the final map matches"

@@ -1282,9 +1282,16 @@
     return 0;
   }
 
+  /* The battle chance for five round chances out of 2^32, as "top/bottom" (for pages and tests). */
+  function battleChance(roundChances) {
+    return winChance(roundChances.map(BigInt)).text();
+  }
+
   const api = {
     ENGINE_VERSION,
+    LOWEST,
     Mismatch,
+    battleChance,
     integerRoot,
     populationPower,
     readJson,
