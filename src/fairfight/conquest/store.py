@@ -5,7 +5,9 @@ Public tables: `season` (header, commitment, map, current board, beacon, reveale
 (on SQLite a separate file readable by its owner only; on a server database a table in its
 own schema). Every write runs in a `BEGIN IMMEDIATE` transaction, so a contribution and a
 battle fought at the same moment are serialised. Opened for reading, the file is opened
-read-only: no journal-mode switch, no side files, no write of any kind.
+read-only: no journal-mode switch, no side files, no write of any kind. The file uses SQLite's
+rollback journal; one left in WAL mode by an earlier version is switched back the first time
+a writing command opens it.
 """
 
 from __future__ import annotations
@@ -222,6 +224,8 @@ def _connect_engine(path: Path, mode: str) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         if not write:
             cursor.execute("PRAGMA query_only=ON")
+        elif cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+            cursor.execute("PRAGMA journal_mode=DELETE")  # a file from before: see the docstring
         cursor.close()
 
     @event.listens_for(engine, "begin")
