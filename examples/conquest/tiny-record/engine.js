@@ -211,7 +211,8 @@
       return plain ? raw.slice(1, -1) : JSON.parse(raw);
     };
     const number = () => {
-      const match = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(at, at + 5000));
+      const lexeme = text.slice(at, at + 5000);
+      const match = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(lexeme);
       if (!match) fail(`a bad number at ${at + 1}`);
       at += match[0].length;
       if (match[2] || match[3]) throw new WholeNumbers(match[0]);
@@ -264,7 +265,8 @@
   function shown(value) {
     if (value === NOTHING) return "nothing";
     const letters = Array.from(compact(value));
-    return letters.length <= SHOWN ? letters.join("") : `${letters.slice(0, SHOWN - 3).join("")}...`;
+    if (letters.length <= SHOWN) return letters.join("");
+    return `${letters.slice(0, SHOWN - 3).join("")}...`;
   }
 
   function differs(place, path, expected, found) {
@@ -282,7 +284,8 @@
     const savedKind = kindOf(saved);
     const replayedKind = kindOf(replayed);
     if (savedKind === "object" && replayedKind === "object") {
-      const keys = [...new Set([...Object.keys(saved), ...Object.keys(replayed)])].sort(byCodePoint);
+      const keys = [...new Set([...Object.keys(saved), ...Object.keys(replayed)])];
+      keys.sort(byCodePoint);
       for (const key of keys) {
         const where = path ? `${path}.${key}` : key;
         const inSaved = Object.prototype.hasOwnProperty.call(saved, key);
@@ -339,7 +342,8 @@
       false,
       ["sign"],
     );
-    return hexOf(new Uint8Array(await root.crypto.subtle.sign("HMAC", key, utf8.encode(messageText))));
+    const signed = await root.crypto.subtle.sign("HMAC", key, utf8.encode(messageText));
+    return hexOf(new Uint8Array(signed));
   }
 
   /* Draw k: the first 8 bytes, big-endian, of SHA-256 of "KEY:k". */
@@ -456,7 +460,9 @@
       }
       const population = countAtLeast(region.population, `regions[${i}].population`, 1n);
       const scores = {};
-      for (const c of CATEGORIES) scores[c] = countAtLeast(ratings[c], `regions[${i}].ratings.${c}`, 1n, 10n);
+      for (const c of CATEGORIES) {
+        scores[c] = countAtLeast(ratings[c], `regions[${i}].ratings.${c}`, 1n, 10n);
+      }
       regions.set(code, { population, ratings: scores, special });
     });
     if (regions.size < 2) throw mapProblem("regions", "a season needs at least two regions");
@@ -468,11 +474,19 @@
       if (!regions.has(a) || !regions.has(b)) {
         throw mapProblem(`borders[${i}]`, `joins an unknown region (${a}-${b})`);
       }
-      if (!(a < b)) throw mapProblem(`borders[${i}]`, `ends must be in byte order, a < b (${a}-${b})`);
-      if (seen.has(`${a} ${b}`)) throw mapProblem(`borders[${i}]`, `the pair ${a}-${b} is listed twice`);
-      if (kind !== "land" && kind !== "sea") throw mapProblem(`borders[${i}].kind`, "must be land or sea");
+      if (!(a < b)) {
+        throw mapProblem(`borders[${i}]`, `ends must be in byte order, a < b (${a}-${b})`);
+      }
+      if (seen.has(`${a} ${b}`)) {
+        throw mapProblem(`borders[${i}]`, `the pair ${a}-${b} is listed twice`);
+      }
+      if (kind !== "land" && kind !== "sea") {
+        throw mapProblem(`borders[${i}].kind`, "must be land or sea");
+      }
       const remote = truthy(border.remote);
-      if (remote && kind !== "sea") throw mapProblem(`borders[${i}].remote`, "only a sea link can be remote");
+      if (remote && kind !== "sea") {
+        throw mapProblem(`borders[${i}].remote`, "only a sea link can be remote");
+      }
       seen.add(`${a} ${b}`);
       borders.push({ a, b, kind, remote });
       near.get(a).push(b);
@@ -607,7 +621,9 @@
   // ------------------------------------------------------------------ pools
 
   function pythonText(value) {
-    if (typeof value === "string") return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value}'`;
+    if (typeof value === "string") {
+      return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value}'`;
+    }
     if (value === null || value === undefined) return "None";
     if (typeof value === "boolean") return value ? "True" : "False";
     return String(value);
@@ -618,19 +634,24 @@
     const refuse = (field, rule) => new Mismatch(`ledger seq ${entry.seq}.${field}`, rule);
     const { faction, amount } = entry;
     if (board.ended) throw refuse("season", "the season is over; no contribution is accepted");
-    if (typeof faction !== "string" || !Object.prototype.hasOwnProperty.call(board.factions, faction)) {
+    if (typeof faction !== "string" || !has(board.factions, faction)) {
       throw refuse("faction", `no faction has the code ${pythonText(faction)}`);
     }
-    if (typeof amount !== "bigint" || amount % POOL_STEP !== 0n || amount < POOL_STEP || amount > POOL_FULL) {
+    const stepped = typeof amount === "bigint" && amount % POOL_STEP === 0n;
+    if (!stepped || amount < POOL_STEP || amount > POOL_FULL) {
       throw refuse("amount", `must be $5 to $50 in $5 steps, got ${pythonText(amount)}`);
     }
     if (entry.before_battle !== board.next_battle) {
-      throw refuse("before_battle", `must be the next battle, ${board.next_battle}, got ${pythonText(entry.before_battle)}`);
+      const got = pythonText(entry.before_battle);
+      throw refuse("before_battle", `must be the next battle, ${board.next_battle}, got ${got}`);
     }
     const pool = board.factions[faction];
-    if (pool.pool_state === "spent") throw refuse("faction", `${faction} has already spent its pool this season`);
+    if (pool.pool_state === "spent") {
+      throw refuse("faction", `${faction} has already spent its pool this season`);
+    }
     if (pool.pool + amount > POOL_FULL) {
-      throw refuse("amount", `${faction}'s pool holds $${pool.pool}; $${amount} more would pass the $50 cap`);
+      const rule = `${faction}'s pool holds $${pool.pool}; $${amount} more would pass the $50 cap`;
+      throw refuse("amount", rule);
     }
     pool.pool += amount;
   }
@@ -710,7 +731,9 @@
 
   function sideData(side) {
     const out = {};
-    for (const [key, value] of Object.entries(side)) out[key] = value instanceof Ratio ? value.text() : value;
+    for (const [key, value] of Object.entries(side)) {
+      out[key] = value instanceof Ratio ? value.text() : value;
+    }
     return out;
   }
 
@@ -739,7 +762,10 @@
     if (securedBy === "attacker") chanceAfter = ONE;
     if (securedBy === "defender") chanceAfter = new Ratio(0n, 1n);
     const winner = securedBy || natural;
-    const winnerChance = winner === "attacker" ? chanceAfter : new Ratio(chanceAfter.bottom - chanceAfter.top, chanceAfter.bottom);
+    const winnerChance =
+      winner === "attacker"
+        ? chanceAfter
+        : new Ratio(chanceAfter.bottom - chanceAfter.top, chanceAfter.bottom);
     entry.attacker_rounds = BigInt(wins);
     entry.battle_chance = { after: chanceAfter.text(), before: winChance(before).text() };
     entry.natural_winner = entry[natural];
@@ -771,7 +797,10 @@
       TYPE_OF[world.regions.get(attackerCode).special],
       TYPE_OF[world.regions.get(defenderCode).special],
     );
-    const poolOf = (code) => (board.factions[code].pool_state === "open" ? board.factions[code].pool : 0n);
+    const poolOf = (code) => {
+      const faction = board.factions[code];
+      return faction.pool_state === "open" ? faction.pool : 0n;
+    };
     const make = (code, roles) =>
       sideOf(world, code, peopleOf(world, board, code, n), board.factions[code].morale, {
         ...roles,
@@ -831,7 +860,9 @@
       sea: ONE,
       specialActive: true,
     });
-    const occupierSide = sideOf(world, occupier, peopleOf(world, board, occupier, n), board.factions[occupier].morale, {
+    const occupierPeople = peopleOf(world, board, occupier, n);
+    const occupierMorale = board.factions[occupier].morale;
+    const occupierSide = sideOf(world, occupier, occupierPeople, occupierMorale, {
       counter: counterO,
       fan: ONE,
       home: HOME_FACTOR,
@@ -875,12 +906,17 @@
   async function nextEntry(season, ledger) {
     const { world, board } = season;
     const n = board.next_battle;
-    const due = ledger.filter((e) => e.before_battle === n).sort((x, y) => (x.seq < y.seq ? -1 : 1));
+    const due = ledger.filter((e) => e.before_battle === n);
+    due.sort((x, y) => (x.seq < y.seq ? -1 : 1));
     for (const contribution of due) contribute(board, contribution);
     const draws = [];
-    for (let i = 0n; i < DRAWS_EACH; i += 1n) draws.push(await draw(season.key, DRAWS_EACH * (n - 1n) + i));
+    for (let i = 0n; i < DRAWS_EACH; i += 1n) {
+      draws.push(await draw(season.key, DRAWS_EACH * (n - 1n) + i));
+    }
     const waiting = rebelsWaiting(board);
-    const entry = waiting.length ? rebellion(world, board, n, draws, waiting[0]) : regularBattle(world, board, n, draws);
+    const entry = waiting.length
+      ? rebellion(world, board, n, draws, waiting[0])
+      : regularBattle(world, board, n, draws);
     settleMorale(board, entry.winner, entry.upset);
     entry.morale_after = {
       attacker: board.factions[entry.attacker].morale,
@@ -912,31 +948,43 @@
 
   function onlyKnown(place, value, keys, path = "") {
     if (!isObject(value)) {
-      throw new Mismatch(place, `field ${path || "value"}: must be an object, found ${shown(value)}`);
+      const where = path || "value";
+      throw new Mismatch(place, `field ${where}: must be an object, found ${shown(value)}`);
     }
     for (const key of Object.keys(value).sort(byCodePoint)) {
-      if (!keys.includes(key)) throw differs(place, path ? `${path}.${key}` : key, NOTHING, value[key]);
+      if (!keys.includes(key)) {
+        throw differs(place, path ? `${path}.${key}` : key, NOTHING, value[key]);
+      }
     }
   }
 
   function exactly(place, value, keys, path = "") {
     onlyKnown(place, value, keys, path);
     for (const key of [...keys].sort(byCodePoint)) {
-      if (!has(value, key)) throw new Mismatch(place, `field ${path ? `${path}.${key}` : key}: missing`);
+      if (!has(value, key)) {
+        throw new Mismatch(place, `field ${path ? `${path}.${key}` : key}: missing`);
+      }
     }
   }
 
   function checkHeader(header) {
-    if (!isObject(header)) throw new Mismatch("header", `field value: must be an object, found ${shown(header)}`);
+    if (!isObject(header)) {
+      throw new Mismatch("header", `field value: must be an object, found ${shown(header)}`);
+    }
     if (header.engine_version !== ENGINE_VERSION) {
-      throw differs("header", "engine_version", ENGINE_VERSION, has(header, "engine_version") ? header.engine_version : NOTHING);
+      const found = has(header, "engine_version") ? header.engine_version : NOTHING;
+      throw differs("header", "engine_version", ENGINE_VERSION, found);
     }
     exactly("header", header, HEADER_KEYS);
-    if (header.ruleset !== "conquest") throw differs("header", "ruleset", "conquest", header.ruleset);
+    if (header.ruleset !== "conquest") {
+      throw differs("header", "ruleset", "conquest", header.ruleset);
+    }
     if (typeof header.map_name !== "string" || !header.map_name) {
       throw new Mismatch("header", "field map_name: must be non-empty text");
     }
-    if (!isHex64(header.map_sha256)) throw new Mismatch("header", "field map_sha256: must be 64 lowercase hex digits");
+    if (!isHex64(header.map_sha256)) {
+      throw new Mismatch("header", "field map_sha256: must be 64 lowercase hex digits");
+    }
     exactly("header", header.engine_files, ENGINE_FILES, "engine_files");
     for (const name of ENGINE_FILES) {
       if (!isHex64(header.engine_files[name])) {
@@ -945,7 +993,8 @@
     }
     const cap = header.max_battles;
     if (cap !== null && !isWhole(cap, 1n)) {
-      throw new Mismatch("header", `field max_battles: must be null or a whole number >= 1, found ${shown(cap)}`);
+      const rule = `must be null or a whole number >= 1, found ${shown(cap)}`;
+      throw new Mismatch("header", `field max_battles: ${rule}`);
     }
     const spec = header.beacon;
     if (spec !== null) {
@@ -954,7 +1003,9 @@
         throw new Mismatch("header", "field beacon: needs a name and a 64-hex-digit chain_hash");
       }
       for (const key of ["period_seconds", "round"]) {
-        if (!isWhole(spec[key], 1n)) throw new Mismatch("header", `field beacon.${key}: must be a whole number >= 1`);
+        if (!isWhole(spec[key], 1n)) {
+          throw new Mismatch("header", `field beacon.${key}: must be a whole number >= 1`);
+        }
       }
     }
   }
@@ -971,7 +1022,9 @@
         onlyKnown("map", item, MAP_KEYS[kind], `${name}[${i}]`);
         if (kind !== "region") return;
         for (const inner of ["ratings", "special"]) {
-          if (isObject(item[inner])) onlyKnown("map", item[inner], MAP_KEYS[inner], `${name}[${i}].${inner}`);
+          if (isObject(item[inner])) {
+            onlyKnown("map", item[inner], MAP_KEYS[inner], `${name}[${i}].${inner}`);
+          }
         }
       });
     }
@@ -992,7 +1045,8 @@
         throw new Mismatch(`${place}.before_battle`, `must not go back, found ${shown(battle)}`);
       }
       if (battle < 1n) {
-        throw new Mismatch(`${place}.before_battle`, `must be the next battle at arrival; no battle has number ${battle}`);
+        const rule = `must be the next battle at arrival; no battle has number ${battle}`;
+        throw new Mismatch(`${place}.before_battle`, rule);
       }
       if (typeof entry.faction !== "string" || !isWhole(entry.amount, -(2n ** 64n))) {
         throw new Mismatch(place, "field faction or amount: must be text and a whole number");
@@ -1006,13 +1060,21 @@
     const beacon = record.beacon;
     const spec = header.beacon;
     if (spec === null) {
-      if (beacon !== null) throw new Mismatch("beacon", "recorded, but the header names no beacon round");
+      if (beacon !== null) {
+        throw new Mismatch("beacon", "recorded, but the header names no beacon round");
+      }
       return [seed, []];
     }
-    if (beacon === null) throw new Mismatch("beacon", "the header names a beacon round but none is recorded");
+    if (beacon === null) {
+      throw new Mismatch("beacon", "the header names a beacon round but none is recorded");
+    }
     exactly("beacon", beacon, BEACON_KEYS);
-    if (!isWhole(beacon.round, 1n) || beacon.round !== spec.round) throw differs("beacon", "round", spec.round, beacon.round);
-    if (!isHex64(beacon.randomness)) throw new Mismatch("beacon", "field randomness: must be 64 lowercase hex digits");
+    if (!isWhole(beacon.round, 1n) || beacon.round !== spec.round) {
+      throw differs("beacon", "round", spec.round, beacon.round);
+    }
+    if (!isHex64(beacon.randomness)) {
+      throw new Mismatch("beacon", "field randomness: must be 64 lowercase hex digits");
+    }
     const note =
       `beacon round ${beacon.round} mixed into the season key; its signature is not ` +
       "checked here (check it against the beacon's own public record)";
@@ -1033,8 +1095,11 @@
       notes.push("every file matches manifest.sha256; the engine files are the header's");
     }
     const seed = record.seed;
-    if (seed === null) throw new Mismatch("seed", "not revealed yet; a season is replayed after the reveal");
-    const commitment = typeof record.commitment === "string" ? record.commitment.trim().toLowerCase() : "";
+    if (seed === null) {
+      throw new Mismatch("seed", "not revealed yet; a season is replayed after the reveal");
+    }
+    const published = record.commitment;
+    const commitment = typeof published === "string" ? published.trim().toLowerCase() : "";
     if (!/^[0-9a-f]{64}$/.test(seed) || hexOf(await sha256(utf8.encode(seed))) !== commitment) {
       throw new Mismatch("seed", "its SHA-256 does not match the published commitment");
     }
@@ -1043,7 +1108,9 @@
     if ((await mapDigest(map)) !== header.map_sha256) {
       throw new Mismatch("map", "its SHA-256 does not match header.map_sha256");
     }
-    if (map.name !== header.map_name) throw differs("header", "map_name", map.name, header.map_name);
+    if (map.name !== header.map_name) {
+      throw differs("header", "map_name", map.name, header.map_name);
+    }
     notes.push(`seed matches commitment ${record.commitment}`, "map matches header.map_sha256");
     const [key, beaconNotes] = await seasonKey(record, header, seed);
     notes.push(...beaconNotes);
@@ -1059,7 +1126,8 @@
     }
     for (const contribution of ledger) {
       if (contribution.before_battle >= season.board.next_battle) {
-        throw new Mismatch(`ledger seq ${contribution.seq}`, "dated after the season ended; it was never applied");
+        const rule = "dated after the season ended; it was never applied";
+        throw new Mismatch(`ledger seq ${contribution.seq}`, rule);
       }
     }
     const saved = record.history;
@@ -1068,7 +1136,8 @@
       if (found) throw differs(`battle ${replayed[i].number}`, found[0], found[2], found[1]);
     }
     if (saved.length > replayed.length) {
-      throw new Mismatch(`battle ${replayed.length + 1}`, "extra entry: the season had already ended");
+      const rule = "extra entry: the season had already ended";
+      throw new Mismatch(`battle ${replayed.length + 1}`, rule);
     }
     if (saved.length < replayed.length) {
       throw new Mismatch(`battle ${saved.length + 1}`, "missing: the season had not ended");
@@ -1099,7 +1168,9 @@
         if (error instanceof WholeNumbers || error instanceof TwiceNamed) {
           throw new Mismatch(name, `line ${i + 1}: ${error.message}`);
         }
-        if (error.message === "nested too deeply") throw new Mismatch(name, `line ${i + 1}: nested too deeply`);
+        if (error.message === "nested too deeply") {
+          throw new Mismatch(name, `line ${i + 1}: nested too deeply`);
+        }
         throw new Mismatch(name, `line ${i + 1}: not valid JSON (${shown(error.message)})`);
       }
     });
@@ -1117,14 +1188,17 @@
       const digest = cut < 0 ? line : line.slice(0, cut);
       const name = cut < 0 ? "" : line.slice(cut + 2);
       if (!isHex64(digest) || !ARCHIVE_NAMES.includes(name) || name === MANIFEST) {
-        throw new Mismatch(MANIFEST, `line ${i + 1}: not '<sha256>  <record file name>': ${shown(line)}`);
+        const rule = `not '<sha256>  <record file name>': ${shown(line)}`;
+        throw new Mismatch(MANIFEST, `line ${i + 1}: ${rule}`);
       }
       if (listed.has(name)) throw new Mismatch(MANIFEST, `line ${i + 1}: ${name} is listed twice`);
       listed.set(name, digest);
     });
     const names = new Set([...listed.keys(), ...[...files.keys()].filter((n) => n !== MANIFEST)]);
     for (const name of [...names].sort(byCodePoint)) {
-      if (!files.has(name)) throw new Mismatch(name, `listed in ${MANIFEST} but missing from the record`);
+      if (!files.has(name)) {
+        throw new Mismatch(name, `listed in ${MANIFEST} but missing from the record`);
+      }
       if (!listed.has(name)) throw new Mismatch(name, `not listed in ${MANIFEST}`);
       if (hexOf(await sha256(files.get(name))) !== listed.get(name)) {
         throw new Mismatch(name, `its SHA-256 does not match ${MANIFEST}`);
@@ -1175,16 +1249,27 @@
       const local = view.getUint32(at + 42, true);
       const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
       at += 46 + skip;
-      if (!ARCHIVE_NAMES.includes(name)) throw new Mismatch(name, "is not a file of a season record");
-      if (files.has(name) || size > FILE_LIMIT) throw new Mismatch(name, "listed twice or too large; refused");
-      const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+      if (!ARCHIVE_NAMES.includes(name)) {
+        throw new Mismatch(name, "is not a file of a season record");
+      }
+      if (files.has(name) || size > FILE_LIMIT) {
+        throw new Mismatch(name, "listed twice or too large; refused");
+      }
+      const header = view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+      const start = local + 30 + header;
       const data = bytes.subarray(start, start + packed);
       if (method === 0) files.set(name, data);
       else if (method === 8) files.set(name, await inflateRaw(data));
       else throw new Mismatch(name, "packed in a way this verifier cannot unpack");
-      if (files.get(name).length !== size) throw new Mismatch(name, "damaged inside the zip archive");
+      if (files.get(name).length !== size) {
+        throw new Mismatch(name, "damaged inside the zip archive");
+      }
     }
     return files;
+  }
+
+  async function nodeInflate(data) {
+    return new Uint8Array(require("node:zlib").inflateRawSync(data));
   }
 
   async function browserInflate(data) {
@@ -1210,10 +1295,11 @@
   async function verifyArchive(bytes, options = {}) {
     let files;
     try {
-      const inflate = inNode ? async (d) => new Uint8Array(require("node:zlib").inflateRawSync(d)) : browserInflate;
+      const inflate = inNode ? nodeInflate : browserInflate;
       files = await unzip(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), inflate);
     } catch (error) {
-      const m = error instanceof Mismatch ? error : new Mismatch("archive", "not a readable zip archive");
+      const m =
+        error instanceof Mismatch ? error : new Mismatch("archive", "not a readable zip archive");
       return { ok: false, place: m.place, detail: m.detail, message: m.message };
     }
     return settle(files, options.onProgress);
@@ -1226,7 +1312,7 @@
     const join = require("node:path").join;
     const info = fs.statSync(path);
     if (!info.isDirectory()) {
-      return unzip(new Uint8Array(fs.readFileSync(path)), async (d) => new Uint8Array(require("node:zlib").inflateRawSync(d)));
+      return unzip(new Uint8Array(fs.readFileSync(path)), nodeInflate);
     }
     const files = new Map();
     for (const name of ARCHIVE_NAMES) {
@@ -1247,7 +1333,9 @@
         }
         if (!stat.isFile()) throw new Mismatch(name, "not a regular file");
       }
-      if (stat.size > FILE_LIMIT) throw new Mismatch(name, `larger than ${FILE_LIMIT} bytes; refused`);
+      if (stat.size > FILE_LIMIT) {
+        throw new Mismatch(name, `larger than ${FILE_LIMIT} bytes; refused`);
+      }
       files.set(name, new Uint8Array(fs.readFileSync(full)));
     }
     return files;
@@ -1282,9 +1370,16 @@
     return 0;
   }
 
+  /* The battle chance for five round chances out of 2^32, as "top/bottom" (for pages and tests). */
+  function battleChance(roundChances) {
+    return winChance(roundChances.map(BigInt)).text();
+  }
+
   const api = {
     ENGINE_VERSION,
+    LOWEST,
     Mismatch,
+    battleChance,
     integerRoot,
     populationPower,
     readJson,
