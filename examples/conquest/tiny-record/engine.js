@@ -620,7 +620,8 @@
 
   // ------------------------------------------------------------------ pools
 
-  function pythonText(value) {
+  /* A value as a refusal message quotes it: text in quotes, numbers plain. */
+  function quoted(value) {
     if (typeof value === "string") {
       return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value}'`;
     }
@@ -635,14 +636,14 @@
     const { faction, amount } = entry;
     if (board.ended) throw refuse("season", "the season is over; no contribution is accepted");
     if (typeof faction !== "string" || !has(board.factions, faction)) {
-      throw refuse("faction", `no faction has the code ${pythonText(faction)}`);
+      throw refuse("faction", `no faction has the code ${quoted(faction)}`);
     }
     const stepped = typeof amount === "bigint" && amount % POOL_STEP === 0n;
     if (!stepped || amount < POOL_STEP || amount > POOL_FULL) {
-      throw refuse("amount", `must be $5 to $50 in $5 steps, got ${pythonText(amount)}`);
+      throw refuse("amount", `must be $5 to $50 in $5 steps, got ${quoted(amount)}`);
     }
     if (entry.before_battle !== board.next_battle) {
-      const got = pythonText(entry.before_battle);
+      const got = quoted(entry.before_battle);
       throw refuse("before_battle", `must be the next battle, ${board.next_battle}, got ${got}`);
     }
     const pool = board.factions[faction];
