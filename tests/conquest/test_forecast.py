@@ -180,3 +180,18 @@ def test_the_kernel_helpers_match_their_plain_definitions() -> None:
     words = np.asarray([hash64("w", k) for k in range(3)], dtype=np.uint64)
     members = [k for k in range(192) if int(words[k // 64]) >> (k % 64) & 1]
     assert [kernel_bits.select(words, k) for k in range(len(members))] == members
+
+
+def test_a_pool_moves_the_title_chance_on_common_seasons() -> None:
+    """$50 secures the faction's next battle; on the same seasons its title chance gains
+    (the baseline half is exactly the plain forecast). A refused amount is refused."""
+    from fairfight.conquest.forecast import pool_effect
+
+    state = _played(NORTH_AMERICA, SEED, 120)
+    leader = forecast(state, [], seasons=400, forecast_seed="crn").factions[1].faction
+    effect = pool_effect(state, [], leader, 50, seasons=2_000, forecast_seed="crn")
+    assert effect.without == forecast(state, [], seasons=2_000, forecast_seed="crn")
+    assert effect.title_change >= 0
+    assert effect.with_pool.odds_of(leader).titles >= effect.without.odds_of(leader).titles
+    with pytest.raises(engine.LedgerRefusal):
+        pool_effect(state, [], leader, 55, seasons=10, forecast_seed="crn")

@@ -27,9 +27,11 @@ __all__ = [
     "CHUNK_SEASONS",
     "FactionOdds",
     "Forecast",
+    "PoolEffect",
     "SeasonArrays",
     "forecast",
     "forecast_key",
+    "pool_effect",
     "run_chunk",
     "season_arrays",
     "wilson_interval",
@@ -274,4 +276,42 @@ def forecast(
     return Forecast(
         as_of_battle=arrays.battle, seasons=seasons, forecast_seed=forecast_seed,
         battles_left=battles, factions=tuple(rows),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PoolEffect:
+    """What a contribution would do to a faction's title chance: the same simulated seasons
+    (common random numbers) with and without it, so the difference is not sampling noise."""
+
+    faction: str
+    amount: int
+    without: Forecast
+    with_pool: Forecast
+
+    @property
+    def title_change(self) -> float:
+        """Change in the faction's title chance (with minus without)."""
+        return (self.with_pool.odds_of(self.faction).title_chance
+                - self.without.odds_of(self.faction).title_chance)
+
+
+def pool_effect(
+    state: engine.Plain,
+    ledger: list[engine.Plain],
+    faction: str,
+    amount: int,
+    *,
+    seasons: int,
+    forecast_seed: str,
+    executor: Executor | None = None,
+) -> PoolEffect:
+    """Two forecasts from the same seasons: as things stand, and with `amount` more dollars in
+    `faction`'s pool before the next battle (refused by the pool rules like a real one)."""
+    entry = engine.check_contribution(state, ledger, faction, amount)
+    common = {"seasons": seasons, "forecast_seed": forecast_seed, "executor": executor}
+    return PoolEffect(
+        faction=faction, amount=amount,
+        without=forecast(state, ledger, **common),  # type: ignore[arg-type]
+        with_pool=forecast(state, [*ledger, entry], **common),  # type: ignore[arg-type]
     )
