@@ -27,8 +27,9 @@ from fairfight.clash.orders import (
 from fairfight.clash.world import Unit, World, chebyshev
 
 __all__ = [
-    "MIN_BREAK",
+    "MAX_DESTROYED",
     "MAX_FALTER",
+    "MIN_BREAK",
     "WORN",
     "ai_orders",
     "score_attack",
