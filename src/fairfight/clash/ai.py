@@ -27,6 +27,7 @@ from fairfight.clash.orders import (
 from fairfight.clash.world import Unit, World, chebyshev
 
 __all__ = [
+    "CUT_OFF_BONUS",
     "MAX_DESTROYED",
     "MAX_FALTER",
     "MIN_BREAK",
@@ -44,6 +45,8 @@ MAX_DESTROYED = 50
 WORN = 40
 """A unit below this strength goes back to a friendly city to recover."""
 LEADS_PER_TARGET = 2
+CUT_OFF_BONUS = 500
+"""Extra score for a target with no retreat: breaking it destroys the whole stack."""
 
 
 def score_attack(item: dict[str, Any]) -> int:
@@ -93,7 +96,8 @@ def _explain(item: dict[str, Any], plan: ClashPlan, view: World) -> str:
     x, y = view.board.xy(plan.order.target)
     low, _, high = item["la_band"]
     support = f" with {', '.join(plan.supporters)}" if plan.supporters else ""
-    return (f"assault ({x},{y}){support}: they break {item['break_permille']}‰, we falter "
+    cut = " (cut off: a break destroys them)" if plan.encircled else ""
+    return (f"assault ({x},{y}){support}{cut}: they break {item['break_permille']}‰, we falter "
             f"{item['falter_permille']}‰, we lose {low}–{high}")
 
 
@@ -107,8 +111,8 @@ def ai_orders(world: World, player: str) -> TurnOrders:
     if plans:
         batch = preview_batch(columns_from_specs([plan.spec for plan in plans]))
         ranked = sorted(((batch.item_json(i), plan) for i, plan in enumerate(plans)),
-                        key=lambda pair: (-score_attack(pair[0]), pair[1].order.lead,
-                                          pair[1].order.target))
+                        key=lambda pair: (-score_attack(pair[0]) - CUT_OFF_BONUS * int(
+                            pair[1].encircled), pair[1].order.lead, pair[1].order.target))
         for item, plan in ranked:
             lead = view.units[plan.order.lead]
             if (lead.id in orders or item["break_permille"] < MIN_BREAK
