@@ -7,8 +7,13 @@ from typing import Any
 from fairfight.clash import tables as t
 from fairfight.clash.engagement import AttackOrder, plan_clash
 from fairfight.clash.game import attack_preview, candidate_attacks, player_view
-from fairfight.clash.knowledge import Level, fog_preview, knowledge_view, observation_levels, \
-    overlay
+from fairfight.clash.knowledge import (
+    Level,
+    fog_preview,
+    knowledge_view,
+    observation_levels,
+    overlay,
+)
 from fairfight.clash.preview import preview
 from tests.clash.world_helpers import base_scenario, example_world, world_of
 
