@@ -15,7 +15,7 @@ from typing import Any
 
 from fairfight.clash import tables as t
 from fairfight.clash.batch import columns_from_specs, preview_batch
-from fairfight.clash.engagement import ClashPlan
+from fairfight.clash.engagement import ClashPlan, retreat_candidates
 from fairfight.clash.knowledge import attack_candidates, knowledge_view
 from fairfight.clash.orders import (
     AssaultAction,
@@ -31,6 +31,7 @@ __all__ = [
     "MAX_DESTROYED",
     "MAX_FALTER",
     "MIN_BREAK",
+    "POCKET_CANDIDATES",
     "WORN",
     "ai_orders",
     "score_attack",
@@ -45,6 +46,8 @@ MAX_DESTROYED = 50
 WORN = 40
 """A unit below this strength goes back to a friendly city to recover."""
 LEADS_PER_TARGET = 2
+POCKET_CANDIDATES = 3
+"""An enemy stack with this few ways out is worth closing in on."""
 CUT_OFF_BONUS = 500
 """Extra score for a target with no retreat: breaking it destroys the whole stack."""
 
@@ -146,6 +149,17 @@ def ai_orders(world: World, player: str) -> TurnOrders:
     return TurnOrders(player=player, orders=orders)
 
 
+def _pocket_tiles(view: World, player: str, enemy_tiles: list[int]) -> list[int]:
+    """The retreat candidates of enemy stacks down to POCKET_CANDIDATES of them: standing
+    there takes a way out away (encirclement is only ever the empty candidate set)."""
+    tiles: set[int] = set()
+    for tile in enemy_tiles:
+        candidates = retreat_candidates(view, view.units_at(tile), tile, -1)
+        if 0 < len(candidates) <= POCKET_CANDIDATES:
+            tiles.update(candidates)
+    return sorted(tiles)
+
+
 def _movement_orders(view: World, player: str, own: list[Unit], enemy_tiles: list[int],
                      orders: dict[str, UnitOrders]) -> None:
     """Worn units fall back to a city; the rest close with the enemy."""
@@ -159,6 +173,7 @@ def _movement_orders(view: World, player: str, own: list[Unit], enemy_tiles: lis
     if not targets:
         targets = [tile for tile, owner in view.board.depots.items()
                    if not view.allied(owner, player)]
+    pockets = _pocket_tiles(view, player, enemy_tiles)
     fields: dict[tuple[str, bool], list[int]] = {}
     for unit in own:
         if unit.id in orders:
@@ -169,16 +184,22 @@ def _movement_orders(view: World, player: str, own: list[Unit], enemy_tiles: lis
             stance = t.Stance.HOLD if unit.cls.bombard_range else t.Stance.ENTRENCH
             orders[unit.id] = UnitOrders(stance=stance, reason="hold the line: no good attack")
             continue
-        key = ("home" if worn else "front", unit.cls.retreat_class is t.RetreatClass.WATERBORNE)
+        water = unit.cls.retreat_class is t.RetreatClass.WATERBORNE
+        key = ("home" if worn else "front", water)
         if key not in fields:
             fields[key] = _distance_field(view, player, unit, cities if worn else targets)
-        path = _path(view, unit, fields[key], occupancy)
+        pocket = ("pocket", water)
+        if pockets and not worn and pocket not in fields:
+            fields[pocket] = _distance_field(view, player, unit, pockets)
+        closing = pocket in fields and 0 < fields[pocket][unit.tile] <= unit.cls.movement
+        path = _path(view, unit, fields[pocket if closing else key], occupancy)
         if not path:
             orders[unit.id] = UnitOrders(stance=t.Stance.HOLD, reason="nowhere better to go")
             continue
         x, y = view.board.xy(path[-1])
         reason = (f"worn ({unit.strength}): back toward a city" if worn
-                  else f"close with the enemy: move to ({x},{y})")
+                  else f"close the last ways out of an enemy stack: move to ({x},{y})"
+                  if closing else f"close with the enemy: move to ({x},{y})")
         orders[unit.id] = UnitOrders(
             stance=t.Stance.HOLD if worn else t.Stance.ADVANCE, reason=reason,
             actions=[MoveAction(do="move", path=[view.board.xy(step) for step in path])])

@@ -82,6 +82,8 @@ def _tally(world: World, events: list[dict[str, Any]], stats: Counter[str],
             for uid in (event["initiator"], *event["plan"]["supporters"],
                         event["plan"]["defender"]):
                 clashes_of[uid] += 1
+            if o["defender_breaks"]:
+                stats[f"breaks_ways_{len(event['plan']['retreat_candidates'])}"] += 1
             if o["spec"]["kind"] == "assault":
                 stats["assaults"] += 1
                 stats["falters"] += int(o["attacker_falters"])
@@ -170,6 +172,8 @@ def run_playtest(games: int, *, jobs: int = 1, turns: int = 12) -> dict[str, Any
     broke = sum(g["pair"]["advance"]["second_breaks"] for g in results)
     questions = {
         "q1_routs": totals.get("routs", 0),
+        "q1_breaks_by_ways_out": {str(ways): totals.get(f"breaks_ways_{ways}", 0)
+                                  for ways in range(9)},
         "q3_three_role_assaults_permille": _per_mille(totals.get("three_roles", 0),
                                                       totals.get("assaults", 0)),
         "q7_screen_alone_turns_x100": metrics["screening"]["mean"],
@@ -198,7 +202,8 @@ def playtest_table(report: dict[str, Any]) -> str:
               f"bought roles {report['bought_roles']}"]
     q = report["questions"]
     lines += [
-        f"open question 1: {q['q1_routs']} routs in all games",
+        f"open question 1: {q['q1_routs']} routs in all games; breaks by the number of ways "
+        f"out the broken stack had: {q['q1_breaks_by_ways_out']}",
         f"open question 3: {q['q3_three_role_assaults_permille']}‰ of assaults had three "
         "roles (the +260 term)",
         f"open question 7: a lone screen attacked once a turn lives "
