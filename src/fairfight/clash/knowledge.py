@@ -100,6 +100,8 @@ def _estimated(unit: Unit, level: Level) -> Unit:
         copy.xp, copy.shaken = ESTIMATE["xp"], ESTIMATE["shaken"]
     if "supply_tier" in missing:
         copy.supply = ESTIMATE["supply"]
+    if level < Level.IDENTIFIED:
+        copy.withdraw_reflex = False   # a standing order is seen only when identified
     return copy
 
 
