@@ -70,7 +70,7 @@ def _play_turn(record: GameRecord, world: World, given: Any = None) -> World:
     parts = [ai_orders(world, player) for player in record.ai_players
              if given is None or given.player != player]
     if given is not None:
-        parts.insert(0, given)
+        parts.append(given)   # a unit named in the file follows the file, not the AI
     result = record.play(world, merge_orders(parts))
     console.print(f"turn {world.turn}: {sum(1 for e in result.events if e['event'] == 'clash')}"
                   " clashes", markup=False)
