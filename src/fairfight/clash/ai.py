@@ -109,8 +109,9 @@ def ai_orders(world: World, player: str) -> TurnOrders:
     view = knowledge_view(world, player)
     own = [u for u in view.units.values() if u.player == player]
     orders: dict[str, UnitOrders] = {}
-    plans = attack_candidates(view, player)
+    plans = attack_candidates(view, player, combinations=True)
     chosen: dict[int, int] = {}
+    committed: set[str] = set()
     if plans:
         batch = preview_batch(columns_from_specs([plan.spec for plan in plans]))
         ranked = sorted(((batch.item_json(i), plan) for i, plan in enumerate(plans)),
@@ -118,17 +119,23 @@ def ai_orders(world: World, player: str) -> TurnOrders:
                             pair[1].encircled), pair[1].order.lead, pair[1].order.target))
         for item, plan in ranked:
             lead = view.units[plan.order.lead]
-            if (lead.id in orders or item["break_permille"] < MIN_BREAK
+            if (lead.id in committed or committed.intersection(plan.supporters)
+                    or item["break_permille"] < MIN_BREAK
                     or item["falter_permille"] > MAX_FALTER
                     or item["destroyed_permille"] > MAX_DESTROYED
                     or lead.strength < WORN or lead.cls.bombard_range > 0
                     or chosen.get(plan.order.target, 0) >= LEADS_PER_TARGET):
                 continue
             chosen[plan.order.target] = chosen.get(plan.order.target, 0) + 1
+            committed.update((lead.id, *plan.supporters))
             x, y = view.board.xy(plan.order.target)
             orders[lead.id] = UnitOrders(
                 stance=t.Stance.ADVANCE, reason=_explain(item, plan, view),
-                actions=[AssaultAction(do="assault", target=(x, y))])
+                actions=[AssaultAction(do="assault", target=(x, y),
+                                       supporters=list(plan.supporters))])
+            for supporter in plan.supporters:   # they wait in Hold, so they activate later
+                orders[supporter] = UnitOrders(
+                    stance=t.Stance.HOLD, reason=f"support {lead.id} against ({x},{y})")
     enemy_tiles = sorted({u.tile for u in view.units.values()
                           if not view.allied(u.player, player)})
     width = view.board.width
