@@ -229,3 +229,37 @@ def test_a_battery_that_fired_does_not_support() -> None:
     assert [c["initiator"] for c in clashes] == ["gun", "tank"]       # advance before hold
     assert clashes[1]["plan"]["supporters"] == []
     assert clashes[1]["plan"]["ignored_supporters"] == ["gun"]       # CB-260
+
+
+def test_a_broken_garrison_in_works_holds_shaken_whole() -> None:
+    units = [{"id": "tank", "player": "blue", "class": "armoured-battalion", "at": [0, 0],
+              "grade": "elite", "stance": "advance", "supply": "full"},
+             {"id": "g1", "player": "red", "class": "rifle-company", "at": [1, 0],
+              "strength": 90, "disorder": 90},
+             {"id": "g2", "player": "red", "class": "scout-troop", "at": [1, 0]}]
+    world = world_of(base_scenario([". . ."], units, rules={"fixed_draw": 999},
+                                   tiles=[{"at": [1, 0], "works": 1}]))
+    result = play(world, {"tank": {"actions": [{"do": "assault", "target": [1, 0]}]}})
+    assert events_of(result, "clash")[0]["outcome"]["defender_breaks"]
+    assert events_of(result, "hold_shaken")[0]["units"] == ["g1", "g2"]
+    assert not events_of(result, "retreat") and not events_of(result, "advance")
+    # shaken 2 after the clash, one less after the end of the turn (CB-1130)
+    assert [result.world.units[u].shaken for u in ("g1", "g2")] == [1, 1]
+
+
+def test_the_retreat_goes_to_the_lowest_score() -> None:
+    # candidates of (1,1), the lead being on (0,1): the forest (2,0) scores -400 (cover,
+    # no nearer to red's city at (3,2)); the open (2,1) and (2,2) score 50 - 2000 = -1950
+    # (one step nearer the city); the tie goes to the lower tile index, (2,1) (CB-1320)
+    rows = ["~ ~ f ~", ". . . ~", "~ ~ . u"]
+    units = [{"id": "tank", "player": "blue", "class": "armoured-battalion", "at": [0, 1],
+              "grade": "elite", "stance": "advance"},
+             {"id": "r", "player": "red", "class": "rifle-company", "at": [1, 1],
+              "strength": 90, "disorder": 90}]
+    world = world_of(base_scenario(rows, units, rules={"fixed_draw": 999},
+                                   tiles=[{"at": [3, 2], "city": {"owner": "red"}}]))
+    result = play(world, {"tank": {"actions": [{"do": "assault", "target": [1, 1],
+                                                "advance": False}]}})
+    clash = events_of(result, "clash")[0]
+    assert clash["plan"]["retreat_candidates"] == [[2, 0], [2, 1], [2, 2]]
+    assert events_of(result, "retreat")[0]["to"] == [2, 1]
