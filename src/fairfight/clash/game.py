@@ -192,6 +192,8 @@ def board_text(world: World, player: str | None = None, with_overlay: bool = Fal
     units = [f"  {u.id:<14}{u.player:<8}{u.cls.name:<20}({u.tile % width},{u.tile // width})"
              f"  {u.strength:>3}/{u.disorder:<3} {u.stance.value:<9}{u.grade.value}"
              + ("  [estimated]" if u.id in shown.unobserved else "")
+             + ("  CUT OFF" if not retreat_candidates(shown, shown.units_at(u.tile), u.tile, -1)
+                else "")
              for u in shown.units.values()]
     title = f"{shown.name} — turn {shown.turn}" + (f", as seen by {player}" if player else "")
     legend = ("  terrain . open h hills f forest m marsh M mountain u urban ~ water; * city; "
