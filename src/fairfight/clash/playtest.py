@@ -2,8 +2,9 @@
 
 Game i is fully determined by its index (scenario key `playtest-i`), so the figures are the
 same at any number of processes. Odd games buy their forces from a point budget (for the
-build-share metric), even ones use the cast mix. Each metric is the mean over games of a
-per-game figure in per-mille (or hundredths, for lifetimes and turns), with a 95 % interval of
+build-share metric), even ones use the cast mix; every fourth game (2, 6, 10, ...) is played
+on one of the hand-drawn boards of `setpieces.HANDMADE`, the others on generated boards.
+Each metric is the mean over games of a per-game figure in per-mille (or hundredths, for lifetimes and turns), with a 95 % interval of
 mean ± 1.96 standard errors across games, in integers; PASS when the mean lies in the band.
 """
 
@@ -19,7 +20,13 @@ from fairfight.clash.ai import ai_orders
 from fairfight.clash.generate import generate_scenario
 from fairfight.clash.record import merge_orders
 from fairfight.clash.scenario import parse_scenario
-from fairfight.clash.setpieces import screening_pair, screening_turns, siege_turns
+from fairfight.clash.setpieces import (
+    HANDMADE,
+    handmade_scenario,
+    screening_pair,
+    screening_turns,
+    siege_turns,
+)
 from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
 
@@ -107,8 +114,13 @@ def game_metrics(index: int, turns: int) -> dict[str, Any]:
     """Play game `index` AI against AI and return its per-game figures."""
     budget = BUDGET if index % 2 else None
     key = f"playtest-{index}"
-    world = world_from_scenario(parse_scenario(generate_scenario(
-        key, width=BOARD, height=BOARD, per_side=PER_SIDE, budget=budget)))
+    if index % 4 == 2:   # every fourth game on a hand-drawn board
+        names = sorted(HANDMADE)
+        data = handmade_scenario(names[index // 4 % len(names)], key, PER_SIDE)
+    else:
+        data = generate_scenario(key, width=BOARD, height=BOARD, per_side=PER_SIDE,
+                                 budget=budget)
+    world = world_from_scenario(parse_scenario(data))
     roles = Counter(u.cls.role.value for u in world.units.values() if u.player == "blue")
     total_units = len(world.units)
     stats: Counter[str] = Counter()
