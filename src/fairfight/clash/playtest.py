@@ -4,8 +4,9 @@ Game i is fully determined by its index (scenario key `playtest-i`), so the figu
 same at any number of processes. Odd games buy their forces from a point budget (for the
 build-share metric), even ones use the cast mix; every fourth game (2, 6, 10, ...) is played
 on one of the hand-drawn boards of `setpieces.HANDMADE`, the others on generated boards.
-Each metric is the mean over games of a per-game figure in per-mille (or hundredths, for lifetimes and turns), with a 95 % interval of
-mean ± 1.96 standard errors across games, in integers; PASS when the mean lies in the band.
+Each metric is the mean over games of a per-game figure in per-mille (or hundredths, for
+lifetimes and turns), with a 95 % interval of mean ± 1.96 standard errors across games, in
+integers; PASS when the mean lies in the band.
 """
 
 from __future__ import annotations
