@@ -176,7 +176,8 @@ def test_the_input_world_is_never_changed() -> None:
 
 
 def test_abandon_leaves_a_city_only_by_order() -> None:
-    units = [{"id": "garrison", "player": "red", "class": "rifle-company", "at": [1, 0]},
+    units = [{"id": "garrison", "player": "red", "class": "rifle-company", "at": [1, 0],
+              "stance": "entrench"},            # an abandon order leaves even from Entrench
              {"id": "field", "player": "red", "class": "rifle-company", "at": [3, 0]},
              {"id": "watch", "player": "blue", "class": "scout-troop", "at": [5, 0]}]
     world = world_of(base_scenario([". u . . . ."], units,

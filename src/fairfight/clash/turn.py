@@ -102,7 +102,7 @@ class _Cascade:
         """Step along the path; False when the unit halted (a reaction) or is gone."""
         w = self.w
         for tile in path:
-            problem = self.step_problem(unit, tile)
+            problem = self.step_problem(unit, tile, label)
             if problem:
                 self.skip(unit, label, problem)
                 return True
@@ -116,9 +116,9 @@ class _Cascade:
                 return False
         return True
 
-    def step_problem(self, unit: Unit, tile: int) -> str | None:
+    def step_problem(self, unit: Unit, tile: int, label: str) -> str | None:
         w = self.w
-        if unit.stance is t.Stance.ENTRENCH:
+        if unit.stance is t.Stance.ENTRENCH and label != "abandon":
             return "an entrenched unit does not move"
         if unit.mp < 1:
             return "no movement point left"
