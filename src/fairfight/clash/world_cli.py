@@ -101,12 +101,13 @@ def _play(
 
 def _turn(
     game_file: Path = typer.Argument(..., help="Game record."),
-    orders: Path = typer.Option(..., "--orders", help="Orders (YAML or JSON)."),
+    orders: Path = typer.Option(None, "--orders",
+                                help="Orders (YAML or JSON); without it, only the AI's."),
 ) -> None:
     """Play one turn: the file's orders, plus the AI's for the players it plays."""
     game = load_record(game_file)
     world = game.world()
-    given = parse_orders(world, load_yaml_file(orders))
+    given = parse_orders(world, load_yaml_file(orders)) if orders is not None else None
     _play_turn(game, world, given)
     _save(game, game_file)
 
