@@ -22,6 +22,7 @@ from fairfight.clash.scenario import load_scenario, scenario_schema
 from fairfight.clash.world import World
 from fairfight.console import console, guarded, load_yaml_file
 from fairfight.core.errors import InputError
+from fairfight.inputs import check_output_file
 
 __all__ = ["register"]
 
@@ -90,6 +91,7 @@ def _play(
     if record.exists():
         raise InputError("--record", f"{record} exists; choose a new file (nothing is "
                          "overwritten)")
+    check_output_file(record, may_exist=False)
     game = GameRecord(load_scenario(scenario))
     world = game.start()
     game.ai_players = _ai_players(world, ai)
