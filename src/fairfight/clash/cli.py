@@ -268,3 +268,8 @@ def draw(
         emit_json({"r": value})
     else:
         typer.echo(str(value))
+
+
+from fairfight.clash.world_cli import register as _register_world  # noqa: E402
+
+_register_world(app)
