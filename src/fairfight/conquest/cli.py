@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from fairfight.conquest.forecast_cli import forecast
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
-from fairfight.inputs import check_output_file, check_output_folder
+from fairfight.inputs import check_output_file
 
 if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
     from fairfight.conquest import season
@@ -243,10 +244,6 @@ def export(
     as_json: bool = AsJson,
 ) -> None:
     """Write the season archive: record, verifiers, manifest (the seed only after the reveal)."""
-    if folder.suffix == ".zip":
-        check_output_file(folder)
-    else:
-        check_output_folder(folder)
     from fairfight.conquest import publication
 
     written = publication.export_record(season_file, folder)
@@ -267,18 +264,18 @@ def backup(
     """Copy the season file and its secret seed file, safely even while battles run."""
     from fairfight.conquest.store import backup_season
 
-    written = backup_season(season_file, folder)
+    copies = backup_season(season_file, folder)
     if as_json:
-        _emit_json({"files": [str(path) for path in written]})
+        _emit_json({"files": [str(path) for path in copies]})
         return
-    for path in written:
+    for path in copies:
         console.print(str(path), markup=False)
 
 
 @app.command()
 @guarded
 def verify(
-    folder: Path = typer.Argument(..., help="A season archive: folder or .zip."),
+    folder: Path = typer.Argument(..., help="A season archive: a folder or a .zip file."),
     as_json: bool = AsJson,
 ) -> None:
     """Replay a published season; exit 1 naming the first battle and field that differ."""
@@ -370,3 +367,6 @@ def demo(
 
     result = run_demo(db, Console(file=io.StringIO()), seed=seed)
     _emit_json(asdict(result))
+
+
+app.command()(forecast)
