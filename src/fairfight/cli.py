@@ -127,6 +127,21 @@ def version() -> None:
 
 
 @app.command()
+def serve(
+    db: str = typer.Option(
+        None, "--db", help="Database: a SQLite file path or a SQLAlchemy URL "
+        "(postgresql+psycopg://...). Default: FAIRFIGHT_DATABASE_URL or sqlite:///fairfight.db."
+    ),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port to listen on."),
+) -> None:
+    """Serve the web pages and the JSON API."""
+    from fairfight.web.serve import run_server
+
+    run_server(db, host, port)
+
+
+@app.command()
 @guarded
 def examples(
     folder: Path = typer.Argument(..., help="Folder to copy the example files into (created)."),
