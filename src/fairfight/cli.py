@@ -28,7 +28,7 @@ from fairfight.console import (
 )
 from fairfight.core.errors import InputError
 
-__all__ = ["RULESETS", "app", "examples", "main", "root", "version"]
+__all__ = ["RULESETS", "app", "examples", "main", "root", "serve", "version"]
 
 RULESETS = {
     "ballot": "The election card game: exact race odds, bot and human games, replays.",
@@ -45,6 +45,7 @@ class _RootGroup(TyperGroup):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._loaded: dict[str, Any] = {}
+        strict_integers(self)  # the root's own commands (serve --port, ...)
 
     def list_commands(self, ctx: ClickContext) -> list[str]:
         return [*RULESETS, *super().list_commands(ctx)]

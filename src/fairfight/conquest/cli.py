@@ -258,11 +258,16 @@ def export(
 def backup(
     season_file: Path = SeasonFile,
     folder: Path = typer.Argument(..., help="An existing folder for the two copies."),
+    as_json: bool = AsJson,
 ) -> None:
     """Copy the season file and its secret seed file, safely even while battles run."""
     from fairfight.conquest.store import backup_season
 
-    for path in backup_season(season_file, folder):
+    written = backup_season(season_file, folder)
+    if as_json:
+        _emit_json({"files": [str(path) for path in written]})
+        return
+    for path in written:
         console.print(str(path), markup=False)
 
 
