@@ -169,3 +169,9 @@ def test_json_is_one_style(tmp_path: Path) -> None:
         value = json.loads(out)
         assert out.strip() == json.dumps(value, sort_keys=True, separators=(",", ":"),
                                          ensure_ascii=False), words
+
+
+@pytest.mark.parametrize("players", ["pollster,,machine", "pollster,machine,", ",pollster,machine"])
+def test_empty_seats_are_refused(players: str) -> None:
+    result = runner.invoke(app, ["ballot", "play", "--players", players])
+    assert result.exit_code == 2 and "is empty" in result.stderr

@@ -8,6 +8,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fairfight import inputs
 from fairfight.core.errors import InputError
@@ -163,3 +165,26 @@ def test_read_only_folder_is_refused_up_front() -> None:
     finally:
         (base / "locked").chmod(0o755)
         shutil.rmtree(base)
+
+
+@given(st.binary(max_size=300))
+def test_any_bytes_are_parsed_or_refused_as_input_errors(data: bytes) -> None:
+    """Whatever the bytes, the JSON and YAML readers answer a value or one InputError."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "f"
+        path.write_bytes(data)
+        for reader in (inputs.load_json, inputs.load_yaml):
+            try:
+                reader(path)
+            except InputError as error:
+                assert "\n" not in error.one_line()
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers(-10**30, 10**30) | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=20))
+def test_json_round_trips_every_whole_number_document(value: object) -> None:
+    import json
+
+    assert inputs.parse_json(json.dumps(value), "f") == value
+

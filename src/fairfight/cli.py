@@ -45,6 +45,7 @@ class _RootGroup(TyperGroup):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._loaded: dict[str, Any] = {}
+        strict_integers(self)  # the root's own commands (serve --port, ...)
 
     def list_commands(self, ctx: ClickContext) -> list[str]:
         return [*RULESETS, *super().list_commands(ctx)]

@@ -13,7 +13,7 @@ __all__ = ["assert_refused", "invoke"]
 
 RUNNER = CliRunner()
 INTERNAL = re.compile(
-    r"CB-\d|§|\b(?:ClashSpec|Combatant|ConquestMap|BattleInput|WarInput|RecordHeader|"
+    r"CB-\d|§\s?\d|\b(?:ClashSpec|Combatant|ConquestMap|BattleInput|WarInput|RecordHeader|"
     r"RecordReveal|BaseModel|NoneType|dict\[|list\[)\b"
 )
 

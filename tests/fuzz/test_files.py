@@ -14,6 +14,7 @@ from tests.fuzz.corpus import KINDS
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 RECORD = EXAMPLES / "conquest" / "tiny-record"
+SCENARIO = sorted((EXAMPLES / "clash" / "scenarios").iterdir())[0]
 Args = Callable[[Path, Path], list[object]]
 """args(bad_path, scratch_folder): the command line reading the bad file."""
 
@@ -24,6 +25,11 @@ READERS: dict[str, tuple[Path | None, Args]] = {
                       lambda bad, _: ["clash", "preview", bad]),
     "clash preview fog": (EXAMPLES / "clash" / "worked-example.json",
                           lambda bad, _: ["clash", "preview", bad, "--unobserved", "stance"]),
+    "clash play scenario": (SCENARIO, lambda bad, tmp: ["clash", "play", bad, "--record",
+                                                         tmp / "game.jsonl"]),
+    "clash board": (None, lambda bad, _: ["clash", "board", bad]),
+    "clash replay": (None, lambda bad, _: ["clash", "replay", bad]),
+    "clash turn": (None, lambda bad, _: ["clash", "turn", bad]),
     "conquest map-stats": (RECORD / "map.json",
                            lambda bad, _: ["conquest", "map-stats", "--map", bad]),
     "conquest new --map": (RECORD / "map.json",

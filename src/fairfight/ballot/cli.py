@@ -26,7 +26,10 @@ MAX_GAMES = 1_000_000
 
 
 def _bot_names(players: str) -> list[str]:
-    names = [name.strip() for name in players.split(",") if name.strip()]
+    names = [name.strip() for name in players.split(",")]
+    for seat, name in enumerate(names):
+        if not name:
+            raise InputError(f"players[{seat}]", "this seat is empty; name a bot for every seat")
     if not 2 <= len(names) <= 6:
         raise InputError("players", "name 2 to 6 players, comma separated")
     return names
