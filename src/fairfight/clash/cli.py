@@ -217,3 +217,8 @@ def draw(
     except ValueError as error:
         raise InputError("key", str(error)) from None
     typer.echo(str(value))
+
+
+from fairfight.clash.world_cli import register as _register_world  # noqa: E402
+
+_register_world(app)

@@ -1,0 +1,110 @@
+"""Hand-made set pieces for the playtest: the siege of CB-2040/2050 and a screening force.
+
+Each is a scenario built here (the siege is also `examples/clash/scenarios/siege.yaml`, and
+a test keeps the two equal) and a fixed script of orders, run through the real Cascade with
+draws hashed from the given key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fairfight.clash.orders import parse_orders
+from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.turn import run_turn
+from fairfight.clash.world import world_from_scenario
+
+__all__ = ["MAX_TURNS", "screening_scenario", "screening_turns", "siege_scenario",
+           "siege_turns"]
+
+MAX_TURNS = 12
+"""A set piece stops here if it has not ended (the figure is then this cap)."""
+CITY = [2, 2]
+
+
+def _unit(uid: str, name: str, cls: str, at: list[int], player: str = "blue",
+          **state: Any) -> dict[str, Any]:
+    return {"id": uid, "name": name, "player": player, "class": cls, "at": at, **state}
+
+
+def siege_scenario(key: str, fixed_draw: int | None = None) -> dict[str, Any]:
+    """A Trained rifle company entrenched in its works-3 city on urban ground; three
+    Trained batteries two tiles off; two Veteran armoured battalions and two companies
+    around it [CB-2040, CB-2050]."""
+    gun = {"grade": "trained", "supply": "adequate", "stance": "hold"}
+    tank = {"grade": "veteran", "supply": "full", "stance": "hold"}
+    data: dict[str, Any] = {
+        "name": "Siege of Castel", "seed_key": key,
+        "board": {"rows": [". . . . .", ". . . . .", ". . u . .", ". . . . .", ". . . . ."],
+                  "tiles": [{"at": CITY, "name": "Castel", "city": {"owner": "red",
+                                                                    "works": 3}},
+                            {"at": [0, 4], "depot": "red"}, {"at": [4, 0], "depot": "blue"}]},
+        "players": [{"id": "blue", "name": "Blue"}, {"id": "red", "name": "Red"}],
+        "units": [
+            _unit("gun-1", "1st Field Bty", "field-battery", [0, 0], **gun),
+            _unit("gun-2", "2nd Field Bty", "field-battery", [2, 0], **gun),
+            _unit("gun-3", "3rd Field Bty", "field-battery", [4, 0], **gun),
+            _unit("garrison", "Castel Rifles", "rifle-company", CITY, "red",
+                  grade="trained", supply="adequate", stance="entrench"),
+            _unit("tank-1", "1st Armoured", "armoured-battalion", [1, 3], **tank),
+            _unit("tank-2", "2nd Armoured", "armoured-battalion", [3, 3], **tank),
+            _unit("rifles-a", "A Company", "rifle-company", [1, 1], grade="trained",
+                  supply="adequate", stance="hold"),
+            _unit("rifles-b", "B Company", "rifle-company", [3, 1], grade="trained",
+                  supply="adequate", stance="hold"),
+        ],
+    }
+    if fixed_draw is not None:
+        data["rules"] = {"fixed_draw": fixed_draw}
+    return data
+
+
+SIEGE_ORDERS: dict[str, Any] = {
+    **{gun: {"actions": [{"do": "bombard", "target": CITY}]}
+       for gun in ("gun-1", "gun-2", "gun-3")},
+    **{tank: {"stance": "advance",
+              "actions": [{"do": "assault", "target": CITY, "supporters": []}]}
+       for tank in ("tank-1", "tank-2")},
+}
+"""Every turn: the gun line fires and both battalions assault [CB-2050]."""
+
+
+def siege_turns(key: str) -> int:
+    """Turns until the city changes hands under the CB-2050 shape (MAX_TURNS if never)."""
+    world = world_from_scenario(parse_scenario(siege_scenario(key)))
+    city = world.board.index(*CITY)
+    for turn in range(1, MAX_TURNS + 1):
+        orders = {uid: o for uid, o in SIEGE_ORDERS.items() if uid in world.units}
+        world = run_turn(world, parse_orders(world, orders)).world
+        if world.city_owner[city] == "blue":
+            return turn
+    return MAX_TURNS
+
+
+def screening_scenario(key: str) -> dict[str, Any]:
+    """A scout troop with its withdraw reflex set, in a one-tile-wide corridor, with an
+    armoured battalion behind it (in supply, no depot: recovery by the field row)."""
+    return {
+        "name": "Screen", "seed_key": key,
+        "board": {"rows": [". " * 24]},
+        "players": [{"id": "blue"}, {"id": "red"}],
+        "units": [
+            _unit("tank", "Armour", "armoured-battalion", [0, 0], stance="advance",
+                  supply="adequate"),
+            _unit("screen", "Screen", "scout-troop", [1, 0], "red", supply="adequate",
+                  withdraw_reflex=True),
+        ],
+    }
+
+
+def screening_turns(key: str) -> int:
+    """Whole turns a screen survives when attacked once every turn and disengaging each
+    time [CB-1890]: the turn it is destroyed, minus one."""
+    world = world_from_scenario(parse_scenario(screening_scenario(key)))
+    for turn in range(1, MAX_TURNS + 1):
+        x, y = world.board.xy(world.units["screen"].tile)
+        orders = {"tank": {"actions": [{"do": "assault", "target": [x, y]}]}}
+        world = run_turn(world, parse_orders(world, orders)).world
+        if "screen" not in world.units:
+            return turn - 1
+    return MAX_TURNS
