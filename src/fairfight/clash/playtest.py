@@ -3,7 +3,7 @@
 Game i is fully determined by its index (scenario key `playtest-i`), so the figures are the
 same at any number of processes. Odd games buy their forces from a point budget (for the
 build-share metric), even ones use the cast mix. Each metric is the mean over games of a
-per-game figure in per-mille (or tenths, for lifetimes), with a 95 % interval of
+per-game figure in per-mille (or hundredths, for lifetimes and turns), with a 95 % interval of
 mean ± 1.96 standard errors across games, in integers; PASS when the mean lies in the band.
 """
 
@@ -19,7 +19,7 @@ from fairfight.clash.ai import ai_orders
 from fairfight.clash.generate import generate_scenario
 from fairfight.clash.record import merge_orders
 from fairfight.clash.scenario import parse_scenario
-from fairfight.clash.setpieces import screening_turns, siege_turns
+from fairfight.clash.setpieces import screening_pair, screening_turns, siege_turns
 from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
 
@@ -31,12 +31,12 @@ BUDGET = PER_SIDE * 130
 BANDS: dict[str, tuple[int, int, str]] = {
     "rout_share": (200, 350, "‰ of strength losses from routs (20–35 %)"),
     "both_alive": (700, 1000, "‰ of clashes ending with both alive (>= 70 %)"),
-    "lifetime": (20, 40, "clashes survived by a tough-100 unit, in tenths (3 ± 1)"),
-    "siege_turns": (20, 30, "turns to take a works-3 city, in tenths (2–3)"),
+    "lifetime": (200, 400, "clashes survived by a tough-100 unit, in hundredths (3 ± 1)"),
+    "siege_turns": (200, 300, "turns to take a works-3 city, in hundredths (2–3)"),
     "falter": (100, 250, "‰ of assaults faltering (10–25 %)"),
     "build_share": (0, 400, "‰ of units in the most-bought role (<= 40 %)"),
     "elite": (0, 49, "‰ of units reaching Elite (< 5 %)"),
-    "screening": (50, 80, "turns a screen survives, in tenths (5–8)"),
+    "screening": (500, 800, "turns a screen survives, in hundredths (5–8)"),
 }
 """Each metric's band (low, high, in the metric's unit) and what it counts [CB-2710]."""
 
@@ -98,7 +98,7 @@ def _tally(world: World, events: list[dict[str, Any]], stats: Counter[str],
         elif kind == "destroyed":
             unit = world.units.get(event["unit"])
             if unit is not None and unit.cls.tough == 100:
-                lifetimes.append(max(0, clashes_of[event["unit"]] - 1) * 10)
+                lifetimes.append(max(0, clashes_of[event["unit"]] - 1) * 100)
 
 
 def game_metrics(index: int, turns: int) -> dict[str, Any]:
@@ -120,8 +120,9 @@ def game_metrics(index: int, turns: int) -> dict[str, Any]:
     elite = sum(1 for u in world.units.values() if u.grade is t.Grade.ELITE)
     return {"index": index, "budget": budget is not None, "stats": dict(stats),
             "roles": dict(roles), "units": total_units, "elite": elite,
-            "lifetimes": lifetimes, "siege_turns": siege_turns(key) * 10,
-            "screening": screening_turns(key) * 10}
+            "lifetimes": lifetimes, "siege_turns": siege_turns(key) * 100,
+            "screening": screening_turns(key) * 100,
+            "pair": {stance: screening_pair(key, stance) for stance in ("hold", "advance")}}
 
 
 def _per_mille(part: int, whole: int) -> int | None:
@@ -163,8 +164,22 @@ def run_playtest(games: int, *, jobs: int = 1, turns: int = 12) -> dict[str, Any
     for game in results:
         if game["budget"]:
             roles.update(game["roles"])
+    pair = {stance: interval([g["pair"][stance]["turns"] * 100 for g in results])
+            for stance in ("hold", "advance")}
+    seconds = sum(g["pair"]["advance"]["second_clashes"] for g in results)
+    broke = sum(g["pair"]["advance"]["second_breaks"] for g in results)
+    questions = {
+        "q1_routs": totals.get("routs", 0),
+        "q3_three_role_assaults_permille": _per_mille(totals.get("three_roles", 0),
+                                                      totals.get("assaults", 0)),
+        "q7_screen_alone_turns_x100": metrics["screening"]["mean"],
+        "q7_screen_vs_two_hold_turns_x100": list(pair["hold"][1:]),
+        "q7_screen_vs_two_advance_turns_x100": list(pair["advance"][1:]),
+        "q7_second_clash_break_permille": _per_mille(broke, seconds),
+    }
     return {"games": games, "turns": turns, "board": BOARD, "per_side": PER_SIDE,
-            "metrics": metrics, "totals": dict(totals), "bought_roles": dict(roles)}
+            "metrics": metrics, "totals": dict(totals), "bought_roles": dict(roles),
+            "questions": questions}
 
 
 def playtest_table(report: dict[str, Any]) -> str:
@@ -181,4 +196,15 @@ def playtest_table(report: dict[str, Any]) -> str:
     lines += ["", f"clashes {totals.get('clashes', 0)}, assaults {totals.get('assaults', 0)} "
               f"(three roles: {totals.get('three_roles', 0)}), routs {totals.get('routs', 0)}, "
               f"bought roles {report['bought_roles']}"]
+    q = report["questions"]
+    lines += [
+        f"open question 1: {q['q1_routs']} routs in all games",
+        f"open question 3: {q['q3_three_role_assaults_permille']}‰ of assaults had three "
+        "roles (the +260 term)",
+        f"open question 7: a lone screen attacked once a turn lives "
+        f"{q['q7_screen_alone_turns_x100']} hundredths of a turn; against two attackers a "
+        f"turn, in Hold (reacting) {q['q7_screen_vs_two_hold_turns_x100']}, in Advance (no "
+        f"reaction) {q['q7_screen_vs_two_advance_turns_x100']} (mean, low, high); the "
+        f"second attacker broke it in {q['q7_second_clash_break_permille']}‰ of its clashes",
+    ]
     return "\n".join(lines) + "\n"

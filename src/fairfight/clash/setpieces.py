@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from fairfight.clash.engagement import retreat_destination
 from fairfight.clash.orders import parse_orders
 from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.turn import run_turn
-from fairfight.clash.world import world_from_scenario
+from fairfight.clash.world import World, world_from_scenario
 
-__all__ = ["MAX_TURNS", "screening_scenario", "screening_turns", "siege_scenario",
-           "siege_turns"]
+__all__ = ["MAX_TURNS", "screening_pair", "screening_scenario", "screening_turns",
+           "siege_scenario", "siege_turns"]
 
 MAX_TURNS = 12
 """A set piece stops here if it has not ended (the figure is then this cap)."""
@@ -108,3 +109,58 @@ def screening_turns(key: str) -> int:
         if "screen" not in world.units:
             return turn - 1
     return MAX_TURNS
+
+
+def _approach(world: World, unit_id: str, target: int, avoid: int | None) -> list[list[int]]:
+    """A one-step path to a tile next to `target` when the unit is not already next to it
+    (free of enemies, lowest index first), or no step."""
+    unit = world.units[unit_id]
+    board = world.board
+    if unit.tile in board.neighbours[target]:
+        return []
+    steps = [tile for tile in board.neighbours[unit.tile]
+             if tile in board.neighbours[target] and tile != avoid
+             and not world.hostile_at(unit.player, tile)]
+    return [list(board.xy(min(steps)))] if steps else []
+
+
+def screening_pair(key: str, stance: str = "hold") -> dict[str, int]:
+    """Open question 7: one screen against two attackers a turn. The first assault makes it
+    disengage (its once-a-turn step back); the second closes in and assaults where it went
+    (a normal clash, CB-1890). Returns the turns it survived and how the second clashes
+    went."""
+    data = screening_scenario(key)
+    data["board"]["rows"] = [". " * 24] * 3
+    data["units"] = [
+        _unit("tank-a", "Armour A", "armoured-battalion", [0, 1], stance="advance",
+              supply="adequate"),
+        _unit("tank-b", "Armour B", "armoured-battalion", [0, 0], stance="advance",
+              supply="adequate"),
+        _unit("screen", "Screen", "scout-troop", [1, 1], "red", supply="adequate",
+              stance=stance, withdraw_reflex=True),
+    ]
+    world = world_from_scenario(parse_scenario(data))
+    tally = {"turns": MAX_TURNS, "second_clashes": 0, "second_breaks": 0, "reactions": 0}
+    for turn in range(1, MAX_TURNS + 1):
+        screen = world.units["screen"]
+        first = world.units["tank-a"]
+        _, after = retreat_destination(world, [screen], screen.tile, first.tile)
+        where = after if after is not None else screen.tile
+        orders: dict[str, Any] = {}
+        for uid, goal in (("tank-a", screen.tile), ("tank-b", where)):
+            path = _approach(world, uid, goal, None)
+            actions: list[dict[str, Any]] = [{"do": "move", "path": path}] if path else []
+            actions.append({"do": "assault", "target": list(world.board.xy(goal))})
+            orders[uid] = {"actions": actions}
+        result = run_turn(world, parse_orders(world, orders))
+        for event in result.events:
+            if event["event"] == "clash" and event["initiator"] == "tank-b":
+                tally["second_clashes"] += 1
+                tally["second_breaks"] += int(event["outcome"]["defender_breaks"])
+            if event["event"] == "clash" and event["initiator"] == "screen":
+                tally["reactions"] += 1
+        world = result.world
+        if "screen" not in world.units:
+            tally["turns"] = turn - 1
+            break
+    return tally
