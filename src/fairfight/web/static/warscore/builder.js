@@ -66,7 +66,9 @@
       row.appendChild(total);
       tbody.appendChild(row);
     });
-    body.appendChild(table);
+    var wrap = W.el("div", null, "table-wrap");
+    wrap.appendChild(table);
+    body.appendChild(wrap);
     body.appendChild(W.postsBlock(answer));
     W.showCopyButtons(body);
   }
