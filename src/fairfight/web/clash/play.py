@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, StrictBool
 from fairfight.clash import tables as t
 from fairfight.clash.engagement import ClashPlan, plan_clash
 from fairfight.clash.knowledge import fog_preview, knowledge_view
-from fairfight.clash.orders import AssaultAction, UnitOrders
+from fairfight.clash.orders import AssaultAction, UnitId, UnitOrders
 from fairfight.clash.preview import preview
 from fairfight.clash.world import World
 from fairfight.core.errors import InputError
@@ -38,10 +38,9 @@ Coordinate = Annotated[int, Field(ge=0, le=63)]
 class OrderRequest(BaseModel):
     """An assault order from the panel: who, where, with whom, in which Stance."""
 
-    lead: Annotated[str, Field(min_length=1, max_length=40)]
+    lead: UnitId
     target: tuple[Coordinate, Coordinate]
-    supporters: Literal["auto"] | Annotated[list[Annotated[str, Field(max_length=40)]],
-                                            Field(max_length=2)] = "auto"
+    supporters: Literal["auto"] | Annotated[list[UnitId], Field(max_length=2)] = "auto"
     stance: t.Stance | None = None
     advance: StrictBool = True
 
