@@ -273,12 +273,14 @@ def attack_panel(view: Preview, fog: FogPreview | None = None,
                               label=where.retreat_label,
                               candidates=[list(c) for c in where.candidates],
                               encircled=spec.encircled)
-    target = f" → {where.target}" if where.target else ""
+    target = f" → {where.target}" if where.target else f" → {spec.terrain.value}"
+    lead = where.lead if where.on_board else f"lead {spec.lead.role.value}"
     option = (None if spec.volatility_floor == t.VOLATILITY_FLOOR_MEASURED
               else f"volatility floor {spec.volatility_floor}")
     return AttackPanel(
         kind=spec.kind.value,
-        title=f"{spec.kind.value.capitalize()} — {where.lead}{target} ({spec.terrain.value})",
+        title=f"{spec.kind.value.capitalize()} — {lead}{target}"
+        + (f" ({spec.terrain.value})" if where.on_board else ""),
         terrain=spec.terrain.value, verdict=verdict, falter=falter,
         they_lose=_band(view.ld_band, spec.defender.strength, floor),
         you_lose=_band(view.la_band, spec.lead.strength, 0),

@@ -74,6 +74,7 @@ def _parse_draw(text: str | None) -> int | None:
 
 def _fog_fields(names: list[str]) -> list[FogField]:
     known = {field.value: field for field in FogField}
+    names = [name for name in names if name]
     for name in names:
         if name not in known:
             raise InputError("fog", f"unknown field {name!r}; use {', '.join(known)}")
