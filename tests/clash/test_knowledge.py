@@ -103,3 +103,14 @@ def test_player_view_marks_units_with_no_retreat() -> None:
         _u("watch", "blue", "rifle-company", [3, 1])])
     cut = {u["id"]: u["cut_off"] for u in player_view(world_of(data), "red")["units"]}
     assert cut == {"alone": True, "watch": False}   # water all round: nowhere to go
+
+
+def test_a_withdraw_reflex_is_seen_only_when_identified() -> None:
+    units = [_u("tank", "blue", "armoured-battalion", [0, 1]),
+             _u("screen", "red", "scout-troop", [1, 1], withdraw_reflex=True)]
+    world = _field(units)
+    assert attack_preview(world, "blue", "tank", (1, 1))["withdraws"] is False   # L2
+    world.units["tank"].fought_with.add("screen")                                 # L3
+    result = attack_preview(world, "blue", "tank", (1, 1))
+    assert result["withdraws"] is True
+    assert "losing 16 strength" in result["panel"]          # floor(1000 / 60), CB-1870

@@ -86,3 +86,13 @@ def test_a_record_of_another_kind_is_refused(tmp_path: Path) -> None:
     path.write_text('{"format": "something-else"}\n', encoding="utf-8")
     with pytest.raises(InputError, match="not a clash game record"):
         load_record(path)
+
+
+def test_a_broken_line_is_named(recorded: Path, tmp_path: Path) -> None:
+    lines = recorded.read_text(encoding="utf-8").splitlines()
+    lines[2] = lines[2][:40]
+    path = tmp_path / "cut.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_record(path)
+    assert caught.value.field == f"{path}:3"

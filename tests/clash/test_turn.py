@@ -145,15 +145,18 @@ def test_a_move_next_to_an_entrenched_enemy_draws_a_reaction_and_halts() -> None
     units = [{"id": "col", "player": "blue", "class": "rifle-company", "at": [0, 0]},
              {"id": "guard", "player": "red", "class": "rifle-company", "at": [3, 0],
               "stance": "entrench"}]
-    world = world_of(base_scenario([". . . . ."], units))
-    result = play(world, {"col": {"stance": "march",
-                                  "actions": [{"do": "move", "path": [[1, 0], [2, 0]]}]}})
-    clash = events_of(result, "clash")[0]
-    assert clash["initiator"] == "guard" and clash["outcome"]["spec"]["kind"] == "reaction"
-    assert clash["plan"]["defender"] == "col"
-    assert [e["to"] for e in events_of(result, "move")] == [[1, 0], [2, 0]][:len(
-        events_of(result, "move"))]
-    assert result.world.units.get("col") is None or result.world.units["col"].tile != 3
+    world = world_of(base_scenario([". . . . .", ". . . . ."], units))
+    result = play(world, {"col": {"stance": "advance", "actions": [
+        {"do": "move", "path": [[1, 0], [2, 0]]},
+        {"do": "assault", "target": [3, 0]}]}})
+    assert [e["to"] for e in events_of(result, "move")] == [[1, 0], [2, 0]]
+    clashes = events_of(result, "clash")
+    assert len(clashes) == 1                     # halted: the assault never happens
+    reaction = clashes[0]
+    assert (reaction["initiator"], reaction["ordinal"]) == ("guard", 0)
+    assert reaction["outcome"]["spec"]["kind"] == "reaction"
+    assert reaction["plan"]["defender"] == "col" and reaction["plan"]["target"] == [2, 0]
+    assert reaction["r"] == _draw("test", 1, 2, 0)
 
 
 def test_dig_in_grows_for_an_entrenched_unit_that_stays() -> None:
@@ -170,3 +173,93 @@ def test_the_input_world_is_never_changed() -> None:
     before = world.to_scenario()
     play(world, FIRE)
     assert world.to_scenario() == before
+
+
+def test_abandon_leaves_a_city_only_by_order() -> None:
+    units = [{"id": "garrison", "player": "red", "class": "rifle-company", "at": [1, 0]},
+             {"id": "field", "player": "red", "class": "rifle-company", "at": [3, 0]},
+             {"id": "watch", "player": "blue", "class": "scout-troop", "at": [5, 0]}]
+    world = world_of(base_scenario([". u . . . ."], units,
+                                   tiles=[{"at": [1, 0], "city": {"owner": "red", "works": 2}}]))
+    result = play(world, {"garrison": {"actions": [{"do": "abandon", "to": [0, 0]}]},
+                          "field": {"actions": [{"do": "abandon", "to": [2, 0]}]}})
+    assert events_of(result, "abandon")[0]["to"] == [0, 0]
+    assert events_of(result, "skipped")[0]["reason"] == "not in a city or works"
+    assert result.world.units["garrison"].tile == 0
+    assert result.world.city_owner[1] == "red"     # left undefended, still red's
+
+
+def test_activation_follows_the_stances_ordered_this_turn() -> None:
+    units = [{"id": "first", "player": "blue", "class": "rifle-company", "at": [0, 0]},
+             {"id": "second", "player": "blue", "class": "rifle-company", "at": [0, 2]},
+             {"id": "foe", "player": "red", "class": "rifle-company", "at": [5, 1]}]
+    world = world_of(base_scenario([". . . . . .", ". . . . . .", ". . . . . ."], units))
+    result = play(world, {"first": {"stance": "hold", "actions": [{"do": "move",
+                                                                    "path": [[1, 0]]}]},
+                          "second": {"stance": "march", "actions": [{"do": "move",
+                                                                      "path": [[1, 2]]}]}})
+    assert [e["unit"] for e in events_of(result, "move")] == ["second", "first"]
+
+
+def test_an_advance_needs_a_movement_point_left() -> None:
+    units = [{"id": "rifles", "player": "blue", "class": "rifle-company", "at": [0, 0],
+              "stance": "advance", "grade": "elite"},
+             {"id": "foe", "player": "red", "class": "scout-troop", "at": [2, 0],
+              "strength": 10, "disorder": 90, "stance": "advance"}]   # no reaction
+    world = world_of(base_scenario([". . . ."], units, rules={"fixed_draw": 999}))
+    result = play(world, {"rifles": {"actions": [{"do": "move", "path": [[1, 0]]},
+                                                 {"do": "assault", "target": [2, 0]}]}})
+    assert events_of(result, "clash")[0]["outcome"]["tile_cleared"]
+    assert not events_of(result, "advance")           # 2 points: one to move, one to assault
+    assert result.world.units["rifles"].tile == 1
+
+
+def test_a_battery_that_fired_does_not_support() -> None:
+    units = [{"id": "tank", "player": "blue", "class": "armoured-battalion", "at": [0, 1],
+              "stance": "hold"},
+             {"id": "gun", "player": "blue", "class": "field-battery", "at": [1, 0],
+              "stance": "advance"},
+             {"id": "foe", "player": "red", "class": "rifle-company", "at": [1, 1]}]
+    world = world_of(base_scenario([". . .", ". . .", ". . ."], units,
+                                   tiles=[{"at": [1, 1], "works": 2}]))
+    result = play(world, {"gun": {"actions": [{"do": "bombard", "target": [1, 1]}]},
+                          "tank": {"actions": [{"do": "assault", "target": [1, 1],
+                                                "supporters": ["gun"]}]}})
+    clashes = events_of(result, "clash")
+    assert [c["initiator"] for c in clashes] == ["gun", "tank"]       # advance before hold
+    assert clashes[1]["plan"]["supporters"] == []
+    assert clashes[1]["plan"]["ignored_supporters"] == ["gun"]       # CB-260
+
+
+def test_a_broken_garrison_in_works_holds_shaken_whole() -> None:
+    units = [{"id": "tank", "player": "blue", "class": "armoured-battalion", "at": [0, 0],
+              "grade": "elite", "stance": "advance", "supply": "full"},
+             {"id": "g1", "player": "red", "class": "rifle-company", "at": [1, 0],
+              "strength": 90, "disorder": 90},
+             {"id": "g2", "player": "red", "class": "scout-troop", "at": [1, 0]}]
+    world = world_of(base_scenario([". . ."], units, rules={"fixed_draw": 999},
+                                   tiles=[{"at": [1, 0], "works": 1}]))
+    result = play(world, {"tank": {"actions": [{"do": "assault", "target": [1, 0]}]}})
+    assert events_of(result, "clash")[0]["outcome"]["defender_breaks"]
+    assert events_of(result, "hold_shaken")[0]["units"] == ["g1", "g2"]
+    assert not events_of(result, "retreat") and not events_of(result, "advance")
+    # shaken 2 after the clash, one less after the end of the turn (CB-1130)
+    assert [result.world.units[u].shaken for u in ("g1", "g2")] == [1, 1]
+
+
+def test_the_retreat_goes_to_the_lowest_score() -> None:
+    # candidates of (1,1), the lead being on (0,1): the forest (2,0) scores -400 (cover,
+    # no nearer to red's city at (3,2)); the open (2,1) and (2,2) score 50 - 2000 = -1950
+    # (one step nearer the city); the tie goes to the lower tile index, (2,1) (CB-1320)
+    rows = ["~ ~ f ~", ". . . ~", "~ ~ . u"]
+    units = [{"id": "tank", "player": "blue", "class": "armoured-battalion", "at": [0, 1],
+              "grade": "elite", "stance": "advance"},
+             {"id": "r", "player": "red", "class": "rifle-company", "at": [1, 1],
+              "strength": 90, "disorder": 90}]
+    world = world_of(base_scenario(rows, units, rules={"fixed_draw": 999},
+                                   tiles=[{"at": [3, 2], "city": {"owner": "red"}}]))
+    result = play(world, {"tank": {"actions": [{"do": "assault", "target": [1, 1],
+                                                "advance": False}]}})
+    clash = events_of(result, "clash")[0]
+    assert clash["plan"]["retreat_candidates"] == [[2, 0], [2, 1], [2, 2]]
+    assert events_of(result, "retreat")[0]["to"] == [2, 1]

@@ -15,7 +15,7 @@ from typing import Any
 
 from fairfight.clash import tables as t
 from fairfight.clash.batch import columns_from_specs, preview_batch
-from fairfight.clash.engagement import ClashPlan
+from fairfight.clash.engagement import ClashPlan, retreat_candidates
 from fairfight.clash.knowledge import attack_candidates, knowledge_view
 from fairfight.clash.orders import (
     AssaultAction,
@@ -31,6 +31,7 @@ __all__ = [
     "MAX_DESTROYED",
     "MAX_FALTER",
     "MIN_BREAK",
+    "POCKET_CANDIDATES",
     "WORN",
     "ai_orders",
     "score_attack",
@@ -45,6 +46,8 @@ MAX_DESTROYED = 50
 WORN = 40
 """A unit below this strength goes back to a friendly city to recover."""
 LEADS_PER_TARGET = 2
+POCKET_CANDIDATES = 3
+"""An enemy stack with this few ways out is worth closing in on."""
 CUT_OFF_BONUS = 500
 """Extra score for a target with no retreat: breaking it destroys the whole stack."""
 
@@ -106,8 +109,9 @@ def ai_orders(world: World, player: str) -> TurnOrders:
     view = knowledge_view(world, player)
     own = [u for u in view.units.values() if u.player == player]
     orders: dict[str, UnitOrders] = {}
-    plans = attack_candidates(view, player)
+    plans = attack_candidates(view, player, combinations=True)
     chosen: dict[int, int] = {}
+    committed: set[str] = set()
     if plans:
         batch = preview_batch(columns_from_specs([plan.spec for plan in plans]))
         ranked = sorted(((batch.item_json(i), plan) for i, plan in enumerate(plans)),
@@ -115,17 +119,23 @@ def ai_orders(world: World, player: str) -> TurnOrders:
                             pair[1].encircled), pair[1].order.lead, pair[1].order.target))
         for item, plan in ranked:
             lead = view.units[plan.order.lead]
-            if (lead.id in orders or item["break_permille"] < MIN_BREAK
+            if (lead.id in committed or committed.intersection(plan.supporters)
+                    or item["break_permille"] < MIN_BREAK
                     or item["falter_permille"] > MAX_FALTER
                     or item["destroyed_permille"] > MAX_DESTROYED
                     or lead.strength < WORN or lead.cls.bombard_range > 0
                     or chosen.get(plan.order.target, 0) >= LEADS_PER_TARGET):
                 continue
             chosen[plan.order.target] = chosen.get(plan.order.target, 0) + 1
+            committed.update((lead.id, *plan.supporters))
             x, y = view.board.xy(plan.order.target)
             orders[lead.id] = UnitOrders(
                 stance=t.Stance.ADVANCE, reason=_explain(item, plan, view),
-                actions=[AssaultAction(do="assault", target=(x, y))])
+                actions=[AssaultAction(do="assault", target=(x, y),
+                                       supporters=list(plan.supporters))])
+            for supporter in plan.supporters:   # they wait in Hold, so they activate later
+                orders[supporter] = UnitOrders(
+                    stance=t.Stance.HOLD, reason=f"support {lead.id} against ({x},{y})")
     enemy_tiles = sorted({u.tile for u in view.units.values()
                           if not view.allied(u.player, player)})
     width = view.board.width
@@ -146,6 +156,17 @@ def ai_orders(world: World, player: str) -> TurnOrders:
     return TurnOrders(player=player, orders=orders)
 
 
+def _pocket_tiles(view: World, player: str, enemy_tiles: list[int]) -> list[int]:
+    """The retreat candidates of enemy stacks down to POCKET_CANDIDATES of them: standing
+    there takes a way out away (encirclement is only ever the empty candidate set)."""
+    tiles: set[int] = set()
+    for tile in enemy_tiles:
+        candidates = retreat_candidates(view, view.units_at(tile), tile, -1)
+        if 0 < len(candidates) <= POCKET_CANDIDATES:
+            tiles.update(candidates)
+    return sorted(tiles)
+
+
 def _movement_orders(view: World, player: str, own: list[Unit], enemy_tiles: list[int],
                      orders: dict[str, UnitOrders]) -> None:
     """Worn units fall back to a city; the rest close with the enemy."""
@@ -159,6 +180,7 @@ def _movement_orders(view: World, player: str, own: list[Unit], enemy_tiles: lis
     if not targets:
         targets = [tile for tile, owner in view.board.depots.items()
                    if not view.allied(owner, player)]
+    pockets = _pocket_tiles(view, player, enemy_tiles)
     fields: dict[tuple[str, bool], list[int]] = {}
     for unit in own:
         if unit.id in orders:
@@ -169,16 +191,22 @@ def _movement_orders(view: World, player: str, own: list[Unit], enemy_tiles: lis
             stance = t.Stance.HOLD if unit.cls.bombard_range else t.Stance.ENTRENCH
             orders[unit.id] = UnitOrders(stance=stance, reason="hold the line: no good attack")
             continue
-        key = ("home" if worn else "front", unit.cls.retreat_class is t.RetreatClass.WATERBORNE)
+        water = unit.cls.retreat_class is t.RetreatClass.WATERBORNE
+        key = ("home" if worn else "front", water)
         if key not in fields:
             fields[key] = _distance_field(view, player, unit, cities if worn else targets)
-        path = _path(view, unit, fields[key], occupancy)
+        pocket = ("pocket", water)
+        if pockets and not worn and pocket not in fields:
+            fields[pocket] = _distance_field(view, player, unit, pockets)
+        closing = pocket in fields and 0 < fields[pocket][unit.tile] <= unit.cls.movement
+        path = _path(view, unit, fields[pocket if closing else key], occupancy)
         if not path:
             orders[unit.id] = UnitOrders(stance=t.Stance.HOLD, reason="nowhere better to go")
             continue
         x, y = view.board.xy(path[-1])
         reason = (f"worn ({unit.strength}): back toward a city" if worn
-                  else f"close with the enemy: move to ({x},{y})")
+                  else f"close the last ways out of an enemy stack: move to ({x},{y})"
+                  if closing else f"close with the enemy: move to ({x},{y})")
         orders[unit.id] = UnitOrders(
             stance=t.Stance.HOLD if worn else t.Stance.ADVANCE, reason=reason,
             actions=[MoveAction(do="move", path=[view.board.xy(step) for step in path])])

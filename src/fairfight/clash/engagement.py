@@ -32,6 +32,7 @@ __all__ = [
     "count_flankers",
     "defence_contribution",
     "edge_mods",
+    "eligible_supporters",
     "may_support",
     "plan_clash",
     "retreat_candidates",
@@ -133,6 +134,12 @@ def may_support(view: World, unit: Unit, lead: Unit, target: int) -> bool:
             and unit.cls.atk > 0 and unit.strength >= 1 and not unit.withdraw_reflex)
 
 
+def eligible_supporters(view: World, lead: Unit, target: int) -> list[Unit]:
+    """Every unit that may support this lead against this tile now, lowest sequence first."""
+    nearby = [u for tile in view.board.neighbours[target] for u in view.units_at(tile)]
+    return [u for u in sorted(nearby, key=lambda u: u.seq) if may_support(view, u, lead, target)]
+
+
 def choose_supporters(view: World, lead: Unit, target: int,
                       explicit: Sequence[str] | None = None) -> tuple[list[Unit], list[str]]:
     """Up to two supporters: the ones asked for that are eligible, or the automatic choice
@@ -141,9 +148,7 @@ def choose_supporters(view: World, lead: Unit, target: int,
     Returns the supporters and the ids asked for but not eligible at this moment.
     """
     terrain = view.board.terrain[target]
-    nearby = [u for tile in view.board.neighbours[target] for u in view.units_at(tile)]
-    eligible = [u for u in sorted(nearby, key=lambda u: u.seq)
-                if may_support(view, u, lead, target)]
+    eligible = eligible_supporters(view, lead, target)
     if explicit is not None:
         by_id = {u.id: u for u in eligible}
         chosen = [by_id[i] for i in dict.fromkeys(explicit) if i in by_id][:t.MAX_SUPPORTERS]

@@ -13,7 +13,12 @@ from typing import Any
 from fairfight.clash import tables as t
 from fairfight.clash.ai import ai_orders
 from fairfight.clash.batch import columns_from_specs, preview_batch
-from fairfight.clash.engagement import AttackOrder, plan_clash, retreat_candidates
+from fairfight.clash.engagement import (
+    AttackOrder,
+    plan_clash,
+    retreat_candidates,
+    retreat_destination,
+)
 from fairfight.clash.knowledge import (
     attack_candidates,
     fog_preview,
@@ -111,6 +116,15 @@ def attack_preview(world: World, player: str, lead: str, target: tuple[int, int]
     if plan is None:
         raise InputError("target", f"no enemy {player} can see on {list(target)}")
     fog = fog_preview(view, plan)
+    defender = view.units[plan.defender]
+    if defender.withdraw_reflex and not defender.disengaged:
+        _, away = retreat_destination(view, [defender], tile, unit.tile)
+        if away is not None:
+            loss = min(defender.strength, t.DISENGAGE_LOSS_NUMERATOR // defender.cls.tough)
+            panel = (f"  They will withdraw to {view.board.label(away)} without an exchange, "
+                     f"losing {loss} strength; the tile is yours to take (CB-1910).\n")
+            return {"plan": plan.to_json(view), "preview": fog.to_json(), "panel": panel,
+                    "withdraws": True}
     capture = unit.mp >= 2 or unit.cls.movement >= 2
     nominal = preview(plan.spec, capture_possible=capture,
                       defender_in_city=plan.defender_in_city)
@@ -123,7 +137,8 @@ def attack_preview(world: World, player: str, lead: str, target: tuple[int, int]
         panel += "  They cannot fall back from a city or works.\n"
     else:
         panel += "  They have nowhere to fall back to: cut off.\n"
-    return {"plan": plan.to_json(view), "preview": fog.to_json(), "panel": panel}
+    return {"plan": plan.to_json(view), "preview": fog.to_json(), "panel": panel,
+            "withdraws": False}
 
 
 def overlay_data(world: World, player: str) -> list[dict[str, Any]]:
@@ -177,6 +192,8 @@ def board_text(world: World, player: str | None = None, with_overlay: bool = Fal
     units = [f"  {u.id:<14}{u.player:<8}{u.cls.name:<20}({u.tile % width},{u.tile // width})"
              f"  {u.strength:>3}/{u.disorder:<3} {u.stance.value:<9}{u.grade.value}"
              + ("  [estimated]" if u.id in shown.unobserved else "")
+             + ("  CUT OFF" if not retreat_candidates(shown, shown.units_at(u.tile), u.tile, -1)
+                else "")
              for u in shown.units.values()]
     title = f"{shown.name} — turn {shown.turn}" + (f", as seen by {player}" if player else "")
     legend = ("  terrain . open h hills f forest m marsh M mountain u urban ~ water; * city; "

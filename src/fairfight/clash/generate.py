@@ -89,9 +89,12 @@ def buy_force(budget: int, terrains: list[t.Terrain], count_cap: int) -> list[st
 
 
 def generate_scenario(key: str, *, width: int = 24, height: int = 24, per_side: int = 30,
-                      budget: int | None = None) -> dict[str, Any]:
-    """A two-player scenario as plain data (pass it to `parse_scenario`)."""
-    rows = [[_terrain(key, x, y) for x in range(width)] for y in range(height)]
+                      budget: int | None = None,
+                      rows_given: list[str] | None = None) -> dict[str, Any]:
+    """A two-player scenario as plain data (pass it to `parse_scenario`); `rows_given`
+    replaces the hashed terrain with a hand-drawn board of the same size."""
+    rows = ([row.split() for row in rows_given] if rows_given is not None else
+            [[_terrain(key, x, y) for x in range(width)] for y in range(height)])
     mid = height // 2
     home = {"blue": (1, mid), "red": (width - 2, mid)}
     front = {"blue": (width // 2 - 1, mid // 2), "red": (width // 2, height - 1 - mid // 2)}

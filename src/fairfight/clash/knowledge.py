@@ -11,13 +11,19 @@ the truth [CB-330].
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from typing import Any
 
 from fairfight.clash import tables as t
 from fairfight.clash.batch import columns_from_specs, preview_batch
-from fairfight.clash.engagement import AttackOrder, ClashPlan, plan_clash
+from fairfight.clash.engagement import (
+    AttackOrder,
+    ClashPlan,
+    eligible_supporters,
+    plan_clash,
+)
 from fairfight.clash.fog import FogField, FogPreview, preview_under_fog
 from fairfight.clash.world import Unit, World, chebyshev
 
@@ -100,6 +106,8 @@ def _estimated(unit: Unit, level: Level) -> Unit:
         copy.xp, copy.shaken = ESTIMATE["xp"], ESTIMATE["shaken"]
     if "supply_tier" in missing:
         copy.supply = ESTIMATE["supply"]
+    if level < Level.IDENTIFIED:
+        copy.withdraw_reflex = False   # a standing order is seen only when identified
     return copy
 
 
@@ -132,9 +140,11 @@ def fog_preview(view: World, plan: ClashPlan) -> FogPreview:
     return preview_under_fog(plan.spec, unknown, defender_in_city=plan.defender_in_city)
 
 
-def attack_candidates(view: World, player: str) -> list[ClashPlan]:
-    """Every assault the player's units could make from where they stand, with automatic
-    support, in the Stance they would attack in (a marching unit as if in Advance)."""
+def attack_candidates(view: World, player: str, *,
+                      combinations: bool = False) -> list[ClashPlan]:
+    """Every assault the player's units could make from where they stand, in the Stance
+    they would attack in (a marching unit as if in Advance): with automatic support, or
+    with every choice of up to two eligible supporters when `combinations` is set."""
     plans: list[ClashPlan] = []
     for unit in view.units.values():
         if unit.player != player or unit.cls.atk == 0 or unit.strength < 1:
@@ -143,8 +153,15 @@ def attack_candidates(view: World, player: str) -> list[ClashPlan]:
         if stance is t.Stance.MARCH:
             unit.stance = t.Stance.ADVANCE
         for target in view.board.neighbours[unit.tile]:
-            if view.hostile_at(player, target):
-                plan = plan_clash(view, AttackOrder(t.Kind.ASSAULT, unit.id, target))
+            if not view.hostile_at(player, target):
+                continue
+            choices: list[tuple[str, ...] | None] = [None]
+            if combinations:
+                ids = [u.id for u in eligible_supporters(view, unit, target)]
+                choices = [(), *((i,) for i in ids), *itertools.combinations(ids, 2)]
+            for supporters in choices:
+                plan = plan_clash(view, AttackOrder(t.Kind.ASSAULT, unit.id, target,
+                                                    supporters))
                 if plan is not None:
                     plans.append(plan)
         unit.stance = stance

@@ -2,9 +2,11 @@
 
 Game i is fully determined by its index (scenario key `playtest-i`), so the figures are the
 same at any number of processes. Odd games buy their forces from a point budget (for the
-build-share metric), even ones use the cast mix. Each metric is the mean over games of a
-per-game figure in per-mille (or hundredths, for lifetimes and turns), with a 95 % interval of
-mean ± 1.96 standard errors across games, in integers; PASS when the mean lies in the band.
+build-share metric), even ones use the cast mix; every fourth game (2, 6, 10, ...) is played
+on one of the hand-drawn boards of `setpieces.HANDMADE`, the others on generated boards.
+Each metric is the mean over games of a per-game figure in per-mille (or hundredths, for
+lifetimes and turns), with a 95 % interval of mean ± 1.96 standard errors across games, in
+integers; PASS when the mean lies in the band.
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ from fairfight.clash.ai import ai_orders
 from fairfight.clash.generate import generate_scenario
 from fairfight.clash.record import merge_orders
 from fairfight.clash.scenario import parse_scenario
-from fairfight.clash.setpieces import screening_pair, screening_turns, siege_turns
+from fairfight.clash.setpieces import (
+    HANDMADE,
+    handmade_scenario,
+    screening_pair,
+    screening_turns,
+    siege_turns,
+)
 from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
 
@@ -82,6 +90,8 @@ def _tally(world: World, events: list[dict[str, Any]], stats: Counter[str],
             for uid in (event["initiator"], *event["plan"]["supporters"],
                         event["plan"]["defender"]):
                 clashes_of[uid] += 1
+            if o["defender_breaks"]:
+                stats[f"breaks_ways_{len(event['plan']['retreat_candidates'])}"] += 1
             if o["spec"]["kind"] == "assault":
                 stats["assaults"] += 1
                 stats["falters"] += int(o["attacker_falters"])
@@ -105,8 +115,13 @@ def game_metrics(index: int, turns: int) -> dict[str, Any]:
     """Play game `index` AI against AI and return its per-game figures."""
     budget = BUDGET if index % 2 else None
     key = f"playtest-{index}"
-    world = world_from_scenario(parse_scenario(generate_scenario(
-        key, width=BOARD, height=BOARD, per_side=PER_SIDE, budget=budget)))
+    if index % 4 == 2:   # every fourth game on a hand-drawn board
+        names = sorted(HANDMADE)
+        data = handmade_scenario(names[index // 4 % len(names)], key, PER_SIDE)
+    else:
+        data = generate_scenario(key, width=BOARD, height=BOARD, per_side=PER_SIDE,
+                                 budget=budget)
+    world = world_from_scenario(parse_scenario(data))
     roles = Counter(u.cls.role.value for u in world.units.values() if u.player == "blue")
     total_units = len(world.units)
     stats: Counter[str] = Counter()
@@ -170,6 +185,8 @@ def run_playtest(games: int, *, jobs: int = 1, turns: int = 12) -> dict[str, Any
     broke = sum(g["pair"]["advance"]["second_breaks"] for g in results)
     questions = {
         "q1_routs": totals.get("routs", 0),
+        "q1_breaks_by_ways_out": {str(ways): totals.get(f"breaks_ways_{ways}", 0)
+                                  for ways in range(9)},
         "q3_three_role_assaults_permille": _per_mille(totals.get("three_roles", 0),
                                                       totals.get("assaults", 0)),
         "q7_screen_alone_turns_x100": metrics["screening"]["mean"],
@@ -198,7 +215,8 @@ def playtest_table(report: dict[str, Any]) -> str:
               f"bought roles {report['bought_roles']}"]
     q = report["questions"]
     lines += [
-        f"open question 1: {q['q1_routs']} routs in all games",
+        f"open question 1: {q['q1_routs']} routs in all games; breaks by the number of ways "
+        f"out the broken stack had: {q['q1_breaks_by_ways_out']}",
         f"open question 3: {q['q3_three_role_assaults_permille']}‰ of assaults had three "
         "roles (the +260 term)",
         f"open question 7: a lone screen attacked once a turn lives "

@@ -92,13 +92,16 @@ def load_record(path: Path) -> GameRecord:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(str(path), "file not found") from None
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines:
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            raise InputError(f"{path}:{number}", "not a JSON line") from None
+    if not rows:
         raise InputError(str(path), "an empty file is not a game record")
-    try:
-        rows = [json.loads(line) for line in lines]
-    except json.JSONDecodeError as error:
-        raise InputError(str(path), f"line {error.doc.count(chr(10)) + 1}: not JSON") from None
     header = rows[0]
     if not isinstance(header, dict) or header.get("format") != RECORD_FORMAT:
         raise InputError(f"{path}:1", f"not a clash game record ({RECORD_FORMAT})")

@@ -10,14 +10,55 @@ from __future__ import annotations
 from typing import Any
 
 from fairfight.clash.engagement import retreat_destination
+from fairfight.clash.generate import generate_scenario
 from fairfight.clash.orders import parse_orders
 from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
 
-__all__ = ["MAX_TURNS", "screening_pair", "screening_scenario", "screening_turns",
-           "siege_scenario", "siege_turns"]
+__all__ = ["HANDMADE", "MAX_TURNS", "handmade_scenario", "screening_pair",
+           "screening_scenario", "screening_turns", "siege_scenario", "siege_turns"]
 
+HANDMADE: dict[str, list[str]] = {
+    "the-neck": [  # a lake down the middle, crossed at three necks: few ways to step back
+        "f . . . . . ~ ~ ~ ~ . f . h . .",
+        ". . . h . . ~ ~ ~ ~ . . . . . .",
+        ". . . . . . ~ ~ ~ ~ . . . . . .",
+        ". . . . . f ~ ~ ~ ~ . . . . . .",
+        ". . . f . . . . . . . . h . f .",
+        ". f h . . . ~ ~ ~ ~ . . f . . h",
+        ". . . . . h ~ ~ ~ ~ f . . . . .",
+        ". . . . . . . . f . . . . . . .",
+        ". . . . . . f . . . . h . . . .",
+        ". h . . f . ~ ~ ~ ~ . . . . h f",
+        ". . f . h . ~ ~ ~ ~ . . . f . .",
+        "f . . . . . . h . . . f . . . .",
+        ". . . . . . ~ ~ ~ ~ h . . . . .",
+        "h . . . . . ~ ~ ~ ~ . . . h . .",
+        ". . . h . f ~ ~ ~ ~ . . . . . .",
+        ". . . f . . ~ ~ ~ ~ . . . . f .",
+    ],
+    "marsh-country": [  # broken, chaotic ground with one open road across the middle
+        "m f . . m h . m f . m f . . m h",
+        ". m h . f . m h . f . m h . f .",
+        "f . f . f . f . f . f . f . f .",
+        "m . f . h m . f . h m . f . h m",
+        ". h m . . f m . f m . h m . . f",
+        "h f m . . h f m . . h f m . . h",
+        "m m m . . . . h f f m m m . . .",
+        ". . . . . . . . . . . . . . . .",
+        ". . . . m m m f f h . . . . m m",
+        "f h . . m f h . . m f h . . m f",
+        "m f . . m h . m f . m f . . m h",
+        ". m h . f . m h . f . m h . f .",
+        "f . f . f . f . f . f . f . f .",
+        "m . f . h m . f . h m . f . h m",
+        ". h m . . f m . f m . h m . . f",
+        "h f m . . h f m . . h f m . . h",
+    ],
+}
+"""Hand-drawn 16x16 boards for the playtest's AI games (cities and units placed as on a
+generated board)."""
 MAX_TURNS = 12
 """A set piece stops here if it has not ended (the figure is then this cap)."""
 CITY = [2, 2]
@@ -26,6 +67,14 @@ CITY = [2, 2]
 def _unit(uid: str, name: str, cls: str, at: list[int], player: str = "blue",
           **state: Any) -> dict[str, Any]:
     return {"id": uid, "name": name, "player": player, "class": cls, "at": at, **state}
+
+
+def handmade_scenario(name: str, key: str, per_side: int = 16) -> dict[str, Any]:
+    """A hand-drawn board with the cast mix deployed on each side's edge."""
+    data = generate_scenario(key, width=16, height=16, per_side=per_side,
+                             rows_given=HANDMADE[name])
+    data["name"] = name
+    return data
 
 
 def siege_scenario(key: str, fixed_draw: int | None = None) -> dict[str, Any]:

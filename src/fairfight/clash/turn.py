@@ -400,5 +400,7 @@ def run_turn(world: World, orders: TurnOrders) -> TurnResult:
         cascade.activate(unit, given.get(unit.id, UnitOrders()))
     cascade.end_of_turn()
     w.turn += 1
+    for unit in w.units.values():
+        unit.start_turn()   # ready for the next orders: previews see fresh flags
     cascade.emit("end", turn=w.turn - 1, digest=state_digest(w))
     return TurnResult(w, cascade.events)

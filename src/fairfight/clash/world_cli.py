@@ -70,7 +70,7 @@ def _play_turn(record: GameRecord, world: World, given: Any = None) -> World:
     parts = [ai_orders(world, player) for player in record.ai_players
              if given is None or given.player != player]
     if given is not None:
-        parts.insert(0, given)
+        parts.append(given)   # a unit named in the file follows the file, not the AI
     result = record.play(world, merge_orders(parts))
     console.print(f"turn {world.turn}: {sum(1 for e in result.events if e['event'] == 'clash')}"
                   " clashes", markup=False)
@@ -80,7 +80,7 @@ def _play_turn(record: GameRecord, world: World, given: Any = None) -> World:
     return result.world
 
 
-def play(
+def _play(
     scenario: Path = typer.Argument(..., help="Scenario file (YAML or JSON)."),
     turns: int = typer.Option(1, min=0, max=500, help="Turns to play now."),
     ai: str = typer.Option("all", help="Players the AI plays: all, none, p1, p2 or ids."),
@@ -99,7 +99,7 @@ def play(
     console.print(f"recorded {len(game.turns)} turns in {record}", markup=False)
 
 
-def turn(
+def _turn(
     game_file: Path = typer.Argument(..., help="Game record."),
     orders: Path = typer.Option(..., "--orders", help="Orders (YAML or JSON)."),
 ) -> None:
@@ -111,7 +111,7 @@ def turn(
     _save(game, game_file)
 
 
-def board(
+def _board(
     game_file: Path = typer.Argument(..., help="Game record."),
     player: str = typer.Option(None, help="Show what this player knows."),
     overlay: bool = typer.Option(False, "--overlay", help="Add the hostile-tile overlay."),
@@ -125,7 +125,7 @@ def board(
     console.print(board_text(world, player, overlay), markup=False, end="")
 
 
-def attack(
+def _attack(
     game_file: Path = typer.Argument(..., help="Game record."),
     player: str = typer.Option(..., help="The attacking player."),
     lead: str = typer.Option(..., help="Lead unit id."),
@@ -146,13 +146,13 @@ def attack(
         console.print(result["panel"], markup=False, end="")
 
 
-def replay(game_file: Path = typer.Argument(..., help="Game record.")) -> None:
+def _replay(game_file: Path = typer.Argument(..., help="Game record.")) -> None:
     """Re-run a recorded game and check every event byte for byte."""
     turns = replay_record(load_record(game_file))
     console.print(f"replayed {turns} turns: every event matches", markup=False)
 
 
-def playtest(
+def _playtest(
     games: int = typer.Option(200, min=1, max=100_000, help="Games to play."),
     jobs: int = typer.Option(1, min=1, max=64, help="Processes to use."),
     turns: int = typer.Option(12, min=1, max=200, help="Turns per game."),
@@ -166,12 +166,12 @@ def playtest(
         console.print(playtest_table(report), markup=False, end="")
 
 
-def schema() -> None:
+def _schema() -> None:
     """Print the JSON Schema of a scenario file."""
     typer.echo(json.dumps(scenario_schema(), indent=2, sort_keys=True))
 
 
 def register(app: typer.Typer) -> None:
     """Add the world's commands to the clash command line."""
-    for command in (play, turn, board, attack, replay, playtest, schema):
-        app.command(command.__name__)(guarded(command))
+    for command in (_play, _turn, _board, _attack, _replay, _playtest, _schema):
+        app.command(command.__name__.lstrip("_"))(guarded(command))
