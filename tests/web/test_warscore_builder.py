@@ -208,3 +208,25 @@ def test_pages_carry_no_inline_script(client: TestClient) -> None:
         page = client.get(path).text
         assert "<script>" not in page and "style=" not in page
         assert " on" + "click=" not in page
+
+
+def test_nws_form_scores_a_nation_year_like_the_war_file(client: TestClient) -> None:
+    war = yaml.safe_load(WAR.read_text(encoding="utf-8"))
+    first = war["years"][0]
+    fields = {"nation": "Gondor", "year": str(first["year"]),
+              **{key: str(value) for key, value in first["nws"]["Gondor"].items()}}
+    answer = client.post("/api/warscore/nws/check", data=fields).json()
+    from_war = client.post("/api/warscore/war", json=war).json()["result"]
+    gondor = next(block for block in from_war["years"][0]["nws"] if block["nation"] == "Gondor")
+    assert answer["valid"] and answer["result"]["total"] == gondor["total"]
+    assert yaml.safe_load(answer["result"]["yaml"]) == {"Gondor": first["nws"]["Gondor"]}
+    page = client.post("/warscore/war/nws", data=fields)
+    assert page.status_code == 200 and f"NWS {gondor['total']}" in page.text
+
+
+def test_nws_form_names_each_missing_category(client: TestClient) -> None:
+    answer = client.post("/api/warscore/nws/check", data={"nation": "X", "fronts": "0"}).json()
+    fields = {error["field"] for error in answer["errors"]}
+    assert {"year", "population", "readiness", "fronts"} <= fields
+    page = client.post("/warscore/war/nws", data={"nation": "X", "fronts": "0"})
+    assert page.status_code == 422 and "a nation at war has a front" in page.text

@@ -33,13 +33,15 @@ from fairfight.web.warscore.builder import (
     Outcome,
     battle_to_values,
     check_battle_data,
+    check_nws,
     check_war_text,
     read_battle_or_war,
     values_from_form,
+    values_of,
     values_to_data,
     yaml_of,
 )
-from fairfight.web.warscore.fields import ARMY_SECTIONS, BATTLE_FIELDS, SIDES
+from fairfight.web.warscore.fields import ARMY_SECTIONS, BATTLE_FIELDS, NWS_FORM, SIDES
 from fairfight.web.warscore.markup import markdown_html
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
     "api_battle",
     "api_check",
     "api_demonstration",
+    "api_nws_check",
     "api_rules",
     "api_war",
     "api_war_check",
@@ -60,6 +63,7 @@ __all__ = [
     "builder_page",
     "builder_post",
     "builder_upload",
+    "nws_post_page",
     "router",
     "rules_html",
     "war_page",
@@ -134,11 +138,15 @@ def _builder(request: Request, values: FormValues, outcome: Outcome | None,
     )
 
 
-def _war_page(request: Request, text: str, outcome: Outcome | None,
-              status: int = 200) -> HTMLResponse:
+def _war_page(request: Request, text: str, outcome: Outcome | None, status: int = 200,
+              nws_values: FormValues | None = None,
+              nws_outcome: Outcome | None = None) -> HTMLResponse:
+    nws_errors = {} if nws_outcome is None else {e.field: e.message for e in nws_outcome.errors}
     return templates.TemplateResponse(
         request, "warscore/war.html",
-        {"text": text, "outcome": outcome, "upload_max": UPLOAD_MAX_BYTES}, status_code=status)
+        {"text": text, "outcome": outcome, "upload_max": UPLOAD_MAX_BYTES,
+         "nws_fields": NWS_FORM, "nws_values": nws_values or {}, "nws_errors": nws_errors,
+         "nws_outcome": nws_outcome}, status_code=status)
 
 
 def _status(outcome: Outcome) -> int:
@@ -227,6 +235,15 @@ async def war_post_page(request: Request) -> HTMLResponse:
     return _war_page(request, text, outcome, _status(outcome))
 
 
+@router.post("/warscore/war/nws", response_class=HTMLResponse, include_in_schema=False)
+async def nws_post_page(request: Request) -> HTMLResponse:
+    """One nation's NWS posted without JavaScript: its score and the lines for the war file."""
+    form = await request.form()
+    values = values_of(form.multi_items(), NWS_FORM)
+    outcome = check_nws(values)
+    return _war_page(request, EXAMPLE_WAR, None, _status(outcome), values, outcome)
+
+
 @router.get("/warscore/rules", response_class=HTMLResponse, include_in_schema=False)
 def rules_html(request: Request) -> HTMLResponse:
     """The rules page: the Markdown of `fairfight warscore rules`, shown as HTML."""
@@ -264,6 +281,14 @@ async def api_check(request: Request) -> CheckAnswer:
 def api_war_check(body: WarText) -> CheckAnswer:
     """Check a war (or battle) file given as YAML text, with the command line's readers."""
     return CheckAnswer.model_validate(check_war_text(body.yaml).to_json())
+
+
+@router.post("/api/warscore/nws/check", tags=["warscore"])
+async def api_nws_check(request: Request) -> CheckAnswer:
+    """Check the NWS form's fields (form-encoded): every refusal by field, or the nation's
+    score, its post block, and (`result.yaml`) the lines to paste into the war file."""
+    form = await request.form()
+    return CheckAnswer.model_validate(check_nws(values_of(form.multi_items(), NWS_FORM)).to_json())
 
 
 @router.get("/api/warscore/demonstration", tags=["warscore"])

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 from fairfight.core.errors import InputError
 from fairfight.warscore import (
     BattleInput,
+    NwsInput,
     PostFormat,
     WarInput,
     battle_json,
@@ -26,12 +27,15 @@ from fairfight.warscore import (
     load_battle,
     load_war,
     load_yaml_strict,
+    nws_json,
     score_battle,
+    score_nws,
     score_war,
     war_json,
     war_post,
 )
-from fairfight.web.warscore.fields import SIDES, FieldSpec, all_fields
+from fairfight.warscore.forum import nws_lines, render
+from fairfight.web.warscore.fields import NWS_FORM, SIDES, FieldSpec, all_fields
 
 __all__ = [
     "FieldError",
@@ -39,9 +43,11 @@ __all__ = [
     "Outcome",
     "battle_to_values",
     "check_battle_data",
+    "check_nws",
     "check_war_text",
     "read_battle_or_war",
     "values_from_form",
+    "values_of",
     "values_to_data",
     "yaml_of",
 ]
@@ -226,6 +232,36 @@ def read_battle_or_war(text: str, name: str = YAML_NAME) -> Outcome:
 def check_war_text(text: str) -> Outcome:
     """A war file typed or pasted as YAML: read, validated and scored like the CLI's."""
     return read_battle_or_war(text, "war file")
+
+
+def check_nws(values: FormValues) -> Outcome:
+    """One nation's NWS for one year from the NWS form: every refusal by field, or its score,
+    its post block and the war-file lines to paste under that year's `nws:`."""
+    data = {spec.path: _converted(spec, values.get(spec.path, "")) for spec in NWS_FORM
+            if values.get(spec.path, "") != ""}
+    nation, year = data.pop("nation", None), data.pop("year", None)
+    errors = [] if nation else [FieldError("nation", "Field required")]
+    if not isinstance(year, int):
+        errors.append(FieldError("year", "Field required" if year is None
+                                 else "must be a whole number"))
+    try:
+        nws = NwsInput.model_validate(data)
+    except ValidationError as error:
+        errors += _errors_of(error)
+    if errors or not isinstance(year, int):
+        return Outcome(errors=errors)
+    score = score_nws(str(nation), year, nws)
+    block = [nws_lines(score)]
+    snippet = yaml.safe_dump({str(nation): nws.model_dump(mode="json")}, sort_keys=False,
+                             allow_unicode=True)
+    return Outcome(result={**nws_json(score), "yaml": snippet},
+                   text=render(block, PostFormat.TEXT), bbcode=render(block, PostFormat.BBCODE))
+
+
+def values_of(items: Iterable[tuple[str, Any]], specs: Iterable[FieldSpec]) -> FormValues:
+    """The posted values of a flat form (the NWS form) by field path."""
+    posted = {name: value for name, value in items if isinstance(value, str)}
+    return {spec.path: posted.get(spec.path, "").strip() for spec in specs}
 
 
 def yaml_of(values: FormValues, problem: FieldError | None = None) -> str:

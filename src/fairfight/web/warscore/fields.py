@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from fairfight.warscore import tables as t
+from fairfight.warscore.rules_page import NWS_FIELDS
 
 __all__ = [
     "ARMY_SECTIONS",
@@ -120,6 +121,18 @@ ARMY_SECTIONS: tuple[tuple[str, tuple[FieldSpec, ...]], ...] = (
         FieldSpec("technology.scant", "Scant armour", "bool"),
     )),
 )
+
+
+NWS_FORM: tuple[FieldSpec, ...] = (
+    FieldSpec("nation", "Nation", "text", required=True),
+    FieldSpec("year", "Year", "int", required=True),
+    *(FieldSpec(field, title, "select", _choices(table), required=True)
+      for (field, table), title in zip(NWS_FIELDS, t.NWS_CATEGORIES, strict=False)),
+    FieldSpec("fronts", t.NWS_CATEGORIES[-1], "int", required=True,
+              hint=f"At least {t.MIN_FRONTS}; 1 front scores {t.FRONTS[1]:+}, "
+              f"each front beyond {max(t.FRONTS)} scores {t.FURTHER_FRONT}."),
+)
+"""One nation's National War Score for one year: the eight categories of a war file."""
 
 
 def all_fields() -> list[tuple[str, FieldSpec]]:
