@@ -18,6 +18,7 @@ from tests.web.test_warscore_browser import (  # one server and browser recipe f
     base_url,
     browser,
     shot,
+    watch_errors,
 )
 
 __all__ = ["base_url", "browser"]
@@ -44,6 +45,7 @@ def open_attack(page: Any) -> None:
 
 def test_section_23_on_the_board(browser: Any, base_url: str) -> None:
     page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
     start_belvoir(page, base_url)
     open_attack(page)
     text = re.sub(r"\s+", " ", page.inner_text("#attack-panel"))
@@ -59,6 +61,7 @@ def test_section_23_on_the_board(browser: Any, base_url: str) -> None:
     page.set_viewport_size(PHONE)
     shot(page, "clash-belvoir-panel-phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not errors, errors
     page.close()
 
 

@@ -162,3 +162,11 @@ def test_each_session_has_its_own_game(client: TestClient) -> None:
         new_game(other, "siege", side="blue")
         assert other.get("/api/clash/game").json()["name"] == "siege"
     assert client.get("/api/clash/game").json()["name"] == "belvoir-wood"
+
+
+def test_pages_carry_no_inline_script_or_style(client: TestClient) -> None:
+    client.post("/clash/games", data={"scenario": "belvoir-wood", "side": "blue"})
+    for path in ("/clash", "/clash/game?select=armour-2&target=1,1", "/clash/exchange",
+                 "/clash/rules"):
+        page = client.get(path).text
+        assert "<script>" not in page and "style=" not in page, path

@@ -67,6 +67,17 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def watch_errors(page: Any) -> list[str]:
+    """Collect script errors and console errors (a CSP refusal shows up there)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text)
+            if message.type == "error" and "status of 404" not in message.text else None)
+    page.on("response", lambda response: errors.append(f"{response.status} {response.url}")
+            if response.status == 404 and not response.url.endswith("/favicon.ico") else None)
+    return errors
+
+
 def fill_demonstration(page: Any) -> None:
     """The demonstration battle, typed in field by field as a game master would."""
     page.fill("#f-battle", "Demonstration battle")
@@ -99,6 +110,7 @@ def fill_demonstration(page: Any) -> None:
 
 def test_demonstration_battle_typed_into_the_form(browser: Any, base_url: str) -> None:
     page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
     page.goto(f"{base_url}/warscore")
     fill_demonstration(page)
     page.wait_for_selector("#live-status:has-text('accepted')")
@@ -116,6 +128,7 @@ def test_demonstration_battle_typed_into_the_form(browser: Any, base_url: str) -
     page.locator("#result").screenshot(path=str(ARTIFACTS / "warscore-result-phone.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], "the page scrolls sideways on a phone"
+    assert not errors, errors
     page.close()
 
 
