@@ -60,6 +60,8 @@ def test_section_23_on_the_board(browser: Any, base_url: str) -> None:
     shot(page, "clash-belvoir-panel-desktop")
     page.set_viewport_size(PHONE)
     shot(page, "clash-belvoir-panel-phone")
+    page.locator("svg.cb-board").screenshot(path=str(ARTIFACTS / "clash-board-phone.png"))
+    page.locator("#attack-panel").screenshot(path=str(ARTIFACTS / "clash-panel-phone.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not errors, errors
     page.close()
