@@ -9,13 +9,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from fairfight import inputs
 from fairfight.conquest import engine
 from fairfight.conquest.season import BEACON_DEFAULTS, SeasonSummary, open_store, summary_in
 from fairfight.conquest.store import SeasonStore
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.core.records import canonical_json
 
-__all__ = ["beacon_signature_note", "export_record", "public_record", "verify_folder"]
+__all__ = [
+    "beacon_signature_note",
+    "export_record",
+    "public_record",
+    "read_published",
+    "verify_folder",
+]
 
 
 def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[str, Any]:
@@ -66,13 +73,37 @@ def verify_folder(folder: Path) -> list[str]:
     if not folder.is_dir():
         raise InputError(str(folder), "no such folder")
     try:
-        record = engine.load_record(folder)
+        record = read_published(folder)
         notes = engine.verify_record(record)
     except engine.ReplayMismatch as mismatch:
         raise VerificationError(mismatch.place, mismatch.detail) from None
     if record["beacon"] is not None:
         notes.append(beacon_signature_note(record["header"]["beacon"], record["beacon"]))
     return notes
+
+
+def read_published(folder: Path) -> dict[str, Any]:
+    """Read a published record as `engine.load_record` does, through the sturdy reader.
+
+    Each file must be a regular UTF-8 file within the size caps; JSON is parsed with the
+    project's checks (no duplicate keys, no fractions, bounded nesting), so a damaged file
+    is refused naming the file and field rather than replayed.
+    """
+    record: dict[str, Any] = {}
+    for role, name in engine.RECORD_FILES.items():
+        path = folder / name
+        if not path.exists() and not path.is_symlink():
+            if role in ("seed", "beacon"):
+                record[role] = None
+                continue
+            raise VerificationError(name, "missing from the record")
+        if name.endswith(".txt"):
+            record[role] = inputs.read_text(path).strip()
+        elif name.endswith(".jsonl"):
+            record[role] = [value for _, value in inputs.load_jsonl(path)]
+        else:
+            record[role] = inputs.load_json(path, inputs.record_limit())
+    return record
 
 
 def beacon_signature_note(spec: dict[str, Any], beacon: dict[str, Any]) -> str:
