@@ -93,3 +93,21 @@ def test_a_saved_world_is_a_scenario_again() -> None:
     world = world_from_scenario(parse_scenario(_good()))
     again = world_from_scenario(parse_scenario(world.to_scenario()))
     assert again.to_scenario() == world.to_scenario()
+
+
+def test_a_designers_class_is_priced_and_fights_with_its_own_stats() -> None:
+    from fairfight.clash.engagement import AttackOrder, build_clash_spec
+    data = base_scenario([". . ."], [
+        {"id": "g", "player": "blue", "class": "grenadiers", "at": [0, 0]},
+        {"id": "r", "player": "red", "class": "rifle-company", "at": [1, 0]}])
+    data["classes"] = {"grenadiers": {"name": "Grenadiers", "atk": 40, "def": 50, "tough": 110,
+                                      "role": "foot", "movement": 3}}
+    world = world_from_scenario(parse_scenario(data))
+    # 40 + 50 + 110 // 2 + 10 x (3 - 2) + 0 = 155
+    assert world.units["g"].cls.price() == 155
+    spec = build_clash_spec(world, AttackOrder(t.Kind.ASSAULT, "g", 1))
+    assert spec is not None and (spec.lead.atk, spec.lead.defence, spec.lead.tough) == (
+        40, 50, 110)
+    data["classes"]["rifle-company"] = data["classes"]["grenadiers"]
+    with pytest.raises(InputError, match="built-in class id"):
+        parse_scenario(data)

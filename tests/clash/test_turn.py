@@ -176,7 +176,8 @@ def test_the_input_world_is_never_changed() -> None:
 
 
 def test_abandon_leaves_a_city_only_by_order() -> None:
-    units = [{"id": "garrison", "player": "red", "class": "rifle-company", "at": [1, 0]},
+    units = [{"id": "garrison", "player": "red", "class": "rifle-company", "at": [1, 0],
+              "stance": "entrench"},            # an abandon order leaves even from Entrench
              {"id": "field", "player": "red", "class": "rifle-company", "at": [3, 0]},
              {"id": "watch", "player": "blue", "class": "scout-troop", "at": [5, 0]}]
     world = world_of(base_scenario([". u . . . ."], units,
@@ -263,3 +264,18 @@ def test_the_retreat_goes_to_the_lowest_score() -> None:
     clash = events_of(result, "clash")[0]
     assert clash["plan"]["retreat_candidates"] == [[2, 0], [2, 1], [2, 2]]
     assert events_of(result, "retreat")[0]["to"] == [2, 1]
+
+
+def test_a_screen_with_nowhere_to_go_is_caught() -> None:
+    rows = ["~ ~ ~", ". . ~", "~ ~ ~"]
+    units = [{"id": "tank", "player": "blue", "class": "armoured-battalion", "at": [0, 1]},
+             {"id": "screen", "player": "red", "class": "scout-troop", "at": [1, 1],
+              "withdraw_reflex": True}]
+    result = play(world_of(base_scenario(rows, units)),
+                  {"tank": {"actions": [{"do": "assault", "target": [1, 1]}]}})
+    assert events_of(result, "caught") == [{"event": "caught", "unit": "screen",
+                                            "tile": [1, 1]}]
+    assert not events_of(result, "disengage")
+    clash = events_of(result, "clash")[0]
+    assert clash["outcome"]["spec"]["defender_extra_mods"] == -200          # CB-1860
+    assert clash["outcome"]["spec"]["encircled"] is True

@@ -115,9 +115,10 @@ def game_metrics(index: int, turns: int) -> dict[str, Any]:
     """Play game `index` AI against AI and return its per-game figures."""
     budget = BUDGET if index % 2 else None
     key = f"playtest-{index}"
+    board = "generated"
     if index % 4 == 2:   # every fourth game on a hand-drawn board
-        names = sorted(HANDMADE)
-        data = handmade_scenario(names[index // 4 % len(names)], key, PER_SIDE)
+        board = sorted(HANDMADE)[index // 4 % len(HANDMADE)]
+        data = handmade_scenario(board, key, PER_SIDE)
     else:
         data = generate_scenario(key, width=BOARD, height=BOARD, per_side=PER_SIDE,
                                  budget=budget)
@@ -133,7 +134,7 @@ def game_metrics(index: int, turns: int) -> dict[str, Any]:
         _tally(world, result.events, stats, clashes_of, lifetimes)
         world = result.world
     elite = sum(1 for u in world.units.values() if u.grade is t.Grade.ELITE)
-    return {"index": index, "budget": budget is not None, "stats": dict(stats),
+    return {"index": index, "board": board, "budget": budget is not None, "stats": dict(stats),
             "roles": dict(roles), "units": total_units, "elite": elite,
             "lifetimes": lifetimes, "siege_turns": siege_turns(key) * 100,
             "screening": screening_turns(key) * 100,
@@ -183,8 +184,15 @@ def run_playtest(games: int, *, jobs: int = 1, turns: int = 12) -> dict[str, Any
             for stance in ("hold", "advance")}
     seconds = sum(g["pair"]["advance"]["second_clashes"] for g in results)
     broke = sum(g["pair"]["advance"]["second_breaks"] for g in results)
+    by_board: dict[str, list[int]] = {}
+    for game in results:
+        share = _per_mille(game["stats"].get("rout", 0), game["stats"].get("loss", 0))
+        if share is not None:
+            by_board.setdefault(game["board"], []).append(share)
     questions = {
         "q1_routs": totals.get("routs", 0),
+        "q1_rout_share_by_board": {board: list(interval(values))
+                                   for board, values in sorted(by_board.items())},
         "q1_breaks_by_ways_out": {str(ways): totals.get(f"breaks_ways_{ways}", 0)
                                   for ways in range(9)},
         "q3_three_role_assaults_permille": _per_mille(totals.get("three_roles", 0),
@@ -216,7 +224,8 @@ def playtest_table(report: dict[str, Any]) -> str:
     q = report["questions"]
     lines += [
         f"open question 1: {q['q1_routs']} routs in all games; breaks by the number of ways "
-        f"out the broken stack had: {q['q1_breaks_by_ways_out']}",
+        f"out the broken stack had: {q['q1_breaks_by_ways_out']}; rout share by board "
+        f"(n, mean, low, high ‰): {q['q1_rout_share_by_board']}",
         f"open question 3: {q['q3_three_role_assaults_permille']}‰ of assaults had three "
         "roles (the +260 term)",
         f"open question 7: a lone screen attacked once a turn lives "

@@ -10,7 +10,7 @@ resolved by the one resolution function, and applied in full before anything els
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fairfight.clash import tables as t
@@ -102,7 +102,7 @@ class _Cascade:
         """Step along the path; False when the unit halted (a reaction) or is gone."""
         w = self.w
         for tile in path:
-            problem = self.step_problem(unit, tile)
+            problem = self.step_problem(unit, tile, label)
             if problem:
                 self.skip(unit, label, problem)
                 return True
@@ -116,9 +116,9 @@ class _Cascade:
                 return False
         return True
 
-    def step_problem(self, unit: Unit, tile: int) -> str | None:
+    def step_problem(self, unit: Unit, tile: int, label: str) -> str | None:
         w = self.w
-        if unit.stance is t.Stance.ENTRENCH:
+        if unit.stance is t.Stance.ENTRENCH and label != "abandon":
             return "an entrenched unit does not move"
         if unit.mp < 1:
             return "no movement point left"
@@ -185,7 +185,7 @@ class _Cascade:
                 self.disengagement(lead, defender, to, action.advance)
                 return
             self.emit("caught", unit=defender.id, tile=self.xy(target))
-            plan = _with_spec(plan, caught(plan.spec))
+            plan = replace(plan, spec=caught(plan.spec))
         self.clash(lead, plan, advance=action.advance)
 
     def bombard(self, battery: Unit, target: int) -> None:
@@ -361,12 +361,6 @@ class _Cascade:
                 self.emit("recovery", unit=unit.id, situation=situation.value,
                           strength=unit.strength, disorder=unit.disorder,
                           shaken=unit.shaken)
-
-
-def _with_spec(plan: ClashPlan, spec: Any) -> ClashPlan:
-    return ClashPlan(spec, plan.order, plan.supporters, plan.defender, plan.stack,
-                     plan.candidates, plan.destination, plan.defender_in_city,
-                     plan.ignored_supporters)
 
 
 def _apply(unit: Unit, result: Any) -> None:

@@ -75,9 +75,11 @@ class Board:
         return (min(a, b), max(a, b)) in self.rivers
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Unit:
-    """A unit: persistent combat state [CB-100] and this turn's flags [CB-1270]."""
+    """A unit: persistent combat state [CB-100] and this turn's flags [CB-1270].
+
+    Units compare by identity: two units with equal state are still two units."""
 
     id: str
     name: str
