@@ -84,3 +84,11 @@ def test_schema_prints_the_published_schema() -> None:
     from fairfight.clash.scenario import scenario_schema
     code, out, _ = _run("schema")
     assert code == 0 and json.loads(out) == scenario_schema()
+
+
+def test_turn_without_orders_plays_the_ai_alone(tmp_path: Path) -> None:
+    game = tmp_path / "g.jsonl"
+    _run("play", SIEGE, "--turns", "1", "--ai", "all", "--record", str(game))
+    code, out, _ = _run("turn", str(game))
+    assert code == 0 and out.startswith("turn 2:")
+    assert _run("replay", str(game))[:2] == (0, "replayed 2 turns: every event matches\n")

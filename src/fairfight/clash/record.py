@@ -22,6 +22,7 @@ from fairfight.clash.turn import TurnResult, run_turn
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.core.records import canonical_json
+from fairfight.inputs import load_jsonl
 
 __all__ = [
     "RECORD_FORMAT",
@@ -88,18 +89,7 @@ class GameRecord:
 
 def load_record(path: Path) -> GameRecord:
     """Read a record; a malformed one is an input error naming the line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(str(path), "file not found") from None
-    rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            raise InputError(f"{path}:{number}", "not a JSON line") from None
+    rows = [value for _, value in load_jsonl(path)]   # the shared sturdy reader
     if not rows:
         raise InputError(str(path), "an empty file is not a game record")
     header = rows[0]

@@ -22,6 +22,7 @@ from fairfight.clash.scenario import load_scenario, scenario_schema
 from fairfight.clash.world import World
 from fairfight.console import console, guarded, load_yaml_file
 from fairfight.core.errors import InputError
+from fairfight.inputs import check_output_file
 
 __all__ = ["register"]
 
@@ -90,6 +91,7 @@ def _play(
     if record.exists():
         raise InputError("--record", f"{record} exists; choose a new file (nothing is "
                          "overwritten)")
+    check_output_file(record, may_exist=False)
     game = GameRecord(load_scenario(scenario))
     world = game.start()
     game.ai_players = _ai_players(world, ai)
@@ -101,12 +103,13 @@ def _play(
 
 def _turn(
     game_file: Path = typer.Argument(..., help="Game record."),
-    orders: Path = typer.Option(..., "--orders", help="Orders (YAML or JSON)."),
+    orders: Path = typer.Option(None, "--orders",
+                                help="Orders (YAML or JSON); without it, only the AI's."),
 ) -> None:
     """Play one turn: the file's orders, plus the AI's for the players it plays."""
     game = load_record(game_file)
     world = game.world()
-    given = parse_orders(world, load_yaml_file(orders))
+    given = parse_orders(world, load_yaml_file(orders)) if orders is not None else None
     _play_turn(game, world, given)
     _save(game, game_file)
 

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from fairfight.conquest.forecast_cli import forecast
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
-from fairfight.inputs import check_output_file, check_output_folder
+from fairfight.inputs import check_output_file
 
 if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
     from fairfight.conquest import season
@@ -36,7 +37,8 @@ def _emit_json(value: Any) -> None:
 def _load_map(name: str) -> tuple[dict[str, Any], str]:
     from fairfight.conquest import scenario  # the map package is loaded only when needed
 
-    return scenario.load_map(name), Path(name).stem if name.endswith(".json") else name
+    loaded = scenario.load_map(name)
+    return loaded, str(loaded["name"])  # the header names the map by its own name
 
 
 @app.command()
@@ -238,11 +240,10 @@ def reveal(season_file: Path = SeasonFile, as_json: bool = AsJson) -> None:
 @guarded
 def export(
     season_file: Path = SeasonFile,
-    folder: Path = typer.Argument(..., help="Folder for the public record."),
+    folder: Path = typer.Argument(..., help="A folder, or a name ending .zip, for the archive."),
     as_json: bool = AsJson,
 ) -> None:
-    """Write the public record (the seed only after the reveal)."""
-    check_output_folder(folder)
+    """Write the season archive: record, verifiers, manifest (the seed only after the reveal)."""
     from fairfight.conquest import publication
 
     written = publication.export_record(season_file, folder)
@@ -255,8 +256,26 @@ def export(
 
 @app.command()
 @guarded
+def backup(
+    season_file: Path = SeasonFile,
+    folder: Path = typer.Argument(..., help="An existing folder for the two copies."),
+    as_json: bool = AsJson,
+) -> None:
+    """Copy the season file and its secret seed file, safely even while battles run."""
+    from fairfight.conquest.store import backup_season
+
+    copies = backup_season(season_file, folder)
+    if as_json:
+        _emit_json({"files": [str(path) for path in copies]})
+        return
+    for path in copies:
+        console.print(str(path), markup=False)
+
+
+@app.command()
+@guarded
 def verify(
-    folder: Path = typer.Argument(..., help="A folder written by `export`."),
+    folder: Path = typer.Argument(..., help="A season archive: a folder or a .zip file."),
     as_json: bool = AsJson,
 ) -> None:
     """Replay a published season; exit 1 naming the first battle and field that differ."""
@@ -348,3 +367,6 @@ def demo(
 
     result = run_demo(db, Console(file=io.StringIO()), seed=seed)
     _emit_json(asdict(result))
+
+
+app.command()(forecast)

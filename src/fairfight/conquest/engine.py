@@ -1,7 +1,8 @@
 """The conquest season engine: every battle, pool and rebellion rule; exact, standard library only.
 
 This single file (plus `fairfight/core/draws.py`) is all a viewer needs to replay a published
-season with a bare Python: `python3 -S -m fairfight.conquest.engine verify DIR`. State is plain
+season with a bare Python: `python3 engine.py verify DIR` with `draws.py` beside it, as in a
+season archive, or `python3 -S -m fairfight.conquest.engine verify DIR`. State is plain
 data (dicts, lists, ints, strings); probabilities are Fractions or integers out of 2**32; there
 is no floating point anywhere, so a replay matches byte for byte on every machine.
 The file is longer than the project's usual module because a verifier must be one file.
@@ -19,7 +20,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from fairfight.core.draws import beacon_key, below, hash64, validate_seed, verify_reveal
+if __package__:
+    from fairfight.core.draws import beacon_key, below, hash64_run, validate_seed, verify_reveal
+else:  # run as a plain file (`python3 engine.py verify .`): use the draws.py lying beside it
+    from draws import (  # type: ignore[import-not-found, no-redef, unused-ignore]
+        beacon_key,
+        below,
+        hash64_run,
+        validate_seed,
+        verify_reveal,
+    )
 
 __all__ = [
     "BASIS_POINTS",
@@ -76,6 +86,7 @@ __all__ = [
     "canonical_bytes",
     "canonical_map",
     "check_contribution",
+    "check_header",
     "compile_world",
     "counter_bonuses",
     "defenders_of",
@@ -103,6 +114,7 @@ __all__ = [
     "season_key",
     "season_over",
     "shared_borders",
+    "shown",
     "strengths",
     "usable_pool",
     "verify_record",
@@ -271,19 +283,13 @@ class ReplayMismatch(Exception):
 
 def canonical_bytes(value: Any) -> bytes:
     """Sorted keys, no spaces, UTF-8; floats refused (the same bytes as `core.records`)."""
-    _refuse_floats(value)
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    json.loads(text, parse_float=_no_float, parse_constant=_no_float)  # C speed, any depth
+    return text.encode()
 
 
-def _refuse_floats(value: Any) -> None:
-    if isinstance(value, float):
-        raise MapError("value", "floats have no canonical form; use integers")
-    if isinstance(value, Mapping):
-        for item in value.values():
-            _refuse_floats(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _refuse_floats(item)
+def _no_float(_text: str) -> Any:
+    raise MapError("value", "floats have no canonical form; use integers")
 
 
 def fraction_text(value: Fraction) -> str:
@@ -438,6 +444,7 @@ def integer_root(value: int, degree: int) -> int:
         guess = better
 
 
+@lru_cache(maxsize=1 << 16)
 def population_power(people: int) -> int:
     """N ** 0.35 in millionths (floor), the exponent written as 7/20 [§1.2]."""
     power = POWER_EXPONENT
@@ -449,29 +456,40 @@ def weighted_rating(ratings: Mapping[str, int]) -> int:
     return sum(RATING_WEIGHTS[c] * ratings[c.value] for c in CATEGORIES)
 
 
+def _integration_thirty_seconds(battle: int, captured_at: int | None) -> int:
+    """The integration share of §1.2 in 32nds: 8 + 3k, at most 32 (32 for a home region)."""
+    if captured_at is None:
+        return INTEGRATION_DENOMINATOR
+    steps = battle - captured_at - 1
+    return min(INTEGRATION_DENOMINATOR, INTEGRATION_START + INTEGRATION_STEP * steps)
+
+
 def integration_share(battle: int, captured_at: int | None) -> Fraction:
     """Share of a region's people counted in `battle`: 25% first, then +3/32 a battle [§1.2]."""
-    if captured_at is None:
-        return Fraction(1)
-    steps = battle - captured_at - 1
-    return min(
-        Fraction(1), Fraction(INTEGRATION_START + INTEGRATION_STEP * steps, INTEGRATION_DENOMINATOR)
-    )
+    return Fraction(_integration_thirty_seconds(battle, captured_at), INTEGRATION_DENOMINATOR)
 
 
 def people(world: Plain, board: Plain, faction: str, battle: int) -> int:
     """N: the home region in full plus each captured region at its integration share."""
-    total = 0
-    for code, holding in board["regions"].items():
-        if holding["owner"] == faction:
-            share = integration_share(battle, holding["captured_at"])
-            total += world["regions"][code]["population"] * share.numerator // share.denominator
+    return _people(world, board, _front(world, board), faction, battle)
+
+
+def _people(world: Plain, board: Plain, front: _Front, faction: str, battle: int) -> int:
+    total, regions, populations = 0, board["regions"], world["regions"]
+    for code in front.holdings.get(faction, ()):
+        share = _integration_thirty_seconds(battle, regions[code]["captured_at"])
+        total += populations[code]["population"] * share // INTEGRATION_DENOMINATOR
     return total
 
 
 def faction_type(world: Plain, faction: str) -> FactionType:
     """The type of the faction's special, read from its home region."""
-    return CATEGORY_TYPES[Category(world["regions"][faction]["special"])]
+    return _type_of(world["regions"][faction]["special"])
+
+
+@lru_cache(maxsize=16)
+def _type_of(special: str) -> FactionType:
+    return CATEGORY_TYPES[Category(special)]
 
 
 def counter_bonuses(attacker: FactionType, defender: FactionType) -> tuple[Fraction, Fraction]:
@@ -483,6 +501,7 @@ def counter_bonuses(attacker: FactionType, defender: FactionType) -> tuple[Fract
     return Fraction(1), Fraction(1)
 
 
+@lru_cache(maxsize=64)
 def fan_factor(amount: int) -> Fraction:
     """×(1 + 0.10·a/50) for a partial pool a; 1 for an empty or a full pool [§6]."""
     if 0 < amount < POOL_CAP:
@@ -506,7 +525,7 @@ def _side(
         "weighted_rating": rating,
         "base": power * rating,
         "morale_bp": morale_bp,
-        "morale": fraction_text(Fraction(BASIS_POINTS + morale_bp, BASIS_POINTS)),
+        "morale": _morale_text(morale_bp),
         **{name: fraction_text(value) for name, value in factors.items()},
     }
 
@@ -516,32 +535,81 @@ def _board_side(world: Plain, board: Plain, battle: int, faction: str, **factors
     return _side(
         world,
         faction,
-        people(world, board, faction, battle),
+        _people(world, board, _front(world, board), faction, battle),
         board["factions"][faction]["morale"],
         owner(board, faction) == faction,
         **factors,
     )
 
 
+@lru_cache(maxsize=4096)
+def _morale_text(morale_bp: int) -> str:
+    return fraction_text(Fraction(BASIS_POINTS + morale_bp, BASIS_POINTS))
+
+
 STRENGTH_FACTORS = ("home", "sea", "counter", "morale")
 """The factors of a side record that multiply its base strength in every round (fan apart)."""
+
+
+@lru_cache(maxsize=8192)
+def _ratio(text: str) -> tuple[int, int]:
+    """A factor as the record writes it, as (numerator, denominator)."""
+    value = Fraction(text)
+    return value.numerator, value.denominator
+
+
+def _strength_terms(side: Plain, with_fan: bool) -> tuple[int, int, str | None]:
+    """S_X outside the special's round as numerator and denominator, and the active special."""
+    numerator, denominator = side["base"], 1
+    for name in (*STRENGTH_FACTORS, *(("fan",) if with_fan else ())):
+        top, bottom = _ratio(side[name])
+        numerator *= top
+        denominator *= bottom
+    return numerator, denominator, side["special"] if side["special_active"] else None
 
 
 def strengths(side: Plain, with_fan: bool) -> list[Fraction]:
     """S_X(c) for the five rounds: base × home × sea × counter × morale × fan, and the special
     in its own category's round while the home region is held [§1.2]."""
-    value = Fraction(side["base"])
-    for name in (*STRENGTH_FACTORS, *(("fan",) if with_fan else ())):
-        value *= Fraction(side[name])
-    special = side["special"] if side["special_active"] else None
+    numerator, denominator, special = _strength_terms(side, with_fan)
+    value = Fraction(numerator, denominator)
     return [value * SPECIAL_BONUS if c.value == special else value for c in CATEGORIES]
+
+
+def _clamped_share(a_top: int, a_bottom: int, d_top: int, d_bottom: int) -> int:
+    """floor(A/(A+D) · 2**32) for A = a_top/a_bottom and D = d_top/d_bottom, then the clamp."""
+    a_cross, d_cross = a_top * d_bottom, d_top * a_bottom
+    raw = (a_cross << ROUND_BITS) // (a_cross + d_cross)
+    return min(ROUND_CEILING, max(ROUND_FLOOR, raw))
 
 
 def round_chance(attacker_strength: Fraction, defender_strength: Fraction) -> int:
     """Q: the attacker's round chance out of 2**32, floor of A/(A+D), clamped to 18.9..81.1%."""
-    share = attacker_strength / (attacker_strength + defender_strength)
-    raw = (share.numerator << ROUND_BITS) // share.denominator
-    return min(ROUND_CEILING, max(ROUND_FLOOR, raw))
+    return _clamped_share(
+        attacker_strength.numerator,
+        attacker_strength.denominator,
+        defender_strength.numerator,
+        defender_strength.denominator,
+    )
+
+
+def _round_chances(attacker: Plain, defender: Plain, with_fan: bool) -> list[int]:
+    """Q_c for the five rounds, in integers: `round_chance` of each pair of `strengths`."""
+    a_top, a_bottom, a_special = _strength_terms(attacker, with_fan)
+    d_top, d_bottom, d_special = _strength_terms(defender, with_fan)
+    bonus_top, bonus_bottom = SPECIAL_BONUS.numerator, SPECIAL_BONUS.denominator
+    chances = []
+    for category in CATEGORIES:
+        a_up, d_up = category.value == a_special, category.value == d_special
+        chances.append(
+            _clamped_share(
+                a_top * bonus_top if a_up else a_top,
+                a_bottom * bonus_bottom if a_up else a_bottom,
+                d_top * bonus_top if d_up else d_top,
+                d_bottom * bonus_bottom if d_up else d_bottom,
+            )
+        )
+    return chances
 
 
 def battle_chance(round_chances: Iterable[int]) -> Fraction:
@@ -560,18 +628,18 @@ def battle_chance(round_chances: Iterable[int]) -> Fraction:
 
 def assess(attacker: Plain, defender: Plain) -> Plain:
     """Round chances before and after fan power, and the battle chance of each [§1.4]."""
-    before, after = (
-        [
-            round_chance(a, d)
-            for a, d in zip(strengths(attacker, fan), strengths(defender, fan), strict=True)
-        ]
-        for fan in (False, True)
-    )
+    before = _round_chances(attacker, defender, False)
+    if attacker["fan"] == defender["fan"] == "1/1":
+        after, chance_before = list(before), battle_chance(before)
+        chance_after = chance_before
+    else:
+        after = _round_chances(attacker, defender, True)
+        chance_before, chance_after = battle_chance(before), battle_chance(after)
     return {
         "before": before,
         "after": after,
-        "chance_before": battle_chance(before),
-        "chance_after": battle_chance(after),
+        "chance_before": chance_before,
+        "chance_after": chance_after,
     }
 
 
@@ -583,48 +651,130 @@ def owner(board: Plain, region: str) -> str:
     return str(board["regions"][region]["owner"])
 
 
+class _Front:
+    """Who holds what and which borders divide two holders, for one ownership of the map.
+
+    Everything the choice of a battle reads depends only on who owns each region, so it is
+    worked out once per ownership and kept in a small cache (see `_front`). `links[x][y]`
+    lists the borders between holders x and y in (a, b) order; a conquest updates only the
+    loser's neighbours (`absorbed`), never the whole map.
+    """
+
+    __slots__ = ("attackers", "holdings", "links", "owners")
+
+    def __init__(
+        self,
+        owners: tuple[str, ...],
+        holdings: dict[str, list[str]],
+        links: dict[str, dict[str, list[Any]]],
+        attackers: list[str],
+    ) -> None:
+        self.owners, self.holdings, self.links, self.attackers = owners, holdings, links, attackers
+
+    @classmethod
+    def scan(cls, world: Plain, owners: tuple[str, ...]) -> _Front:
+        """Worked out from scratch: one pass over the regions and one over the borders."""
+        holder_of = dict(zip(world["regions"], owners, strict=True))
+        holdings: dict[str, list[str]] = {}
+        for code, holder in holder_of.items():
+            held = holdings.get(holder)
+            if held is None:
+                holdings[holder] = [code]
+            else:
+                held.append(code)
+        links: dict[str, dict[str, list[Any]]] = {}
+        for border in world["borders"]:
+            holder_a, holder_b = holder_of[border[0]], holder_of[border[1]]
+            if holder_a != holder_b:
+                shared = links.setdefault(holder_a, {}).get(holder_b)
+                if shared is None:
+                    shared = links[holder_a][holder_b] = []
+                    links.setdefault(holder_b, {})[holder_a] = shared
+                shared.append(border)
+        return cls(owners, holdings, links, sorted(links))
+
+    def absorbed(self, winner: str, loser: str) -> _Front:
+        """The front once every region of `loser` has moved to `winner` (a conquest, §5)."""
+        holdings = dict(self.holdings)
+        holdings[winner] = holdings[winner] + holdings.pop(loser)
+        links = dict(self.links)
+        lost = links.pop(loser)
+        mine = dict(links[winner])
+        del mine[loser]
+        for neighbour, borders in lost.items():
+            if neighbour == winner:
+                continue
+            theirs = dict(links[neighbour])
+            del theirs[loser]
+            already = theirs.get(winner)
+            merged = borders if already is None else sorted(already + borders)
+            theirs[winner] = mine[neighbour] = merged
+            links[neighbour] = theirs
+        if mine:
+            links[winner] = mine
+        else:
+            del links[winner]
+        attackers = [code for code in self.attackers if code != loser and code in links]
+        owners = tuple([winner if holder == loser else holder for holder in self.owners])
+        return _Front(owners, holdings, links, attackers)
+
+
+_FRONTS: dict[tuple[int, tuple[str, ...]], tuple[Any, _Front]] = {}
+_FRONTS_KEPT = 16
+
+
+def _remember(world: Plain, front: _Front) -> _Front:
+    """Keep a front in the cache; the world's border list stays referenced by the entry, so
+    its id (part of the key) cannot be reused by another world while the entry lives."""
+    if len(_FRONTS) >= _FRONTS_KEPT:
+        del _FRONTS[next(iter(_FRONTS))]
+    _FRONTS[(id(world["borders"]), front.owners)] = (world["borders"], front)
+    return front
+
+
+def _front(world: Plain, board: Plain) -> _Front:
+    """The `_Front` of the board's ownership (owners read in the world's region order)."""
+    regions = board["regions"]
+    owners = tuple([regions[code]["owner"] for code in world["regions"]])
+    found = _FRONTS.get((id(world["borders"]), owners))
+    if found is not None and found[0] is world["borders"]:
+        return found[1]
+    return _remember(world, _Front.scan(world, owners))
+
+
 def eligible_attackers(world: Plain, board: Plain) -> list[str]:
     """Standing factions with an enemy across any border, in code order [§3.1]."""
-    regions, front = board["regions"], set[str]()
-    for a, b, _kind, _remote in world["borders"]:
-        holder_a, holder_b = regions[a]["owner"], regions[b]["owner"]
-        if holder_a != holder_b:
-            front.update((holder_a, holder_b))
-    return sorted(front)
+    return list(_front(world, board).attackers)
 
 
 def defenders_of(world: Plain, board: Plain, attacker: str) -> list[str]:
     """Factions holding a region next to one of the attacker's, in code order [§3.2]."""
-    regions, found = board["regions"], set[str]()
-    for a, b, _kind, _remote in world["borders"]:
-        holder_a, holder_b = regions[a]["owner"], regions[b]["owner"]
-        if holder_a == attacker and holder_b != attacker:
-            found.add(holder_b)
-        elif holder_b == attacker and holder_a != attacker:
-            found.add(holder_a)
-    return sorted(found)
+    return _defenders(_front(world, board), attacker)
+
+
+def _defenders(front: _Front, attacker: str) -> list[str]:
+    return sorted(front.links.get(attacker, ()))
 
 
 def shared_borders(world: Plain, board: Plain, attacker: str, defender: str) -> list[list[Any]]:
     """Borders with one end held by each side, in (a, b) order [§3.3]."""
-    regions, found = board["regions"], []
-    for border in world["borders"]:
-        holder_a, holder_b = regions[border[0]]["owner"], regions[border[1]]["owner"]
-        if (holder_a == attacker and holder_b == defender) or (
-            holder_a == defender and holder_b == attacker
-        ):
-            found.append(border)
-    return found
+    return _shared(_front(world, board), attacker, defender)
+
+
+def _shared(front: _Front, attacker: str, defender: str) -> list[list[Any]]:
+    return list(front.links.get(attacker, {}).get(defender, ()))
 
 
 def waiting_rebellions(board: Plain) -> list[str]:
     """Absorbed factions whose open fund holds exactly $50, in region-code order [§7]."""
     return sorted(
-        code
-        for code, faction in board["factions"].items()
-        if not faction["standing"]
-        and faction["pool_state"] == PoolState.OPEN
-        and faction["pool"] == POOL_CAP
+        [
+            code
+            for code, faction in board["factions"].items()
+            if faction["pool"] == POOL_CAP
+            and not faction["standing"]
+            and faction["pool_state"] == PoolState.OPEN
+        ]
     )
 
 
@@ -711,8 +861,7 @@ def pending_board(state: Plain, ledger: list[Plain]) -> Plain:
 
 def _draws(key: str, battle: int) -> list[int]:
     """The 8 draws of battle n: indices 8(n-1) .. 8(n-1)+7 [§2]."""
-    first = DRAWS_PER_BATTLE * (battle - 1)
-    return [hash64(key, first + offset) for offset in range(DRAWS_PER_BATTLE)]
+    return hash64_run(key, DRAWS_PER_BATTLE * (battle - 1), DRAWS_PER_BATTLE)
 
 
 def regular_sides(
@@ -753,6 +902,14 @@ def fan_outcome(attacker: Plain, defender: Plain) -> tuple[str | None, bool]:
     return None, False
 
 
+def _chance_text(q: int) -> str:
+    """fraction_text(Q / 2**32), reduced by the powers of two Q shares with 2**32."""
+    if q == 0:
+        return "0/1"
+    shift = min(ROUND_BITS, (q & -q).bit_length() - 1)
+    return f"{q >> shift}/{1 << (ROUND_BITS - shift)}"
+
+
 def odds_line(attacker: Plain, defender: Plain, secured: str | None) -> Plain:
     """The odds a viewer is shown: battle chance before and after fan power, per-round chances.
 
@@ -765,13 +922,16 @@ def odds_line(attacker: Plain, defender: Plain, secured: str | None) -> Plain:
     rounds = [
         {
             "category": category.value,
-            "before": fraction_text(Fraction(before, ROUND_SCALE)),
-            "after": fraction_text(Fraction(q_after, ROUND_SCALE)),
+            "before": _chance_text(before),
+            "after": _chance_text(q_after),
         }
         for category, before, q_after in zip(CATEGORIES, odds["before"], odds["after"], strict=True)
     ]
     return {
-        "before": odds["chance_before"], "after": after, "rounds": rounds, "q": odds["after"],
+        "before": odds["chance_before"],
+        "after": after,
+        "rounds": rounds,
+        "q": odds["after"],
     }
 
 
@@ -807,13 +967,14 @@ def _fight(
 
 
 def _regular_battle(world: Plain, board: Plain, battle: int, draws: list[int]) -> Plain:
-    attackers = eligible_attackers(world, board)
+    front = _front(world, board)
+    attackers = front.attackers
     if not attackers:
         raise ValueError("no faction has an enemy on its border; the season is over")
     attacker = attackers[below(len(attackers), draws[0])]
-    defenders = defenders_of(world, board, attacker)
+    defenders = _defenders(front, attacker)
     defender = defenders[below(len(defenders), draws[1])]
-    borders = shared_borders(world, board, attacker, defender)
+    borders = _shared(front, attacker, defender)
     a, b, kind, remote = borders[below(len(borders), draws[2])]
     attacker_side, defender_side = regular_sides(
         world, board, battle, attacker, defender, kind == SEA
@@ -838,9 +999,10 @@ def _regular_battle(world: Plain, board: Plain, battle: int, draws: list[int]) -
             spent[side["faction"]] = side["pool"]
     entry["pools_spent"] = spent
     loser = entry["loser"]
-    moved = sorted(code for code, held in board["regions"].items() if held["owner"] == loser)
+    moved = sorted(front.holdings[loser])
     for code in moved:
         board["regions"][code] = {"owner": entry["winner"], "captured_at": battle}
+    _remember(world, front.absorbed(entry["winner"], loser))
     board["factions"][loser].update(standing=False, morale=0)
     entry.update(changed_hands=moved, absorbed=loser, restored=None)
     return entry
@@ -907,10 +1069,10 @@ def _entry(
 
 def _update_morale(board: Plain, winner: str, upset: bool) -> None:
     """Decay every standing faction, add the win bonus, cap [§5]."""
+    keep, out_of = MORALE_DECAY.numerator, MORALE_DECAY.denominator
     for faction in board["factions"].values():
-        if faction["standing"]:
-            decay = MORALE_DECAY
-            faction["morale"] = faction["morale"] * decay.numerator // decay.denominator
+        if faction["morale"] and faction["standing"]:
+            faction["morale"] = faction["morale"] * keep // out_of
     won = board["factions"][winner]
     won["morale"] = min(
         MORALE_CAP_BP, won["morale"] + (MORALE_UPSET_BP if upset else MORALE_WIN_BP)
@@ -950,14 +1112,107 @@ def play_step(state: Plain, ledger: list[Plain]) -> tuple[Plain, Plain]:
 
 # ---------------------------------------------------------------- replay verifier [§9]
 
+_HEADER_FIELDS = (
+    "beacon",
+    "engine_files",
+    "engine_version",
+    "map_name",
+    "map_sha256",
+    "max_battles",
+    "ruleset",
+)
+"""Every field of a season header; any other key is refused."""
+_BEACON_SPEC_FIELDS = ("chain_hash", "name", "period_seconds", "round")
+_BEACON_VALUE_FIELDS = ("randomness", "round", "signature")
+_LEDGER_FIELDS = ("amount", "before_battle", "faction", "seq")
+_MAP_FIELDS: dict[str, tuple[str, ...]] = {
+    "map": ("borders", "name", "regions"),
+    "region": (
+        "code",
+        "name",
+        "population",
+        "population_basis",
+        "population_year",
+        "ratings",
+        "special",
+    ),
+    "ratings": tuple(c.value for c in CATEGORIES),
+    "special": ("category", "citation", "fact", "name", "source_status"),
+    "border": ("a", "b", "distance_km", "kind", "remote"),
+}
+"""The keys a map may hold, by object kind (the map format's schema, repeated for the verifier)."""
+_ENGINE_FILES = ("draws.py", "engine.js", "engine.py")
+"""The verifier files a season archive carries; the header names the SHA-256 of each."""
+_GUIDE = "VERIFY.md"
+_MANIFEST = "manifest.sha256"
+"""`sha256sum` format: one `<64 hex digits>  <file name>` line per other file of the archive."""
+_SPACES = " \t\n\r"
+"""The whitespace a `.txt` record file may carry around its value (JSON's own four)."""
+_RECORD_FILE_LIMIT = 64 * 1024 * 1024
+"""Bytes; a record file above this is refused rather than read (a real season is ~2 MB)."""
+_SHOWN_LENGTH = 40
+"""A value in a mismatch message is cut to this many characters, so the line stays short."""
+
+_ABSENT = object()
+"""Stands for a key that one side of a comparison lacks."""
+
+
+def shown(value: Any) -> str:
+    """A value as a mismatch message shows it: compact JSON, cut to _SHOWN_LENGTH characters."""
+    if value is _ABSENT:
+        return "nothing"
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text if len(text) <= _SHOWN_LENGTH else text[: _SHOWN_LENGTH - 3] + "..."
+
+
+def _differs(place: str, where: str, expected: Any, found: Any) -> ReplayMismatch:
+    return ReplayMismatch(place, f"field {where}: expected {shown(expected)}, found {shown(found)}")
+
+
+_PLAIN_LEAVES = frozenset({str, int, bool, type(None)})
+
+
+def _surely_equal(saved: Any, replayed: Any) -> bool:
+    """True only when `first_difference` would find nothing: same exact types, equal values.
+
+    A quick pass for the common case (a replay that matches); False sends the caller to the
+    full walk, which names the place.
+    """
+    kind = type(saved)
+    if kind is not type(replayed):
+        return False
+    if kind in _PLAIN_LEAVES:
+        return bool(saved == replayed)
+    if kind is dict:
+        if len(saved) != len(replayed):
+            return False
+        for key, value in saved.items():
+            other = replayed.get(key, _ABSENT)
+            if type(value) in _PLAIN_LEAVES and type(value) is type(other):
+                if value != other:
+                    return False
+            elif not _surely_equal(value, other):
+                return False
+        return True
+    if kind is list:
+        return len(saved) == len(replayed) and all(
+            _surely_equal(a, b) for a, b in zip(saved, replayed, strict=True)
+        )
+    return False
+
 
 def first_difference(saved: Any, replayed: Any, path: str = "") -> tuple[str, Any, Any] | None:
-    """The first place (dotted path, keys in sorted order) where two JSON values differ."""
+    """The first place (dotted path, keys in sorted order) where two JSON values differ.
+
+    Returns (path, saved, replayed); a key one side lacks is given as `_ABSENT`.
+    """
+    if _surely_equal(saved, replayed):
+        return None
     if isinstance(saved, dict) and isinstance(replayed, dict):
         for key in sorted(set(saved) | set(replayed)):
             where = f"{path}.{key}" if path else str(key)
             if key not in saved or key not in replayed:
-                return where, saved.get(key, "<absent>"), replayed.get(key, "<absent>")
+                return where, saved.get(key, _ABSENT), replayed.get(key, _ABSENT)
             found = first_difference(saved[key], replayed[key], where)
             if found:
                 return found
@@ -975,22 +1230,111 @@ def first_difference(saved: Any, replayed: Any, path: str = "") -> tuple[str, An
     return None
 
 
-def _check_ledger_order(ledger: list[Plain]) -> None:
-    """seq strictly increasing, battle numbers never going back [§9.2]."""
+def _is_int(value: Any, low: int = 0) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value
+
+
+def _is_hex64(value: Any) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    )
+
+
+def _check_known(place: str, value: Any, fields: Iterable[str], path: str = "") -> None:
+    """An object with no key outside `fields` (the first unknown key in sorted order is named)."""
+    if not isinstance(value, dict):
+        raise ReplayMismatch(
+            place, f"field {path or 'value'}: must be an object, found {shown(value)}"
+        )
+    allowed = set(fields)
+    for key in sorted(value):
+        if key not in allowed:
+            raise _differs(place, f"{path}.{key}" if path else key, _ABSENT, value[key])
+
+
+def _check_fields(place: str, value: Any, fields: Iterable[str], path: str = "") -> None:
+    """An object holding exactly `fields`: an unknown key, then a missing one, is named."""
+    fields = tuple(fields)
+    _check_known(place, value, fields, path)
+    for key in sorted(fields):
+        if key not in value:
+            raise ReplayMismatch(place, f"field {f'{path}.{key}' if path else key}: missing")
+
+
+def check_header(header: Any) -> None:
+    """Raise ReplayMismatch unless the header holds exactly its fields, each well formed [§8]."""
+    if not isinstance(header, dict):
+        raise ReplayMismatch("header", f"field value: must be an object, found {shown(header)}")
+    if header.get("engine_version") != ENGINE_VERSION:
+        raise _differs(
+            "header", "engine_version", ENGINE_VERSION, header.get("engine_version", _ABSENT)
+        )
+    _check_fields("header", header, _HEADER_FIELDS)
+    if header["ruleset"] != "conquest":
+        raise _differs("header", "ruleset", "conquest", header["ruleset"])
+    if not isinstance(header["map_name"], str) or not header["map_name"]:
+        raise ReplayMismatch("header", "field map_name: must be non-empty text")
+    if not _is_hex64(header["map_sha256"]):
+        raise ReplayMismatch("header", "field map_sha256: must be 64 lowercase hex digits")
+    files = header["engine_files"]
+    _check_fields("header", files, _ENGINE_FILES, "engine_files")
+    for name in _ENGINE_FILES:
+        if not _is_hex64(files[name]):
+            raise ReplayMismatch(
+                "header", f"field engine_files.{name}: must be 64 lowercase hex digits"
+            )
+    cap = header["max_battles"]
+    if cap is not None and not _is_int(cap, 1):
+        raise ReplayMismatch(
+            "header", f"field max_battles: must be null or a whole number >= 1, found {shown(cap)}"
+        )
+    spec = header["beacon"]
+    if spec is not None:
+        _check_fields("header", spec, _BEACON_SPEC_FIELDS, "beacon")
+        if not isinstance(spec["name"], str) or not _is_hex64(spec["chain_hash"]):
+            raise ReplayMismatch(
+                "header", "field beacon: needs a name and a 64-hex-digit chain_hash"
+            )
+        for key in ("period_seconds", "round"):
+            if not _is_int(spec[key], 1):
+                raise ReplayMismatch("header", f"field beacon.{key}: must be a whole number >= 1")
+
+
+def _check_map_fields(map_data: Any) -> None:
+    """The map holds only the keys of the map format (its hash covers them all)."""
+    _check_fields("map", map_data, _MAP_FIELDS["map"])
+    for name, kind in (("regions", "region"), ("borders", "border")):
+        items = map_data[name]
+        if not isinstance(items, list):
+            raise ReplayMismatch("map", f"field {name}: must be a list")
+        for i, item in enumerate(items):
+            _check_known("map", item, _MAP_FIELDS[kind], f"{name}[{i}]")
+            for inner in ("ratings", "special") if kind == "region" else ():
+                if isinstance(item.get(inner), dict):
+                    _check_known("map", item[inner], _MAP_FIELDS[inner], f"{name}[{i}].{inner}")
+
+
+def _check_ledger_lines(ledger: list[Any]) -> None:
+    """Exactly four fields a line, seq strictly increasing, battles never going back [§9.2]."""
     previous_seq, previous_battle = 0, 0
     for i, entry in enumerate(ledger):
-        seq, battle = entry.get("seq"), entry.get("before_battle")
-        if isinstance(seq, bool) or not isinstance(seq, int) or seq <= previous_seq:
-            raise ReplayMismatch(f"ledger[{i}].seq", f"must increase strictly, got {seq!r}")
-        if isinstance(battle, bool) or not isinstance(battle, int) or battle < previous_battle:
+        seq = entry.get("seq") if isinstance(entry, dict) else None
+        place = f"ledger seq {seq}" if _is_int(seq) else f"ledger[{i}]"
+        _check_fields(place, entry, _LEDGER_FIELDS)
+        if not isinstance(seq, int) or not _is_int(seq) or seq <= previous_seq:
+            raise ReplayMismatch(f"ledger[{i}].seq", f"must increase strictly, found {shown(seq)}")
+        battle = entry["before_battle"]
+        if not _is_int(battle) or battle < previous_battle:
             raise ReplayMismatch(
-                f"ledger seq {seq}.before_battle", f"must not go back, got {battle!r}"
+                f"{place}.before_battle", f"must not go back, found {shown(battle)}"
             )
         if battle < 1:
             raise ReplayMismatch(
-                f"ledger seq {seq}.before_battle",
+                f"{place}.before_battle",
                 f"must be the next battle at arrival; no battle has number {battle}",
             )
+        if not isinstance(entry["faction"], str) or not _is_int(entry["amount"], -(2**64)):
+            raise ReplayMismatch(place, "field faction or amount: must be text and a whole number")
         previous_seq, previous_battle = seq, battle
 
 
@@ -1027,42 +1371,58 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
         raise ReplayMismatch("record", f"malformed ({type(error).__name__}: {error})") from None
 
 
+def _season_key_of(record: Mapping[str, Any], header: Plain, seed: str) -> tuple[str, list[str]]:
+    """The season key, mixing in the recorded beacon round when the header names one [§2]."""
+    beacon, spec = record.get("beacon"), header["beacon"]
+    if spec is None:
+        if beacon is not None:
+            raise ReplayMismatch("beacon", "recorded, but the header names no beacon round")
+        return season_key(seed, None), []
+    if beacon is None:
+        raise ReplayMismatch("beacon", "the header names a beacon round but none is recorded")
+    _check_fields("beacon", beacon, _BEACON_VALUE_FIELDS)
+    if not _is_int(beacon["round"], 1) or beacon["round"] != spec["round"]:
+        raise _differs("beacon", "round", spec["round"], beacon["round"])
+    if not _is_hex64(beacon["randomness"]):
+        raise ReplayMismatch("beacon", "field randomness: must be 64 lowercase hex digits")
+    note = (
+        f"beacon round {beacon['round']} mixed into the season key; its signature is not "
+        "checked here (check it against the beacon's own public record)"
+    )
+    return season_key(seed, beacon["randomness"]), [note]
+
+
 def _verify(record: Mapping[str, Any]) -> list[str]:
     header, seed = record["header"], record.get("seed")
-    if header.get("engine_version") != ENGINE_VERSION:
-        raise ReplayMismatch(
-            "header.engine_version",
-            f"this engine is {ENGINE_VERSION}, the record says {header.get('engine_version')!r}",
-        )
+    check_header(header)
+    notes = []
+    manifest = record.get("manifest")
+    if manifest is not None:
+        for name in _ENGINE_FILES:
+            if manifest.get(name) != header["engine_files"][name]:
+                raise ReplayMismatch(
+                    name, "its SHA-256 is not the one header.engine_files names for it"
+                )
+        notes.append("every file matches manifest.sha256; the engine files are the header's")
     if seed is None:
         raise ReplayMismatch("seed", "not revealed yet; a season is replayed after the reveal")
     if not verify_reveal(seed, record["commitment"]):
         raise ReplayMismatch("seed", "its SHA-256 does not match the published commitment")
-    if map_sha256(record["map"]) != header.get("map_sha256"):
+    map_data = record["map"]
+    _check_map_fields(map_data)
+    if map_sha256(map_data) != header["map_sha256"]:
         raise ReplayMismatch("map", "its SHA-256 does not match header.map_sha256")
-    notes = [f"seed matches commitment {record['commitment']}", "map matches header.map_sha256"]
-    randomness = None
-    if header.get("beacon") is not None:
-        beacon = record.get("beacon")
-        if beacon is None:
-            raise ReplayMismatch("beacon", "the header names a beacon round but none is recorded")
-        if beacon.get("round") != header["beacon"].get("round"):
-            raise ReplayMismatch("beacon.round", "differs from the round the header names")
-        randomness = beacon.get("randomness")
-        notes.append(
-            f"beacon round {beacon['round']} mixed into the season key; its signature is not "
-            "checked here (check it against the beacon's own public record)"
-        )
+    if map_data["name"] != header["map_name"]:
+        raise _differs("header", "map_name", map_data["name"], header["map_name"])
+    notes += [f"seed matches commitment {record['commitment']}", "map matches header.map_sha256"]
+    key, beacon_notes = _season_key_of(record, header, seed)
+    notes += beacon_notes
     try:
-        key = season_key(seed, randomness)
-    except ValueError as error:
-        raise ReplayMismatch("beacon" if randomness else "seed", str(error)) from None
-    try:
-        state = new_state(record["map"], key, header.get("max_battles"))
+        state = new_state(map_data, key, header["max_battles"])
     except ValueError as error:
         raise ReplayMismatch("map", str(error)) from None
     ledger = list(record["ledger"])
-    _check_ledger_order(ledger)
+    _check_ledger_lines(ledger)
     state, replayed = _replay_season(state, ledger)
     board = state["board"]
     saved_history = list(record["history"])
@@ -1070,10 +1430,7 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
         found = first_difference(saved, entry)
         if found:
             where, was, now = found
-            raise ReplayMismatch(
-                f"battle {entry['number']}",
-                f"field {where}: record has {was!r}, replay gives {now!r}",
-            )
+            raise _differs(f"battle {entry['number']}", where, now, was)
     if len(saved_history) > len(replayed):
         raise ReplayMismatch(
             f"battle {len(replayed) + 1}", "extra entry: the season had already ended"
@@ -1085,42 +1442,154 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
     found = first_difference(record["final_map"], board)
     if found:
         where, was, now = found
-        raise ReplayMismatch(
-            "final map", f"field {where}: record has {was!r}, replay gives {now!r}"
-        )
+        raise _differs("final map", where, now, was)
     notes.append(f"{board['next_battle'] - 1} battles replayed; the final map matches")
     return notes
 
 
-def load_record(folder: Path) -> Plain:
-    """Read a published season record from its folder (missing optional files become None)."""
-    record: Plain = {}
-    for role, name in RECORD_FILES.items():
+class _RecordFileError(ValueError):
+    """A record file that cannot be read as canonical JSON."""
+
+
+def _refuse_float(text: str) -> Any:
+    raise _RecordFileError(f"numbers must be whole, found {text[:_SHOWN_LENGTH]}")
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> Plain:
+    value: Plain = {}
+    for key, item in pairs:
+        if key in value:
+            raise _RecordFileError(f"the key {shown(key)} appears twice")
+        value[key] = item
+    return value
+
+
+def _parse_json(text: str) -> Any:
+    return json.loads(
+        text,
+        parse_float=_refuse_float,
+        parse_constant=_refuse_float,
+        object_pairs_hook=_refuse_duplicates,
+    )
+
+
+def _parse_record_file(name: str, data: bytes) -> Any:
+    """One record file's value: UTF-8, canonical JSON values only (whole numbers, unique keys)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ReplayMismatch(name, "not UTF-8 text") from None
+    if name.endswith(".txt"):
+        return text.strip(_SPACES)
+    lines = text.split("\n") if name.endswith(".jsonl") else [text]
+    values = []
+    for number, line in enumerate(lines, start=1):
+        if name.endswith(".jsonl") and not line.strip(_SPACES):
+            continue
+        try:
+            values.append(_parse_json(line))
+        except RecursionError:
+            raise ReplayMismatch(name, f"line {number}: nested too deeply") from None
+        except _RecordFileError as error:
+            raise ReplayMismatch(name, f"line {number}: {error}") from None
+        except ValueError as error:
+            raise ReplayMismatch(
+                name, f"line {number}: not valid JSON ({shown(str(error))})"
+            ) from None
+    return values if name.endswith(".jsonl") else values[0]
+
+
+def _archive_names() -> tuple[str, ...]:
+    return (*RECORD_FILES.values(), *_ENGINE_FILES, _GUIDE, _MANIFEST)
+
+
+def _read_folder(folder: Path) -> dict[str, bytes]:
+    """The archive's files found in a folder (other files are not part of the record)."""
+    files = {}
+    for name in _archive_names():
         path = folder / name
         if not path.is_file():
+            if path.exists() or path.is_symlink():
+                raise ReplayMismatch(name, "not a regular file")
+            continue
+        if path.stat().st_size > _RECORD_FILE_LIMIT:
+            raise ReplayMismatch(name, f"larger than {_RECORD_FILE_LIMIT} bytes; refused")
+        try:
+            files[name] = path.read_bytes()
+        except OSError as error:
+            raise ReplayMismatch(name, f"cannot be read ({error.strerror})") from None
+    return files
+
+
+def _read_zip(path: Path) -> dict[str, bytes]:
+    """The archive's files from a .zip (flat names; sizes checked before anything is unpacked)."""
+    import zipfile
+
+    files = {}
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for member in archive.infolist():
+                if member.filename not in _archive_names():
+                    raise ReplayMismatch(member.filename, "is not a file of a season record")
+                if member.filename in files or member.file_size > _RECORD_FILE_LIMIT:
+                    raise ReplayMismatch(member.filename, "listed twice or too large; refused")
+                files[member.filename] = archive.read(member)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        raise ReplayMismatch("archive", "not a readable zip archive") from None
+    return files
+
+
+def _check_manifest(files: Mapping[str, bytes]) -> dict[str, str]:
+    """Every file listed once with its SHA-256, and every archive file present is listed."""
+    if _MANIFEST not in files:
+        raise ReplayMismatch(_MANIFEST, "missing from the record")
+    listed: dict[str, str] = {}
+    lines = files[_MANIFEST].decode("utf-8", errors="replace").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        digest, _, name = line.partition("  ")
+        if not _is_hex64(digest) or name not in _archive_names() or name == _MANIFEST:
+            raise ReplayMismatch(
+                _MANIFEST, f"line {number}: not '<sha256>  <record file name>': {shown(line)}"
+            )
+        if name in listed:
+            raise ReplayMismatch(_MANIFEST, f"line {number}: {name} is listed twice")
+        listed[name] = digest
+    for name in sorted(set(listed) | set(files) - {_MANIFEST}):
+        if name not in files:
+            raise ReplayMismatch(name, f"listed in {_MANIFEST} but missing from the record")
+        if name not in listed:
+            raise ReplayMismatch(name, f"not listed in {_MANIFEST}")
+        if hashlib.sha256(files[name]).hexdigest() != listed[name]:
+            raise ReplayMismatch(name, f"its SHA-256 does not match {_MANIFEST}")
+    return listed
+
+
+def load_record(source: Path) -> Plain:
+    """Read a season archive (a folder or a .zip), checking its manifest first.
+
+    Missing optional files (the seed before the reveal, the beacon) become None.
+    """
+    files = _read_folder(source) if source.is_dir() else _read_zip(source)
+    record: Plain = {"manifest": _check_manifest(files)}
+    for role, name in RECORD_FILES.items():
+        if name not in files:
             if role in ("seed", "beacon"):
                 record[role] = None
                 continue
             raise ReplayMismatch(name, "missing from the record")
-        text = path.read_text(encoding="utf-8")
-        try:
-            if name.endswith(".txt"):
-                record[role] = text.strip()
-            elif name.endswith(".jsonl"):
-                record[role] = [json.loads(line) for line in text.splitlines() if line.strip()]
-            else:
-                record[role] = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ReplayMismatch(
-                name, f"not valid JSON ({error.msg}, line {error.lineno})"
-            ) from None
+        record[role] = _parse_record_file(name, files[name])
     return record
 
 
 def main(arguments: list[str]) -> int:
     """`python -S -m fairfight.conquest.engine verify DIR`: 0 when the record replays exactly."""
     if len(arguments) != 2 or arguments[0] != "verify":
-        print("usage: python -m fairfight.conquest.engine verify RECORD_FOLDER", file=sys.stderr)
+        print("usage: python3 engine.py verify RECORD_FOLDER_OR_ZIP", file=sys.stderr)
+        return 2
+    if not Path(arguments[1]).exists():
+        print(f"no such folder or file: {arguments[1]}", file=sys.stderr)
         return 2
     try:
         notes = verify_record(load_record(Path(arguments[1])))
