@@ -77,7 +77,8 @@ __all__ = [
 ]
 
 sandbox_router = APIRouter()
-SCENARIO_MAX_BYTES = 256 * 1024
+SCENARIO_MAX_BYTES = 64 * 1024
+"""A scenario upload is at most this size (the service refuses larger bodies anyway)."""
 
 
 class NewGame(BaseModel):
