@@ -10,6 +10,7 @@ compiled kernel, fed the exact engine's draws, reproduces the engine's history
 from __future__ import annotations
 
 import os
+import resource
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -40,15 +41,19 @@ def map_text(world: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _c_rate(world: dict[str, Any], processes: int) -> float | None:
+def _c_rates(world: dict[str, Any], processes: int) -> tuple[float, float] | None:
+    """The C port's seasons per wall second (its median) and per CPU-second (all reps)."""
     program = yardstick.build("conquest_limit.c", "conquest_limit")
     if program is None:
         return None
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "map.txt"
         path.write_text(map_text(world), encoding="ascii")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         output = yardstick.run(program, path, SEASONS, 3, processes)
-    return yardstick.number_after(output, "s ->")
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return yardstick.number_after(output, "s ->"), 3 * SEASONS / cpu
 
 
 def _rate(executor: Any, state: dict[str, Any], seasons: int = SEASONS) -> float:
@@ -85,13 +90,21 @@ def main() -> None:
     state = engine.new_state(scenario.load_map("north-america"), "0" * 64)
     arrays = season_arrays(state["world"], state["board"], None)
     run_chunk(arrays, 1, 0, 1)  # compile (or load the compiled kernel) before timing
+    c_rates = _c_rates(state["world"], 1)
+    if c_rates is not None:
+        report("C season port, per CPU-second (yardstick)", c_rates[1], "seasons/cpu-s")
+    started = time.process_time()
+    run_chunk(arrays, 1, 0, SEASONS)
+    report("forecast kernel, per CPU-second", SEASONS / (time.process_time() - started),
+           "seasons/cpu-s", None if c_rates is None else c_rates[1])
     for processes in (1, 2):
-        c_rate = _c_rate(state["world"], processes)
-        if c_rate is not None:
-            report(f"C season port, {processes} process(es) (yardstick)", c_rate, "seasons/s")
+        c_rates = _c_rates(state["world"], processes)
+        if c_rates is not None:
+            report(f"C season port, {processes} process(es) (yardstick)", c_rates[0],
+                   "seasons/s")
         executor = InProcess() if processes == 1 else LocalProcesses(processes)
         report(f"forecast kernel, {processes} process(es)", _rate(executor, state), "seasons/s",
-               c_rate)
+               None if c_rates is None else c_rates[0])
     started = time.perf_counter()
     forecast(state, [], seasons=TITLE_ODDS_SEASONS, forecast_seed="bench",
              executor=LocalProcesses(2))

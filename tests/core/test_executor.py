@@ -89,3 +89,9 @@ def test_dask_ballot_games_equal_the_local_ones(dask: DaskExecutor) -> None:
     specs = [GameSpec(named_config("as-written-plus"), str(700 + i),
                       ("pollster", "machine", "pollster", "machine")) for i in range(2)]
     assert run_games(specs, executor=dask) == run_games(specs)
+
+
+def test_dask_playtest_equals_the_local_one(dask: DaskExecutor) -> None:
+    from fairfight.clash.playtest import run_playtest
+
+    assert run_playtest(2, turns=3, executor=dask) == run_playtest(2, turns=3)

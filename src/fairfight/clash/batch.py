@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from fairfight.clash import tables as t
-from fairfight.clash.compiled import preview_rows
 from fairfight.clash.kernel import Columns
 from fairfight.clash.parallel import Int32Array, Int64Array, run_split
 from fairfight.clash.spec import ClashSpec, check_resolvable, to_columns
@@ -117,6 +116,8 @@ def preview_batch(columns: Columns, *, workers: int = 1) -> BatchPreview:
     `workers` > 1 the batch is split into contiguous ranges, each filled by a forked
     process; the figures are identical whichever way it runs.
     """
+    from fairfight.clash.compiled import preview_rows  # numba loads only when previews run
+
     n = _length(columns)
 
     def work(start: int, stop: int, out: Int32Array, tick: Callable[[int], None]) -> None:

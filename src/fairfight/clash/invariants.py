@@ -13,7 +13,6 @@ import numpy as np
 
 from fairfight.clash import tables as t
 from fairfight.clash.batch import columns_from_specs, preview_batch, slice_columns
-from fairfight.clash.compiled import monotone_steps
 from fairfight.clash.corpus import sweep_columns
 from fairfight.clash.kernel import Columns, Exchange, exchange, prepare
 from fairfight.clash.ops import ARRAY_OPS
@@ -84,6 +83,8 @@ class SweepReport:
 
 def sweep_counts(indices: Int64Array) -> Int64Array:
     """Wrong-way steps of the sweep clashes at `indices`: shape (len(MONOTONE), clashes)."""
+    from fairfight.clash.compiled import monotone_steps  # numba loads only when a sweep runs
+
     return monotone_steps(sweep_columns(indices), MONOTONE_RISING, MONOTONE_FALLING)
 
 

@@ -159,10 +159,15 @@ def _playtest(
     games: int = typer.Option(200, min=1, max=100_000, help="Games to play."),
     jobs: int = typer.Option(1, min=1, max=64, help="Processes to use."),
     turns: int = typer.Option(12, min=1, max=200, help="Turns per game."),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="A dask.distributed scheduler address (tcp://host:8786)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """AI-vs-AI games measuring the CB-2710 metrics, each with its interval and band."""
-    report = run_playtest(games, jobs=jobs, turns=turns)
+    from fairfight.core.executor import executor_for
+
+    report = run_playtest(games, jobs=jobs, turns=turns,
+                          executor=executor_for(1, scheduler) if scheduler else None)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:

@@ -10,6 +10,7 @@ The file is longer than the project's usual module because a verifier must be on
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
 import json
@@ -727,7 +728,9 @@ def _remember(world: Plain, front: _Front) -> _Front:
     """Keep a front in the cache; the world's border list stays referenced by the entry, so
     its id (part of the key) cannot be reused by another world while the entry lives."""
     if len(_FRONTS) >= _FRONTS_KEPT:
-        del _FRONTS[next(iter(_FRONTS))]
+        # another thread may be trimming the cache too; a front is never changed in place
+        with contextlib.suppress(RuntimeError, StopIteration):
+            _FRONTS.pop(next(iter(_FRONTS)), None)
     _FRONTS[(id(world["borders"]), front.owners)] = (world["borders"], front)
     return front
 

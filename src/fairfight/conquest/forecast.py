@@ -254,6 +254,7 @@ def forecast(
     key = forecast_key(forecast_seed)
     chunks = [(start, min(CHUNK_SEASONS, seasons - start))
               for start in range(0, seasons, CHUNK_SEASONS)]
+    run_chunk(arrays, key, 0, 0)  # compile or load the kernel here, before any process forks
     results = (executor or in_process()).map(
         run_chunk, [(arrays, key, start, size) for start, size in chunks],
         progress=None if progress is None else (lambda done: progress(
