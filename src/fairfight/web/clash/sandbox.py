@@ -1,0 +1,394 @@
+"""The board sandbox: pages and JSON under /clash/game and /api/clash/game(s).
+
+Pick a scenario and a side; click one of your units, then an enemy next to it: the attack
+panel appears beside the board with the retreat tile drawn on it. Order the attack, run the
+Cascade (the AI orders the other side), and step through the turn's events, each clash with
+its reconciliation line. The game lives in memory under the session cookie (`games.py`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, FastAPI, File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from pydantic import BaseModel, StrictBool
+from starlette.exceptions import HTTPException
+
+from fairfight.clash import tables as t
+from fairfight.clash.game import overlay_data, player_view
+from fairfight.clash.knowledge import overlay
+from fairfight.core.errors import InputError
+from fairfight.web.clash.board import (
+    adjacent_enemy_tiles,
+    describe_event,
+    draw_board,
+    event_tiles,
+    unit_rows,
+)
+from fairfight.web.clash.games import (
+    COOKIE,
+    SCENARIOS,
+    Game,
+    GameStore,
+    builtin_scenario,
+    new_session_id,
+    scenario_from_text,
+    start_game,
+    world_of,
+)
+from fairfight.web.clash.play import (
+    BoardPanel,
+    OrderRequest,
+    PlannedAttack,
+    board_panel,
+    order_of,
+    parse_point,
+    viewed_world,
+)
+from fairfight.web.clash.reconcile import Reconciliation
+from fairfight.web.templating import templates
+
+__all__ = [
+    "GameState",
+    "NewGame",
+    "TurnAnswer",
+    "api_game",
+    "api_new_game",
+    "api_order",
+    "api_overlay",
+    "api_panel",
+    "api_played_turn",
+    "api_scenario",
+    "api_scenarios",
+    "api_turn",
+    "install_sandbox",
+    "sandbox_clear",
+    "sandbox_game",
+    "sandbox_home",
+    "sandbox_new",
+    "sandbox_order",
+    "sandbox_router",
+    "sandbox_save",
+    "sandbox_turn",
+    "sandbox_upload",
+]
+
+sandbox_router = APIRouter()
+SCENARIO_MAX_BYTES = 64 * 1024
+"""A scenario upload is at most this size (the service refuses larger bodies anyway)."""
+
+
+class NewGame(BaseModel):
+    """A new sandbox game: a built-in scenario, your side, whether the AI plays the rest."""
+
+    scenario: str = "belvoir-wood"
+    side: str = "blue"
+    ai: StrictBool = True
+    autopilot: StrictBool = False
+
+
+class GameState(BaseModel):
+    """The game as the player sees it: the board view, the overlay, orders and turns."""
+
+    name: str
+    player: str
+    ai_players: list[str]
+    view: dict[str, Any]
+    overlay: list[dict[str, Any]]
+    pending: dict[str, Any]
+    turns_played: int
+
+
+class TurnAnswer(BaseModel):
+    """A played turn: its events and the reconciliation line of each clash."""
+
+    turn: int
+    events: list[dict[str, Any]]
+    reconciliations: dict[int, Reconciliation]
+
+
+def install_sandbox(app: FastAPI) -> None:
+    """Attach the in-memory game store to the app."""
+    app.state.clash_games = GameStore()
+
+
+def _store(request: Request) -> GameStore:
+    store: GameStore = request.app.state.clash_games
+    return store
+
+
+def _game(request: Request) -> Game:
+    game = _store(request).get(request.cookies.get(COOKIE))
+    if game is None:
+        raise HTTPException(404, "no sandbox game in this session; start one at /clash")
+    return game
+
+
+def _begin(request: Request, response: Response, game: Game) -> None:
+    session = request.cookies.get(COOKIE) or new_session_id()
+    _store(request).put(session, game)
+    response.set_cookie(COOKIE, session, httponly=True, samesite="lax", max_age=7 * 86400)
+
+
+def _state(game: Game) -> GameState:
+    return GameState(
+        name=game.name, player=game.player, ai_players=list(game.ai_players),
+        view=player_view(game.world, game.player),
+        overlay=overlay_data(game.world, game.player),
+        pending={uid: o.model_dump(mode="json", exclude_none=True)
+                 for uid, o in game.pending.items()},
+        turns_played=len(game.turns))
+
+
+def _turn_answer(game: Game, number: int) -> TurnAnswer:
+    played = next((turn for turn in game.turns if turn.number == number), None)
+    if played is None:
+        raise InputError("turn", f"turn {number} has not been played")
+    return TurnAnswer(turn=played.number, events=played.events,
+                      reconciliations=played.reconciliations)
+
+
+# --- pages ---------------------------------------------------------------------------------
+
+
+@sandbox_router.get("/clash", response_class=HTMLResponse, include_in_schema=False)
+def sandbox_home(request: Request) -> HTMLResponse:
+    """Start a game: a built-in or uploaded scenario, your side, the AI on the other."""
+    game = _store(request).get(request.cookies.get(COOKIE))
+    return templates.TemplateResponse(request, "clash/home.html", {
+        "scenarios": SCENARIOS, "game": game, "upload_max": SCENARIO_MAX_BYTES})
+
+
+def _new_game_redirect(request: Request, game: Game) -> Response:
+    response = RedirectResponse("/clash/game", status_code=303)
+    _begin(request, response, game)
+    return response
+
+
+@sandbox_router.post("/clash/games", include_in_schema=False)
+def sandbox_new(request: Request, scenario: Annotated[str, Form()] = "belvoir-wood",
+                side: Annotated[str, Form()] = "blue", ai: Annotated[str, Form()] = "",
+                autopilot: Annotated[str, Form()] = "") -> Response:
+    """A new game on a built-in scenario (the form posts here)."""
+    game = start_game(scenario, world_of(scenario), side, bool(ai), bool(autopilot))
+    return _new_game_redirect(request, game)
+
+
+@sandbox_router.post("/clash/games/upload", include_in_schema=False)
+async def sandbox_upload(request: Request, file: Annotated[UploadFile, File()],
+                         side: Annotated[str, Form()] = "blue",
+                         ai: Annotated[str, Form()] = "") -> Response:
+    """A new game on an uploaded scenario file, read by the command line's reader."""
+    raw = await file.read(SCENARIO_MAX_BYTES + 1)
+    if len(raw) > SCENARIO_MAX_BYTES:
+        raise InputError("file", f"a scenario file is at most {SCENARIO_MAX_BYTES:,} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("file", "is not UTF-8 text") from None
+    world = scenario_from_text(text)
+    return _new_game_redirect(request, start_game(world.name, world, side, bool(ai)))
+
+
+def _flags(fog: bool, layer: bool) -> dict[str, str]:
+    return {"fog": "on" if fog else "off", "overlay": "on" if layer else "off"}
+
+
+@sandbox_router.get("/clash/game", response_class=HTMLResponse, include_in_schema=False)
+def sandbox_game(request: Request, select: str = "", target: str = "", without: str = "",
+                 fog: str = "off", stance: str = "", turn: int | None = None,
+                 event: int | None = None) -> Response:
+    """The board, the attack panel of the selected attack, the orders and the turn log."""
+    game = _store(request).get(request.cookies.get(COOKIE))
+    if game is None:
+        return RedirectResponse("/clash", status_code=303)
+    layer = request.query_params.get("overlay", "on") != "off"
+    fogged = fog == "on"
+    flags = _flags(fogged, layer)
+    context: dict[str, Any] = {"game": game, "flags": flags, "select": select,
+                               "target": target, "stances": [s.value for s in t.Stance],
+                               "error": "", "attack": None, "event": None, "played": None}
+    status = 200
+    played = next((p for p in game.turns if p.number == turn), None) if turn else None
+    world = viewed_world(game, fogged, played.after if played else None)
+    highlights: tuple[int, ...] = ()
+    arrows: tuple[tuple[int, int, str], ...] = ()
+    if played is not None:
+        index = event if event is not None and 0 <= event < len(played.events) else 0
+        highlights, arrows = event_tiles(world, played.events[index])
+        context.update(played=played, event=index, events=[
+            describe_event(world, e) for e in played.events],
+            reconciliation=played.reconciliations.get(index))
+    attack: PlannedAttack | None = None
+    targets: set[int] = set()
+    if select and played is None and select in world.units:
+        targets = adjacent_enemy_tiles(world, select)
+        if target:
+            try:
+                chosen = _supporters_without(game, select, target, without, fogged, stance)
+                attack = board_panel(game, select, parse_point(target), chosen, fog=fogged,
+                                     stance=t.Stance(stance) if stance else None)
+            except (InputError, ValueError) as refusal:
+                context["error"] = str(refusal)
+                status = 422
+
+    def link(kind: str, value: Any) -> str:
+        if kind == "unit":
+            return "/clash/game?" + urlencode({"select": value, **flags})
+        return "/clash/game?" + urlencode({"select": select, "target": f"{value[0]},{value[1]}",
+                                           **flags})
+
+    retreat = None
+    target_tile = None
+    if attack is not None:
+        retreat = (attack.plan.destination, attack.plan.candidates)
+        target_tile = attack.plan.order.target
+        context["attack"] = attack
+        context["without_links"] = {
+            uid: "/clash/game?" + urlencode({"select": select, "target": target,
+                                             "without": uid, **flags})
+            for uid in attack.plan.supporters}
+        context["plan_supporters"] = ",".join(attack.plan.supporters)
+    layer_tiles = overlay(game.world, game.player) if layer and played is None else None
+    context["drawing"] = draw_board(
+        world, game.player, link=link if played is None else None, selected=select,
+        targets=targets, overlay=layer_tiles, retreat=retreat, target=target_tile,
+        highlights=highlights, arrows=arrows)
+    context["units"] = unit_rows(world, game.player)
+    context["pending"] = {uid: o.model_dump(mode="json", exclude_none=True)
+                          for uid, o in game.pending.items()}
+    return templates.TemplateResponse(request, "clash/game.html", context, status_code=status)
+
+
+def _supporter_ids(text: str) -> tuple[str, ...] | None:
+    """`a,b` -> those ids; `none` -> no supporter; empty -> the automatic choice."""
+    if not text:
+        return None
+    if text == "none":
+        return ()
+    return tuple(uid for uid in text.split(",") if uid)
+
+
+def _supporters_without(game: Game, lead: str, target: str, without: str, fog: bool,
+                        stance: str) -> tuple[str, ...] | None:
+    """The explicit supporter list of the one-click "without X" preview (None: automatic)."""
+    if not without:
+        return None
+    automatic = board_panel(game, lead, parse_point(target), None, fog=fog,
+                            stance=t.Stance(stance) if stance else None)
+    return tuple(uid for uid in automatic.plan.supporters if uid != without)
+
+
+@sandbox_router.post("/clash/game/orders", include_in_schema=False)
+def sandbox_order(request: Request, lead: Annotated[str, Form()],
+                  target: Annotated[str, Form()], supporters: Annotated[str, Form()] = "auto",
+                  stance: Annotated[str, Form()] = "", advance: Annotated[str, Form()] = "",
+                  ) -> Response:
+    """Order the previewed attack (the form under the panel posts here)."""
+    game = _game(request)
+    chosen: Any = "auto" if supporters in ("", "auto") else [
+        uid for uid in supporters.split(",") if uid][:2]
+    order = OrderRequest(lead=lead, target=parse_point(target), supporters=chosen,
+                         stance=t.Stance(stance) if stance else None, advance=bool(advance))
+    game.order(lead, order_of(order))
+    return RedirectResponse("/clash/game", status_code=303)
+
+
+@sandbox_router.post("/clash/game/orders/clear", include_in_schema=False)
+def sandbox_clear(request: Request) -> Response:
+    """Withdraw every order given this turn."""
+    _game(request).pending.clear()
+    return RedirectResponse("/clash/game", status_code=303)
+
+
+@sandbox_router.post("/clash/game/turn", include_in_schema=False)
+def sandbox_turn(request: Request) -> Response:
+    """Run the Cascade and show the turn's first clash (or first event)."""
+    played = _game(request).play()
+    first = min(played.reconciliations, default=0)
+    return RedirectResponse(f"/clash/game?turn={played.number}&event={first}",
+                            status_code=303)
+
+
+@sandbox_router.get("/clash/game/scenario.json", include_in_schema=False)
+def sandbox_save(request: Request) -> Response:
+    """The game between turns as a scenario file (it loads back as a new game)."""
+    data = _game(request).world.to_scenario()
+    return PlainTextResponse(json.dumps(data, indent=1), media_type="application/json",
+                             headers={"content-disposition":
+                                      'attachment; filename="clash-game.json"'})
+
+
+# --- JSON twins ----------------------------------------------------------------------------
+
+
+@sandbox_router.get("/api/clash/scenarios", tags=["clash sandbox"])
+def api_scenarios() -> dict[str, str]:
+    """The built-in scenarios."""
+    return SCENARIOS
+
+
+@sandbox_router.get("/api/clash/scenarios/{name}", tags=["clash sandbox"])
+def api_scenario(name: str) -> dict[str, Any]:
+    """A built-in scenario as scenario data."""
+    return builtin_scenario(name)
+
+
+@sandbox_router.post("/api/clash/games", tags=["clash sandbox"])
+def api_new_game(request: Request, response: Response, body: NewGame) -> GameState:
+    """Start a game in this session (a cookie names it)."""
+    game = start_game(body.scenario, world_of(body.scenario), body.side, body.ai,
+                      body.autopilot)
+    _begin(request, response, game)
+    return _state(game)
+
+
+@sandbox_router.get("/api/clash/game", tags=["clash sandbox"])
+def api_game(request: Request) -> GameState:
+    """The session's game as the player sees it."""
+    return _state(_game(request))
+
+
+@sandbox_router.get("/api/clash/game/panel", tags=["clash sandbox"])
+async def api_panel(request: Request, lead: str, target: str, supporters: str = "",
+              fog: bool = False, stance: t.Stance | None = None) -> BoardPanel:
+    """The attack panel of one of your units assaulting an adjacent tile (`target` = x,y;
+    `supporters` = ids, comma-separated, `none`, or empty for the automatic choice; `fog`: preview
+    over what you know, with ranges and pivots, instead of the truth). Answered on the event
+    loop: the work is a millisecond of integer arithmetic, cheaper than a thread hop."""
+    game = _game(request)
+    chosen = _supporter_ids(supporters)
+    attack = board_panel(game, lead, parse_point(target), chosen, fog=fog, stance=stance)
+    return BoardPanel(panel=attack.panel, plan=attack.plan.to_json(attack.view))
+
+
+@sandbox_router.get("/api/clash/game/overlay", tags=["clash sandbox"])
+def api_overlay(request: Request) -> list[dict[str, Any]]:
+    """The hostile-tile overlay of the session's game [CB-2430]."""
+    game = _game(request)
+    return overlay_data(game.world, game.player)
+
+
+@sandbox_router.post("/api/clash/game/orders", tags=["clash sandbox"])
+def api_order(request: Request, body: OrderRequest) -> dict[str, Any]:
+    """Give one of your units an assault order for the coming turn; returns all orders."""
+    game = _game(request)
+    game.order(body.lead, order_of(body))
+    return {uid: o.model_dump(mode="json", exclude_none=True) for uid, o in game.pending.items()}
+
+
+@sandbox_router.post("/api/clash/game/turn", tags=["clash sandbox"])
+def api_turn(request: Request) -> TurnAnswer:
+    """Run the Cascade of one turn (the AI orders its sides) and reconcile every clash."""
+    game = _game(request)
+    played = game.play()
+    return _turn_answer(game, played.number)
+
+
+@sandbox_router.get("/api/clash/game/turns/{number}", tags=["clash sandbox"])
+def api_played_turn(request: Request, number: int) -> TurnAnswer:
+    """A played turn's events and reconciliation lines."""
+    return _turn_answer(_game(request), number)

@@ -1,0 +1,1 @@
+"""Helpers of the war score pages: the form's fields and the builder behind them."""
