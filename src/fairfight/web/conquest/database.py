@@ -1,0 +1,73 @@
+"""The database behind the service, by URL: which seasons it holds and a transaction on one.
+
+A SQLite URL names a season file as `fairfight conquest new` makes it; the service opens it
+once and the command line may keep using it at the same time (WAL mode, write lock per
+transaction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+from fairfight.conquest.store import SEASON_ROW_ID, SeasonStore
+from fairfight.core.errors import InputError
+
+__all__ = ["SeasonDatabase", "sqlite_path"]
+
+
+def sqlite_path(url: str) -> Path:
+    """The file a `sqlite:///…` URL names; anything else is refused naming the setting."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        raise InputError("database_url", f"{url!r} is not a SQLite file URL")
+    return Path(parsed.database)
+
+
+class SeasonDatabase:
+    """One open database and the seasons in it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.path = sqlite_path(url)
+        self._store: SeasonStore | None = None
+
+    @property
+    def store(self) -> SeasonStore:
+        """The open store (opened on first use, so a service starts before its database)."""
+        if self._store is None:
+            store = SeasonStore.open(self.path)
+            from fairfight.web.conquest.contributions import create_key_table
+
+            with store.transaction() as session:
+                create_key_table(session)
+            self._store = store
+        return self._store
+
+    def close(self) -> None:
+        """Release the connections."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    def season_ids(self) -> list[int]:
+        """The seasons this database holds (a season file holds one)."""
+        if not self.path.is_file():
+            return []
+        return [SEASON_ROW_ID]
+
+    def season_path(self, season_id: int) -> Path:
+        """The file the command-line functions open for this season."""
+        del season_id
+        return self.path
+
+    @contextmanager
+    def transaction(self, season_id: int, *, write: bool) -> Iterator[Session]:
+        """A transaction on one season's rows; a write takes the write lock first."""
+        del season_id, write  # one season per file; every transaction takes the lock
+        with self.store.transaction() as session:
+            yield session
