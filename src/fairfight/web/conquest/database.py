@@ -33,8 +33,12 @@ class SeasonDatabase:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.path = sqlite_path(url)
         self._store: SeasonStore | None = None
+
+    @property
+    def path(self) -> Path:
+        """The season file the URL names."""
+        return sqlite_path(self.url)
 
     @property
     def store(self) -> SeasonStore:
@@ -56,7 +60,8 @@ class SeasonDatabase:
 
     def season_ids(self) -> list[int]:
         """The seasons this database holds (a season file holds one)."""
-        if not self.path.is_file():
+        parsed = make_url(self.url)
+        if not parsed.database or parsed.database == ":memory:" or not self.path.is_file():
             return []
         return [SEASON_ROW_ID]
 
