@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import threading
 import time
@@ -15,6 +16,7 @@ from fastapi import FastAPI
 
 from fairfight.web import WebSettings, create_app
 from fairfight.web.conquest.operator import token_digest
+from fairfight.web.serve import GracefulServer
 
 SEED = "c0ffee" * 10 + "c0de"
 ADMIN_TOKEN = "operator-token-for-tests"
@@ -49,7 +51,7 @@ def live_server(app: FastAPI) -> Iterator[str]:
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
+    server = GracefulServer(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
@@ -59,5 +61,5 @@ def live_server(app: FastAPI) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        server.should_exit = True
+        server.handle_exit(signal.SIGINT, None)
         thread.join(30)

@@ -77,13 +77,24 @@ class Broadcaster:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(wake.set)
 
-    async def close(self) -> None:
-        """End every stream and stop watching."""
+    def _end_streams(self) -> None:
         self._closed = True
         for queues in self._clients.values():
             for queue in queues:
                 with contextlib.suppress(asyncio.QueueFull):
                     queue.put_nowait(None)
+
+    def end_soon(self) -> None:
+        """End every stream (callable from any thread, e.g. the server's signal handler)."""
+        self._closed = True
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._end_streams)
+
+    async def close(self) -> None:
+        """End every stream and stop watching."""
+        self._end_streams()
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -48,6 +48,9 @@ def install_service(app: FastAPI) -> None:
         return
     app.state.conquest = ConquestService(app.state.settings)
     install_refusals(app)
+    if not hasattr(app.state, "exit_hooks"):
+        app.state.exit_hooks = []
+    app.state.exit_hooks.append(app.state.conquest.live.end_soon)
     previous = app.router.lifespan_context
 
     @contextlib.asynccontextmanager
