@@ -7,8 +7,9 @@ transaction).
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
@@ -29,34 +30,42 @@ def sqlite_path(url: str) -> Path:
 
 
 class SeasonDatabase:
-    """One open database and the seasons in it."""
+    """One open database and the seasons in it: a read-only handle and a writing one."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._store: SeasonStore | None = None
+        self._reader: SeasonStore | None = None
+        self._writer: SeasonStore | None = None
 
     @property
     def path(self) -> Path:
         """The season file the URL names."""
         return sqlite_path(self.url)
 
-    @property
-    def store(self) -> SeasonStore:
+    def _store(self, write: bool) -> SeasonStore:
         """The open store (opened on first use, so a service starts before its database)."""
-        if self._store is None:
-            store = SeasonStore.open(self.path)
-            from fairfight.web.conquest.contributions import create_key_table
+        if write:
+            if self._writer is None:
+                with closing(sqlite3.connect(self.path)) as connection:
+                    connection.execute("PRAGMA journal_mode=WAL")  # readers never wait on writers
+                store = SeasonStore.open(self.path, write=True)
+                from fairfight.web.conquest.contributions import create_key_table
 
-            with store.transaction() as session:
-                create_key_table(session)
-            self._store = store
-        return self._store
+                with store.transaction() as session:
+                    create_key_table(session)
+                self._writer = store
+            return self._writer
+        if self._reader is None:
+            self._store(write=True)  # the key table exists before any read asks for it
+            self._reader = SeasonStore.open(self.path)
+        return self._reader
 
     def close(self) -> None:
         """Release the connections."""
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        for store in (self._reader, self._writer):
+            if store is not None:
+                store.close()
+        self._reader = self._writer = None
 
     def season_ids(self) -> list[int]:
         """The seasons this database holds (a season file holds one)."""
@@ -73,6 +82,6 @@ class SeasonDatabase:
     @contextmanager
     def transaction(self, season_id: int, *, write: bool) -> Iterator[Session]:
         """A transaction on one season's rows; a write takes the write lock first."""
-        del season_id, write  # one season per file; every transaction takes the lock
-        with self.store.transaction() as session:
+        del season_id  # one season per file
+        with self._store(write).transaction() as session:
             yield session
