@@ -23,6 +23,7 @@ from urllib.parse import quote
 from sqlalchemy import Engine, Integer, String, Text, create_engine, event, func, inspect, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import QueuePool
 
 from fairfight.conquest.seeds import SeedFile, SeedKeeper, seed_file_for
 from fairfight.core.errors import InputError
@@ -192,9 +193,12 @@ def _connect_engine(path: Path, mode: str) -> Engine:
     uri = f"file:{quote(str(path.absolute()))}?mode={mode}"
 
     def connect() -> sqlite3.Connection:
-        return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+        return sqlite3.connect(
+            uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None,
+            check_same_thread=False,  # the pool hands a connection to one thread at a time
+        )
 
-    engine = create_engine("sqlite://", creator=connect)
+    engine = create_engine("sqlite://", creator=connect, poolclass=QueuePool)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
