@@ -111,7 +111,16 @@ def _add(session: Session, faction: str, amount: int) -> Contribution:
     board = json.loads(
         session.scalars(select(SeasonRow.board).where(SeasonRow.id == season_id)).one()
     )
-    due = [row.public() for row in SeasonStore.ledger_for(session, board["next_battle"])]
+    # The pool rule reads only this faction's entries (the season's end is on the board), so
+    # the engine is given the entries already dated to the next battle for this faction alone.
+    columns = (LedgerRow.seq, LedgerRow.before_battle, LedgerRow.faction, LedgerRow.amount)
+    due = [dict(row) for row in session.execute(
+        select(*columns).where(
+            LedgerRow.season_id == season_id,
+            LedgerRow.before_battle == board["next_battle"],
+            LedgerRow.faction == faction,
+        ).order_by(LedgerRow.seq)
+    ).mappings()]
     last = session.scalar(
         select(func.max(LedgerRow.seq)).where(LedgerRow.season_id == season_id)
     ) or 0

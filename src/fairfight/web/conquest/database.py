@@ -47,7 +47,8 @@ class SeasonDatabase:
         self.server = is_server_address(url)
         self._engine: Engine | None = None
         self._stores: dict[tuple[int, bool], SeasonStore] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._writer_turn = threading.Lock()
 
     @property
     def path(self) -> Path:
@@ -57,10 +58,12 @@ class SeasonDatabase:
     def engine(self) -> Engine:
         """The server database's pooled engine (created, with its tables, on first use)."""
         if self._engine is None:
-            engine = server_engine(self.url)
-            prepare_database(engine)
-            create_key_table_on(engine)
-            self._engine = engine
+            with self._lock:  # created once, even when the first requests arrive together
+                if self._engine is None:
+                    engine = server_engine(self.url)
+                    prepare_database(engine)
+                    create_key_table_on(engine)
+                    self._engine = engine
         return self._engine
 
     def _open(self, season_id: int, write: bool) -> SeasonStore:
@@ -78,18 +81,19 @@ class SeasonDatabase:
         return SeasonStore.open(self.path)
 
     def _store(self, season_id: int, write: bool) -> SeasonStore:
-        with self._lock:
-            store = self._stores.get((season_id, write))
+        store = self._stores.get((season_id, write))
         if store is None:
-            store = self._open(season_id, write)
-            with self._lock:
-                store = self._stores.setdefault((season_id, write), store)
+            with self._lock:  # opened once: switching to WAL needs the file to itself
+                store = self._stores.get((season_id, write))
+                if store is None:
+                    store = self._stores[(season_id, write)] = self._open(season_id, write)
         return store
 
     def close(self) -> None:
         """Release the connections."""
         with self._lock:
-            stores, self._stores = list(self._stores.values()), {}
+            stores = list(self._stores.values())
+            self._stores = {}
         if self.server:
             if self._engine is not None:
                 self._engine.dispose()
@@ -113,6 +117,16 @@ class SeasonDatabase:
 
     @contextmanager
     def transaction(self, season_id: int, *, write: bool) -> Iterator[Session]:
-        """A transaction on one season; a write takes that season's write lock first."""
-        with self._store(season_id, write).transaction() as session:
+        """A transaction on one season; a write takes that season's write lock first.
+
+        On SQLite this process's writers queue on a lock of their own before asking for the
+        file's: SQLite's busy wait polls with growing sleeps, which would leave the file idle
+        between writers under load.
+        """
+        store = self._store(season_id, write)
+        if write and not self.server:
+            with self._writer_turn, store.transaction() as session:
+                yield session
+            return
+        with store.transaction() as session:
             yield session
