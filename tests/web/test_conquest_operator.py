@@ -49,7 +49,7 @@ def test_air_reveal_and_export(client: TestClient, season_file: Path) -> None:
     assert revealed["seed"] == season.summary(season_file).revealed_seed
     export = client.get("/api/seasons/1/operator/export", headers=BEARER)
     names = zipfile.ZipFile(io.BytesIO(export.content)).namelist()
-    assert "record/seed.txt" in names and "record/history.jsonl" in names
+    assert "seed.txt" in names and "history.jsonl" in names
 
 
 def test_beacon_refused_for_a_season_without_one(client: TestClient) -> None:

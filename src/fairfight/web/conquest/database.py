@@ -8,10 +8,9 @@ pooled engine serves them all.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,12 @@ def sqlite_path(url: str) -> Path:
     return Path(parsed.database)
 
 
-def _relaxed_sync(dbapi_connection: Any, _record: Any) -> None:
+def _serving_mode(dbapi_connection: Any, _record: Any) -> None:
+    """WAL while the service writes (readers never wait for a writer; the command line's next
+    write puts the file back in its rollback journal once the service is gone), and NORMAL
+    sync: a commit survives the service being killed at any moment without a disk flush per
+    contribution; only a power cut may lose the last commits."""
+    dbapi_connection.execute("PRAGMA journal_mode=WAL")
     dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
 
@@ -76,12 +80,8 @@ class SeasonDatabase:
             return open_server_season(SeasonStore, f"{self.url}#{season_id}", write=write,
                                       engine=self.engine())
         if write:
-            with closing(sqlite3.connect(self.path)) as connection:
-                connection.execute("PRAGMA journal_mode=WAL")  # readers never wait on writers
             store = SeasonStore.open(self.path, write=True)
-            # In WAL mode a commit survives the service being killed at any moment without a
-            # disk flush per contribution; only a power cut may lose the last commits.
-            event.listen(store._engine, "connect", _relaxed_sync)
+            event.listen(store._engine, "connect", _serving_mode)
             store._engine.dispose()
             with store.transaction() as session:
                 create_key_table(session)
