@@ -10,7 +10,7 @@ import typer
 
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
-from fairfight.inputs import check_output_file
+from fairfight.inputs import check_output_file, check_output_folder
 
 if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
     from fairfight.conquest import season
@@ -250,6 +250,10 @@ def export(
     as_json: bool = AsJson,
 ) -> None:
     """Write the season archive: record, verifiers, manifest (the seed only after the reveal)."""
+    if folder.suffix == ".zip":
+        check_output_file(folder)
+    else:
+        check_output_folder(folder)
     from fairfight.conquest import publication
 
     written = publication.export_record(season_file, folder)
@@ -270,18 +274,18 @@ def backup(
     """Copy the season file and its secret seed file, safely even while battles run."""
     from fairfight.conquest.store import backup_season
 
-    copies = backup_season(Path(season_file), folder)
+    written = backup_season(Path(season_file), folder)
     if as_json:
-        _emit_json({"files": [str(path) for path in copies]})
+        _emit_json({"files": [str(path) for path in written]})
         return
-    for path in copies:
+    for path in written:
         console.print(str(path), markup=False)
 
 
 @app.command()
 @guarded
 def verify(
-    folder: Path = typer.Argument(..., help="A season archive: a folder or a .zip file."),
+    folder: Path = typer.Argument(..., help="A season archive: folder or .zip."),
     as_json: bool = AsJson,
 ) -> None:
     """Replay a published season; exit 1 naming the first battle and field that differ."""
