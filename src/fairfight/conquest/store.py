@@ -12,7 +12,6 @@ a writing command opens it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sqlite3
@@ -258,10 +257,7 @@ def _connect_engine(path: Path, mode: str) -> Engine:
         if not write:
             cursor.execute("PRAGMA query_only=ON")
         elif cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
-            # a file from before (see the docstring); while `fairfight serve` has it open in
-            # WAL mode the switch is refused as busy, and the file stays in WAL until it closes
-            with contextlib.suppress(sqlite3.OperationalError):
-                cursor.execute("PRAGMA journal_mode=DELETE")
+            cursor.execute("PRAGMA journal_mode=DELETE")  # a file from before: see the docstring
         cursor.close()
 
     @event.listens_for(engine, "begin")

@@ -1,9 +1,11 @@
 """The database behind the service, by URL: which seasons it holds and a transaction on one.
 
 A SQLite URL names a season file as `fairfight conquest new` makes it (one season, id 1); the
-service opens it once and the command line may keep using it at the same time (WAL mode, a
-write lock per transaction). A PostgreSQL URL holds any number of seasons, each by its id; one
-pooled engine serves them all.
+service opens it once and the command line may keep using it at the same time. The file keeps
+the command line's rollback journal (a write lock per transaction): switching it to WAL under
+the command line, which puts a file back to its rollback journal, left readers on stale pages.
+A PostgreSQL URL holds any number of seasons, each by its id; one pooled engine serves them
+all.
 """
 
 from __future__ import annotations
@@ -12,9 +14,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
@@ -37,15 +38,6 @@ def sqlite_path(url: str) -> Path:
     if parsed.get_backend_name() != "sqlite" or not parsed.database:
         raise InputError("database_url", f"{url!r} is not a SQLite file URL")
     return Path(parsed.database)
-
-
-def _serving_mode(dbapi_connection: Any, _record: Any) -> None:
-    """WAL while the service writes (readers never wait for a writer; the command line's next
-    write puts the file back in its rollback journal once the service is gone), and NORMAL
-    sync: a commit survives the service being killed at any moment without a disk flush per
-    contribution; only a power cut may lose the last commits."""
-    dbapi_connection.execute("PRAGMA journal_mode=WAL")
-    dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
 
 class SeasonDatabase:
@@ -81,8 +73,6 @@ class SeasonDatabase:
                                       engine=self.engine())
         if write:
             store = SeasonStore.open(self.path, write=True)
-            event.listen(store._engine, "connect", _serving_mode)
-            store._engine.dispose()
             with store.transaction() as session:
                 create_key_table(session)
             return store
