@@ -82,7 +82,7 @@ class SeasonDatabase:
     def _store(self, season_id: int, write: bool) -> SeasonStore:
         store = self._stores.get((season_id, write))
         if store is None:
-            with self._lock:  # opened once: switching to WAL needs the file to itself
+            with self._lock:  # each handle is opened once, even when requests arrive together
                 store = self._stores.get((season_id, write))
                 if store is None:
                     store = self._stores[(season_id, write)] = self._open(season_id, write)
