@@ -122,7 +122,7 @@ def attack_preview(world: World, player: str, lead: str, target: tuple[int, int]
         if away is not None:
             loss = min(defender.strength, t.DISENGAGE_LOSS_NUMERATOR // defender.cls.tough)
             panel = (f"  They will withdraw to {view.board.label(away)} without an exchange, "
-                     f"losing {loss} strength; the tile is yours to take (CB-1910).\n")
+                     f"losing {loss} strength; the tile is yours to take.\n")
             return {"plan": plan.to_json(view), "preview": fog.to_json(), "panel": panel,
                     "withdraws": True}
     capture = unit.mp >= 2 or unit.cls.movement >= 2

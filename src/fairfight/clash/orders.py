@@ -125,9 +125,9 @@ def check_orders(world: World, orders: TurnOrders) -> None:
             else:
                 _on_board(world, action.target, f"{here}.target")
             if isinstance(action, BombardAction) and unit.cls.bombard_range < 1:
-                raise InputError(f"{here}.do", f"class {unit.cls.name} cannot bombard (CB-1680)")
+                raise InputError(f"{here}.do", f"class {unit.cls.name} cannot bombard")
             if isinstance(action, AssaultAction) and unit.cls.atk == 0:
-                raise InputError(f"{here}.do", "a class with atk 0 cannot assault (CB-230)")
+                raise InputError(f"{here}.do", "a class with atk 0 cannot assault")
             if isinstance(action, BombardAction):
                 target = world.board.index(*action.target)
                 if chebyshev(world.board.width, unit.tile, target) > unit.cls.bombard_range \

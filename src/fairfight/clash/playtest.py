@@ -30,6 +30,7 @@ from fairfight.clash.setpieces import (
 )
 from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
+from fairfight.core.executor import Executor
 
 __all__ = ["BANDS", "game_metrics", "interval", "playtest_table", "run_playtest"]
 
@@ -145,10 +146,14 @@ def _per_mille(part: int, whole: int) -> int | None:
     return part * 1000 // whole if whole else None
 
 
-def run_playtest(games: int, *, jobs: int = 1, turns: int = 12) -> dict[str, Any]:
-    """Play `games` games (over `jobs` processes) and summarise every metric."""
+def run_playtest(games: int, *, jobs: int = 1, turns: int = 12,
+                 executor: Executor | None = None) -> dict[str, Any]:
+    """Play `games` games (over `jobs` processes, or an executor such as a Dask scheduler's:
+    each game is numbered, so the results are the same) and summarise every metric."""
     indices = list(range(games))
-    if jobs > 1:
+    if executor is not None:
+        results = executor.map(game_metrics, [(i, turns) for i in indices])
+    elif jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             results = pool.starmap(game_metrics, [(i, turns) for i in indices])
     else:

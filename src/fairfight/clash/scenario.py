@@ -283,8 +283,8 @@ def check_scenario(scenario: Scenario) -> None:
             raise InputError(f"{where}.class", f"unknown class {unit.unit_class!r}; known: "
                              + ", ".join(sorted(classes)))
         if unit.xp is not None and unit.grade is not None:
-            raise InputError(f"{where}.grade", "give xp or grade, not both (grade comes "
-                             "from xp, CB-170)")
+            raise InputError(f"{where}.grade", "give xp or grade, not both (the grade "
+                             "comes from xp)")
         _on_map(unit.at, width, height, f"{where}.at")
         tile_terrain = terrain[unit.at[1] * width + unit.at[0]]
         naval = classes[unit.unit_class].retreat_class is t.RetreatClass.WATERBORNE

@@ -210,11 +210,11 @@ class _Cascade:
 
     def initiate_problem(self, unit: Unit, target: int, reach: int) -> str | None:
         if unit.stance is t.Stance.MARCH:
-            return "a unit in march may not initiate (CB-1530)"
+            return "a unit in march may not initiate"
         if unit.barred:
-            return "it faltered this turn (CB-1150)"
+            return "it faltered this turn"
         if reach == 1 and unit.mp < 1:
-            return "no movement point left (CB-240)"
+            return "no movement point left to assault"
         if not 1 <= chebyshev(self.w.board.width, unit.tile, target) <= reach:
             return f"{self.xy(target)} is out of reach"
         if not self.w.hostile_at(unit.player, target):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from fairfight.conquest.forecast_cli import forecast
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
 from fairfight.inputs import check_output_file, check_output_folder
@@ -377,3 +378,6 @@ def demo(
 
     result = run_demo(db, Console(file=io.StringIO()), seed=seed)
     _emit_json(asdict(result))
+
+
+app.command()(forecast)
