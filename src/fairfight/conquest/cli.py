@@ -11,7 +11,7 @@ import typer
 from fairfight.conquest.forecast_cli import forecast
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
-from fairfight.inputs import check_output_file
+from fairfight.inputs import check_output_file, check_output_folder
 
 if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
     from fairfight.conquest import season
@@ -26,7 +26,9 @@ MAX_BATTLES = 100_000
 MAX_BEACON_ROUND = 10**12
 """Largest --beacon-round: a quicknet round comes every 3 s, so 10^12 is 95,000 years away."""
 
-SeasonFile = typer.Argument(..., help="The season's SQLite file.")
+SeasonFile = typer.Argument(
+    ..., help="The season's SQLite file, or a server database's season as URL#ID."
+)
 AsJson = typer.Option(False, "--json", help="Machine output (canonical JSON).")
 
 
@@ -44,7 +46,7 @@ def _load_map(name: str) -> tuple[dict[str, Any], str]:
 @app.command()
 @guarded
 def new(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     map_name: str = typer.Option("north-america", "--map", help="Map name or JSON file."),
     seed: str | None = typer.Option(None, help="64 lowercase hex digits (default: fresh)."),
     max_battles: int | None = typer.Option(
@@ -54,7 +56,8 @@ def new(
     as_json: bool = AsJson,
 ) -> None:
     """Start a season: print its header and the commitment to its secret seed."""
-    check_output_file(season_file, may_exist=False)
+    if "://" not in season_file:  # a server database's seasons are checked by the store
+        check_output_file(Path(season_file), may_exist=False)
     from fairfight.conquest import season
 
     map_data, label = _load_map(map_name)
@@ -67,6 +70,10 @@ def new(
     for key, value in created.header.items():
         console.print(f"{key}: {json.dumps(value)}", markup=False)
     console.print(f"commitment: {created.commitment}", markup=False)
+    if "://" in season_file:  # a server database: every later verb names the season URL#ID
+        url = season_file.partition("#")[0]
+        console.print(f"season: {created.season_id} (address it as {url}#{created.season_id})",
+                      markup=False)
     if created.header["beacon"]:
         console.print("record the beacon round with `conquest beacon` before the first battle")
 
@@ -74,7 +81,7 @@ def new(
 @app.command()
 @guarded
 def contribute(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     faction: str = typer.Argument(..., help="Faction code, e.g. US-TX."),
     amount: int = typer.Argument(..., help="Dollars: 5, 10, ... 50."),
     key: str | None = typer.Option(None, help="Idempotency key: the same key records once."),
@@ -99,7 +106,7 @@ def contribute(
 @app.command(name="next")
 @guarded
 def next_battles(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     count: int = typer.Option(1, "--count", "-n", help="How many battles to fight."),
     to_end: bool = typer.Option(False, "--to-end", help="Fight until the season ends."),
     highlights: bool = typer.Option(
@@ -155,7 +162,7 @@ def _expected_battles(summary: season.SeasonSummary, count: int | None) -> int:
 @app.command()
 @guarded
 def show(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     battle: int | None = typer.Option(None, help="Show this battle's episode."),
     markdown: bool = typer.Option(False, "--markdown", help="The episode as Markdown."),
     as_json: bool = AsJson,
@@ -208,7 +215,7 @@ def _row(row: season.Standing) -> dict[str, Any]:
 @app.command()
 @guarded
 def beacon(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     randomness: str = typer.Option(..., help="The round's randomness, 64 hex digits."),
     signature: str | None = typer.Option(None, help="The round's signature, hex."),
     as_json: bool = AsJson,
@@ -225,7 +232,7 @@ def beacon(
 
 @app.command()
 @guarded
-def reveal(season_file: Path = SeasonFile, as_json: bool = AsJson) -> None:
+def reveal(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
     """Publish the seed once the season has ended."""
     from fairfight.conquest import season
 
@@ -239,11 +246,15 @@ def reveal(season_file: Path = SeasonFile, as_json: bool = AsJson) -> None:
 @app.command()
 @guarded
 def export(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     folder: Path = typer.Argument(..., help="A folder, or a name ending .zip, for the archive."),
     as_json: bool = AsJson,
 ) -> None:
     """Write the season archive: record, verifiers, manifest (the seed only after the reveal)."""
+    if folder.suffix == ".zip":
+        check_output_file(folder)
+    else:
+        check_output_folder(folder)
     from fairfight.conquest import publication
 
     written = publication.export_record(season_file, folder)
@@ -257,25 +268,25 @@ def export(
 @app.command()
 @guarded
 def backup(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     folder: Path = typer.Argument(..., help="An existing folder for the two copies."),
     as_json: bool = AsJson,
 ) -> None:
     """Copy the season file and its secret seed file, safely even while battles run."""
     from fairfight.conquest.store import backup_season
 
-    copies = backup_season(season_file, folder)
+    written = backup_season(Path(season_file), folder)
     if as_json:
-        _emit_json({"files": [str(path) for path in copies]})
+        _emit_json({"files": [str(path) for path in written]})
         return
-    for path in copies:
+    for path in written:
         console.print(str(path), markup=False)
 
 
 @app.command()
 @guarded
 def verify(
-    folder: Path = typer.Argument(..., help="A season archive: a folder or a .zip file."),
+    folder: Path = typer.Argument(..., help="A season archive: folder or .zip."),
     as_json: bool = AsJson,
 ) -> None:
     """Replay a published season; exit 1 naming the first battle and field that differ."""
@@ -292,7 +303,7 @@ def verify(
 @app.command()
 @guarded
 def odds(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     attacker: str = typer.Argument(..., help="The attacking faction's code, e.g. US-TX."),
     defender: str = typer.Argument(..., help="The defending faction's code."),
     border: str | None = typer.Option(None, help="A particular border, written A-B."),

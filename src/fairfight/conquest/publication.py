@@ -12,7 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from fairfight.conquest import archive, engine
-from fairfight.conquest.season import BEACON_DEFAULTS, SeasonSummary, open_store, summary_in
+from fairfight.conquest.season import (
+    BEACON_DEFAULTS,
+    SeasonAddress,
+    SeasonSummary,
+    open_store,
+    summary_in,
+)
 from fairfight.conquest.store import DAMAGED, SeasonStore
 from fairfight.core.errors import InputError, VerificationError
 
@@ -53,7 +59,7 @@ def _check_target(target: Path) -> None:
         raise InputError(str(existing), "the folder is read-only")
 
 
-def archive_files_of(path: Path) -> dict[str, bytes]:
+def archive_files_of(path: SeasonAddress) -> dict[str, bytes]:
     """Every file of a season's archive by name, read from the season opened read-only.
 
     Never reads the secret seed; the web service zips these (`archive.zip_bytes`) for download.
@@ -72,7 +78,7 @@ def archive_files_of(path: Path) -> dict[str, bytes]:
     return archive.archive_files(record, sources)
 
 
-def export_record(path: Path, target: Path) -> list[Path]:
+def export_record(path: SeasonAddress, target: Path) -> list[Path]:
     """Write the season archive, as a folder or (target ending .zip) one zip file.
 
     Opens the season read-only and never reads the secret seed.
