@@ -11,8 +11,9 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The conquest show on http://127.0.0.1:8000 with a demo season; prints the admin token.
 run: $(STAMP)
-	$(VENV)/bin/fairfight conquest demo
+	$(PYTHON) -m fairfight.web.conquest.demo_season .run
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

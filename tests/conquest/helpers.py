@@ -98,7 +98,7 @@ def record_of(
         "header": {
             "ruleset": "conquest",
             "engine_version": engine.ENGINE_VERSION,
-            "map_name": "test",
+            "map_name": map_data["name"],
             "map_sha256": engine.map_sha256(map_data),
             "max_battles": None,
             "beacon": None,

@@ -216,6 +216,19 @@ def export(
 
 @app.command()
 @guarded
+def backup(
+    season_file: Path = SeasonFile,
+    folder: Path = typer.Argument(..., help="An existing folder for the two copies."),
+) -> None:
+    """Copy the season file and its secret seed file, safely even while battles run."""
+    from fairfight.conquest.store import backup_season
+
+    for path in backup_season(season_file, folder):
+        console.print(str(path), markup=False)
+
+
+@app.command()
+@guarded
 def verify(folder: Path = typer.Argument(..., help="A folder written by `export`.")) -> None:
     """Replay a published season; exit 1 naming the first battle and field that differ."""
     for note in publication.verify_folder(folder):

@@ -15,7 +15,13 @@ from fairfight.conquest.store import SeasonStore
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.core.records import canonical_json
 
-__all__ = ["beacon_signature_note", "export_record", "public_record", "verify_folder"]
+__all__ = [
+    "beacon_signature_note",
+    "export_record",
+    "public_record",
+    "record_files",
+    "verify_folder",
+]
 
 
 def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[str, Any]:
@@ -43,12 +49,24 @@ def export_record(path: Path, folder: Path) -> list[Path]:
     if folder.exists() and not folder.is_dir():
         raise InputError(str(folder), "is a file, not a folder")
     folder.mkdir(parents=True, exist_ok=True)
+    files = record_files(record)
     written = []
-    for role, name in engine.RECORD_FILES.items():
+    for name in engine.RECORD_FILES.values():
         target = folder / name
+        if name not in files:
+            target.unlink(missing_ok=True)
+            continue
+        target.write_bytes(files[name])
+        written.append(target)
+    return written
+
+
+def record_files(record: dict[str, Any]) -> dict[str, bytes]:
+    """The record's files by name, as canonical bytes; a role with no value has no file."""
+    files = {}
+    for role, name in engine.RECORD_FILES.items():
         value = record[role]
         if value is None:
-            target.unlink(missing_ok=True)
             continue
         if name.endswith(".txt"):
             data = f"{value}\n".encode("ascii")
@@ -56,9 +74,8 @@ def export_record(path: Path, folder: Path) -> list[Path]:
             data = b"".join(canonical_json(item) + b"\n" for item in value)
         else:
             data = canonical_json(value) + b"\n"
-        target.write_bytes(data)
-        written.append(target)
-    return written
+        files[name] = data
+    return files
 
 
 def verify_folder(folder: Path) -> list[str]:
@@ -83,7 +100,7 @@ def beacon_signature_note(spec: dict[str, Any], beacon: dict[str, Any]) -> str:
     if spec.get("name") != BEACON_DEFAULTS["name"] or not beacon.get("signature"):
         return "beacon signature not checked: no quicknet signature is recorded"
     try:
-        import drand_verify
+        import drand_verify  # type: ignore[import-untyped, import-not-found, unused-ignore]
     except ImportError:
         return "beacon signature not checked: the optional drand-verify package is not installed"
     try:

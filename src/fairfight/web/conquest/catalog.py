@@ -1,0 +1,134 @@
+"""The seasons a running service serves, and a cached public snapshot of each.
+
+The catalog opens the database once and keeps it open. Reads go through `snapshot`, which
+rebuilds a season's public state only when a cheap version probe (battles fought, last ledger
+seq, beacon, reveal) says something changed, so the command line may write to the same
+database at any time and the pages follow. Nothing here ever reads the secret seed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from fairfight.conquest import engine
+from fairfight.conquest.season import SeasonSummary, summary_in
+from fairfight.conquest.store import HistoryRow, LedgerRow, SeasonRow, SeasonStore
+from fairfight.core.errors import InputError
+from fairfight.web.conquest.database import SeasonDatabase
+
+__all__ = ["SeasonCatalog", "Snapshot", "Version"]
+
+Version = tuple[int, int, bool, bool]
+"""(battles fought, last ledger seq, beacon recorded, seed revealed): changes on every write."""
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """Everything public about one season at one version, plus derived lookups."""
+
+    season_id: int
+    version: Version
+    summary: SeasonSummary
+    history: list[dict[str, Any]]
+    world: dict[str, Any]
+    regions: dict[str, dict[str, Any]]
+    views: dict[str, Any] = field(default_factory=dict)
+    """Views built from this snapshot, memoised by name (they never change for a version)."""
+
+    @property
+    def board(self) -> dict[str, Any]:
+        """The current board (owners, pools, morale)."""
+        return self.summary.board
+
+    def name_of(self, code: str) -> str:
+        """A region's (or faction's) display name."""
+        region = self.regions.get(code)
+        return str(region.get("name", code)) if region else code
+
+
+class SeasonCatalog:
+    """Seasons of one database, by stable id, with snapshots cached per version."""
+
+    def __init__(self, database: SeasonDatabase) -> None:
+        self.database = database
+        self._cache: dict[int, Snapshot] = {}
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        """Release the database (connections, file handles)."""
+        self.database.close()
+
+    def season_ids(self) -> list[int]:
+        """Every season's id, in creation order."""
+        return self.database.season_ids()
+
+    def require(self, season_id: int) -> None:
+        """Refuse a season id this database does not hold (a 404 on the web)."""
+        if season_id not in self.database.season_ids():
+            raise LookupError(f"no season {season_id}")
+
+    @contextmanager
+    def read(self, season_id: int) -> Iterator[Session]:
+        """A read transaction on one season."""
+        self.require(season_id)
+        with self.database.transaction(season_id, write=False) as session:
+            yield session
+
+    @staticmethod
+    def version_in(session: Session) -> Version:
+        """The cheap probe: one row count, one max, two null checks."""
+        battles = session.scalar(select(func.count()).select_from(HistoryRow)) or 0
+        last_seq = session.scalar(select(func.max(LedgerRow.seq))) or 0
+        row = session.execute(
+            select(SeasonRow.beacon.is_not(None), SeasonRow.revealed_seed.is_not(None))
+        ).first()
+        beacon, revealed = (bool(row[0]), bool(row[1])) if row else (False, False)
+        return int(battles), int(last_seq), beacon, revealed
+
+    def snapshot(self, season_id: int) -> Snapshot:
+        """The season's public state now (rebuilt only when its version moved)."""
+        with self.read(season_id) as session:
+            version = self.version_in(session)
+            cached = self._cache.get(season_id)
+            if cached is not None and cached.version == version:
+                return cached
+            summary = summary_in(session)
+            history = SeasonStore.history(session)
+        fresh = Snapshot(
+            season_id=season_id,
+            version=version,
+            summary=summary,
+            history=history,
+            world=engine.compile_world(summary.map_data),
+            regions={region["code"]: region for region in summary.map_data["regions"]},
+        )
+        with self._lock:
+            current = self._cache.get(season_id)
+            if current is None or current.version <= version:
+                self._cache[season_id] = fresh
+        return fresh
+
+    def battle(self, season_id: int, number: int) -> dict[str, Any]:
+        """One fought history entry, or InputError naming the battle."""
+        snap = self.snapshot(season_id)
+        if not 1 <= number <= len(snap.history):
+            raise LookupError(f"battle {number} has not been fought")
+        return snap.history[number - 1]
+
+    def world(self, season_id: int) -> dict[str, Any]:
+        """The compiled map of a season (it never changes once the season exists)."""
+        return self.snapshot(season_id).world
+
+    def check_faction(self, season_id: int, code: str) -> Snapshot:
+        """The snapshot, after checking that the faction exists."""
+        snap = self.snapshot(season_id)
+        if code not in snap.board["factions"]:
+            raise InputError("faction", f"no faction has the code {code!r}")
+        return snap

@@ -1,0 +1,174 @@
+"""Fan contributions over HTTP, recorded exactly once per idempotency key.
+
+The key is claimed by inserting its row in the same transaction as the ledger entry, so a
+contribution and its key are written together or not at all: a crash, a refusal or an error
+leaves the key free. While a request holds a key, another request with the same key is
+answered 409 (this process keeps the keys in flight; PostgreSQL also takes an advisory lock,
+so a second server process sees it too). A key is bound to the method, the path and the
+SHA-256 of the body: the same request again gets the original response, a different request
+with the same key is refused with 422.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Integer, String, Text, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from fairfight.conquest import engine
+from fairfight.conquest.store import LedgerRow, SeasonRow, SeasonStore
+from fairfight.console import parse_model
+from fairfight.core.errors import RuleError
+from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.models import Contribution, ContributionRequest
+from fairfight.web.conquest.refusals import Refusal
+
+__all__ = [
+    "IDEMPOTENCY_HEADER",
+    "InFlight",
+    "KEY_PATTERN",
+    "RequestKeyRow",
+    "Requested",
+    "check_key",
+    "create_key_table",
+    "record_contribution",
+]
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+KEY_PATTERN = r"^[\x21-\x7e]{1,200}$"
+"""A key is 1 to 200 printable ASCII characters without spaces."""
+
+
+class _KeysBase(DeclarativeBase):
+    pass
+
+
+class RequestKeyRow(_KeysBase):
+    """A claimed idempotency key, the request it is bound to and the response it got."""
+
+    __tablename__ = "web_request_keys"
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    season_id: Mapped[int] = mapped_column(Integer)
+    method: Mapped[str] = mapped_column(String(10))
+    path: Mapped[str] = mapped_column(String(300))
+    body_sha256: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(Integer)
+    response: Mapped[str] = mapped_column(Text)
+    ledger_seq: Mapped[int] = mapped_column(Integer)
+
+
+@dataclass(frozen=True, slots=True)
+class Requested:
+    """What a key is bound to: the request as it arrived."""
+
+    key: str
+    method: str
+    path: str
+    body: bytes
+
+    def body_sha256(self) -> str:
+        """The SHA-256 of the raw body, lowercase hex."""
+        return hashlib.sha256(self.body).hexdigest()
+
+
+class InFlight:
+    """The keys whose request is running in this process right now."""
+
+    def __init__(self) -> None:
+        self._keys: set[str] = set()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def claim(self, key: str) -> Iterator[None]:
+        """Hold the key for the duration of the block, or refuse with 409."""
+        with self._lock:
+            if key in self._keys:
+                raise Refusal(
+                    409, IDEMPOTENCY_HEADER, "a request with this key is still being processed; "
+                    "retry when it has answered", {"Retry-After": "1"},
+                )
+            self._keys.add(key)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._keys.discard(key)
+
+
+def check_key(key: str | None) -> str:
+    """The idempotency key, or 400 naming the header."""
+    if key is None or not key:
+        raise Refusal(400, IDEMPOTENCY_HEADER, "this header is required (any unique text, "
+                      "1 to 200 printable characters); a retry must send the same key")
+    if not re.match(KEY_PATTERN, key):
+        raise Refusal(400, IDEMPOTENCY_HEADER, "must be 1 to 200 printable ASCII characters, "
+                      "no spaces")
+    return key
+
+
+def _replay(row: RequestKeyRow, requested: Requested) -> tuple[int, dict[str, Any]]:
+    if (row.method, row.path, row.body_sha256) != (
+        requested.method, requested.path, requested.body_sha256(),
+    ):
+        raise Refusal(422, IDEMPOTENCY_HEADER, f"already used for another request (ledger seq "
+                      f"{row.ledger_seq}); a key names one request, send a new key")
+    response: dict[str, Any] = json.loads(row.response)
+    return row.status, response
+
+
+def _add(session: Session, faction: str, amount: int) -> Contribution:
+    """Check with the engine's ledger rule and append, inside the caller's transaction."""
+    board = json.loads(session.scalars(select(SeasonRow.board)).one())
+    due = [row.public() for row in SeasonStore.ledger_for(session, board["next_battle"])]
+    last = session.scalar(select(LedgerRow.seq).order_by(LedgerRow.seq.desc()).limit(1)) or 0
+    state = {"world": {}, "key": "", "max_battles": None, "board": board}
+    try:
+        entry = engine.check_contribution(state, due, faction, amount)
+    except engine.LedgerRefusal as refusal:
+        raise RuleError(refusal.field, refusal.rule) from None
+    entry["seq"] = last + 1
+    SeasonStore.add_contribution(session, entry, None)
+    after = engine.pending_board(state, [*due, entry])["factions"][faction]
+    return Contribution(**entry, pool=after["pool"], pool_state=after["pool_state"])
+
+
+def record_contribution(
+    catalog: SeasonCatalog, in_flight: InFlight, season_id: int, body: Any, requested: Requested
+) -> tuple[int, dict[str, Any]]:
+    """Record one contribution under its key: (201, entry), or the key's original response."""
+    catalog.require(season_id)
+    request = parse_model(ContributionRequest, body)
+    with in_flight.claim(requested.key), catalog.database.transaction(
+        season_id, write=True
+    ) as session:
+        earlier = session.get(RequestKeyRow, requested.key)
+        if earlier is not None:
+            return _replay(earlier, requested)
+        result = _add(session, request.faction, request.amount)
+        payload = result.model_dump()
+        session.add(
+            RequestKeyRow(
+                key=requested.key,
+                season_id=season_id,
+                method=requested.method,
+                path=requested.path,
+                body_sha256=requested.body_sha256(),
+                status=201,
+                response=json.dumps(payload, sort_keys=True),
+                ledger_seq=result.seq,
+            )
+        )
+    return 201, payload
+
+
+def create_key_table(session: Session) -> None:
+    """Create the key table in a database that does not have it yet (a `conquest new` file)."""
+    _KeysBase.metadata.create_all(session.connection())

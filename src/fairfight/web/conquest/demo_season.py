@@ -1,0 +1,123 @@
+"""A demonstration season for `make run`: a few battles aired, pools filled, a rebellion waiting.
+
+`python -m fairfight.web.conquest.demo_season [FOLDER]` builds it in FOLDER (default `.run/`),
+prints the address and a fresh admin token, then starts `fairfight serve` on it. Only the
+token's SHA-256 is handed to the server. To show every banner early, the builder looks at the
+next battle's draws with the seed it holds and fills both fighters' pools before battle 2
+(a FAN CLASH) and one fighter's before battle 3 (a secured win). An operator who knows the
+seed can always do this; that is why the operator and staff may not contribute.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from fairfight.conquest import engine, season
+from fairfight.core.draws import new_seed
+
+__all__ = ["DEMO_BATTLES", "build_demo_season", "main"]
+
+DEMO_BATTLES = 6
+"""Battles aired before the show opens."""
+
+
+def _next_fighters(path: Path, seed: str) -> tuple[str, str]:
+    """Who fights the next battle (the operator's privileged peek; see the module docstring)."""
+    now = season.summary(path)
+    state = {
+        "world": engine.compile_world(now.map_data),
+        "key": engine.season_key(seed, None),
+        "max_battles": now.header["max_battles"],
+        "board": now.board,
+    }
+    _, entry = engine.play_step(state, now.ledger)
+    return entry["attacker"], entry["defender"]
+
+
+def _fund_a_rebellion(path: Path) -> str | None:
+    """Fill the fund of the first absorbed faction that still has an empty open pool."""
+    board = season.summary(path).board
+    for code, faction in sorted(board["factions"].items()):
+        if not faction["standing"] and faction["pool_state"] == engine.PoolState.OPEN:
+            for amount in (20, 20, 10):
+                season.contribute(path, code, amount)
+            return str(code)
+    return None
+
+
+def _fillable(path: Path, code: str) -> bool:
+    """The faction's pool is open and empty, counting contributions already dated."""
+    now = season.summary(path)
+    state = {"world": {}, "key": "", "max_battles": None, "board": now.board}
+    pool = engine.pending_board(state, now.ledger)["factions"][code]
+    return bool(pool["pool_state"] == engine.PoolState.OPEN and pool["pool"] == 0)
+
+
+def _fight(path: Path) -> int:
+    return int(list(season.fight(path, 1))[-1]["number"])
+
+
+def build_demo_season(path: Path, seed: str | None = None,
+                      map_data: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Create the demo season in `path`; returns what was arranged, for tests and the banner."""
+    from fairfight.conquest import scenario
+
+    chosen = map_data if map_data is not None else scenario.load_map("north-america")
+    secret = seed or new_seed()
+    season.create_season(path, chosen, str(chosen.get("name", "map")), seed=secret)
+    by_size = sorted(chosen["regions"], key=lambda r: (r["population"], r["code"]))
+    season.contribute(path, by_size[-1]["code"], 25)
+    season.contribute(path, by_size[-2]["code"], 10)
+    fought = _fight(path)
+    clash_battle, secured_battle = None, None
+    while clash_battle is None and fought < DEMO_BATTLES - 2:
+        fighters = _next_fighters(path, secret)
+        if all(_fillable(path, code) for code in fighters):
+            for code in fighters:
+                season.contribute(path, code, 50)
+            clash_battle = fought + 1
+        fought = _fight(path)
+    for code in reversed(_next_fighters(path, secret)):
+        if _fillable(path, code):
+            season.contribute(path, code, 50)
+            secured_battle = fought + 1
+            break
+    while fought < DEMO_BATTLES:
+        fought = _fight(path)
+    rebel = _fund_a_rebellion(path)
+    for code in (by_size[0]["code"], by_size[len(by_size) // 2]["code"]):
+        if _fillable(path, code) and season.summary(path).board["factions"][code]["standing"]:
+            season.contribute(path, code, 15)
+    return {"fan_clash_battle": clash_battle, "secured_battle": secured_battle,
+            "rebellion_waiting": rebel}
+
+
+def main(arguments: list[str]) -> None:
+    """Build the season, print the address and token, and serve until Ctrl-C."""
+    from fairfight.web.conquest.operator import token_digest
+
+    folder = Path(arguments[0] if arguments else ".run")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "demo-season.db"
+    for stale in folder.glob("demo-season.db*"):
+        stale.unlink()
+    print("building the demo season (a few battles on the north-america map)...", flush=True)
+    arranged = build_demo_season(path)
+    token = secrets.token_urlsafe(24)
+    print("season home:    http://127.0.0.1:8000/conquest/1  (front page http://127.0.0.1:8000/)")
+    print("operator:       http://127.0.0.1:8000/conquest/operator")
+    print(f"admin token:    {token}")
+    print(f"FAN CLASH in battle {arranged['fan_clash_battle']}; rebellion fund waiting: "
+          f"{arranged['rebellion_waiting']}. Stop with Ctrl-C.", flush=True)
+    env = {**os.environ, "FAIRFIGHT_ADMIN_TOKEN_SHA256": token_digest(token)}
+    env.pop("FAIRFIGHT_PAYMENT_SECRET", None)
+    os.execve(sys.executable, [sys.executable, "-m", "fairfight", "serve", "--db", str(path),
+                               "--host", "127.0.0.1", "--port", "8000"], env)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

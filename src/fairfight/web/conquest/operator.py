@@ -1,0 +1,94 @@
+"""The operator's powers: air battles, record the beacon, reveal, export; guarded by a token.
+
+The service keeps only the SHA-256 of the admin token (`FAIRFIGHT_ADMIN_TOKEN_SHA256`) and
+compares digests in constant time. With no token configured, every operator action is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import io
+import zipfile
+
+from fairfight.conquest import publication, season
+from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.models import AirResult, BeaconRequest, RevealResult
+from fairfight.web.conquest.refusals import Refusal
+from fairfight.web.conquest.views import battle_line
+
+__all__ = [
+    "air",
+    "bearer_token",
+    "check_token",
+    "record_beacon",
+    "record_zip",
+    "reveal",
+    "token_digest",
+]
+
+
+def token_digest(token: str) -> str:
+    """SHA-256 of a token, lowercase hex: what the settings hold."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer …` header, if any."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def check_token(expected_sha256: str | None, token: str | None) -> None:
+    """Refuse with 401 unless the token's digest matches (compared in constant time)."""
+    challenge = {"WWW-Authenticate": 'Bearer realm="operator"'}
+    if not expected_sha256:
+        raise Refusal(401, "authorization", "operator actions are disabled: no admin token is "
+                      "configured (FAIRFIGHT_ADMIN_TOKEN_SHA256)", challenge)
+    if token is None:
+        raise Refusal(401, "authorization", "an operator token is required", challenge)
+    if not hmac.compare_digest(token_digest(token), expected_sha256.strip().lower()):
+        raise Refusal(401, "authorization", "the operator token is not valid", challenge)
+
+
+def air(catalog: SeasonCatalog, season_id: int, count: int) -> AirResult:
+    """Fight the next `count` battles, one transaction each (the same function as the CLI)."""
+    catalog.require(season_id)
+    fought = list(season.fight(catalog.database.season_path(season_id), count))
+    snap = catalog.snapshot(season_id)
+    return AirResult(
+        season=season_id,
+        battles=[battle_line(season_id, entry) for entry in fought],
+        ended=snap.board["ended"],
+    )
+
+
+def record_beacon(catalog: SeasonCatalog, season_id: int, value: BeaconRequest) -> dict[str, str]:
+    """Record the beacon round's randomness before battle 1."""
+    catalog.require(season_id)
+    recorded = season.record_beacon(
+        catalog.database.season_path(season_id), value.randomness, value.signature
+    )
+    return {key: str(item) for key, item in recorded.items() if item is not None}
+
+
+def reveal(catalog: SeasonCatalog, season_id: int) -> RevealResult:
+    """Publish the seed (refused until the season is over)."""
+    catalog.require(season_id)
+    seed = season.reveal(catalog.database.season_path(season_id))
+    snap = catalog.snapshot(season_id)
+    return RevealResult(season=season_id, seed=seed, commitment=snap.summary.commitment)
+
+
+def record_zip(catalog: SeasonCatalog, season_id: int) -> bytes:
+    """The public record as a zip of its canonical files (the seed only once revealed)."""
+    snap = catalog.snapshot(season_id)
+    record = publication.public_record(snap.summary, snap.history)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in sorted(publication.record_files(record).items()):
+            info = zipfile.ZipInfo(f"record/{name}", date_time=(2000, 1, 1, 0, 0, 0))
+            archive.writestr(info, data, zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()

@@ -1,0 +1,70 @@
+"""The conquest service of one app: its catalog, keys in flight and live broadcaster.
+
+`install` puts one `ConquestService` on `app.state.conquest`; routes reach it through the
+`service` dependency, so tests build an app per database URL and nothing is global.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, Request
+
+from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.contributions import InFlight
+from fairfight.web.conquest.database import SeasonDatabase
+from fairfight.web.conquest.live import Broadcaster
+from fairfight.web.conquest.refusals import install_refusals
+from fairfight.web.settings import WebSettings
+
+__all__ = ["ConquestService", "install_service", "service"]
+
+
+class ConquestService:
+    """Everything the conquest routes share within one app."""
+
+    def __init__(self, settings: WebSettings) -> None:
+        self.settings = settings
+        self.catalog = SeasonCatalog(SeasonDatabase(settings.database_url))
+        self.in_flight = InFlight()
+        self.live = Broadcaster(self.catalog)
+
+    @property
+    def payments_only(self) -> bool:
+        """With a payment secret, fans pay through the provider and the form does not record."""
+        return bool(self.settings.payment_secret)
+
+    async def close(self) -> None:
+        """End live streams and release the database."""
+        await self.live.close()
+        self.catalog.close()
+
+
+def install_service(app: FastAPI) -> None:
+    """Create the app's service once and close it when the app shuts down."""
+    if hasattr(app.state, "conquest"):
+        return
+    app.state.conquest = ConquestService(app.state.settings)
+    install_refusals(app)
+    if not hasattr(app.state, "exit_hooks"):
+        app.state.exit_hooks = []
+    app.state.exit_hooks.append(app.state.conquest.live.end_soon)
+    previous = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(application: Any) -> AsyncIterator[Any]:
+        async with previous(application) as state:
+            try:
+                yield state
+            finally:
+                await app.state.conquest.close()
+
+    app.router.lifespan_context = lifespan
+
+
+def service(request: Request) -> ConquestService:
+    """The dependency every conquest route takes."""
+    found: ConquestService = request.app.state.conquest
+    return found

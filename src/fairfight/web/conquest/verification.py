@@ -1,0 +1,93 @@
+"""The verify page's checks, step by step, each with its own verdict [§9].
+
+The replay is the engine's own verifier run on the public record; it is run once per season
+version and kept with the snapshot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from pydantic import BaseModel
+
+from fairfight.conquest import engine, publication
+from fairfight.web.conquest.catalog import Snapshot
+
+__all__ = ["Step", "Verification", "verification"]
+
+
+class Step(BaseModel):
+    """One numbered check and its verdict."""
+
+    title: str
+    ok: bool | None
+    detail: str
+
+
+class Verification(BaseModel):
+    """What the verify page shows."""
+
+    revealed: bool
+    seed: str | None
+    commitment: str
+    engine_version: str
+    battles: int
+    ended: bool
+    steps: list[Step]
+
+
+def _steps(snap: Snapshot) -> list[Step]:
+    summary = snap.summary
+    seed = summary.revealed_seed or ""
+    digest = hashlib.sha256(seed.encode("ascii")).hexdigest()
+    steps = [
+        Step(
+            title="the commitment is SHA-256 of the revealed seed",
+            ok=digest == summary.commitment,
+            detail=f"sha256({seed}) = {digest}",
+        ),
+        Step(
+            title="the map is the one the header names",
+            ok=engine.map_sha256(summary.map_data) == summary.header["map_sha256"],
+            detail=f"map SHA-256 {summary.header['map_sha256']}",
+        ),
+    ]
+    if summary.header["beacon"] is not None:
+        beacon = summary.beacon
+        steps.append(Step(
+            title="the beacon round's randomness is recorded",
+            ok=beacon is not None,
+            detail=f"{summary.header['beacon']['name']} round {summary.header['beacon']['round']}"
+            + (f": {beacon['randomness']}" if beacon else ": missing"),
+        ))
+    record = publication.public_record(summary, snap.history)
+    try:
+        notes = engine.verify_record(record)
+        steps.append(Step(
+            title="every battle replays from the seed, and the final map matches",
+            ok=True, detail="; ".join(notes),
+        ))
+    except engine.ReplayMismatch as mismatch:
+        steps.append(Step(
+            title="every battle replays from the seed, and the final map matches",
+            ok=False, detail=f"{mismatch.place}: {mismatch.detail}",
+        ))
+    return steps
+
+
+def verification(snap: Snapshot) -> Verification:
+    """The verify page's content (checks only once the seed is revealed)."""
+    if "verification" not in snap.views:
+        summary = snap.summary
+        revealed = summary.revealed_seed is not None
+        snap.views["verification"] = Verification(
+            revealed=revealed,
+            seed=summary.revealed_seed,
+            commitment=summary.commitment,
+            engine_version=summary.header["engine_version"],
+            battles=summary.battles,
+            ended=summary.board["ended"],
+            steps=_steps(snap) if revealed else [],
+        )
+    result: Verification = snap.views["verification"]
+    return result

@@ -1,0 +1,434 @@
+"""Build the view models from a season snapshot: formatting only, every number from the engine.
+
+Exact values are copied from the history entries and the board; display strings come from
+`fairfight.conquest.episodes`, the same helpers the command line prints with.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from fairfight.conquest import engine, episodes
+from fairfight.conquest.rules import member_docs, multiplier, share_percent
+from fairfight.conquest.season import standings
+from fairfight.web.conquest.catalog import Snapshot
+from fairfight.web.conquest.models import (
+    Banner,
+    BattleLine,
+    BattlePage,
+    DrawView,
+    EpisodeView,
+    FactionCard,
+    HoldingView,
+    LedgerPage,
+    LedgerRow,
+    MapRegion,
+    MapState,
+    OddsView,
+    RoundView,
+    SeasonRef,
+    SeasonView,
+    SideView,
+    SpecialView,
+    StandingRow,
+)
+
+__all__ = [
+    "LATEST_SHOWN",
+    "banners",
+    "battle_line",
+    "battle_page",
+    "episode",
+    "faction_card",
+    "ledger_page",
+    "map_state",
+    "pending_board",
+    "season_ref",
+    "season_view",
+]
+
+LATEST_SHOWN = 8
+"""How many recent episodes the season home lists."""
+
+_REASONS = member_docs(engine.Reason)
+
+
+def _permille(value: Fraction) -> int:
+    return int(value * 1000)
+
+
+def season_url(season_id: int) -> str:
+    """The season home's address."""
+    return f"/conquest/{season_id}"
+
+
+def banners(entry: dict[str, Any]) -> list[Banner]:
+    """The banners an episode carries, in a fixed order."""
+    shown: list[Banner] = []
+    if entry["kind"] == engine.BattleKind.BONUS:
+        shown.append("REBELLION")
+    if entry["reason"] == engine.Reason.FAN_POWER:
+        shown.append("FAN POWER")
+    elif entry["secured"]:
+        shown.append("SECURED")
+    if entry["reason"] == engine.Reason.FAN_CLASH:
+        shown.append("FAN CLASH")
+    if entry["upset"]:
+        shown.append("UPSET")
+    return shown
+
+
+def battle_line(season_id: int, entry: dict[str, Any]) -> BattleLine:
+    """One history entry as a line of the battle list."""
+    after = Fraction(entry["battle_chance"]["after"])
+    chance = after if entry["winner"] == entry["attacker"] else 1 - after
+    return BattleLine(
+        number=entry["number"],
+        kind=entry["kind"],
+        attacker=entry["attacker"],
+        defender=entry["defender"],
+        winner=entry["winner"],
+        loser=entry["loser"],
+        reason=entry["reason"],
+        upset=entry["upset"],
+        banners=banners(entry),
+        winner_chance=engine.fraction_text(chance),
+        winner_chance_text=episodes.percent(chance),
+        headline=episodes.headline(entry).strip(),
+        url=f"{season_url(season_id)}/battles/{entry['number']}",
+    )
+
+
+def pending_board(snap: Snapshot) -> dict[str, Any]:
+    """The board as the next battle will see it: contributions dated to it already applied."""
+    if "pending" not in snap.views:
+        state = {"world": snap.world, "key": "", "max_battles": None, "board": snap.board}
+        snap.views["pending"] = engine.pending_board(state, snap.summary.ledger)
+    board: dict[str, Any] = snap.views["pending"]
+    return board
+
+
+def _standings(snap: Snapshot) -> list[StandingRow]:
+    board = pending_board(snap)
+    waiting = set(engine.waiting_rebellions(board))
+    public = type(snap.summary)(**{**_fields(snap.summary), "board": board})
+    rows = []
+    for row in standings(public):
+        if not row.standing and not (row.pool_state == engine.PoolState.OPEN and row.pool):
+            continue
+        rows.append(
+            StandingRow(
+                faction=row.faction,
+                name=snap.name_of(row.faction),
+                standing=row.standing,
+                holdings=row.holdings,
+                people=row.people,
+                power=row.power,
+                power_text=episodes.power_text(row.power),
+                morale_bp=row.morale_bp,
+                morale_text=episodes.morale_text(row.morale_bp),
+                pool=row.pool,
+                pool_state=row.pool_state,
+                fund_waiting=row.faction in waiting,
+            )
+        )
+    return rows
+
+
+def _fields(summary: Any) -> dict[str, Any]:
+    return {name: getattr(summary, name) for name in summary.__slots__}
+
+
+def season_ref(snap: Snapshot) -> SeasonRef:
+    """The season as the season list shows it."""
+    summary = snap.summary
+    return SeasonRef(
+        id=snap.season_id,
+        map_name=summary.header["map_name"],
+        commitment=summary.commitment,
+        battles=summary.battles,
+        ended=summary.board["ended"],
+        revealed=summary.revealed_seed is not None,
+        url=season_url(snap.season_id),
+    )
+
+
+def season_view(snap: Snapshot, payments_only: bool) -> SeasonView:
+    """The season home."""
+    key = f"season:{payments_only}"
+    if key in snap.views:
+        cached: SeasonView = snap.views[key]
+        return cached
+    summary, header = snap.summary, snap.summary.header
+    spec = header["beacon"]
+    view = SeasonView(
+        id=snap.season_id,
+        map_name=header["map_name"],
+        engine_version=header["engine_version"],
+        commitment=summary.commitment,
+        max_battles=header["max_battles"],
+        beacon_name=None if spec is None else spec["name"],
+        beacon_round=None if spec is None else spec["round"],
+        beacon_randomness=None if summary.beacon is None else summary.beacon["randomness"],
+        battles=summary.battles,
+        next_battle=summary.board["next_battle"],
+        ended=summary.board["ended"],
+        revealed_seed=summary.revealed_seed,
+        standings=_standings(snap),
+        latest=[battle_line(snap.season_id, e) for e in reversed(snap.history[-LATEST_SHOWN:])],
+        waiting_rebellions=engine.waiting_rebellions(pending_board(snap)),
+        payments_only=payments_only,
+    )
+    snap.views[key] = view
+    return view
+
+
+def battle_page(snap: Snapshot, page: int, per_page: int) -> BattlePage:
+    """Battles newest first, `per_page` at a time."""
+    newest_first = snap.history[::-1]
+    chunk = newest_first[(page - 1) * per_page : page * per_page]
+    return BattlePage(
+        season=snap.season_id,
+        page=page,
+        per_page=per_page,
+        total=len(snap.history),
+        battles=[battle_line(snap.season_id, entry) for entry in chunk],
+    )
+
+
+def _side(snap: Snapshot, role: str, side: dict[str, Any]) -> SideView:
+    return SideView(
+        role="attacker" if role == "attacker" else "defender",
+        faction=side["faction"],
+        name=snap.name_of(side["faction"]),
+        type=side["type"],
+        special=side["special"],
+        special_active=side["special_active"],
+        people=side["people"],
+        power=side["power"],
+        power_text=episodes.power_text(side["power"]),
+        weighted_rating=side["weighted_rating"],
+        weighted_rating_text=episodes.SIDE_ROWS[4][1](side),
+        home=side["home"],
+        sea=side["sea"],
+        counter=side["counter"],
+        morale_bp=side["morale_bp"],
+        morale_text=episodes.morale_text(side["morale_bp"]),
+        fan=side["fan"],
+        pool=side["pool"],
+        rows=[(label, show(side)) for label, show in episodes.SIDE_ROWS],
+    )
+
+
+def _rounds(entry: dict[str, Any]) -> list[RoundView]:
+    draws = {d["index"]: d["value"] for d in entry["draws"]}
+    rounds = []
+    for shown in entry["rounds"]:
+        value = draws[shown["draw_index"]]
+        chance = Fraction(shown["after"])
+        q = chance.numerator * (engine.ROUND_SCALE // chance.denominator)
+        high = value >> engine.ROUND_BITS
+        won = shown["winner"] == "attacker"
+        rounds.append(
+            RoundView(
+                category=shown["category"],
+                before=shown["before"],
+                after=shown["after"],
+                before_text=episodes.percent(shown["before"]),
+                after_text=episodes.percent(shown["after"]),
+                draw_index=shown["draw_index"],
+                u_text=episodes.round_draw(value),
+                winner=shown["winner"],
+                winner_faction=entry[shown["winner"]],
+                check=f"x>>32 = {high:,} {'<' if won else '≥'} Q = {q:,}: "
+                f"{'attacker' if won else 'defender'} wins the round",
+            )
+        )
+    return rounds
+
+
+def _odds(entry: dict[str, Any]) -> OddsView:
+    before = Fraction(entry["battle_chance"]["before"])
+    after = Fraction(entry["battle_chance"]["after"])
+    secured = None
+    if entry["secured"]:
+        secured = entry["attacker"] if after == 1 else entry["defender"]
+    return OddsView(
+        before=entry["battle_chance"]["before"],
+        after=entry["battle_chance"]["after"],
+        before_text=episodes.percent(before),
+        after_text=episodes.percent(after),
+        before_permille=_permille(before),
+        after_permille=_permille(after),
+        secured_by=secured,
+        fan_clash=entry["reason"] == engine.Reason.FAN_CLASH,
+    )
+
+
+def episode(snap: Snapshot, number: int) -> EpisodeView:
+    """One battle's episode."""
+    key = f"episode:{number}"
+    if key in snap.views:
+        cached: EpisodeView = snap.views[key]
+        return cached
+    entry = snap.history[number - 1]
+    text = episodes.episode_view(entry)
+    rebellion = entry["kind"] == engine.BattleKind.BONUS
+    morale = entry["morale_after"]
+    view = EpisodeView(
+        season=snap.season_id,
+        number=number,
+        kind=entry["kind"],
+        title=text.title,
+        notes=text.notes,
+        attacker=_side(snap, "attacker", entry["sides"]["attacker"]),
+        defender=_side(snap, "defender", entry["sides"]["defender"]),
+        odds=_odds(entry),
+        rounds=_rounds(entry),
+        draws=[
+            DrawView(
+                index=draw["index"],
+                role=engine.DRAW_ROLES[i],
+                value=draw["value"],
+                u_text=episodes.round_draw(draw["value"]),
+                used=not (rebellion and i < len(engine.DRAW_ROLES) - len(engine.CATEGORIES)),
+            )
+            for i, draw in enumerate(entry["draws"])
+        ],
+        attacker_rounds=entry["attacker_rounds"],
+        natural_winner=entry["natural_winner"],
+        winner=entry["winner"],
+        loser=entry["loser"],
+        reason=entry["reason"],
+        reason_text=_REASONS.get(entry["reason"], ""),
+        upset=entry["upset"],
+        banners=banners(entry),
+        result=text.result[0],
+        changed_hands=entry["changed_hands"],
+        pools_spent=entry["pools_spent"],
+        morale_after={entry[role]: value for role, value in morale.items()},
+        morale_after_text={entry[role]: episodes.morale_text(v) for role, v in morale.items()},
+        season_over=entry["season_over"],
+        previous=number - 1 if number > 1 else None,
+        next=number + 1 if number < len(snap.history) else None,
+    )
+    snap.views[key] = view
+    return view
+
+
+def _pool_note(faction: dict[str, Any], code: str, history: list[dict[str, Any]]) -> str:
+    amount, state, standing = faction["pool"], faction["pool_state"], faction["standing"]
+    if state == engine.PoolState.SPENT:
+        used = [e["number"] for e in history if code in e["pools_spent"]]
+        where = f" in battle {used[-1]}" if used else ""
+        return f"${amount} spent{where}; this faction's fans are done for the season"
+    if not standing:
+        if amount == engine.POOL_CAP:
+            return "rebellion fund full: the home region rises in a bonus round next"
+        return (
+            f"rebellion fund: ${amount} of ${engine.POOL_CAP}; at ${engine.POOL_CAP} the home "
+            "region rises against its occupier in a bonus round (a real fight, not a sure win)"
+        )
+    if amount == engine.POOL_CAP:
+        return "full: secures the win of this faction's next regular battle (both full: FAN CLASH)"
+    if amount:
+        return (
+            f"${amount}: spent in this faction's next regular battle, win or lose, for "
+            f"{multiplier(engine.fan_factor(amount))} strength in every round"
+        )
+    return "empty: an empty pool is not used, and would become a rebellion fund if conquered"
+
+
+def faction_card(snap: Snapshot, code: str, payments_only: bool) -> FactionCard:
+    """A faction's card (pools as the next battle will see them)."""
+    board = pending_board(snap)
+    faction = board["factions"][code]
+    region = snap.regions[code]
+    special = region["special"]
+    next_battle = board["next_battle"]
+    holdings = [
+        HoldingView(
+            code=held,
+            name=snap.name_of(held),
+            captured_at=where["captured_at"],
+            share_text=share_percent(engine.integration_share(next_battle, where["captured_at"]))
+            if where["captured_at"] is not None
+            else "100%",
+        )
+        for held, where in sorted(board["regions"].items())
+        if where["owner"] == code
+    ]
+    open_pool = faction["pool_state"] == engine.PoolState.OPEN and not board["ended"]
+    amounts = [
+        a
+        for a in range(engine.POOL_STEP, engine.POOL_CAP + 1, engine.POOL_STEP)
+        if open_pool and faction["pool"] + a <= engine.POOL_CAP
+    ]
+    fought = [e for e in snap.history if code in (e["attacker"], e["defender"])]
+    return FactionCard(
+        season=snap.season_id,
+        code=code,
+        name=snap.name_of(code),
+        type=engine.faction_type(snap.world, code).value,
+        ratings=dict(snap.world["regions"][code]["ratings"]),
+        special=SpecialView(
+            category=special["category"],
+            name=special.get("name", ""),
+            fact=special.get("fact", ""),
+            source_status=special.get("source_status", "unsourced"),
+            citation=special.get("citation"),
+        ),
+        standing=faction["standing"],
+        held_by=board["regions"][code]["owner"],
+        morale_bp=faction["morale"],
+        morale_text=episodes.morale_text(faction["morale"]),
+        holdings=holdings,
+        battles=[battle_line(snap.season_id, e) for e in fought],
+        pool=faction["pool"],
+        pool_state=faction["pool_state"],
+        pool_note=_pool_note(faction, code, snap.history),
+        fund_waiting=code in engine.waiting_rebellions(board),
+        amounts=amounts,
+        accepts_contributions=bool(amounts),
+        payments_only=payments_only,
+    )
+
+
+def map_state(snap: Snapshot, after_battle: int | None = None) -> MapState:
+    """Owners now, or just after battle `after_battle` (regions that moved in it marked)."""
+    upto = len(snap.history) if after_battle is None else after_battle
+    owners: dict[str, tuple[str, int | None]] = {code: (code, None) for code in snap.regions}
+    for entry in snap.history[:upto]:
+        for moved in entry["changed_hands"]:
+            restored = entry["restored"] == moved
+            owners[moved] = (entry["winner"], None if restored else entry["number"])
+    changed = set(snap.history[upto - 1]["changed_hands"]) if upto else set()
+    return MapState(
+        season=snap.season_id,
+        after_battle=upto,
+        regions=[
+            MapRegion(
+                code=code,
+                name=snap.name_of(code),
+                owner=owner,
+                owner_name=snap.name_of(owner),
+                captured_at=captured,
+                changed=code in changed,
+            )
+            for code, (owner, captured) in sorted(owners.items())
+        ],
+    )
+
+
+def ledger_page(snap: Snapshot, page: int, per_page: int) -> LedgerPage:
+    """The public ledger, oldest first."""
+    entries = snap.summary.ledger
+    chunk = entries[(page - 1) * per_page : page * per_page]
+    return LedgerPage(
+        season=snap.season_id,
+        page=page,
+        per_page=per_page,
+        total=len(entries),
+        entries=[LedgerRow(**entry) for entry in chunk],
+    )

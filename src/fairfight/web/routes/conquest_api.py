@@ -1,0 +1,160 @@
+"""The conquest show's JSON API: seasons, standings, battles, factions, map, ledger, record,
+and the live event stream. Every response is a view model the pages render too."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, FastAPI, Header, Query, Response
+from fastapi.responses import StreamingResponse
+
+from fairfight.web.conquest import views
+from fairfight.web.conquest.live import parse_last_event_id
+from fairfight.web.conquest.models import (
+    BattlePage,
+    EpisodeView,
+    FactionCard,
+    LedgerPage,
+    MapState,
+    SeasonList,
+    SeasonView,
+    StandingRow,
+)
+from fairfight.web.conquest.operator import record_zip
+from fairfight.web.conquest.refusals import Refusal
+from fairfight.web.conquest.service import ConquestService, install_service, service
+
+__all__ = [
+    "battle",
+    "battles",
+    "events",
+    "faction",
+    "install",
+    "ledger",
+    "map_state",
+    "record",
+    "router",
+    "season",
+    "seasons",
+    "standings",
+]
+
+router = APIRouter(prefix="/api/seasons", tags=["conquest"])
+Service = Annotated[ConquestService, Depends(service)]
+Page = Annotated[int, Query(ge=1, le=1_000_000)]
+PerPage = Annotated[int, Query(ge=1, le=200)]
+
+
+def install(app: FastAPI) -> None:
+    """Give the app its conquest service (shared by every conquest route module)."""
+    install_service(app)
+
+
+@router.get("")
+def seasons(conquest: Service) -> SeasonList:
+    """Every season in the database, with its stable id."""
+    catalog = conquest.catalog
+    return SeasonList(
+        seasons=[views.season_ref(catalog.snapshot(sid)) for sid in catalog.season_ids()]
+    )
+
+
+@router.get("/{season_id:int}")
+def season(season_id: int, conquest: Service) -> SeasonView:
+    """The season home: commitment, beacon, engine version, standings, latest battles."""
+    return views.season_view(conquest.catalog.snapshot(season_id), conquest.payments_only)
+
+
+@router.get("/{season_id:int}/standings")
+def standings(season_id: int, conquest: Service) -> list[StandingRow]:
+    """The standings, pools as the next battle will see them."""
+    return views.season_view(conquest.catalog.snapshot(season_id), conquest.payments_only).standings
+
+
+@router.get("/{season_id:int}/battles")
+def battles(
+    season_id: int, conquest: Service, page: Page = 1, per_page: PerPage = 50
+) -> BattlePage:
+    """The battles fought, newest first, a page at a time."""
+    return views.battle_page(conquest.catalog.snapshot(season_id), page, per_page)
+
+
+@router.get("/{season_id:int}/battles/{number:int}")
+def battle(season_id: int, number: int, conquest: Service) -> EpisodeView:
+    """One battle's episode: sides, odds before and after, rounds, draws, result."""
+    snap = conquest.catalog.snapshot(season_id)
+    if not 1 <= number <= len(snap.history):
+        raise LookupError(f"battle {number} has not been fought")
+    return views.episode(snap, number)
+
+
+@router.get("/{season_id:int}/factions/{code}")
+def faction(season_id: int, code: str, conquest: Service) -> FactionCard:
+    """A faction's card: special and its source, holdings, battles, pool."""
+    snap = conquest.catalog.snapshot(season_id)
+    if code not in snap.regions:
+        raise LookupError(f"no faction has the code {code!r}")
+    return views.faction_card(snap, code, conquest.payments_only)
+
+
+@router.get("/{season_id:int}/map")
+def map_state(
+    season_id: int,
+    conquest: Service,
+    after: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
+) -> MapState:
+    """Who holds each region now, or just after battle `after`."""
+    snap = conquest.catalog.snapshot(season_id)
+    if after is not None and after > len(snap.history):
+        raise LookupError(f"battle {after} has not been fought")
+    return views.map_state(snap, after)
+
+
+@router.get("/{season_id:int}/ledger")
+def ledger(
+    season_id: int, conquest: Service, page: Page = 1, per_page: PerPage = 100
+) -> LedgerPage:
+    """The public ledger of contributions, oldest first."""
+    return views.ledger_page(conquest.catalog.snapshot(season_id), page, per_page)
+
+
+@router.get(
+    "/{season_id:int}/record",
+    response_class=Response,
+    responses={200: {"content": {"application/zip": {}}}},
+)
+def record(season_id: int, conquest: Service) -> Response:
+    """The season's public record (a zip), once the seed has been revealed."""
+    snap = conquest.catalog.snapshot(season_id)
+    if snap.summary.revealed_seed is None:
+        raise Refusal(409, "season", "the record is published after the reveal")
+    return Response(
+        record_zip(conquest.catalog, season_id),
+        media_type="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="season-{season_id}-record.zip"'},
+    )
+
+
+@router.get(
+    "/{season_id:int}/events",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/event-stream": {}}}},
+)
+async def events(
+    season_id: int,
+    conquest: Service,
+    last_event_id: Annotated[str | None, Header(max_length=40)] = None,
+) -> StreamingResponse:
+    """Server-sent events: `battle` (id = battle number) for each aired battle, `ledger` when
+    pools change; heartbeat comments keep the stream open. Resume with `Last-Event-ID`."""
+    conquest.catalog.require(season_id)
+    stream = await conquest.live.stream(season_id, parse_last_event_id(last_event_id))
+    return StreamingResponse(
+        stream,
+        media_type="text/event-stream",
+        headers={
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+            "Connection": "keep-alive",
+        },
+    )

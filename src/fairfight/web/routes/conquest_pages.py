@@ -1,0 +1,180 @@
+"""The conquest show's pages: seasons, season home, episodes, faction cards, rules, verify.
+
+Each page renders the view model its `/api/` twin returns; the contribution form posts here
+and redirects, so everything works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from fairfight.core.errors import InputError
+from fairfight.web.conquest import views
+from fairfight.web.conquest.contributions import Requested, record_contribution
+from fairfight.web.conquest.operator import record_zip
+from fairfight.web.conquest.refusals import Refusal
+from fairfight.web.conquest.rules_page import rules_html
+from fairfight.web.conquest.service import ConquestService, install_service, service
+from fairfight.web.conquest.verification import verification
+from fairfight.web.templating import templates
+
+__all__ = [
+    "NAV",
+    "battles_page",
+    "contribute_form",
+    "episode_page",
+    "faction_page",
+    "install",
+    "record_download",
+    "router",
+    "rules",
+    "season_home",
+    "seasons_page",
+    "verify_page",
+]
+
+router = APIRouter(prefix="/conquest", include_in_schema=False)
+NAV = (10, "Conquest", "/conquest")
+Service = Annotated[ConquestService, Depends(service)]
+FORM_WAIT_SECONDS = 10.0
+"""How long a form post waits for an earlier post with the same key (a double click)."""
+
+
+def install(app: FastAPI) -> None:
+    """Give the app its conquest service (shared by every conquest route module)."""
+    install_service(app)
+
+
+def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, f"conquest/{name}", context, status_code=status)
+
+
+@router.get("", response_class=HTMLResponse)
+def seasons_page(request: Request, conquest: Service) -> HTMLResponse:
+    """Every season in the database."""
+    catalog = conquest.catalog
+    refs = [views.season_ref(catalog.snapshot(sid)) for sid in catalog.season_ids()]
+    return _page(request, "seasons.html", seasons=refs)
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules(request: Request) -> HTMLResponse:
+    """The rules page, rendered from the engine's constants."""
+    return _page(request, "rules.html", body=rules_html())
+
+
+@router.get("/{season_id:int}", response_class=HTMLResponse)
+def season_home(request: Request, season_id: int, conquest: Service) -> HTMLResponse:
+    """The season home: commitment, beacon, standings, latest episodes, the map."""
+    snap = conquest.catalog.snapshot(season_id)
+    return _page(
+        request, "home.html",
+        season=views.season_view(snap, conquest.payments_only), map=views.map_state(snap),
+    )
+
+
+@router.get("/{season_id:int}/battles", response_class=HTMLResponse)
+def battles_page(
+    request: Request, season_id: int, conquest: Service,
+    page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
+) -> HTMLResponse:
+    """Every battle, newest first."""
+    snap = conquest.catalog.snapshot(season_id)
+    return _page(request, "battles.html", season=views.season_ref(snap),
+                 listing=views.battle_page(snap, page, 50))
+
+
+@router.get("/{season_id:int}/battles/{number:int}", response_class=HTMLResponse)
+def episode_page(request: Request, season_id: int, number: int, conquest: Service) -> HTMLResponse:
+    """One battle's episode, with the map just after it."""
+    snap = conquest.catalog.snapshot(season_id)
+    if not 1 <= number <= len(snap.history):
+        raise LookupError(f"battle {number} has not been fought")
+    return _page(request, "episode.html", season=views.season_ref(snap),
+                 episode=views.episode(snap, number), map=views.map_state(snap, number))
+
+
+def _card(
+    request: Request, conquest: ConquestService, season_id: int, code: str, *,
+    status: int = 200, error: InputError | None = None, added: int | None = None,
+) -> HTMLResponse:
+    snap = conquest.catalog.snapshot(season_id)
+    if code not in snap.regions:
+        raise LookupError(f"no faction has the code {code!r}")
+    return _page(
+        request, "faction.html", status,
+        season=views.season_ref(snap), card=views.faction_card(snap, code, conquest.payments_only),
+        form_key=secrets.token_urlsafe(18), error=error, added=added,
+    )
+
+
+@router.get("/{season_id:int}/factions/{code}", response_class=HTMLResponse)
+def faction_page(
+    request: Request, season_id: int, code: str, conquest: Service,
+    added: Annotated[int | None, Query(ge=1)] = None,
+) -> HTMLResponse:
+    """A faction's card with the form to add to its pool (a fresh key each render)."""
+    return _card(request, conquest, season_id, code, added=added)
+
+
+def _record_waiting(conquest: ConquestService, season_id: int, amount: int, code: str,
+                    requested: Requested) -> tuple[int, dict[str, Any]]:
+    """Record, waiting out an earlier post of the same form (a double click) instead of 409."""
+    deadline = time.monotonic() + FORM_WAIT_SECONDS
+    while True:
+        try:
+            return record_contribution(
+                conquest.catalog, conquest.in_flight, season_id,
+                {"faction": code, "amount": amount}, requested,
+            )
+        except Refusal as refusal:
+            if refusal.status != 409 or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+@router.post("/{season_id:int}/factions/{code}/contribute", response_class=HTMLResponse)
+async def contribute_form(
+    request: Request, season_id: int, code: str, conquest: Service,
+    amount: Annotated[int, Form(ge=0, le=10_000)],
+    idempotency_key: Annotated[str, Form(pattern=r"^[\x21-\x7e]{1,200}$")],
+) -> Response:
+    """The form's post: record once per rendered form, then show the card again."""
+    if conquest.payments_only:
+        raise Refusal(403, "payments", "contributions are taken through the payment provider")
+    requested = Requested(f"form:{idempotency_key}", "POST", request.url.path,
+                          f"{code}:{amount}".encode())
+    try:
+        _, payload = await run_in_threadpool(
+            _record_waiting, conquest, season_id, amount, code, requested)
+    except InputError as error:
+        return _card(request, conquest, season_id, code, status=422, error=error)
+    conquest.live.poke()
+    return RedirectResponse(
+        f"/conquest/{season_id}/factions/{code}?added={payload['seq']}#pool", status_code=303
+    )
+
+
+@router.get("/{season_id:int}/verify", response_class=HTMLResponse)
+def verify_page(request: Request, season_id: int, conquest: Service) -> HTMLResponse:
+    """After the reveal: the seed, the checks step by step, the record and how to replay it."""
+    snap = conquest.catalog.snapshot(season_id)
+    return _page(request, "verify.html", season=views.season_ref(snap),
+                 check=verification(snap))
+
+
+@router.get("/{season_id:int}/record.zip")
+def record_download(season_id: int, conquest: Service) -> Response:
+    """The public record, once revealed."""
+    snap = conquest.catalog.snapshot(season_id)
+    if snap.summary.revealed_seed is None:
+        raise Refusal(409, "season", "the record is published after the reveal")
+    return Response(record_zip(conquest.catalog, season_id), media_type="application/zip",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="season-{season_id}-record.zip"'})

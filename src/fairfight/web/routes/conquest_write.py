@@ -1,0 +1,160 @@
+"""Writes over the JSON API: fan contributions, the payment webhook, and operator actions."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, FastAPI, Header, Request, Response
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from fairfight.web.conquest import operator
+from fairfight.web.conquest.contributions import (
+    IDEMPOTENCY_HEADER,
+    Requested,
+    check_key,
+    record_contribution,
+)
+from fairfight.web.conquest.models import (
+    AirRequest,
+    AirResult,
+    BeaconRequest,
+    Contribution,
+    ContributionRequest,
+    RevealResult,
+)
+from fairfight.web.conquest.payments import SIGNATURE_HEADER, verified_event
+from fairfight.web.conquest.refusals import Refusal
+from fairfight.web.conquest.service import ConquestService, install_service, service
+
+__all__ = [
+    "air",
+    "beacon",
+    "contribute",
+    "export",
+    "install",
+    "payment_webhook",
+    "reveal_seed",
+    "router",
+]
+
+router = APIRouter(prefix="/api", tags=["conquest"])
+Service = Annotated[ConquestService, Depends(service)]
+
+
+def install(app: FastAPI) -> None:
+    """Give the app its conquest service (shared by every conquest route module)."""
+    install_service(app)
+
+
+def _json_body(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise Refusal(400, "body", "is not valid JSON") from None
+
+
+@router.post(
+    "/seasons/{season_id:int}/contributions",
+    status_code=201,
+    response_model=Contribution,
+    responses={409: {"description": "the same key is still being processed"}},
+)
+async def contribute(
+    season_id: int,
+    request: Request,
+    conquest: Service,
+    body: Annotated[ContributionRequest, Body()],
+    idempotency_key: Annotated[str | None, Header(alias=IDEMPOTENCY_HEADER)] = None,
+) -> Response:
+    """Add to a faction's pool. `Idempotency-Key` is required: the same key and body return
+    the original response; the same key with another body is 422; still running, 409."""
+    if conquest.payments_only:
+        raise Refusal(403, "payments", "contributions are taken through the payment provider; "
+                      "this endpoint is closed while a payment secret is configured")
+    key = check_key(idempotency_key)
+    del body  # validated for the schema; the raw body is what the key is bound to
+    raw = await request.body()
+    requested = Requested(key, request.method, request.url.path, raw)
+    status, payload = await run_in_threadpool(
+        record_contribution, conquest.catalog, conquest.in_flight, season_id, _json_body(raw),
+        requested,
+    )
+    conquest.live.poke()
+    return JSONResponse(payload, status_code=status)
+
+
+@router.post("/payments/webhook", status_code=201, response_model=Contribution)
+async def payment_webhook(
+    request: Request,
+    conquest: Service,
+    signature: Annotated[str | None, Header(alias=SIGNATURE_HEADER, max_length=600)] = None,
+) -> Response:
+    """A settled payment from the provider, signed with HMAC-SHA256 over timestamp and body;
+    the event id makes a redelivered event count once."""
+    secret = conquest.settings.payment_secret
+    if not secret:
+        raise Refusal(404, "payments", "no payment provider is configured")
+    raw = await request.body()
+    event = verified_event(secret, signature, raw)
+    data = event.data
+    requested = Requested(f"payment:{event.id}", request.method, request.url.path, raw)
+    status, payload = await run_in_threadpool(
+        record_contribution, conquest.catalog, conquest.in_flight, data.season,
+        {"faction": data.faction, "amount": data.amount}, requested,
+    )
+    conquest.live.poke()
+    return JSONResponse(payload, status_code=status)
+
+
+def _authorised(conquest: ConquestService, authorization: str | None) -> None:
+    operator.check_token(conquest.settings.admin_token_sha256, operator.bearer_token(authorization))
+
+
+Authorization = Annotated[str | None, Header(max_length=600)]
+
+
+@router.post("/seasons/{season_id:int}/operator/air", tags=["operator"])
+async def air(
+    season_id: int, conquest: Service, request: AirRequest, authorization: Authorization = None
+) -> AirResult:
+    """Air the next battle, or the next `count` (operator token required)."""
+    _authorised(conquest, authorization)
+    result = await run_in_threadpool(operator.air, conquest.catalog, season_id, request.count)
+    conquest.live.poke()
+    return result
+
+
+@router.post("/seasons/{season_id:int}/operator/beacon", tags=["operator"])
+async def beacon(
+    season_id: int, conquest: Service, value: BeaconRequest, authorization: Authorization = None
+) -> dict[str, str]:
+    """Record the beacon round's randomness before battle 1 (operator token required)."""
+    _authorised(conquest, authorization)
+    return await run_in_threadpool(operator.record_beacon, conquest.catalog, season_id, value)
+
+
+@router.post("/seasons/{season_id:int}/operator/reveal", tags=["operator"])
+async def reveal_seed(
+    season_id: int, conquest: Service, authorization: Authorization = None
+) -> RevealResult:
+    """Publish the seed once the season is over (operator token required)."""
+    _authorised(conquest, authorization)
+    return await run_in_threadpool(operator.reveal, conquest.catalog, season_id)
+
+
+@router.get(
+    "/seasons/{season_id:int}/operator/export",
+    tags=["operator"],
+    response_class=Response,
+    responses={200: {"content": {"application/zip": {}}}},
+)
+async def export(
+    season_id: int, conquest: Service, authorization: Authorization = None
+) -> Response:
+    """The public record as it stands (a zip; the seed only after the reveal)."""
+    _authorised(conquest, authorization)
+    data = await run_in_threadpool(operator.record_zip, conquest.catalog, season_id)
+    return Response(data, media_type="application/zip", headers={
+        "Content-Disposition": f'attachment; filename="season-{season_id}-record.zip"'})

@@ -1,0 +1,54 @@
+// Live updates for the season home and episode pages: listen to the season's event stream,
+// then re-fetch this page and swap in the sections marked data-live. The server renders
+// everything; this script computes nothing itself. Without JavaScript the pages still work.
+(function () {
+  "use strict";
+  var live = document.getElementById("live");
+  if (!live || !window.EventSource || !window.fetch || !window.DOMParser) { return; }
+  var status = document.getElementById("live-status");
+  var page = live.getAttribute("data-page");
+  var refreshing = false;
+  var again = false;
+
+  function say(text) { if (status) { status.textContent = text; } }
+
+  function refresh() {
+    if (refreshing) { again = true; return; }
+    refreshing = true;
+    fetch(window.location.pathname, { headers: { "Accept": "text/html" }, cache: "no-store" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (!html) { return; }
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        document.querySelectorAll("[data-live][id]").forEach(function (old) {
+          var replacement = fresh.getElementById(old.id);
+          if (replacement) { old.replaceWith(document.importNode(replacement, true)); }
+        });
+      })
+      .catch(function () { /* the next event retries */ })
+      .then(function () {
+        refreshing = false;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  var source = new EventSource(live.getAttribute("data-events"));
+  source.addEventListener("battle", function (message) {
+    var data = JSON.parse(message.data);
+    if (page === "episode") {
+      var link = document.getElementById("next-link");
+      var text = "Battle " + data.number + " has aired: " + data.headline;
+      say(text);
+      if (link && !link.querySelector("a")) {
+        var a = document.createElement("a");
+        a.href = data.url; a.rel = "next"; a.textContent = "Battle " + data.number;
+        link.appendChild(a);
+      }
+      return;
+    }
+    say("Battle " + data.number + " has aired: " + data.headline);
+    refresh();
+  });
+  source.addEventListener("ledger", function () { if (page === "home") { refresh(); } });
+  window.addEventListener("pagehide", function () { source.close(); });
+})();

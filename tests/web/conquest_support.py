@@ -1,0 +1,65 @@
+"""Shared helpers of the conquest web tests: a demo season on disk, apps over it, a live server."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import uvicorn
+from fastapi import FastAPI
+
+from fairfight.web import WebSettings, create_app
+from fairfight.web.conquest.operator import token_digest
+from fairfight.web.serve import GracefulServer
+
+SEED = "c0ffee" * 10 + "c0de"
+ADMIN_TOKEN = "operator-token-for-tests"
+PAYMENT_SECRET = "whsec-test-secret"
+
+
+def copy_season(source: Path, target_dir: Path) -> Path:
+    """Copy a season file and its companions (seed file, journal) into a fresh folder."""
+    for companion in source.parent.glob(source.name + "*"):
+        shutil.copy2(companion, target_dir / companion.name)
+    return target_dir / source.name
+
+
+def make_app(path: Path, *, payments: bool = False, admin: bool = True) -> FastAPI:
+    """An app serving the season file, with the test admin token (and payment secret)."""
+    return create_app(WebSettings(
+        database_url=f"sqlite:///{path}",
+        admin_token_sha256=token_digest(ADMIN_TOKEN) if admin else None,
+        payment_secret=PAYMENT_SECRET if payments else None,
+    ))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def live_server(app: FastAPI) -> Iterator[str]:
+    """Serve `app` with uvicorn on a free loopback port in a thread; yields the base URL."""
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                            timeout_graceful_shutdown=1)
+    server = GracefulServer(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.handle_exit(signal.SIGINT, None)
+        thread.join(30)

@@ -1,0 +1,82 @@
+"""Operator actions: the token guards them, and they act through the command line's functions."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fairfight.conquest import season
+from tests.web.conquest_support import ADMIN_TOKEN, make_app
+
+BEARER = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+ACTIONS = [("post", "/api/seasons/1/operator/air", {"count": 1}),
+           ("post", "/api/seasons/1/operator/reveal", None),
+           ("post", "/api/seasons/1/operator/beacon", {"randomness": "ab" * 32}),
+           ("get", "/api/seasons/1/operator/export", None)]
+
+
+@pytest.mark.parametrize(("method", "path", "body"), ACTIONS)
+def test_operator_api_is_401_without_the_right_token(client: TestClient, method: str,
+                                                      path: str, body: object) -> None:
+    for headers in ({}, {"authorization": "Bearer wrong"}, {"authorization": ADMIN_TOKEN}):
+        response = client.request(method, path, json=body, headers=headers)
+        assert response.status_code == 401, headers
+        assert response.json()["field"] == "authorization"
+        assert "Bearer" in response.headers["www-authenticate"]
+
+
+def test_no_configured_token_disables_the_operator(season_file: Path) -> None:
+    with TestClient(make_app(season_file, admin=False)) as client:
+        response = client.post("/api/seasons/1/operator/air", json={"count": 1}, headers=BEARER)
+        assert response.status_code == 401
+
+
+def test_air_reveal_and_export(client: TestClient, season_file: Path) -> None:
+    before = season.summary(season_file).battles
+    aired = client.post("/api/seasons/1/operator/air", json={"count": 2}, headers=BEARER)
+    assert aired.status_code == 200
+    assert [b["number"] for b in aired.json()["battles"]] == [before + 1, before + 2]
+    assert season.summary(season_file).battles == before + 2
+    early = client.post("/api/seasons/1/operator/reveal", headers=BEARER)
+    assert early.status_code == 422 and early.json()["field"] == "season"
+    client.post("/api/seasons/1/operator/air", json={"count": 1000}, headers=BEARER)
+    assert season.summary(season_file).board["ended"]
+    revealed = client.post("/api/seasons/1/operator/reveal", headers=BEARER).json()
+    assert revealed["seed"] == season.summary(season_file).revealed_seed
+    export = client.get("/api/seasons/1/operator/export", headers=BEARER)
+    names = zipfile.ZipFile(io.BytesIO(export.content)).namelist()
+    assert "record/seed.txt" in names and "record/history.jsonl" in names
+
+
+def test_beacon_refused_for_a_season_without_one(client: TestClient) -> None:
+    response = client.post("/api/seasons/1/operator/beacon", json={"randomness": "ab" * 32},
+                           headers=BEARER)
+    assert response.status_code == 422 and response.json()["field"] == "beacon"
+
+
+def test_console_forms_need_the_token(client: TestClient, season_file: Path) -> None:
+    page = client.get("/conquest/operator", headers={"accept": "text/html"})
+    assert page.status_code == 200 and ADMIN_TOKEN not in page.text
+    before = season.summary(season_file).battles
+    refused = client.post("/conquest/operator/1/air", data={"token": "nope", "count": "1"},
+                          headers={"accept": "text/html"})
+    assert refused.status_code == 401
+    done = client.post("/conquest/operator/1/air", data={"token": ADMIN_TOKEN, "count": "1"},
+                       headers={"accept": "text/html"})
+    assert done.status_code == 200 and 'id="operator-message"' in done.text
+    assert season.summary(season_file).battles == before + 1
+    cross = client.post("/conquest/operator/1/air", data={"token": ADMIN_TOKEN},
+                        headers={"origin": "https://elsewhere.example"})
+    assert cross.status_code == 403
+
+
+def test_the_command_line_keeps_working_on_a_served_database(client: TestClient,
+                                                             season_file: Path) -> None:
+    client.get("/conquest/1")
+    before = client.get("/api/seasons/1").json()["battles"]
+    list(season.fight(season_file, 1))
+    assert client.get("/api/seasons/1").json()["battles"] == before + 1

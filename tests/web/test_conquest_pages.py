@@ -1,0 +1,129 @@
+"""The conquest pages: every figure shown is the engine's, checked against the stored season."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from fairfight.conquest import engine, episodes, season
+from fairfight.conquest.rules import rules_context
+
+HTML = {"accept": "text/html"}
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_home_shows_commitment_standings_latest_and_map(client: TestClient,
+                                                         season_file: Path) -> None:
+    summary = season.summary(season_file)
+    page = client.get("/conquest/1", headers=HTML)
+    assert page.status_code == 200
+    html = page.text
+    assert summary.commitment in html
+    assert summary.header["engine_version"] in html
+    assert 'id="standings"' in html and 'id="map"' in html and 'id="latest"' in html
+    leader = season.standings(summary)[0]
+    row = re.search(rf'<tr data-faction="{leader.faction}".*?</tr>', html, re.S)
+    assert row is not None
+    assert f"{leader.people:,}" in row.group(0)
+    assert episodes.power_text(leader.power) in row.group(0)
+    assert "<script src=\"/static/conquest/live.js\"" in html
+    assert "<script>" not in html
+
+
+def test_episode_of_the_fan_clash(client: TestClient, season_file: Path,
+                                  arranged: dict[str, object]) -> None:
+    number = arranged["fan_clash_battle"]
+    assert isinstance(number, int)
+    entry = season.battle(season_file, number)
+    assert entry["reason"] == "FAN CLASH"
+    html = client.get(f"/conquest/1/battles/{number}", headers=HTML).text
+    assert 'class="banner banner-fan-clash"' in html
+    for bar in ("before", "after"):
+        chance = Fraction(entry["battle_chance"][bar])
+        figure = re.search(rf'<figure class="odds" id="odds-{bar}" data-permille="(\d+)">', html)
+        assert figure is not None and int(figure.group(1)) == int(chance * 1000)
+        assert f"{float(chance) * 100:.2f}%" in html
+    # five rounds, each decided by comparing the draw's high 32 bits with the chance applied
+    rows = re.findall(r'<tr class="round round-(attacker|defender)"', html)
+    assert len(rows) == 5
+    draws = {d["index"]: d["value"] for d in entry["draws"]}
+    for shown, winner in zip(entry["rounds"], rows, strict=True):
+        applied = Fraction(shown["after"]) * 2**32
+        assert applied.denominator == 1
+        won = (draws[shown["draw_index"]] >> 32) < applied
+        assert winner == ("attacker" if won else "defender")
+        assert f"Q = {int(applied):,}" in html
+    assert len(re.findall(r'<td class="num mono">\d+</td>', html)) == 8
+    for draw in entry["draws"]:
+        assert str(draw["value"]) in html
+    assert 'id="map"' in html
+
+
+def test_every_episode_renders_and_banners_follow_the_record(client: TestClient,
+                                                             season_file: Path) -> None:
+    fought = season.summary(season_file).battles
+    for entry in (season.battle(season_file, n) for n in range(1, fought + 1)):
+        html = client.get(f"/conquest/1/battles/{entry['number']}", headers=HTML).text
+        assert ("banner-upset" in html) == entry["upset"]
+        assert ("banner-rebellion" in html) == (entry["kind"] == "bonus")
+        assert f"reason <strong id=\"reason\">{entry['reason']}</strong>" in html
+        for code in entry["changed_hands"]:
+            assert f'<span class="region changed" data-region="{code}"' in html
+
+
+def test_faction_card_shows_special_source_pool_and_a_fresh_form_key(
+    client: TestClient, season_file: Path
+) -> None:
+    summary = season.summary(season_file)
+    code = next(c for c, f in summary.board["factions"].items()
+                if f["standing"] and f["pool_state"] == "open")
+    region = next(r for r in summary.map_data["regions"] if r["code"] == code)
+    first = client.get(f"/conquest/1/factions/{code}", headers=HTML).text
+    second = client.get(f"/conquest/1/factions/{code}", headers=HTML).text
+    assert region["special"]["name"].replace("'", "&#39;") in first
+    assert region["special"]["source_status"] in first
+    assert 'id="contribute-form"' in first and 'id="pool-amount"' in first
+    key = re.compile(r'name="idempotency_key" value="([^"]+)"')
+    assert key.search(first).group(1) != key.search(second).group(1)  # type: ignore[union-attr]
+
+
+def test_rules_page_is_html_from_the_engine_constants(client: TestClient) -> None:
+    html = client.get("/conquest/rules", headers=HTML).text
+    context = rules_context()
+    assert "<table>" in html and "<h1>" in html
+    for key in ("clamp_low", "clamp_high", "upset", "morale_cap", "home", "sea"):
+        assert str(context[key]) in _text(html)
+    assert context["version"] == engine.ENGINE_VERSION and engine.ENGINE_VERSION in html
+
+
+def test_verify_page_before_and_after_the_reveal(client: TestClient, season_file: Path) -> None:
+    before = client.get("/conquest/1/verify", headers=HTML).text
+    assert 'id="not-revealed"' in before and 'id="verify-steps"' not in before
+    assert client.get("/conquest/1/record.zip").status_code == 409
+    list(season.fight(season_file, None))
+    seed = season.reveal(season_file)
+    after = client.get("/conquest/1/verify", headers=HTML).text
+    assert seed in after
+    assert after.count("✓") >= 3 and "✗" not in after
+    assert "python3 -S -m fairfight.conquest.engine verify" in after
+    download = client.get("/conquest/1/record.zip")
+    assert download.status_code == 200 and download.content[:2] == b"PK"
+
+
+def test_unknown_things_are_404_pages(client: TestClient) -> None:
+    for path in ("/conquest/9", "/conquest/1/battles/999", "/conquest/1/factions/NOPE",
+                 "/conquest/1/battles/0"):
+        page = client.get(path, headers=HTML)
+        assert page.status_code == 404 and "<html" in page.text, path
+
+
+def test_season_list_page_links_the_season(client: TestClient) -> None:
+    html = client.get("/conquest", headers=HTML).text
+    assert 'href="/conquest/1"' in html
+    assert 'href="/conquest"' in client.get("/", headers=HTML).text
