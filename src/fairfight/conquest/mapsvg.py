@@ -22,6 +22,7 @@ __all__ = [
     "INSETS",
     "MARKER_AREA_KM2",
     "PALETTE",
+    "SOURCE_SEA_LINKS",
     "Inset",
     "LegendEntry",
     "MapPicture",
@@ -31,6 +32,7 @@ __all__ = [
     "faction_colours",
     "has_shapes",
     "load_shapes",
+    "sea_links",
     "shapes_digest",
 ]
 
@@ -44,6 +46,8 @@ PALETTE = (
 MARKER_AREA_KM2 = 3000
 """A region drawn smaller than this also gets a round marker, so it can be seen and clicked."""
 MARKER_RADIUS_KM = 28
+SOURCE_SEA_LINKS = 169
+"""Sea links in the show's source description; ours come from a distance rule (SOURCES.md)."""
 SEA = "#dbe9f4"
 BORDER = "#3b3b3b"
 CHANGED = "#111111"
@@ -151,14 +155,25 @@ def shapes_digest(name: str = "north-america") -> tuple[str, str]:
 
 
 @cache
+def _graph(name: str) -> dict[str, Any]:
+    text = resources.files("fairfight.conquest").joinpath("maps", f"{name}.json")
+    graph: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    return graph
+
+
+def sea_links(name: str = "north-america") -> int:
+    """How many of the map's borders cross water (remote links included)."""
+    return sum(1 for border in _graph(name)["borders"] if border["kind"] == "sea")
+
+
+@cache
 def faction_colours(name: str = "north-america") -> dict[str, str]:
     """A fixed colour per faction (named by its home region) from the map's border graph.
 
     Regions are coloured in code order with the least-used colour that no region within two
     borders already has, so neighbours, and the neighbours they are likely to conquer, differ.
     """
-    text = resources.files("fairfight.conquest").joinpath("maps", f"{name}.json")
-    graph = json.loads(text.read_text(encoding="utf-8"))
+    graph = _graph(name)
     near: dict[str, set[str]] = {region["code"]: set() for region in graph["regions"]}
     for border in graph["borders"]:
         near[border["a"]].add(border["b"])
@@ -188,7 +203,7 @@ def _title(view: RegionView) -> str:
 
 def _region(view: RegionView, shape: RegionShape, colour: str, href: str, outlined: bool,
             marker_km: float) -> str:
-    classes = "region changed" if view.changed else "region"
+    classes = "map-region changed" if view.changed else "map-region"
     stroke = (f' stroke="{CHANGED}" stroke-width="{CHANGED_WIDTH}"' if outlined and view.changed
               else "")
     parts = [

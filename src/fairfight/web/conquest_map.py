@@ -1,0 +1,62 @@
+"""The drawn map on the show's pages: a season's map state turned into inline SVG and a legend.
+
+Pages call `map_picture(map)` from the map template. A season on a map without drawn outlines
+(a synthetic map) gets None, and the template keeps its text list of regions by owner.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+from fairfight.conquest.mapsvg import (
+    SOURCE_SEA_LINKS,
+    LegendEntry,
+    RegionView,
+    draw_map,
+    load_shapes,
+    sea_links,
+)
+
+if TYPE_CHECKING:  # the view models import the templates, which import this module
+    from fairfight.web.conquest.models import MapState
+
+__all__ = ["DrawnMap", "faction_url", "map_picture"]
+
+DRAWN_MAP = "north-america"
+"""The shipped map whose outlines are drawn; a season's regions must match it exactly."""
+
+
+class DrawnMap:
+    """What the template shows: the SVG (already escaped where needed) and the legend."""
+
+    __slots__ = ("legend", "sea_links", "source_sea_links", "svg")
+
+    def __init__(self, svg: Markup, legend: tuple[LegendEntry, ...]) -> None:
+        self.svg = svg
+        self.legend = legend
+        self.sea_links = sea_links(DRAWN_MAP)
+        self.source_sea_links = SOURCE_SEA_LINKS
+
+
+def faction_url(season: int, faction: str) -> str:
+    """The faction card, as the pages link it."""
+    return f"/conquest/{season}/factions/{faction}"
+
+
+@lru_cache(maxsize=256)
+def _drawn(season: int, regions: tuple[RegionView, ...]) -> DrawnMap:
+    picture = draw_map(regions, lambda owner: faction_url(season, owner), map_name=DRAWN_MAP)
+    return DrawnMap(Markup(picture.svg), picture.legend)
+
+
+def map_picture(state: MapState) -> DrawnMap | None:
+    """The map drawn for `state`, or None when its regions are not the drawn map's."""
+    if {region.code for region in state.regions} != set(load_shapes(DRAWN_MAP)):
+        return None
+    regions = tuple(
+        RegionView(r.code, r.name, r.owner, r.owner_name, r.changed) for r in state.regions
+    )
+    return _drawn(state.season, regions)
