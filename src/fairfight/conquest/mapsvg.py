@@ -43,7 +43,7 @@ PALETTE = (
     "#fabfd2", "#79706e", "#bab0ac", "#e6a31f", "#6b8e23", "#c05780",
 )
 """Fill colours, light enough for the dark borders and outline to show on every one."""
-MARKER_AREA_KM2 = 3000
+MARKER_AREA_KM2 = 2500
 """A region drawn smaller than this also gets a round marker, so it can be seen and clicked."""
 MARKER_RADIUS_KM = 28
 SOURCE_SEA_LINKS = 169
@@ -67,9 +67,9 @@ class RegionShape:
     area_km2: int
     bounds: tuple[int, int, int, int]
 
-    def needs_marker(self) -> bool:
-        """Too small to see or hit at the map's usual sizes."""
-        return self.area_km2 < MARKER_AREA_KM2
+    def needs_marker(self, scale: float = 1.0) -> bool:
+        """Too small to see or hit at the map's usual sizes, once magnified by `scale`."""
+        return self.area_km2 * scale * scale < MARKER_AREA_KM2
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +202,7 @@ def _title(view: RegionView) -> str:
 
 
 def _region(view: RegionView, shape: RegionShape, colour: str, href: str, outlined: bool,
-            marker_km: float) -> str:
+            scale: float) -> str:
     classes = "map-region changed" if view.changed else "map-region"
     stroke = (f' stroke="{CHANGED}" stroke-width="{CHANGED_WIDTH}"' if outlined and view.changed
               else "")
@@ -212,9 +212,9 @@ def _region(view: RegionView, shape: RegionShape, colour: str, href: str, outlin
         f"<title>{escape(_title(view))}</title>",
         f'<path d="{shape.path}" fill="{colour}"{stroke} {_THIN}/>',
     ]
-    if shape.needs_marker() and marker_km:
+    if shape.needs_marker(scale):
         x, y = shape.label
-        parts.append(f'<circle class="marker" cx="{x}" cy="{y}" r="{marker_km:g}" '
+        parts.append(f'<circle class="marker" cx="{x}" cy="{y}" r="{MARKER_RADIUS_KM / scale:g}" '
                      f'fill="{colour}"{stroke} {_THIN}/>')
     parts.append("</a>")
     return "".join(parts)
@@ -233,7 +233,7 @@ def _inset(index: int, inset: Inset, drawn: str) -> str:
         f'stroke="{BORDER}" {_THIN}/>'
         f'<g transform="translate({x} {y}) scale({inset.scale:g}) translate({-west} {-north})">'
         f'<g clip-path="url(#{clip})">{drawn}</g></g>'
-        f'<text x="{x}" y="{y - 25}" font-size="{_LABEL_SIZE}" '
+        f'<text x="{x}" y="{y - 25}" font-size="{_LABEL_SIZE}" font-family="sans-serif" '
         f'fill="{BORDER}">{escape(inset.title)}</text></g>'
     )
 
@@ -265,21 +265,21 @@ def draw_map(
     insets = INSETS.get(map_name, ())
     moved = {code for inset in insets for code in inset.only}
 
-    def drawn(chosen: Iterable[RegionView], marker_km: float) -> str:
+    def drawn(chosen: Iterable[RegionView], scale: float) -> str:
         return "".join(
             _region(view, shapes[view.code], _colour(view.owner, colours),
-                    faction_href(view.owner), outline_changed, marker_km)
+                    faction_href(view.owner), outline_changed, scale)
             for view in chosen
         )
 
-    body = drawn((view for view in ordered if view.code not in moved), MARKER_RADIUS_KM)
+    body = drawn((view for view in ordered if view.code not in moved), 1.0)
     boxes = [shapes[code].bounds for code in shapes if code not in moved]
     for index, inset in enumerate(insets):
         chosen = [view for view in ordered
                   if (view.code in inset.only if inset.only
                       else view.code not in moved
                       and _meets(shapes[view.code].bounds, inset.source))]
-        body += _inset(index, inset, drawn(chosen, MARKER_RADIUS_KM / inset.scale))
+        body += _inset(index, inset, drawn(chosen, inset.scale))
         west, north, east, south = inset.source
         x, y = inset.at
         boxes.append((x, y - _LABEL_SIZE, x + round((east - west) * inset.scale),
