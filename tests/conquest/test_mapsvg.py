@@ -103,9 +103,11 @@ def test_colours_follow_owners() -> None:
         assert path is not None
         return path.attrib["fill"]
 
-    assert fill("US-OK") == fill("US-NM") == fill("US-TX") == mapsvg.faction_colours()["US-TX"]
-    assert fill("CU") == fill("JM")
-    assert fill("US-OK") != mapsvg.faction_colours()["US-OK"] or fill("US-OK") == fill("US-TX")
+    colours = mapsvg.faction_colours()
+    assert colours["US-OK"] != colours["US-TX"] != colours["US-NM"]  # so the owner's is used
+    assert fill("US-OK") == fill("US-NM") == fill("US-TX") == colours["US-TX"]
+    assert fill("CU") == fill("JM") == colours["JM"] != colours["CU"]
+    assert fill("US-KS") == colours["US-KS"]
 
 
 def test_neighbouring_factions_start_with_different_colours() -> None:

@@ -230,5 +230,16 @@ def test_every_page_fits_the_screen_and_is_kept_as_a_screenshot(
         )
         assert wide == [], f"{path} at {width}px: {wide[:5]}"
         assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+        # Every table shows as many header cells as cells in its rows (none hidden on one side).
+        shown = page.evaluate(
+            "() => [...document.querySelectorAll('table')].filter(t => t.tHead && t.tBodies[0]"
+            " && t.tBodies[0].rows[0]).map(t => [t.tHead.rows[0], t.tBodies[0].rows[0]].map("
+            "r => [...r.cells].filter(c => c.getClientRects().length > 0).length))"
+        )
+        assert all(head == body for head, body in shown), f"{path} at {width}px: {shown}"
+        if name == "home" and width == PHONE:
+            fits = page.evaluate("() => { const w = document.querySelector('#standings "
+                                 ".table-wrap'); return w.scrollWidth <= w.clientWidth; }")
+            assert fits, "the standings need sideways scrolling on a phone"
         _shot(page, f"{name}-{'phone' if width == PHONE else 'desktop'}")
     page.context.close()
