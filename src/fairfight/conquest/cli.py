@@ -12,6 +12,7 @@ from rich.table import Table
 
 from fairfight.conquest import episodes, publication, season
 from fairfight.conquest.rules import rules_page
+from fairfight.conquest.store import is_server_address
 from fairfight.console import console, guarded
 from fairfight.core.errors import InputError, RuleError
 from fairfight.core.records import canonical_json
@@ -21,7 +22,9 @@ app = typer.Typer(help="The conquest ruleset.", no_args_is_help=True, add_comple
 PROGRESS_FROM = 20
 """Runs of at least this many battles show a progress bar instead of every episode."""
 
-SeasonFile = typer.Argument(..., help="The season's SQLite file.")
+SeasonFile = typer.Argument(
+    ..., help="The season's SQLite file, or a server database's season as URL#ID."
+)
 AsJson = typer.Option(False, "--json", help="Machine output (canonical JSON).")
 
 
@@ -38,7 +41,7 @@ def _load_map(name: str) -> tuple[dict[str, Any], str]:
 @app.command()
 @guarded
 def new(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     map_name: str = typer.Option("north-america", "--map", help="Map name or JSON file."),
     seed: str | None = typer.Option(None, help="64 lowercase hex digits (default: fresh)."),
     max_battles: int | None = typer.Option(None, help="End the season after this many."),
@@ -51,11 +54,16 @@ def new(
         season_file, map_data, label, seed=seed, max_battles=max_battles, beacon_round=beacon_round
     )
     if as_json:
-        _emit_json({"header": created.header, "commitment": created.commitment})
+        _emit_json({"header": created.header, "commitment": created.commitment,
+                    "season": created.season_id})
         return
     for key, value in created.header.items():
         console.print(f"{key}: {json.dumps(value)}", markup=False)
     console.print(f"commitment: {created.commitment}", markup=False)
+    if is_server_address(season_file):
+        url = season_file.partition("#")[0]
+        console.print(f"season: {created.season_id} (address it as {url}#{created.season_id})",
+                      markup=False)
     if created.header["beacon"]:
         console.print("record the beacon round with `conquest beacon` before the first battle")
 
@@ -63,7 +71,7 @@ def new(
 @app.command()
 @guarded
 def contribute(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     faction: str = typer.Argument(..., help="Faction code, e.g. US-TX."),
     amount: int = typer.Argument(..., help="Dollars: 5, 10, ... 50."),
     key: str | None = typer.Option(None, help="Idempotency key: the same key records once."),
@@ -86,7 +94,7 @@ def contribute(
 @app.command(name="next")
 @guarded
 def next_battles(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     count: int = typer.Option(1, "--count", "-n", help="How many battles to fight."),
     to_end: bool = typer.Option(False, "--to-end", help="Fight until the season ends."),
     highlights: bool = typer.Option(
@@ -138,7 +146,7 @@ def _expected_battles(summary: season.SeasonSummary, count: int | None) -> int:
 @app.command()
 @guarded
 def show(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     battle: int | None = typer.Option(None, help="Show this battle's episode."),
     markdown: bool = typer.Option(False, "--markdown", help="The episode as Markdown."),
     as_json: bool = AsJson,
@@ -187,7 +195,7 @@ def _row(row: season.Standing) -> dict[str, Any]:
 @app.command()
 @guarded
 def beacon(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     randomness: str = typer.Option(..., help="The round's randomness, 64 hex digits."),
     signature: str | None = typer.Option(None, help="The round's signature, hex."),
 ) -> None:
@@ -198,7 +206,7 @@ def beacon(
 
 @app.command()
 @guarded
-def reveal(season_file: Path = SeasonFile) -> None:
+def reveal(season_file: str = SeasonFile) -> None:
     """Publish the seed once the season has ended."""
     console.print(f"seed: {season.reveal(season_file)}", markup=False)
 
@@ -206,7 +214,7 @@ def reveal(season_file: Path = SeasonFile) -> None:
 @app.command()
 @guarded
 def export(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     folder: Path = typer.Argument(..., help="Folder for the public record."),
 ) -> None:
     """Write the public record (the seed only after the reveal)."""
@@ -217,13 +225,13 @@ def export(
 @app.command()
 @guarded
 def backup(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     folder: Path = typer.Argument(..., help="An existing folder for the two copies."),
 ) -> None:
     """Copy the season file and its secret seed file, safely even while battles run."""
     from fairfight.conquest.store import backup_season
 
-    for path in backup_season(season_file, folder):
+    for path in backup_season(Path(season_file), folder):
         console.print(str(path), markup=False)
 
 
@@ -238,7 +246,7 @@ def verify(folder: Path = typer.Argument(..., help="A folder written by `export`
 @app.command()
 @guarded
 def odds(
-    season_file: Path = SeasonFile,
+    season_file: str = SeasonFile,
     attacker: str = typer.Argument(...),
     defender: str = typer.Argument(...),
     border: str | None = typer.Option(None, help="A particular border, written A-B."),

@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from fairfight.conquest import engine
-from fairfight.conquest.season import BEACON_DEFAULTS, SeasonSummary, open_store, summary_in
+from fairfight.conquest.season import (
+    BEACON_DEFAULTS,
+    SeasonAddress,
+    SeasonSummary,
+    open_store,
+    summary_in,
+)
 from fairfight.conquest.store import SeasonStore
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.core.records import canonical_json
@@ -38,7 +44,7 @@ def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[
     }
 
 
-def export_record(path: Path, folder: Path) -> list[Path]:
+def export_record(path: SeasonAddress, folder: Path) -> list[Path]:
     """Write the public record as canonical files; never reads the secret seed table."""
     store = open_store(path)
     try:

@@ -16,7 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
 from fairfight.conquest import engine, integrity
-from fairfight.conquest.store import SQLITE_INTEGER_MAX, SeasonStore, check_stored_integer
+from fairfight.conquest.store import (
+    SQLITE_INTEGER_MAX,
+    SeasonStore,
+    check_stored_integer,
+    season_of,
+)
 from fairfight.console import parse_model
 from fairfight.core.draws import commitment as seed_commitment
 from fairfight.core.draws import new_seed
@@ -25,6 +30,7 @@ from fairfight.core.errors import InputError, RuleError
 __all__ = [
     "BEACON_DEFAULTS",
     "Contribution",
+    "SeasonAddress",
     "SeasonSummary",
     "Standing",
     "battle",
@@ -90,6 +96,8 @@ class SeasonSummary:
     battles: int
     beacon: dict[str, Any] | None
     revealed_seed: str | None
+    season_id: int = 1
+    """The season's id within its database (always 1 for a season file)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,13 +114,17 @@ class Standing:
     pool_state: str
 
 
-def open_store(path: Path, *, write: bool = False) -> SeasonStore:
+SeasonAddress = Path | str
+"""A season file, or a season of a server database written `URL#ID` (see `server_store`)."""
+
+
+def open_store(path: SeasonAddress, *, write: bool = False) -> SeasonStore:
     """Open a season file (refusing one that is not a season); read-only unless `write`."""
     return SeasonStore.open(path, write=write)
 
 
 def create_season(
-    path: Path,
+    path: SeasonAddress,
     map_data: dict[str, Any],
     map_name: str,
     *,
@@ -152,8 +164,9 @@ def create_season(
         engine.initial_board(world),
         secret,
     )
+    address = store.address
     store.close()
-    return summary(path)
+    return summary(address)
 
 
 def summary_in(session: Session) -> SeasonSummary:
@@ -177,10 +190,11 @@ def summary_in(session: Session) -> SeasonSummary:
         battles=board["next_battle"] - 1,
         beacon=integrity.checked_beacon(row.beacon),
         revealed_seed=integrity.checked_revealed_seed(row.revealed_seed, row.commitment),
+        season_id=season_of(session),
     )
 
 
-def summary(path: Path) -> SeasonSummary:
+def summary(path: SeasonAddress) -> SeasonSummary:
     """The public state of a season."""
     store = open_store(path)
     try:
@@ -200,7 +214,9 @@ def _public_state(season: SeasonSummary, key: str = "") -> dict[str, Any]:
     }
 
 
-def contribute(path: Path, faction: str, amount: int, key: str | None = None) -> Contribution:
+def contribute(
+    path: SeasonAddress, faction: str, amount: int, key: str | None = None
+) -> Contribution:
     """Record a contribution, or refuse it (nothing written) under the rules of [§6]."""
     request = parse_model(_ContributionRequest, {"faction": faction, "amount": amount, "key": key})
     store = open_store(path, write=True)
@@ -242,7 +258,7 @@ def _season_key(store: SeasonStore, season: SeasonSummary) -> str:
     return engine.season_key(seed, None if season.beacon is None else season.beacon["randomness"])
 
 
-def fight(path: Path, count: int | None = 1) -> Iterator[dict[str, Any]]:
+def fight(path: SeasonAddress, count: int | None = 1) -> Iterator[dict[str, Any]]:
     """Fight up to `count` entries (None: to the end), one transaction each; yield each entry."""
     if count is not None:
         check_stored_integer("count", count)
@@ -276,7 +292,7 @@ def fight(path: Path, count: int | None = 1) -> Iterator[dict[str, Any]]:
         store.close()
 
 
-def battle(path: Path, number: int) -> dict[str, Any]:
+def battle(path: SeasonAddress, number: int) -> dict[str, Any]:
     """One fought entry by number."""
     check_stored_integer("battle", number)
     store = open_store(path)
@@ -315,7 +331,9 @@ def standings(season: SeasonSummary) -> list[Standing]:
     return rows
 
 
-def record_beacon(path: Path, randomness: str, signature: str | None = None) -> dict[str, Any]:
+def record_beacon(
+    path: SeasonAddress, randomness: str, signature: str | None = None
+) -> dict[str, Any]:
     """Record the named beacon round's public value; required before battle 1 [§8]."""
     value = parse_model(_BeaconValue, {"randomness": randomness, "signature": signature})
     store = open_store(path, write=True)
@@ -342,7 +360,7 @@ def record_beacon(path: Path, randomness: str, signature: str | None = None) -> 
         store.close()
 
 
-def reveal(path: Path) -> str:
+def reveal(path: SeasonAddress) -> str:
     """Publish the seed; refused until the season has ended."""
     store = open_store(path, write=True)
     try:
@@ -372,7 +390,7 @@ def _border_between(world: dict[str, Any], text: str) -> list[Any]:
 
 
 def odds(
-    path: Path, attacker: str, defender: str, border: str | None = None
+    path: SeasonAddress, attacker: str, defender: str, border: str | None = None
 ) -> list[dict[str, Any]]:
     """Exact chances of a hypothetical battle now, one preview per border kind the two share."""
     season = summary(path)

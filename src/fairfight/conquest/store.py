@@ -20,7 +20,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import Engine, Integer, String, Text, create_engine, event, func, inspect, select
+from sqlalchemy import (
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    inspect,
+    select,
+)
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import QueuePool
@@ -39,7 +51,9 @@ __all__ = [
     "SeasonStore",
     "backup_season",
     "check_stored_integer",
+    "is_server_address",
     "load_column",
+    "season_of",
 ]
 
 SEASON_ROW_ID = 1
@@ -73,11 +87,15 @@ class LedgerRow(_Base):
     """One accepted contribution; refused ones are never written."""
 
     __tablename__ = "ledger"
+    __table_args__ = (UniqueConstraint("season_id", "idempotency_key"),)
+    season_id: Mapped[int] = mapped_column(
+        ForeignKey("season.id"), primary_key=True, default=SEASON_ROW_ID
+    )
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     before_battle: Mapped[int] = mapped_column(Integer)
     faction: Mapped[str] = mapped_column(String(32))
     amount: Mapped[int] = mapped_column(Integer)
-    idempotency_key: Mapped[str | None] = mapped_column(String(200), unique=True, default=None)
+    idempotency_key: Mapped[str | None] = mapped_column(String(200), default=None)
 
     def public(self) -> dict[str, Any]:
         """The ledger entry as published and replayed (the idempotency key stays private)."""
@@ -93,12 +111,24 @@ class HistoryRow(_Base):
     """One history entry (a battle or a bonus round) as canonical JSON."""
 
     __tablename__ = "history"
+    season_id: Mapped[int] = mapped_column(
+        ForeignKey("season.id"), primary_key=True, default=SEASON_ROW_ID
+    )
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     entry: Mapped[str] = mapped_column(Text)
 
 
 def _text(value: Any) -> str:
     return canonical_json(value).decode("utf-8")
+
+
+SEASON_INFO_KEY = "fairfight.season_id"
+"""Where a store's transaction notes which season of the database it works on."""
+
+
+def season_of(session: Session) -> int:
+    """The season a transaction works on (every query below is limited to it)."""
+    return int(session.info.get(SEASON_INFO_KEY, SEASON_ROW_ID))
 
 
 def load_column(place: str, text: Any) -> Any:
@@ -139,7 +169,7 @@ def _busy_or_locked(message: str) -> bool:
 
 
 @contextmanager
-def _database_errors(path: Path) -> Iterator[None]:
+def _database_errors(path: Path | str) -> Iterator[None]:
     """Turn a database failure into one line: busy, read-only, or damaged."""
     try:
         yield
@@ -162,6 +192,11 @@ def _database_errors(path: Path) -> Iterator[None]:
             table = message.removeprefix("no such table: ")
             raise InputError(DAMAGED, f"{table}: the table is missing") from None
         raise InputError(DAMAGED, f"the database cannot be read ({original})") from None
+
+
+def is_server_address(address: Path | str) -> bool:
+    """A server database's URL (`postgresql+psycopg://…#season`) rather than a season file."""
+    return isinstance(address, str) and "://" in address and not address.startswith("sqlite")
 
 
 def _check_season_file(path: Path) -> None:
@@ -206,6 +241,12 @@ def _connect_engine(path: Path, mode: str) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         if not write:
             cursor.execute("PRAGMA query_only=ON")
+        else:
+            # WAL: readers never wait for a writer. NORMAL: a commit survives the program being
+            # killed at any moment (only a power cut may lose the last commits), and costs no
+            # disk flush per contribution.
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -234,23 +275,44 @@ def _check_tables(engine: Engine, path: Path) -> None:
 class SeasonStore:
     """One season's database and its seed keeper; `create` or `open`, then `close`."""
 
-    def __init__(self, path: Path, engine: Engine, seeds: SeedKeeper, *, write: bool) -> None:
+    def __init__(
+        self, path: Path | str, engine: Engine, seeds: SeedKeeper, *, write: bool,
+        season_id: int = SEASON_ROW_ID, server: bool = False,
+    ) -> None:
         self.path = path
         self.write = write
+        self.season_id = season_id
+        self.server = server
         self._engine = engine
         self._seeds = seeds
+        self.reconnect_url = ""
+
+    @property
+    def address(self) -> str:
+        """What `open` takes to reach this season again: a file, or `URL#season`."""
+        return f"{self.reconnect_url}#{self.season_id}" if self.server else str(self.path)
 
     @classmethod
     def create(
         cls,
-        path: Path,
+        path: Path | str,
         header: dict[str, Any],
         commitment: str,
         map_data: dict[str, Any],
         board: dict[str, Any],
         seed: str,
     ) -> SeasonStore:
-        """Write a new season file and its seed file; existing files are never overwritten."""
+        """Write a new season file and its seed file; existing files are never overwritten.
+
+        Given a server database URL, adds a season to that database instead.
+        """
+        if is_server_address(path):
+            from fairfight.conquest.server_store import create_server_season
+
+            rows = {"header": _text(header), "commitment": commitment,
+                    "map_data": _text(map_data), "board": _text(board)}
+            return create_server_season(cls, str(path), rows, seed)
+        path = Path(path)
         seeds = SeedFile(seed_file_for(path))
         for target in (path, seeds.path):
             if target.exists() or target.is_symlink():
@@ -284,8 +346,16 @@ class SeasonStore:
         return store
 
     @classmethod
-    def open(cls, path: Path, *, write: bool = False) -> SeasonStore:
-        """Open an existing season file; read-only unless `write` (then refused if read-only)."""
+    def open(cls, path: Path | str, *, write: bool = False) -> SeasonStore:
+        """Open an existing season; read-only unless `write` (then refused if read-only).
+
+        `path` is a season file, or a server database's `URL#season` (see `server_store`).
+        """
+        if is_server_address(path):
+            from fairfight.conquest.server_store import open_server_season
+
+            return open_server_season(cls, str(path), write=write)
+        path = Path(path)
         _check_season_file(path)
         if write and not os.access(path, os.W_OK):
             raise InputError(str(path), "is read-only; this command writes the season file")
@@ -321,6 +391,11 @@ class SeasonStore:
             Session(self._engine, expire_on_commit=False) as session,
             session.begin(),
         ):
+            session.info[SEASON_INFO_KEY] = self.season_id
+            if self.server and self.write:  # the season row's lock serialises its writers
+                lock = select(SeasonRow.id).where(SeasonRow.id == self.season_id)
+                if session.execute(lock.with_for_update()).first() is None:
+                    raise InputError(str(self.path), f"holds no season {self.season_id}")
             yield session
 
     def secret_seed(self) -> str:
@@ -332,7 +407,7 @@ class SeasonStore:
     @staticmethod
     def season(session: Session) -> SeasonRow:
         """The season row (there is exactly one)."""
-        row = session.get(SeasonRow, SEASON_ROW_ID)
+        row = session.get(SeasonRow, season_of(session))
         if row is None:
             raise InputError(DAMAGED, "season: the season row is missing")
         return row
@@ -340,34 +415,44 @@ class SeasonStore:
     @staticmethod
     def ledger(session: Session) -> list[LedgerRow]:
         """Every accepted contribution, in seq order."""
-        return list(session.scalars(select(LedgerRow).order_by(LedgerRow.seq)))
+        query = select(LedgerRow).where(LedgerRow.season_id == season_of(session))
+        return list(session.scalars(query.order_by(LedgerRow.seq)))
 
     @staticmethod
     def ledger_for(session: Session, battle: int) -> list[LedgerRow]:
         """The contributions dated to one battle, in seq order."""
-        query = select(LedgerRow).where(LedgerRow.before_battle == battle)
+        query = select(LedgerRow).where(
+            LedgerRow.season_id == season_of(session), LedgerRow.before_battle == battle
+        )
         return list(session.scalars(query.order_by(LedgerRow.seq)))
 
     @staticmethod
     def ledger_by_key(session: Session, key: str) -> LedgerRow | None:
         """The contribution already recorded under an idempotency key, if any."""
-        return session.scalars(select(LedgerRow).where(LedgerRow.idempotency_key == key)).first()
+        query = select(LedgerRow).where(
+            LedgerRow.season_id == season_of(session), LedgerRow.idempotency_key == key
+        )
+        return session.scalars(query).first()
 
     @staticmethod
     def history_count(session: Session) -> int:
         """How many history entries are stored."""
-        return int(session.scalar(select(func.count()).select_from(HistoryRow)) or 0)
+        query = select(func.count()).select_from(HistoryRow)
+        return int(session.scalar(query.where(HistoryRow.season_id == season_of(session))) or 0)
 
     @staticmethod
     def history(session: Session) -> list[dict[str, Any]]:
         """Every history entry, in battle order."""
-        rows = session.scalars(select(HistoryRow).order_by(HistoryRow.number))
+        query = select(HistoryRow).where(HistoryRow.season_id == season_of(session))
+        rows = session.scalars(query.order_by(HistoryRow.number))
         return [_entry_of(row) for row in rows]
 
     @staticmethod
     def history_entry(session: Session, number: int) -> dict[str, Any] | None:
         """One history entry, or None when that battle has not been fought."""
-        row = session.get(HistoryRow, check_stored_integer("battle", number))
+        row = session.get(
+            HistoryRow, (season_of(session), check_stored_integer("battle", number))
+        )
         return None if row is None else _entry_of(row)
 
     # ------------------------------------------------------------ writes
@@ -375,12 +460,14 @@ class SeasonStore:
     @staticmethod
     def add_contribution(session: Session, entry: dict[str, Any], key: str | None) -> None:
         """Record an accepted contribution."""
-        session.add(LedgerRow(idempotency_key=key, **entry))
+        session.add(LedgerRow(season_id=season_of(session), idempotency_key=key, **entry))
 
     @staticmethod
     def add_battle(session: Session, entry: dict[str, Any], board: dict[str, Any]) -> None:
         """Record a fought entry and the board after it, in the same transaction."""
-        session.add(HistoryRow(number=entry["number"], entry=_text(entry)))
+        session.add(
+            HistoryRow(season_id=season_of(session), number=entry["number"], entry=_text(entry))
+        )
         SeasonStore.season(session).board = _text(board)
 
     @staticmethod

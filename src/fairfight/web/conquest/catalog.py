@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from fairfight.conquest import engine
 from fairfight.conquest.season import SeasonSummary, summary_in
-from fairfight.conquest.store import HistoryRow, LedgerRow, SeasonRow, SeasonStore
+from fairfight.conquest.store import HistoryRow, LedgerRow, SeasonRow, SeasonStore, season_of
 from fairfight.core.errors import InputError
 from fairfight.web.conquest.database import SeasonDatabase
 
@@ -84,10 +84,16 @@ class SeasonCatalog:
     @staticmethod
     def version_in(session: Session) -> Version:
         """The cheap probe: one row count, one max, two null checks."""
-        battles = session.scalar(select(func.count()).select_from(HistoryRow)) or 0
-        last_seq = session.scalar(select(func.max(LedgerRow.seq))) or 0
+        season_id = season_of(session)
+        battles = session.scalar(
+            select(func.count()).select_from(HistoryRow).where(HistoryRow.season_id == season_id)
+        ) or 0
+        last_seq = session.scalar(
+            select(func.max(LedgerRow.seq)).where(LedgerRow.season_id == season_id)
+        ) or 0
         row = session.execute(
             select(SeasonRow.beacon.is_not(None), SeasonRow.revealed_seed.is_not(None))
+            .where(SeasonRow.id == season_id)
         ).first()
         beacon, revealed = (bool(row[0]), bool(row[1])) if row else (False, False)
         return int(battles), int(last_seq), beacon, revealed

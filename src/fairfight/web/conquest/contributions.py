@@ -20,49 +20,30 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Integer, String, Text, select
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from fairfight.conquest import engine
-from fairfight.conquest.store import LedgerRow, SeasonRow, SeasonStore
+from fairfight.conquest.store import LedgerRow, SeasonRow, SeasonStore, season_of
 from fairfight.console import parse_model
 from fairfight.core.errors import RuleError
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.models import Contribution, ContributionRequest
 from fairfight.web.conquest.refusals import Refusal
+from fairfight.web.conquest.request_keys import RequestKeyRow
 
 __all__ = [
     "IDEMPOTENCY_HEADER",
     "InFlight",
     "KEY_PATTERN",
-    "RequestKeyRow",
     "Requested",
     "check_key",
-    "create_key_table",
     "record_contribution",
 ]
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 KEY_PATTERN = r"^[\x21-\x7e]{1,200}$"
 """A key is 1 to 200 printable ASCII characters without spaces."""
-
-
-class _KeysBase(DeclarativeBase):
-    pass
-
-
-class RequestKeyRow(_KeysBase):
-    """A claimed idempotency key, the request it is bound to and the response it got."""
-
-    __tablename__ = "web_request_keys"
-    key: Mapped[str] = mapped_column(String(200), primary_key=True)
-    season_id: Mapped[int] = mapped_column(Integer)
-    method: Mapped[str] = mapped_column(String(10))
-    path: Mapped[str] = mapped_column(String(300))
-    body_sha256: Mapped[str] = mapped_column(String(64))
-    status: Mapped[int] = mapped_column(Integer)
-    response: Mapped[str] = mapped_column(Text)
-    ledger_seq: Mapped[int] = mapped_column(Integer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,9 +107,23 @@ def _replay(row: RequestKeyRow, requested: Requested) -> tuple[int, dict[str, An
 
 def _add(session: Session, faction: str, amount: int) -> Contribution:
     """Check with the engine's ledger rule and append, inside the caller's transaction."""
-    board = json.loads(session.scalars(select(SeasonRow.board)).one())
-    due = [row.public() for row in SeasonStore.ledger_for(session, board["next_battle"])]
-    last = session.scalar(select(LedgerRow.seq).order_by(LedgerRow.seq.desc()).limit(1)) or 0
+    season_id = season_of(session)
+    board = json.loads(
+        session.scalars(select(SeasonRow.board).where(SeasonRow.id == season_id)).one()
+    )
+    # The pool rule reads only this faction's entries (the season's end is on the board), so
+    # the engine is given the entries already dated to the next battle for this faction alone.
+    columns = (LedgerRow.seq, LedgerRow.before_battle, LedgerRow.faction, LedgerRow.amount)
+    due = [dict(row) for row in session.execute(
+        select(*columns).where(
+            LedgerRow.season_id == season_id,
+            LedgerRow.before_battle == board["next_battle"],
+            LedgerRow.faction == faction,
+        ).order_by(LedgerRow.seq)
+    ).mappings()]
+    last = session.scalar(
+        select(func.max(LedgerRow.seq)).where(LedgerRow.season_id == season_id)
+    ) or 0
     state = {"world": {}, "key": "", "max_battles": None, "board": board}
     try:
         entry = engine.check_contribution(state, due, faction, amount)
@@ -167,8 +162,3 @@ def record_contribution(
             )
         )
     return 201, payload
-
-
-def create_key_table(session: Session) -> None:
-    """Create the key table in a database that does not have it yet (a `conquest new` file)."""
-    _KeysBase.metadata.create_all(session.connection())

@@ -1,22 +1,32 @@
 """The database behind the service, by URL: which seasons it holds and a transaction on one.
 
-A SQLite URL names a season file as `fairfight conquest new` makes it; the service opens it
-once and the command line may keep using it at the same time (WAL mode, write lock per
-transaction).
+A SQLite URL names a season file as `fairfight conquest new` makes it (one season, id 1); the
+service opens it once and the command line may keep using it at the same time (WAL mode, a
+write lock per transaction). A PostgreSQL URL holds any number of seasons, each by its id; one
+pooled engine serves them all.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-from fairfight.conquest.store import SEASON_ROW_ID, SeasonStore
+from fairfight.conquest.server_store import (
+    open_server_season,
+    prepare_database,
+    server_engine,
+    server_season_ids,
+)
+from fairfight.conquest.store import SEASON_ROW_ID, SeasonStore, is_server_address
 from fairfight.core.errors import InputError
+from fairfight.web.conquest.request_keys import create_key_table, create_key_table_on
 
 __all__ = ["SeasonDatabase", "sqlite_path"]
 
@@ -30,58 +40,93 @@ def sqlite_path(url: str) -> Path:
 
 
 class SeasonDatabase:
-    """One open database and the seasons in it: a read-only handle and a writing one."""
+    """One open database and the seasons in it, with a reading and a writing handle each."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._reader: SeasonStore | None = None
-        self._writer: SeasonStore | None = None
+        self.server = is_server_address(url)
+        self._engine: Engine | None = None
+        self._stores: dict[tuple[int, bool], SeasonStore] = {}
+        self._lock = threading.RLock()
+        self._writer_turn = threading.Lock()
 
     @property
     def path(self) -> Path:
-        """The season file the URL names."""
+        """The season file a SQLite URL names."""
         return sqlite_path(self.url)
 
-    def _store(self, write: bool) -> SeasonStore:
-        """The open store (opened on first use, so a service starts before its database)."""
-        if write:
-            if self._writer is None:
-                with closing(sqlite3.connect(self.path)) as connection:
-                    connection.execute("PRAGMA journal_mode=WAL")  # readers never wait on writers
-                store = SeasonStore.open(self.path, write=True)
-                from fairfight.web.conquest.contributions import create_key_table
+    def engine(self) -> Engine:
+        """The server database's pooled engine (created, with its tables, on first use)."""
+        if self._engine is None:
+            with self._lock:  # created once, even when the first requests arrive together
+                if self._engine is None:
+                    engine = server_engine(self.url)
+                    prepare_database(engine)
+                    create_key_table_on(engine)
+                    self._engine = engine
+        return self._engine
 
-                with store.transaction() as session:
-                    create_key_table(session)
-                self._writer = store
-            return self._writer
-        if self._reader is None:
-            self._store(write=True)  # the key table exists before any read asks for it
-            self._reader = SeasonStore.open(self.path)
-        return self._reader
+    def _open(self, season_id: int, write: bool) -> SeasonStore:
+        if self.server:
+            return open_server_season(SeasonStore, f"{self.url}#{season_id}", write=write,
+                                      engine=self.engine())
+        if write:
+            with closing(sqlite3.connect(self.path)) as connection:
+                connection.execute("PRAGMA journal_mode=WAL")  # readers never wait on writers
+            store = SeasonStore.open(self.path, write=True)
+            with store.transaction() as session:
+                create_key_table(session)
+            return store
+        self._store(season_id, write=True)  # the key table exists before any read asks for it
+        return SeasonStore.open(self.path)
+
+    def _store(self, season_id: int, write: bool) -> SeasonStore:
+        store = self._stores.get((season_id, write))
+        if store is None:
+            with self._lock:  # opened once: switching to WAL needs the file to itself
+                store = self._stores.get((season_id, write))
+                if store is None:
+                    store = self._stores[(season_id, write)] = self._open(season_id, write)
+        return store
 
     def close(self) -> None:
         """Release the connections."""
-        for store in (self._reader, self._writer):
-            if store is not None:
-                store.close()
-        self._reader = self._writer = None
+        with self._lock:
+            stores = list(self._stores.values())
+            self._stores = {}
+        if self.server:
+            if self._engine is not None:
+                self._engine.dispose()
+            self._engine = None
+            return
+        for store in stores:
+            store.close()
 
     def season_ids(self) -> list[int]:
-        """The seasons this database holds (a season file holds one)."""
+        """The seasons this database holds, oldest first."""
+        if self.server:
+            return server_season_ids(self.engine())
         parsed = make_url(self.url)
         if not parsed.database or parsed.database == ":memory:" or not self.path.is_file():
             return []
         return [SEASON_ROW_ID]
 
-    def season_path(self, season_id: int) -> Path:
-        """The file the command-line functions open for this season."""
-        del season_id
-        return self.path
+    def season_path(self, season_id: int) -> Path | str:
+        """What the command line's functions take to reach this season."""
+        return f"{self.url}#{season_id}" if self.server else self.path
 
     @contextmanager
     def transaction(self, season_id: int, *, write: bool) -> Iterator[Session]:
-        """A transaction on one season's rows; a write takes the write lock first."""
-        del season_id  # one season per file
-        with self._store(write).transaction() as session:
+        """A transaction on one season; a write takes that season's write lock first.
+
+        On SQLite this process's writers queue on a lock of their own before asking for the
+        file's: SQLite's busy wait polls with growing sleeps, which would leave the file idle
+        between writers under load.
+        """
+        store = self._store(season_id, write)
+        if write and not self.server:
+            with self._writer_turn, store.transaction() as session:
+                yield session
+            return
+        with store.transaction() as session:
             yield session

@@ -1,0 +1,175 @@
+"""Conquest web: contributions per second from 50 concurrent clients, and page render times.
+
+A real server (`fairfight serve`, one process) on loopback; 50 clients post $5 contributions,
+each with its own idempotency key, and every response is checked (201 and the entry it names).
+Baseline measured in the same run: the same 50 clients on `GET /api/health`, the HTTP floor of
+this machine. PostgreSQL is reported beside SQLite when its server programs are installed.
+Pages: the season home and an episode of a finished 136-battle season, rendered in-process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.timing import report
+from fairfight.conquest import engine, scenario, season
+
+CLIENTS = 50
+CONTRIBUTIONS = 1200
+PAGE_RENDERS = 60
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def _server(database: str) -> Iterator[str]:
+    port = _free_port()
+    log = open(os.environ.get("BENCH_WEB_SERVER_LOG", os.devnull), "a")  # noqa: SIM115
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fairfight", "serve", "--db", database, "--port", str(port)],
+        stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(30)
+        log.close()
+
+
+def _plan(address: str | Path) -> list[str]:
+    """One faction code per $5 contribution the rules will accept before the next battle."""
+    summary = season.summary(address)
+    plan = []
+    for code, faction in sorted(summary.board["factions"].items()):
+        if faction["pool_state"] == engine.PoolState.OPEN:
+            plan += [code] * ((engine.POOL_CAP - faction["pool"]) // engine.POOL_STEP)
+    return plan[:CONTRIBUTIONS]
+
+
+async def _load(base: str, path: str, jobs: list[Any]) -> tuple[float, list[float]]:
+    queue: asyncio.Queue[Any] = asyncio.Queue()
+    for job in jobs:
+        queue.put_nowait(job)
+    latencies: list[float] = []
+
+    async def client() -> None:
+        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            while not queue.empty():
+                job = queue.get_nowait()
+                start = time.perf_counter()
+                if job is None:
+                    response = await http.get(path)
+                    assert response.status_code == 200
+                else:
+                    key, code = job
+                    response = await http.post(path, json={"faction": code, "amount": 5},
+                                               headers={"Idempotency-Key": key})
+                    body = response.json()
+                    assert response.status_code == 201, body
+                    assert (body["faction"], body["amount"]) == (code, 5)
+                latencies.append(time.perf_counter() - start)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(CLIENTS)))
+    return time.perf_counter() - start, latencies
+
+
+def _contributions(label: str, database: str, address: str | Path) -> None:
+    plan = _plan(address)
+    with _server(database) as base:
+        health_seconds, _ = asyncio.run(_load(base, "/api/health", [None] * len(plan)))
+        jobs = [(f"bench-{i}", code) for i, code in enumerate(plan)]
+        seconds, latencies = asyncio.run(_load(base, "/api/seasons/1/contributions", jobs))
+    recorded = len(season.summary(address).ledger)
+    assert recorded >= len(plan), "an acknowledged contribution is missing from the ledger"
+    p99 = sorted(latencies)[int(len(latencies) * 0.99) - 1] * 1000
+    report(f"{label}: contributions/s ({CLIENTS} clients)", len(plan) / seconds, "/s",
+           len(plan) / health_seconds)
+    print(f"{'':<48} p50 {statistics.median(latencies) * 1000:.1f} ms, p99 {p99:.1f} ms; "
+          f"baseline GET /api/health {len(plan) / health_seconds:,.0f}/s", flush=True)
+
+
+def _pages(path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from fairfight.web import WebSettings, create_app
+
+    app = create_app(WebSettings(database_url=f"sqlite:///{path}"))
+    with TestClient(app) as client:
+        baseline: list[float] = []
+        for _ in range(PAGE_RENDERS):
+            start = time.perf_counter()
+            client.get("/api/health")
+            baseline.append(time.perf_counter() - start)
+        pages = (("season home", "/conquest/1"), ("episode 68", "/conquest/1/battles/68"))
+        for label, url in pages:
+            client.get(url)  # the first render builds the cached views of this season version
+            times = []
+            for _ in range(PAGE_RENDERS):
+                start = time.perf_counter()
+                assert client.get(url).status_code == 200
+                times.append(time.perf_counter() - start)
+            p95 = sorted(times)[int(len(times) * 0.95) - 1] * 1000
+            floor = statistics.median(baseline) * 1000
+            print(f"page render p95, {label} (136 battles){'':<12} {p95:8.1f} ms  "
+                  f"(GET /api/health median {floor:.1f} ms)", flush=True)
+
+
+def _postgres() -> Any:
+    """The tests' throwaway cluster (a context manager yielding a URL), or None."""
+    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+        return None
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tests.web.postgres_cluster import postgres_cluster
+
+    return postgres_cluster()
+
+
+def main() -> None:
+    north_america = scenario.load_map("north-america")
+    with tempfile.TemporaryDirectory(prefix="bench-web-") as scratch:
+        folder = Path(scratch)
+        live = folder / "live.db"
+        season.create_season(live, north_america, "north-america", seed="42" * 32)
+        _contributions("sqlite", f"sqlite:///{live}", live)
+        cluster = _postgres()
+        if cluster is not None:
+            with cluster as url:
+                season.create_season(url, north_america, "north-america", seed="42" * 32)
+                _contributions("postgresql", url, f"{url}#1")
+        else:
+            print("postgresql: not installed; skipped", flush=True)
+        finished = folder / "finished.db"
+        season.create_season(finished, north_america, "north-america", seed="43" * 32)
+        list(season.fight(finished, None))
+        _pages(finished)
+
+
+if __name__ == "__main__":
+    main()

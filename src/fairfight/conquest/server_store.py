@@ -1,0 +1,131 @@
+"""Seasons in a server database (PostgreSQL): many seasons in one database, each by its id.
+
+A season there is addressed as `URL#ID` (`postgresql+psycopg://user@host/db#3`); `conquest new
+URL` adds a season and prints that address. Public rows carry their season's id; the seeds
+live in the `fairfight_secret` schema (`seeds.SeedTable`), which no public code path selects
+from, so a deployment can grant the web role the public schema only. Writers of one season
+serialise on its row (`SELECT … FOR UPDATE`), as `BEGIN IMMEDIATE` serialises them on SQLite.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Engine, create_engine, delete, func, insert, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
+
+from fairfight.conquest.seeds import SeedTable
+from fairfight.core.errors import InputError
+
+if TYPE_CHECKING:
+    from fairfight.conquest.store import SeasonStore
+
+__all__ = [
+    "SECRET_SCHEMA",
+    "create_server_season",
+    "open_server_season",
+    "prepare_database",
+    "server_engine",
+    "server_season_ids",
+    "split_address",
+]
+
+SECRET_SCHEMA = "fairfight_secret"
+
+
+def split_address(address: str) -> tuple[str, int | None]:
+    """`URL#ID` -> (URL, ID); a bare URL has no season id."""
+    url, _, fragment = address.partition("#")
+    if not fragment:
+        return url, None
+    if not fragment.isdigit() or len(fragment) > 18 or int(fragment) < 1:
+        raise InputError("season", f"{fragment!r} is not a season id (write URL#ID, ID from 1)")
+    return url, int(fragment)
+
+
+def server_engine(url: str) -> Engine:
+    """A pooled engine for a server database URL (refusing what is not one)."""
+    try:
+        parsed = make_url(url)
+        return create_engine(parsed, pool_pre_ping=True, pool_size=10, max_overflow=40)
+    except (ArgumentError, ValueError, ImportError) as error:
+        raise InputError("database", f"not a usable database URL ({error})") from None
+
+
+def _shown(url: str) -> str:
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def prepare_database(engine: Engine) -> None:
+    """Create the public tables and the secret schema (both only if missing)."""
+    from fairfight.conquest.store import _Base
+
+    with engine.begin() as connection:
+        connection.execute(text(f"CREATE SCHEMA IF NOT EXISTS {SECRET_SCHEMA}"))
+    _Base.metadata.create_all(engine)
+
+
+def server_season_ids(engine: Engine) -> list[int]:
+    """Every season's id in the database, oldest first (none before the tables exist)."""
+    from fairfight.conquest.store import SeasonRow
+
+    try:
+        with engine.connect() as connection:
+            return [int(i) for i in connection.scalars(select(SeasonRow.id).order_by(SeasonRow.id))]
+    except DBAPIError:
+        return []
+
+
+def _store(cls: type[SeasonStore], url: str, engine: Engine, season_id: int,
+           write: bool) -> SeasonStore:
+    store = cls(_shown(url), engine, SeedTable(engine, season_id, SECRET_SCHEMA), write=write,
+                season_id=season_id, server=True)
+    store.reconnect_url = url
+    return store
+
+
+def open_server_season(cls: type[SeasonStore], address: str, *, write: bool,
+                       engine: Engine | None = None) -> SeasonStore:
+    """Open one season of a server database; a database with one season needs no id."""
+    url, season_id = split_address(address)
+    engine = engine or server_engine(url)
+    ids = server_season_ids(engine)
+    if season_id is None:
+        if len(ids) != 1:
+            engine.dispose()
+            raise InputError("season", f"{_shown(url)} holds {len(ids)} seasons; name one as "
+                             "URL#ID")
+        season_id = ids[0]
+    if season_id not in ids:
+        engine.dispose()
+        raise InputError("season", f"{_shown(url)} holds no season {season_id}")
+    return _store(cls, url, engine, season_id, write)
+
+
+def create_server_season(cls: type[SeasonStore], address: str, rows: dict[str, Any],
+                         seed: str) -> SeasonStore:
+    """Add a season (the next id) with its public row and its seed kept apart."""
+    from fairfight.conquest.store import SeasonRow
+
+    url, wanted = split_address(address)
+    if wanted is not None:
+        raise InputError("season", "a new season gets the next id; give the URL without #ID")
+    engine = server_engine(url)
+    try:
+        prepare_database(engine)
+        with engine.begin() as connection:
+            connection.execute(text("LOCK TABLE season IN EXCLUSIVE MODE"))
+            season_id = int(connection.scalar(select(func.max(SeasonRow.id))) or 0) + 1
+            connection.execute(insert(SeasonRow).values(id=season_id, **rows))
+        store = _store(cls, url, engine, season_id, True)
+        try:
+            SeedTable(engine, season_id, SECRET_SCHEMA).keep(seed)
+        except BaseException:
+            with engine.begin() as connection:
+                connection.execute(delete(SeasonRow).where(SeasonRow.id == season_id))
+            raise
+    except DBAPIError as error:
+        engine.dispose()
+        raise InputError("database", f"{_shown(url)}: {str(error.orig).splitlines()[0]}") from None
+    return store
