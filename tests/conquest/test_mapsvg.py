@@ -146,6 +146,10 @@ def test_the_eastern_caribbean_is_drawn_twice_and_hawaii_once() -> None:
     links = _links(draw_map(_views(), _href).svg)
     assert len(links["LC"]) == 2 and len(links["BB"]) == 2
     assert len(links["US-HI"]) == 1 and len(links["US-TX"]) == 1
+    # The magnified copy is for the eye: keyboards and screen readers meet each region once.
+    for found in links.values():
+        assert [link.get("tabindex") for link in found] == [None] + ["-1"] * (len(found) - 1)
+        assert "aria-hidden" not in found[0].attrib
 
 
 def test_the_legend_lists_owners_by_regions_held() -> None:

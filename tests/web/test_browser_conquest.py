@@ -207,6 +207,10 @@ def test_the_operator_airs_a_battle_and_an_open_home_page_updates_itself(
     status.wait_for(state="visible")
     assert f"Battle {aired['number']} has aired" in status.inner_text()
     page.locator("#map-title", has_text=f"Map after battle {aired['number']}").wait_for()
+    moved = httpx.get(f"{server}/api/seasons/1/battles/{aired['number']}").json()["changed_hands"]
+    outlined = page.locator("#map svg.conquest-map a.map-region.changed:not([tabindex])")
+    assert sorted(outlined.evaluate_all("links => links.map(a => a.dataset.region)")) == sorted(
+        moved)
     assert page.locator("#latest li").count() == 7
     assert page.locator("#latest li").first.inner_text().startswith(f"{aired['number']}.") or \
         f"Battle {aired['number']}" in page.locator("#latest li").first.inner_text()

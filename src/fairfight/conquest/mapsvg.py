@@ -202,13 +202,15 @@ def _title(view: RegionView) -> str:
 
 
 def _region(view: RegionView, shape: RegionShape, colour: str, href: str, outlined: bool,
-            scale: float) -> str:
+            scale: float, repeated: bool) -> str:
+    """One region's link; a `repeated` one (a magnified copy) is skipped by keyboard and reader."""
     classes = "map-region changed" if view.changed else "map-region"
+    hidden = ' tabindex="-1" aria-hidden="true"' if repeated else ""
     stroke = (f' stroke="{CHANGED}" stroke-width="{CHANGED_WIDTH}"' if outlined and view.changed
               else "")
     parts = [
         f"<a href={quoteattr(href)} class=\"{classes}\" data-region={quoteattr(view.code)} "
-        f"data-owner={quoteattr(view.owner)}>",
+        f"data-owner={quoteattr(view.owner)}{hidden}>",
         f"<title>{escape(_title(view))}</title>",
         f'<path d="{shape.path}" fill="{colour}"{stroke} {_THIN}/>',
     ]
@@ -265,10 +267,10 @@ def draw_map(
     insets = INSETS.get(map_name, ())
     moved = {code for inset in insets for code in inset.only}
 
-    def drawn(chosen: Iterable[RegionView], scale: float) -> str:
+    def drawn(chosen: Iterable[RegionView], scale: float, repeated: bool = False) -> str:
         return "".join(
             _region(view, shapes[view.code], _colour(view.owner, colours),
-                    faction_href(view.owner), outline_changed, scale)
+                    faction_href(view.owner), outline_changed, scale, repeated)
             for view in chosen
         )
 
@@ -279,7 +281,7 @@ def draw_map(
                   if (view.code in inset.only if inset.only
                       else view.code not in moved
                       and _meets(shapes[view.code].bounds, inset.source))]
-        body += _inset(index, inset, drawn(chosen, inset.scale))
+        body += _inset(index, inset, drawn(chosen, inset.scale, not inset.only))
         west, north, east, south = inset.source
         x, y = inset.at
         boxes.append((x, y - _LABEL_SIZE, x + round((east - west) * inset.scale),
