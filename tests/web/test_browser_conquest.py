@@ -113,6 +113,13 @@ def test_the_home_page_shows_standings_and_the_map(browser: Any, server: str) ->
     texas.click()
     page.wait_for_url(re.compile(r"/conquest/1/factions/US-TX$"))
     assert page.locator("h1").inner_text().startswith("Texas")
+    # A speck of an island is still there to see and to click: its marker.
+    page.go_back()
+    marker = page.locator('#map a[data-region="BM"] circle.marker').first
+    box = marker.bounding_box()
+    assert box is not None and box["width"] >= 5
+    marker.click()
+    page.wait_for_url(re.compile(r"/conquest/1/factions/BM$"))
     page.context.close()
 
 
