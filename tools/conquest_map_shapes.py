@@ -17,8 +17,9 @@ SOURCES.md records. The steps:
    Islands keep the state the sea-link tool gave them.
 2. Projection. Albers equal-area conic (standard parallels 20 and 60 N, centre 100 W, 40 N),
    one unit per kilometre, y growing southwards as in SVG, rounded to whole kilometres.
-3. Simplification. Douglas-Peucker at SIMPLIFY_KM on the projected rings; islands under
-   MIN_ISLAND_KM2 are dropped unless they are all the region has (its largest part stays).
+3. Simplification. Douglas-Peucker on the projected rings, at a tolerance growing with the
+   region's size (SIMPLIFY_KM); islands under MIN_ISLAND_KM2 are dropped unless they are all
+   the region has (its largest part stays).
    Each region also gets a label point inside it and its drawn area, which the renderer uses
    to put a marker on regions too small to see.
 """
@@ -47,8 +48,11 @@ from conquest_sea_links import (
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "src" / "fairfight" / "conquest" / "maps" / "north-america.shapes.json"
-SIMPLIFY_KM = 2.0
-"""Douglas-Peucker tolerance: under a pixel at any size the map is shown."""
+SIMPLIFY_KM = (0.5, 3.0)
+"""Douglas-Peucker tolerance, smallest and largest: a region's is the square root of its area
+over SIMPLIFY_SHARE, within these bounds, so islands keep their shape in the magnified
+Caribbean frame while big regions drop points no screen could show."""
+SIMPLIFY_SHARE = 40
 MIN_ISLAND_KM2 = 40.0
 """Islands smaller than this are dropped from regions that have bigger land."""
 EARTH_KM = 6371.0
@@ -157,7 +161,9 @@ def region_shape(polygons: list[Polygon]) -> dict[str, object]:
     """Path data, label point and drawn area of one projected region."""
     polygons = sorted((p for p in polygons if p.area > 0), key=lambda p: -p.area)
     kept = [polygons[0], *(p for p in polygons[1:] if p.area >= MIN_ISLAND_KM2)]
-    simple = [p.simplify(SIMPLIFY_KM, preserve_topology=True) for p in kept]
+    low, high = SIMPLIFY_KM
+    tolerance = min(high, max(low, math.sqrt(sum(p.area for p in kept)) / SIMPLIFY_SHARE))
+    simple = [p.simplify(tolerance, preserve_topology=True) for p in kept]
     rings: list[str] = []
     for polygon in simple:
         for ring in [polygon.exterior, *polygon.interiors]:
@@ -213,7 +219,7 @@ def main() -> None:
                        "1 unit = 1 km, y southwards"),
         "source": ("DCW (Debian gmt-dcw 2.1.1) outlines; GSHHG 2.3.7 (gmt-gshhg-high) lake "
                    "shorelines and WDBII state lines for Mexico; tools/conquest_map_shapes.py"),
-        "simplified_km": SIMPLIFY_KM,
+        "simplified_km": list(SIMPLIFY_KM),
         "extent": [min(xs), min(ys), max(xs), max(ys)],
         "digest": digest,
         "regions": shapes,
