@@ -6,6 +6,7 @@ Pages call `map_picture(map)` from the map template. A season on a map without d
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -29,16 +30,14 @@ DRAWN_MAP = "north-america"
 """The shipped map whose outlines are drawn; a season's regions must match it exactly."""
 
 
+@dataclass(frozen=True, slots=True)
 class DrawnMap:
-    """What the template shows: the SVG (already escaped where needed) and the legend."""
+    """What the template shows: the SVG (escaped where needed), the legend, the sources line."""
 
-    __slots__ = ("legend", "sea_links", "source_sea_links", "svg")
-
-    def __init__(self, svg: Markup, legend: tuple[LegendEntry, ...]) -> None:
-        self.svg = svg
-        self.legend = legend
-        self.sea_links = sea_links(DRAWN_MAP)
-        self.source_sea_links = SOURCE_SEA_LINKS
+    svg: Markup
+    legend: tuple[LegendEntry, ...]
+    sea_links: int = field(default_factory=lambda: sea_links(DRAWN_MAP))
+    source_sea_links: int = SOURCE_SEA_LINKS
 
 
 def faction_url(season: int, faction: str) -> str:
