@@ -241,12 +241,6 @@ def _connect_engine(path: Path, mode: str) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         if not write:
             cursor.execute("PRAGMA query_only=ON")
-        else:
-            # WAL: readers never wait for a writer. NORMAL: a commit survives the program being
-            # killed at any moment (only a power cut may lose the last commits), and costs no
-            # disk flush per contribution.
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
     @event.listens_for(engine, "begin")

@@ -45,6 +45,7 @@ __all__ = [
     "map_state",
     "pending_board",
     "season_ref",
+    "season_url",
     "season_view",
 ]
 
