@@ -171,3 +171,20 @@ def test_a_region_without_an_outline_is_refused() -> None:
 def test_the_shapes_stay_small() -> None:
     shapes = resources.files("fairfight.conquest").joinpath("maps", "north-america.shapes.json")
     assert len(shapes.read_bytes()) < 400_000
+
+
+def test_the_shapes_document_holds_every_outline_for_pages_to_reference() -> None:
+    shapes = load_shapes()
+    document = ET.fromstring(mapsvg.shapes_document())
+    paths = {path.attrib["id"]: path.attrib["d"] for path in document.iter(f"{SVG}path")}
+    assert paths == {code: shape.path for code, shape in shapes.items()}
+    assert all("fill" not in path.attrib for path in document.iter(f"{SVG}path"))
+    changed = frozenset({"US-OK"})
+    links = _links(draw_map(_views(changed=changed), _href, shapes_href="/shapes.svg").svg)
+    for code, found in links.items():
+        for link in found:
+            assert link.find(f"{SVG}path") is None
+            use = link.find(f"{SVG}use")
+            assert use is not None and use.attrib["href"] == f"/shapes.svg#{code}"
+            assert use.attrib["fill"] == mapsvg.faction_colours()[code]
+            assert (use.attrib.get("stroke") == mapsvg.CHANGED) == (code in changed)

@@ -57,7 +57,7 @@ def test_an_episode_outlines_the_regions_that_changed_hands(client: TestClient) 
     html = client.get("/conquest/1/battles/2").text
     links = _main_links(_svg(html))
     outlined = {code for code, link in links.items()
-                if link.find(f"{SVG}path").attrib.get("stroke") == CHANGED}  # type: ignore[union-attr]
+                if link.find(f"{SVG}use").attrib.get("stroke") == CHANGED}  # type: ignore[union-attr]
     assert outlined == moved and moved
     assert "Outlined in black" in html
 
@@ -70,3 +70,21 @@ def test_a_season_on_a_map_without_outlines_keeps_the_text_list(tmp_path: Path) 
         html = client.get("/conquest/1").text
     assert 'id="map"' in html and "conquest-map" not in html
     assert 'class="map-owner"' in html
+
+
+def test_pages_point_at_one_cacheable_file_of_outlines(client: TestClient) -> None:
+    """The outlines travel once: each page's regions reference them by id."""
+    html = client.get("/conquest/1").text
+    hrefs = {use.attrib["href"] for use in _svg(html).iter(f"{SVG}use")}
+    files = {href.split("#")[0] for href in hrefs}
+    assert len(files) == 1
+    (address,) = files
+    assert address.startswith("/conquest/maps/north-america.svg?v=")
+    response = client.get(address)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "image/svg+xml"
+    assert "immutable" in response.headers["cache-control"]
+    ids = {path.attrib["id"] for path in ET.fromstring(response.text).iter(f"{SVG}path")}
+    assert {href.split("#")[1] for href in hrefs} == ids and len(ids) == 136
+    stale = client.get("/conquest/maps/north-america.svg?v=old")
+    assert stale.status_code == 200 and stale.headers["cache-control"] == "no-cache"

@@ -34,6 +34,7 @@ __all__ = [
     "load_shapes",
     "sea_links",
     "shapes_digest",
+    "shapes_document",
 ]
 
 PALETTE = (
@@ -155,6 +156,20 @@ def shapes_digest(name: str = "north-america") -> tuple[str, str]:
 
 
 @cache
+def shapes_document(name: str = "north-america") -> str:
+    """Every outline as a standalone SVG file, one `<path id="CODE">` per region.
+
+    `draw_map(..., shapes_href=URL)` points at it with `<use href="URL#CODE">`; the paths
+    carry no colour of their own, so each use gives its region its holder's colour.
+    """
+    paths = "".join(
+        f'<path id="{shape.code}" d="{shape.path}" {_THIN}/>'
+        for shape in load_shapes(name).values()
+    )
+    return f'<svg xmlns="http://www.w3.org/2000/svg"><defs>{paths}</defs></svg>'
+
+
+@cache
 def _graph(name: str) -> dict[str, Any]:
     text = resources.files("fairfight.conquest").joinpath("maps", f"{name}.json")
     graph: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
@@ -202,7 +217,7 @@ def _title(view: RegionView) -> str:
 
 
 def _region(view: RegionView, shape: RegionShape, colour: str, href: str, outlined: bool,
-            scale: float, repeated: bool) -> str:
+            scale: float, repeated: bool, shapes_href: str | None) -> str:
     """One region's link; a `repeated` one (a magnified copy) is skipped by keyboard and reader."""
     classes = "map-region changed" if view.changed else "map-region"
     hidden = ' tabindex="-1" aria-hidden="true"' if repeated else ""
@@ -212,7 +227,8 @@ def _region(view: RegionView, shape: RegionShape, colour: str, href: str, outlin
         f"<a href={quoteattr(href)} class=\"{classes}\" data-region={quoteattr(view.code)} "
         f"data-owner={quoteattr(view.owner)}{hidden}>",
         f"<title>{escape(_title(view))}</title>",
-        f'<path d="{shape.path}" fill="{colour}"{stroke} {_THIN}/>',
+        (f'<use href="{escape(shapes_href)}#{shape.code}" fill="{colour}"{stroke}/>'
+         if shapes_href else f'<path d="{shape.path}" fill="{colour}"{stroke} {_THIN}/>'),
     ]
     if shape.needs_marker(scale):
         x, y = shape.label
@@ -252,10 +268,13 @@ def draw_map(
     map_name: str = "north-america",
     outline_changed: bool = True,
     label: str = "Map of the regions, coloured by the faction holding each",
+    shapes_href: str | None = None,
 ) -> MapPicture:
     """The map as an inline SVG element, with one link per region to its owner's card.
 
     Regions that changed hands are drawn last with a heavy outline when `outline_changed`.
+    With `shapes_href` (where `shapes_document` is served) the outlines are referenced, not
+    copied, so a page carries only the colours and the browser caches the shapes once.
     """
     shapes = load_shapes(map_name)
     colours = faction_colours(map_name)
@@ -270,7 +289,7 @@ def draw_map(
     def drawn(chosen: Iterable[RegionView], scale: float, repeated: bool = False) -> str:
         return "".join(
             _region(view, shapes[view.code], _colour(view.owner, colours),
-                    faction_href(view.owner), outline_changed, scale, repeated)
+                    faction_href(view.owner), outline_changed, scale, repeated, shapes_href)
             for view in chosen
         )
 

@@ -19,15 +19,18 @@ from fairfight.conquest.mapsvg import (
     draw_map,
     load_shapes,
     sea_links,
+    shapes_digest,
 )
 
 if TYPE_CHECKING:  # the view models import the templates, which import this module
     from fairfight.web.conquest.models import MapState
 
-__all__ = ["DrawnMap", "faction_url", "map_picture"]
+__all__ = ["DRAWN_MAP", "SHAPES_PATH", "DrawnMap", "faction_url", "map_picture", "shapes_version"]
 
 DRAWN_MAP = "north-america"
 """The shipped map whose outlines are drawn; a season's regions must match it exactly."""
+SHAPES_PATH = f"/conquest/maps/{DRAWN_MAP}.svg"
+"""Where the outlines are served once for every page (routes.conquest_map_shapes)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +48,16 @@ def faction_url(season: int, faction: str) -> str:
     return f"/conquest/{season}/factions/{faction}"
 
 
+@lru_cache(maxsize=1)
+def shapes_version() -> str:
+    """A short digest of the outlines, put in their address so caches never go stale."""
+    return shapes_digest(DRAWN_MAP)[1][:16]
+
+
 @lru_cache(maxsize=256)
 def _drawn(season: int, regions: tuple[RegionView, ...]) -> DrawnMap:
-    picture = draw_map(regions, lambda owner: faction_url(season, owner), map_name=DRAWN_MAP)
+    picture = draw_map(regions, lambda owner: faction_url(season, owner), map_name=DRAWN_MAP,
+                       shapes_href=f"{SHAPES_PATH}?v={shapes_version()}")
     return DrawnMap(Markup(picture.svg), picture.legend)
 
 
