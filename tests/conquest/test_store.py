@@ -307,3 +307,14 @@ def test_backup_copies_the_season_and_its_seed(fought: Path, tmp_path: Path) -> 
     assert [entry["number"] for entry in season.fight(copy, 1)] == [3]
     again = cli("backup", fought, copies)
     assert again.exit_code == 2 and "already exists" in _one_line(again)
+
+
+def test_a_season_file_left_in_wal_mode_returns_to_the_rollback_journal(fought: Path) -> None:
+    connection = sqlite3.connect(fought)
+    assert connection.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
+    connection.close()
+    assert cli("contribute", fought, "AC", "5").exit_code == 0
+    assert _journal_mode(fought) == "delete"
+    before = _snapshot(fought.parent)
+    assert cli("show", fought).exit_code == 0
+    assert _snapshot(fought.parent) == before

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairfight.conquest import engine
+from fairfight.conquest import archive, engine
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.core import draws
 from fairfight.core.records import canonical_json
-from tests.conquest.helpers import SEED, record_of
+from tests.conquest.helpers import SEED, record_of, reseal
 
 CONTRIBUTIONS = {
     1: [("ZZ-010", 25), ("ZZ-011", 50), ("ZZ-010", 10)],
@@ -139,18 +139,8 @@ def _standalone_engine(folder: Path) -> None:
 
 
 def _write_record(record: dict[str, Any], folder: Path) -> None:
-    folder.mkdir()
-    for role, name in engine.RECORD_FILES.items():
-        value = record[role]
-        if value is None:
-            continue
-        if name.endswith(".txt"):
-            data = f"{value}\n".encode()
-        elif name.endswith(".jsonl"):
-            data = b"".join(canonical_json(item) + b"\n" for item in value)
-        else:
-            data = canonical_json(value) + b"\n"
-        (folder / name).write_bytes(data)
+    """The record as a full archive folder, engine files and manifest included."""
+    archive.write_folder(archive.archive_files(record, archive.engine_sources()), folder)
 
 
 def test_bare_python_verifies_with_the_engine_file_alone(tmp_path: Path) -> None:
@@ -193,6 +183,25 @@ def test_bare_python_verifies_with_the_engine_file_alone(tmp_path: Path) -> None
     assert where.stdout.strip().startswith(str(verifier))
 
 
+def test_the_archive_verifies_itself_with_its_own_engine_file(tmp_path: Path) -> None:
+    """`python3 engine.py verify .` inside an archive uses the engine and draws.py beside it."""
+    good, bad = season(), season()
+    bad["history"][7]["draws"][4]["value"] ^= 1
+    _write_record(good, tmp_path / "good")
+    _write_record(bad, tmp_path / "bad")
+    for name, code in (("good", 0), ("bad", 1)):
+        run = subprocess.run(
+            [sys.executable, "-S", "engine.py", "verify", "."],
+            cwd=tmp_path / name,
+            capture_output=True,
+            text=True,
+            env={"PATH": "/usr/bin:/bin"},
+            check=False,
+        )
+        assert run.returncode == code, run.stderr
+    assert "battle 8: field draws[4].value: expected " in run.stderr
+
+
 def test_engine_imports_only_the_standard_library_and_draws() -> None:
     tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
     imported = set()
@@ -202,7 +211,7 @@ def test_engine_imports_only_the_standard_library_and_draws() -> None:
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module)
     outside = {name for name in imported if name.split(".")[0] not in sys.stdlib_module_names}
-    assert outside == {"fairfight.core.draws"}
+    assert outside == {"fairfight.core.draws", "draws"}  # `draws` when run from an archive
 
 
 def test_a_malformed_record_is_a_named_mismatch_not_a_crash() -> None:
@@ -334,6 +343,7 @@ def test_record_files_hold_only_whole_numbers_and_unique_keys(tmp_path: Path) ->
     _write_record(record, tmp_path / "r")
     map_file = tmp_path / "r" / "map.json"
     map_file.write_text(map_file.read_text().replace('"population":', '"population":8e6,"x":', 1))
+    reseal(tmp_path / "r")
     with pytest.raises(engine.ReplayMismatch) as caught:
         engine.load_record(tmp_path / "r")
     assert caught.value.place == "map.json" and "numbers must be whole, found 8e6" in str(
@@ -342,10 +352,12 @@ def test_record_files_hold_only_whole_numbers_and_unique_keys(tmp_path: Path) ->
     _write_record(record, tmp_path / "s")
     ledger = tmp_path / "s" / "ledger.jsonl"
     ledger.write_text(ledger.read_text().replace('{"amount":', '{"amount":5,"amount":', 1))
+    reseal(tmp_path / "s")
     with pytest.raises(engine.ReplayMismatch, match="appears twice"):
         engine.load_record(tmp_path / "s")
     _write_record(record, tmp_path / "t")
     (tmp_path / "t" / "history.jsonl").write_bytes(b'{"a":"\xff"}\n')
+    reseal(tmp_path / "t")
     with pytest.raises(engine.ReplayMismatch, match="not UTF-8"):
         engine.load_record(tmp_path / "t")
 

@@ -49,7 +49,7 @@ def test_air_reveal_and_export(client: TestClient, season_file: Path) -> None:
     assert revealed["seed"] == season.summary(season_file).revealed_seed
     export = client.get("/api/seasons/1/operator/export", headers=BEARER)
     names = zipfile.ZipFile(io.BytesIO(export.content)).namelist()
-    assert "record/seed.txt" in names and "record/history.jsonl" in names
+    assert "seed.txt" in names and "history.jsonl" in names
 
 
 def test_beacon_refused_for_a_season_without_one(client: TestClient) -> None:
@@ -80,3 +80,25 @@ def test_the_command_line_keeps_working_on_a_served_database(client: TestClient,
     before = client.get("/api/seasons/1").json()["battles"]
     list(season.fight(season_file, 1))
     assert client.get("/api/seasons/1").json()["battles"] == before + 1
+
+
+def test_command_line_processes_write_beside_the_service(client: TestClient,
+                                                         season_file: Path) -> None:
+    """Another process writing (contribute, next) while the service holds the file open in WAL
+    mode: the service sees every write, and the file is not switched under it."""
+    import subprocess
+    import sys
+
+    before = client.get("/api/seasons/1").json()
+    ledger = client.get("/api/seasons/1/ledger").json()["total"]
+    code = next(row["faction"] for row in before["standings"]
+                if row["standing"] and row["pool_state"] == "open" and row["pool"] == 0)
+    for verb in (["contribute", str(season_file), code, "5"], ["next", str(season_file)]):
+        done = subprocess.run([sys.executable, "-m", "fairfight", "conquest", *verb],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    after = client.get("/api/seasons/1/ledger").json()
+    assert after.get("total") == ledger + 1, after
+    assert client.get("/api/seasons/1").json()["battles"] == before["battles"] + 1
+    assert client.post("/api/seasons/1/contributions", json={"faction": code, "amount": 5},
+                       headers={"Idempotency-Key": "after-cli"}).status_code == 201

@@ -1,7 +1,8 @@
 """The conquest season engine: every battle, pool and rebellion rule; exact, standard library only.
 
 This single file (plus `fairfight/core/draws.py`) is all a viewer needs to replay a published
-season with a bare Python: `python3 -S -m fairfight.conquest.engine verify DIR`. State is plain
+season with a bare Python: `python3 engine.py verify DIR` with `draws.py` beside it, as in a
+season archive, or `python3 -S -m fairfight.conquest.engine verify DIR`. State is plain
 data (dicts, lists, ints, strings); probabilities are Fractions or integers out of 2**32; there
 is no floating point anywhere, so a replay matches byte for byte on every machine.
 The file is longer than the project's usual module because a verifier must be one file.
@@ -19,7 +20,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from fairfight.core.draws import beacon_key, below, hash64, validate_seed, verify_reveal
+if __package__:
+    from fairfight.core.draws import beacon_key, below, hash64, validate_seed, verify_reveal
+else:  # run as a plain file (`python3 engine.py verify .`): use the draws.py lying beside it
+    from draws import (  # type: ignore[import-not-found, no-redef, unused-ignore]
+        beacon_key,
+        below,
+        hash64,
+        validate_seed,
+        verify_reveal,
+    )
 
 __all__ = [
     "BASIS_POINTS",
@@ -957,6 +967,7 @@ def play_step(state: Plain, ledger: list[Plain]) -> tuple[Plain, Plain]:
 
 _HEADER_FIELDS = (
     "beacon",
+    "engine_files",
     "engine_version",
     "map_name",
     "map_sha256",
@@ -983,6 +994,13 @@ _MAP_FIELDS: dict[str, tuple[str, ...]] = {
     "border": ("a", "b", "distance_km", "kind", "remote"),
 }
 """The keys a map may hold, by object kind (the map format's schema, repeated for the verifier)."""
+_ENGINE_FILES = ("draws.py", "engine.js", "engine.py")
+"""The verifier files a season archive carries; the header names the SHA-256 of each."""
+_GUIDE = "VERIFY.md"
+_MANIFEST = "manifest.sha256"
+"""`sha256sum` format: one `<64 hex digits>  <file name>` line per other file of the archive."""
+_SPACES = " \t\n\r"
+"""The whitespace a `.txt` record file may carry around its value (JSON's own four)."""
 _RECORD_FILE_LIMIT = 64 * 1024 * 1024
 """Bytes; a record file above this is refused rather than read (a real season is ~2 MB)."""
 _SHOWN_LENGTH = 40
@@ -1077,6 +1095,13 @@ def check_header(header: Any) -> None:
         raise ReplayMismatch("header", "field map_name: must be non-empty text")
     if not _is_hex64(header["map_sha256"]):
         raise ReplayMismatch("header", "field map_sha256: must be 64 lowercase hex digits")
+    files = header["engine_files"]
+    _check_fields("header", files, _ENGINE_FILES, "engine_files")
+    for name in _ENGINE_FILES:
+        if not _is_hex64(files[name]):
+            raise ReplayMismatch(
+                "header", f"field engine_files.{name}: must be 64 lowercase hex digits"
+            )
     cap = header["max_battles"]
     if cap is not None and not _is_int(cap, 1):
         raise ReplayMismatch(
@@ -1175,7 +1200,7 @@ def _season_key_of(record: Mapping[str, Any], header: Plain, seed: str) -> tuple
     if beacon is None:
         raise ReplayMismatch("beacon", "the header names a beacon round but none is recorded")
     _check_fields("beacon", beacon, _BEACON_VALUE_FIELDS)
-    if beacon["round"] != spec["round"]:
+    if not _is_int(beacon["round"], 1) or beacon["round"] != spec["round"]:
         raise _differs("beacon", "round", spec["round"], beacon["round"])
     if not _is_hex64(beacon["randomness"]):
         raise ReplayMismatch("beacon", "field randomness: must be 64 lowercase hex digits")
@@ -1189,6 +1214,15 @@ def _season_key_of(record: Mapping[str, Any], header: Plain, seed: str) -> tuple
 def _verify(record: Mapping[str, Any]) -> list[str]:
     header, seed = record["header"], record.get("seed")
     check_header(header)
+    notes = []
+    manifest = record.get("manifest")
+    if manifest is not None:
+        for name in _ENGINE_FILES:
+            if manifest.get(name) != header["engine_files"][name]:
+                raise ReplayMismatch(
+                    name, "its SHA-256 is not the one header.engine_files names for it"
+                )
+        notes.append("every file matches manifest.sha256; the engine files are the header's")
     if seed is None:
         raise ReplayMismatch("seed", "not revealed yet; a season is replayed after the reveal")
     if not verify_reveal(seed, record["commitment"]):
@@ -1199,7 +1233,7 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
         raise ReplayMismatch("map", "its SHA-256 does not match header.map_sha256")
     if map_data["name"] != header["map_name"]:
         raise _differs("header", "map_name", map_data["name"], header["map_name"])
-    notes = [f"seed matches commitment {record['commitment']}", "map matches header.map_sha256"]
+    notes += [f"seed matches commitment {record['commitment']}", "map matches header.map_sha256"]
     key, beacon_notes = _season_key_of(record, header, seed)
     notes += beacon_notes
     try:
@@ -1258,22 +1292,18 @@ def _parse_json(text: str) -> Any:
     )
 
 
-def _read_record_file(path: Path, name: str) -> Any:
-    """One record file: a regular file, bounded, UTF-8, canonical JSON values only."""
-    if path.stat().st_size > _RECORD_FILE_LIMIT:
-        raise ReplayMismatch(name, f"larger than {_RECORD_FILE_LIMIT} bytes; refused")
+def _parse_record_file(name: str, data: bytes) -> Any:
+    """One record file's value: UTF-8, canonical JSON values only (whole numbers, unique keys)."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ReplayMismatch(name, "not UTF-8 text") from None
-    except OSError as error:
-        raise ReplayMismatch(name, f"cannot be read ({error.strerror})") from None
     if name.endswith(".txt"):
-        return text.strip()
-    lines = text.splitlines() if name.endswith(".jsonl") else [text]
+        return text.strip(_SPACES)
+    lines = text.split("\n") if name.endswith(".jsonl") else [text]
     values = []
     for number, line in enumerate(lines, start=1):
-        if name.endswith(".jsonl") and not line.strip():
+        if name.endswith(".jsonl") and not line.strip(_SPACES):
             continue
         try:
             values.append(_parse_json(line))
@@ -1288,26 +1318,97 @@ def _read_record_file(path: Path, name: str) -> Any:
     return values if name.endswith(".jsonl") else values[0]
 
 
-def load_record(folder: Path) -> Plain:
-    """Read a published season record from its folder (missing optional files become None)."""
-    record: Plain = {}
-    for role, name in RECORD_FILES.items():
+def _archive_names() -> tuple[str, ...]:
+    return (*RECORD_FILES.values(), *_ENGINE_FILES, _GUIDE, _MANIFEST)
+
+
+def _read_folder(folder: Path) -> dict[str, bytes]:
+    """The archive's files found in a folder (other files are not part of the record)."""
+    files = {}
+    for name in _archive_names():
         path = folder / name
         if not path.is_file():
             if path.exists() or path.is_symlink():
                 raise ReplayMismatch(name, "not a regular file")
+            continue
+        if path.stat().st_size > _RECORD_FILE_LIMIT:
+            raise ReplayMismatch(name, f"larger than {_RECORD_FILE_LIMIT} bytes; refused")
+        try:
+            files[name] = path.read_bytes()
+        except OSError as error:
+            raise ReplayMismatch(name, f"cannot be read ({error.strerror})") from None
+    return files
+
+
+def _read_zip(path: Path) -> dict[str, bytes]:
+    """The archive's files from a .zip (flat names; sizes checked before anything is unpacked)."""
+    import zipfile
+
+    files = {}
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for member in archive.infolist():
+                if member.filename not in _archive_names():
+                    raise ReplayMismatch(member.filename, "is not a file of a season record")
+                if member.filename in files or member.file_size > _RECORD_FILE_LIMIT:
+                    raise ReplayMismatch(member.filename, "listed twice or too large; refused")
+                files[member.filename] = archive.read(member)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        raise ReplayMismatch("archive", "not a readable zip archive") from None
+    return files
+
+
+def _check_manifest(files: Mapping[str, bytes]) -> dict[str, str]:
+    """Every file listed once with its SHA-256, and every archive file present is listed."""
+    if _MANIFEST not in files:
+        raise ReplayMismatch(_MANIFEST, "missing from the record")
+    listed: dict[str, str] = {}
+    lines = files[_MANIFEST].decode("utf-8", errors="replace").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        digest, _, name = line.partition("  ")
+        if not _is_hex64(digest) or name not in _archive_names() or name == _MANIFEST:
+            raise ReplayMismatch(
+                _MANIFEST, f"line {number}: not '<sha256>  <record file name>': {shown(line)}"
+            )
+        if name in listed:
+            raise ReplayMismatch(_MANIFEST, f"line {number}: {name} is listed twice")
+        listed[name] = digest
+    for name in sorted(set(listed) | set(files) - {_MANIFEST}):
+        if name not in files:
+            raise ReplayMismatch(name, f"listed in {_MANIFEST} but missing from the record")
+        if name not in listed:
+            raise ReplayMismatch(name, f"not listed in {_MANIFEST}")
+        if hashlib.sha256(files[name]).hexdigest() != listed[name]:
+            raise ReplayMismatch(name, f"its SHA-256 does not match {_MANIFEST}")
+    return listed
+
+
+def load_record(source: Path) -> Plain:
+    """Read a season archive (a folder or a .zip), checking its manifest first.
+
+    Missing optional files (the seed before the reveal, the beacon) become None.
+    """
+    files = _read_folder(source) if source.is_dir() else _read_zip(source)
+    record: Plain = {"manifest": _check_manifest(files)}
+    for role, name in RECORD_FILES.items():
+        if name not in files:
             if role in ("seed", "beacon"):
                 record[role] = None
                 continue
             raise ReplayMismatch(name, "missing from the record")
-        record[role] = _read_record_file(path, name)
+        record[role] = _parse_record_file(name, files[name])
     return record
 
 
 def main(arguments: list[str]) -> int:
     """`python -S -m fairfight.conquest.engine verify DIR`: 0 when the record replays exactly."""
     if len(arguments) != 2 or arguments[0] != "verify":
-        print("usage: python -m fairfight.conquest.engine verify RECORD_FOLDER", file=sys.stderr)
+        print("usage: python3 engine.py verify RECORD_FOLDER_OR_ZIP", file=sys.stderr)
+        return 2
+    if not Path(arguments[1]).exists():
+        print(f"no such folder or file: {arguments[1]}", file=sys.stderr)
         return 2
     try:
         notes = verify_record(load_record(Path(arguments[1])))

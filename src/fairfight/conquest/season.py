@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine, integrity
+from fairfight.conquest import archive, engine, integrity
 from fairfight.conquest.store import (
     SQLITE_INTEGER_MAX,
     SeasonStore,
@@ -146,9 +146,11 @@ def create_season(
     except engine.MapError as error:
         raise InputError(f"map.{error.field}", error.rule) from None
     secret = request.seed or new_seed()
+    sources = archive.engine_sources()
     header = {
         "ruleset": "conquest",
         "engine_version": engine.ENGINE_VERSION,
+        "engine_files": archive.engine_digests(sources),
         "map_name": map_name,
         "map_sha256": map_hash,
         "max_battles": request.max_battles,
@@ -163,6 +165,7 @@ def create_season(
         engine.canonical_map(map_data),
         engine.initial_board(world),
         secret,
+        engine_files=sources,
     )
     address = store.address
     store.close()

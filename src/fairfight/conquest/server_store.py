@@ -9,6 +9,7 @@ serialise on its row (`SELECT … FOR UPDATE`), as `BEGIN IMMEDIATE` serialises 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, create_engine, delete, func, insert, select, text
@@ -104,9 +105,9 @@ def open_server_season(cls: type[SeasonStore], address: str, *, write: bool,
 
 
 def create_server_season(cls: type[SeasonStore], address: str, rows: dict[str, Any],
-                         seed: str) -> SeasonStore:
-    """Add a season (the next id) with its public row and its seed kept apart."""
-    from fairfight.conquest.store import SeasonRow
+                         seed: str, engine_files: Mapping[str, bytes]) -> SeasonStore:
+    """Add a season (the next id) with its public rows and its seed kept apart."""
+    from fairfight.conquest.store import EngineFileRow, SeasonRow
 
     url, wanted = split_address(address)
     if wanted is not None:
@@ -118,11 +119,16 @@ def create_server_season(cls: type[SeasonStore], address: str, rows: dict[str, A
             connection.execute(text("LOCK TABLE season IN EXCLUSIVE MODE"))
             season_id = int(connection.scalar(select(func.max(SeasonRow.id))) or 0) + 1
             connection.execute(insert(SeasonRow).values(id=season_id, **rows))
+            for name, content in sorted(engine_files.items()):
+                connection.execute(insert(EngineFileRow).values(
+                    season_id=season_id, name=name, content=content))
         store = _store(cls, url, engine, season_id, True)
         try:
             SeedTable(engine, season_id, SECRET_SCHEMA).keep(seed)
         except BaseException:
             with engine.begin() as connection:
+                connection.execute(
+                    delete(EngineFileRow).where(EngineFileRow.season_id == season_id))
                 connection.execute(delete(SeasonRow).where(SeasonRow.id == season_id))
             raise
     except DBAPIError as error:

@@ -5,7 +5,9 @@ Public tables: `season` (header, commitment, map, current board, beacon, reveale
 (on SQLite a separate file readable by its owner only; on a server database a table in its
 own schema). Every write runs in a `BEGIN IMMEDIATE` transaction, so a contribution and a
 battle fought at the same moment are serialised. Opened for reading, the file is opened
-read-only: no journal-mode switch, no side files, no write of any kind.
+read-only: no journal-mode switch, no side files, no write of any kind. The file uses SQLite's
+rollback journal; one left in WAL mode by an earlier version is switched back the first time
+a writing command opens it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import json
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from sqlalchemy import (
     Engine,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -44,6 +47,7 @@ from fairfight.core.records import canonical_json
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
     "DAMAGED",
+    "EngineFileRow",
     "HistoryRow",
     "LedgerRow",
     "SQLITE_INTEGER_MAX",
@@ -105,6 +109,17 @@ class LedgerRow(_Base):
             "faction": self.faction,
             "amount": self.amount,
         }
+
+
+class EngineFileRow(_Base):
+    """One verifier file as it was when the season was created; the header names its SHA-256."""
+
+    __tablename__ = "engine_file"
+    season_id: Mapped[int] = mapped_column(
+        ForeignKey("season.id"), primary_key=True, default=SEASON_ROW_ID
+    )
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    content: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class HistoryRow(_Base):
@@ -241,6 +256,8 @@ def _connect_engine(path: Path, mode: str) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         if not write:
             cursor.execute("PRAGMA query_only=ON")
+        elif cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+            cursor.execute("PRAGMA journal_mode=DELETE")  # a file from before: see the docstring
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -295,9 +312,12 @@ class SeasonStore:
         map_data: dict[str, Any],
         board: dict[str, Any],
         seed: str,
+        *,
+        engine_files: Mapping[str, bytes],
     ) -> SeasonStore:
         """Write a new season file and its seed file; existing files are never overwritten.
 
+        `engine_files` are the verifier files the header names; the export publishes them.
         Given a server database URL, adds a season to that database instead.
         """
         if is_server_address(path):
@@ -305,7 +325,7 @@ class SeasonStore:
 
             rows = {"header": _text(header), "commitment": commitment,
                     "map_data": _text(map_data), "board": _text(board)}
-            return create_server_season(cls, str(path), rows, seed)
+            return create_server_season(cls, str(path), rows, seed, engine_files)
         path = Path(path)
         seeds = SeedFile(seed_file_for(path))
         for target in (path, seeds.path):
@@ -332,6 +352,9 @@ class SeasonStore:
                         board=_text(board),
                     )
                 )
+                session.flush()  # the season row first: the engine files name it
+                for name, content in sorted(engine_files.items()):
+                    session.add(EngineFileRow(name=name, content=content))
         except BaseException:
             store.close()
             path.unlink(missing_ok=True)
@@ -448,6 +471,13 @@ class SeasonStore:
             HistoryRow, (season_of(session), check_stored_integer("battle", number))
         )
         return None if row is None else _entry_of(row)
+
+    @staticmethod
+    def engine_files(session: Session) -> dict[str, bytes]:
+        """The verifier files stored when the season was created, by name."""
+        query = select(EngineFileRow).where(EngineFileRow.season_id == season_of(session))
+        rows = session.scalars(query.order_by(EngineFileRow.name))
+        return {row.name: row.content for row in rows}
 
     # ------------------------------------------------------------ writes
 

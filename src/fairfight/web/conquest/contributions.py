@@ -3,10 +3,10 @@
 The key is claimed by inserting its row in the same transaction as the ledger entry, so a
 contribution and its key are written together or not at all: a crash, a refusal or an error
 leaves the key free. While a request holds a key, another request with the same key is
-answered 409 (this process keeps the keys in flight; PostgreSQL also takes an advisory lock,
-so a second server process sees it too). A key is bound to the method, the path and the
-SHA-256 of the body: the same request again gets the original response, a different request
-with the same key is refused with 422.
+answered 409 (this process keeps the keys in flight; a second server process waits on the
+season's write lock instead, then finds the key and answers with the first response). A key
+is bound to the method, the path and the SHA-256 of the body: the same request again gets the
+original response, a different request with the same key is refused with 422.
 """
 
 from __future__ import annotations

@@ -1,21 +1,21 @@
 """The database behind the service, by URL: which seasons it holds and a transaction on one.
 
 A SQLite URL names a season file as `fairfight conquest new` makes it (one season, id 1); the
-service opens it once and the command line may keep using it at the same time (WAL mode, a
-write lock per transaction). A PostgreSQL URL holds any number of seasons, each by its id; one
-pooled engine serves them all.
+service opens it once and the command line may keep using it at the same time. The file keeps
+the command line's rollback journal (a write lock per transaction): switching it to WAL under
+the command line, which puts a file back to its rollback journal, left readers on stale pages.
+A PostgreSQL URL holds any number of seasons, each by its id; one pooled engine serves them
+all.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
@@ -38,10 +38,6 @@ def sqlite_path(url: str) -> Path:
     if parsed.get_backend_name() != "sqlite" or not parsed.database:
         raise InputError("database_url", f"{url!r} is not a SQLite file URL")
     return Path(parsed.database)
-
-
-def _relaxed_sync(dbapi_connection: Any, _record: Any) -> None:
-    dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
 
 class SeasonDatabase:
@@ -76,13 +72,7 @@ class SeasonDatabase:
             return open_server_season(SeasonStore, f"{self.url}#{season_id}", write=write,
                                       engine=self.engine())
         if write:
-            with closing(sqlite3.connect(self.path)) as connection:
-                connection.execute("PRAGMA journal_mode=WAL")  # readers never wait on writers
             store = SeasonStore.open(self.path, write=True)
-            # In WAL mode a commit survives the service being killed at any moment without a
-            # disk flush per contribution; only a power cut may lose the last commits.
-            event.listen(store._engine, "connect", _relaxed_sync)
-            store._engine.dispose()
             with store.transaction() as session:
                 create_key_table(session)
             return store
@@ -92,7 +82,7 @@ class SeasonDatabase:
     def _store(self, season_id: int, write: bool) -> SeasonStore:
         store = self._stores.get((season_id, write))
         if store is None:
-            with self._lock:  # opened once: switching to WAL needs the file to itself
+            with self._lock:  # each handle is opened once, even when requests arrive together
                 store = self._stores.get((season_id, write))
                 if store is None:
                     store = self._stores[(season_id, write)] = self._open(season_id, write)

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import io
-import zipfile
 
-from fairfight.conquest import publication, season
+from fairfight.conquest import archive, publication, season
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.models import AirResult, BeaconRequest, RevealResult
 from fairfight.web.conquest.refusals import Refusal
@@ -83,12 +81,8 @@ def reveal(catalog: SeasonCatalog, season_id: int) -> RevealResult:
 
 
 def record_zip(catalog: SeasonCatalog, season_id: int) -> bytes:
-    """The public record as a zip of its canonical files (the seed only once revealed)."""
-    snap = catalog.snapshot(season_id)
-    record = publication.public_record(snap.summary, snap.history)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in sorted(publication.record_files(record).items()):
-            info = zipfile.ZipInfo(f"record/{name}", date_time=(2000, 1, 1, 0, 0, 0))
-            archive.writestr(info, data, zipfile.ZIP_DEFLATED)
-    return buffer.getvalue()
+    """The season archive as one zip: record, verifier files, manifest (the seed only once
+    revealed). Read with the season opened read-only; the secret seed is never read."""
+    catalog.require(season_id)
+    files = publication.archive_files_of(catalog.database.season_path(season_id))
+    return archive.zip_bytes(files)
