@@ -8,6 +8,7 @@ from fastapi import Request
 from fastapi.templating import Jinja2Templates
 from jinja2 import StrictUndefined
 
+from fairfight.web.conquest_map import map_picture
 from fairfight.web.navigation import navigation
 
 __all__ = ["TEMPLATE_DIR", "templates"]
@@ -24,3 +25,4 @@ def _navigation_of(request: Request) -> list[tuple[str, str]]:
 
 
 templates.env.globals["navigation_of"] = _navigation_of
+templates.env.globals["map_picture"] = map_picture
