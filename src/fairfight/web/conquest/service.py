@@ -1,4 +1,4 @@
-"""The conquest service of one app: its catalog, keys in flight and live broadcaster.
+"""The conquest service of one app: its catalog, keys in flight, writer and broadcaster.
 
 `install` puts one `ConquestService` on `app.state.conquest`; routes reach it through the
 `service` dependency, so tests build an app per database URL and nothing is global.
@@ -17,6 +17,7 @@ from fairfight.web.conquest.contributions import InFlight
 from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.live import Broadcaster
 from fairfight.web.conquest.refusals import install_refusals
+from fairfight.web.conquest.writer import ContributionWriter
 from fairfight.web.settings import WebSettings
 
 __all__ = ["ConquestService", "install_service", "service"]
@@ -29,6 +30,7 @@ class ConquestService:
         self.settings = settings
         self.catalog = SeasonCatalog(SeasonDatabase(settings.database_url))
         self.in_flight = InFlight()
+        self.writer = ContributionWriter(self.catalog)
         self.live = Broadcaster(self.catalog)
 
     @property
@@ -39,6 +41,7 @@ class ConquestService:
     async def close(self) -> None:
         """End live streams and release the database."""
         await self.live.close()
+        self.writer.close()
         self.catalog.close()
 
 

@@ -130,7 +130,7 @@ def _record_waiting(conquest: ConquestService, season_id: int, amount: int, code
     while True:
         try:
             return record_contribution(
-                conquest.catalog, conquest.in_flight, season_id,
+                conquest.writer, conquest.in_flight, season_id,
                 {"faction": code, "amount": amount}, requested,
             )
         except Refusal as refusal:

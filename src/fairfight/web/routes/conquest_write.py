@@ -14,7 +14,7 @@ from fairfight.web.conquest.contributions import (
     IDEMPOTENCY_HEADER,
     Requested,
     check_key,
-    record_contribution,
+    record_contribution_async,
 )
 from fairfight.web.conquest.models import (
     AirRequest,
@@ -77,9 +77,8 @@ async def contribute(
     del body  # validated for the schema; the raw body is what the key is bound to
     raw = await request.body()
     requested = Requested(key, request.method, request.url.path, raw)
-    status, payload = await run_in_threadpool(
-        record_contribution, conquest.catalog, conquest.in_flight, season_id, _json_body(raw),
-        requested,
+    status, payload = await record_contribution_async(
+        conquest.writer, conquest.in_flight, season_id, _json_body(raw), requested,
     )
     conquest.live.poke()
     return JSONResponse(payload, status_code=status)
@@ -100,8 +99,8 @@ async def payment_webhook(
     event = verified_event(secret, signature, raw)
     data = event.data
     requested = Requested(f"payment:{event.id}", request.method, request.url.path, raw)
-    status, payload = await run_in_threadpool(
-        record_contribution, conquest.catalog, conquest.in_flight, data.season,
+    status, payload = await record_contribution_async(
+        conquest.writer, conquest.in_flight, data.season,
         {"faction": data.faction, "amount": data.amount}, requested,
     )
     conquest.live.poke()
