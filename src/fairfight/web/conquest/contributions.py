@@ -183,25 +183,26 @@ Outcome = tuple[int, dict[str, Any]] | Exception
 """A contribution's answer, or the refusal (or error) it is answered with."""
 
 
-def _one(session: Session, batch: _Batch, pending: Pending) -> tuple[int, dict[str, Any]]:
+def _one(
+    session: Session, batch: _Batch, known: dict[str, RequestKeyRow], pending: Pending
+) -> tuple[int, dict[str, Any]]:
     requested = pending.requested
-    earlier = session.get(RequestKeyRow, requested.key)
+    earlier = known.get(requested.key)
     if earlier is not None:
         return _replay(earlier, requested)
     result = _add(session, batch, pending.request.faction, pending.request.amount)
     payload = result.model_dump()
-    session.add(
-        RequestKeyRow(
-            key=requested.key,
-            season_id=batch.season_id,
-            method=requested.method,
-            path=requested.path,
-            body_sha256=requested.body_sha256(),
-            status=201,
-            response=json.dumps(payload, sort_keys=True),
-            ledger_seq=result.seq,
-        )
+    row = known[requested.key] = RequestKeyRow(
+        key=requested.key,
+        season_id=batch.season_id,
+        method=requested.method,
+        path=requested.path,
+        body_sha256=requested.body_sha256(),
+        status=201,
+        response=json.dumps(payload, sort_keys=True),
+        ledger_seq=result.seq,
     )
+    session.add(row)
     return 201, payload
 
 
@@ -217,13 +218,19 @@ def record_batch(
     """
     catalog.require(season_id)
     outcomes: list[Outcome] = []
+    keys = sorted({pending.requested.key for pending in batch})
     with catalog.database.transaction(season_id, write=True) as session:
         opened = _open_batch(session)
-        for pending in batch:
-            try:
-                outcomes.append(_one(session, opened, pending))
-            except (Refusal, InputError) as refusal:
-                outcomes.append(refusal)
+        known = {row.key: row for row in session.scalars(
+            select(RequestKeyRow).where(RequestKeyRow.key.in_(keys)))}
+        # The new rows are flushed together at the commit: no query in the loop needs them
+        # (each faction's due entries are read before this batch adds any of its rows).
+        with session.no_autoflush:
+            for pending in batch:
+                try:
+                    outcomes.append(_one(session, opened, known, pending))
+                except (Refusal, InputError) as refusal:
+                    outcomes.append(refusal)
     return outcomes
 
 
