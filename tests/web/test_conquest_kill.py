@@ -21,32 +21,60 @@ import httpx
 import pytest
 
 from fairfight.conquest import engine, publication, scenario, season
-from tests.web.conquest_support import free_port
 
 KILLS = 50
 WORKERS = 6
+ROUND_QUOTA = 26
+"""Requests one server may be sent at most: 50 rounds stay within the season's 1,360 pool
+steps, so every round has work to be killed in the middle of."""
 
 
-def _launch(database: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start a server process (not yet waiting for it to answer)."""
-    port = free_port()
-    env = {**os.environ, "FAIRFIGHT_DATABASE_URL": f"sqlite:///{database}"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "fairfight.web.app:create_app",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    return process, f"http://127.0.0.1:{port}"
+class _Servers:
+    """Fresh server processes forked on demand (see `tests.web.fork_server`)."""
+
+    def __init__(self, database: Path) -> None:
+        self._parent = subprocess.Popen(
+            [sys.executable, "-m", "tests.web.fork_server", f"sqlite:///{database}"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+
+    def launch(self) -> tuple[int, str]:
+        """Fork a server (not yet waiting for it to answer): its pid and base URL."""
+        assert self._parent.stdin is not None and self._parent.stdout is not None
+        self._parent.stdin.write("\n")
+        self._parent.stdin.flush()
+        pid, port = self._parent.stdout.readline().split()
+        return int(pid), f"http://127.0.0.1:{port}"
+
+    def close(self) -> None:
+        self._parent.kill()
+        self._parent.wait()
+        for pipe in (self._parent.stdin, self._parent.stdout):
+            if pipe is not None:
+                pipe.close()
 
 
-def _ready(process: subprocess.Popen[bytes], base: str) -> None:
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _gone(pid: int) -> None:
+    while _alive(pid):  # reaped by the forking parent
+        time.sleep(0.005)
+
+
+def _ready(pid: int, base: str) -> None:
     while True:
-        assert process.poll() is None, "the server exited on its own"
+        assert _alive(pid), "the server exited on its own"
         try:
             if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
                 return
         except httpx.TransportError:
-            time.sleep(0.05)
+            time.sleep(0.01)
 
 
 @pytest.mark.slow
@@ -61,54 +89,66 @@ def test_no_acknowledged_contribution_is_lost_or_doubled(tmp_path: Path) -> None
     acknowledged: dict[str, dict[str, object]] = {}
     lock = threading.Lock()
     chooser = random.Random(11)
-    upcoming = _launch(path)
-    for _ in range(KILLS):
-        process, base = upcoming
-        _ready(process, base)
-        upcoming = _launch(path)  # the next server boots while this one takes the load
-        stop = threading.Event()
-        answered = threading.Event()
+    unanswered = [0]  # requests cut off by a kill
+    servers = _Servers(path)
+    upcoming = servers.launch()
+    kills = 0
+    try:
+        for _ in range(KILLS):
+            pid, base = upcoming
+            _ready(pid, base)
+            upcoming = servers.launch()  # the next server starts while this one takes the load
+            stop = threading.Event()
+            answered = threading.Event()
+            quota = [ROUND_QUOTA]
 
-        def work(base: str = base, stop: threading.Event = stop,
-                 answered: threading.Event = answered) -> None:
-            with httpx.Client(base_url=base, timeout=10) as http:
-                while not stop.is_set():
-                    with lock:
-                        if not pending:
-                            return
-                        key, code = pending.pop()
-                    try:
-                        response = http.post(
-                            "/api/seasons/1/contributions", json={"faction": code, "amount": 5},
-                            headers={"Idempotency-Key": key})
-                    except httpx.TransportError:
+            def work(base: str = base, stop: threading.Event = stop,
+                     answered: threading.Event = answered, quota: list[int] = quota) -> None:
+                with httpx.Client(base_url=base, timeout=10) as http:
+                    while not stop.is_set():
                         with lock:
-                            pending.append((key, code))  # no answer: retry with the same key
-                        continue
-                    if response.status_code == 409:
+                            if not pending or quota[0] == 0:
+                                return
+                            quota[0] -= 1
+                            key, code = pending.pop()
+                        try:
+                            response = http.post(
+                                "/api/seasons/1/contributions",
+                                json={"faction": code, "amount": 5},
+                                headers={"Idempotency-Key": key})
+                        except httpx.TransportError as error:
+                            with lock:
+                                pending.append((key, code))  # no answer: retry, same key
+                                if not isinstance(error, httpx.ConnectError):
+                                    unanswered[0] += 1  # sent, then the server died
+                            continue
+                        if response.status_code == 409:
+                            with lock:
+                                pending.append((key, code))
+                            continue
+                        assert response.status_code == 201, response.text
                         with lock:
-                            pending.append((key, code))
-                        continue
-                    assert response.status_code == 201, response.text
-                    with lock:
-                        assert key not in acknowledged or acknowledged[key] == response.json()
-                        acknowledged[key] = response.json()
-                    answered.set()
+                            assert key not in acknowledged or acknowledged[key] == response.json()
+                            acknowledged[key] = response.json()
+                        answered.set()
 
-        workers = [threading.Thread(target=work) for _ in range(WORKERS)]
-        for worker in workers:
-            worker.start()
-        answered.wait(10)  # kill it in the middle of the load, not before it starts
-        time.sleep(chooser.uniform(0.0, 0.3))
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-        stop.set()
-        for worker in workers:
-            worker.join(30)
-        if not pending:
-            break
-    upcoming[0].kill()
-    upcoming[0].wait()
+            workers = [threading.Thread(target=work) for _ in range(WORKERS)]
+            for worker in workers:
+                worker.start()
+            answered.wait(10)  # kill it in the middle of the load, not before it starts
+            time.sleep(chooser.uniform(0.0, 0.08))
+            os.kill(pid, signal.SIGKILL)
+            kills += 1
+            stop.set()
+            _gone(pid)
+            for worker in workers:
+                worker.join(30)
+    finally:
+        os.kill(upcoming[0], signal.SIGKILL)
+        _gone(upcoming[0])
+        servers.close()
+    assert kills == KILLS
+    assert unanswered[0] >= KILLS // 2, "the kills should land in the middle of the load"
     assert len(acknowledged) >= KILLS
     ledger = season.summary(path).ledger
     by_seq = {entry["seq"]: entry for entry in ledger}
