@@ -7,7 +7,7 @@ bot's choice is a heuristic, not a number shown to anyone.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from fairfight.ballot import legislature as leg
@@ -64,6 +64,22 @@ def _plain_part(card: Card, state_index: int, party: Party) -> int:
     return card.modifier + fit - (SWITCH_PENALTY if party is not card.party else 0)
 
 
+@lru_cache(maxsize=8)
+def plain_part_table(key: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every candidate card's newcomer part in every state, (under D, under R), by card id."""
+    table = []
+    for card in build_cards(key):
+        if not card.is_candidate:
+            break
+        table.append(
+            tuple(
+                (_plain_part(card, index, Party.D), _plain_part(card, index, Party.R))
+                for index in range(len(game_map().states))
+            )
+        )
+    return tuple(table)
+
+
 def seated_part(state: GameState, seat_index: int, party: Party | None = None) -> int:
     """The public card part of a seated card re-running on its seat (incumbency included)."""
     cards = build_cards(state.key)
@@ -78,13 +94,20 @@ def seated_part(state: GameState, seat_index: int, party: Party | None = None) -
     return part + INCUMBENCY_BONUS
 
 
+def opponent_of_board_seat(party: Party, held_as: Party, presidential: bool) -> int:
+    """The board generic's part against a newcomer of `party` in a board seat held as `held_as`."""
+    board_inc = held_as is party.other() and not presidential
+    return BOARD_GENERIC_PART + (BOARD_INCUMBENCY_BONUS if board_inc else 0)
+
+
 def opponent(state: GameState, seat_index: int, party: Party, me: int) -> tuple[int, int | None]:
     """(other side's part, same-party incumbent's part or None) for a newcomer in this race."""
     holding = state.seats[seat_index]
     presidential = seat_index == 0
-    if holding.holder in (BOARD, me):
-        board_inc = holding.holder == BOARD and holding.party is party.other() and not presidential
-        return BOARD_GENERIC_PART + (BOARD_INCUMBENCY_BONUS if board_inc else 0), None
+    if holding.holder == BOARD:
+        return opponent_of_board_seat(party, holding.party, presidential), None
+    if holding.holder == me:
+        return BOARD_GENERIC_PART, None
     incumbent = seated_part(state, seat_index)
     if holding.party is party:
         return BOARD_GENERIC_PART, incumbent

@@ -129,12 +129,17 @@ def tally(state: GameState, party: Party, tags: tuple[str, ...], votes: tuple[bo
     """Count a bill vote: player seats vote their player's answer, board seats by formula."""
     yes = {Office.HOUSE: 0, Office.SENATE: 0}
     weights = [0] * state.players
+    gmap = game_map()
+    board_answer: dict[tuple[int, Party], bool] = {}
     for office in (Office.HOUSE, Office.SENATE):
         majority = majority_party(state, office)
         for index in chamber_seats(office):
             holding = state.seats[index]
             if holding.holder == BOARD:
-                voted = board_votes_yes(state, index, party, tags)
+                group = (gmap.seats[index].state, holding.party)
+                voted = board_answer.get(group)
+                if voted is None:
+                    voted = board_answer[group] = board_votes_yes(state, index, party, tags)
             else:
                 voted = votes[holding.holder]
             if not voted:
