@@ -67,16 +67,17 @@ def _plain_part(card: Card, state_index: int, party: Party) -> int:
 @lru_cache(maxsize=8)
 def plain_part_table(key: str) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every candidate card's newcomer part in every state, (under D, under R), by card id."""
+    states = [set(home.tags) for home in game_map().states]
     table = []
     for card in build_cards(key):
         if not card.is_candidate:
             break
-        table.append(
-            tuple(
-                (_plain_part(card, index, Party.D), _plain_part(card, index, Party.R))
-                for index in range(len(game_map().states))
-            )
-        )
+        row = []
+        for tags in states:
+            part = card.modifier + len(card.tags & tags)
+            switched = part - SWITCH_PENALTY
+            row.append((part, switched) if card.party is Party.D else (switched, part))
+        table.append(tuple(row))
     return tuple(table)
 
 
@@ -114,6 +115,7 @@ def opponent(state: GameState, seat_index: int, party: Party, me: int) -> tuple[
     return incumbent, None
 
 
+@cache
 def race_chance(part: int, shift: int, other: int, primary: int | None) -> float:
     """General chance at part + shift - other, times the primary chance against an incumbent."""
     chance = general_p(part + shift - other)
@@ -130,9 +132,17 @@ def presidential_edges(card: Card, party: Party, other: int) -> list[tuple[int, 
     return rows
 
 
-@cache
 def presidential_p(card: Card, party: Party, other: int) -> float:
     """Table P read at the EV-weighted median state edge (the Pollster's estimate) [11]."""
+    return presidential_face_p(card.modifier, card.tags, card.printed, party, other)
+
+
+@cache
+def presidential_face_p(
+    modifier: int, tags: frozenset[str], printed: Party, party: Party, other: int
+) -> float:
+    """`presidential_p` for a card face, so games with different keys share the work."""
+    card = Card(-1, tags, printed, modifier)
     rows = sorted(presidential_edges(card, party, other))
     half = game_map().electoral_majority()
     running = 0
@@ -185,9 +195,15 @@ def player_seats(state: GameState, office: Office) -> int:
     return sum(1 for i in leg.chamber_seats(office) if state.seats[i].holder != BOARD)
 
 
+@cache
+def _pair_overlaps() -> tuple[tuple[int, ...], ...]:
+    """|pair & state tags| for every tag pair (in `_pairs` order) and every state."""
+    states = game_map().states
+    return tuple(tuple(len(set(pair) & set(home.tags)) for home in states) for pair in _pairs())
+
+
 def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
     """Board yes votes in both chambers for every tag pair, counted state by state [7.1]."""
-    states = game_map().states
     always = 0
     by_overlap: list[tuple[int, int, int]] = []
     for state_index, seat_party, house_count, senate_count in board_groups(state):
@@ -197,12 +213,13 @@ def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
             always += house_count + senate_count
         elif base >= 1 - BILL_TAGS:
             by_overlap.append((state_index, 1 - base, house_count + senate_count))
-    votes = dict.fromkeys(_pairs(), always)
-    for pair in votes:
-        chosen = set(pair)
+    votes: dict[tuple[str, ...], int] = {}
+    for pair, overlaps in zip(_pairs(), _pair_overlaps(), strict=True):
+        total = always
         for state_index, needed, count in by_overlap:
-            if len(chosen & set(states[state_index].tags)) >= needed:
-                votes[pair] += count
+            if overlaps[state_index] >= needed:
+                total += count
+        votes[pair] = total
     return votes
 
 

@@ -23,7 +23,7 @@ from fairfight.ballot.rules import (
     Party,
     seats_needed,
 )
-from fairfight.ballot.state import Bill, GameState
+from fairfight.ballot.state import Bill, GameState, Holding
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +68,18 @@ def chamber_seats(office: Office) -> tuple[int, ...]:
 
 def chamber_counts(state: GameState, office: Office) -> dict[Party, int]:
     """Seats per party in a chamber."""
+    known = _LAST_COUNTS.get(office)
+    if known is not None and known[0] is state.seats:
+        return dict(known[1])
     counts = dict.fromkeys(Party, 0)
     for index in chamber_seats(office):
         counts[state.seats[index].party] += 1
-    return counts
+    _LAST_COUNTS[office] = (state.seats, counts)
+    return dict(counts)
+
+
+_LAST_COUNTS: dict[Office, tuple[tuple[Holding, ...], dict[Party, int]]] = {}
+"""The last board counted per chamber (boards are immutable tuples, so identity is enough)."""
 
 
 def majority_party(state: GameState, office: Office) -> Party:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
@@ -185,7 +186,7 @@ def race_book(state: GameState, seat: int) -> RaceBook:
     for (_, _, party, other, primary), seats in found.items():
         info = gmap.seats[seats[0]]
         shift = est.partisan(state, info.state) * party.sign() if seats[0] else 0
-        table = tuple(est.race_chance(part, shift, other, primary) for part in PART_RANGE)
+        table = race_table(shift, other, primary)
         value = float(kit.OFFICE_VALUE[info.office])
         groups.append(RaceGroup(seats, info.state, party, other, primary, shift, value, table))
     position = {index: number for number, index in enumerate(up)}
@@ -195,6 +196,12 @@ def race_book(state: GameState, seat: int) -> RaceBook:
             book.by_state.setdefault(group.state, []).append(group)
     book.best = best_values(groups)
     return book
+
+
+@cache
+def race_table(shift: int, other: int, primary: int | None) -> tuple[float, ...]:
+    """A newcomer's estimate at every possible card part, for one kind of race."""
+    return tuple(est.race_chance(part, shift, other, primary) for part in PART_RANGE)
 
 
 def presidential_part(card: Card, party: Party) -> int:

@@ -105,8 +105,9 @@ def run_games(
             if progress:
                 progress(1)
         return results
+    chunk = max(1, min(CHUNK, len(specs) // (4 * jobs)))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for summary in pool.map(run_game, specs, chunksize=CHUNK):
+        for summary in pool.map(run_game, specs, chunksize=chunk):
             results.append(summary)
             if progress:
                 progress(1)
