@@ -1,9 +1,10 @@
-"""The speed work changed how bots compute, not what they decide.
+"""Speed work changes how bots compute, never what they decide.
 
 `golden/speed_digests.json` holds the SHA-256 of the full event stream of 20 bot games (five
-configs, 3 to 5 seats), captured once by running the bots as they were before the caching and
-regrouping work (commit 2e56b2f). Until the rulings of the bot review change the policies on
-purpose, every game must reproduce its digest, score and winners exactly.
+configs, 3 to 5 seats). The digests were first taken from the bots as they stood before the
+caching and regrouping work, and that work reproduced every one of them; they were taken once
+more after the bot rulings, which change decisions on purpose (the file says which commits).
+Any later optimisation must reproduce them exactly.
 """
 
 from __future__ import annotations

@@ -143,14 +143,20 @@ def presidential_face_p(
 ) -> float:
     """`presidential_p` for a card face, so games with different keys share the work."""
     card = Card(-1, tags, printed, modifier)
+    return primary_p(median_presidential_edge(card, party, other))
+
+
+def median_presidential_edge(card: Card, party: Party, other: int) -> int:
+    """The EV-weighted median of the fifty state edges: the edge of the state that brings
+    the running electoral-vote total, states taken from the lowest edge up, to a majority."""
     rows = sorted(presidential_edges(card, party, other))
     half = game_map().electoral_majority()
     running = 0
     for edge, votes in rows:
         running += votes
         if running >= half:
-            return primary_p(edge)
-    return primary_p(rows[-1][0])
+            return edge
+    return rows[-1][0]
 
 
 @cache

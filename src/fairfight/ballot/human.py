@@ -15,6 +15,7 @@ from fairfight.ballot.deck import build_cards
 from fairfight.ballot.dice import RaceKind, win_chance
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.legislature import majority_party
+from fairfight.ballot.options import presidential_part
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.rules_page import percent
 from fairfight.ballot.scoring import scores
@@ -50,14 +51,14 @@ def exact_chance(state: GameState, decl: Declaration) -> tuple[Fraction, str]:
     holding = state.seats[index]
     other, primary = est.opponent(state, index, decl.party, decl.player)
     if index == 0:
-        rows = sorted(est.presidential_edges(card, decl.party, other))
-        running, edge = 0, rows[-1][0]
-        for row_edge, votes in rows:
-            running += votes
-            if running >= gmap.electoral_majority():
-                edge = row_edge
-                break
-        return win_chance(RaceKind.GENERAL, edge), f"median state edge {edge:+d} (table G)"
+        edge = est.median_presidential_edge(card, decl.party, other)
+        chance = win_chance(RaceKind.PRIMARY, edge)
+        how = f"EV-weighted median state edge {edge:+d} (table P)"
+        if primary is not None:
+            part = presidential_part(card, decl.party)
+            chance *= win_chance(RaceKind.PRIMARY, part - primary)
+            how += f", primary edge {part - primary:+d} against the incumbent (table P)"
+        return chance, how
     info = gmap.seats[index]
     rerun = holding.holder == decl.player and holding.card == decl.card
     if rerun:

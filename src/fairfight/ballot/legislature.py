@@ -177,16 +177,21 @@ def board_vetoes(state: GameState, bill: Bill) -> bool:
 
 
 def speaker(state: GameState) -> int:
-    """Most House seats of the majority party; ties by House seats, then turn order [7.3]."""
+    """Most House seats of the majority party; ties by every seat held, then turn order [7.3].
+
+    "More seats in total" counts all of a player's seats: House, Senate, governorships and the
+    presidency.
+    """
     majority = majority_party(state, Office.HOUSE)
     of_majority = [0] * state.players
-    total = [0] * state.players
     for index in chamber_seats(Office.HOUSE):
         holding = state.seats[index]
+        if holding.holder != BOARD and holding.party is majority:
+            of_majority[holding.holder] += 1
+    total = [0] * state.players
+    for holding in state.seats:
         if holding.holder != BOARD:
             total[holding.holder] += 1
-            if holding.party is majority:
-                of_majority[holding.holder] += 1
     order = state.turn_order()
     best = max(order, key=lambda p: (of_majority[p], total[p], -order.index(p)))
     return best if of_majority[best] > 0 else BOARD

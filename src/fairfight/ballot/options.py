@@ -44,7 +44,11 @@ class Option:
 
 @dataclass(frozen=True, slots=True)
 class RaceGroup:
-    """Open races that look the same to a newcomer: same state, office kind, party, rivals."""
+    """Open races that look the same to a newcomer: same state, office, party, rivals.
+
+    A state's Senate and governor races are separate groups: they are worth different points
+    (Senate 4, governor 3) [11].
+    """
 
     seats: list[int]
     state: int
@@ -101,7 +105,8 @@ class Greedy:
         return None
 
 
-GroupKey = tuple[int, bool, Party, int, "int | None"]
+GroupKey = tuple[int, Office, Party, int, "int | None"]
+"""Races look identical to a newcomer with the same state, office, party and opposition."""
 
 
 @dataclass(slots=True)
@@ -149,10 +154,7 @@ class RaceBook:
             seats = [index for index in group.seats if index not in taken]
             if not seats:
                 continue
-            chosen = group
-            if len(seats) != len(group.seats):
-                office = game_map().seats[seats[0]].office
-                chosen = replace(group, seats=seats, value=float(kit.OFFICE_VALUE[office]))
+            chosen = group if len(seats) == len(group.seats) else replace(group, seats=seats)
             found.append((self.position[seats[0]], group.party is not Party.D, chosen))
         found.sort(key=lambda item: (item[0], item[1]))
         return [group for _, _, group in found]
@@ -174,13 +176,12 @@ def race_book(state: GameState, seat: int) -> RaceBook:
         info = gmap.seats[index]
         holding = state.seats[index]
         place = info.state if index else -2
-        house = info.office is Office.HOUSE
         for party in Party:
             if index and holding.holder == BOARD:
                 other, primary = board_sides[party][holding.party], None
             else:
                 other, primary = est.opponent(state, index, party, seat)
-            key = (place, house, party, other, primary)
+            key = (place, info.office, party, other, primary)
             found.setdefault(key, []).append(index)
     groups = []
     for (_, _, party, other, primary), seats in found.items():

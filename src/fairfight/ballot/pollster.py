@@ -366,14 +366,18 @@ class Pollster:
         return max(NO_WORTH, top - kit.CARD_COST)
 
     def _district_gain(self, state: GameState, seat: int, card: Card, district: Card) -> float:
-        """The best EV gain of attaching `district` to `card` in its state's races."""
+        """The best EV gain of attaching `district` to `card` in its state's races.
+
+        The gain is measured against the same card in the same race under the same party
+        without the district card, never against the other party's option [11].
+        """
         gmap = game_map()
         groups = self.groups(state, seat, set(), district.state)
-        plain: dict[int, float] = {}
+        plain: dict[tuple[int, Party], float] = {}
         for group in groups:
             ev = self.chance(state, group, card) * group.value - kit.CARD_COST
             for index in group.seats:
-                plain[index] = ev
+                plain[(index, group.party)] = ev
         gain = 0.0
         for group in groups:
             indexes = [i for i in group.seats if _district_fits(gmap.seats[i], district)]
@@ -383,7 +387,7 @@ class Pollster:
             ev = chance * group.value - kit.CARD_COST
             ev -= 1 - chance
             for index in indexes:
-                gain = max(gain, ev - plain.get(index, -kit.CARD_COST))
+                gain = max(gain, ev - plain.get((index, group.party), -kit.CARD_COST))
         return gain
 
     # ---- legislature --------------------------------------------------------------------
