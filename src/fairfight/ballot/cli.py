@@ -7,7 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from fairfight.ballot.bots import make_bots
@@ -19,17 +25,23 @@ from fairfight.ballot.record import check_key, load_record, record_game, verify_
 from fairfight.ballot.rules import VictoryMode, named_config
 from fairfight.ballot.rules_page import DEFAULT_MAX_EDGE, odds_rows, render_rules
 from fairfight.ballot.simulate import GameSpec, metrics, run_games
-from fairfight.console import console, guarded
+from fairfight.console import console, error_console, guarded
 from fairfight.core.draws import new_seed
 from fairfight.core.errors import InputError
 
 app = typer.Typer(help="The ballot ruleset.", no_args_is_help=True, add_completion=False)
 MAX_ODDS_EDGE = 40
 MAX_GAMES = 1_000_000
+MODES_PER_TABLE = 3
+"""Modes side by side in one metrics table, so it fits 80 columns."""
+EXIT_INTERRUPTED = 130
 
 
 def _bot_names(players: str) -> list[str]:
-    names = [name.strip() for name in players.split(",") if name.strip()]
+    names = [name.strip() for name in players.split(",")]
+    for seat, name in enumerate(names):
+        if not name:
+            raise InputError(f"players[{seat}]", "seat left empty; name a bot for every seat")
     if not 2 <= len(names) <= 6:
         raise InputError("players", "name 2 to 6 players, comma separated")
     return names
@@ -215,24 +227,32 @@ def simulate(
     results = []
     with Progress(
         *Progress.get_default_columns()[:1],
-        BarColumn(),
+        BarColumn(bar_width=30),
         MofNCompleteColumn(),
+        TextColumn("ETA"),
         TimeRemainingColumn(),
         console=console,
         disable=as_json,
     ) as bar:
         task = bar.add_task("games", total=games * len(configs))
-        for rules_config in configs:
-            specs = [GameSpec(rules_config, str(seed_base + i), names) for i in range(games)]
-            summaries = run_games(specs, jobs, lambda n: bar.advance(task, n))
-            results.append(metrics(summaries, rules_config.victory))
+        try:
+            for rules_config in configs:
+                specs = [GameSpec(rules_config, str(seed_base + i), names) for i in range(games)]
+                summaries = run_games(specs, jobs, lambda n: bar.advance(task, n))
+                results.append(metrics(summaries, rules_config.victory))
+        except KeyboardInterrupt:
+            bar.stop()
+            error_console.print("interrupted", style="bold red", markup=False)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
     if as_json:
         typer.echo(json.dumps(results, indent=1))
         return
-    console.print(_metrics_table(results))
+    for part in range(0, len(results), MODES_PER_TABLE):
+        console.print(_metrics_table(results[part : part + MODES_PER_TABLE]))
 
 
 def _metrics_table(results: list[dict[str, Any]]) -> Table:
+    """The smoke metrics of up to three modes, in at most 80 columns."""
     table = Table(title="Smoke metrics")
     table.add_column("metric")
     for result in results:
@@ -241,30 +261,29 @@ def _metrics_table(results: list[dict[str, Any]]) -> Table:
     def pct(value: float) -> str:
         return f"{100 * value:.1f}%"
 
-    bots = sorted({b for r in results for b in r["win_share_by_bot"]})
+    bots = sorted({b for r in results for b in (*r["win_share_by_bot"], *r["mean_score_by_bot"])})
+    reasons = sorted({k for r in results for k in r["ended_by"]})
+    seats = max(len(r["win_share_by_seat"]) for r in results)
     rows: list[tuple[str, Any]] = [
         ("games", lambda r: str(r["games"])),
-        ("ended by", lambda r: ", ".join(f"{k} {pct(v)}" for k, v in r["ended_by"].items())),
-        *[(f"wins: {bot}", _win_share(bot, pct)) for bot in bots],
-        ("win share by seat", lambda r: " / ".join(pct(v) for v in r["win_share_by_seat"])),
+        *[(f"ended by {reason}", _share_of("ended_by", reason, pct)) for reason in reasons],
+        *[(f"wins: {bot}", _share_of("win_share_by_bot", bot, pct)) for bot in bots],
+        *[(f"wins: seat {seat}", _seat_share(seat, pct)) for seat in range(seats)],
         ("contested, all races", lambda r: pct(r["contested_all"])),
         ("contested, even years", lambda r: pct(r["contested_even"])),
         ("House contested, even years", lambda r: pct(r["house_contested_even"])),
         ("games with a bill", lambda r: pct(r["games_with_bill"])),
         ("bills per game", lambda r: f"{r['bills_per_game']:.1f}"),
-        ("bills put to a vote per game", lambda r: f"{r['bills_proposed_per_game']:.1f}"),
-        ("bill pass rate (enacted / voted)", lambda r: pct(r["bill_pass_rate"])),
+        ("bills voted on per game", lambda r: f"{r['bills_proposed_per_game']:.1f}"),
+        ("bills passed / voted on", lambda r: pct(r["bill_pass_rate"])),
         ("bills enacted per year", lambda r: f"{r['bills_per_year']:.2f}"),
         ("bills held by a non-author", lambda r: str(r["non_author_bills"])),
-        ("impeachments passed / motions", lambda r: "{} / {}".format(*r["impeachments"])),
+        ("impeachments passed / moved", lambda r: "{} / {}".format(*r["impeachments"])),
         ("incumbent party keeps presidency", lambda r: pct(r["incumbent_party_keeps"])),
         ("mean EV margin", lambda r: f"{r['mean_ev_margin']:.0f}"),
         ("largest hand at scoring", lambda r: str(r["largest_hand"])),
         ("mean game length (years)", lambda r: f"{r['mean_length']:.1f}"),
-        (
-            "mean final score",
-            lambda r: " / ".join(f"{b} {v:.1f}" for b, v in r["mean_score_by_bot"].items()),
-        ),
+        *[(f"mean final score: {bot}", _mean_score(bot)) for bot in bots],
         ("primaries per game", lambda r: f"{r['primaries_per_game']:.0f}"),
     ]
     for label, render in rows:
@@ -281,6 +300,20 @@ def _metrics_table(results: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _win_share(bot: str, pct: Any) -> Any:
-    """A row renderer for one bot's win share."""
-    return lambda result: pct(result["win_share_by_bot"].get(bot, 0.0))
+def _share_of(field: str, name: str, pct: Any) -> Any:
+    """A row renderer for one entry of a share table (a bot's wins, an ending)."""
+    return lambda result: pct(result[field].get(name, 0.0))
+
+
+def _seat_share(seat: int, pct: Any) -> Any:
+    """A row renderer for one seat's win share."""
+    return lambda result: (
+        pct(result["win_share_by_seat"][seat]) if seat < len(result["win_share_by_seat"]) else "-"
+    )
+
+
+def _mean_score(bot: str) -> Any:
+    """A row renderer for one bot's mean final score."""
+    return lambda result: (
+        f"{result['mean_score_by_bot'][bot]:.1f}" if bot in result["mean_score_by_bot"] else "-"
+    )

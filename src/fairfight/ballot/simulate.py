@@ -7,6 +7,7 @@ processes ran them.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -106,12 +107,22 @@ def run_games(
                 progress(1)
         return results
     chunk = max(1, min(CHUNK, len(specs) // (4 * jobs)))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_parent)
+    try:
         for summary in pool.map(run_game, specs, chunksize=chunk):
             results.append(summary)
             if progress:
                 progress(1)
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results
+
+
+def _leave_interrupts_to_parent() -> None:
+    """Workers ignore Ctrl-C: the parent stops the batch and reports it in one line."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _share(part: float, whole: float) -> float:
