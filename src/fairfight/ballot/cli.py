@@ -92,47 +92,20 @@ def _players(names: list[str], human: int | None) -> list[Player]:
         return str(typer.prompt(text, default="", show_default=False))
 
     seated: list[Player] = list(bots)
-    seated[human] = TerminalHuman(ask=ask, say=lambda line: console.print(line, markup=False))
+    seated[human] = TerminalHuman(
+        ask=ask,
+        say=lambda line: console.print(line, markup=False),
+        seat_names=tuple(name if seat != human else "you" for seat, name in enumerate(names)),
+    )
     return seated
 
 
 def _narrate(event: Event, human: int) -> None:
-    """What a human seat sees of the game as it happens."""
-    kind = event["event"]
-    if kind == "year":
-        console.print(f"\n== {event['year']} (start player: seat {event['start_player']}) ==")
-    elif kind == "presidency":
-        votes = event["electoral_votes"]
-        console.print(
-            f"President: {event['winner']} wins {votes['D']}-{votes['R']} electoral votes"
-            f" (holder: {_who(event['holder'])})"
-        )
-    elif kind == "race" and (
-        event["holder"] == human or any(side["player"] == human for side in event["sides"].values())
-    ):
-        console.print(
-            f"{event['race']}: {event['winner']} wins by {event['margin']} "
-            f"(holder: {_who(event['holder'])})"
-        )
-    elif kind == "elections":
-        console.print(
-            f"Races contested: {sum(event['contested'].values())} of {sum(event['races'].values())}"
-        )
-    elif kind in ("bill-vote", "override-vote"):
-        verdict = "passes" if event["passed"] else "fails"
-        console.print(
-            f"Omnibill {verdict}: House {event['house_yes']}, Senate {event['senate_yes']}"
-        )
-    elif kind == "enacted":
-        console.print(f"Bill #{event['bill']} enacted, held by {_who(event['holder'])}")
-    elif kind == "amendment-count":
-        console.print(f"Amendment [{', '.join(event['tags'])}]: {event['result']}")
-    elif kind == "scoring":
-        console.print(f"Scores after {event['year']}: {event['scores']}")
+    """What a human seat sees of the game as it happens (plain text: no markup)."""
+    from fairfight.ballot.narration import narrate
 
-
-def _who(holder: int) -> str:
-    return "the board" if holder < 0 else f"seat {holder}"
+    for line in narrate(event, human):
+        console.print(line, markup=False)
 
 
 @app.command()
