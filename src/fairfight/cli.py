@@ -29,6 +29,21 @@ def version() -> None:
     typer.echo(__version__)
 
 
+@app.command()
+def serve(
+    db: str = typer.Option(
+        None, "--db", help="Database: a SQLite file path or a SQLAlchemy URL "
+        "(postgresql+psycopg://...). Default: FAIRFIGHT_DATABASE_URL or sqlite:///fairfight.db."
+    ),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port to listen on."),
+) -> None:
+    """Serve the web pages and the JSON API."""
+    from fairfight.web.serve import run_server
+
+    run_server(db, host, port)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -214,27 +214,51 @@ def test_verify_names_the_tampered_place(tmp_path: Path, target: str) -> None:
     assert line.startswith(f"VerificationError: {expected[0]}") and expected[1] in line
 
 
+# A published drand quicknet round: its BLS signature and the randomness it yields.
+QUICKNET_ROUND = 657413
+QUICKNET_SIGNATURE = (
+    "b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b"
+)
+QUICKNET_RANDOMNESS = "fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587"
+
+
 def test_beacon_round_is_required_before_the_first_battle(tmp_path: Path) -> None:
     path = tmp_path / "b.db"
-    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=1_000_000)
+    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=QUICKNET_ROUND)
     waiting = cli("next", path)
     assert waiting.exit_code == 2 and "record it with `conquest beacon`" in _one_line(waiting)
     bad = cli("beacon", path, "--randomness", "xyz")
     assert bad.exit_code == 2 and "randomness" in _one_line(bad)
-    randomness = "ab" * 32
-    assert cli("beacon", path, "--randomness", randomness, "--signature", "00ff").exit_code == 0
+    recorded = cli("beacon", path, "--randomness", QUICKNET_RANDOMNESS,
+                   "--signature", QUICKNET_SIGNATURE)
+    assert recorded.exit_code == 0
     assert cli("next", path, "--to-end").exit_code == 0
     assert cli("beacon", path, "--randomness", "cd" * 32).exit_code == 2
     season.reveal(path)
     publication.export_record(path, tmp_path / "record")
     beacon = json.loads((tmp_path / "record" / "beacon.json").read_text())
-    assert beacon == {"round": 1_000_000, "randomness": randomness, "signature": "00ff"}
+    assert beacon == {"round": QUICKNET_ROUND, "randomness": QUICKNET_RANDOMNESS,
+                      "signature": QUICKNET_SIGNATURE}
     verified = cli("verify", tmp_path / "record")
-    assert verified.exit_code == 0 and "beacon round 1000000" in verified.output
+    assert verified.exit_code == 0
+    assert f"beacon round {QUICKNET_ROUND} signature verified" in verified.output
     plain = tmp_path / "plain.db"
     season.create_season(plain, star_map(), "star", seed=SEED)
     list(season.fight(plain, 1))
     assert season.battle(plain, 1)["draws"] != season.battle(path, 1)["draws"]
+
+
+def test_a_forged_beacon_signature_fails_verification(tmp_path: Path) -> None:
+    path = tmp_path / "forged.db"
+    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=QUICKNET_ROUND)
+    forged = "a" + QUICKNET_SIGNATURE[1:]
+    assert cli("beacon", path, "--randomness", QUICKNET_RANDOMNESS,
+               "--signature", forged).exit_code == 0
+    assert cli("next", path, "--to-end").exit_code == 0
+    season.reveal(path)
+    publication.export_record(path, tmp_path / "record")
+    verified = cli("verify", tmp_path / "record")
+    assert verified.exit_code == 1 and "beacon.signature" in _one_line(verified)
 
 
 def test_bad_files_are_one_line_errors(tmp_path: Path) -> None:

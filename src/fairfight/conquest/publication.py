@@ -83,7 +83,7 @@ def beacon_signature_note(spec: dict[str, Any], beacon: dict[str, Any]) -> str:
     if spec.get("name") != BEACON_DEFAULTS["name"] or not beacon.get("signature"):
         return "beacon signature not checked: no quicknet signature is recorded"
     try:
-        import drand_verify  # type: ignore[import-not-found]
+        import drand_verify
     except ImportError:
         return "beacon signature not checked: the optional drand-verify package is not installed"
     try:

@@ -1,0 +1,58 @@
+"""The app factory: one FastAPI app per settings object, no module-level state."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from importlib.resources import files
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from fairfight import __version__
+from fairfight.web import routes
+from fairfight.web.errors import install_error_handlers
+from fairfight.web.security import BodySizeLimit, CrossSiteGuard, SecurityHeaders
+from fairfight.web.settings import WebSettings
+
+__all__ = ["UPLOAD_PATH_PREFIXES", "create_app", "route_modules"]
+
+# Paths that accept a whole record archive rather than a small form or JSON body.
+UPLOAD_PATH_PREFIXES = ("/api/upload/",)
+
+
+def route_modules() -> list[str]:
+    """Every module under `fairfight.web.routes`, in name order."""
+    found = pkgutil.iter_modules(routes.__path__)
+    return sorted(f"{routes.__name__}.{info.name}" for info in found)
+
+
+def create_app(settings: WebSettings | None = None) -> FastAPI:
+    """Build the service: routers, static files, error handlers and protections."""
+    settings = settings or WebSettings()
+    app = FastAPI(
+        title="fairfight",
+        version=__version__,
+        description="Exact, reproducible and verifiable battles: pages and a JSON API.",
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/openapi.json",
+    )
+    app.state.settings = settings
+    app.state.navigation = []
+    for name in route_modules():
+        module = importlib.import_module(name)
+        app.include_router(module.router)
+        if hasattr(module, "NAV"):
+            app.state.navigation.append(module.NAV)
+        if hasattr(module, "install"):
+            module.install(app)
+    app.mount("/static", StaticFiles(directory=str(files("fairfight.web") / "static")),
+              name="static")
+    install_error_handlers(app)
+    app.add_middleware(CrossSiteGuard)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes,
+                       upload_max_bytes=settings.max_upload_bytes,
+                       upload_prefixes=UPLOAD_PATH_PREFIXES)
+    app.add_middleware(SecurityHeaders)
+    return app

@@ -1,0 +1,90 @@
+"""Errors as the web shows them: one line naming the field, JSON under /api/, a page elsewhere.
+
+Every refusal of the rules is 422 with the field and the rule; an unexpected failure is a 500
+that never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from fairfight.core.errors import InputError, VerificationError
+from fairfight.web.templating import templates
+
+__all__ = ["error_body", "install_error_handlers", "wants_json"]
+
+_log = logging.getLogger("fairfight.web")
+
+
+def wants_json(request: Request) -> bool:
+    """API paths, and any caller that asks for JSON, get JSON errors; browsers get a page."""
+    if request.url.path.startswith("/api/") or request.url.path.endswith(".json"):
+        return True
+    accept = request.headers.get("accept", "")
+    return "application/json" in accept and "text/html" not in accept
+
+
+def error_body(field: str, message: str) -> dict[str, str]:
+    """The one JSON shape of every error: the field, the rule, and both as one line."""
+    one_line = " ".join(message.split())
+    return {"detail": f"{field}: {one_line}" if field else one_line, "field": field,
+            "message": one_line}
+
+
+def _respond(request: Request, status: int, field: str, message: str) -> Response:
+    if wants_json(request):
+        return JSONResponse(error_body(field, message), status_code=status)
+    page = templates.TemplateResponse(
+        request, "error.html", {"status": status, "field": field, "message": message},
+        status_code=status,
+    )
+    return page
+
+
+def _field_of(location: tuple[int | str, ...]) -> str:
+    parts = [part for part in location if part not in ("body", "query", "path", "header", "form")]
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    if not text and location:
+        text = str(location[0])
+    return text or "request"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Register the handlers that turn every failure into the shapes above."""
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, error: RequestValidationError) -> Response:
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
+        message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
+        return _respond(request, 422, _field_of(tuple(first.get("loc", ()))), message)
+
+    @app.exception_handler(InputError)
+    async def _input(request: Request, error: InputError) -> Response:
+        return _respond(request, 422, error.field, error.rule)
+
+    @app.exception_handler(VerificationError)
+    async def _verification(request: Request, error: VerificationError) -> Response:
+        return _respond(request, 409, error.place, error.detail)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, error: StarletteHTTPException) -> Response:
+        detail = error.detail if isinstance(error.detail, str) else "request refused"
+        response = _respond(request, error.status_code, "", detail)
+        for name, value in (error.headers or {}).items():
+            response.headers[name] = value
+        return response
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, error: Exception) -> Response:
+        _log.exception("unexpected error on %s %s", request.method, request.url.path)
+        if wants_json(request):
+            return JSONResponse(error_body("", "internal error"), status_code=500)
+        return HTMLResponse("<!doctype html><title>Error</title><p>Internal error.</p>",
+                            status_code=500)

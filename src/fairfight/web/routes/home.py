@@ -1,0 +1,37 @@
+"""The front page and the service's own endpoints (health, the list of rulesets)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel
+
+from fairfight import __version__
+from fairfight.web.navigation import navigation
+from fairfight.web.templating import templates
+
+__all__ = ["NAV", "Health", "health", "home", "router"]
+
+router = APIRouter()
+NAV = (0, "Home", "/")
+
+
+class Health(BaseModel):
+    """What a monitor asks: is the service up, and which version answers."""
+
+    status: str
+    version: str
+
+
+@router.get("/api/health", tags=["service"])
+def health() -> Health:
+    """A cheap check for monitors and start-up scripts."""
+    return Health(status="ok", version=__version__)
+
+
+@router.get("/", response_class=HTMLResponse, include_in_schema=False)
+def home(request: Request) -> HTMLResponse:
+    """The front page: what the service offers, one link per ruleset."""
+    return templates.TemplateResponse(
+        request, "home.html", {"sections": navigation(request.app)[1:], "version": __version__}
+    )

@@ -1,0 +1,38 @@
+"""Every setting of the web service, read once from `FAIRFIGHT_…` environment variables."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["DEFAULT_DATABASE_URL", "WebSettings"]
+
+DEFAULT_DATABASE_URL = "sqlite:///fairfight.db"
+
+
+class WebSettings(BaseSettings):
+    """Settings of one running service; tests build their own instance instead of globals."""
+
+    model_config = SettingsConfigDict(env_prefix="FAIRFIGHT_", frozen=True, extra="ignore")
+
+    database_url: str = Field(
+        DEFAULT_DATABASE_URL,
+        description="SQLAlchemy URL: sqlite:///file.db, or postgresql+psycopg://user@host/db.",
+    )
+    admin_token_sha256: str | None = Field(
+        None, description="SHA-256 (hex) of the operator's bearer token; the token itself is "
+        "never stored.",
+    )
+    payment_secret: str | None = Field(
+        None, description="Shared secret of the payment provider's signed webhook; when set, "
+        "contributions are recorded only from the webhook.",
+    )
+    max_body_bytes: int = Field(
+        64 * 1024, ge=1024, description="Largest request body accepted, in bytes."
+    )
+    max_upload_bytes: int = Field(
+        16 * 1024 * 1024, ge=1024, description="Largest uploaded file (a record archive), bytes."
+    )
+    public_url: str | None = Field(
+        None, description="The address the service is reached at, when behind a proxy."
+    )
