@@ -45,6 +45,7 @@ __all__ = [
     "GamePage",
     "SeatView",
     "StateView",
+    "checked",
     "decision_from_form",
     "describe",
     "game_page",

@@ -28,7 +28,23 @@ from fairfight.web.ballot_pages import (
 )
 from fairfight.web.templating import templates
 
-__all__ = ["NAV", "install", "router", "store_of"]
+__all__ = [
+    "NAV",
+    "StartPage",
+    "Store",
+    "decide",
+    "decide_api",
+    "game",
+    "game_api",
+    "install",
+    "record",
+    "replay",
+    "router",
+    "start_api",
+    "start_game",
+    "start_page",
+    "store_of",
+]
 
 router = APIRouter()
 NAV = (40, "Ballot", "/ballot")
