@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.timing import best_seconds, report
-from fairfight.conquest import engine, season
+from fairfight.conquest import archive, engine, season
 from fairfight.conquest.synthetic import synthetic_map
 
 SEEDS = [f"{i:064x}" for i in range(1, 6)]
@@ -41,7 +41,10 @@ def _record(map_data: dict[str, Any], seed: str) -> dict[str, Any]:
     state, history = _season(map_data, seed)
     return {
         "header": {
+            "ruleset": "conquest",
             "engine_version": engine.ENGINE_VERSION,
+            "engine_files": archive.engine_digests(archive.engine_sources()),
+            "map_name": map_data["name"],
             "map_sha256": engine.map_sha256(map_data),
             "max_battles": None,
             "beacon": None,

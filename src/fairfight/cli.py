@@ -1,26 +1,123 @@
-"""The root command: `fairfight <ruleset> <verb>`."""
+"""The root command: `fairfight <ruleset> <verb>`.
+
+Each ruleset's command line is imported only when that ruleset is asked for, so
+`fairfight --help` starts without numpy, SQLAlchemy or any ruleset. Every error the command
+line itself finds (a mistyped option, a value that is not a whole number) is one line and
+exit 2, like the errors the rulesets raise.
+"""
 
 from __future__ import annotations
 
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
 import typer
+from typer._click import Context as ClickContext
+from typer.core import TyperGroup
 
 from fairfight import __version__
-from fairfight.ballot.cli import app as ballot_app
-from fairfight.clash.cli import app as clash_app
-from fairfight.conquest.cli import app as conquest_app
-from fairfight.warscore.cli import app as warscore_app
+from fairfight.clitypes import click_errors, strict_integers
+from fairfight.console import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    guarded,
+    report_unexpected,
+    say_error,
+)
+from fairfight.core.errors import InputError
+
+__all__ = ["RULESETS", "app", "examples", "main", "root", "version"]
+
+RULESETS = {
+    "ballot": "The election card game: exact race odds, bot and human games, replays.",
+    "clash": "Deterministic integer combat: resolve a clash, preview its exact odds.",
+    "conquest": "A season-long battle show: run a season, publish it, verify it.",
+    "warscore": "The forum war algorithm: score a battle or a war for the forum.",
+}
+"""Each ruleset's one-line help, shown by `fairfight --help` without importing it."""
+
+
+class _RootGroup(TyperGroup):
+    """Loads a ruleset's commands on first use; turns command-line errors into one line."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._loaded: dict[str, Any] = {}
+
+    def list_commands(self, ctx: ClickContext) -> list[str]:
+        return [*RULESETS, *super().list_commands(ctx)]
+
+    def _load(self, name: str) -> Any:
+        if name not in self._loaded:
+            module = importlib.import_module(f"fairfight.{name}.cli")
+            command = typer.main.get_command(module.app)
+            command.name = name
+            command.help = RULESETS[name]  # one home for the line both help pages show
+            strict_integers(command)
+            self._loaded[name] = command
+        return self._loaded[name]
+
+    def get_command(self, ctx: ClickContext, cmd_name: str) -> Any | None:
+        if cmd_name in self._loaded:
+            return self._loaded[cmd_name]
+        if cmd_name in RULESETS:  # listed in the help: a placeholder carrying the help line
+            return TyperGroup(name=cmd_name, help=RULESETS[cmd_name])
+        return super().get_command(ctx, cmd_name)
+
+    def resolve_command(
+        self, ctx: ClickContext, args: list[str]
+    ) -> tuple[str | None, Any | None, list[str]]:
+        if args and args[0] in RULESETS:
+            self._load(args[0])
+        return super().resolve_command(ctx, args)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run, printing every command-line error as one line instead of a usage box."""
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except click_errors.NoArgsIsHelpError as shown:  # a bare group: its help
+            typer.echo(shown.ctx.get_help() if shown.ctx else "", nl=False)
+            sys.exit(0)
+        except click_errors.UsageError as error:
+            say_error(f"InputError: {' '.join(error.format_message().split())}")
+            sys.exit(EXIT_BAD_INPUT)
+        except click_errors.ClickException as error:
+            say_error(f"InputError: {' '.join(error.format_message().split())}")
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            say_error("interrupted")
+            sys.exit(EXIT_INTERRUPTED)
+        except Exception as error:  # the last guard: one line, never a traceback
+            sys.exit(report_unexpected(error))
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(__version__)
+        raise typer.Exit()
+
 
 app = typer.Typer(
     name="fairfight",
+    cls=_RootGroup,
     help="Exact, reproducible and verifiable battles for strategy games.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-app.add_typer(warscore_app, name="warscore")
-app.add_typer(clash_app, name="clash")
-app.add_typer(conquest_app, name="conquest")
-app.add_typer(ballot_app, name="ballot")
+
+
+@app.callback()
+def root(
+    show_version: bool = typer.Option(
+        False, "--version", callback=_show_version, is_eager=True,
+        help="Print the fairfight version and exit."),
+) -> None:
+    """Exact, reproducible and verifiable battles for strategy games."""
 
 
 @app.command()
@@ -42,6 +139,37 @@ def serve(
     from fairfight.web.serve import run_server
 
     run_server(db, host, port)
+
+
+@app.command()
+@guarded
+def examples(
+    folder: Path = typer.Argument(..., help="Folder to copy the example files into (created)."),
+) -> None:
+    """Copy the example files of every ruleset into FOLDER, to try the commands on."""
+    import shutil
+
+    from fairfight.inputs import check_output_folder
+
+    check_output_folder(folder)
+    shipped = _shipped_examples()
+    if shipped is None:
+        raise InputError("examples", "the example files are not installed with this copy")
+    for item in sorted(shipped.rglob("*")):
+        target = folder / item.relative_to(shipped)
+        if item.is_file() and target.exists():
+            raise InputError(str(target), "already exists; choose an empty folder")
+    shutil.copytree(shipped, folder, dirs_exist_ok=True)
+    typer.echo(f"examples copied to {folder}")
+
+
+def _shipped_examples() -> Path | None:
+    """The examples inside an installed wheel, or beside the sources in a checkout."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "examples", here.parents[1] / "examples"):
+        if candidate.is_dir():
+            return candidate
+    return None
 
 
 def main() -> None:

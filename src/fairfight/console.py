@@ -7,26 +7,40 @@ verification exits 1, and no traceback ever reaches the user.
 from __future__ import annotations
 
 import functools
-import json
+import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import typer
-import yaml
-from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
+from fairfight import inputs
+from fairfight.clitypes import click_errors
 from fairfight.core.errors import InputError, VerificationError
+from fairfight.plainwords import without_references
+
+if TYPE_CHECKING:  # pydantic is imported only by the commands that validate a model
+    from pydantic import BaseModel, ValidationError
 
 __all__ = [
+    "DEBUG_ENV",
+    "EXIT_BAD_INPUT",
+    "EXIT_INTERRUPTED",
+    "EXIT_VERIFICATION_FAILED",
+    "PAGE_FORMATS",
+    "PAGE_FORMAT_HELP",
     "console",
+    "emit_json",
     "error_console",
     "guarded",
     "input_error_from_validation",
     "load_json_file",
     "load_yaml_file",
     "parse_model",
+    "report_unexpected",
+    "say_error",
+    "show_page",
 ]
 
 console = Console(highlight=False, soft_wrap=True)
@@ -37,24 +51,100 @@ EXIT_BAD_INPUT = 2
 
 P = ParamSpec("P")
 R = TypeVar("R")
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound="BaseModel")
+
+
+DEBUG_ENV = "FAIRFIGHT_DEBUG"
+"""Set to 1 to let an unexpected error show its traceback (for developers)."""
+EXIT_INTERRUPTED = 130
+
+
+def say_error(line: str) -> None:
+    """Print one red line on stderr, whatever characters it holds (no requirement ids)."""
+    plain = " ".join(without_references(line).split())
+    error_console.print(plain, style="bold red", markup=False)
+
+
+def report_unexpected(error: BaseException) -> int:
+    """One line for an error no rule anticipated; returns the exit code to use.
+
+    The environment's own refusals (a full disk, memory, a closed pipe) are said plainly;
+    anything else is a defect of ours, reported without internal names.
+    """
+    if os.environ.get(DEBUG_ENV) == "1":
+        raise error
+    if isinstance(error, KeyboardInterrupt):
+        say_error("interrupted")
+        return EXIT_INTERRUPTED
+    if isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        say_error(f"Error: {where}{error.strerror or 'input/output error'}")
+    elif isinstance(error, MemoryError):
+        say_error("Error: out of memory")
+    elif isinstance(error, RecursionError):
+        say_error("Error: the input is nested too deeply")
+    else:
+        detail = " ".join(str(error).split())[:160]
+        say_error(f"Error: unexpected failure ({detail or 'no detail'}); "
+                  f"rerun with {DEBUG_ENV}=1 to see where")
+    return EXIT_BAD_INPUT
 
 
 def guarded(command: Callable[P, R]) -> Callable[P, R]:
-    """Turn InputError into exit 2 and VerificationError into exit 1, each as one line."""
+    """Turn InputError into exit 2 and VerificationError into exit 1, each as one line.
+
+    Ctrl-C exits 130 with one line; any other failure is one line and exit 2 (never a
+    traceback, unless FAIRFIGHT_DEBUG=1).
+    """
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return command(*args, **kwargs)
         except InputError as error:
-            error_console.print(error.one_line(), style="bold red", markup=False)
+            say_error(error.one_line())
             raise typer.Exit(EXIT_BAD_INPUT) from None
         except VerificationError as error:
-            error_console.print(f"VerificationError: {error}", style="bold red", markup=False)
+            say_error(f"VerificationError: {error}")
             raise typer.Exit(EXIT_VERIFICATION_FAILED) from None
+        except (typer.Exit, click_errors.ClickException, BrokenPipeError):
+            raise
+        except (Exception, KeyboardInterrupt) as error:
+            raise typer.Exit(report_unexpected(error)) from None
 
     return run
+
+
+def emit_json(value: Any) -> None:
+    """Print one JSON value on one line: the single style of every `--json` output.
+
+    Keys sorted, no spaces, UTF-8 as is; commands that stream (one value per battle) so
+    produce JSON Lines.
+    """
+    import json
+
+    typer.echo(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+
+
+PAGE_FORMATS = ("auto", "terminal", "markdown")
+PAGE_FORMAT_HELP = ("auto (rendered in a terminal, raw Markdown when piped), terminal "
+                    "(always rendered) or markdown (the raw page).")
+
+
+def show_page(page: str, ruleset: str, page_format: str, as_json: bool) -> None:
+    """A rules page: rendered for the terminal, raw Markdown, or JSON."""
+    if page_format not in PAGE_FORMATS:
+        raise InputError("--format", f"must be one of {', '.join(PAGE_FORMATS)}")
+    if as_json and page_format != "auto":
+        raise InputError("--json", f"conflicts with --format {page_format}; give one of the two")
+    if as_json:
+        emit_json({"ruleset": ruleset, "format": "markdown", "page": page})
+    elif page_format == "markdown" or (page_format == "auto" and not console.is_terminal):
+        typer.echo(page, nl=False)
+    else:
+        from rich.markdown import Markdown
+
+        console.print(Markdown(page))
 
 
 def _location(loc: tuple[int | str, ...]) -> str:
@@ -75,6 +165,8 @@ def input_error_from_validation(error: ValidationError, prefix: str = "") -> Inp
     if prefix:
         field = f"{prefix}.{field}" if field != "input" else prefix
     message = str(first["msg"])
+    if first["type"] in ("model_type", "model_attributes_type", "dict_type"):
+        message = "must be an object (a mapping of named fields)"
     for noise in ("Value error, ", "Assertion failed, "):
         message = message.removeprefix(noise)
     return InputError(field, message)
@@ -82,41 +174,19 @@ def input_error_from_validation(error: ValidationError, prefix: str = "") -> Inp
 
 def parse_model(model: type[M], data: Any, prefix: str = "") -> M:
     """Validate plain data into a pydantic model, raising InputError on the first problem."""
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(data)
     except ValidationError as error:
         raise input_error_from_validation(error, prefix) from None
 
 
-def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(str(path), "file not found") from None
-    except IsADirectoryError:
-        raise InputError(str(path), "is a folder, not a file") from None
-    except UnicodeDecodeError:
-        raise InputError(str(path), "is not UTF-8 text") from None
-
-
 def load_yaml_file(path: Path) -> Any:
-    """Parse a YAML file; a syntax error becomes an InputError with the line number."""
-    try:
-        return yaml.safe_load(_read_text(path))
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = f"line {mark.line + 1}" if mark is not None else "somewhere"
-        reason = error.problem or error.context or "invalid YAML"
-        raise InputError(str(path), f"YAML syntax error at {line}: {reason}") from None
-    except yaml.YAMLError as error:
-        raise InputError(str(path), f"YAML syntax error: {error}") from None
+    """Parse a YAML file safely (see `fairfight.inputs`); every problem is an InputError."""
+    return inputs.load_yaml(path)
 
 
 def load_json_file(path: Path) -> Any:
-    """Parse a JSON file; a syntax error becomes an InputError with the line number."""
-    try:
-        return json.loads(_read_text(path))
-    except json.JSONDecodeError as error:
-        raise InputError(
-            str(path), f"JSON syntax error at line {error.lineno} column {error.colno}: {error.msg}"
-        ) from None
+    """Parse a JSON file safely (see `fairfight.inputs`); every problem is an InputError."""
+    return inputs.load_json(path)

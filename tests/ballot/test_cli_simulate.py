@@ -72,7 +72,7 @@ def _children(pid: int) -> list[int]:
 def test_ctrl_c_during_simulate_exits_130_with_one_line() -> None:
     """Ctrl-C at a terminal reaches the whole process group, workers included."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "fairfight", "ballot", "simulate", "--games", "400", "--jobs", "2"],
+        [sys.executable, "-m", "fairfight", "ballot", "simulate", "--games", "60", "--jobs", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

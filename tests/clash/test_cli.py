@@ -146,3 +146,18 @@ def test_oracle_command() -> None:
     assert data == {"cases": 5376, "mismatches": 0, "most_evaluations": data["most_evaluations"],
                     "passed": True, "first_mismatches": []}
     assert data["most_evaluations"] <= 33
+
+
+def test_resolve_prints_the_reconciliation_line() -> None:
+    """Section 23 and CB-2440: predicted 26-41, the draw 617 gives a defender loss of 35."""
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from fairfight.cli import app
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "clash" / "worked-example.json"
+    result = CliRunner().invoke(app, ["clash", "resolve", str(example), "--r", "617"])
+    assert result.exit_code == 0
+    assert "predicted 26–41, actual 35 (their loss)" in result.stdout
+    assert "predicted 14–25, actual 18 (your loss)" in result.stdout

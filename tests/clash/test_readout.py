@@ -44,7 +44,8 @@ def test_panel_order_cb2390(worked_spec: ClashSpec) -> None:
 def test_falter_is_always_shown_and_bombardment_says_why() -> None:
     bombard = spec(unit(BATTERY), unit(RIFLES), kind=t.Kind.BOMBARDMENT)
     panel = render_panel(preview(bombard))
-    assert "falters: never (0‰)" in panel and "NO BREAK CHECK" in panel
+    assert "no falter check" in panel and "NO BREAK CHECK" in panel
+    assert "0‰" not in panel.split("NO BREAK CHECK")[1].split("\n")[1]
 
 
 def test_fog_lines(worked_spec: ClashSpec) -> None:
@@ -89,3 +90,22 @@ def test_consequence_says_an_entrenched_lead_does_not_take_the_tile(
     assert "a lead in entrench does not advance, so you do not take it" in panel
     assert "You take the tile: 1000‰" in _squeeze(
         render_panel(preview(worked_spec, capture_possible=True)))
+
+
+def test_fog_marks_the_verdict_and_bands_provisional(worked_spec: ClashSpec) -> None:
+    """Under fog the top of the panel never states a certainty the fog block contradicts."""
+    fog = preview_under_fog(worked_spec, [FogField.GRADE, FogField.SUPPLY_TIER])
+    lines = render_panel(fog.nominal, fog).splitlines()
+    verdict = next(line for line in lines if "THEY BREAK" in line or "THEY HOLD" in line)
+    assert "PROVISIONAL: 44–1000‰" in verdict
+    assert any(line.startswith("  THEY LOSE (provisional)") for line in lines)
+    assert any(line.startswith("  YOU LOSE (provisional)") for line in lines)
+    clear = render_panel(preview(worked_spec))
+    assert "provisional" not in clear.lower()
+
+
+def test_panel_lists_supporter_losses(worked_spec: ClashSpec) -> None:
+    """Section 23: the lead loses 14-25, so the supporter (strength 100) loses
+    floor(14 x 400 / 1000) = 5 to floor(25 x 400 / 1000) = 10 [CB-900]."""
+    panel = _squeeze(render_panel(preview(worked_spec)))
+    assert "SUPPORT 1 loses 5–10 → 100 drops to 90–95" in panel

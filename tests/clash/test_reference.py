@@ -131,11 +131,14 @@ def after(spec: dict[str, Any], x: dict[str, Any]) -> dict[str, Any]:
     loss = min(ld, defender["strength"] - 1) if kind == "bombardment" else ld
     strength = defender["strength"] - loss
     shaken = defender["shaken"]
+    # a city or works holds the defender of an assault [CB-1340]; a reaction's target is a
+    # mover, which retreats when it breaks wherever it halted [CB-1820, the ruling on reactions]
+    fortified = kind != "reaction" and (spec["in_own_city"] or defender["works"] >= 1)
     if strength == 0:
         fate = "destroyed"
     elif not breaks:
         fate = "holds"
-    elif spec["in_own_city"] or defender["works"] >= 1:
+    elif fortified:
         fate, shaken = "holds_shaken", 2
     elif spec["encircled"]:
         fate, strength = "routed", 0
@@ -154,7 +157,7 @@ def after(spec: dict[str, Any], x: dict[str, Any]) -> dict[str, Any]:
     defender_state = state(defender, defender["strength"] - strength, d_disorder,
                            2 + la // 4 + (10 if falters else 0), shaken)
     # the tile empties when nobody is left, or when the stack broke and may leave [CB-1040]
-    may_leave = not spec["in_own_city"] and defender["works"] == 0
+    may_leave = not fortified
     cleared = fate in ("retreats", "routed") or (
         fate == "destroyed" and (spec["stack_extra"] == 0 or (breaks and may_leave)))
     advance = (cleared and kind == "assault" and la < lead["strength"]

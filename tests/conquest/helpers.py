@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import engine
+from fairfight.conquest import archive, engine
 
 SEED = "5eed" * 16
 OTHER_SEED = "0123456789abcdef" * 4
@@ -98,7 +98,8 @@ def record_of(
         "header": {
             "ruleset": "conquest",
             "engine_version": engine.ENGINE_VERSION,
-            "map_name": "test",
+            "engine_files": archive.engine_digests(archive.engine_sources()),
+            "map_name": map_data["name"],
             "map_sha256": engine.map_sha256(map_data),
             "max_battles": None,
             "beacon": None,
@@ -120,3 +121,14 @@ def table_dump(path: Path) -> str:
         return "\n".join(connection.iterdump())
     finally:
         connection.close()
+
+
+def reseal(folder: Path) -> None:
+    """Rewrite an archive folder's manifest after a deliberate change, as a forger would."""
+    names = sorted(
+        path.name
+        for path in folder.iterdir()
+        if path.name != archive.MANIFEST and not path.name.startswith(".")
+    )
+    lines = [f"{hashlib.sha256((folder / n).read_bytes()).hexdigest()}  {n}\n" for n in names]
+    (folder / archive.MANIFEST).write_text("".join(lines), encoding="ascii")

@@ -16,7 +16,7 @@ from fairfight.conquest import publication, season
 from fairfight.conquest.cli import app
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.core.errors import InputError, RuleError
-from tests.conquest.helpers import SEED, star_map, table_dump
+from tests.conquest.helpers import SEED, reseal, star_map, table_dump
 
 runner = CliRunner()
 
@@ -174,10 +174,12 @@ def test_exports_are_byte_identical_across_runs(tmp_path: Path) -> None:
         _finished(tmp_path / f"{run}.db", map_data)
         folder = tmp_path / f"{run}-record"
         publication.export_record(tmp_path / f"{run}.db", folder)
+        publication.export_record(tmp_path / f"{run}.db", tmp_path / f"{run}.zip")
         digests.append(
             {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*")}
         )
-    assert digests[0] == digests[1] and len(digests[0]) == 7
+        digests[-1]["zip"] = hashlib.sha256((tmp_path / f"{run}.zip").read_bytes()).hexdigest()
+    assert digests[0] == digests[1] and len(digests[0]) == 7 + 5 + 1  # 5: verifier, guide, manifest
 
 
 @pytest.mark.parametrize("target", ["draw", "ledger", "owner", "seed"])
@@ -208,6 +210,9 @@ def test_verify_names_the_tampered_place(tmp_path: Path, target: str) -> None:
     else:
         (folder / "seed.txt").write_text("f" * 64 + "\n")
         expected = ("seed", "commitment")
+    unsealed = cli("verify", folder)
+    assert unsealed.exit_code == 1 and "does not match manifest.sha256" in _one_line(unsealed)
+    reseal(folder)  # a forger would rewrite the manifest too; the replay still catches it
     result = cli("verify", folder)
     assert result.exit_code == 1
     line = _one_line(result)

@@ -20,9 +20,11 @@ def test_the_example_record_verifies() -> None:
 
 
 def test_the_example_record_plays_the_example_map() -> None:
-    tiny = json.loads((EXAMPLES / "tiny-map.json").read_text(encoding="utf-8"))
+    scenario = pytest.importorskip("fairfight.conquest.scenario")
+    tiny = scenario.load_map(str(EXAMPLES / "tiny-map.json"))  # as `conquest new --map` loads it
     header = json.loads((EXAMPLES / "tiny-record" / "header.json").read_text(encoding="utf-8"))
     assert header["map_sha256"] == engine.map_sha256(tiny)
+    assert header["map_name"] == tiny["name"]
 
 
 def test_the_example_map_passes_the_map_loader() -> None:

@@ -154,8 +154,13 @@ def region(code: str) -> dict[str, Any]:
         "population_year": 2020,
         "population_basis": "census",
         "ratings": {"P": 5, "S": 5, "M": 5, "R": 5, "U": 5},
-        "special": {"category": "P", "name": "Mill", "fact": "A mill town.",
-                    "source_status": "unsourced", "citation": None},
+        "special": {
+            "category": "P",
+            "name": "Mill",
+            "fact": "A mill town.",
+            "source_status": "unsourced",
+            "citation": None,
+        },
     }
 
 
@@ -181,7 +186,11 @@ def refused(data: dict[str, Any]) -> InputError:
 
 def test_the_small_map_is_valid() -> None:
     assert map_stats(validate_map(small())) == {
-        "factions": 3, "borders": 2, "land": 1, "sea": 1, "remote": 0,
+        "factions": 3,
+        "borders": 2,
+        "land": 1,
+        "sea": 1,
+        "remote": 0,
     }
 
 
@@ -224,8 +233,9 @@ def test_region_without_a_border() -> None:
 def test_disconnected_graph() -> None:
     data = small()
     data["regions"] += [region("DD"), region("EE")]
-    data["borders"].append({"a": "DD", "b": "EE", "kind": "land", "remote": False,
-                            "distance_km": 0})
+    data["borders"].append(
+        {"a": "DD", "b": "EE", "kind": "land", "remote": False, "distance_km": 0}
+    )
     error = refused(data)
     assert error.field == "map.borders"
     assert "not connected" in error.rule
@@ -300,7 +310,8 @@ def test_scenario_exports_are_sorted_and_complete() -> None:
     exported = scenario.__all__
     assert list(exported) == sorted(exported)
     public = {
-        name for name, value in vars(scenario).items()
+        name
+        for name, value in vars(scenario).items()
         if not name.startswith("_") and getattr(value, "__module__", None) == scenario.__name__
     }
     assert public <= set(exported)

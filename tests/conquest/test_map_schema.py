@@ -10,8 +10,10 @@ from fairfight.conquest.scenario import load_map, map_schema
 
 
 def committed_schema() -> dict[str, Any]:
-    text = resources.files("fairfight.conquest").joinpath("maps", "map.schema.json").read_text(
-        encoding="utf-8"
+    text = (
+        resources.files("fairfight.conquest")
+        .joinpath("maps", "map.schema.json")
+        .read_text(encoding="utf-8")
     )
     schema: dict[str, Any] = json.loads(text)
     return schema
@@ -26,7 +28,13 @@ def test_schema_names_every_required_key_and_enum() -> None:
     defs = schema["$defs"]
     assert set(schema["required"]) == {"name", "regions", "borders"}
     assert set(defs["Region"]["required"]) == {
-        "code", "name", "population", "population_year", "population_basis", "ratings", "special",
+        "code",
+        "name",
+        "population",
+        "population_year",
+        "population_basis",
+        "ratings",
+        "special",
     }
     assert set(defs["Ratings"]["required"]) == {"P", "S", "M", "R", "U"}
     for category in "PSMRU":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 import functools
+import json
 import shutil
 import subprocess
 import sys
@@ -15,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairfight.conquest import engine
+from fairfight.conquest import archive, engine
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.core import draws
 from fairfight.core.records import canonical_json
-from tests.conquest.helpers import SEED, record_of
+from tests.conquest.helpers import SEED, record_of, reseal
 
 CONTRIBUTIONS = {
     1: [("ZZ-010", 25), ("ZZ-011", 50), ("ZZ-010", 10)],
@@ -138,18 +139,8 @@ def _standalone_engine(folder: Path) -> None:
 
 
 def _write_record(record: dict[str, Any], folder: Path) -> None:
-    folder.mkdir()
-    for role, name in engine.RECORD_FILES.items():
-        value = record[role]
-        if value is None:
-            continue
-        if name.endswith(".txt"):
-            data = f"{value}\n".encode()
-        elif name.endswith(".jsonl"):
-            data = b"".join(canonical_json(item) + b"\n" for item in value)
-        else:
-            data = canonical_json(value) + b"\n"
-        (folder / name).write_bytes(data)
+    """The record as a full archive folder, engine files and manifest included."""
+    archive.write_folder(archive.archive_files(record, archive.engine_sources()), folder)
 
 
 def test_bare_python_verifies_with_the_engine_file_alone(tmp_path: Path) -> None:
@@ -192,6 +183,25 @@ def test_bare_python_verifies_with_the_engine_file_alone(tmp_path: Path) -> None
     assert where.stdout.strip().startswith(str(verifier))
 
 
+def test_the_archive_verifies_itself_with_its_own_engine_file(tmp_path: Path) -> None:
+    """`python3 engine.py verify .` inside an archive uses the engine and draws.py beside it."""
+    good, bad = season(), season()
+    bad["history"][7]["draws"][4]["value"] ^= 1
+    _write_record(good, tmp_path / "good")
+    _write_record(bad, tmp_path / "bad")
+    for name, code in (("good", 0), ("bad", 1)):
+        run = subprocess.run(
+            [sys.executable, "-S", "engine.py", "verify", "."],
+            cwd=tmp_path / name,
+            capture_output=True,
+            text=True,
+            env={"PATH": "/usr/bin:/bin"},
+            check=False,
+        )
+        assert run.returncode == code, run.stderr
+    assert "battle 8: field draws[4].value: expected " in run.stderr
+
+
 def test_engine_imports_only_the_standard_library_and_draws() -> None:
     tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
     imported = set()
@@ -201,7 +211,7 @@ def test_engine_imports_only_the_standard_library_and_draws() -> None:
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module)
     outside = {name for name in imported if name.split(".")[0] not in sys.stdlib_module_names}
-    assert outside == {"fairfight.core.draws"}
+    assert outside == {"fairfight.core.draws", "draws"}  # `draws` when run from an archive
 
 
 def test_a_malformed_record_is_a_named_mismatch_not_a_crash() -> None:
@@ -210,7 +220,7 @@ def test_a_malformed_record_is_a_named_mismatch_not_a_crash() -> None:
     assert _mismatch(record).place == "battle 4"
     record = season()
     record["header"] = []
-    assert _mismatch(record).place == "record"
+    assert _mismatch(record).place == "header"
     record = season()
     del record["ledger"][0]["faction"]
     assert _mismatch(record).place.startswith("ledger seq 1")
@@ -242,3 +252,119 @@ def test_the_ledger_is_checked_before_any_battle_is_compared() -> None:
         {"seq": 999, "before_battle": after_end, "faction": "ZZ-001", "amount": 5}
     )
     assert _mismatch(record).place == "ledger seq 999"
+
+
+HEADER_TAMPERS = [
+    (lambda h: h.update(extra=1), "field extra: expected nothing, found 1"),
+    (lambda h: h.pop("max_battles"), "field max_battles: missing"),
+    (lambda h: h.update(ruleset="clash"), 'field ruleset: expected "conquest", found "clash"'),
+    (lambda h: h.update(map_name="elsewhere"), 'field map_name: expected "synthetic", found'),
+    (lambda h: h.update(max_battles="5"), "field max_battles: must be null or a whole number"),
+    (lambda h: h.update(max_battles=0), "field max_battles: must be null or a whole number"),
+    (lambda h: h.update(engine_version="other-2"), "field engine_version: expected"),
+    (lambda h: h.update(map_sha256="AB" * 32), "field map_sha256: must be 64 lowercase hex"),
+    (
+        lambda h: h.update(
+            beacon={
+                "name": "quicknet",
+                "chain_hash": "0" * 64,
+                "period_seconds": 3,
+                "round": 9,
+                "salt": "x",
+            }
+        ),
+        "field beacon.salt: expected nothing",
+    ),
+]
+
+
+@pytest.mark.parametrize(("tamper", "words"), HEADER_TAMPERS)
+def test_every_header_field_is_checked(tamper: Any, words: str) -> None:
+    record = season()
+    tamper(record["header"])
+    mismatch = _mismatch(record)
+    assert mismatch.place == "header"
+    assert mismatch.detail.startswith(words), mismatch.detail
+
+
+def test_unknown_keys_are_refused_in_every_record_file() -> None:
+    record = season()
+    record["ledger"][0]["note"] = "thanks"
+    mismatch = _mismatch(record)
+    assert (mismatch.place, mismatch.detail) == (
+        "ledger seq 1",
+        'field note: expected nothing, found "thanks"',
+    )
+    record = season()
+    record["map"]["regions"][2]["ratings"]["X"] = 3
+    mismatch = _mismatch(record)
+    assert mismatch.place == "map" and "field regions[2].ratings.X" in mismatch.detail
+    record = season()
+    record["beacon"] = {"round": 1, "randomness": "ab" * 32, "signature": None}
+    assert _mismatch(record).place == "beacon"  # the header names no beacon round
+    record = season()
+    record["final_map"]["factions"]["ZZ-001"]["bonus"] = True
+    mismatch = _mismatch(record)
+    assert mismatch.place == "final map" and "factions.ZZ-001.bonus" in mismatch.detail
+    record = season()
+    record["history"][4]["comment"] = "nice"
+    mismatch = _mismatch(record)
+    assert (mismatch.place, mismatch.detail) == (
+        "battle 5",
+        'field comment: expected nothing, found "nice"',
+    )
+
+
+def test_a_recorded_beacon_holds_exactly_its_fields() -> None:
+    record = season()
+    record["header"]["beacon"] = {
+        "name": "quicknet",
+        "chain_hash": "0" * 64,
+        "period_seconds": 3,
+        "round": 9,
+    }
+    record["beacon"] = {"round": 9, "randomness": "ab" * 32, "signature": None, "note": 1}
+    mismatch = _mismatch(record)
+    assert (mismatch.place, mismatch.detail) == ("beacon", "field note: expected nothing, found 1")
+
+
+def test_messages_are_one_short_line_with_expected_and_found() -> None:
+    record = season()
+    record["history"][9]["attacker"] = "Z\n" * 5_000
+    mismatch = _mismatch(record)
+    line = str(mismatch)
+    assert "\n" not in line and len(line) <= 200, line
+    assert line.startswith("battle 10: field attacker: expected ")
+    assert ', found "Z\\nZ\\n' in line and line.endswith("...")
+
+
+def test_record_files_hold_only_whole_numbers_and_unique_keys(tmp_path: Path) -> None:
+    record = season()
+    _write_record(record, tmp_path / "r")
+    map_file = tmp_path / "r" / "map.json"
+    map_file.write_text(map_file.read_text().replace('"population":', '"population":8e6,"x":', 1))
+    reseal(tmp_path / "r")
+    with pytest.raises(engine.ReplayMismatch) as caught:
+        engine.load_record(tmp_path / "r")
+    assert caught.value.place == "map.json" and "numbers must be whole, found 8e6" in str(
+        caught.value
+    )
+    _write_record(record, tmp_path / "s")
+    ledger = tmp_path / "s" / "ledger.jsonl"
+    ledger.write_text(ledger.read_text().replace('{"amount":', '{"amount":5,"amount":', 1))
+    reseal(tmp_path / "s")
+    with pytest.raises(engine.ReplayMismatch, match="appears twice"):
+        engine.load_record(tmp_path / "s")
+    _write_record(record, tmp_path / "t")
+    (tmp_path / "t" / "history.jsonl").write_bytes(b'{"a":"\xff"}\n')
+    reseal(tmp_path / "t")
+    with pytest.raises(engine.ReplayMismatch, match="not UTF-8"):
+        engine.load_record(tmp_path / "t")
+
+
+def test_the_verifier_knows_the_same_map_keys_as_the_map_schema() -> None:
+    schema_file = Path(engine.__file__).parent / "maps" / "map.schema.json"
+    schema = json.loads(schema_file.read_text(encoding="utf-8"))
+    kinds = {"map": schema, **{k.lower(): v for k, v in schema["$defs"].items()}}
+    for kind, keys in engine._MAP_FIELDS.items():
+        assert sorted(kinds[kind]["properties"]) == sorted(keys), kind

@@ -5,26 +5,31 @@ immutable `GameState`; players (bots, a terminal human, later a web client) answ
 requests; records replay event by event.
 """
 
-from fairfight.ballot.bots import BOT_NAMES, Machine, Pollster, make_bots
-from fairfight.ballot.dice import RaceKind, certainty_edge, table, tie_chance, win_chance
-from fairfight.ballot.engine import advance, new_game, requested_seats
-from fairfight.ballot.geo import game_map
-from fairfight.ballot.human import TerminalHuman
-from fairfight.ballot.legislature import thresholds
-from fairfight.ballot.players import Player, play_game
-from fairfight.ballot.record import record_game, verify_record
-from fairfight.ballot.rules import (
-    NAMED_CONFIGS,
-    BallotConfig,
-    Office,
-    Party,
-    Tag,
-    VictoryMode,
-    named_config,
-)
-from fairfight.ballot.rules_page import render_rules
-from fairfight.ballot.scoring import score_lines, scores
-from fairfight.ballot.state import GameState, Phase, state_from_data, state_to_data
+from typing import TYPE_CHECKING
+
+from fairfight.lazy import lazy_exports
+
+if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
+    from fairfight.ballot.bots import BOT_NAMES, Machine, Pollster, make_bots
+    from fairfight.ballot.dice import RaceKind, certainty_edge, table, tie_chance, win_chance
+    from fairfight.ballot.engine import advance, new_game, requested_seats
+    from fairfight.ballot.geo import game_map
+    from fairfight.ballot.human import TerminalHuman
+    from fairfight.ballot.legislature import thresholds
+    from fairfight.ballot.players import Player, play_game
+    from fairfight.ballot.record import record_game, verify_record
+    from fairfight.ballot.rules import (
+        NAMED_CONFIGS,
+        BallotConfig,
+        Office,
+        Party,
+        Tag,
+        VictoryMode,
+        named_config,
+    )
+    from fairfight.ballot.rules_page import render_rules
+    from fairfight.ballot.scoring import score_lines, scores
+    from fairfight.ballot.state import GameState, Phase, state_from_data, state_to_data
 
 __all__ = [
     "BOT_NAMES",
@@ -61,3 +66,24 @@ __all__ = [
     "verify_record",
     "win_chance",
 ]
+
+__getattr__ = lazy_exports(
+    __name__,
+    __all__,
+    (
+        "bots",
+        "dice",
+        "engine",
+        "geo",
+        "human",
+        "legislature",
+        "players",
+        "record",
+        "rules",
+        "rules_page",
+        "scoring",
+        "state",
+    ),
+)
+
+del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

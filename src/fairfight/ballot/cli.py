@@ -2,35 +2,33 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 
-from fairfight.ballot.bots import make_bots
-from fairfight.ballot.dice import RaceKind
-from fairfight.ballot.elections import Event
-from fairfight.ballot.human import TerminalHuman
-from fairfight.ballot.players import Player, key_commitment, play_game
-from fairfight.ballot.record import check_key, load_record, record_game, verify_record, write_record
-from fairfight.ballot.rules import VictoryMode, named_config
-from fairfight.ballot.rules_page import DEFAULT_MAX_EDGE, odds_rows, render_rules
-from fairfight.ballot.simulate import GameSpec, metrics, run_games
-from fairfight.console import console, error_console, guarded
-from fairfight.core.draws import new_seed
+from fairfight.console import (
+    PAGE_FORMAT_HELP,
+    console,
+    emit_json,
+    error_console,
+    guarded,
+    show_page,
+)
 from fairfight.core.errors import InputError
+from fairfight.inputs import check_output_file
+
+if TYPE_CHECKING:  # the engine is imported only when a command runs
+    from rich.table import Table
+
+    from fairfight.ballot.elections import Event
+    from fairfight.ballot.players import Player
+
 
 app = typer.Typer(help="The ballot ruleset.", no_args_is_help=True, add_completion=False)
 MAX_ODDS_EDGE = 40
+DEFAULT_MAX_EDGE = 8
+"""The edges `odds` shows by default: the rules page's table (a test keeps the two equal)."""
 MAX_GAMES = 1_000_000
 MODES_PER_TABLE = 3
 """Modes side by side in one metrics table, so it fits 80 columns."""
@@ -55,13 +53,18 @@ def odds(
     as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
 ) -> None:
     """The exact win chance by modifier edge, ties counted as half."""
+    from rich.table import Table
+
+    from fairfight.ballot.dice import RaceKind
+    from fairfight.ballot.rules_page import odds_rows
+
     if kind not in {k.value for k in RaceKind}:
         raise InputError("kind", "must be general or primary")
     if not 0 <= max_edge <= MAX_ODDS_EDGE:
         raise InputError("max-edge", f"must be between 0 and {MAX_ODDS_EDGE}")
     rows = odds_rows(RaceKind(kind), max_edge)
     if as_json:
-        typer.echo(json.dumps(rows))
+        emit_json(rows)
         return
     table = Table(title=f"Table {'G' if kind == 'general' else 'P'}: {kind} win chance")
     for column in ("edge", "chance", "exact"):
@@ -76,12 +79,20 @@ def odds(
 def rules(
     config: str = typer.Option("as-written-plus", help="named config"),
     victory: str | None = typer.Option(None, help="victory mode"),
+    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="machine-readable page"),
 ) -> None:
     """The rules page, every number computed by the engine."""
-    typer.echo(render_rules(named_config(config, victory)), nl=False)
+    from fairfight.ballot.rules import named_config
+    from fairfight.ballot.rules_page import render_rules
+
+    show_page(render_rules(named_config(config, victory)), "ballot", page_format, as_json)
 
 
 def _players(names: list[str], human: int | None) -> list[Player]:
+    from fairfight.ballot.bots import make_bots
+    from fairfight.ballot.human import TerminalHuman
+
     if human is not None and not 0 <= human < len(names):
         raise InputError("human", f"seat must be between 0 and {len(names) - 1}")
     bots = make_bots(names)
@@ -121,6 +132,21 @@ def play(
     as_json: bool = typer.Option(False, "--json", help="machine-readable result"),
 ) -> None:
     """Play a game: bots to the end, or with one human seat at the terminal."""
+    from rich.table import Table
+
+    from fairfight.ballot.players import key_commitment, play_game
+    from fairfight.ballot.record import (
+        check_key,
+        record_game,
+        write_record,
+    )
+    from fairfight.ballot.rules import named_config
+    from fairfight.core.draws import new_seed
+
+    if record is not None:
+        if years is not None:
+            raise InputError("--record", "a record needs the whole game; drop --years")
+        check_output_file(record)
     rules_config = named_config(config, victory)
     key = check_key(seed) if seed is not None else new_seed()
     if years is not None and years < 1:
@@ -144,7 +170,7 @@ def play(
         "winners": list(state.winners),
     }
     if as_json:
-        typer.echo(json.dumps(result))
+        emit_json(result)
         return
     table = Table(title=f"Standings ({rules_config.name}, victory {rules_config.victory.value})")
     table.add_column("year")
@@ -167,9 +193,25 @@ def play(
 @guarded
 def replay(
     record: Path = typer.Argument(..., help="a record written by `ballot play --record`"),
+    as_json: bool = typer.Option(False, "--json", help="machine-readable result"),
 ) -> None:
     """Re-run a record and check every event and the final scores."""
+    from fairfight.ballot.record import (
+        load_record,
+        verify_record,
+    )
+
     state = verify_record(load_record(record))
+    if as_json:
+        emit_json(
+            {
+                "verified": True,
+                "year": state.year,
+                "reason": state.end_reason,
+                "scores": list(state.last_scores),
+            }
+        )
+        return
     console.print(
         f"Record verified: {state.year}, {state.end_reason}, scores {list(state.last_scores)}"
     )
@@ -187,6 +229,18 @@ def simulate(
     as_json: bool = typer.Option(False, "--json", help="machine-readable metrics"),
 ) -> None:
     """Seeded bot games and the smoke metrics (contested share, bills, length, spread, wins)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from fairfight.ballot.bots import make_bots
+    from fairfight.ballot.rules import VictoryMode, named_config
+    from fairfight.ballot.simulate import GameSpec, metrics, run_games
+
     if not 1 <= games <= MAX_GAMES:
         raise InputError("games", f"must be between 1 and {MAX_GAMES}")
     if not 1 <= jobs <= 64:
@@ -218,7 +272,7 @@ def simulate(
             error_console.print("interrupted", style="bold red", markup=False)
             raise typer.Exit(EXIT_INTERRUPTED) from None
     if as_json:
-        typer.echo(json.dumps(results, indent=1))
+        emit_json(results)
         return
     for part in range(0, len(results), MODES_PER_TABLE):
         console.print(_metrics_table(results[part : part + MODES_PER_TABLE]))
@@ -226,6 +280,8 @@ def simulate(
 
 def _metrics_table(results: list[dict[str, Any]]) -> Table:
     """The smoke metrics of up to three modes, in at most 80 columns."""
+    from rich.table import Table
+
     table = Table(title="Smoke metrics")
     table.add_column("metric")
     for result in results:

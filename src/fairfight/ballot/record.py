@@ -21,7 +21,8 @@ from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.state import Decision, GameState, Phase, decision_from_data, to_data
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import InputError, RuleError, VerificationError
-from fairfight.core.records import canonical_json, read_jsonl, write_jsonl
+from fairfight.core.records import canonical_json, write_jsonl
+from fairfight.inputs import load_jsonl
 
 RECORD_FORMAT = "fairfight-ballot-record"
 RECORD_VERSION = 1
@@ -94,13 +95,8 @@ def write_record(path: Path, lines: list[Event]) -> None:
 
 
 def load_record(path: Path) -> list[Event]:
-    """Read a record file; unreadable JSON fails verification with its line number."""
-    if not path.is_file():
-        raise InputError(str(path), "file not found")
-    try:
-        return list(read_jsonl(path))
-    except ValueError as error:
-        raise VerificationError(str(path), str(error)) from None
+    """Read a record file through the sturdy reader: every problem names the file and line."""
+    return [value for _, value in load_jsonl(path)]
 
 
 def first_difference(recorded: Any, computed: Any, where: str = "") -> str:

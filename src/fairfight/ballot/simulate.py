@@ -107,14 +107,27 @@ def run_games(
                 progress(1)
         return results
     chunk = max(1, min(CHUNK, len(specs) // (4 * jobs)))
+    # While the workers are forked, Ctrl-C is only noted (an interrupt raised inside the fork
+    # handlers would be swallowed) and raised as soon as they run.
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _: noted.append(number))
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_parent)
     try:
-        for summary in pool.map(run_game, specs, chunksize=chunk):
+        try:
+            summaries = pool.map(run_game, specs, chunksize=chunk)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if noted:
+            raise KeyboardInterrupt
+        for summary in summaries:
             results.append(summary)
             if progress:
                 progress(1)
     except KeyboardInterrupt:
+        workers = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:  # a stopped batch needs no game finished
+            worker.terminate()
         raise
     pool.shutdown()
     return results

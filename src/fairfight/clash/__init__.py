@@ -4,40 +4,45 @@ One exchange per clash decides losses and, separately, whether a side breaks; th
 runs the same kernel and reports exact per-mille chances.
 """
 
-from fairfight.clash.aftermath import (
-    Disengagement,
-    Recovery,
-    caught,
-    disengage,
-    recover,
-    recovery_rates,
-)
-from fairfight.clash.batch import BatchPreview, columns_from_specs, preview_batch
-from fairfight.clash.draws import draw_r
-from fairfight.clash.exchange import (
-    DefenderFate,
-    Outcome,
-    TurnXp,
-    UnitResult,
-    allocate_losses,
-    resolve_exchange,
-)
-from fairfight.clash.fog import FogField, FogPreview, Pivot, preview_under_fog
-from fairfight.clash.preview import Band, Preview, preview
-from fairfight.clash.readout import render_panel
-from fairfight.clash.rules import rules_page
-from fairfight.clash.spec import ClashSpec, Combatant, check_resolvable, parse_spec
-from fairfight.clash.tables import (
-    COMBAT_LOGIC_VERSION,
-    Grade,
-    Kind,
-    RecoverySituation,
-    RetreatClass,
-    Role,
-    Stance,
-    SupplyTier,
-    Terrain,
-)
+from typing import TYPE_CHECKING
+
+from fairfight.lazy import lazy_exports
+
+if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
+    from fairfight.clash.aftermath import (
+        Disengagement,
+        Recovery,
+        caught,
+        disengage,
+        recover,
+        recovery_rates,
+    )
+    from fairfight.clash.batch import BatchPreview, columns_from_specs, preview_batch
+    from fairfight.clash.draws import draw_r
+    from fairfight.clash.exchange import (
+        DefenderFate,
+        Outcome,
+        TurnXp,
+        UnitResult,
+        allocate_losses,
+        resolve_exchange,
+    )
+    from fairfight.clash.fog import FogField, FogPreview, Pivot, preview_under_fog
+    from fairfight.clash.preview import Band, Preview, preview
+    from fairfight.clash.readout import render_panel
+    from fairfight.clash.rules import rules_page
+    from fairfight.clash.spec import ClashSpec, Combatant, check_resolvable, parse_spec
+    from fairfight.clash.tables import (
+        COMBAT_LOGIC_VERSION,
+        Grade,
+        Kind,
+        RecoverySituation,
+        RetreatClass,
+        Role,
+        Stance,
+        SupplyTier,
+        Terrain,
+    )
 
 __all__ = [
     "Band",
@@ -79,3 +84,18 @@ __all__ = [
     "resolve_exchange",
     "rules_page",
 ]
+
+__getattr__ = lazy_exports(__name__, __all__, (
+    "aftermath",
+    "batch",
+    "draws",
+    "exchange",
+    "fog",
+    "preview",
+    "readout",
+    "rules",
+    "spec",
+    "tables",
+))
+
+del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

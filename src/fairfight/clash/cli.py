@@ -2,29 +2,29 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from fairfight.clash import tables as t
-from fairfight.clash.corpus import SWEEP_SIZE, oracle_specs
-from fairfight.clash.draws import draw_r
-from fairfight.clash.exchange import check_draw, resolve_exchange
-from fairfight.clash.fog import FogField, preview_under_fog
-from fairfight.clash.invariants import run_oracle, run_sweep
-from fairfight.clash.preview import preview
-from fairfight.clash.readout import render_panel
-from fairfight.clash.rules import rules_page
-from fairfight.clash.spec import ClashSpec, parse_spec
-from fairfight.console import console, error_console, guarded, load_json_file
+from fairfight.console import (
+    PAGE_FORMAT_HELP,
+    console,
+    emit_json,
+    error_console,
+    guarded,
+    load_json_file,
+    show_page,
+)
 from fairfight.core.errors import InputError, VerificationError
+
+if TYPE_CHECKING:  # the engine (and numpy) is imported only when a command runs
+    from fairfight.clash.fog import FogField
+    from fairfight.clash.spec import ClashSpec
 
 app = typer.Typer(
     help="Deterministic integer combat: resolve a clash, preview its exact odds, check the rules.",
@@ -35,17 +35,25 @@ SAMPLE_STRIDE = 41
 """The default sweep takes every 41st clash of the reference sweep (2,098 clashes)."""
 
 
+FOG_FIELDS = ("strength", "disorder", "stance", "dig_in", "works")
+"""The defender fields `--unobserved` takes (the values of `FogField`; a test keeps them equal)."""
+
+
 def _load_spec(path: Path) -> ClashSpec:
+    from fairfight.clash.spec import parse_spec
+
     return parse_spec(load_json_file(path))
 
 
 def _print_json(value: Any) -> None:
-    typer.echo(json.dumps(value, ensure_ascii=False, indent=2))
+    emit_json(value)
 
 
 @contextmanager
 def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on stderr; yields a callback taking the count done so far."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
     with Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
         TimeElapsedColumn(), console=error_console, transient=False,
@@ -64,6 +72,8 @@ def _parse_range(text: str | None, name: str, default: tuple[int, int]) -> tuple
 
 
 def _parse_unobserved(text: str | None) -> list[FogField]:
+    from fairfight.clash.fog import FogField
+
     if not text:
         return []
     names = [name.strip() for name in text.split(",") if name.strip()]
@@ -99,6 +109,15 @@ def _resolution_text(outcome_json: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _reconciliation(view: Any, outcome: dict[str, Any]) -> str:
+    """What the preview predicted beside what the draw gave [CB-2440]."""
+    ld, la = view.ld_band, view.la_band
+    broke = "they broke" if outcome["defender_breaks"] else "they held"
+    return (f"predicted {ld.low}–{ld.high}, actual {outcome['ld']} (their loss); "
+            f"predicted {la.low}–{la.high}, actual {outcome['la']} (your loss); "
+            f"break chance {view.break_permille}‰, {broke}")
+
+
 @app.command()
 @guarded
 def resolve(
@@ -107,12 +126,16 @@ def resolve(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Resolve one clash at a given draw and show every intermediate quantity."""
+    from fairfight.clash.exchange import check_draw, resolve_exchange
+    from fairfight.clash.preview import preview
+
     spec = _load_spec(spec_file)
     outcome = resolve_exchange(spec, check_draw(r)).to_json()
     if as_json:
         _print_json(outcome)
     else:
         console.print(_resolution_text(outcome), markup=False)
+        console.print(_reconciliation(preview(spec), outcome), markup=False)
 
 
 @app.command("preview")
@@ -122,13 +145,17 @@ def preview_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     unobserved: str = typer.Option(
         "", help="Defender fields not observed, comma-separated: "
-        + ",".join(field.value for field in FogField)),
+        + ",".join(FOG_FIELDS)),
     strength_range: str = typer.Option(None, help="Possible defender strengths, LOW-HIGH."),
     disorder_range: str = typer.Option(None, help="Possible defender disorder, LOW-HIGH."),
     capture: bool = typer.Option(False, "--capture",
                                  help="The lead has a movement point and room to advance."),
 ) -> None:
     """The exact preview: the attack panel, or its figures as JSON."""
+    from fairfight.clash.fog import FogField, preview_under_fog
+    from fairfight.clash.preview import preview
+    from fairfight.clash.readout import render_panel
+
     spec = _load_spec(spec_file)
     fields = _parse_unobserved(unobserved)
     for given, implied in ((strength_range, FogField.STRENGTH),
@@ -152,19 +179,30 @@ def preview_command(
 
 @app.command()
 @guarded
-def rules() -> None:
+def rules(
+    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
     """Print every table of the clash rules (generated from the engine's constants)."""
-    console.print(rules_page(), markup=False, end="")
+    from fairfight.clash.rules import rules_page
+
+    show_page(rules_page(), "clash", page_format, as_json)
 
 
 @app.command()
 @guarded
 def sweep(
     full: bool = typer.Option(False, "--full", help="All 86,016 clashes x 1000 draws."),
-    workers: int = typer.Option(2, min=1, max=64, help="Processes to use."),
+    workers: int = typer.Option(2, "--jobs", "--workers", min=1, max=64,
+                                help="Processes to use (--workers is the older name)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Check that every exchange quantity is monotone in the draw (CB-2150, CB-2670)."""
+    import numpy as np
+
+    from fairfight.clash.corpus import SWEEP_SIZE
+    from fairfight.clash.invariants import run_sweep
+
     indices = np.arange(0, SWEEP_SIZE, 1 if full else SAMPLE_STRIDE, dtype=np.int64)
     started = time.perf_counter_ns()
     with _progress("monotonicity sweep", int(indices.shape[0])) as progress:
@@ -187,6 +225,9 @@ def sweep(
 @guarded
 def oracle(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """Check the bisection preview against brute force over all 1000 draws (CB-2690)."""
+    from fairfight.clash.corpus import oracle_specs
+    from fairfight.clash.invariants import run_oracle
+
     specs = oracle_specs()
     with _progress("oracle corpus", len(specs)) as progress:
         report = run_oracle(specs, progress=progress)
@@ -207,13 +248,19 @@ def oracle(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) ->
 @guarded
 def draw(
     key: str = typer.Argument(..., help="The game's seed key."),
-    turn: int = typer.Argument(..., min=0),
+    turn: int = typer.Argument(..., min=0, help="The turn number, from 0."),
     initiator: int = typer.Argument(..., min=0, help="Creation sequence of the initiator."),
     ordinal: int = typer.Argument(..., min=0, help="Clashes it already resolved this turn."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Print the draw r of one engagement (CB-800)."""
+    from fairfight.clash.draws import draw_r
+
     try:
         value = draw_r(key, turn, initiator, ordinal)
     except ValueError as error:
         raise InputError("key", str(error)) from None
-    typer.echo(str(value))
+    if as_json:
+        emit_json({"r": value})
+    else:
+        typer.echo(str(value))

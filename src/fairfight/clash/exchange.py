@@ -28,6 +28,7 @@ __all__ = [
     "prepare_spec",
     "resolve_exchange",
     "stance_may_advance",
+    "supporter_loss",
 ]
 
 
@@ -167,13 +168,26 @@ def _capped_xp(gain: int, so_far: int) -> int:
     return max(0, min(gain, t.XP_PER_TURN_CAP - so_far))
 
 
+def supporter_loss(lead_loss: int) -> int:
+    """What each supporter loses for a lead loss, before its own strength caps it [CB-900]."""
+    return lead_loss * t.SUPPORTER_FACTOR // t.PER_MILLE
+
+
 def stance_may_advance(stance: t.Stance) -> bool:
     """Only a lead in Advance or Hold may move into a cleared tile [CB-1060, CB-1080]."""
     return stance in (t.Stance.ADVANCE, t.Stance.HOLD)
 
 
 def may_retreat(spec: ClashSpec, defender_in_city: bool | None = None) -> bool:
-    """A unit in a city or works of level 1+ never retreats [CB-1340]."""
+    """Whether a broken defender leaves its tile.
+
+    The defender of an assault (or a bombardment) in a city or works of level 1+ never
+    retreats [CB-1340]. The target of a reaction is a mover caught on its move: breaking, it
+    retreats from its halt tile, or is destroyed when it has nowhere to go [CB-1820], even
+    when that tile holds a city or works.
+    """
+    if spec.kind is t.Kind.REACTION:
+        return True
     in_city = spec.in_own_city if defender_in_city is None else defender_in_city
     return not in_city and spec.defender.works == 0
 
@@ -202,7 +216,7 @@ def _consequences(
     # losses [CB-900, CB-920, CB-1710]
     floor = t.BOMBARD_STRENGTH_FLOOR if kind is t.Kind.BOMBARDMENT else 0
     (defender_loss,), carried = allocate_losses(x.ld, (defender.strength,), floor)
-    supporter_loss = x.la * t.SUPPORTER_FACTOR // t.PER_MILLE
+    each_supporter_loses = supporter_loss(x.la)
     defender_strength = defender.strength - defender_loss
     # fate [CB-1040]
     shaken = defender.shaken
@@ -230,7 +244,7 @@ def _consequences(
     lead_result = _unit_result(lead, x.la, lead_disorder,
                                _capped_xp(lead_xp, turn_xp.lead), lead.shaken)
     supporters = tuple(
-        _unit_result(unit, min(unit.strength, supporter_loss), t.SUPPORTER_DISORDER,
+        _unit_result(unit, min(unit.strength, each_supporter_loses), t.SUPPORTER_DISORDER,
                      _capped_xp(lead_xp // t.XP_SUPPORTER_DIVISOR, turn_xp.supporter(index)),
                      unit.shaken)
         for index, unit in enumerate(spec.supporters)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import mmap
 import multiprocessing
+import signal
 from collections.abc import Callable
 from multiprocessing.connection import wait
 from typing import Any
@@ -58,22 +59,29 @@ def run_split(
     context = multiprocessing.get_context("fork")
 
     def child(index: int) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to report
+
         def tick(count: int) -> None:
             counters[index] += count
 
         work(bounds[index], bounds[index + 1], out, tick)
 
     processes = [context.Process(target=child, args=(k,)) for k in range(workers)]
-    for process in processes:
-        process.start()
-    waiting = [process.sentinel for process in processes]
-    while waiting:
-        if progress is not None:
-            progress(int(counters.sum()))
-        for ended in wait(waiting, timeout=POLL_SECONDS):
-            waiting.remove(ended)  # type: ignore[arg-type]
-    for process in processes:
-        process.join()
+    try:
+        for process in processes:
+            process.start()
+        waiting = [process.sentinel for process in processes]
+        while waiting:
+            if progress is not None:
+                progress(int(counters.sum()))
+            for ended in wait(waiting, timeout=POLL_SECONDS):
+                waiting.remove(ended)  # type: ignore[arg-type]
+    finally:  # on Ctrl-C (or any error) no worker is left running
+        for process in processes:
+            if process.pid is not None and process.is_alive():
+                process.terminate()
+            if process.pid is not None:
+                process.join()
     if any(process.exitcode != 0 for process in processes):
         raise RuntimeError("a worker process failed")
     if progress is not None:

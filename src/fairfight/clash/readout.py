@@ -9,7 +9,7 @@ attack without each supporter. The falter chance is always printed, even at 0 pe
 from __future__ import annotations
 
 from fairfight.clash import tables as t
-from fairfight.clash.exchange import allocate_losses, stance_may_advance
+from fairfight.clash.exchange import allocate_losses, stance_may_advance, supporter_loss
 from fairfight.clash.fog import FogPreview
 from fairfight.clash.kernel import Prepared
 from fairfight.clash.preview import Band, Preview, preview
@@ -43,6 +43,17 @@ def _strength_left(strength: int, band: Band, floor: int) -> str:
     (worst,), _ = allocate_losses(band.high, (strength,), floor)
     (best,), _ = allocate_losses(band.low, (strength,), floor)
     return f"{strength} drops to {strength - worst}–{strength - best}"
+
+
+def _supporter_loss_lines(spec: ClashSpec, lead_band: Band) -> list[str]:
+    """Each supporter bleeds with the lead, at its own share of the lead's loss [CB-900]."""
+    lines = []
+    for index, unit in enumerate(spec.supporters, start=1):
+        low, high = (min(unit.strength, supporter_loss(loss))
+                     for loss in (lead_band.low, lead_band.high))
+        lines.append(f"  SUPPORT {index}  loses {low}–{high}   →  {unit.strength} drops to "
+                     f"{unit.strength - high}–{unit.strength - low}")
+    return lines
 
 
 def _unit_terms(unit: Combatant, terrain: t.Terrain) -> str:
@@ -160,7 +171,7 @@ def _verdict_lines(view: Preview) -> list[str]:
     shock = view.shock_defender_band
     if spec.kind is t.Kind.BOMBARDMENT:
         return ["  ▸ NO BREAK CHECK — guns soften a target; they never take ground.",
-                "  ▸ Your battery falters: never (0‰) — a bombardment has no break checks."]
+                "  ▸ Your battery: no falter check — a bombardment has no break checks."]
     chance = view.break_permille
     if chance * 2 >= t.DRAWS:
         head = f"THEY BREAK — {chance_words(chance)}"
@@ -245,13 +256,19 @@ def render_panel(view: Preview, fog: FogPreview | None = None) -> str:
     if spec.volatility_floor != t.VOLATILITY_FLOOR_MEASURED:
         header += f"   [option: volatility floor {spec.volatility_floor}]"
     lines = [f"┌─ {header}", RULE]
-    lines += _verdict_lines(view)
+    verdict = _verdict_lines(view)
+    if fog is not None and fog.unobserved:  # the certainty below holds only for the assumed
+        low, high = fog.ranges["break_permille"]  # values; say so where it is read first
+        verdict[0] += f"  PROVISIONAL: {low}–{high}‰ over what is not observed."
+    lines += verdict
+    provisional = " (provisional)" if fog is not None and fog.unobserved else ""
     lines += [
         "",
-        f"  THEY LOSE  {_band(view.ld_band)}   →  "
+        f"  THEY LOSE{provisional}  {_band(view.ld_band)}   →  "
         f"{_strength_left(spec.defender.strength, view.ld_band, floor)}",
-        f"  YOU LOSE   {_band(view.la_band)}   →  "
+        f"  YOU LOSE{provisional}   {_band(view.la_band)}   →  "
         f"{_strength_left(spec.lead.strength, view.la_band, 0)}",
+        *_supporter_loss_lines(spec, view.la_band),
         "",
         f"  ODDS {p.a} : {p.d}          RELIABILITY ±{p.reliability}‰  "
         f"(volatility {p.volatility})",

@@ -4,40 +4,45 @@
 `episodes` formats what a battle shows; `demo.run_demo` plays a whole season in one call.
 """
 
-from fairfight.conquest.demo import DemoResult, run_demo
-from fairfight.conquest.engine import (
-    ENGINE_VERSION,
-    BattleKind,
-    Category,
-    FactionType,
-    LedgerRefusal,
-    MapError,
-    PoolState,
-    Reason,
-    ReplayMismatch,
-    battle_chance,
-    check_contribution,
-    compile_world,
-    map_sha256,
-    new_state,
-    play_step,
-    population_power,
-    round_chance,
-    verify_record,
-)
-from fairfight.conquest.publication import export_record, verify_folder
-from fairfight.conquest.rules import rules_page
-from fairfight.conquest.season import (
-    contribute,
-    create_season,
-    fight,
-    odds,
-    record_beacon,
-    reveal,
-    standings,
-    summary,
-)
-from fairfight.conquest.synthetic import synthetic_map
+from typing import TYPE_CHECKING
+
+from fairfight.lazy import lazy_exports
+
+if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
+    from fairfight.conquest.demo import DemoResult, run_demo
+    from fairfight.conquest.engine import (
+        ENGINE_VERSION,
+        BattleKind,
+        Category,
+        FactionType,
+        LedgerRefusal,
+        MapError,
+        PoolState,
+        Reason,
+        ReplayMismatch,
+        battle_chance,
+        check_contribution,
+        compile_world,
+        map_sha256,
+        new_state,
+        play_step,
+        population_power,
+        round_chance,
+        verify_record,
+    )
+    from fairfight.conquest.publication import export_record, verify_folder
+    from fairfight.conquest.rules import rules_page
+    from fairfight.conquest.season import (
+        contribute,
+        create_season,
+        fight,
+        odds,
+        record_beacon,
+        reveal,
+        standings,
+        summary,
+    )
+    from fairfight.conquest.synthetic import synthetic_map
 
 __all__ = [
     "BattleKind",
@@ -73,3 +78,14 @@ __all__ = [
     "verify_folder",
     "verify_record",
 ]
+
+__getattr__ = lazy_exports(__name__, __all__, (
+    "demo",
+    "engine",
+    "publication",
+    "rules",
+    "season",
+    "synthetic",
+))
+
+del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

@@ -4,35 +4,40 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.progress import Progress
-from rich.table import Table
 
-from fairfight.conquest import episodes, publication, season
-from fairfight.conquest.rules import rules_page
-from fairfight.console import console, guarded
+from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
-from fairfight.core.records import canonical_json
+from fairfight.inputs import check_output_file
+
+if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
+    from fairfight.conquest import season
 
 app = typer.Typer(help="The conquest ruleset.", no_args_is_help=True, add_completion=False)
 
 PROGRESS_FROM = 20
 """Runs of at least this many battles show a progress bar instead of every episode."""
 
+MAX_BATTLES = 100_000
+"""Largest --max-battles: far beyond any map (a season absorbs one faction per battle)."""
+MAX_BEACON_ROUND = 10**12
+"""Largest --beacon-round: a quicknet round comes every 3 s, so 10^12 is 95,000 years away."""
+
 SeasonFile = typer.Argument(..., help="The season's SQLite file.")
 AsJson = typer.Option(False, "--json", help="Machine output (canonical JSON).")
 
 
 def _emit_json(value: Any) -> None:
-    typer.echo(canonical_json(value).decode("utf-8"))
+    emit_json(value)
 
 
 def _load_map(name: str) -> tuple[dict[str, Any], str]:
     from fairfight.conquest import scenario  # the map package is loaded only when needed
 
-    return scenario.load_map(name), Path(name).stem if name.endswith(".json") else name
+    loaded = scenario.load_map(name)
+    return loaded, str(loaded["name"])  # the header names the map by its own name
 
 
 @app.command()
@@ -41,11 +46,16 @@ def new(
     season_file: Path = SeasonFile,
     map_name: str = typer.Option("north-america", "--map", help="Map name or JSON file."),
     seed: str | None = typer.Option(None, help="64 lowercase hex digits (default: fresh)."),
-    max_battles: int | None = typer.Option(None, help="End the season after this many."),
-    beacon_round: int | None = typer.Option(None, help="drand quicknet round mixed in."),
+    max_battles: int | None = typer.Option(
+        None, min=1, max=MAX_BATTLES, help="End the season after this many battles."),
+    beacon_round: int | None = typer.Option(
+        None, min=1, max=MAX_BEACON_ROUND, help="drand quicknet round mixed in."),
     as_json: bool = AsJson,
 ) -> None:
     """Start a season: print its header and the commitment to its secret seed."""
+    check_output_file(season_file, may_exist=False)
+    from fairfight.conquest import season
+
     map_data, label = _load_map(map_name)
     created = season.create_season(
         season_file, map_data, label, seed=seed, max_battles=max_battles, beacon_round=beacon_round
@@ -70,6 +80,8 @@ def contribute(
     as_json: bool = AsJson,
 ) -> None:
     """Add fan power to a faction's pool (or rebellion fund); refused when a rule says no."""
+    from fairfight.conquest import season
+
     result = season.contribute(season_file, faction, amount, key)
     if as_json:
         _emit_json({**result.entry, "repeated": result.repeated})
@@ -95,6 +107,10 @@ def next_battles(
     as_json: bool = AsJson,
 ) -> None:
     """Fight the next battles and print each episode."""
+    from rich.progress import Progress
+
+    from fairfight.conquest import episodes, season
+
     if to_end and count != 1:
         raise InputError("count", "give --count or --to-end, not both")
     before = season.summary(season_file)
@@ -144,6 +160,10 @@ def show(
     as_json: bool = AsJson,
 ) -> None:
     """The standings (or one battle's episode with --battle)."""
+    from rich.table import Table
+
+    from fairfight.conquest import episodes, season
+
     if battle is not None:
         entry = season.battle(season_file, battle)
         if as_json:
@@ -190,35 +210,76 @@ def beacon(
     season_file: Path = SeasonFile,
     randomness: str = typer.Option(..., help="The round's randomness, 64 hex digits."),
     signature: str | None = typer.Option(None, help="The round's signature, hex."),
+    as_json: bool = AsJson,
 ) -> None:
     """Record the public randomness of the beacon round the season names."""
+    from fairfight.conquest import season
+
     value = season.record_beacon(season_file, randomness, signature)
+    if as_json:
+        _emit_json(value)
+        return
     console.print(f"beacon round {value['round']} recorded: {value['randomness']}", markup=False)
 
 
 @app.command()
 @guarded
-def reveal(season_file: Path = SeasonFile) -> None:
+def reveal(season_file: Path = SeasonFile, as_json: bool = AsJson) -> None:
     """Publish the seed once the season has ended."""
-    console.print(f"seed: {season.reveal(season_file)}", markup=False)
+    from fairfight.conquest import season
+
+    seed = season.reveal(season_file)
+    if as_json:
+        _emit_json({"seed": seed})
+        return
+    console.print(f"seed: {seed}", markup=False)
 
 
 @app.command()
 @guarded
 def export(
     season_file: Path = SeasonFile,
-    folder: Path = typer.Argument(..., help="Folder for the public record."),
+    folder: Path = typer.Argument(..., help="A folder, or a name ending .zip, for the archive."),
+    as_json: bool = AsJson,
 ) -> None:
-    """Write the public record (the seed only after the reveal)."""
-    for path in publication.export_record(season_file, folder):
+    """Write the season archive: record, verifiers, manifest (the seed only after the reveal)."""
+    from fairfight.conquest import publication
+
+    written = publication.export_record(season_file, folder)
+    if as_json:
+        _emit_json({"files": [str(path) for path in written]})
+        return
+    for path in written:
         console.print(str(path), markup=False)
 
 
 @app.command()
 @guarded
-def verify(folder: Path = typer.Argument(..., help="A folder written by `export`.")) -> None:
+def backup(
+    season_file: Path = SeasonFile,
+    folder: Path = typer.Argument(..., help="An existing folder for the two copies."),
+) -> None:
+    """Copy the season file and its secret seed file, safely even while battles run."""
+    from fairfight.conquest.store import backup_season
+
+    for path in backup_season(season_file, folder):
+        console.print(str(path), markup=False)
+
+
+@app.command()
+@guarded
+def verify(
+    folder: Path = typer.Argument(..., help="A season archive: a folder or a .zip file."),
+    as_json: bool = AsJson,
+) -> None:
     """Replay a published season; exit 1 naming the first battle and field that differ."""
-    for note in publication.verify_folder(folder):
+    from fairfight.conquest import publication
+
+    notes = publication.verify_folder(folder)
+    if as_json:
+        _emit_json({"verified": True, "notes": notes})
+        return
+    for note in notes:
         console.print(f"ok: {note}", markup=False)
 
 
@@ -226,12 +287,14 @@ def verify(folder: Path = typer.Argument(..., help="A folder written by `export`
 @guarded
 def odds(
     season_file: Path = SeasonFile,
-    attacker: str = typer.Argument(...),
-    defender: str = typer.Argument(...),
+    attacker: str = typer.Argument(..., help="The attacking faction's code, e.g. US-TX."),
+    defender: str = typer.Argument(..., help="The defending faction's code."),
     border: str | None = typer.Option(None, help="A particular border, written A-B."),
     as_json: bool = AsJson,
 ) -> None:
     """Exact battle chance and round chances if ATTACKER attacked DEFENDER now."""
+    from fairfight.conquest import episodes, season
+
     previews = season.odds(season_file, attacker, defender, border)
     for preview in previews:
         if as_json:
@@ -242,9 +305,14 @@ def odds(
 
 @app.command()
 @guarded
-def rules() -> None:
+def rules(
+    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
+    as_json: bool = AsJson,
+) -> None:
     """Print the rules page, generated from the engine's constants."""
-    typer.echo(rules_page(), nl=False)
+    from fairfight.conquest.rules import rules_page
+
+    show_page(rules_page(), "conquest", page_format, as_json)
 
 
 @app.command(name="map-stats")
@@ -267,9 +335,29 @@ def map_stats(
 @app.command()
 @guarded
 def demo(
-    db: Path | None = typer.Option(None, "--db", help="Keep the season in this file."),
+    db: Path | None = typer.Option(None, "--db", help="Keep the season in this new file."),
+    seed: str | None = typer.Option(
+        None, help="The season's secret seed, 64 hex digits, for a repeatable demo."),
+    as_json: bool = typer.Option(False, "--json", help="Only the summary, as JSON."),
 ) -> None:
     """Run a whole demonstration season: contributions, battles, reveal, export, verify."""
     from fairfight.conquest.demo import run_demo
+    from fairfight.core.draws import validate_seed
 
-    run_demo(db, console)
+    if db is not None:
+        check_output_file(db, may_exist=False)
+    if seed is not None:
+        try:
+            validate_seed(seed)
+        except ValueError as error:
+            raise InputError("--seed", str(error)) from None
+    if not as_json:
+        run_demo(db, console, seed=seed)
+        return
+    import io
+    from dataclasses import asdict
+
+    from rich.console import Console
+
+    result = run_demo(db, Console(file=io.StringIO()), seed=seed)
+    _emit_json(asdict(result))

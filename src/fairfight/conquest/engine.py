@@ -1,7 +1,8 @@
 """The conquest season engine: every battle, pool and rebellion rule; exact, standard library only.
 
 This single file (plus `fairfight/core/draws.py`) is all a viewer needs to replay a published
-season with a bare Python: `python3 -S -m fairfight.conquest.engine verify DIR`. State is plain
+season with a bare Python: `python3 engine.py verify DIR` with `draws.py` beside it, as in a
+season archive, or `python3 -S -m fairfight.conquest.engine verify DIR`. State is plain
 data (dicts, lists, ints, strings); probabilities are Fractions or integers out of 2**32; there
 is no floating point anywhere, so a replay matches byte for byte on every machine.
 The file is longer than the project's usual module because a verifier must be one file.
@@ -19,7 +20,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from fairfight.core.draws import beacon_key, below, hash64, validate_seed, verify_reveal
+if __package__:
+    from fairfight.core.draws import beacon_key, below, hash64, validate_seed, verify_reveal
+else:  # run as a plain file (`python3 engine.py verify .`): use the draws.py lying beside it
+    from draws import (  # type: ignore[import-not-found, no-redef, unused-ignore]
+        beacon_key,
+        below,
+        hash64,
+        validate_seed,
+        verify_reveal,
+    )
 
 __all__ = [
     "BASIS_POINTS",
@@ -76,6 +86,7 @@ __all__ = [
     "canonical_bytes",
     "canonical_map",
     "check_contribution",
+    "check_header",
     "compile_world",
     "counter_bonuses",
     "defenders_of",
@@ -103,6 +114,7 @@ __all__ = [
     "season_key",
     "season_over",
     "shared_borders",
+    "shown",
     "strengths",
     "usable_pool",
     "verify_record",
@@ -771,7 +783,10 @@ def odds_line(attacker: Plain, defender: Plain, secured: str | None) -> Plain:
         for category, before, q_after in zip(CATEGORIES, odds["before"], odds["after"], strict=True)
     ]
     return {
-        "before": odds["chance_before"], "after": after, "rounds": rounds, "q": odds["after"],
+        "before": odds["chance_before"],
+        "after": after,
+        "rounds": rounds,
+        "q": odds["after"],
     }
 
 
@@ -950,14 +965,73 @@ def play_step(state: Plain, ledger: list[Plain]) -> tuple[Plain, Plain]:
 
 # ---------------------------------------------------------------- replay verifier [§9]
 
+_HEADER_FIELDS = (
+    "beacon",
+    "engine_files",
+    "engine_version",
+    "map_name",
+    "map_sha256",
+    "max_battles",
+    "ruleset",
+)
+"""Every field of a season header; any other key is refused."""
+_BEACON_SPEC_FIELDS = ("chain_hash", "name", "period_seconds", "round")
+_BEACON_VALUE_FIELDS = ("randomness", "round", "signature")
+_LEDGER_FIELDS = ("amount", "before_battle", "faction", "seq")
+_MAP_FIELDS: dict[str, tuple[str, ...]] = {
+    "map": ("borders", "name", "regions"),
+    "region": (
+        "code",
+        "name",
+        "population",
+        "population_basis",
+        "population_year",
+        "ratings",
+        "special",
+    ),
+    "ratings": tuple(c.value for c in CATEGORIES),
+    "special": ("category", "citation", "fact", "name", "source_status"),
+    "border": ("a", "b", "distance_km", "kind", "remote"),
+}
+"""The keys a map may hold, by object kind (the map format's schema, repeated for the verifier)."""
+_ENGINE_FILES = ("draws.py", "engine.js", "engine.py")
+"""The verifier files a season archive carries; the header names the SHA-256 of each."""
+_GUIDE = "VERIFY.md"
+_MANIFEST = "manifest.sha256"
+"""`sha256sum` format: one `<64 hex digits>  <file name>` line per other file of the archive."""
+_SPACES = " \t\n\r"
+"""The whitespace a `.txt` record file may carry around its value (JSON's own four)."""
+_RECORD_FILE_LIMIT = 64 * 1024 * 1024
+"""Bytes; a record file above this is refused rather than read (a real season is ~2 MB)."""
+_SHOWN_LENGTH = 40
+"""A value in a mismatch message is cut to this many characters, so the line stays short."""
+
+_ABSENT = object()
+"""Stands for a key that one side of a comparison lacks."""
+
+
+def shown(value: Any) -> str:
+    """A value as a mismatch message shows it: compact JSON, cut to _SHOWN_LENGTH characters."""
+    if value is _ABSENT:
+        return "nothing"
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text if len(text) <= _SHOWN_LENGTH else text[: _SHOWN_LENGTH - 3] + "..."
+
+
+def _differs(place: str, where: str, expected: Any, found: Any) -> ReplayMismatch:
+    return ReplayMismatch(place, f"field {where}: expected {shown(expected)}, found {shown(found)}")
+
 
 def first_difference(saved: Any, replayed: Any, path: str = "") -> tuple[str, Any, Any] | None:
-    """The first place (dotted path, keys in sorted order) where two JSON values differ."""
+    """The first place (dotted path, keys in sorted order) where two JSON values differ.
+
+    Returns (path, saved, replayed); a key one side lacks is given as `_ABSENT`.
+    """
     if isinstance(saved, dict) and isinstance(replayed, dict):
         for key in sorted(set(saved) | set(replayed)):
             where = f"{path}.{key}" if path else str(key)
             if key not in saved or key not in replayed:
-                return where, saved.get(key, "<absent>"), replayed.get(key, "<absent>")
+                return where, saved.get(key, _ABSENT), replayed.get(key, _ABSENT)
             found = first_difference(saved[key], replayed[key], where)
             if found:
                 return found
@@ -975,22 +1049,111 @@ def first_difference(saved: Any, replayed: Any, path: str = "") -> tuple[str, An
     return None
 
 
-def _check_ledger_order(ledger: list[Plain]) -> None:
-    """seq strictly increasing, battle numbers never going back [§9.2]."""
+def _is_int(value: Any, low: int = 0) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value
+
+
+def _is_hex64(value: Any) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    )
+
+
+def _check_known(place: str, value: Any, fields: Iterable[str], path: str = "") -> None:
+    """An object with no key outside `fields` (the first unknown key in sorted order is named)."""
+    if not isinstance(value, dict):
+        raise ReplayMismatch(
+            place, f"field {path or 'value'}: must be an object, found {shown(value)}"
+        )
+    allowed = set(fields)
+    for key in sorted(value):
+        if key not in allowed:
+            raise _differs(place, f"{path}.{key}" if path else key, _ABSENT, value[key])
+
+
+def _check_fields(place: str, value: Any, fields: Iterable[str], path: str = "") -> None:
+    """An object holding exactly `fields`: an unknown key, then a missing one, is named."""
+    fields = tuple(fields)
+    _check_known(place, value, fields, path)
+    for key in sorted(fields):
+        if key not in value:
+            raise ReplayMismatch(place, f"field {f'{path}.{key}' if path else key}: missing")
+
+
+def check_header(header: Any) -> None:
+    """Raise ReplayMismatch unless the header holds exactly its fields, each well formed [§8]."""
+    if not isinstance(header, dict):
+        raise ReplayMismatch("header", f"field value: must be an object, found {shown(header)}")
+    if header.get("engine_version") != ENGINE_VERSION:
+        raise _differs(
+            "header", "engine_version", ENGINE_VERSION, header.get("engine_version", _ABSENT)
+        )
+    _check_fields("header", header, _HEADER_FIELDS)
+    if header["ruleset"] != "conquest":
+        raise _differs("header", "ruleset", "conquest", header["ruleset"])
+    if not isinstance(header["map_name"], str) or not header["map_name"]:
+        raise ReplayMismatch("header", "field map_name: must be non-empty text")
+    if not _is_hex64(header["map_sha256"]):
+        raise ReplayMismatch("header", "field map_sha256: must be 64 lowercase hex digits")
+    files = header["engine_files"]
+    _check_fields("header", files, _ENGINE_FILES, "engine_files")
+    for name in _ENGINE_FILES:
+        if not _is_hex64(files[name]):
+            raise ReplayMismatch(
+                "header", f"field engine_files.{name}: must be 64 lowercase hex digits"
+            )
+    cap = header["max_battles"]
+    if cap is not None and not _is_int(cap, 1):
+        raise ReplayMismatch(
+            "header", f"field max_battles: must be null or a whole number >= 1, found {shown(cap)}"
+        )
+    spec = header["beacon"]
+    if spec is not None:
+        _check_fields("header", spec, _BEACON_SPEC_FIELDS, "beacon")
+        if not isinstance(spec["name"], str) or not _is_hex64(spec["chain_hash"]):
+            raise ReplayMismatch(
+                "header", "field beacon: needs a name and a 64-hex-digit chain_hash"
+            )
+        for key in ("period_seconds", "round"):
+            if not _is_int(spec[key], 1):
+                raise ReplayMismatch("header", f"field beacon.{key}: must be a whole number >= 1")
+
+
+def _check_map_fields(map_data: Any) -> None:
+    """The map holds only the keys of the map format (its hash covers them all)."""
+    _check_fields("map", map_data, _MAP_FIELDS["map"])
+    for name, kind in (("regions", "region"), ("borders", "border")):
+        items = map_data[name]
+        if not isinstance(items, list):
+            raise ReplayMismatch("map", f"field {name}: must be a list")
+        for i, item in enumerate(items):
+            _check_known("map", item, _MAP_FIELDS[kind], f"{name}[{i}]")
+            for inner in ("ratings", "special") if kind == "region" else ():
+                if isinstance(item.get(inner), dict):
+                    _check_known("map", item[inner], _MAP_FIELDS[inner], f"{name}[{i}].{inner}")
+
+
+def _check_ledger_lines(ledger: list[Any]) -> None:
+    """Exactly four fields a line, seq strictly increasing, battles never going back [§9.2]."""
     previous_seq, previous_battle = 0, 0
     for i, entry in enumerate(ledger):
-        seq, battle = entry.get("seq"), entry.get("before_battle")
-        if isinstance(seq, bool) or not isinstance(seq, int) or seq <= previous_seq:
-            raise ReplayMismatch(f"ledger[{i}].seq", f"must increase strictly, got {seq!r}")
-        if isinstance(battle, bool) or not isinstance(battle, int) or battle < previous_battle:
+        seq = entry.get("seq") if isinstance(entry, dict) else None
+        place = f"ledger seq {seq}" if _is_int(seq) else f"ledger[{i}]"
+        _check_fields(place, entry, _LEDGER_FIELDS)
+        if not isinstance(seq, int) or not _is_int(seq) or seq <= previous_seq:
+            raise ReplayMismatch(f"ledger[{i}].seq", f"must increase strictly, found {shown(seq)}")
+        battle = entry["before_battle"]
+        if not _is_int(battle) or battle < previous_battle:
             raise ReplayMismatch(
-                f"ledger seq {seq}.before_battle", f"must not go back, got {battle!r}"
+                f"{place}.before_battle", f"must not go back, found {shown(battle)}"
             )
         if battle < 1:
             raise ReplayMismatch(
-                f"ledger seq {seq}.before_battle",
+                f"{place}.before_battle",
                 f"must be the next battle at arrival; no battle has number {battle}",
             )
+        if not isinstance(entry["faction"], str) or not _is_int(entry["amount"], -(2**64)):
+            raise ReplayMismatch(place, "field faction or amount: must be text and a whole number")
         previous_seq, previous_battle = seq, battle
 
 
@@ -1027,42 +1190,58 @@ def verify_record(record: Mapping[str, Any]) -> list[str]:
         raise ReplayMismatch("record", f"malformed ({type(error).__name__}: {error})") from None
 
 
+def _season_key_of(record: Mapping[str, Any], header: Plain, seed: str) -> tuple[str, list[str]]:
+    """The season key, mixing in the recorded beacon round when the header names one [§2]."""
+    beacon, spec = record.get("beacon"), header["beacon"]
+    if spec is None:
+        if beacon is not None:
+            raise ReplayMismatch("beacon", "recorded, but the header names no beacon round")
+        return season_key(seed, None), []
+    if beacon is None:
+        raise ReplayMismatch("beacon", "the header names a beacon round but none is recorded")
+    _check_fields("beacon", beacon, _BEACON_VALUE_FIELDS)
+    if not _is_int(beacon["round"], 1) or beacon["round"] != spec["round"]:
+        raise _differs("beacon", "round", spec["round"], beacon["round"])
+    if not _is_hex64(beacon["randomness"]):
+        raise ReplayMismatch("beacon", "field randomness: must be 64 lowercase hex digits")
+    note = (
+        f"beacon round {beacon['round']} mixed into the season key; its signature is not "
+        "checked here (check it against the beacon's own public record)"
+    )
+    return season_key(seed, beacon["randomness"]), [note]
+
+
 def _verify(record: Mapping[str, Any]) -> list[str]:
     header, seed = record["header"], record.get("seed")
-    if header.get("engine_version") != ENGINE_VERSION:
-        raise ReplayMismatch(
-            "header.engine_version",
-            f"this engine is {ENGINE_VERSION}, the record says {header.get('engine_version')!r}",
-        )
+    check_header(header)
+    notes = []
+    manifest = record.get("manifest")
+    if manifest is not None:
+        for name in _ENGINE_FILES:
+            if manifest.get(name) != header["engine_files"][name]:
+                raise ReplayMismatch(
+                    name, "its SHA-256 is not the one header.engine_files names for it"
+                )
+        notes.append("every file matches manifest.sha256; the engine files are the header's")
     if seed is None:
         raise ReplayMismatch("seed", "not revealed yet; a season is replayed after the reveal")
     if not verify_reveal(seed, record["commitment"]):
         raise ReplayMismatch("seed", "its SHA-256 does not match the published commitment")
-    if map_sha256(record["map"]) != header.get("map_sha256"):
+    map_data = record["map"]
+    _check_map_fields(map_data)
+    if map_sha256(map_data) != header["map_sha256"]:
         raise ReplayMismatch("map", "its SHA-256 does not match header.map_sha256")
-    notes = [f"seed matches commitment {record['commitment']}", "map matches header.map_sha256"]
-    randomness = None
-    if header.get("beacon") is not None:
-        beacon = record.get("beacon")
-        if beacon is None:
-            raise ReplayMismatch("beacon", "the header names a beacon round but none is recorded")
-        if beacon.get("round") != header["beacon"].get("round"):
-            raise ReplayMismatch("beacon.round", "differs from the round the header names")
-        randomness = beacon.get("randomness")
-        notes.append(
-            f"beacon round {beacon['round']} mixed into the season key; its signature is not "
-            "checked here (check it against the beacon's own public record)"
-        )
+    if map_data["name"] != header["map_name"]:
+        raise _differs("header", "map_name", map_data["name"], header["map_name"])
+    notes += [f"seed matches commitment {record['commitment']}", "map matches header.map_sha256"]
+    key, beacon_notes = _season_key_of(record, header, seed)
+    notes += beacon_notes
     try:
-        key = season_key(seed, randomness)
-    except ValueError as error:
-        raise ReplayMismatch("beacon" if randomness else "seed", str(error)) from None
-    try:
-        state = new_state(record["map"], key, header.get("max_battles"))
+        state = new_state(map_data, key, header["max_battles"])
     except ValueError as error:
         raise ReplayMismatch("map", str(error)) from None
     ledger = list(record["ledger"])
-    _check_ledger_order(ledger)
+    _check_ledger_lines(ledger)
     state, replayed = _replay_season(state, ledger)
     board = state["board"]
     saved_history = list(record["history"])
@@ -1070,10 +1249,7 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
         found = first_difference(saved, entry)
         if found:
             where, was, now = found
-            raise ReplayMismatch(
-                f"battle {entry['number']}",
-                f"field {where}: record has {was!r}, replay gives {now!r}",
-            )
+            raise _differs(f"battle {entry['number']}", where, now, was)
     if len(saved_history) > len(replayed):
         raise ReplayMismatch(
             f"battle {len(replayed) + 1}", "extra entry: the season had already ended"
@@ -1085,42 +1261,154 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
     found = first_difference(record["final_map"], board)
     if found:
         where, was, now = found
-        raise ReplayMismatch(
-            "final map", f"field {where}: record has {was!r}, replay gives {now!r}"
-        )
+        raise _differs("final map", where, now, was)
     notes.append(f"{board['next_battle'] - 1} battles replayed; the final map matches")
     return notes
 
 
-def load_record(folder: Path) -> Plain:
-    """Read a published season record from its folder (missing optional files become None)."""
-    record: Plain = {}
-    for role, name in RECORD_FILES.items():
+class _RecordFileError(ValueError):
+    """A record file that cannot be read as canonical JSON."""
+
+
+def _refuse_float(text: str) -> Any:
+    raise _RecordFileError(f"numbers must be whole, found {text[:_SHOWN_LENGTH]}")
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> Plain:
+    value: Plain = {}
+    for key, item in pairs:
+        if key in value:
+            raise _RecordFileError(f"the key {shown(key)} appears twice")
+        value[key] = item
+    return value
+
+
+def _parse_json(text: str) -> Any:
+    return json.loads(
+        text,
+        parse_float=_refuse_float,
+        parse_constant=_refuse_float,
+        object_pairs_hook=_refuse_duplicates,
+    )
+
+
+def _parse_record_file(name: str, data: bytes) -> Any:
+    """One record file's value: UTF-8, canonical JSON values only (whole numbers, unique keys)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ReplayMismatch(name, "not UTF-8 text") from None
+    if name.endswith(".txt"):
+        return text.strip(_SPACES)
+    lines = text.split("\n") if name.endswith(".jsonl") else [text]
+    values = []
+    for number, line in enumerate(lines, start=1):
+        if name.endswith(".jsonl") and not line.strip(_SPACES):
+            continue
+        try:
+            values.append(_parse_json(line))
+        except RecursionError:
+            raise ReplayMismatch(name, f"line {number}: nested too deeply") from None
+        except _RecordFileError as error:
+            raise ReplayMismatch(name, f"line {number}: {error}") from None
+        except ValueError as error:
+            raise ReplayMismatch(
+                name, f"line {number}: not valid JSON ({shown(str(error))})"
+            ) from None
+    return values if name.endswith(".jsonl") else values[0]
+
+
+def _archive_names() -> tuple[str, ...]:
+    return (*RECORD_FILES.values(), *_ENGINE_FILES, _GUIDE, _MANIFEST)
+
+
+def _read_folder(folder: Path) -> dict[str, bytes]:
+    """The archive's files found in a folder (other files are not part of the record)."""
+    files = {}
+    for name in _archive_names():
         path = folder / name
         if not path.is_file():
+            if path.exists() or path.is_symlink():
+                raise ReplayMismatch(name, "not a regular file")
+            continue
+        if path.stat().st_size > _RECORD_FILE_LIMIT:
+            raise ReplayMismatch(name, f"larger than {_RECORD_FILE_LIMIT} bytes; refused")
+        try:
+            files[name] = path.read_bytes()
+        except OSError as error:
+            raise ReplayMismatch(name, f"cannot be read ({error.strerror})") from None
+    return files
+
+
+def _read_zip(path: Path) -> dict[str, bytes]:
+    """The archive's files from a .zip (flat names; sizes checked before anything is unpacked)."""
+    import zipfile
+
+    files = {}
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for member in archive.infolist():
+                if member.filename not in _archive_names():
+                    raise ReplayMismatch(member.filename, "is not a file of a season record")
+                if member.filename in files or member.file_size > _RECORD_FILE_LIMIT:
+                    raise ReplayMismatch(member.filename, "listed twice or too large; refused")
+                files[member.filename] = archive.read(member)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        raise ReplayMismatch("archive", "not a readable zip archive") from None
+    return files
+
+
+def _check_manifest(files: Mapping[str, bytes]) -> dict[str, str]:
+    """Every file listed once with its SHA-256, and every archive file present is listed."""
+    if _MANIFEST not in files:
+        raise ReplayMismatch(_MANIFEST, "missing from the record")
+    listed: dict[str, str] = {}
+    lines = files[_MANIFEST].decode("utf-8", errors="replace").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        digest, _, name = line.partition("  ")
+        if not _is_hex64(digest) or name not in _archive_names() or name == _MANIFEST:
+            raise ReplayMismatch(
+                _MANIFEST, f"line {number}: not '<sha256>  <record file name>': {shown(line)}"
+            )
+        if name in listed:
+            raise ReplayMismatch(_MANIFEST, f"line {number}: {name} is listed twice")
+        listed[name] = digest
+    for name in sorted(set(listed) | set(files) - {_MANIFEST}):
+        if name not in files:
+            raise ReplayMismatch(name, f"listed in {_MANIFEST} but missing from the record")
+        if name not in listed:
+            raise ReplayMismatch(name, f"not listed in {_MANIFEST}")
+        if hashlib.sha256(files[name]).hexdigest() != listed[name]:
+            raise ReplayMismatch(name, f"its SHA-256 does not match {_MANIFEST}")
+    return listed
+
+
+def load_record(source: Path) -> Plain:
+    """Read a season archive (a folder or a .zip), checking its manifest first.
+
+    Missing optional files (the seed before the reveal, the beacon) become None.
+    """
+    files = _read_folder(source) if source.is_dir() else _read_zip(source)
+    record: Plain = {"manifest": _check_manifest(files)}
+    for role, name in RECORD_FILES.items():
+        if name not in files:
             if role in ("seed", "beacon"):
                 record[role] = None
                 continue
             raise ReplayMismatch(name, "missing from the record")
-        text = path.read_text(encoding="utf-8")
-        try:
-            if name.endswith(".txt"):
-                record[role] = text.strip()
-            elif name.endswith(".jsonl"):
-                record[role] = [json.loads(line) for line in text.splitlines() if line.strip()]
-            else:
-                record[role] = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ReplayMismatch(
-                name, f"not valid JSON ({error.msg}, line {error.lineno})"
-            ) from None
+        record[role] = _parse_record_file(name, files[name])
     return record
 
 
 def main(arguments: list[str]) -> int:
     """`python -S -m fairfight.conquest.engine verify DIR`: 0 when the record replays exactly."""
     if len(arguments) != 2 or arguments[0] != "verify":
-        print("usage: python -m fairfight.conquest.engine verify RECORD_FOLDER", file=sys.stderr)
+        print("usage: python3 engine.py verify RECORD_FOLDER_OR_ZIP", file=sys.stderr)
+        return 2
+    if not Path(arguments[1]).exists():
+        print(f"no such folder or file: {arguments[1]}", file=sys.stderr)
         return 2
     try:
         notes = verify_record(load_record(Path(arguments[1])))

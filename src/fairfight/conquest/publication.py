@@ -1,21 +1,28 @@
-"""Publishing a season: the public record written as canonical files, and its verification.
+"""Publishing a season: the archive of its public record, and the archive's verification.
 
-The export never opens the secret seed table; verification replays the record with the
-standard-library engine and then checks the beacon signature where it can.
+The export opens the season read-only and never reads the secret seed; verification checks the
+manifest, replays the record with the standard-library engine and then checks the beacon
+signature where it can.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import engine
+from fairfight.conquest import archive, engine
 from fairfight.conquest.season import BEACON_DEFAULTS, SeasonSummary, open_store, summary_in
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.store import DAMAGED, SeasonStore
 from fairfight.core.errors import InputError, VerificationError
-from fairfight.core.records import canonical_json
 
-__all__ = ["beacon_signature_note", "export_record", "public_record", "verify_folder"]
+__all__ = [
+    "archive_files_of",
+    "beacon_signature_note",
+    "export_record",
+    "public_record",
+    "verify_folder",
+]
 
 
 def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[str, Any]:
@@ -32,41 +39,57 @@ def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[
     }
 
 
-def export_record(path: Path, folder: Path) -> list[Path]:
-    """Write the public record as canonical files; never reads the secret seed table."""
+def _check_target(target: Path) -> None:
+    """Refuse an export target that cannot be written, before any work is done."""
+    folder = target.parent if target.suffix == ".zip" else target
+    if target.suffix == ".zip" and target.is_dir():
+        raise InputError(str(target), "is a folder; give a new .zip file name")
+    if target.suffix != ".zip" and target.exists() and not target.is_dir():
+        raise InputError(str(target), "is a file, not a folder (name it .zip for an archive)")
+    existing = folder if folder.exists() else folder.parent
+    if not existing.is_dir():
+        raise InputError(str(existing), "no such folder")
+    if not os.access(existing, os.W_OK):
+        raise InputError(str(existing), "the folder is read-only")
+
+
+def archive_files_of(path: Path) -> dict[str, bytes]:
+    """Every file of a season's archive by name, read from the season opened read-only.
+
+    Never reads the secret seed; the web service zips these (`archive.zip_bytes`) for download.
+    """
     store = open_store(path)
     try:
         with store.transaction() as session:
-            record = public_record(summary_in(session), SeasonStore.history(session))
+            season = summary_in(session)
+            record = public_record(season, SeasonStore.history(session))
+            sources = SeasonStore.engine_files(session)
     finally:
         store.close()
-    if folder.exists() and not folder.is_dir():
-        raise InputError(str(folder), "is a file, not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for role, name in engine.RECORD_FILES.items():
-        target = folder / name
-        value = record[role]
-        if value is None:
-            target.unlink(missing_ok=True)
-            continue
-        if name.endswith(".txt"):
-            data = f"{value}\n".encode("ascii")
-        elif name.endswith(".jsonl"):
-            data = b"".join(canonical_json(item) + b"\n" for item in value)
-        else:
-            data = canonical_json(value) + b"\n"
-        target.write_bytes(data)
-        written.append(target)
-    return written
+    digests = season.header["engine_files"]
+    if set(sources) != set(archive.ENGINE_FILES) or archive.engine_digests(sources) != digests:
+        raise InputError(DAMAGED, "engine_file: the stored files are not those the header names")
+    return archive.archive_files(record, sources)
 
 
-def verify_folder(folder: Path) -> list[str]:
-    """Replay a published record; VerificationError names the first battle and field that differ."""
-    if not folder.is_dir():
-        raise InputError(str(folder), "no such folder")
+def export_record(path: Path, target: Path) -> list[Path]:
+    """Write the season archive, as a folder or (target ending .zip) one zip file.
+
+    Opens the season read-only and never reads the secret seed.
+    """
+    _check_target(target)
+    files = archive_files_of(path)
+    if target.suffix == ".zip":
+        return archive.write_zip(files, target)
+    return archive.write_folder(files, target)
+
+
+def verify_folder(source: Path) -> list[str]:
+    """Replay a season archive (folder or .zip); VerificationError names the first difference."""
+    if not source.is_dir() and not source.is_file():
+        raise InputError(str(source), "no such folder or archive")
     try:
-        record = engine.load_record(folder)
+        record = engine.load_record(source)
         notes = engine.verify_record(record)
     except engine.ReplayMismatch as mismatch:
         raise VerificationError(mismatch.place, mismatch.detail) from None

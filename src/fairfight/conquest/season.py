@@ -7,7 +7,6 @@ when fighting several), and raises InputError / RuleError (exit 2) or Verificati
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,8 +15,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest import archive, engine, integrity
+from fairfight.conquest.store import SQLITE_INTEGER_MAX, SeasonStore, check_stored_integer
 from fairfight.console import parse_model
 from fairfight.core.draws import commitment as seed_commitment
 from fairfight.core.draws import new_seed
@@ -54,8 +53,8 @@ _HEX64 = r"^[0-9a-f]{64}$"
 class _NewSeason(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seed: str | None = Field(default=None, pattern=_HEX64)
-    max_battles: int | None = Field(default=None, ge=1)
-    beacon_round: int | None = Field(default=None, ge=1)
+    max_battles: int | None = Field(default=None, ge=1, le=SQLITE_INTEGER_MAX)
+    beacon_round: int | None = Field(default=None, ge=1, le=SQLITE_INTEGER_MAX)
 
 
 class _ContributionRequest(BaseModel):
@@ -107,9 +106,9 @@ class Standing:
     pool_state: str
 
 
-def open_store(path: Path) -> SeasonStore:
-    """Open a season file (refusing one that is not a season)."""
-    return SeasonStore.open(path)
+def open_store(path: Path, *, write: bool = False) -> SeasonStore:
+    """Open a season file (refusing one that is not a season); read-only unless `write`."""
+    return SeasonStore.open(path, write=write)
 
 
 def create_season(
@@ -121,19 +120,25 @@ def create_season(
     max_battles: int | None = None,
     beacon_round: int | None = None,
 ) -> SeasonSummary:
-    """Start a season: fix the seed, publish its commitment and the header [§8]."""
+    """Start a season: fix the seed, publish its commitment and the header [§8].
+
+    The map is stored under `map_name`, so the header's name is the map's own and can be checked.
+    """
     request = parse_model(
         _NewSeason, {"seed": seed, "max_battles": max_battles, "beacon_round": beacon_round}
     )
+    map_data = {**map_data, "name": map_name}
     try:
         world = engine.compile_world(map_data)
         map_hash = engine.map_sha256(map_data)
     except engine.MapError as error:
         raise InputError(f"map.{error.field}", error.rule) from None
     secret = request.seed or new_seed()
+    sources = archive.engine_sources()
     header = {
         "ruleset": "conquest",
         "engine_version": engine.ENGINE_VERSION,
+        "engine_files": archive.engine_digests(sources),
         "map_name": map_name,
         "map_sha256": map_hash,
         "max_battles": request.max_battles,
@@ -148,6 +153,7 @@ def create_season(
         engine.canonical_map(map_data),
         engine.initial_board(world),
         secret,
+        engine_files=sources,
     )
     store.close()
     return summary(path)
@@ -156,21 +162,25 @@ def create_season(
 def summary_in(session: Session) -> SeasonSummary:
     """The public state of a season, read inside an open transaction."""
     row = SeasonStore.season(session)
+    header = integrity.checked_header(row.header)
+    integrity.checked_commitment(row.commitment)
+    map_data, world = integrity.checked_map(row.map_data, header)
+    board = integrity.checked_board(row.board, world)
+    integrity.checked_history_count(SeasonStore.history_count(session), board)
+    ledger = [
+        integrity.checked_ledger_row(entry, world, board["next_battle"])
+        for entry in SeasonStore.ledger(session)
+    ]
     return SeasonSummary(
-        header=_load(row.header),
+        header=header,
         commitment=row.commitment,
-        map_data=_load(row.map_data),
-        board=_load(row.board),
-        ledger=[entry.public() for entry in SeasonStore.ledger(session)],
-        battles=_load(row.board)["next_battle"] - 1,
-        beacon=None if row.beacon is None else _load(row.beacon),
-        revealed_seed=row.revealed_seed,
+        map_data=map_data,
+        board=board,
+        ledger=ledger,
+        battles=board["next_battle"] - 1,
+        beacon=integrity.checked_beacon(row.beacon),
+        revealed_seed=integrity.checked_revealed_seed(row.revealed_seed, row.commitment),
     )
-
-
-def _load(text: str) -> dict[str, Any]:
-    value: dict[str, Any] = json.loads(text)
-    return value
 
 
 def summary(path: Path) -> SeasonSummary:
@@ -196,7 +206,7 @@ def _public_state(season: SeasonSummary, key: str = "") -> dict[str, Any]:
 def contribute(path: Path, faction: str, amount: int, key: str | None = None) -> Contribution:
     """Record a contribution, or refuse it (nothing written) under the rules of [§6]."""
     request = parse_model(_ContributionRequest, {"faction": faction, "amount": amount, "key": key})
-    store = open_store(path)
+    store = open_store(path, write=True)
     try:
         with store.transaction() as session:
             if request.key is not None:
@@ -222,41 +232,41 @@ def contribute(path: Path, faction: str, amount: int, key: str | None = None) ->
         store.close()
 
 
-def _season_key(session: Session, header: dict[str, Any], beacon: dict[str, Any] | None) -> str:
-    spec = header["beacon"]
-    if spec is None:
-        return engine.season_key(SeasonStore.secret_seed(session), None)
-    if beacon is None:
+def _season_key(store: SeasonStore, season: SeasonSummary) -> str:
+    """The key the draws come from: the checked secret seed, mixed with the beacon if named."""
+    spec = season.header["beacon"]
+    if spec is not None and season.beacon is None:
         raise RuleError(
             "beacon",
             f"this season draws from {spec['name']} round {spec['round']}; "
             "record it with `conquest beacon` before the first battle",
         )
-    return engine.season_key(SeasonStore.secret_seed(session), beacon["randomness"])
+    seed = integrity.checked_secret_seed(store.secret_seed(), season.commitment)
+    return engine.season_key(seed, None if season.beacon is None else season.beacon["randomness"])
 
 
 def fight(path: Path, count: int | None = 1) -> Iterator[dict[str, Any]]:
     """Fight up to `count` entries (None: to the end), one transaction each; yield each entry."""
-    if count is not None and count < 1:
-        raise InputError("count", "must be at least 1")
-    store = open_store(path)
+    if count is not None:
+        check_stored_integer("count", count)
+    store = open_store(path, write=True)
     try:
         with store.transaction() as session:
             opening = summary_in(session)
         world, header = engine.compile_world(opening.map_data), opening.header
+        key = _season_key(store, opening)
         fought = 0
         while count is None or fought < count:
             with store.transaction() as session:
                 row = SeasonStore.season(session)
-                board = _load(row.board)
+                board = integrity.checked_board(row.board, world)
                 if board["ended"]:
                     if fought == 0:
                         raise RuleError("season", "the season is over; nothing left to fight")
                     return
-                beacon = None if row.beacon is None else _load(row.beacon)
                 state = {
                     "world": world,
-                    "key": _season_key(session, header, beacon),
+                    "key": key,
                     "max_battles": header["max_battles"],
                     "board": board,
                 }
@@ -271,9 +281,11 @@ def fight(path: Path, count: int | None = 1) -> Iterator[dict[str, Any]]:
 
 def battle(path: Path, number: int) -> dict[str, Any]:
     """One fought entry by number."""
+    check_stored_integer("battle", number)
     store = open_store(path)
     try:
         with store.transaction() as session:
+            summary_in(session)  # a damaged season is refused whatever part is asked for
             entry = SeasonStore.history_entry(session, number)
     finally:
         store.close()
@@ -309,7 +321,7 @@ def standings(season: SeasonSummary) -> list[Standing]:
 def record_beacon(path: Path, randomness: str, signature: str | None = None) -> dict[str, Any]:
     """Record the named beacon round's public value; required before battle 1 [§8]."""
     value = parse_model(_BeaconValue, {"randomness": randomness, "signature": signature})
-    store = open_store(path)
+    store = open_store(path, write=True)
     try:
         with store.transaction() as session:
             season = summary_in(session)
@@ -335,7 +347,7 @@ def record_beacon(path: Path, randomness: str, signature: str | None = None) -> 
 
 def reveal(path: Path) -> str:
     """Publish the seed; refused until the season has ended."""
-    store = open_store(path)
+    store = open_store(path, write=True)
     try:
         with store.transaction() as session:
             season = summary_in(session)
@@ -345,7 +357,7 @@ def reveal(path: Path) -> str:
                     f"the seed is revealed only after the season ends "
                     f"({season.battles} battles fought so far)",
                 )
-            seed = SeasonStore.secret_seed(session)
+            seed = integrity.checked_secret_seed(store.secret_seed(), season.commitment)
             SeasonStore.set_revealed(session, seed)
             return seed
     finally:

@@ -1,29 +1,68 @@
-"""A running season kept in one SQLite file (SQLAlchemy 2, WAL mode).
+"""A running season kept in a database (SQLAlchemy 2; one SQLite file by default).
 
-Tables: `season` (public header, commitment, map, current board, beacon, revealed seed),
-`secret_seed` (the seed, read only to fight battles and to reveal), `ledger` and `history`.
-Every write runs in a `BEGIN IMMEDIATE` transaction, so a contribution and a battle fought at
-the same moment are serialised and the ledger always matches the battles that used it.
+Public tables: `season` (header, commitment, map, current board, beacon, revealed seed),
+`ledger` and `history`. The secret seed is never in them: a `SeedKeeper` holds it apart
+(on SQLite a separate file readable by its owner only; on a server database a table in its
+own schema). Every write runs in a `BEGIN IMMEDIATE` transaction, so a contribution and a
+battle fought at the same moment are serialised. Opened for reading, the file is opened
+read-only: no journal-mode switch, no side files, no write of any kind. The file uses SQLite's
+rollback journal; one left in WAL mode by an earlier version is switched back the first time
+a writing command opens it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+import sqlite3
+import stat
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
-from sqlalchemy import Engine, ForeignKey, Integer, String, Text, create_engine, event, select
+from sqlalchemy import (
+    Engine,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    create_engine,
+    event,
+    func,
+    inspect,
+    select,
+)
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from fairfight.conquest.seeds import SeedFile, SeedKeeper, seed_file_for
 from fairfight.core.errors import InputError
 from fairfight.core.records import canonical_json
 
-__all__ = ["HistoryRow", "LedgerRow", "SeasonRow", "SeasonStore", "SecretSeedRow"]
+__all__ = [
+    "BUSY_TIMEOUT_SECONDS",
+    "DAMAGED",
+    "EngineFileRow",
+    "HistoryRow",
+    "LedgerRow",
+    "SQLITE_INTEGER_MAX",
+    "SeasonRow",
+    "SeasonStore",
+    "backup_season",
+    "check_stored_integer",
+    "load_column",
+]
 
 SEASON_ROW_ID = 1
-BUSY_TIMEOUT_SECONDS = 30
+BUSY_TIMEOUT_SECONDS = 30.0
+"""How long a command waits for another program's lock before saying the file is busy."""
+SQLITE_INTEGER_MAX = 2**63 - 1
+"""The largest integer a database column holds; battle numbers and counts stay within it."""
+DAMAGED = "damaged season file"
+"""The field every damaged-contents error names: `damaged season file: <table>.<column>: ...`."""
+_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 class _Base(DeclarativeBase):
@@ -41,14 +80,6 @@ class SeasonRow(_Base):
     board: Mapped[str] = mapped_column(Text)
     beacon: Mapped[str | None] = mapped_column(Text, default=None)
     revealed_seed: Mapped[str | None] = mapped_column(String(64), default=None)
-
-
-class SecretSeedRow(_Base):
-    """The secret seed, apart from everything public; no export reads this table."""
-
-    __tablename__ = "secret_seed"
-    id: Mapped[int] = mapped_column(ForeignKey("season.id"), primary_key=True)
-    seed: Mapped[str] = mapped_column(String(64))
 
 
 class LedgerRow(_Base):
@@ -71,6 +102,14 @@ class LedgerRow(_Base):
         }
 
 
+class EngineFileRow(_Base):
+    """One verifier file as it was when the season was created; the header names its SHA-256."""
+
+    __tablename__ = "engine_file"
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+
+
 class HistoryRow(_Base):
     """One history entry (a battle or a bonus round) as canonical JSON."""
 
@@ -83,30 +122,143 @@ def _text(value: Any) -> str:
     return canonical_json(value).decode("utf-8")
 
 
-def _connect_engine(path: Path) -> Engine:
-    engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": BUSY_TIMEOUT_SECONDS})
+def load_column(place: str, text: Any) -> Any:
+    """Parse a stored JSON column; damaged contents name `table.column` and what is wrong."""
+    if not isinstance(text, str):
+        raise InputError(DAMAGED, f"{place}: holds {type(text).__name__}, not JSON text")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InputError(DAMAGED, f"{place}: nested too deeply") from None
+    except ValueError as error:
+        raise InputError(DAMAGED, f"{place}: not valid JSON ({_first_line(error)})") from None
+
+
+def _first_line(error: Exception) -> str:
+    return " ".join(str(error).split())[:80]
+
+
+def _entry_of(row: HistoryRow) -> dict[str, Any]:
+    entry = load_column(f"history.entry (battle {row.number})", row.entry)
+    if not isinstance(entry, dict) or entry.get("number") != row.number:
+        raise InputError(DAMAGED, f"history.entry (battle {row.number}): not that battle's entry")
+    return entry
+
+
+def check_stored_integer(field: str, value: int, low: int = 1) -> int:
+    """Refuse a battle number or count the database could not hold."""
+    if not low <= value <= SQLITE_INTEGER_MAX:
+        raise InputError(field, f"must be from {low} to {SQLITE_INTEGER_MAX}")
+    return value
+
+
+# ---------------------------------------------------------------- database errors
+
+
+def _busy_or_locked(message: str) -> bool:
+    return "locked" in message or "busy" in message
+
+
+@contextmanager
+def _database_errors(path: Path) -> Iterator[None]:
+    """Turn a database failure into one line: busy, read-only, or damaged."""
+    try:
+        yield
+    except (DBAPIError, sqlite3.Error) as error:
+        original = getattr(error, "orig", None) or error
+        message = str(original).lower()
+        if _busy_or_locked(message):
+            raise InputError(
+                str(path),
+                f"season file is busy: another program has held it for more than "
+                f"{BUSY_TIMEOUT_SECONDS:g} s; try again",
+            ) from None
+        if "readonly" in message or "read-only" in message:
+            raise InputError(
+                str(path), "is read-only; this command writes the season file"
+            ) from None
+        if "unable to open" in message:
+            raise InputError(str(path), "cannot be opened (check the file and folder)") from None
+        if message.startswith("no such table: "):
+            table = message.removeprefix("no such table: ")
+            raise InputError(DAMAGED, f"{table}: the table is missing") from None
+        raise InputError(DAMAGED, f"the database cannot be read ({original})") from None
+
+
+def _check_season_file(path: Path) -> None:
+    """Refuse up front anything that is not an SQLite file, before SQLite touches it."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise InputError(str(path), "no season file here; create one with `conquest new`") from None
+    except OSError as error:
+        raise InputError(str(path), f"cannot be read ({error.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(str(path), "is a folder, not a season file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(str(path), "is not a regular file, so not a season file")
+    if info.st_size == 0:
+        raise InputError(str(path), "is empty, not a conquest season file")
+    try:
+        with path.open("rb") as file:
+            magic = file.read(len(_SQLITE_MAGIC))
+    except OSError as error:
+        raise InputError(str(path), f"cannot be read ({error.strerror})") from None
+    if magic != _SQLITE_MAGIC:
+        raise InputError(str(path), "is not a conquest season file (not an SQLite database)")
+
+
+def _connect_engine(path: Path, mode: str) -> Engine:
+    """An engine over the file: `ro` (with `query_only`), `rw`, or `rwc` (create)."""
+    write = mode != "ro"
+    uri = f"file:{quote(str(path.absolute()))}?mode={mode}"
+
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+
+    engine = create_engine("sqlite://", creator=connect)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None  # SQLAlchemy issues BEGIN itself
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
+        if not write:
+            cursor.execute("PRAGMA query_only=ON")
+        elif cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+            cursor.execute("PRAGMA journal_mode=DELETE")  # a file from before: see the docstring
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
 
 
-class SeasonStore:
-    """One season's database; open with `create` or `open`, close with `close`."""
+def _check_tables(engine: Engine, path: Path) -> None:
+    """Every table and column the store uses is there (a foreign SQLite file is refused)."""
+    inspector = inspect(engine)
+    present = set(inspector.get_table_names())
+    wanted = _Base.metadata.tables
+    if not present & set(wanted):
+        raise InputError(str(path), "is an SQLite database but not a conquest season file")
+    for name, table in wanted.items():
+        if name not in present:
+            raise InputError(DAMAGED, f"{name}: the table is missing")
+        columns = {column["name"] for column in inspector.get_columns(name)}
+        for column in table.columns:
+            if column.name not in columns:
+                raise InputError(DAMAGED, f"{name}.{column.name}: the column is missing")
 
-    def __init__(self, path: Path, engine: Engine) -> None:
+
+class SeasonStore:
+    """One season's database and its seed keeper; `create` or `open`, then `close`."""
+
+    def __init__(self, path: Path, engine: Engine, seeds: SeedKeeper, *, write: bool) -> None:
         self.path = path
+        self.write = write
         self._engine = engine
+        self._seeds = seeds
 
     @classmethod
     def create(
@@ -117,40 +269,71 @@ class SeasonStore:
         map_data: dict[str, Any],
         board: dict[str, Any],
         seed: str,
+        *,
+        engine_files: Mapping[str, bytes],
     ) -> SeasonStore:
-        """Write a new season file; an existing file is never overwritten."""
-        if path.exists():
-            raise InputError(str(path), "already exists; choose a new file for a new season")
+        """Write a new season file and its seed file; existing files are never overwritten.
+
+        `engine_files` are the verifier files the header names; the export publishes them.
+        """
+        seeds = SeedFile(seed_file_for(path))
+        for target in (path, seeds.path):
+            if target.exists() or target.is_symlink():
+                raise InputError(str(target), "already exists; choose a new file for a new season")
         if not path.parent.is_dir():
             raise InputError(str(path), "its folder does not exist")
-        store = cls(path, _connect_engine(path))
-        _Base.metadata.create_all(store._engine)
-        with store.transaction() as session:
-            session.add(
-                SeasonRow(
-                    id=SEASON_ROW_ID,
-                    header=_text(header),
-                    commitment=commitment,
-                    map_data=_text(map_data),
-                    board=_text(board),
-                )
+        if not os.access(path.parent, os.W_OK):
+            raise InputError(
+                str(path.parent), "the folder is read-only; a season cannot be made here"
             )
-            session.flush()
-            session.add(SecretSeedRow(id=SEASON_ROW_ID, seed=seed))
+        seeds.keep(seed)
+        store = cls(path, _connect_engine(path, "rwc"), seeds, write=True)
+        try:
+            with _database_errors(path):
+                _Base.metadata.create_all(store._engine)
+            with store.transaction() as session:
+                session.add(
+                    SeasonRow(
+                        id=SEASON_ROW_ID,
+                        header=_text(header),
+                        commitment=commitment,
+                        map_data=_text(map_data),
+                        board=_text(board),
+                    )
+                )
+                for name, content in sorted(engine_files.items()):
+                    session.add(EngineFileRow(name=name, content=content))
+        except BaseException:
+            store.close()
+            path.unlink(missing_ok=True)
+            seeds.discard()
+            raise
         return store
 
     @classmethod
-    def open(cls, path: Path) -> SeasonStore:
-        """Open an existing season file, refusing anything that is not one."""
-        if not path.is_file():
-            raise InputError(str(path), "no season file here; create one with `conquest new`")
-        store = cls(path, _connect_engine(path))
+    def open(cls, path: Path, *, write: bool = False) -> SeasonStore:
+        """Open an existing season file; read-only unless `write` (then refused if read-only)."""
+        _check_season_file(path)
+        if write and not os.access(path, os.W_OK):
+            raise InputError(str(path), "is read-only; this command writes the season file")
+        if write and not os.access(path.parent, os.W_OK):
+            raise InputError(
+                str(path.parent), "the folder is read-only; writing a season needs its journal file"
+            )
+        store = cls(
+            path,
+            _connect_engine(path, "rw" if write else "ro"),
+            SeedFile(seed_file_for(path)),
+            write=write,
+        )
         try:
+            with _database_errors(path):
+                _check_tables(store._engine, path)
             with store.transaction() as session:
-                session.get(SeasonRow, SEASON_ROW_ID)
-        except Exception as error:  # any database error means this is not a season file
+                store.season(session)
+        except BaseException:
             store.close()
-            raise InputError(str(path), "is not a conquest season database") from error
+            raise
         return store
 
     def close(self) -> None:
@@ -159,9 +342,17 @@ class SeasonStore:
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
-        """A write-locked transaction: committed on success, rolled back on any error."""
-        with Session(self._engine, expire_on_commit=False) as session, session.begin():
+        """A transaction (write-locked when opened for writing): committed, or rolled back."""
+        with (
+            _database_errors(self.path),
+            Session(self._engine, expire_on_commit=False) as session,
+            session.begin(),
+        ):
             yield session
+
+    def secret_seed(self) -> str:
+        """The secret seed: only battles and the reveal read it, never a public path."""
+        return self._seeds.read()
 
     # ------------------------------------------------------------ reads
 
@@ -170,16 +361,8 @@ class SeasonStore:
         """The season row (there is exactly one)."""
         row = session.get(SeasonRow, SEASON_ROW_ID)
         if row is None:
-            raise InputError("season", "the database holds no season")
+            raise InputError(DAMAGED, "season: the season row is missing")
         return row
-
-    @staticmethod
-    def secret_seed(session: Session) -> str:
-        """The secret seed: only battles and the reveal read it."""
-        row = session.get(SecretSeedRow, SEASON_ROW_ID)
-        if row is None:
-            raise InputError("season", "the database holds no seed")
-        return row.seed
 
     @staticmethod
     def ledger(session: Session) -> list[LedgerRow]:
@@ -198,16 +381,27 @@ class SeasonStore:
         return session.scalars(select(LedgerRow).where(LedgerRow.idempotency_key == key)).first()
 
     @staticmethod
+    def history_count(session: Session) -> int:
+        """How many history entries are stored."""
+        return int(session.scalar(select(func.count()).select_from(HistoryRow)) or 0)
+
+    @staticmethod
     def history(session: Session) -> list[dict[str, Any]]:
         """Every history entry, in battle order."""
         rows = session.scalars(select(HistoryRow).order_by(HistoryRow.number))
-        return [json.loads(row.entry) for row in rows]
+        return [_entry_of(row) for row in rows]
 
     @staticmethod
     def history_entry(session: Session, number: int) -> dict[str, Any] | None:
         """One history entry, or None when that battle has not been fought."""
-        row = session.get(HistoryRow, number)
-        return None if row is None else dict(json.loads(row.entry))
+        row = session.get(HistoryRow, check_stored_integer("battle", number))
+        return None if row is None else _entry_of(row)
+
+    @staticmethod
+    def engine_files(session: Session) -> dict[str, bytes]:
+        """The verifier files stored when the season was created, by name."""
+        rows = session.scalars(select(EngineFileRow).order_by(EngineFileRow.name))
+        return {row.name: row.content for row in rows}
 
     # ------------------------------------------------------------ writes
 
@@ -231,3 +425,42 @@ class SeasonStore:
     def set_revealed(session: Session, seed: str) -> None:
         """Publish the seed (only after the season has ended)."""
         SeasonStore.season(session).revealed_seed = seed
+
+
+def backup_season(path: Path, folder: Path) -> list[Path]:
+    """Copy a season file and its seed file into `folder`, consistent even while battles run.
+
+    Uses SQLite's online backup, so a battle being fought is either wholly in the copy or not
+    at all; the seed copy is created with mode 0600 like the original.
+    """
+    if not folder.is_dir():
+        raise InputError(str(folder), "no such folder; create it first")
+    target = folder / path.name
+    target_seeds = SeedFile(seed_file_for(target))
+    for existing in (target, target_seeds.path):
+        if existing.exists() or existing.is_symlink():
+            raise InputError(str(existing), "already exists; back up into an empty folder")
+    if not os.access(folder, os.W_OK):
+        raise InputError(str(folder), "the folder is read-only")
+    source = SeasonStore.open(path)
+    try:
+        seed = source.secret_seed()
+        target_seeds.keep(seed)
+        reader = sqlite3.connect(
+            f"file:{quote(str(path.absolute()))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS
+        )
+        writer = sqlite3.connect(target)
+        try:
+            with _database_errors(path):
+                reader.backup(writer)
+        finally:
+            writer.close()
+            reader.close()
+    except BaseException:
+        target.unlink(missing_ok=True)
+        if target_seeds.path.exists():
+            target_seeds.discard()
+        raise
+    finally:
+        source.close()
+    return [target, target_seeds.path]

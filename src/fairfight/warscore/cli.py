@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from fairfight.console import guarded
+from fairfight.console import PAGE_FORMAT_HELP, emit_json, guarded, show_page
 from fairfight.core.errors import InputError
-from fairfight.warscore.export import battle_json, war_json
-from fairfight.warscore.files import load_battle, load_war
-from fairfight.warscore.forum import PostFormat, battle_post, war_post
-from fairfight.warscore.rules_page import rules_page
-from fairfight.warscore.score import score_battle
-from fairfight.warscore.war import score_war, select_year
 
 app = typer.Typer(help="The warscore ruleset.", no_args_is_help=True, add_completion=False)
 
@@ -25,6 +18,10 @@ FORMAT_HELP = "Output: text (flat forum list), bbcode (forum lists) or json."
 
 def _format(chosen: str, as_json: bool) -> str:
     """The output format; `--json` is shorthand for `--format json`."""
+    if chosen not in FORMATS:
+        raise InputError("--format", f"must be one of {', '.join(FORMATS)}")
+    if as_json and chosen not in ("text", "json"):
+        raise InputError("--json", f"conflicts with --format {chosen}; give one of the two")
     if as_json:
         return "json"
     if chosen not in FORMATS:
@@ -33,7 +30,7 @@ def _format(chosen: str, as_json: bool) -> str:
 
 
 def _emit_json(value: Any) -> None:
-    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+    emit_json(value)
 
 
 @app.command()
@@ -44,6 +41,11 @@ def battle(
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
     """Score one battle and print its forum post."""
+    from fairfight.warscore.export import battle_json
+    from fairfight.warscore.files import load_battle
+    from fairfight.warscore.forum import PostFormat, battle_post
+    from fairfight.warscore.score import score_battle
+
     chosen = _format(output, as_json)
     parsed = load_battle(file)
     result = score_battle(parsed, parsed.year)
@@ -62,6 +64,11 @@ def war(
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
     """Score a war year by year: each nation's NWS, then each battle."""
+    from fairfight.warscore.export import war_json
+    from fairfight.warscore.files import load_war
+    from fairfight.warscore.forum import PostFormat, war_post
+    from fairfight.warscore.war import score_war, select_year
+
     chosen = _format(output, as_json)
     report = score_war(load_war(file))
     if year is not None:
@@ -74,9 +81,14 @@ def war(
 
 @app.command()
 @guarded
-def rules() -> None:
-    """Print the rules page (Markdown), generated from the ruleset's tables."""
-    typer.echo(rules_page(), nl=False)
+def rules(
+    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Print the rules page, generated from the ruleset's tables."""
+    from fairfight.warscore.rules_page import rules_page
+
+    show_page(rules_page(), "warscore", page_format, as_json)
 
 
 __all__ = ["app", "battle", "rules", "war"]

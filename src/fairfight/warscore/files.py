@@ -6,8 +6,6 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from fairfight.console import load_yaml_file, parse_model
 from fairfight.core.errors import InputError
 from fairfight.warscore.model import BattleInput, WarInput, check_battle
@@ -16,31 +14,9 @@ DEMONSTRATION = "demonstration.yaml"
 """The source's worked example, shipped inside the package."""
 
 
-def _walk(node: yaml.Node, where: str) -> None:
-    """Refuse a key given twice in one mapping (YAML would silently keep the last)."""
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            name = str(key.value)
-            field = f"{where}.{name}" if where else name
-            if name in seen:
-                raise InputError(
-                    field, f"given twice (line {key.start_mark.line + 1}); it takes one value"
-                )
-            seen.add(name)
-            _walk(value, field)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _walk(item, f"{where}[{index}]")
-
-
 def load_yaml_strict(path: Path) -> Any:
-    """Parse a YAML file (syntax errors name the line) and refuse repeated keys."""
-    data = load_yaml_file(path)
-    root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
-    if root is not None:
-        _walk(root, "")
-    return data
+    """Parse a YAML file: syntax errors name the line, repeated keys and aliases are refused."""
+    return load_yaml_file(path)
 
 
 def _mapping(path: Path, data: Any, kind: str, other: str) -> dict[str, Any]:

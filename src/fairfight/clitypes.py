@@ -1,0 +1,71 @@
+"""Strict integer options for every command line, and the click errors typer raises.
+
+Typer coerces option values leniently: `+10`, `6_17` or ` 10` become integers. A count, a
+draw or a year on our command lines is written as plain digits (a minus sign where negatives
+make sense), so anything else is refused with one line naming the option.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from typing import Any, Union, get_args, get_origin
+
+import typer
+from typer._click import exceptions as click_errors  # typer runs on its own copy of click
+
+from fairfight.plainwords import without_references
+
+__all__ = ["MAX_DIGITS", "click_errors", "integer_annotation", "strict_integers"]
+
+MAX_DIGITS = 18
+"""Longest integer an option takes: every value fits a 64-bit signed integer (and SQLite)."""
+_PLAIN = re.compile(r"-?[0-9]+")
+
+
+def integer_annotation(annotation: Any) -> bool:
+    """Whether a parameter is declared `int` or `int | None` (never `bool`)."""
+    if annotation is int:
+        return True
+    if get_origin(annotation) in (Union, types.UnionType):
+        return int in get_args(annotation)
+    return False
+
+
+def _check_plain(value: Any, param: Any, ctx: Any) -> None:
+    for item in value if isinstance(value, list | tuple) else (value,):
+        if not isinstance(item, str):
+            continue
+        if not _PLAIN.fullmatch(item):
+            raise typer.BadParameter(
+                f"{item[:40]!r} is not a whole number (write plain digits, like 10)",
+                ctx=ctx, param=param)
+        if len(item.lstrip("-")) > MAX_DIGITS:
+            raise typer.BadParameter(f"{item[:24]}... has more than {MAX_DIGITS} digits",
+                                     ctx=ctx, param=param)
+
+
+def _strict(param: Any) -> None:
+    original = param.process_value
+
+    def process_value(ctx: Any, value: Any) -> Any:
+        _check_plain(value, param, ctx)
+        return original(ctx, value)
+
+    param.process_value = process_value
+
+
+def strict_integers(command: Any) -> None:
+    """Make every integer parameter of a command (and its subcommands) take plain digits,
+    and take requirement numbers out of every help text."""
+    for attribute in ("help", "short_help"):
+        if getattr(command, attribute, None):
+            setattr(command, attribute, without_references(getattr(command, attribute)))
+    for param in getattr(command, "params", ()):
+        if getattr(param, "help", None):
+            param.help = without_references(param.help)
+        descriptor = getattr(param, "type_descriptor", None)
+        if descriptor is not None and integer_annotation(descriptor.annotation):
+            _strict(param)
+    for child in getattr(command, "commands", {}).values():
+        strict_integers(child)

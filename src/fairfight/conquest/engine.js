@@ -1,0 +1,1406 @@
+/*
+ * fairfight conquest: a second, independent season verifier in plain JavaScript.
+ *
+ * It replays a published season archive from the rules alone and compares every saved battle,
+ * the ledger and the final map with its own replay. No dependencies, no build step: exact
+ * integers are BigInt, fractions are BigInt pairs, SHA-256 comes from Web Crypto in a browser
+ * and from node:crypto in Node.
+ *
+ *   node engine.js verify FOLDER_OR_ZIP     exit 0 when the season replays exactly,
+ *                                           1 naming the first difference, 2 on bad usage.
+ *
+ * In a page or a Web Worker, load this file and call
+ *   FairfightConquest.verifyArchive(zipBytes, { onProgress(done, total) {} })
+ * which resolves to { ok, notes, message, place, detail, battles }.
+ */
+"use strict";
+
+(function (root) {
+  const ENGINE_VERSION = "fairfight-conquest-1";
+
+  // ------------------------------------------------------------------ the rules' constants
+
+  const CATEGORIES = ["P", "S", "M", "R", "U"];
+  const WEIGHTS = { P: 30n, S: 25n, M: 20n, R: 15n, U: 10n };
+  const TYPE_OF = { P: "Forge", S: "Supply", M: "Route", R: "Fortress", U: "Alliance" };
+  const BEATS = {
+    Forge: "Supply",
+    Supply: "Route",
+    Route: "Fortress",
+    Fortress: "Alliance",
+    Alliance: "Forge",
+  };
+  const SCALE_BITS = 32n;
+  const SCALE = 1n << SCALE_BITS;
+  const LOWEST = (189n * SCALE) / 1000n;
+  const HIGHEST = SCALE - LOWEST;
+  const TOP_WINS = 3;
+  const DRAWS_EACH = 8n;
+  const POOL_STEP = 5n;
+  const POOL_FULL = 50n;
+  const MORALE_CAP = 1200n;
+  const MORALE_WIN = 200n;
+  const MORALE_UPSET = 600n;
+  const SHOWN = 40;
+  const FILE_LIMIT = 64 * 1024 * 1024;
+
+  const RECORD = [
+    ["header", "header.json"],
+    ["commitment", "commitment.txt"],
+    ["seed", "seed.txt"],
+    ["beacon", "beacon.json"],
+    ["map", "map.json"],
+    ["ledger", "ledger.jsonl"],
+    ["history", "history.jsonl"],
+    ["final_map", "final-map.json"],
+  ];
+  const ENGINE_FILES = ["draws.py", "engine.js", "engine.py"];
+  const GUIDE = "VERIFY.md";
+  const MANIFEST = "manifest.sha256";
+  const ARCHIVE_NAMES = [...RECORD.map((pair) => pair[1]), ...ENGINE_FILES, GUIDE, MANIFEST];
+
+  const HEADER_KEYS = [
+    "beacon",
+    "engine_files",
+    "engine_version",
+    "map_name",
+    "map_sha256",
+    "max_battles",
+    "ruleset",
+  ];
+  const BEACON_SPEC_KEYS = ["chain_hash", "name", "period_seconds", "round"];
+  const BEACON_KEYS = ["randomness", "round", "signature"];
+  const LEDGER_KEYS = ["amount", "before_battle", "faction", "seq"];
+  const MAP_KEYS = {
+    map: ["borders", "name", "regions"],
+    region: [
+      "code",
+      "name",
+      "population",
+      "population_basis",
+      "population_year",
+      "ratings",
+      "special",
+    ],
+    ratings: CATEGORIES,
+    special: ["category", "citation", "fact", "name", "source_status"],
+    border: ["a", "b", "distance_km", "kind", "remote"],
+  };
+
+  // ------------------------------------------------------------------ failures
+
+  class Mismatch extends Error {
+    constructor(place, detail) {
+      super(`${place}: ${detail}`);
+      this.place = place;
+      this.detail = detail;
+    }
+  }
+
+  const NOTHING = Symbol("nothing");
+
+  // ------------------------------------------------------------------ JSON, exactly
+
+  /* A JSON reader that keeps every integer exact (as BigInt), refuses numbers with a fraction
+   * or an exponent and refuses an object that names a key twice. */
+  function readJson(text) {
+    let at = 0;
+    const fail = (why) => {
+      throw new SyntaxError(why);
+    };
+    const space = () => {
+      while (at < text.length) {
+        const c = text.charCodeAt(at);
+        if (c === 32 || c === 9 || c === 10 || c === 13) at += 1;
+        else break;
+      }
+    };
+    const value = (depth) => {
+      if (depth > 10000) fail("nested too deeply");
+      space();
+      const c = text[at];
+      if (c === "{") return object(depth);
+      if (c === "[") return array(depth);
+      if (c === '"') return string();
+      if (c === "-" || (c >= "0" && c <= "9")) return number();
+      for (const [word, meaning] of [
+        ["true", true],
+        ["false", false],
+        ["null", null],
+      ]) {
+        if (text.startsWith(word, at)) {
+          at += word.length;
+          return meaning;
+        }
+      }
+      for (const word of ["NaN", "Infinity", "-Infinity"]) {
+        if (text.startsWith(word, at)) throw new WholeNumbers(word);
+      }
+      return fail(`unexpected character at ${at + 1}`);
+    };
+    const object = (depth) => {
+      at += 1;
+      const result = Object.create(null);
+      space();
+      if (text[at] === "}") {
+        at += 1;
+        return result;
+      }
+      for (;;) {
+        space();
+        if (text[at] !== '"') fail(`a key was expected at ${at + 1}`);
+        const key = string();
+        if (Object.prototype.hasOwnProperty.call(result, key)) {
+          throw new TwiceNamed(key);
+        }
+        space();
+        if (text[at] !== ":") fail(`':' was expected at ${at + 1}`);
+        at += 1;
+        result[key] = value(depth + 1);
+        space();
+        if (text[at] === ",") {
+          at += 1;
+          continue;
+        }
+        if (text[at] === "}") {
+          at += 1;
+          return result;
+        }
+        fail(`',' or '}' was expected at ${at + 1}`);
+      }
+    };
+    const array = (depth) => {
+      at += 1;
+      const result = [];
+      space();
+      if (text[at] === "]") {
+        at += 1;
+        return result;
+      }
+      for (;;) {
+        result.push(value(depth + 1));
+        space();
+        if (text[at] === ",") {
+          at += 1;
+          continue;
+        }
+        if (text[at] === "]") {
+          at += 1;
+          return result;
+        }
+        fail(`',' or ']' was expected at ${at + 1}`);
+      }
+    };
+    const string = () => {
+      let end = at + 1;
+      let plain = true;
+      for (;;) {
+        if (end >= text.length) fail("a string is not closed");
+        const c = text.charCodeAt(end);
+        if (c === 34) break;
+        if (c === 92) {
+          plain = false;
+          end += 2;
+          continue;
+        }
+        if (c < 32) fail(`a control character inside a string at ${end + 1}`);
+        end += 1;
+      }
+      const raw = text.slice(at, end + 1);
+      at = end + 1;
+      return plain ? raw.slice(1, -1) : JSON.parse(raw);
+    };
+    const number = () => {
+      const lexeme = text.slice(at, at + 5000);
+      const match = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(lexeme);
+      if (!match) fail(`a bad number at ${at + 1}`);
+      at += match[0].length;
+      if (match[2] || match[3]) throw new WholeNumbers(match[0]);
+      return BigInt(match[0]);
+    };
+    const result = value(0);
+    space();
+    if (at !== text.length) fail(`extra data at ${at + 1}`);
+    return result;
+  }
+
+  class WholeNumbers extends Error {
+    constructor(lexeme) {
+      super(`numbers must be whole, found ${lexeme.slice(0, SHOWN)}`);
+    }
+  }
+
+  class TwiceNamed extends Error {
+    constructor(key) {
+      super(`the key ${shown(key)} appears twice`);
+    }
+  }
+
+  /* Compact JSON with sorted keys; BigInt written as its decimal digits. */
+  function compact(value) {
+    if (value === null) return "null";
+    if (typeof value === "bigint") return value.toString();
+    if (typeof value === "boolean") return value ? "true" : "false";
+    if (typeof value === "string") return JSON.stringify(value);
+    if (Array.isArray(value)) return `[${value.map(compact).join(",")}]`;
+    const keys = Object.keys(value).sort(byCodePoint);
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${compact(value[k])}`).join(",")}}`;
+  }
+
+  const SURROGATE = /[\ud800-\udfff]/;
+
+  /* Order text by code point, as Python sorts it (UTF-16 order differs only past U+FFFF). */
+  function byCodePoint(a, b) {
+    if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+    const x = Array.from(a);
+    const y = Array.from(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
+      const d = x[i].codePointAt(0) - y[i].codePointAt(0);
+      if (d !== 0) return d;
+    }
+    return x.length - y.length;
+  }
+
+  /* A value as a message shows it: compact JSON cut to 40 characters, or "nothing". */
+  function shown(value) {
+    if (value === NOTHING) return "nothing";
+    const letters = Array.from(compact(value));
+    if (letters.length <= SHOWN) return letters.join("");
+    return `${letters.slice(0, SHOWN - 3).join("")}...`;
+  }
+
+  function differs(place, path, expected, found) {
+    return new Mismatch(place, `field ${path}: expected ${shown(expected)}, found ${shown(found)}`);
+  }
+
+  function kindOf(value) {
+    if (value === null) return "null";
+    if (Array.isArray(value)) return "list";
+    return typeof value;
+  }
+
+  /* The first place two JSON values differ: keys in sorted order, lists item by item. */
+  function firstDifference(saved, replayed, path) {
+    const savedKind = kindOf(saved);
+    const replayedKind = kindOf(replayed);
+    if (savedKind === "object" && replayedKind === "object") {
+      const keys = [...new Set([...Object.keys(saved), ...Object.keys(replayed)])];
+      keys.sort(byCodePoint);
+      for (const key of keys) {
+        const where = path ? `${path}.${key}` : key;
+        const inSaved = Object.prototype.hasOwnProperty.call(saved, key);
+        const inReplayed = Object.prototype.hasOwnProperty.call(replayed, key);
+        if (!inSaved || !inReplayed) {
+          return [where, inSaved ? saved[key] : NOTHING, inReplayed ? replayed[key] : NOTHING];
+        }
+        const found = firstDifference(saved[key], replayed[key], where);
+        if (found) return found;
+      }
+      return null;
+    }
+    if (savedKind === "list" && replayedKind === "list") {
+      const common = Math.min(saved.length, replayed.length);
+      for (let i = 0; i < common; i += 1) {
+        const found = firstDifference(saved[i], replayed[i], `${path}[${i}]`);
+        if (found) return found;
+      }
+      if (saved.length !== replayed.length) {
+        return [`${path} length`, BigInt(saved.length), BigInt(replayed.length)];
+      }
+      return null;
+    }
+    if (savedKind !== replayedKind || saved !== replayed) return [path || "value", saved, replayed];
+    return null;
+  }
+
+  // ------------------------------------------------------------------ hashing
+
+  const inNode = typeof process === "object" && !!(process.versions && process.versions.node);
+  const utf8 = new TextEncoder();
+
+  function hexOf(bytes) {
+    let text = "";
+    for (const byte of bytes) text += byte.toString(16).padStart(2, "0");
+    return text;
+  }
+
+  async function sha256(bytes) {
+    if (inNode) {
+      return new Uint8Array(require("node:crypto").createHash("sha256").update(bytes).digest());
+    }
+    return new Uint8Array(await root.crypto.subtle.digest("SHA-256", bytes));
+  }
+
+  async function hmacHex(keyText, messageText) {
+    if (inNode) {
+      return require("node:crypto").createHmac("sha256", keyText).update(messageText).digest("hex");
+    }
+    const key = await root.crypto.subtle.importKey(
+      "raw",
+      utf8.encode(keyText),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    const signed = await root.crypto.subtle.sign("HMAC", key, utf8.encode(messageText));
+    return hexOf(new Uint8Array(signed));
+  }
+
+  /* Draw k: the first 8 bytes, big-endian, of SHA-256 of "KEY:k". */
+  async function draw(key, k) {
+    const digest = await sha256(utf8.encode(`${key}:${k}`));
+    let x = 0n;
+    for (let i = 0; i < 8; i += 1) x = (x << 8n) | BigInt(digest[i]);
+    return x;
+  }
+
+  /* A uniform index below `count` from a 64-bit draw (multiply, then keep the high bits). */
+  function pick(count, x) {
+    return Number((x * BigInt(count)) >> 64n);
+  }
+
+  // ------------------------------------------------------------------ exact fractions
+
+  function gcd(a, b) {
+    let x = a < 0n ? -a : a;
+    let y = b < 0n ? -b : b;
+    while (y) [x, y] = [y, x % y];
+    return x;
+  }
+
+  class Ratio {
+    constructor(top, bottom = 1n) {
+      const common = gcd(top, bottom) || 1n;
+      const sign = bottom < 0n ? -1n : 1n;
+      this.top = (sign * top) / common;
+      this.bottom = (sign * bottom) / common;
+    }
+    times(other) {
+      return new Ratio(this.top * other.top, this.bottom * other.bottom);
+    }
+    text() {
+      return `${this.top}/${this.bottom}`;
+    }
+    below(other) {
+      return this.top * other.bottom < other.top * this.bottom;
+    }
+  }
+
+  const ONE = new Ratio(1n);
+  const HOME_FACTOR = new Ratio(112n, 100n);
+  const SEA_FACTOR = new Ratio(8n, 10n);
+  const COUNTER_FACTOR = new Ratio(108n, 100n);
+  const SPECIAL_FACTOR = new Ratio(11n, 10n);
+  const UPSET_LINE = new Ratio(35n, 100n);
+
+  // ------------------------------------------------------------------ strength
+
+  /* floor(value ** (1/degree)), by Newton's method on integers. */
+  function integerRoot(value, degree) {
+    if (value < 2n) return value;
+    const bits = BigInt(value.toString(2).length);
+    let guess = 1n << ((bits + degree - 1n) / degree);
+    for (;;) {
+      const next = ((degree - 1n) * guess + value / guess ** (degree - 1n)) / degree;
+      if (next >= guess) return guess;
+      guess = next;
+    }
+  }
+
+  const powerMemo = new Map();
+  /* Population power: N to the 0.35 (7/20), in millionths, rounded down. */
+  function populationPower(people) {
+    let power = powerMemo.get(people);
+    if (power === undefined) {
+      power = integerRoot(people ** 7n * 10n ** 120n, 20n);
+      powerMemo.set(people, power);
+    }
+    return power;
+  }
+
+  function weightedRating(ratings) {
+    let total = 0n;
+    for (const c of CATEGORIES) total += WEIGHTS[c] * ratings[c];
+    return total;
+  }
+
+  // ------------------------------------------------------------------ the map
+
+  function mapProblem(field, rule) {
+    return new Mismatch("map", `${field}: ${rule}`);
+  }
+
+  function countAtLeast(value, field, low, high) {
+    if (typeof value !== "bigint" || value < low) {
+      throw mapProblem(field, `must be an integer of at least ${low}`);
+    }
+    if (high !== undefined && value > high) {
+      throw mapProblem(field, `must be an integer from ${low} to ${high}`);
+    }
+    return value;
+  }
+
+  function orEmpty(value) {
+    return value === null || value === undefined || value === false ? null : value;
+  }
+
+  /* What the engine plays on: regions, borders in (a, b) order, and each region's neighbours. */
+  function buildWorld(map) {
+    const regions = new Map();
+    (orEmpty(map.regions) || []).forEach((region, i) => {
+      const code = region.code;
+      if (typeof code !== "string" || !/^[\x00-\x7f]*$/.test(code) || !code.trim()) {
+        throw mapProblem(`regions[${i}].code`, "must be non-empty ASCII text");
+      }
+      if (regions.has(code)) throw mapProblem(`regions[${i}].code`, `${code} is listed twice`);
+      const ratings = orEmpty(region.ratings) || {};
+      const special = (orEmpty(region.special) || {}).category;
+      if (!CATEGORIES.includes(special)) {
+        throw mapProblem(`regions[${i}].special.category`, "must be one of P, S, M, R, U");
+      }
+      const population = countAtLeast(region.population, `regions[${i}].population`, 1n);
+      const scores = {};
+      for (const c of CATEGORIES) {
+        scores[c] = countAtLeast(ratings[c], `regions[${i}].ratings.${c}`, 1n, 10n);
+      }
+      regions.set(code, { population, ratings: scores, special });
+    });
+    if (regions.size < 2) throw mapProblem("regions", "a season needs at least two regions");
+    const borders = [];
+    const seen = new Set();
+    const near = new Map([...regions.keys()].map((code) => [code, []]));
+    (orEmpty(map.borders) || []).forEach((border, i) => {
+      const { a, b, kind } = border;
+      if (!regions.has(a) || !regions.has(b)) {
+        throw mapProblem(`borders[${i}]`, `joins an unknown region (${a}-${b})`);
+      }
+      if (!(a < b)) {
+        throw mapProblem(`borders[${i}]`, `ends must be in byte order, a < b (${a}-${b})`);
+      }
+      if (seen.has(`${a} ${b}`)) {
+        throw mapProblem(`borders[${i}]`, `the pair ${a}-${b} is listed twice`);
+      }
+      if (kind !== "land" && kind !== "sea") {
+        throw mapProblem(`borders[${i}].kind`, "must be land or sea");
+      }
+      const remote = truthy(border.remote);
+      if (remote && kind !== "sea") {
+        throw mapProblem(`borders[${i}].remote`, "only a sea link can be remote");
+      }
+      seen.add(`${a} ${b}`);
+      borders.push({ a, b, kind, remote });
+      near.get(a).push(b);
+      near.get(b).push(a);
+    });
+    borders.sort((x, y) => (x.a === y.a ? (x.b < y.b ? -1 : 1) : x.a < y.a ? -1 : 1));
+    for (const [code, list] of near) {
+      if (!list.length) throw mapProblem(`regions.${code}`, "has no border");
+    }
+    const codes = [...regions.keys()].sort();
+    const reached = new Set([codes[0]]);
+    const queue = [codes[0]];
+    while (queue.length) {
+      for (const other of near.get(queue.pop())) {
+        if (!reached.has(other)) {
+          reached.add(other);
+          queue.push(other);
+        }
+      }
+    }
+    if (reached.size !== regions.size) {
+      const lost = codes.find((code) => !reached.has(code));
+      throw mapProblem("borders", `the map is not connected (${lost} cannot be reached)`);
+    }
+    return { regions, borders, near, codes };
+  }
+
+  function truthy(value) {
+    if (value === undefined || value === null || value === false) return false;
+    if (typeof value === "bigint") return value !== 0n;
+    if (typeof value === "string" || Array.isArray(value)) return value.length > 0;
+    if (typeof value === "object") return Object.keys(value).length > 0;
+    return Boolean(value);
+  }
+
+  /* SHA-256 of the map in canonical order: regions by code, borders by (a, b). */
+  async function mapDigest(map) {
+    const ordered = Object.assign(Object.create(null), map);
+    const text = (v) => (typeof v === "string" ? v : compact(v === undefined ? null : v));
+    const orderBy = (keyOf) => (x, y) => byCodePoint(keyOf(x), keyOf(y));
+    if (Array.isArray(map.regions)) {
+      ordered.regions = [...map.regions].sort(orderBy((r) => text(r.code)));
+    }
+    if (Array.isArray(map.borders)) {
+      ordered.borders = [...map.borders].sort((x, y) => {
+        const first = byCodePoint(text(x.a), text(y.a));
+        return first || byCodePoint(text(x.b), text(y.b));
+      });
+    }
+    return hexOf(await sha256(utf8.encode(compact(ordered))));
+  }
+
+  // ------------------------------------------------------------------ the board
+
+  function freshBoard(world) {
+    const factions = {};
+    const regions = {};
+    for (const code of world.regions.keys()) {
+      factions[code] = { morale: 0n, pool: 0n, pool_state: "open", standing: true };
+      regions[code] = { captured_at: null, owner: code };
+    }
+    return { ended: false, factions, next_battle: 1n, regions };
+  }
+
+  function holder(board, code) {
+    return board.regions[code].owner;
+  }
+
+  /* People a faction brings to battle n: its home in full, captured regions ramping up. */
+  function peopleOf(world, board, faction, n) {
+    let total = 0n;
+    for (const code of world.codes) {
+      const region = board.regions[code];
+      if (region.owner !== faction) continue;
+      const people = world.regions.get(code).population;
+      if (code === faction || region.captured_at === null) {
+        total += people;
+      } else {
+        const step = 8n + 3n * (n - region.captured_at - 1n);
+        total += step >= 32n ? people : (people * step) / 32n;
+      }
+    }
+    return total;
+  }
+
+  function attackersOf(world, board) {
+    const found = new Set();
+    for (const border of world.borders) {
+      const x = holder(board, border.a);
+      const y = holder(board, border.b);
+      if (x !== y) {
+        found.add(x);
+        found.add(y);
+      }
+    }
+    return [...found].filter((code) => board.factions[code].standing).sort();
+  }
+
+  function defendersOf(world, board, attacker) {
+    const found = new Set();
+    for (const border of world.borders) {
+      const x = holder(board, border.a);
+      const y = holder(board, border.b);
+      if (x === attacker && y !== attacker) found.add(y);
+      if (y === attacker && x !== attacker) found.add(x);
+    }
+    return [...found].sort();
+  }
+
+  function bordersBetween(world, board, attacker, defender) {
+    return world.borders.filter((border) => {
+      const x = holder(board, border.a);
+      const y = holder(board, border.b);
+      return (x === attacker && y === defender) || (x === defender && y === attacker);
+    });
+  }
+
+  function rebelsWaiting(board) {
+    return Object.keys(board.factions)
+      .filter((code) => {
+        const f = board.factions[code];
+        return !f.standing && f.pool_state === "open" && f.pool === POOL_FULL;
+      })
+      .sort();
+  }
+
+  function seasonOver(world, board, cap) {
+    if (cap !== null && board.next_battle - 1n >= cap) return true;
+    return !rebelsWaiting(board).length && !attackersOf(world, board).length;
+  }
+
+  // ------------------------------------------------------------------ pools
+
+  /* A value as a refusal message quotes it: text in quotes, numbers plain. */
+  function quoted(value) {
+    if (typeof value === "string") {
+      return value.includes("'") && !value.includes('"') ? `"${value}"` : `'${value}'`;
+    }
+    if (value === null || value === undefined) return "None";
+    if (typeof value === "boolean") return value ? "True" : "False";
+    return String(value);
+  }
+
+  /* One contribution, applied at the start of its battle, or refused by the pool rules. */
+  function contribute(board, entry) {
+    const refuse = (field, rule) => new Mismatch(`ledger seq ${entry.seq}.${field}`, rule);
+    const { faction, amount } = entry;
+    if (board.ended) throw refuse("season", "the season is over; no contribution is accepted");
+    if (typeof faction !== "string" || !has(board.factions, faction)) {
+      throw refuse("faction", `no faction has the code ${quoted(faction)}`);
+    }
+    const stepped = typeof amount === "bigint" && amount % POOL_STEP === 0n;
+    if (!stepped || amount < POOL_STEP || amount > POOL_FULL) {
+      throw refuse("amount", `must be $5 to $50 in $5 steps, got ${quoted(amount)}`);
+    }
+    if (entry.before_battle !== board.next_battle) {
+      const got = quoted(entry.before_battle);
+      throw refuse("before_battle", `must be the next battle, ${board.next_battle}, got ${got}`);
+    }
+    const pool = board.factions[faction];
+    if (pool.pool_state === "spent") {
+      throw refuse("faction", `${faction} has already spent its pool this season`);
+    }
+    if (pool.pool + amount > POOL_FULL) {
+      const rule = `${faction}'s pool holds $${pool.pool}; $${amount} more would pass the $50 cap`;
+      throw refuse("amount", rule);
+    }
+    pool.pool += amount;
+  }
+
+  // ------------------------------------------------------------------ one battle
+
+  function sideOf(world, faction, people, moraleBp, factors) {
+    const home = world.regions.get(faction);
+    const power = populationPower(people);
+    const rating = weightedRating(home.ratings);
+    return {
+      base: power * rating,
+      counter: factors.counter,
+      faction,
+      fan: factors.fan,
+      home: factors.home,
+      morale: new Ratio(10000n + moraleBp, 10000n),
+      morale_bp: moraleBp,
+      people,
+      pool: factors.pool,
+      power,
+      sea: factors.sea,
+      special: home.special,
+      special_active: factors.specialActive,
+      type: TYPE_OF[home.special],
+      weighted_rating: rating,
+    };
+  }
+
+  function counterFactors(typeA, typeD) {
+    if (BEATS[typeA] === typeD) return [COUNTER_FACTOR, ONE];
+    if (BEATS[typeD] === typeA) return [ONE, COUNTER_FACTOR];
+    return [ONE, ONE];
+  }
+
+  function fanFactor(pool) {
+    return pool > 0n && pool < POOL_FULL ? new Ratio(500n + pool, 500n) : ONE;
+  }
+
+  /* A side's strength in one round, as an exact fraction. */
+  function strength(side, category, withFan) {
+    const factors = [side.home, side.sea, side.counter, side.morale];
+    if (side.special_active && side.special === category) factors.push(SPECIAL_FACTOR);
+    if (withFan) factors.push(side.fan);
+    let top = side.base;
+    let bottom = 1n;
+    for (const factor of factors) {
+      top *= factor.top;
+      bottom *= factor.bottom;
+    }
+    return { top, bottom }; // left unreduced: only the ratio of the two sides matters
+  }
+
+  /* The attacker's round chance out of 2^32, clamped to 18.9% .. 81.1%. */
+  function roundChance(mine, theirs) {
+    const a = mine.top * theirs.bottom;
+    const d = theirs.top * mine.bottom;
+    const q = (a * SCALE) / (a + d);
+    return q < LOWEST ? LOWEST : q > HIGHEST ? HIGHEST : q;
+  }
+
+  /* Chance of at least three round wins of five (each p = q / 2^32), exactly. */
+  function winChance(chances) {
+    let ways = [1n];
+    for (const q of chances) {
+      const next = new Array(ways.length + 1).fill(0n);
+      ways.forEach((w, k) => {
+        next[k] += w * (SCALE - q);
+        next[k + 1] += w * q;
+      });
+      ways = next;
+    }
+    let top = 0n;
+    for (let k = TOP_WINS; k < ways.length; k += 1) top += ways[k];
+    return new Ratio(top, SCALE ** BigInt(chances.length));
+  }
+
+  function sideData(side) {
+    const out = {};
+    for (const [key, value] of Object.entries(side)) {
+      out[key] = value instanceof Ratio ? value.text() : value;
+    }
+    return out;
+  }
+
+  function fight(entry, attacker, defender, draws, securedBy) {
+    const before = [];
+    const after = [];
+    for (const c of CATEGORIES) {
+      before.push(roundChance(strength(attacker, c, false), strength(defender, c, false)));
+      after.push(roundChance(strength(attacker, c, true), strength(defender, c, true)));
+    }
+    const first = entry.draws[0].index;
+    let wins = 0;
+    entry.rounds = CATEGORIES.map((category, i) => {
+      const won = draws[3 + i] >> SCALE_BITS < after[i];
+      if (won) wins += 1;
+      return {
+        after: new Ratio(after[i], SCALE).text(),
+        before: new Ratio(before[i], SCALE).text(),
+        category,
+        draw_index: first + BigInt(3 + i),
+        winner: won ? "attacker" : "defender",
+      };
+    });
+    const natural = wins >= TOP_WINS ? "attacker" : "defender";
+    let chanceAfter = winChance(after);
+    if (securedBy === "attacker") chanceAfter = ONE;
+    if (securedBy === "defender") chanceAfter = new Ratio(0n, 1n);
+    const winner = securedBy || natural;
+    const winnerChance =
+      winner === "attacker"
+        ? chanceAfter
+        : new Ratio(chanceAfter.bottom - chanceAfter.top, chanceAfter.bottom);
+    entry.attacker_rounds = BigInt(wins);
+    entry.battle_chance = { after: chanceAfter.text(), before: winChance(before).text() };
+    entry.natural_winner = entry[natural];
+    entry.winner = entry[winner];
+    entry.loser = entry[winner === "attacker" ? "defender" : "attacker"];
+    entry.upset = winnerChance.below(UPSET_LINE);
+  }
+
+  function newEntry(n, kind, draws, attacker, defender) {
+    const first = DRAWS_EACH * (n - 1n);
+    return {
+      attacker: attacker.faction,
+      defender: defender.faction,
+      draws: draws.map((value, i) => ({ index: first + BigInt(i), value })),
+      kind,
+      number: n,
+      sides: { attacker: sideData(attacker), defender: sideData(defender) },
+    };
+  }
+
+  function regularBattle(world, board, n, draws) {
+    const attackers = attackersOf(world, board);
+    const attackerCode = attackers[pick(attackers.length, draws[0])];
+    const defenders = defendersOf(world, board, attackerCode);
+    const defenderCode = defenders[pick(defenders.length, draws[1])];
+    const borders = bordersBetween(world, board, attackerCode, defenderCode);
+    const border = borders[pick(borders.length, draws[2])];
+    const [counterA, counterD] = counterFactors(
+      TYPE_OF[world.regions.get(attackerCode).special],
+      TYPE_OF[world.regions.get(defenderCode).special],
+    );
+    const poolOf = (code) => {
+      const faction = board.factions[code];
+      return faction.pool_state === "open" ? faction.pool : 0n;
+    };
+    const make = (code, roles) =>
+      sideOf(world, code, peopleOf(world, board, code, n), board.factions[code].morale, {
+        ...roles,
+        fan: fanFactor(poolOf(code)),
+        pool: poolOf(code),
+        specialActive: holder(board, code) === code,
+      });
+    const attacker = make(attackerCode, {
+      counter: counterA,
+      home: ONE,
+      sea: border.kind === "sea" ? SEA_FACTOR : ONE,
+    });
+    const defender = make(defenderCode, { counter: counterD, home: HOME_FACTOR, sea: ONE });
+    const fullA = attacker.pool === POOL_FULL;
+    const fullD = defender.pool === POOL_FULL;
+    const securedBy = fullA && !fullD ? "attacker" : fullD && !fullA ? "defender" : null;
+    const entry = newEntry(n, "regular", draws, attacker, defender);
+    entry.candidates = {
+      attackers: BigInt(attackers.length),
+      borders: BigInt(borders.length),
+      defenders: BigInt(defenders.length),
+    };
+    entry.border = { a: border.a, b: border.b, kind: border.kind, remote: border.remote };
+    entry.secured = securedBy !== null;
+    fight(entry, attacker, defender, draws, securedBy);
+    if (entry.winner !== entry.natural_winner) entry.reason = "FAN POWER";
+    else entry.reason = fullA && fullD ? "FAN CLASH" : "NATURAL";
+    entry.pools_spent = {};
+    for (const side of [attacker, defender]) {
+      if (side.pool > 0n) {
+        board.factions[side.faction].pool_state = "spent";
+        entry.pools_spent[side.faction] = side.pool;
+      }
+    }
+    const loser = entry.loser;
+    const moved = world.codes.filter((code) => holder(board, code) === loser);
+    for (const code of moved) board.regions[code] = { captured_at: n, owner: entry.winner };
+    board.factions[loser].standing = false;
+    board.factions[loser].morale = 0n;
+    entry.changed_hands = moved;
+    entry.absorbed = loser;
+    entry.restored = null;
+    return entry;
+  }
+
+  function rebellion(world, board, n, draws, rebel) {
+    const occupier = holder(board, rebel);
+    const [counterR, counterO] = counterFactors(
+      TYPE_OF[world.regions.get(rebel).special],
+      TYPE_OF[world.regions.get(occupier).special],
+    );
+    const rebelSide = sideOf(world, rebel, world.regions.get(rebel).population, 0n, {
+      counter: counterR,
+      fan: ONE,
+      home: ONE,
+      pool: 0n,
+      sea: ONE,
+      specialActive: true,
+    });
+    const occupierPeople = peopleOf(world, board, occupier, n);
+    const occupierMorale = board.factions[occupier].morale;
+    const occupierSide = sideOf(world, occupier, occupierPeople, occupierMorale, {
+      counter: counterO,
+      fan: ONE,
+      home: HOME_FACTOR,
+      pool: 0n,
+      sea: ONE,
+      specialActive: holder(board, occupier) === occupier,
+    });
+    const entry = newEntry(n, "bonus", draws, rebelSide, occupierSide);
+    entry.candidates = null;
+    entry.border = null;
+    entry.secured = false;
+    fight(entry, rebelSide, occupierSide, draws, null);
+    entry.reason = "NATURAL";
+    const fund = board.factions[rebel];
+    entry.pools_spent = { [rebel]: fund.pool };
+    fund.pool_state = "spent";
+    entry.absorbed = null;
+    if (entry.winner === rebel) {
+      board.regions[rebel] = { captured_at: null, owner: rebel };
+      fund.standing = true;
+      fund.morale = 0n;
+      entry.changed_hands = [rebel];
+      entry.restored = rebel;
+    } else {
+      entry.changed_hands = [];
+      entry.restored = null;
+    }
+    return entry;
+  }
+
+  /* Morale after a battle: everyone standing decays to 82%, the winner gains, 12% at most. */
+  function settleMorale(board, winner, upset) {
+    for (const faction of Object.values(board.factions)) {
+      if (faction.standing) faction.morale = (faction.morale * 82n) / 100n;
+    }
+    const won = board.factions[winner];
+    const raised = won.morale + (upset ? MORALE_UPSET : MORALE_WIN);
+    won.morale = raised > MORALE_CAP ? MORALE_CAP : raised;
+  }
+
+  async function nextEntry(season, ledger) {
+    const { world, board } = season;
+    const n = board.next_battle;
+    const due = ledger.filter((e) => e.before_battle === n);
+    due.sort((x, y) => (x.seq < y.seq ? -1 : 1));
+    for (const contribution of due) contribute(board, contribution);
+    const draws = [];
+    for (let i = 0n; i < DRAWS_EACH; i += 1n) {
+      draws.push(await draw(season.key, DRAWS_EACH * (n - 1n) + i));
+    }
+    const waiting = rebelsWaiting(board);
+    const entry = waiting.length
+      ? rebellion(world, board, n, draws, waiting[0])
+      : regularBattle(world, board, n, draws);
+    settleMorale(board, entry.winner, entry.upset);
+    entry.morale_after = {
+      attacker: board.factions[entry.attacker].morale,
+      defender: board.factions[entry.defender].morale,
+    };
+    board.next_battle = n + 1n;
+    board.ended = seasonOver(world, board, season.cap);
+    entry.season_over = board.ended;
+    return entry;
+  }
+
+  // ------------------------------------------------------------------ record checks
+
+  function isObject(value) {
+    return kindOf(value) === "object";
+  }
+
+  function isWhole(value, low = 0n) {
+    return typeof value === "bigint" && value >= low;
+  }
+
+  function isHex64(value) {
+    return typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
+  }
+
+  function has(value, key) {
+    return Object.prototype.hasOwnProperty.call(value, key);
+  }
+
+  function onlyKnown(place, value, keys, path = "") {
+    if (!isObject(value)) {
+      const where = path || "value";
+      throw new Mismatch(place, `field ${where}: must be an object, found ${shown(value)}`);
+    }
+    for (const key of Object.keys(value).sort(byCodePoint)) {
+      if (!keys.includes(key)) {
+        throw differs(place, path ? `${path}.${key}` : key, NOTHING, value[key]);
+      }
+    }
+  }
+
+  function exactly(place, value, keys, path = "") {
+    onlyKnown(place, value, keys, path);
+    for (const key of [...keys].sort(byCodePoint)) {
+      if (!has(value, key)) {
+        throw new Mismatch(place, `field ${path ? `${path}.${key}` : key}: missing`);
+      }
+    }
+  }
+
+  function checkHeader(header) {
+    if (!isObject(header)) {
+      throw new Mismatch("header", `field value: must be an object, found ${shown(header)}`);
+    }
+    if (header.engine_version !== ENGINE_VERSION) {
+      const found = has(header, "engine_version") ? header.engine_version : NOTHING;
+      throw differs("header", "engine_version", ENGINE_VERSION, found);
+    }
+    exactly("header", header, HEADER_KEYS);
+    if (header.ruleset !== "conquest") {
+      throw differs("header", "ruleset", "conquest", header.ruleset);
+    }
+    if (typeof header.map_name !== "string" || !header.map_name) {
+      throw new Mismatch("header", "field map_name: must be non-empty text");
+    }
+    if (!isHex64(header.map_sha256)) {
+      throw new Mismatch("header", "field map_sha256: must be 64 lowercase hex digits");
+    }
+    exactly("header", header.engine_files, ENGINE_FILES, "engine_files");
+    for (const name of ENGINE_FILES) {
+      if (!isHex64(header.engine_files[name])) {
+        throw new Mismatch("header", `field engine_files.${name}: must be 64 lowercase hex digits`);
+      }
+    }
+    const cap = header.max_battles;
+    if (cap !== null && !isWhole(cap, 1n)) {
+      const rule = `must be null or a whole number >= 1, found ${shown(cap)}`;
+      throw new Mismatch("header", `field max_battles: ${rule}`);
+    }
+    const spec = header.beacon;
+    if (spec !== null) {
+      exactly("header", spec, BEACON_SPEC_KEYS, "beacon");
+      if (typeof spec.name !== "string" || !isHex64(spec.chain_hash)) {
+        throw new Mismatch("header", "field beacon: needs a name and a 64-hex-digit chain_hash");
+      }
+      for (const key of ["period_seconds", "round"]) {
+        if (!isWhole(spec[key], 1n)) {
+          throw new Mismatch("header", `field beacon.${key}: must be a whole number >= 1`);
+        }
+      }
+    }
+  }
+
+  function checkMapKeys(map) {
+    exactly("map", map, MAP_KEYS.map);
+    for (const [name, kind] of [
+      ["regions", "region"],
+      ["borders", "border"],
+    ]) {
+      const items = map[name];
+      if (!Array.isArray(items)) throw new Mismatch("map", `field ${name}: must be a list`);
+      items.forEach((item, i) => {
+        onlyKnown("map", item, MAP_KEYS[kind], `${name}[${i}]`);
+        if (kind !== "region") return;
+        for (const inner of ["ratings", "special"]) {
+          if (isObject(item[inner])) {
+            onlyKnown("map", item[inner], MAP_KEYS[inner], `${name}[${i}].${inner}`);
+          }
+        }
+      });
+    }
+  }
+
+  function checkLedgerLines(ledger) {
+    let lastSeq = 0n;
+    let lastBattle = 0n;
+    ledger.forEach((entry, i) => {
+      const seq = isObject(entry) ? entry.seq : undefined;
+      const place = isWhole(seq) ? `ledger seq ${seq}` : `ledger[${i}]`;
+      exactly(place, entry, LEDGER_KEYS);
+      if (!isWhole(seq) || seq <= lastSeq) {
+        throw new Mismatch(`ledger[${i}].seq`, `must increase strictly, found ${shown(seq)}`);
+      }
+      const battle = entry.before_battle;
+      if (!isWhole(battle) || battle < lastBattle) {
+        throw new Mismatch(`${place}.before_battle`, `must not go back, found ${shown(battle)}`);
+      }
+      if (battle < 1n) {
+        const rule = `must be the next battle at arrival; no battle has number ${battle}`;
+        throw new Mismatch(`${place}.before_battle`, rule);
+      }
+      if (typeof entry.faction !== "string" || !isWhole(entry.amount, -(2n ** 64n))) {
+        throw new Mismatch(place, "field faction or amount: must be text and a whole number");
+      }
+      lastSeq = seq;
+      lastBattle = battle;
+    });
+  }
+
+  async function seasonKey(record, header, seed) {
+    const beacon = record.beacon;
+    const spec = header.beacon;
+    if (spec === null) {
+      if (beacon !== null) {
+        throw new Mismatch("beacon", "recorded, but the header names no beacon round");
+      }
+      return [seed, []];
+    }
+    if (beacon === null) {
+      throw new Mismatch("beacon", "the header names a beacon round but none is recorded");
+    }
+    exactly("beacon", beacon, BEACON_KEYS);
+    if (!isWhole(beacon.round, 1n) || beacon.round !== spec.round) {
+      throw differs("beacon", "round", spec.round, beacon.round);
+    }
+    if (!isHex64(beacon.randomness)) {
+      throw new Mismatch("beacon", "field randomness: must be 64 lowercase hex digits");
+    }
+    const note =
+      `beacon round ${beacon.round} mixed into the season key; its signature is not ` +
+      "checked here (check it against the beacon's own public record)";
+    return [await hmacHex(seed, beacon.randomness), [note]];
+  }
+
+  /* Replay the whole record and compare; throws Mismatch at the first difference. */
+  async function verifyRecord(record, onProgress) {
+    const header = record.header;
+    checkHeader(header);
+    const notes = [];
+    if (record.manifest) {
+      for (const name of ENGINE_FILES) {
+        if (record.manifest[name] !== header.engine_files[name]) {
+          throw new Mismatch(name, "its SHA-256 is not the one header.engine_files names for it");
+        }
+      }
+      notes.push("every file matches manifest.sha256; the engine files are the header's");
+    }
+    const seed = record.seed;
+    if (seed === null) {
+      throw new Mismatch("seed", "not revealed yet; a season is replayed after the reveal");
+    }
+    const published = record.commitment;
+    const commitment = typeof published === "string" ? published.trim().toLowerCase() : "";
+    if (!/^[0-9a-f]{64}$/.test(seed) || hexOf(await sha256(utf8.encode(seed))) !== commitment) {
+      throw new Mismatch("seed", "its SHA-256 does not match the published commitment");
+    }
+    const map = record.map;
+    checkMapKeys(map);
+    if ((await mapDigest(map)) !== header.map_sha256) {
+      throw new Mismatch("map", "its SHA-256 does not match header.map_sha256");
+    }
+    if (map.name !== header.map_name) {
+      throw differs("header", "map_name", map.name, header.map_name);
+    }
+    notes.push(`seed matches commitment ${record.commitment}`, "map matches header.map_sha256");
+    const [key, beaconNotes] = await seasonKey(record, header, seed);
+    notes.push(...beaconNotes);
+    const world = buildWorld(map);
+    const season = { world, key, cap: header.max_battles, board: freshBoard(world) };
+    const ledger = record.ledger;
+    checkLedgerLines(ledger);
+    const replayed = [];
+    const total = record.history.length;
+    while (!season.board.ended) {
+      replayed.push(await nextEntry(season, ledger));
+      if (onProgress) onProgress(replayed.length, Math.max(total, replayed.length));
+    }
+    for (const contribution of ledger) {
+      if (contribution.before_battle >= season.board.next_battle) {
+        const rule = "dated after the season ended; it was never applied";
+        throw new Mismatch(`ledger seq ${contribution.seq}`, rule);
+      }
+    }
+    const saved = record.history;
+    for (let i = 0; i < Math.min(saved.length, replayed.length); i += 1) {
+      const found = firstDifference(saved[i], replayed[i], "");
+      if (found) throw differs(`battle ${replayed[i].number}`, found[0], found[2], found[1]);
+    }
+    if (saved.length > replayed.length) {
+      const rule = "extra entry: the season had already ended";
+      throw new Mismatch(`battle ${replayed.length + 1}`, rule);
+    }
+    if (saved.length < replayed.length) {
+      throw new Mismatch(`battle ${saved.length + 1}`, "missing: the season had not ended");
+    }
+    const found = firstDifference(record.final_map, season.board, "");
+    if (found) throw differs("final map", found[0], found[2], found[1]);
+    notes.push(`${season.board.next_battle - 1n} battles replayed; the final map matches`);
+    return { notes, battles: replayed.length };
+  }
+
+  // ------------------------------------------------------------------ reading an archive
+
+  function parseFile(name, bytes) {
+    let text;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      throw new Mismatch(name, "not UTF-8 text");
+    }
+    if (name.endsWith(".txt")) return text.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "");
+    const lines = name.endsWith(".jsonl") ? text.split("\n") : [text];
+    const values = [];
+    lines.forEach((line, i) => {
+      if (name.endsWith(".jsonl") && !line.replace(/[ \t\n\r]/g, "")) return;
+      try {
+        values.push(readJson(line));
+      } catch (error) {
+        if (error instanceof WholeNumbers || error instanceof TwiceNamed) {
+          throw new Mismatch(name, `line ${i + 1}: ${error.message}`);
+        }
+        if (error.message === "nested too deeply") {
+          throw new Mismatch(name, `line ${i + 1}: nested too deeply`);
+        }
+        throw new Mismatch(name, `line ${i + 1}: not valid JSON (${shown(error.message)})`);
+      }
+    });
+    return name.endsWith(".jsonl") ? values : values[0];
+  }
+
+  async function checkManifest(files) {
+    if (!files.has(MANIFEST)) throw new Mismatch(MANIFEST, "missing from the record");
+    const listed = new Map();
+    const text = new TextDecoder("utf-8").decode(files.get(MANIFEST));
+    const lines = text.split("\n");
+    if (lines.length && lines[lines.length - 1] === "") lines.pop();
+    lines.forEach((line, i) => {
+      const cut = line.indexOf("  ");
+      const digest = cut < 0 ? line : line.slice(0, cut);
+      const name = cut < 0 ? "" : line.slice(cut + 2);
+      if (!isHex64(digest) || !ARCHIVE_NAMES.includes(name) || name === MANIFEST) {
+        const rule = `not '<sha256>  <record file name>': ${shown(line)}`;
+        throw new Mismatch(MANIFEST, `line ${i + 1}: ${rule}`);
+      }
+      if (listed.has(name)) throw new Mismatch(MANIFEST, `line ${i + 1}: ${name} is listed twice`);
+      listed.set(name, digest);
+    });
+    const names = new Set([...listed.keys(), ...[...files.keys()].filter((n) => n !== MANIFEST)]);
+    for (const name of [...names].sort(byCodePoint)) {
+      if (!files.has(name)) {
+        throw new Mismatch(name, `listed in ${MANIFEST} but missing from the record`);
+      }
+      if (!listed.has(name)) throw new Mismatch(name, `not listed in ${MANIFEST}`);
+      if (hexOf(await sha256(files.get(name))) !== listed.get(name)) {
+        throw new Mismatch(name, `its SHA-256 does not match ${MANIFEST}`);
+      }
+    }
+    return Object.fromEntries(listed);
+  }
+
+  /* The record from an archive's files (a Map of name -> bytes), manifest checked first. */
+  async function recordFromFiles(files) {
+    const record = { manifest: await checkManifest(files) };
+    for (const [role, name] of RECORD) {
+      if (!files.has(name)) {
+        if (role === "seed" || role === "beacon") {
+          record[role] = null;
+          continue;
+        }
+        throw new Mismatch(name, "missing from the record");
+      }
+      record[role] = parseFile(name, files.get(name));
+    }
+    return record;
+  }
+
+  /* The files of a flat .zip archive: stored or deflated entries, sizes checked first. */
+  async function unzip(bytes, inflateRaw) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let end = -1;
+    for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 65557); i -= 1) {
+      if (view.getUint32(i, true) === 0x06054b50) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) throw new Mismatch("archive", "not a readable zip archive");
+    const count = view.getUint16(end + 10, true);
+    let at = view.getUint32(end + 16, true);
+    const files = new Map();
+    for (let i = 0; i < count; i += 1) {
+      if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) {
+        throw new Mismatch("archive", "not a readable zip archive");
+      }
+      const method = view.getUint16(at + 10, true);
+      const packed = view.getUint32(at + 20, true);
+      const size = view.getUint32(at + 24, true);
+      const nameLength = view.getUint16(at + 28, true);
+      const skip = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+      const local = view.getUint32(at + 42, true);
+      const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
+      at += 46 + skip;
+      if (!ARCHIVE_NAMES.includes(name)) {
+        throw new Mismatch(name, "is not a file of a season record");
+      }
+      if (files.has(name) || size > FILE_LIMIT) {
+        throw new Mismatch(name, "listed twice or too large; refused");
+      }
+      const header = view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+      const start = local + 30 + header;
+      const data = bytes.subarray(start, start + packed);
+      if (method === 0) files.set(name, data);
+      else if (method === 8) files.set(name, await inflateRaw(data));
+      else throw new Mismatch(name, "packed in a way this verifier cannot unpack");
+      if (files.get(name).length !== size) {
+        throw new Mismatch(name, "damaged inside the zip archive");
+      }
+    }
+    return files;
+  }
+
+  async function nodeInflate(data) {
+    return new Uint8Array(require("node:zlib").inflateRawSync(data));
+  }
+
+  async function browserInflate(data) {
+    const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  async function settle(files, onProgress) {
+    try {
+      const record = await recordFromFiles(files);
+      const { notes, battles } = await verifyRecord(record, onProgress);
+      return { ok: true, notes, battles };
+    } catch (error) {
+      if (!(error instanceof Mismatch)) {
+        const detail = `malformed (${error.name}: ${error.message})`;
+        return { ok: false, place: "record", detail, message: `record: ${detail}` };
+      }
+      return { ok: false, place: error.place, detail: error.detail, message: error.message };
+    }
+  }
+
+  /* Verify a season archive given as the bytes of its .zip file. */
+  async function verifyArchive(bytes, options = {}) {
+    let files;
+    try {
+      const inflate = inNode ? nodeInflate : browserInflate;
+      files = await unzip(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), inflate);
+    } catch (error) {
+      const m =
+        error instanceof Mismatch ? error : new Mismatch("archive", "not a readable zip archive");
+      return { ok: false, place: m.place, detail: m.detail, message: m.message };
+    }
+    return settle(files, options.onProgress);
+  }
+
+  // ------------------------------------------------------------------ command line (Node)
+
+  async function readSource(path) {
+    const fs = require("node:fs");
+    const join = require("node:path").join;
+    const info = fs.statSync(path);
+    if (!info.isDirectory()) {
+      return unzip(new Uint8Array(fs.readFileSync(path)), nodeInflate);
+    }
+    const files = new Map();
+    for (const name of ARCHIVE_NAMES) {
+      const full = join(path, name);
+      let stat;
+      try {
+        stat = fs.lstatSync(full);
+      } catch {
+        continue;
+      }
+      if (!stat.isFile()) {
+        if (stat.isSymbolicLink()) {
+          try {
+            if (fs.statSync(full).isFile()) stat = fs.statSync(full);
+          } catch {
+            /* a dangling link is not a regular file */
+          }
+        }
+        if (!stat.isFile()) throw new Mismatch(name, "not a regular file");
+      }
+      if (stat.size > FILE_LIMIT) {
+        throw new Mismatch(name, `larger than ${FILE_LIMIT} bytes; refused`);
+      }
+      files.set(name, new Uint8Array(fs.readFileSync(full)));
+    }
+    return files;
+  }
+
+  /* Node: verify a folder or a .zip by path; resolves like verifyArchive. */
+  async function verifyPath(path, options = {}) {
+    try {
+      return await settle(await readSource(path), options.onProgress);
+    } catch (error) {
+      if (!(error instanceof Mismatch)) throw error;
+      return { ok: false, place: error.place, detail: error.detail, message: error.message };
+    }
+  }
+
+  async function main(args) {
+    if (args.length !== 2 || args[0] !== "verify") {
+      process.stderr.write("usage: node engine.js verify RECORD_FOLDER_OR_ZIP\n");
+      return 2;
+    }
+    const fs = require("node:fs");
+    if (!fs.existsSync(args[1])) {
+      process.stderr.write(`no such folder or file: ${args[1]}\n`);
+      return 2;
+    }
+    const result = await verifyPath(args[1]);
+    if (!result.ok) {
+      process.stderr.write(`MISMATCH ${result.message}\n`);
+      return 1;
+    }
+    for (const note of result.notes) process.stdout.write(`ok: ${note}\n`);
+    return 0;
+  }
+
+  /* The battle chance for five round chances out of 2^32, as "top/bottom" (for pages and tests). */
+  function battleChance(roundChances) {
+    return winChance(roundChances.map(BigInt)).text();
+  }
+
+  const api = {
+    ENGINE_VERSION,
+    LOWEST,
+    Mismatch,
+    battleChance,
+    integerRoot,
+    populationPower,
+    readJson,
+    recordFromFiles,
+    verifyArchive,
+    verifyFiles: settle,
+    verifyPath,
+    verifyRecord,
+  };
+  root.FairfightConquest = api;
+  if (typeof module === "object" && module.exports) module.exports = api;
+  if (inNode && typeof require === "function" && require.main === module) {
+    main(process.argv.slice(2)).then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (error) => {
+        process.stderr.write(`error: ${error && error.message}\n`);
+        process.exitCode = 2;
+      },
+    );
+  }
+})(typeof globalThis !== "undefined" ? globalThis : this);

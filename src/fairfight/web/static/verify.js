@@ -1,0 +1,90 @@
+/* The verify page: hand a dropped archive to the worker, show progress, then the verdict. */
+"use strict";
+(function () {
+  const form = document.getElementById("verify-form");
+  const input = document.getElementById("archive");
+  const drop = document.getElementById("drop");
+  const box = document.getElementById("progress-box");
+  const bar = document.getElementById("progress");
+  const count = document.getElementById("progress-text");
+  const result = document.getElementById("result");
+  if (!form || !window.Worker) return;
+
+  /* Start the worker at once, so engine.js is loaded while the network is still there. */
+  const worker = new Worker("/static/verify-worker.js");
+  document.getElementById("no-script-note").textContent =
+    "The check runs in this browser as soon as you choose a file; the button sends it to the " +
+    "server to be checked with the Python engine instead.";
+
+  function line(className, mark, text) {
+    const p = document.createElement("p");
+    p.className = className;
+    const strong = document.createElement("strong");
+    strong.textContent = mark;
+    p.append(strong, " ", text);
+    return p;
+  }
+
+  function show(outcome) {
+    result.replaceChildren();
+    if (outcome.ok) {
+      const verdict = `verified: ${outcome.battles} battles, the final map and the ledger match`;
+      const head = line("ok verdict", "\u2713", verdict);
+      head.setAttribute("role", "status");
+      const list = document.createElement("ol");
+      list.className = "checks";
+      for (const note of outcome.notes) {
+        const item = document.createElement("li");
+        item.textContent = `\u2713 ${note}`;
+        list.append(item);
+      }
+      result.append(head, list);
+    } else {
+      const head = line("error verdict", "\u2717 first difference:", "");
+      const where = document.createElement("span");
+      where.className = "mono";
+      where.textContent = outcome.message;
+      head.append(where);
+      head.setAttribute("role", "alert");
+      result.append(head);
+    }
+    document.body.dataset.verdict = outcome.ok ? "verified" : "failed";
+  }
+
+  worker.onmessage = (event) => {
+    const message = event.data;
+    if (message.type === "ready") {
+      document.body.dataset.verifier = "ready";
+    } else if (message.type === "progress") {
+      bar.max = message.total;
+      bar.value = message.done;
+      count.textContent = `${message.done} / ${message.total}`;
+    } else if (message.type === "result") {
+      box.hidden = true;
+      show(message.result);
+    }
+  };
+
+  async function check(file) {
+    if (!file) return;
+    delete document.body.dataset.verdict;
+    result.replaceChildren(line("muted", "", `Checking ${file.name}...`));
+    bar.value = 0;
+    count.textContent = "";
+    box.hidden = false;
+    const bytes = await file.arrayBuffer();
+    worker.postMessage(bytes, [bytes]);
+  }
+
+  input.addEventListener("change", () => check(input.files[0]));
+  drop.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    drop.classList.add("over");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (event) => {
+    event.preventDefault();
+    drop.classList.remove("over");
+    check(event.dataTransfer.files[0]);
+  });
+})();

@@ -1,0 +1,158 @@
+"""The season archive: self-contained, sealed by its manifest, its engine pinned by the header."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from fairfight.conquest import archive, engine, publication, season
+from fairfight.conquest.synthetic import synthetic_map
+from fairfight.core.errors import InputError, VerificationError
+from tests.conquest.helpers import SEED, reseal
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """One finished season with a secured win, exported as a folder and as a zip."""
+    root = tmp_path_factory.mktemp("archive")
+    path = root / "season.db"
+    season.create_season(path, synthetic_map(20, 28, 10), "twenty", seed=SEED)
+    season.contribute(path, "ZZ-004", 50)
+    list(season.fight(path, None))
+    season.reveal(path)
+    publication.export_record(path, root / "record")
+    publication.export_record(path, root / "season.zip")
+    return root / "record", root / "season.zip"
+
+
+@pytest.fixture
+def record(exported: tuple[Path, Path], tmp_path: Path) -> Path:
+    copy = tmp_path / "record"
+    shutil.copytree(exported[0], copy)
+    return copy
+
+
+@pytest.fixture
+def zipped(exported: tuple[Path, Path]) -> Path:
+    return exported[1]
+
+
+def _failure(source: Path) -> VerificationError:
+    with pytest.raises(VerificationError) as caught:
+        publication.verify_folder(source)
+    return caught.value
+
+
+def test_the_archive_holds_the_record_the_verifiers_and_a_manifest(
+    record: Path, zipped: Path
+) -> None:
+    names = sorted(p.name for p in record.iterdir())
+    expected = {*engine.RECORD_FILES.values(), *archive.ENGINE_FILES, archive.GUIDE}
+    assert set(names) == (expected - {"beacon.json"}) | {archive.MANIFEST}
+    with zipfile.ZipFile(zipped) as packed:
+        assert sorted(packed.namelist()) == names
+        for name in names:
+            assert packed.read(name) == (record / name).read_bytes(), name
+    lines = (record / archive.MANIFEST).read_text(encoding="ascii").splitlines()
+    assert lines == [
+        f"{hashlib.sha256((record / n).read_bytes()).hexdigest()}  {n}"
+        for n in names
+        if n != archive.MANIFEST
+    ]
+    assert any("battles replayed" in note for note in publication.verify_folder(zipped))
+    assert any("manifest.sha256" in note for note in publication.verify_folder(record))
+
+
+def test_the_header_names_the_engine_files_of_the_season(record: Path) -> None:
+    header = json.loads((record / "header.json").read_text(encoding="utf-8"))
+    for name in archive.ENGINE_FILES:
+        assert (
+            header["engine_files"][name] == hashlib.sha256((record / name).read_bytes()).hexdigest()
+        )
+    assert (record / "engine.py").read_bytes() == Path(engine.__file__).read_bytes()
+
+
+def test_a_file_changed_without_the_manifest_is_named(record: Path) -> None:
+    history = record / "history.jsonl"
+    history.write_bytes(history.read_bytes().replace(b'"kind":"regular"', b'"kind":"bonus"', 1))
+    failure = _failure(record)
+    assert (failure.place, failure.detail) == (
+        "history.jsonl",
+        "its SHA-256 does not match manifest.sha256",
+    )
+
+
+def test_missing_and_unlisted_files_are_named(record: Path) -> None:
+    (record / "engine.js").unlink()
+    assert _failure(record).place == "engine.js"
+    assert "missing from the record" in _failure(record).detail
+    reseal(record)  # without engine.js; but the header names it, so it is still required
+    assert _failure(record).place == "engine.js"
+    assert "header.engine_files" in _failure(record).detail
+    manifest = record / archive.MANIFEST
+    lines = manifest.read_text(encoding="ascii").splitlines()
+    manifest.write_text("".join(f"{line}\n" for line in lines if "VERIFY.md" not in line))
+    failure = _failure(record)
+    assert (failure.place, failure.detail) == ("VERIFY.md", "not listed in manifest.sha256")
+
+
+def test_an_engine_swapped_after_the_fact_is_detected(record: Path) -> None:
+    for name in archive.ENGINE_FILES:
+        original = (record / name).read_bytes()
+        edit = b"\n// a later edit\n" if name.endswith(".js") else b"\n# a later edit\n"
+        (record / name).write_bytes(original + edit)
+        reseal(record)
+        failure = _failure(record)
+        assert failure.place == name
+        assert "header.engine_files" in failure.detail
+        (record / name).write_bytes(original)
+    reseal(record)
+    assert publication.verify_folder(record)
+
+
+def test_the_export_publishes_the_engine_files_the_season_began_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.db"
+    season.create_season(path, synthetic_map(8, 9, 3), "small", seed=SEED)
+    newer = {**archive.engine_sources(), "engine.js": b"// another release\n"}
+    monkeypatch.setattr(archive, "engine_sources", lambda: newer)
+    list(season.fight(path, None))
+    season.reveal(path)
+    publication.export_record(path, tmp_path / "record")
+    assert (tmp_path / "record" / "engine.js").read_bytes() != newer["engine.js"]
+    assert publication.verify_folder(tmp_path / "record")
+
+
+def test_export_refuses_an_unusable_target_before_any_work(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "folder.zip").mkdir()
+    for target, words in (
+        (tmp_path / "file", "is a file"),
+        (tmp_path / "folder.zip", "is a folder"),
+        (tmp_path / "absent" / "deeper" / "x.zip", "no such folder"),
+    ):
+        with pytest.raises(InputError, match=words):
+            publication.export_record(tmp_path / "no-season.db", target)
+
+
+def test_a_damaged_zip_is_one_line(tmp_path: Path, zipped: Path) -> None:
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(zipped.read_bytes()[:-200])
+    assert _failure(broken).place == "archive"
+    stray = tmp_path / "stray.zip"
+    with zipfile.ZipFile(stray, "w") as packed:
+        packed.writestr("../evil.txt", "x")
+    failure = _failure(stray)
+    assert (failure.place, failure.detail) == ("../evil.txt", "is not a file of a season record")
+
+
+def test_the_web_download_is_the_exported_zip_byte_for_byte(exported: tuple[Path, Path]) -> None:
+    folder, zipped = exported
+    files = publication.archive_files_of(folder.parent / "season.db")
+    assert archive.zip_bytes(files) == zipped.read_bytes()

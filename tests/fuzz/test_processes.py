@@ -1,0 +1,77 @@
+"""The few cases that need a real process: a named pipe that would block, memory held under
+a hard limit, and Ctrl-C during long commands (exit 130, one line, no worker traceback).
+
+The timeouts and limits are generous safety nets, not speed assertions.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.fuzz.corpus import KINDS
+
+SAFETY_SECONDS = 120
+MEMORY_BYTES = 3 * 1024 * 1024 * 1024
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+
+
+def fairfight(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "fairfight", *map(str, args)], capture_output=True, text=True,
+        timeout=SAFETY_SECONDS, preexec_fn=_limit_memory, check=False,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+
+
+def one_line_refusal(result: subprocess.CompletedProcess[str], code: int = 2) -> str:
+    assert result.returncode == code, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    return result.stderr.strip()
+
+
+@pytest.mark.parametrize("kind", ["named-pipe", "billion-laughs", "deep-yaml", "deep-json",
+                                  "over-size-cap"])
+def test_hostile_files_under_a_memory_limit(kind: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    KINDS[kind](bad, b"")
+    one_line_refusal(fairfight("warscore", "battle", bad))
+
+
+def _interrupt(args: list[str], after: float, tmp_path: Path) -> tuple[int, str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fairfight", *args], stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True, cwd=tmp_path, start_new_session=True,
+    )
+    time.sleep(after)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+    _, stderr = process.communicate(timeout=SAFETY_SECONDS)
+    return process.returncode, stderr
+
+
+def test_ctrl_c_during_a_parallel_sweep(tmp_path: Path) -> None:
+    code, stderr = _interrupt(["clash", "sweep", "--full", "--workers", "2"], 4.0, tmp_path)
+    assert code == 130, stderr
+    assert "Traceback" not in stderr
+    assert stderr.strip().splitlines()[-1] == "interrupted"
+    assert stderr.count("interrupted") == 1
+
+
+def test_ctrl_c_during_a_whole_season(tmp_path: Path) -> None:
+    season = tmp_path / "s.db"
+    assert fairfight("conquest", "new", season).returncode == 0
+    code, stderr = _interrupt(["conquest", "next", str(season), "--to-end"], 2.0, tmp_path)
+    assert code == 130, stderr
+    assert stderr.strip().splitlines() == ["interrupted"]

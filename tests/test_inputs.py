@@ -1,0 +1,129 @@
+"""The sturdy reading edge: every hostile file is one InputError naming it, in bounded work."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from fairfight import inputs
+from fairfight.core.errors import InputError
+
+
+def refused(call: object, *args: object, **kwargs: object) -> InputError:
+    assert callable(call)
+    with pytest.raises(InputError) as caught:
+        call(*args, **kwargs)
+    assert "\n" not in caught.value.one_line()
+    return caught.value
+
+
+def write(tmp_path: Path, name: str, data: str | bytes) -> Path:
+    path = tmp_path / name
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8")
+    else:
+        path.write_bytes(data)
+    return path
+
+
+def test_a_named_pipe_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    assert "not a regular file" in refused(inputs.load_json, fifo).rule
+
+
+def test_folders_loops_and_missing_files(tmp_path: Path) -> None:
+    assert "folder" in refused(inputs.read_text, tmp_path).rule
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    assert "symbolic links loop" in refused(inputs.read_text, loop).rule
+    assert refused(inputs.read_text, tmp_path / "absent").rule == "file not found"
+    assert "not valid" in refused(inputs.read_text, Path("a\0b")).rule
+
+
+def test_device_files_are_refused() -> None:
+    assert "not a regular file" in refused(inputs.read_text, Path("/dev/zero")).rule
+
+
+def test_size_cap_is_enforced_and_configurable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, "big.json", "[" + "1," * 600 + "1]")
+    assert "over the 1,000 bytes limit" in refused(inputs.read_text, path, limit=1000).rule
+    monkeypatch.setenv(inputs.RECORD_LIMIT_ENV, "1")
+    assert inputs.record_limit() == 1024 * 1024
+    monkeypatch.setenv(inputs.RECORD_LIMIT_ENV, "1.5")
+    assert refused(inputs.record_limit).field == inputs.RECORD_LIMIT_ENV
+
+
+def test_non_utf8_names_the_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "seed.txt", b"ok\n\xff\xfe\n")
+    assert refused(inputs.read_text, path).rule == "is not UTF-8 text (bad byte at line 2)"
+
+
+def test_json_duplicates_fractions_constants_and_long_integers(tmp_path: Path) -> None:
+    assert "given twice" in refused(inputs.parse_json, '{"a": 1, "a": 2}', "f").rule
+    error = refused(inputs.parse_json, '{"regions": [{"people": 1}, {"people": 8e6}]}', "map")
+    assert error.field == "map: regions[1].people"
+    assert "8e6 is not a whole number" in error.rule
+    assert "not a JSON number" in refused(inputs.parse_json, "[NaN]", "f").rule
+    assert "more than 40 digits" in refused(inputs.parse_json, "9" * 5000, "f").rule
+    assert inputs.parse_json("[-12, 0]", "f") == [-12, 0]
+
+
+def test_json_deep_nesting_is_one_line() -> None:
+    assert "nested" in refused(inputs.parse_json, "[" * 100_000 + "]" * 100_000, "f").rule
+    assert "nested" in refused(inputs.parse_json, "[" * 80 + "]" * 80, "f").rule
+    assert inputs.parse_json("[" * 60 + "]" * 60, "f") is not None
+
+
+def test_json_lines_name_the_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "r.jsonl", '{"a": 1}\n\n{"a": \n')
+    assert next(iter(inputs.load_jsonl(path, 1000))) == (1, {"a": 1})
+    with pytest.raises(InputError) as caught:
+        list(inputs.load_jsonl(path, 1000))
+    assert caught.value.field.endswith("line 3")
+
+
+def test_yaml_billion_laughs_is_bounded(tmp_path: Path) -> None:
+    lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+    path = write(tmp_path, "laughs.yaml", "\n".join(lines) + "\n")
+    assert os.path.getsize(path) < 1024
+    assert "expands (through aliases)" in refused(inputs.load_yaml, path).rule
+
+
+def test_yaml_recursive_alias_and_deep_nesting(tmp_path: Path) -> None:
+    assert "nested" in refused(inputs.load_yaml, write(tmp_path, "r.yaml", "a: &x [*x]\n")).rule
+    for levels in (100, 5000):
+        deep = write(tmp_path, "d.yaml", "[" * levels + "]" * levels)
+        assert "nest" in refused(inputs.load_yaml, deep).rule
+
+
+def test_yaml_duplicates_long_integers_and_a_small_alias(tmp_path: Path) -> None:
+    error = refused(inputs.load_yaml, write(tmp_path, "d.yaml", "war:\n  year: 1\n  year: 2\n"))
+    assert error.field == "war.year" and "line 3" in error.rule
+    long = write(tmp_path, "l.yaml", f"a: {'7' * 5000}\n")
+    assert "more than 40 digits" in refused(inputs.load_yaml, long).rule
+    shared = write(tmp_path, "s.yaml", "a: &n {x: 1}\nb: *n\n")
+    assert inputs.load_yaml(shared) == {"a": {"x": 1}, "b": {"x": 1}}
+
+
+def test_output_checks(tmp_path: Path) -> None:
+    inputs.check_output_file(tmp_path / "new.jsonl")
+    inputs.check_output_folder(tmp_path / "a" / "b")
+    assert "does not exist" in refused(inputs.check_output_file, tmp_path / "x" / "f").rule
+    assert "folder" in refused(inputs.check_output_file, tmp_path).rule
+    existing = write(tmp_path, "old.db", "")
+    assert "already exists" in refused(inputs.check_output_file, existing, may_exist=False).rule
+    assert "is a file" in refused(inputs.check_output_folder, existing).rule
+    assert "is a file" in refused(inputs.check_output_file, existing / "inner").rule
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only folders")
+def test_read_only_folder_is_refused_up_front(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o555)
+    assert "read-only" in refused(inputs.check_output_file, locked / "game.jsonl").rule

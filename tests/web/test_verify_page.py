@@ -1,0 +1,161 @@
+"""The season verify page: the browser replays an archive with engine.js, offline, in a worker."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from fairfight.conquest import archive, engine, publication, season
+from fairfight.conquest.synthetic import synthetic_map
+from fairfight.web import WebSettings, create_app
+from tests.conquest.helpers import SEED, reseal
+from tests.system import chromium_path
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def archives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A good season archive and one with a flipped draw (manifest rewritten, as a forger would)."""
+    root = tmp_path_factory.mktemp("verify-page")
+    path = root / "season.db"
+    season.create_season(path, synthetic_map(24, 30, 12), "page", seed=SEED)
+    season.contribute(path, "ZZ-003", 50)
+    season.contribute(path, "ZZ-007", 25)
+    list(season.fight(path, None))
+    season.reveal(path)
+    publication.export_record(path, root / "good.zip")
+    publication.export_record(path, root / "tampered")
+    history = root / "tampered" / "history.jsonl"
+    lines = history.read_text(encoding="utf-8").splitlines()
+    entry = json.loads(lines[6])
+    entry["draws"][5]["value"] ^= 1 << 50
+    lines[6] = json.dumps(entry, sort_keys=True, separators=(",", ":"))
+    history.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    reseal(root / "tampered")
+    folder = root / "tampered"
+    archive.write_zip({p.name: p.read_bytes() for p in folder.iterdir()}, root / "tampered.zip")
+    return {"good": root / "good.zip", "tampered": root / "tampered.zip"}
+
+
+def _python_message(path: Path) -> str:
+    with pytest.raises(engine.ReplayMismatch) as caught:
+        engine.verify_record(engine.load_record(path))
+    return str(caught.value)
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(WebSettings(database_url="sqlite://"))) as test_client:
+        yield test_client
+
+
+def test_the_page_and_its_engine_are_served_from_this_site(client: TestClient) -> None:
+    page = client.get("/verify")
+    assert page.status_code == 200
+    assert 'src="/static/verify.js"' in page.text and "<script>" not in page.text
+    script = client.get("/verify/engine.js")
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert script.content == (files("fairfight.conquest") / "engine.js").read_bytes()
+    assert client.get("/static/verify-worker.js").status_code == 200
+    assert "Verify a season" in client.get("/").text
+
+
+def test_the_json_twin_checks_an_archive_with_the_python_verifier(
+    client: TestClient, archives: dict[str, Path]
+) -> None:
+    good = client.post("/api/upload/verify", files={"archive": archives["good"].read_bytes()})
+    assert good.status_code == 200
+    body = good.json()
+    assert body["ok"] and body["battles"] >= 23
+    assert (
+        body["message"]
+        == f"verified: {body['battles']} battles, the final map and the ledger match"
+    )
+    bad = client.post("/api/upload/verify", files={"archive": archives["tampered"].read_bytes()})
+    assert bad.json()["ok"] is False
+    assert bad.json()["message"] == _python_message(archives["tampered"])
+    assert bad.json()["place"] == "battle 7"
+    page = client.post(
+        "/api/upload/verify",
+        files={"archive": archives["tampered"].read_bytes()},
+        headers={"accept": "text/html"},
+    )
+    assert "first difference" in page.text and "battle 7: field draws[5].value" in page.text
+    empty = client.post("/api/upload/verify", files={"archive": b""})
+    assert empty.status_code == 422 and empty.json()["field"] == "archive"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[str]:
+    """The service on a loopback port, for a real browser."""
+    port = _free_port()
+    app = create_app(WebSettings(database_url="sqlite://"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def test_the_browser_verifies_offline_and_names_the_first_difference(
+    served: str, archives: dict[str, Path], tmp_path: Path
+) -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    executable = chromium_path()
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(f"{served}/verify")
+            page.wait_for_selector("body[data-verifier=ready]")
+            context.set_offline(True)  # everything the check needs is already loaded
+            page.set_input_files("#archive", str(archives["good"]))
+            page.wait_for_selector("body[data-verdict]", timeout=60_000)
+            verdict = page.inner_text("#result")
+            page.screenshot(path=str(tmp_path / "verified.png"))
+            (Path("/tmp") / "verified.png").write_bytes((tmp_path / "verified.png").read_bytes())
+            assert page.get_attribute("body", "data-verdict") == "verified", verdict
+            assert (
+                "verified:" in verdict and "battles, the final map and the ledger match" in verdict
+            )
+            assert "every file matches manifest.sha256" in verdict
+            page.set_input_files("#archive", str(archives["tampered"]))
+            page.wait_for_selector("body[data-verdict=failed]", timeout=60_000)
+            failed = page.inner_text("#result")
+            page.screenshot(path=str(tmp_path / "tampered.png"))
+            assert "first difference" in failed
+            assert _python_message(archives["tampered"]) in failed
+            assert page.get_attribute("#progress", "value") is not None
+        finally:
+            browser.close()
