@@ -86,3 +86,13 @@ def test_ctrl_c_during_simulate_exits_130_with_one_line() -> None:
     assert process.returncode == 130
     assert "Traceback" not in stderr
     assert stderr.strip().splitlines() == ["interrupted"]
+
+
+def test_integer_options_take_plain_digits_only() -> None:
+    for option in ("--games", "--jobs", "--seed-base"):
+        for value in ("10.0", "+10", "6_17"):
+            result = run("simulate", option, value)
+            assert result.exit_code == 2, (option, value)
+            lines = result.output.strip().splitlines()
+            assert len(lines) == 1 and "not a whole number" in lines[0], lines
+            assert "Traceback" not in result.output
