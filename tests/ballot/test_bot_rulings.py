@@ -224,3 +224,26 @@ def _president(state: GameState, card: Card) -> GameState:
     seats = list(state.seats)
     seats[0] = Holding(0, Party.D, card.id)
     return state.with_changes(seats=tuple(seats))
+
+
+def test_machine_speaker_bid_prefers_board_seats_to_a_rivals() -> None:
+    """2028, D House majority, no lean. Seat 1 holds H-CA-2 (D), so the Machine's `need` is
+    1 + 1 = 2. The safest D races are in the +3 states, California's districts first; H-CA-1
+    is the board's, H-CA-2 the rival's: the bid takes the two board-held ones, H-CA-1 and
+    H-CA-3. Home states (Maine, Michigan) elect no senator or governor in 2028, and the hand
+    has two candidates, so nothing else is declared."""
+    state = fresh(2)
+    seats = list(state.seats)
+    seats[seat_index("H-CA-2")] = Holding(1, Party.D, 30)
+    cards = build_cards(state.key)
+    hand = tuple(c.id for c in cards if c.party is Party.D and c.id != 30)[:2]
+    hands = list(state.hands)
+    hands[0] = hand
+    state = state.with_changes(
+        seats=tuple(seats), hands=tuple(hands), phase=Phase.DECLARE, lean=(0,) * 50
+    )
+    assert leg.majority_party(state, Office.HOUSE) is Party.D
+    machine = Machine([0], homes={0: (state_index("ME"), state_index("MI"))})
+    entries = machine.declare(state, 0, machine.home(state, 0)).entries
+    assert sorted(e.race for e in entries) == ["H-CA-1", "H-CA-3"]
+    assert all(e.party is Party.D for e in entries)
