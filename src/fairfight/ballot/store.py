@@ -113,7 +113,7 @@ class BallotStore:
             )
 
     def games(self, limit: int = 20) -> list[StoredGame]:
-        """The most recent games (newest first by row order)."""
+        """Up to `limit` stored games, for the start page's list."""
         with self.engine.connect() as connection:
             rows = connection.execute(select(GAMES).limit(limit)).all()
         return [
