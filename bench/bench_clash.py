@@ -1,10 +1,12 @@
-"""clash: scalar preview time, batch previews per second, and the full monotonicity sweep.
+"""clash: the batch preview against the C port, scalar preview time, the monotonicity sweep.
 
-Baseline for every rate: a plain Python loop calling the scalar `preview` on each spec of
-the 5,376-case oracle corpus, measured in the same run. The batch runs the same kernel on
-numpy columns (the corpus tiled to about two million clashes, and two million random
-clashes), in one process and split across two. Wall-clock rates depend on what else the
-machine is running, so the CPU time of each run is reported too.
+First, the yardstick: bench/c/clash_limit.c (faithful and early-exit builds) previews its own
+deterministic corpus; bench/c/dump.c writes that corpus and the C figures, which we load as
+columns, preview, and compare figure by figure and by the C checksum, then time per
+CPU-second on 1 process and per wall second on 2, as the C program does.
+
+Then the older baseline for the other rates: a plain Python loop calling the scalar `preview`
+on each spec of the 5,376-case oracle corpus, measured in the same run.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from bench import clash_corpus, yardstick
 from bench.timing import best_seconds, report
 from fairfight.clash.batch import columns_from_specs, preview_batch
 from fairfight.clash.corpus import SWEEP_SIZE, oracle_specs, random_columns
@@ -51,7 +54,57 @@ def _timed(work: Callable[[], object], repeats: int = 3) -> tuple[float, float]:
     return best
 
 
+C_CORPUS = 200_000
+
+
+def against_c() -> None:
+    """The batch preview and the C port on the C corpus: equal figures, rates, ratios."""
+    faithful = yardstick.build("clash_limit.c", "clash_limit")
+    early = yardstick.build("clash_limit.c", "clash_limit_early", "-DEARLY")
+    dump = yardstick.build("dump.c", "clash_dump")
+    if faithful is None or early is None or dump is None:
+        print("gcc not found: the C yardstick is skipped")
+        return
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        specs, previews = Path(folder) / "specs.bin", Path(folder) / "previews.bin"
+        yardstick.run(dump, C_CORPUS, specs, previews)
+        columns, expected = clash_corpus.load_specs(specs), clash_corpus.load_previews(previews)
+    ours = preview_batch(columns)
+    pairs = {"ld_low": "ld_low", "ld_median": "ld_median", "ld_high": "ld_high",
+             "la_low": "la_low", "la_median": "la_median", "la_high": "la_high",
+             "shock_defender_low": "shock_defender_low",
+             "shock_defender_median": "shock_defender_median",
+             "shock_defender_high": "shock_defender_high", "r_def": "r_def",
+             "r_att": "r_att", "r_surv": "r_surv", "a": "a", "d": "d",
+             "volatility": "volatility"}
+    differing = sum(int(np.count_nonzero(ours.row(mine) != expected[theirs]))
+                    for mine, theirs in pairs.items())
+    differing += int(np.count_nonzero(ours.break_permille != expected["break"]))
+    differing += int(np.count_nonzero(ours.win_permille != expected["win"]))
+    checksum = int((ours.break_permille + ours.row("ld_low") + ours.row("ld_median")
+                    + ours.row("ld_high")).sum())
+    c_output = yardstick.run(early, C_CORPUS, 5, 1)
+    c_checksum = int(yardstick.number_after(c_output, "checksum="))
+    print(f"C corpus of {C_CORPUS:,}: {differing} differing figures; checksum {checksum} "
+          f"(C: {c_checksum})", flush=True)
+    for label, program in (("faithful", faithful), ("early-exit", early)):
+        c_cpu = yardstick.number_after(yardstick.run(program, C_CORPUS, 5, 1),
+                                       "best per CPU-second (1 proc):")
+        report(f"C preview, {label}, per CPU-second (yardstick)", c_cpu, "previews/cpu-s")
+        _, cpu = _timed(lambda: preview_batch(columns), repeats=5)
+        report("  batch preview, 1 process, per CPU-second", C_CORPUS / cpu, "previews/cpu-s",
+               c_cpu)
+    c_wall = yardstick.number_after(yardstick.run(early, C_CORPUS, 5, 2), "median")
+    report("C preview, early-exit, 2 processes (yardstick)", c_wall, "previews/s")
+    wall, _ = _timed(lambda: preview_batch(columns, workers=2), repeats=5)
+    report("  batch preview, 2 processes", C_CORPUS / wall, "previews/s", c_wall)
+
+
 def main() -> None:
+    against_c()
     specs = oracle_specs()
     hardest = [spec for spec in specs if preview(spec).evaluations >= 19]
 

@@ -18,5 +18,5 @@ def best_seconds(work: Callable[[], object], repeats: int = 5) -> float:
 
 def report(label: str, rate: float, unit: str, baseline: float | None = None) -> None:
     """Print one line: the rate and, when a baseline rate is given, the ratio against it."""
-    ratio = f"  ({rate / baseline:,.1f}x baseline)" if baseline else ""
+    ratio = f"  ({rate / baseline:,.2f}x baseline)" if baseline else ""
     print(f"{label:<48} {rate:>14,.0f} {unit}{ratio}", flush=True)

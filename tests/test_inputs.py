@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -122,8 +124,42 @@ def test_output_checks(tmp_path: Path) -> None:
     assert "is a file" in refused(inputs.check_output_file, existing / "inner").rule
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only folders")
-def test_read_only_folder_is_refused_up_front(tmp_path: Path) -> None:
-    locked = tmp_path / "locked"
-    locked.mkdir(mode=0o555)
-    assert "read-only" in refused(inputs.check_output_file, locked / "game.jsonl").rule
+def _refusal_as_an_ordinary_user(target: Path) -> str:
+    """The refusal `check_output_file` gives for `target`, checked by a process without root.
+
+    Root may write anywhere, so under root (as in CI) the check runs in a forked child that
+    has dropped to the `nobody` user first.
+    """
+    if os.geteuid() != 0:
+        return refused(inputs.check_output_file, target).rule
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child process
+        os.close(reader)
+        os.setgid(65534)
+        os.setuid(65534)
+        try:
+            inputs.check_output_file(target)
+            message = "accepted"
+        except InputError as error:
+            message = error.rule
+        os.write(writer, message.encode())
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as pipe:
+        message = pipe.read().decode()
+    os.waitpid(child, 0)
+    return message
+
+
+def test_read_only_folder_is_refused_up_front() -> None:
+    base = Path(tempfile.mkdtemp(prefix="fairfight-readonly-"))
+    try:
+        base.chmod(0o755)
+        locked = base / "locked"
+        locked.mkdir(mode=0o555)
+        locked.chmod(0o555)
+        assert "read-only" in _refusal_as_an_ordinary_user(locked / "game.jsonl")
+    finally:
+        (base / "locked").chmod(0o755)
+        shutil.rmtree(base)

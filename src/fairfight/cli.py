@@ -28,7 +28,7 @@ from fairfight.console import (
 )
 from fairfight.core.errors import InputError
 
-__all__ = ["RULESETS", "app", "examples", "main", "root", "version"]
+__all__ = ["RULESETS", "app", "examples", "main", "root", "serve", "version"]
 
 RULESETS = {
     "ballot": "The election card game: exact race odds, bot and human games, replays.",

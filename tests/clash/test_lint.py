@@ -51,3 +51,9 @@ def test_no_floats(path: Path) -> None:
 def test_the_lint_catches_floats() -> None:
     sample = "import math\nx = 1 / 2\ny = float(3)\nz = 0.5\nw = np.float64(1)\n"
     assert len(_problems(ast.parse(sample))) == 5
+
+
+def test_the_world_modules_are_scanned_too() -> None:
+    names = {path.stem for path in SOURCES}
+    assert {"scenario", "world", "engagement", "orders", "turn", "knowledge", "ai", "record",
+            "game", "generate", "setpieces", "playtest", "world_cli"} <= names

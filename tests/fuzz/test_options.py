@@ -71,7 +71,7 @@ def test_integer_parameters_take_plain_digits_only(
                                    or (s.startswith("-") is False and "-" in s)))
 def test_any_non_integer_draw_is_one_line(text: str) -> None:
     result = invoke("clash", "resolve", WORKED, "--r", text)
-    assert_refused(result, codes=(2,))
+    assert_refused(result, codes=(2,), given=text)
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from fastapi import APIRouter, Response
 from fastapi.testclient import TestClient
 
 from fairfight.conquest import archive, engine, publication, season
@@ -111,10 +112,19 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def served() -> Iterator[str]:
-    """The service on a loopback port, for a real browser."""
+def served(archives: dict[str, Path]) -> Iterator[str]:
+    """The service on a loopback port, for a real browser, publishing the two test archives."""
     port = _free_port()
     app = create_app(WebSettings(database_url="sqlite://"))
+    published = APIRouter()
+
+    @published.get("/published/{name}.zip")
+    def archive_file(name: str) -> Response:
+        if name not in archives:
+            return Response(status_code=404)
+        return Response(archives[name].read_bytes(), media_type="application/zip")
+
+    app.include_router(published)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -157,5 +167,24 @@ def test_the_browser_verifies_offline_and_names_the_first_difference(
             assert "first difference" in failed
             assert _python_message(archives["tampered"]) in failed
             assert page.get_attribute("#progress", "value") is not None
+        finally:
+            browser.close()
+
+
+def test_the_page_fetches_a_published_archive_from_this_site(
+    served: str, archives: dict[str, Path]
+) -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    executable = chromium_path()
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(f"{served}/verify?archive=/published/tampered.zip")
+            page.wait_for_selector("body[data-verdict=failed]", timeout=60_000)
+            assert _python_message(archives["tampered"]) in page.inner_text("#result")
+            page.goto(f"{served}/verify?archive=/published/absent.zip")
+            page.wait_for_selector("#result .error", timeout=60_000)
+            assert "could not fetch /published/absent.zip: 404" in page.inner_text("#result")
         finally:
             browser.close()

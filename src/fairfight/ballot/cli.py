@@ -226,6 +226,7 @@ def simulate(
     config: str = typer.Option("as-written-plus", help="named config"),
     seed_base: int = typer.Option(1000, help="game keys are seed-base, seed-base+1, ..."),
     jobs: int = typer.Option(1, help="local processes"),
+    scheduler: str | None = typer.Option(None, help="a dask.distributed scheduler address"),
     as_json: bool = typer.Option(False, "--json", help="machine-readable metrics"),
 ) -> None:
     """Seeded bot games and the smoke metrics (contested share, bills, length, spread, wins)."""
@@ -240,6 +241,7 @@ def simulate(
     from fairfight.ballot.bots import make_bots
     from fairfight.ballot.rules import VictoryMode, named_config
     from fairfight.ballot.simulate import GameSpec, metrics, run_games
+    from fairfight.core.executor import executor_for
 
     if not 1 <= games <= MAX_GAMES:
         raise InputError("games", f"must be between 1 and {MAX_GAMES}")
@@ -265,7 +267,12 @@ def simulate(
         try:
             for rules_config in configs:
                 specs = [GameSpec(rules_config, str(seed_base + i), names) for i in range(games)]
-                summaries = run_games(specs, jobs, lambda n: bar.advance(task, n))
+                summaries = run_games(
+                    specs,
+                    jobs,
+                    lambda n: bar.advance(task, n),
+                    executor_for(jobs, scheduler) if scheduler else None,
+                )
                 results.append(metrics(summaries, rules_config.victory))
         except KeyboardInterrupt:
             bar.stop()

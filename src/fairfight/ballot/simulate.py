@@ -17,6 +17,7 @@ from fairfight.ballot.bots import make_bots
 from fairfight.ballot.elections import Event
 from fairfight.ballot.players import play_game
 from fairfight.ballot.rules import BallotConfig, VictoryMode
+from fairfight.core.executor import Executor
 
 Summary = dict[str, Any]
 CHUNK = 4
@@ -96,10 +97,26 @@ def run_game(spec: GameSpec) -> Summary:
 
 
 def run_games(
-    specs: list[GameSpec], jobs: int = 1, progress: Callable[[int], None] | None = None
+    specs: list[GameSpec],
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[Summary]:
-    """Run games in order, in this process or in `jobs` local processes; same results either way."""
+    """Run games in order, in this process or in `jobs` local processes; same results either way.
+
+    An `executor` (e.g. a Dask scheduler's) runs one game per task instead; each game carries
+    its own key, so the results are the same again.
+    """
     results: list[Summary] = []
+    if executor is not None:
+        finished = [0]
+
+        def advance(done: int) -> None:
+            if progress:
+                progress(done - finished[0])
+            finished[0] = done
+
+        return list(executor.map(run_game, [(spec,) for spec in specs], advance))
     if jobs <= 1:
         for spec in specs:
             results.append(run_game(spec))

@@ -1,8 +1,8 @@
-"""Previews of many clashes at once: the same kernel on numpy int64 columns [CB-2290].
+"""Previews of many clashes at once, from int64 columns [CB-2290].
 
-An AI or an overlay asks for thousands of previews; here each step of the kernel runs over
-a block of clashes at a time, the three thresholds are found by a bisection that moves every
-clash's bracket in lockstep, and large batches can be split across processes.
+An AI or an overlay asks for thousands of previews. Each one runs the kernel's own formulas,
+compiled (`clash.compiled`): Steps 1-4 once, the three band draws, then a bisection for each
+threshold the band draws do not settle. Large batches can be split across processes.
 """
 
 from __future__ import annotations
@@ -14,18 +14,14 @@ from typing import Any
 import numpy as np
 
 from fairfight.clash import tables as t
-from fairfight.clash.kernel import Columns, Exchange, Prepared, exchange, prepare
-from fairfight.clash.ops import ARRAY_OPS
+from fairfight.clash.kernel import Columns
 from fairfight.clash.parallel import Int32Array, Int64Array, run_split
-from fairfight.clash.preview import BAND_DRAWS, band_values
 from fairfight.clash.spec import ClashSpec, check_resolvable, to_columns
 
 __all__ = ["BatchPreview", "columns_from_specs", "preview_batch", "slice_columns"]
 
 BLOCK = 8_192
-"""Clashes per block: small enough that the temporaries stay in cache."""
-SEARCH_ROUNDS = (t.HIGH_DRAW - 1).bit_length()
-"""Bisection rounds over 1..999: 10 [CB-2220]."""
+"""Clashes per block: the unit of progress reports and of the split across processes."""
 OUTPUT_ROWS = (
     "a", "d", "volatility", "resolve_attacker", "resolve_defender",
     "ld_low", "ld_median", "ld_high", "la_low", "la_median", "la_high",
@@ -109,75 +105,6 @@ def slice_columns(columns: Columns, selection: Any) -> Columns:
     })
 
 
-def _subset(prepared: Prepared, selection: Int64Array) -> Prepared:
-    values = {}
-    for item in fields(Prepared):
-        value = getattr(prepared, item.name)
-        values[item.name] = value[selection] if np.ndim(value) else value
-    return Prepared(**values)
-
-
-def _breaks(p: Prepared, x: Exchange) -> Any:
-    return x.defender_breaks
-
-
-def _lead_holds(p: Prepared, x: Exchange) -> Any:
-    return ~x.attacker_shock_reaches_resolve
-
-
-def _lead_survives(p: Prepared, x: Exchange) -> Any:
-    return x.la < p.lead_strength
-
-
-THRESHOLDS = (_breaks, _lead_holds, _lead_survives)
-"""The monotone predicates whose least true draw gives r_def, r_att and r_surv."""
-
-
-def _thresholds(p: Prepared, at_low: Exchange, at_high: Exchange) -> list[Int64Array]:
-    """r_def, r_att and r_surv of every clash [CB-2170..CB-2190].
-
-    The band draws already settle every threshold that is 0 (holds at r = 0) or 1000 (fails
-    at 999). The rest, of all three predicates together, are bisected over 1..999 in
-    lockstep: 10 rounds, each one call of the exchange [CB-2220].
-    """
-    results: list[Int64Array] = []
-    pending: list[Int64Array] = []
-    for holds in THRESHOLDS:
-        result = np.where(holds(p, at_low), 0,
-                          np.where(holds(p, at_high), -1, t.DRAWS)).astype(np.int64)
-        results.append(result)
-        pending.append(np.flatnonzero(result < 0))
-    index = np.concatenate(pending)
-    if index.size == 0:
-        return results
-    which = np.repeat(np.arange(len(THRESHOLDS)), [part.size for part in pending])
-    sub = _subset(p, index)
-    low = np.ones(index.size, dtype=np.int64)
-    high = np.full(index.size, t.HIGH_DRAW, dtype=np.int64)
-    for _ in range(SEARCH_ROUNDS):
-        middle = (low + high) // 2
-        x = exchange(ARRAY_OPS, sub, middle)
-        found = np.choose(which, [holds(sub, x) for holds in THRESHOLDS])
-        high = np.where(found, middle, high)
-        low = np.where(found, low, middle + 1)
-    for position, (result, part) in enumerate(zip(results, pending, strict=True)):
-        result[part] = low[which == position]
-    return results
-
-
-def _preview_block(columns: Columns, out: Int32Array) -> None:
-    """Fill `out` (rows x n) with the previews of one block."""
-    p = prepare(ARRAY_OPS, columns)
-    draws = [exchange(ARRAY_OPS, p, r) for r in BAND_DRAWS]
-    low, high = draws[0], draws[2]
-    rows: list[Any] = [p.a, p.d, p.volatility, p.resolve_attacker, p.resolve_defender]
-    for figure in ("ld", "la", "shock_defender"):
-        rows += band_values(ARRAY_OPS, *(getattr(x, figure) for x in draws))
-    rows += _thresholds(p, low, high)
-    for index, row in enumerate(rows):
-        out[index] = row
-
-
 def _length(columns: Columns) -> int:
     return int(np.asarray(columns.kind).shape[0])
 
@@ -189,14 +116,19 @@ def preview_batch(columns: Columns, *, workers: int = 1) -> BatchPreview:
     `workers` > 1 the batch is split into contiguous ranges, each filled by a forked
     process; the figures are identical whichever way it runs.
     """
+    from fairfight.clash.compiled import preview_rows  # numba loads only when previews run
+
     n = _length(columns)
 
     def work(start: int, stop: int, out: Int32Array, tick: Callable[[int], None]) -> None:
         for begin in range(start, stop, BLOCK):
             end = min(stop, begin + BLOCK)
-            _preview_block(slice_columns(columns, slice(begin, end)), out[:, begin:end])
+            preview_rows(slice_columns(columns, slice(begin, end)), out[:, begin:end])
             tick(end - begin)
 
     if n < 2 * BLOCK:
         workers = 1
+    elif workers > 1:  # compile (or load the compiled code) once, before the processes fork
+        preview_rows(slice_columns(columns, slice(0, 1)), np.zeros((len(OUTPUT_ROWS), 1),
+                                                                   dtype=np.int32))
     return BatchPreview(run_split(n, workers, (len(OUTPUT_ROWS), n), work, dtype=np.int32))

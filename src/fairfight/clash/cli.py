@@ -195,6 +195,8 @@ def sweep(
     full: bool = typer.Option(False, "--full", help="All 86,016 clashes x 1000 draws."),
     workers: int = typer.Option(2, "--jobs", "--workers", min=1, max=64,
                                 help="Processes to use (--workers is the older name)."),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="A dask.distributed scheduler address (tcp://host:8786)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Check that every exchange quantity is monotone in the draw (CB-2150, CB-2670)."""
@@ -202,11 +204,13 @@ def sweep(
 
     from fairfight.clash.corpus import SWEEP_SIZE
     from fairfight.clash.invariants import run_sweep
+    from fairfight.core.executor import executor_for
 
     indices = np.arange(0, SWEEP_SIZE, 1 if full else SAMPLE_STRIDE, dtype=np.int64)
     started = time.perf_counter_ns()
     with _progress("monotonicity sweep", int(indices.shape[0])) as progress:
-        report = run_sweep(indices, workers=workers, progress=progress)
+        report = run_sweep(indices, workers=workers, progress=progress,
+                           executor=executor_for(1, scheduler) if scheduler else None)
     elapsed_ms = (time.perf_counter_ns() - started) // 1_000_000
     summary = {"clashes": report.clashes, "evaluations": report.evaluations,
                "violations": report.violations, "elapsed_ms": elapsed_ms,
@@ -264,3 +268,8 @@ def draw(
         emit_json({"r": value})
     else:
         typer.echo(str(value))
+
+
+from fairfight.clash.world_cli import register as _register_world  # noqa: E402
+
+_register_world(app)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from fairfight.conquest.forecast_cli import forecast
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
 from fairfight.inputs import check_output_file
@@ -258,11 +259,16 @@ def export(
 def backup(
     season_file: Path = SeasonFile,
     folder: Path = typer.Argument(..., help="An existing folder for the two copies."),
+    as_json: bool = AsJson,
 ) -> None:
     """Copy the season file and its secret seed file, safely even while battles run."""
     from fairfight.conquest.store import backup_season
 
-    for path in backup_season(season_file, folder):
+    copies = backup_season(season_file, folder)
+    if as_json:
+        _emit_json({"files": [str(path) for path in copies]})
+        return
+    for path in copies:
         console.print(str(path), markup=False)
 
 
@@ -361,3 +367,6 @@ def demo(
 
     result = run_demo(db, Console(file=io.StringIO()), seed=seed)
     _emit_json(asdict(result))
+
+
+app.command()(forecast)

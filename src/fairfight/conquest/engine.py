@@ -10,6 +10,7 @@ The file is longer than the project's usual module because a verifier must be on
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
 import json
@@ -21,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 if __package__:
-    from fairfight.core.draws import beacon_key, below, hash64, validate_seed, verify_reveal
+    from fairfight.core.draws import beacon_key, below, hash64_run, validate_seed, verify_reveal
 else:  # run as a plain file (`python3 engine.py verify .`): use the draws.py lying beside it
     from draws import (  # type: ignore[import-not-found, no-redef, unused-ignore]
         beacon_key,
         below,
-        hash64,
+        hash64_run,
         validate_seed,
         verify_reveal,
     )
@@ -283,19 +284,13 @@ class ReplayMismatch(Exception):
 
 def canonical_bytes(value: Any) -> bytes:
     """Sorted keys, no spaces, UTF-8; floats refused (the same bytes as `core.records`)."""
-    _refuse_floats(value)
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    json.loads(text, parse_float=_no_float, parse_constant=_no_float)  # C speed, any depth
+    return text.encode()
 
 
-def _refuse_floats(value: Any) -> None:
-    if isinstance(value, float):
-        raise MapError("value", "floats have no canonical form; use integers")
-    if isinstance(value, Mapping):
-        for item in value.values():
-            _refuse_floats(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _refuse_floats(item)
+def _no_float(_text: str) -> Any:
+    raise MapError("value", "floats have no canonical form; use integers")
 
 
 def fraction_text(value: Fraction) -> str:
@@ -450,6 +445,7 @@ def integer_root(value: int, degree: int) -> int:
         guess = better
 
 
+@lru_cache(maxsize=1 << 16)
 def population_power(people: int) -> int:
     """N ** 0.35 in millionths (floor), the exponent written as 7/20 [§1.2]."""
     power = POWER_EXPONENT
@@ -461,29 +457,40 @@ def weighted_rating(ratings: Mapping[str, int]) -> int:
     return sum(RATING_WEIGHTS[c] * ratings[c.value] for c in CATEGORIES)
 
 
+def _integration_thirty_seconds(battle: int, captured_at: int | None) -> int:
+    """The integration share of §1.2 in 32nds: 8 + 3k, at most 32 (32 for a home region)."""
+    if captured_at is None:
+        return INTEGRATION_DENOMINATOR
+    steps = battle - captured_at - 1
+    return min(INTEGRATION_DENOMINATOR, INTEGRATION_START + INTEGRATION_STEP * steps)
+
+
 def integration_share(battle: int, captured_at: int | None) -> Fraction:
     """Share of a region's people counted in `battle`: 25% first, then +3/32 a battle [§1.2]."""
-    if captured_at is None:
-        return Fraction(1)
-    steps = battle - captured_at - 1
-    return min(
-        Fraction(1), Fraction(INTEGRATION_START + INTEGRATION_STEP * steps, INTEGRATION_DENOMINATOR)
-    )
+    return Fraction(_integration_thirty_seconds(battle, captured_at), INTEGRATION_DENOMINATOR)
 
 
 def people(world: Plain, board: Plain, faction: str, battle: int) -> int:
     """N: the home region in full plus each captured region at its integration share."""
-    total = 0
-    for code, holding in board["regions"].items():
-        if holding["owner"] == faction:
-            share = integration_share(battle, holding["captured_at"])
-            total += world["regions"][code]["population"] * share.numerator // share.denominator
+    return _people(world, board, _front(world, board), faction, battle)
+
+
+def _people(world: Plain, board: Plain, front: _Front, faction: str, battle: int) -> int:
+    total, regions, populations = 0, board["regions"], world["regions"]
+    for code in front.holdings.get(faction, ()):
+        share = _integration_thirty_seconds(battle, regions[code]["captured_at"])
+        total += populations[code]["population"] * share // INTEGRATION_DENOMINATOR
     return total
 
 
 def faction_type(world: Plain, faction: str) -> FactionType:
     """The type of the faction's special, read from its home region."""
-    return CATEGORY_TYPES[Category(world["regions"][faction]["special"])]
+    return _type_of(world["regions"][faction]["special"])
+
+
+@lru_cache(maxsize=16)
+def _type_of(special: str) -> FactionType:
+    return CATEGORY_TYPES[Category(special)]
 
 
 def counter_bonuses(attacker: FactionType, defender: FactionType) -> tuple[Fraction, Fraction]:
@@ -495,6 +502,7 @@ def counter_bonuses(attacker: FactionType, defender: FactionType) -> tuple[Fract
     return Fraction(1), Fraction(1)
 
 
+@lru_cache(maxsize=64)
 def fan_factor(amount: int) -> Fraction:
     """×(1 + 0.10·a/50) for a partial pool a; 1 for an empty or a full pool [§6]."""
     if 0 < amount < POOL_CAP:
@@ -518,7 +526,7 @@ def _side(
         "weighted_rating": rating,
         "base": power * rating,
         "morale_bp": morale_bp,
-        "morale": fraction_text(Fraction(BASIS_POINTS + morale_bp, BASIS_POINTS)),
+        "morale": _morale_text(morale_bp),
         **{name: fraction_text(value) for name, value in factors.items()},
     }
 
@@ -528,32 +536,81 @@ def _board_side(world: Plain, board: Plain, battle: int, faction: str, **factors
     return _side(
         world,
         faction,
-        people(world, board, faction, battle),
+        _people(world, board, _front(world, board), faction, battle),
         board["factions"][faction]["morale"],
         owner(board, faction) == faction,
         **factors,
     )
 
 
+@lru_cache(maxsize=4096)
+def _morale_text(morale_bp: int) -> str:
+    return fraction_text(Fraction(BASIS_POINTS + morale_bp, BASIS_POINTS))
+
+
 STRENGTH_FACTORS = ("home", "sea", "counter", "morale")
 """The factors of a side record that multiply its base strength in every round (fan apart)."""
+
+
+@lru_cache(maxsize=8192)
+def _ratio(text: str) -> tuple[int, int]:
+    """A factor as the record writes it, as (numerator, denominator)."""
+    value = Fraction(text)
+    return value.numerator, value.denominator
+
+
+def _strength_terms(side: Plain, with_fan: bool) -> tuple[int, int, str | None]:
+    """S_X outside the special's round as numerator and denominator, and the active special."""
+    numerator, denominator = side["base"], 1
+    for name in (*STRENGTH_FACTORS, *(("fan",) if with_fan else ())):
+        top, bottom = _ratio(side[name])
+        numerator *= top
+        denominator *= bottom
+    return numerator, denominator, side["special"] if side["special_active"] else None
 
 
 def strengths(side: Plain, with_fan: bool) -> list[Fraction]:
     """S_X(c) for the five rounds: base × home × sea × counter × morale × fan, and the special
     in its own category's round while the home region is held [§1.2]."""
-    value = Fraction(side["base"])
-    for name in (*STRENGTH_FACTORS, *(("fan",) if with_fan else ())):
-        value *= Fraction(side[name])
-    special = side["special"] if side["special_active"] else None
+    numerator, denominator, special = _strength_terms(side, with_fan)
+    value = Fraction(numerator, denominator)
     return [value * SPECIAL_BONUS if c.value == special else value for c in CATEGORIES]
+
+
+def _clamped_share(a_top: int, a_bottom: int, d_top: int, d_bottom: int) -> int:
+    """floor(A/(A+D) · 2**32) for A = a_top/a_bottom and D = d_top/d_bottom, then the clamp."""
+    a_cross, d_cross = a_top * d_bottom, d_top * a_bottom
+    raw = (a_cross << ROUND_BITS) // (a_cross + d_cross)
+    return min(ROUND_CEILING, max(ROUND_FLOOR, raw))
 
 
 def round_chance(attacker_strength: Fraction, defender_strength: Fraction) -> int:
     """Q: the attacker's round chance out of 2**32, floor of A/(A+D), clamped to 18.9..81.1%."""
-    share = attacker_strength / (attacker_strength + defender_strength)
-    raw = (share.numerator << ROUND_BITS) // share.denominator
-    return min(ROUND_CEILING, max(ROUND_FLOOR, raw))
+    return _clamped_share(
+        attacker_strength.numerator,
+        attacker_strength.denominator,
+        defender_strength.numerator,
+        defender_strength.denominator,
+    )
+
+
+def _round_chances(attacker: Plain, defender: Plain, with_fan: bool) -> list[int]:
+    """Q_c for the five rounds, in integers: `round_chance` of each pair of `strengths`."""
+    a_top, a_bottom, a_special = _strength_terms(attacker, with_fan)
+    d_top, d_bottom, d_special = _strength_terms(defender, with_fan)
+    bonus_top, bonus_bottom = SPECIAL_BONUS.numerator, SPECIAL_BONUS.denominator
+    chances = []
+    for category in CATEGORIES:
+        a_up, d_up = category.value == a_special, category.value == d_special
+        chances.append(
+            _clamped_share(
+                a_top * bonus_top if a_up else a_top,
+                a_bottom * bonus_bottom if a_up else a_bottom,
+                d_top * bonus_top if d_up else d_top,
+                d_bottom * bonus_bottom if d_up else d_bottom,
+            )
+        )
+    return chances
 
 
 def battle_chance(round_chances: Iterable[int]) -> Fraction:
@@ -572,18 +629,18 @@ def battle_chance(round_chances: Iterable[int]) -> Fraction:
 
 def assess(attacker: Plain, defender: Plain) -> Plain:
     """Round chances before and after fan power, and the battle chance of each [§1.4]."""
-    before, after = (
-        [
-            round_chance(a, d)
-            for a, d in zip(strengths(attacker, fan), strengths(defender, fan), strict=True)
-        ]
-        for fan in (False, True)
-    )
+    before = _round_chances(attacker, defender, False)
+    if attacker["fan"] == defender["fan"] == "1/1":
+        after, chance_before = list(before), battle_chance(before)
+        chance_after = chance_before
+    else:
+        after = _round_chances(attacker, defender, True)
+        chance_before, chance_after = battle_chance(before), battle_chance(after)
     return {
         "before": before,
         "after": after,
-        "chance_before": battle_chance(before),
-        "chance_after": battle_chance(after),
+        "chance_before": chance_before,
+        "chance_after": chance_after,
     }
 
 
@@ -595,48 +652,132 @@ def owner(board: Plain, region: str) -> str:
     return str(board["regions"][region]["owner"])
 
 
+class _Front:
+    """Who holds what and which borders divide two holders, for one ownership of the map.
+
+    Everything the choice of a battle reads depends only on who owns each region, so it is
+    worked out once per ownership and kept in a small cache (see `_front`). `links[x][y]`
+    lists the borders between holders x and y in (a, b) order; a conquest updates only the
+    loser's neighbours (`absorbed`), never the whole map.
+    """
+
+    __slots__ = ("attackers", "holdings", "links", "owners")
+
+    def __init__(
+        self,
+        owners: tuple[str, ...],
+        holdings: dict[str, list[str]],
+        links: dict[str, dict[str, list[Any]]],
+        attackers: list[str],
+    ) -> None:
+        self.owners, self.holdings, self.links, self.attackers = owners, holdings, links, attackers
+
+    @classmethod
+    def scan(cls, world: Plain, owners: tuple[str, ...]) -> _Front:
+        """Worked out from scratch: one pass over the regions and one over the borders."""
+        holder_of = dict(zip(world["regions"], owners, strict=True))
+        holdings: dict[str, list[str]] = {}
+        for code, holder in holder_of.items():
+            held = holdings.get(holder)
+            if held is None:
+                holdings[holder] = [code]
+            else:
+                held.append(code)
+        links: dict[str, dict[str, list[Any]]] = {}
+        for border in world["borders"]:
+            holder_a, holder_b = holder_of[border[0]], holder_of[border[1]]
+            if holder_a != holder_b:
+                shared = links.setdefault(holder_a, {}).get(holder_b)
+                if shared is None:
+                    shared = links[holder_a][holder_b] = []
+                    links.setdefault(holder_b, {})[holder_a] = shared
+                shared.append(border)
+        return cls(owners, holdings, links, sorted(links))
+
+    def absorbed(self, winner: str, loser: str) -> _Front:
+        """The front once every region of `loser` has moved to `winner` (a conquest, §5)."""
+        holdings = dict(self.holdings)
+        holdings[winner] = holdings[winner] + holdings.pop(loser)
+        links = dict(self.links)
+        lost = links.pop(loser)
+        mine = dict(links[winner])
+        del mine[loser]
+        for neighbour, borders in lost.items():
+            if neighbour == winner:
+                continue
+            theirs = dict(links[neighbour])
+            del theirs[loser]
+            already = theirs.get(winner)
+            merged = borders if already is None else sorted(already + borders)
+            theirs[winner] = mine[neighbour] = merged
+            links[neighbour] = theirs
+        if mine:
+            links[winner] = mine
+        else:
+            del links[winner]
+        attackers = [code for code in self.attackers if code != loser and code in links]
+        owners = tuple([winner if holder == loser else holder for holder in self.owners])
+        return _Front(owners, holdings, links, attackers)
+
+
+_FRONTS: dict[tuple[int, tuple[str, ...]], tuple[Any, _Front]] = {}
+_FRONTS_KEPT = 16
+
+
+def _remember(world: Plain, front: _Front) -> _Front:
+    """Keep a front in the cache; the world's border list stays referenced by the entry, so
+    its id (part of the key) cannot be reused by another world while the entry lives."""
+    if len(_FRONTS) >= _FRONTS_KEPT:
+        # another thread may be trimming the cache too; a front is never changed in place
+        with contextlib.suppress(RuntimeError, StopIteration):
+            _FRONTS.pop(next(iter(_FRONTS)), None)
+    _FRONTS[(id(world["borders"]), front.owners)] = (world["borders"], front)
+    return front
+
+
+def _front(world: Plain, board: Plain) -> _Front:
+    """The `_Front` of the board's ownership (owners read in the world's region order)."""
+    regions = board["regions"]
+    owners = tuple([regions[code]["owner"] for code in world["regions"]])
+    found = _FRONTS.get((id(world["borders"]), owners))
+    if found is not None and found[0] is world["borders"]:
+        return found[1]
+    return _remember(world, _Front.scan(world, owners))
+
+
 def eligible_attackers(world: Plain, board: Plain) -> list[str]:
     """Standing factions with an enemy across any border, in code order [§3.1]."""
-    regions, front = board["regions"], set[str]()
-    for a, b, _kind, _remote in world["borders"]:
-        holder_a, holder_b = regions[a]["owner"], regions[b]["owner"]
-        if holder_a != holder_b:
-            front.update((holder_a, holder_b))
-    return sorted(front)
+    return list(_front(world, board).attackers)
 
 
 def defenders_of(world: Plain, board: Plain, attacker: str) -> list[str]:
     """Factions holding a region next to one of the attacker's, in code order [§3.2]."""
-    regions, found = board["regions"], set[str]()
-    for a, b, _kind, _remote in world["borders"]:
-        holder_a, holder_b = regions[a]["owner"], regions[b]["owner"]
-        if holder_a == attacker and holder_b != attacker:
-            found.add(holder_b)
-        elif holder_b == attacker and holder_a != attacker:
-            found.add(holder_a)
-    return sorted(found)
+    return _defenders(_front(world, board), attacker)
+
+
+def _defenders(front: _Front, attacker: str) -> list[str]:
+    return sorted(front.links.get(attacker, ()))
 
 
 def shared_borders(world: Plain, board: Plain, attacker: str, defender: str) -> list[list[Any]]:
     """Borders with one end held by each side, in (a, b) order [§3.3]."""
-    regions, found = board["regions"], []
-    for border in world["borders"]:
-        holder_a, holder_b = regions[border[0]]["owner"], regions[border[1]]["owner"]
-        if (holder_a == attacker and holder_b == defender) or (
-            holder_a == defender and holder_b == attacker
-        ):
-            found.append(border)
-    return found
+    return _shared(_front(world, board), attacker, defender)
+
+
+def _shared(front: _Front, attacker: str, defender: str) -> list[list[Any]]:
+    return list(front.links.get(attacker, {}).get(defender, ()))
 
 
 def waiting_rebellions(board: Plain) -> list[str]:
     """Absorbed factions whose open fund holds exactly $50, in region-code order [§7]."""
     return sorted(
-        code
-        for code, faction in board["factions"].items()
-        if not faction["standing"]
-        and faction["pool_state"] == PoolState.OPEN
-        and faction["pool"] == POOL_CAP
+        [
+            code
+            for code, faction in board["factions"].items()
+            if faction["pool"] == POOL_CAP
+            and not faction["standing"]
+            and faction["pool_state"] == PoolState.OPEN
+        ]
     )
 
 
@@ -723,8 +864,7 @@ def pending_board(state: Plain, ledger: list[Plain]) -> Plain:
 
 def _draws(key: str, battle: int) -> list[int]:
     """The 8 draws of battle n: indices 8(n-1) .. 8(n-1)+7 [§2]."""
-    first = DRAWS_PER_BATTLE * (battle - 1)
-    return [hash64(key, first + offset) for offset in range(DRAWS_PER_BATTLE)]
+    return hash64_run(key, DRAWS_PER_BATTLE * (battle - 1), DRAWS_PER_BATTLE)
 
 
 def regular_sides(
@@ -765,6 +905,14 @@ def fan_outcome(attacker: Plain, defender: Plain) -> tuple[str | None, bool]:
     return None, False
 
 
+def _chance_text(q: int) -> str:
+    """fraction_text(Q / 2**32), reduced by the powers of two Q shares with 2**32."""
+    if q == 0:
+        return "0/1"
+    shift = min(ROUND_BITS, (q & -q).bit_length() - 1)
+    return f"{q >> shift}/{1 << (ROUND_BITS - shift)}"
+
+
 def odds_line(attacker: Plain, defender: Plain, secured: str | None) -> Plain:
     """The odds a viewer is shown: battle chance before and after fan power, per-round chances.
 
@@ -777,8 +925,8 @@ def odds_line(attacker: Plain, defender: Plain, secured: str | None) -> Plain:
     rounds = [
         {
             "category": category.value,
-            "before": fraction_text(Fraction(before, ROUND_SCALE)),
-            "after": fraction_text(Fraction(q_after, ROUND_SCALE)),
+            "before": _chance_text(before),
+            "after": _chance_text(q_after),
         }
         for category, before, q_after in zip(CATEGORIES, odds["before"], odds["after"], strict=True)
     ]
@@ -822,13 +970,14 @@ def _fight(
 
 
 def _regular_battle(world: Plain, board: Plain, battle: int, draws: list[int]) -> Plain:
-    attackers = eligible_attackers(world, board)
+    front = _front(world, board)
+    attackers = front.attackers
     if not attackers:
         raise ValueError("no faction has an enemy on its border; the season is over")
     attacker = attackers[below(len(attackers), draws[0])]
-    defenders = defenders_of(world, board, attacker)
+    defenders = _defenders(front, attacker)
     defender = defenders[below(len(defenders), draws[1])]
-    borders = shared_borders(world, board, attacker, defender)
+    borders = _shared(front, attacker, defender)
     a, b, kind, remote = borders[below(len(borders), draws[2])]
     attacker_side, defender_side = regular_sides(
         world, board, battle, attacker, defender, kind == SEA
@@ -853,9 +1002,10 @@ def _regular_battle(world: Plain, board: Plain, battle: int, draws: list[int]) -
             spent[side["faction"]] = side["pool"]
     entry["pools_spent"] = spent
     loser = entry["loser"]
-    moved = sorted(code for code, held in board["regions"].items() if held["owner"] == loser)
+    moved = sorted(front.holdings[loser])
     for code in moved:
         board["regions"][code] = {"owner": entry["winner"], "captured_at": battle}
+    _remember(world, front.absorbed(entry["winner"], loser))
     board["factions"][loser].update(standing=False, morale=0)
     entry.update(changed_hands=moved, absorbed=loser, restored=None)
     return entry
@@ -922,10 +1072,10 @@ def _entry(
 
 def _update_morale(board: Plain, winner: str, upset: bool) -> None:
     """Decay every standing faction, add the win bonus, cap [§5]."""
+    keep, out_of = MORALE_DECAY.numerator, MORALE_DECAY.denominator
     for faction in board["factions"].values():
-        if faction["standing"]:
-            decay = MORALE_DECAY
-            faction["morale"] = faction["morale"] * decay.numerator // decay.denominator
+        if faction["morale"] and faction["standing"]:
+            faction["morale"] = faction["morale"] * keep // out_of
     won = board["factions"][winner]
     won["morale"] = min(
         MORALE_CAP_BP, won["morale"] + (MORALE_UPSET_BP if upset else MORALE_WIN_BP)
@@ -1022,11 +1172,45 @@ def _differs(place: str, where: str, expected: Any, found: Any) -> ReplayMismatc
     return ReplayMismatch(place, f"field {where}: expected {shown(expected)}, found {shown(found)}")
 
 
+_PLAIN_LEAVES = frozenset({str, int, bool, type(None)})
+
+
+def _surely_equal(saved: Any, replayed: Any) -> bool:
+    """True only when `first_difference` would find nothing: same exact types, equal values.
+
+    A quick pass for the common case (a replay that matches); False sends the caller to the
+    full walk, which names the place.
+    """
+    kind = type(saved)
+    if kind is not type(replayed):
+        return False
+    if kind in _PLAIN_LEAVES:
+        return bool(saved == replayed)
+    if kind is dict:
+        if len(saved) != len(replayed):
+            return False
+        for key, value in saved.items():
+            other = replayed.get(key, _ABSENT)
+            if type(value) in _PLAIN_LEAVES and type(value) is type(other):
+                if value != other:
+                    return False
+            elif not _surely_equal(value, other):
+                return False
+        return True
+    if kind is list:
+        return len(saved) == len(replayed) and all(
+            _surely_equal(a, b) for a, b in zip(saved, replayed, strict=True)
+        )
+    return False
+
+
 def first_difference(saved: Any, replayed: Any, path: str = "") -> tuple[str, Any, Any] | None:
     """The first place (dotted path, keys in sorted order) where two JSON values differ.
 
     Returns (path, saved, replayed); a key one side lacks is given as `_ABSENT`.
     """
+    if _surely_equal(saved, replayed):
+        return None
     if isinstance(saved, dict) and isinstance(replayed, dict):
         for key in sorted(set(saved) | set(replayed)):
             where = f"{path}.{key}" if path else str(key)

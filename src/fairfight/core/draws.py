@@ -23,6 +23,7 @@ __all__ = [
     "chance",
     "commitment",
     "hash64",
+    "hash64_run",
     "new_seed",
     "validate_seed",
     "verify_reveal",
@@ -104,6 +105,15 @@ def hash64(key: str, *fields: int | str) -> int:
     """The draw at an address: first 8 bytes, big-endian, of SHA-256 of the address text."""
     digest = hashlib.sha256(address(key, *fields).encode("ascii")).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def hash64_run(key: str, first: int, count: int) -> list[int]:
+    """`hash64(key, i)` for i = first .. first + count - 1, checking the key once."""
+    address(key, first)
+    return [
+        int.from_bytes(hashlib.sha256(f"{key}:{i}".encode("ascii")).digest()[:8], "big")
+        for i in range(first, first + count)
+    ]
 
 
 def _check_draw(x: int) -> None:

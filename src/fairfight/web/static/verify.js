@@ -77,6 +77,20 @@
   }
 
   input.addEventListener("change", () => check(input.files[0]));
+
+  /* `/verify?archive=/path/season.zip`: fetch a season's published archive from this site. */
+  const published = new URLSearchParams(window.location.search).get("archive");
+  if (published && published.startsWith("/") && !published.startsWith("//")) {
+    fetch(published)
+      .then((response) => {
+        if (!response.ok) throw new Error(`${published}: ${response.status}`);
+        return response.blob();
+      })
+      .then((blob) => check(new File([blob], published.split("/").pop())))
+      .catch((error) => {
+        result.replaceChildren(line("error", "\u2717", `could not fetch ${error.message}`));
+      });
+  }
   drop.addEventListener("dragover", (event) => {
     event.preventDefault();
     drop.classList.add("over");

@@ -1,0 +1,1139 @@
+"""Kept as the benchmark's baseline: the conquest engine as it was before its hot paths were made
+faster (src/fairfight/conquest/engine.py at commit 2e56b2f, unchanged below this note).
+
+The conquest season engine: every battle, pool and rebellion rule; exact, standard library only.
+
+This single file (plus `fairfight/core/draws.py`) is all a viewer needs to replay a published
+season with a bare Python: `python3 -S -m fairfight.conquest.engine verify DIR`. State is plain
+data (dicts, lists, ints, strings); probabilities are Fractions or integers out of 2**32; there
+is no floating point anywhere, so a replay matches byte for byte on every machine.
+The file is longer than the project's usual module because a verifier must be one file.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import sys
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from fairfight.core.draws import beacon_key, below, hash64, validate_seed, verify_reveal
+
+__all__ = [
+    "BASIS_POINTS",
+    "BORDER_KINDS",
+    "BattleKind",
+    "CATEGORIES",
+    "CATEGORY_TYPES",
+    "CLAMP_PER_MILLE",
+    "COUNTERS",
+    "COUNTER_BONUS",
+    "COUNTER_CIRCLE",
+    "Category",
+    "DRAWS_PER_BATTLE",
+    "DRAW_ROLES",
+    "ENGINE_VERSION",
+    "FAN_BOOST_AT_CAP",
+    "FactionType",
+    "HOME_BONUS",
+    "INTEGRATION_DENOMINATOR",
+    "INTEGRATION_START",
+    "INTEGRATION_STEP",
+    "LAND",
+    "LedgerRefusal",
+    "MORALE_CAP_BP",
+    "MORALE_DECAY",
+    "MORALE_UPSET_BP",
+    "MORALE_WIN_BP",
+    "MapError",
+    "POOL_CAP",
+    "POOL_STEP",
+    "POWER_EXPONENT",
+    "POWER_SCALE",
+    "Plain",
+    "PoolState",
+    "RATING_MAX",
+    "RATING_MIN",
+    "RATING_WEIGHTS",
+    "RECORD_FILES",
+    "ROUNDS_TO_WIN",
+    "ROUND_BITS",
+    "ROUND_CEILING",
+    "ROUND_FLOOR",
+    "ROUND_SCALE",
+    "Reason",
+    "ReplayMismatch",
+    "SEA",
+    "SEA_FACTOR",
+    "SPECIAL_BONUS",
+    "STRENGTH_FACTORS",
+    "UPSET_BELOW",
+    "apply_contribution",
+    "assess",
+    "battle_chance",
+    "canonical_bytes",
+    "canonical_map",
+    "check_contribution",
+    "compile_world",
+    "counter_bonuses",
+    "defenders_of",
+    "eligible_attackers",
+    "faction_type",
+    "fan_factor",
+    "fan_outcome",
+    "first_difference",
+    "fraction_text",
+    "initial_board",
+    "integer_root",
+    "integration_share",
+    "load_record",
+    "main",
+    "map_sha256",
+    "new_state",
+    "odds_line",
+    "owner",
+    "pending_board",
+    "people",
+    "play_step",
+    "population_power",
+    "regular_sides",
+    "round_chance",
+    "season_key",
+    "season_over",
+    "shared_borders",
+    "strengths",
+    "usable_pool",
+    "verify_record",
+    "waiting_rebellions",
+    "weighted_rating",
+]
+
+ENGINE_VERSION = "fairfight-conquest-1"
+"""Named in every season header; a record made by another engine version is not replayed."""
+
+Plain = dict[str, Any]
+"""A JSON-shaped dict: the engine's state, map, ledger and history entries are all plain data."""
+
+
+class Category(enum.StrEnum):
+    """A rating category; each battle fights one round per category, in this order."""
+
+    P = "P"
+    """Production (industry)"""
+    S = "S"
+    """Supplies (resources)"""
+    M = "M"
+    """Movement (logistics)"""
+    R = "R"
+    """Readiness (preparedness)"""
+    U = "U"
+    """Unity (cohesion)"""
+
+
+class FactionType(enum.StrEnum):
+    """A faction's type, set by its special's category; each type counters the next one."""
+
+    FORGE = "Forge"
+    """Industry: it out-produces stockpiles of raw goods."""
+    SUPPLY = "Supply"
+    """Stockpiles: deep reserves outlast raids on the routes."""
+    ROUTE = "Route"
+    """Mobility: fast columns go around fortresses."""
+    FORTRESS = "Fortress"
+    """Walls: prepared defences hold against coalitions."""
+    ALLIANCE = "Alliance"
+    """Cohesion: a united people out-organises industry."""
+
+
+class BattleKind(enum.StrEnum):
+    """What a history entry is."""
+
+    REGULAR = "regular"
+    """Attacker, defender and border drawn at random."""
+    BONUS = "bonus"
+    """A rebellion: an absorbed home region, its fund full, fights its occupier."""
+
+
+class Reason(enum.StrEnum):
+    """Why the winner won."""
+
+    NATURAL = "NATURAL"
+    """The side with three or more round wins."""
+    FAN_POWER = "FAN POWER"
+    """A full pool secured the win although the draws went the other way."""
+    FAN_CLASH = "FAN CLASH"
+    """Both sides held a full pool; both were spent and the draws decided."""
+
+
+class PoolState(enum.StrEnum):
+    """The state of a faction's single fan pool for the season."""
+
+    OPEN = "open"
+    """Still taking contributions; an empty open pool is not used in battle."""
+    SPENT = "spent"
+    """Used as a boost or as a rebellion fund; closed for the season."""
+
+
+CATEGORIES: tuple[Category, ...] = tuple(Category)
+RATING_WEIGHTS: dict[Category, int] = {
+    Category.P: 30,
+    Category.S: 25,
+    Category.M: 20,
+    Category.R: 15,
+    Category.U: 10,
+}
+RATING_MIN, RATING_MAX = 1, 10
+CATEGORY_TYPES: dict[Category, FactionType] = dict(zip(CATEGORIES, FactionType, strict=True))
+COUNTER_CIRCLE: tuple[FactionType, ...] = tuple(FactionType)
+COUNTERS: dict[FactionType, FactionType] = {
+    kind: COUNTER_CIRCLE[(i + 1) % len(COUNTER_CIRCLE)] for i, kind in enumerate(COUNTER_CIRCLE)
+}
+
+POWER_EXPONENT = Fraction(7, 20)
+POWER_SCALE = 10**6
+"""Population power is N**0.35 in millionths, by an exact integer root."""
+
+SPECIAL_BONUS = Fraction(110, 100)
+HOME_BONUS = Fraction(112, 100)
+SEA_FACTOR = Fraction(80, 100)
+COUNTER_BONUS = Fraction(108, 100)
+
+ROUND_BITS = 32
+ROUND_SCALE = 1 << ROUND_BITS
+CLAMP_PER_MILLE = 189
+ROUND_FLOOR = CLAMP_PER_MILLE * ROUND_SCALE // 1000
+ROUND_CEILING = ROUND_SCALE - ROUND_FLOOR
+ROUNDS_TO_WIN = 3
+UPSET_BELOW = Fraction(35, 100)
+
+BASIS_POINTS = 10_000
+MORALE_DECAY = Fraction(82, 100)
+MORALE_WIN_BP = 200
+MORALE_UPSET_BP = 600
+MORALE_CAP_BP = 1200
+
+INTEGRATION_START = 8
+INTEGRATION_STEP = 3
+INTEGRATION_DENOMINATOR = 32
+"""A captured region counts (8 + 3k)/32 of its people k battles after the first one, at most 1."""
+
+POOL_STEP = 5
+POOL_CAP = 50
+FAN_BOOST_AT_CAP = Fraction(10, 100)
+"""A partial pool a multiplies strength by 1 + 0.10 * a / 50; a full pool secures the win."""
+
+DRAWS_PER_BATTLE = 8
+DRAW_ROLES = ("attacker", "defender", "border", *(f"round {c}" for c in Category))
+
+LAND, SEA = "land", "sea"
+BORDER_KINDS = (LAND, SEA)
+RECORD_FILES = {
+    "header": "header.json",
+    "commitment": "commitment.txt",
+    "seed": "seed.txt",
+    "beacon": "beacon.json",
+    "map": "map.json",
+    "ledger": "ledger.jsonl",
+    "history": "history.jsonl",
+    "final_map": "final-map.json",
+}
+"""The files of a published season record, by role."""
+
+
+class MapError(ValueError):
+    """A map the engine cannot play: names the field and the rule it breaks."""
+
+    def __init__(self, field: str, rule: str) -> None:
+        super().__init__(f"{field}: {rule}")
+        self.field, self.rule = field, rule
+
+
+class LedgerRefusal(ValueError):
+    """A contribution the pool rules refuse [§6]; it never enters the ledger."""
+
+    def __init__(self, field: str, rule: str) -> None:
+        super().__init__(f"{field}: {rule}")
+        self.field, self.rule = field, rule
+
+
+class ReplayMismatch(Exception):
+    """A published record that the replay does not reproduce: names the first place that differs."""
+
+    def __init__(self, place: str, detail: str) -> None:
+        super().__init__(f"{place}: {detail}")
+        self.place, self.detail = place, detail
+
+
+# ---------------------------------------------------------------- canonical data
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """Sorted keys, no spaces, UTF-8; floats refused (the same bytes as `core.records`)."""
+    _refuse_floats(value)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _refuse_floats(value: Any) -> None:
+    if isinstance(value, float):
+        raise MapError("value", "floats have no canonical form; use integers")
+    if isinstance(value, Mapping):
+        for item in value.values():
+            _refuse_floats(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _refuse_floats(item)
+
+
+def fraction_text(value: Fraction) -> str:
+    """A Fraction as the record writes it: reduced "num/den", "1/1" included."""
+    return f"{value.numerator}/{value.denominator}"
+
+
+def canonical_map(map_data: Mapping[str, Any]) -> Plain:
+    """The map with regions sorted by code and borders by (a, b): the form that is hashed [§8]."""
+    data = dict(map_data)
+    data["regions"] = sorted(map_data.get("regions", []), key=lambda r: str(r.get("code")))
+    data["borders"] = sorted(
+        map_data.get("borders", []), key=lambda b: (str(b.get("a")), str(b.get("b")))
+    )
+    return data
+
+
+def map_sha256(map_data: Mapping[str, Any]) -> str:
+    """SHA-256 of the canonical map, lowercase hex; the season header publishes it."""
+    return hashlib.sha256(canonical_bytes(canonical_map(map_data))).hexdigest()
+
+
+# ---------------------------------------------------------------- the map the engine plays
+
+
+def _positive_int(value: Any, field: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise MapError(field, f"must be an integer of at least {low}")
+    if high is not None and value > high:
+        raise MapError(field, f"must be an integer from {low} to {high}")
+    return value
+
+
+def compile_world(map_data: Mapping[str, Any]) -> Plain:
+    """Take from a map what the engine plays with, refusing a map it cannot play [§0]."""
+    regions: Plain = {}
+    for i, region in enumerate(map_data.get("regions") or []):
+        code = region.get("code")
+        if not isinstance(code, str) or not code.isascii() or not code.strip():
+            raise MapError(f"regions[{i}].code", "must be non-empty ASCII text")
+        if code in regions:
+            raise MapError(f"regions[{i}].code", f"{code} is listed twice")
+        ratings = region.get("ratings") or {}
+        special = (region.get("special") or {}).get("category")
+        if special not in CATEGORIES:
+            raise MapError(f"regions[{i}].special.category", "must be one of P, S, M, R, U")
+        regions[code] = {
+            "population": _positive_int(region.get("population"), f"regions[{i}].population", 1),
+            "ratings": {
+                c.value: _positive_int(
+                    ratings.get(c.value), f"regions[{i}].ratings.{c}", RATING_MIN, RATING_MAX
+                )
+                for c in CATEGORIES
+            },
+            "special": str(special),
+        }
+    if len(regions) < 2:
+        raise MapError("regions", "a season needs at least two regions")
+    borders: list[list[Any]] = []
+    seen: set[tuple[str, str]] = set()
+    neighbours: dict[str, list[str]] = {code: [] for code in regions}
+    for i, border in enumerate(map_data.get("borders") or []):
+        a, b, kind = border.get("a"), border.get("b"), border.get("kind")
+        if a not in regions or b not in regions:
+            raise MapError(f"borders[{i}]", f"joins an unknown region ({a}-{b})")
+        if not a < b:
+            raise MapError(f"borders[{i}]", f"ends must be in byte order, a < b ({a}-{b})")
+        if (a, b) in seen:
+            raise MapError(f"borders[{i}]", f"the pair {a}-{b} is listed twice")
+        if kind not in BORDER_KINDS:
+            raise MapError(f"borders[{i}].kind", "must be land or sea")
+        remote = bool(border.get("remote", False))
+        if remote and kind != SEA:
+            raise MapError(f"borders[{i}].remote", "only a sea link can be remote")
+        seen.add((a, b))
+        borders.append([a, b, kind, remote])
+        neighbours[a].append(b)
+        neighbours[b].append(a)
+    borders.sort()
+    for code, near in neighbours.items():
+        if not near:
+            raise MapError(f"regions.{code}", "has no border")
+        near.sort()
+    _check_connected(neighbours)
+    return {"regions": regions, "borders": borders, "neighbours": neighbours}
+
+
+def _check_connected(neighbours: Mapping[str, list[str]]) -> None:
+    start = min(neighbours)
+    reached, frontier = {start}, [start]
+    while frontier:
+        for other in neighbours[frontier.pop()]:
+            if other not in reached:
+                reached.add(other)
+                frontier.append(other)
+    if len(reached) != len(neighbours):
+        cut_off = min(set(neighbours) - reached)
+        raise MapError("borders", f"the map is not connected ({cut_off} cannot be reached)")
+
+
+def initial_board(world: Plain) -> Plain:
+    """Battle 1 about to start: every region its own standing faction, morale 0, empty pools."""
+    return {
+        "next_battle": 1,
+        "ended": False,
+        "factions": {
+            code: {"standing": True, "morale": 0, "pool": 0, "pool_state": PoolState.OPEN.value}
+            for code in world["regions"]
+        },
+        "regions": {code: {"owner": code, "captured_at": None} for code in world["regions"]},
+    }
+
+
+def new_state(map_data: Mapping[str, Any], key: str, max_battles: int | None = None) -> Plain:
+    """A season ready for battle 1, drawing from season key `key` (the seed or its beacon mix)."""
+    if max_battles is not None:
+        _positive_int(max_battles, "max_battles", 1)
+    world = compile_world(map_data)
+    return {"world": world, "key": key, "max_battles": max_battles, "board": initial_board(world)}
+
+
+def season_key(seed: str, beacon_randomness: str | None) -> str:
+    """K = the seed, or HMAC-SHA256(seed, beacon randomness) when the season names a beacon [§2]."""
+    validate_seed(seed)
+    return seed if beacon_randomness is None else beacon_key(seed, beacon_randomness)
+
+
+def _copy_board(board: Plain) -> Plain:
+    return {
+        "next_battle": board["next_battle"],
+        "ended": board["ended"],
+        "factions": {code: dict(f) for code, f in board["factions"].items()},
+        "regions": {code: dict(r) for code, r in board["regions"].items()},
+    }
+
+
+# ---------------------------------------------------------------- strength [§1]
+
+
+@lru_cache(maxsize=4096)
+def integer_root(value: int, degree: int) -> int:
+    """floor(value ** (1/degree)) exactly, by integer Newton steps."""
+    if value < 0 or degree < 1:
+        raise ValueError("integer_root: needs value >= 0 and degree >= 1")
+    if value < 2:
+        return value
+    guess = 1 << -(-value.bit_length() // degree)
+    while True:
+        better = ((degree - 1) * guess + value // guess ** (degree - 1)) // degree
+        if better >= guess:
+            return guess
+        guess = better
+
+
+def population_power(people: int) -> int:
+    """N ** 0.35 in millionths (floor), the exponent written as 7/20 [§1.2]."""
+    power = POWER_EXPONENT
+    return integer_root(people**power.numerator * POWER_SCALE**power.denominator, power.denominator)
+
+
+def weighted_rating(ratings: Mapping[str, int]) -> int:
+    """30P + 25S + 20M + 15R + 10U: the rating composite, times 100 [§1.2]."""
+    return sum(RATING_WEIGHTS[c] * ratings[c.value] for c in CATEGORIES)
+
+
+def integration_share(battle: int, captured_at: int | None) -> Fraction:
+    """Share of a region's people counted in `battle`: 25% first, then +3/32 a battle [§1.2]."""
+    if captured_at is None:
+        return Fraction(1)
+    steps = battle - captured_at - 1
+    return min(
+        Fraction(1), Fraction(INTEGRATION_START + INTEGRATION_STEP * steps, INTEGRATION_DENOMINATOR)
+    )
+
+
+def people(world: Plain, board: Plain, faction: str, battle: int) -> int:
+    """N: the home region in full plus each captured region at its integration share."""
+    total = 0
+    for code, holding in board["regions"].items():
+        if holding["owner"] == faction:
+            share = integration_share(battle, holding["captured_at"])
+            total += world["regions"][code]["population"] * share.numerator // share.denominator
+    return total
+
+
+def faction_type(world: Plain, faction: str) -> FactionType:
+    """The type of the faction's special, read from its home region."""
+    return CATEGORY_TYPES[Category(world["regions"][faction]["special"])]
+
+
+def counter_bonuses(attacker: FactionType, defender: FactionType) -> tuple[Fraction, Fraction]:
+    """(attacker factor, defender factor): ×1.08 to the side whose type counters the other [§4]."""
+    if COUNTERS[attacker] == defender:
+        return COUNTER_BONUS, Fraction(1)
+    if COUNTERS[defender] == attacker:
+        return Fraction(1), COUNTER_BONUS
+    return Fraction(1), Fraction(1)
+
+
+def fan_factor(amount: int) -> Fraction:
+    """×(1 + 0.10·a/50) for a partial pool a; 1 for an empty or a full pool [§6]."""
+    if 0 < amount < POOL_CAP:
+        return 1 + FAN_BOOST_AT_CAP * amount / POOL_CAP
+    return Fraction(1)
+
+
+def _side(
+    world: Plain, faction: str, headcount: int, morale_bp: int, special_active: bool, **factors: Any
+) -> Plain:
+    """One side's record: every number that enters its strength, as the history stores it."""
+    power = population_power(headcount)
+    rating = weighted_rating(world["regions"][faction]["ratings"])
+    return {
+        "faction": faction,
+        "type": faction_type(world, faction).value,
+        "special": world["regions"][faction]["special"],
+        "special_active": special_active,
+        "people": headcount,
+        "power": power,
+        "weighted_rating": rating,
+        "base": power * rating,
+        "morale_bp": morale_bp,
+        "morale": fraction_text(Fraction(BASIS_POINTS + morale_bp, BASIS_POINTS)),
+        **{name: fraction_text(value) for name, value in factors.items()},
+    }
+
+
+def _board_side(world: Plain, board: Plain, battle: int, faction: str, **factors: Any) -> Plain:
+    """A standing faction's side as the board has it now: its people, morale and held home."""
+    return _side(
+        world,
+        faction,
+        people(world, board, faction, battle),
+        board["factions"][faction]["morale"],
+        owner(board, faction) == faction,
+        **factors,
+    )
+
+
+STRENGTH_FACTORS = ("home", "sea", "counter", "morale")
+"""The factors of a side record that multiply its base strength in every round (fan apart)."""
+
+
+def strengths(side: Plain, with_fan: bool) -> list[Fraction]:
+    """S_X(c) for the five rounds: base × home × sea × counter × morale × fan, and the special
+    in its own category's round while the home region is held [§1.2]."""
+    value = Fraction(side["base"])
+    for name in (*STRENGTH_FACTORS, *(("fan",) if with_fan else ())):
+        value *= Fraction(side[name])
+    special = side["special"] if side["special_active"] else None
+    return [value * SPECIAL_BONUS if c.value == special else value for c in CATEGORIES]
+
+
+def round_chance(attacker_strength: Fraction, defender_strength: Fraction) -> int:
+    """Q: the attacker's round chance out of 2**32, floor of A/(A+D), clamped to 18.9..81.1%."""
+    share = attacker_strength / (attacker_strength + defender_strength)
+    raw = (share.numerator << ROUND_BITS) // share.denominator
+    return min(ROUND_CEILING, max(ROUND_FLOOR, raw))
+
+
+def battle_chance(round_chances: Iterable[int]) -> Fraction:
+    """P(attacker wins at least 3 of the 5 rounds), exact, from Q_c out of 2**32 [§1.2]."""
+    counts = [1]
+    rounds = 0
+    for q in round_chances:
+        counts = [
+            (counts[k] if k < len(counts) else 0) * (ROUND_SCALE - q)
+            + (counts[k - 1] * q if k > 0 else 0)
+            for k in range(len(counts) + 1)
+        ]
+        rounds += 1
+    return Fraction(sum(counts[ROUNDS_TO_WIN:]), ROUND_SCALE**rounds)
+
+
+def assess(attacker: Plain, defender: Plain) -> Plain:
+    """Round chances before and after fan power, and the battle chance of each [§1.4]."""
+    before, after = (
+        [
+            round_chance(a, d)
+            for a, d in zip(strengths(attacker, fan), strengths(defender, fan), strict=True)
+        ]
+        for fan in (False, True)
+    )
+    return {
+        "before": before,
+        "after": after,
+        "chance_before": battle_chance(before),
+        "chance_after": battle_chance(after),
+    }
+
+
+# ---------------------------------------------------------------- who fights [§3]
+
+
+def owner(board: Plain, region: str) -> str:
+    """The faction that holds a region now."""
+    return str(board["regions"][region]["owner"])
+
+
+def eligible_attackers(world: Plain, board: Plain) -> list[str]:
+    """Standing factions with an enemy across any border, in code order [§3.1]."""
+    regions, front = board["regions"], set[str]()
+    for a, b, _kind, _remote in world["borders"]:
+        holder_a, holder_b = regions[a]["owner"], regions[b]["owner"]
+        if holder_a != holder_b:
+            front.update((holder_a, holder_b))
+    return sorted(front)
+
+
+def defenders_of(world: Plain, board: Plain, attacker: str) -> list[str]:
+    """Factions holding a region next to one of the attacker's, in code order [§3.2]."""
+    regions, found = board["regions"], set[str]()
+    for a, b, _kind, _remote in world["borders"]:
+        holder_a, holder_b = regions[a]["owner"], regions[b]["owner"]
+        if holder_a == attacker and holder_b != attacker:
+            found.add(holder_b)
+        elif holder_b == attacker and holder_a != attacker:
+            found.add(holder_a)
+    return sorted(found)
+
+
+def shared_borders(world: Plain, board: Plain, attacker: str, defender: str) -> list[list[Any]]:
+    """Borders with one end held by each side, in (a, b) order [§3.3]."""
+    regions, found = board["regions"], []
+    for border in world["borders"]:
+        holder_a, holder_b = regions[border[0]]["owner"], regions[border[1]]["owner"]
+        if (holder_a == attacker and holder_b == defender) or (
+            holder_a == defender and holder_b == attacker
+        ):
+            found.append(border)
+    return found
+
+
+def waiting_rebellions(board: Plain) -> list[str]:
+    """Absorbed factions whose open fund holds exactly $50, in region-code order [§7]."""
+    return sorted(
+        code
+        for code, faction in board["factions"].items()
+        if not faction["standing"]
+        and faction["pool_state"] == PoolState.OPEN
+        and faction["pool"] == POOL_CAP
+    )
+
+
+def usable_pool(board: Plain, faction: str) -> int:
+    """The amount a side brings to a regular battle: an open pool's amount (0 means not used)."""
+    pool = board["factions"][faction]
+    return int(pool["pool"]) if pool["pool_state"] == PoolState.OPEN else 0
+
+
+# ---------------------------------------------------------------- fan pools [§6]
+
+
+def apply_contribution(board: Plain, entry: Mapping[str, Any]) -> None:
+    """Add one ledger entry to its pool, or raise LedgerRefusal naming the rule it breaks."""
+    faction, amount, battle = entry.get("faction"), entry.get("amount"), entry.get("before_battle")
+    if board["ended"]:
+        raise LedgerRefusal("season", "the season is over; no contribution is accepted")
+    if not isinstance(faction, str) or faction not in board["factions"]:
+        raise LedgerRefusal("faction", f"no faction has the code {faction!r}")
+    if (
+        isinstance(amount, bool)
+        or not isinstance(amount, int)
+        or amount % POOL_STEP
+        or not POOL_STEP <= amount <= POOL_CAP
+    ):
+        raise LedgerRefusal(
+            "amount", f"must be ${POOL_STEP} to ${POOL_CAP} in ${POOL_STEP} steps, got {amount!r}"
+        )
+    if battle != board["next_battle"]:
+        raise LedgerRefusal(
+            "before_battle", f"must be the next battle, {board['next_battle']}, got {battle!r}"
+        )
+    pool = board["factions"][faction]
+    if pool["pool_state"] == PoolState.SPENT:
+        raise LedgerRefusal("faction", f"{faction} has already spent its pool this season")
+    if pool["pool"] + amount > POOL_CAP:
+        raise LedgerRefusal(
+            "amount",
+            f"{faction}'s pool holds ${pool['pool']}; "
+            f"${amount} more would pass the ${POOL_CAP} cap",
+        )
+    pool["pool"] += amount
+
+
+def _apply_due(board: Plain, ledger: Iterable[Mapping[str, Any]]) -> None:
+    """Apply the entries dated to the coming battle, in seq order, before anything else."""
+    due = sorted(
+        (e for e in ledger if e.get("before_battle") == board["next_battle"]),
+        key=lambda e: int(e["seq"]),
+    )
+    for entry in due:
+        try:
+            apply_contribution(board, entry)
+        except LedgerRefusal as refusal:
+            raise LedgerRefusal(
+                f"ledger seq {entry['seq']}.{refusal.field}", refusal.rule
+            ) from None
+
+
+def check_contribution(state: Plain, ledger: list[Plain], faction: str, amount: int) -> Plain:
+    """The ledger entry a new contribution would become, or LedgerRefusal; nothing is changed."""
+    board = _copy_board(state["board"])
+    _apply_due(board, ledger)
+    entry = {
+        "seq": max((int(e["seq"]) for e in ledger), default=0) + 1,
+        "before_battle": board["next_battle"],
+        "faction": faction,
+        "amount": amount,
+    }
+    apply_contribution(board, entry)
+    return entry
+
+
+def pending_board(state: Plain, ledger: list[Plain]) -> Plain:
+    """The board as the next battle will see it: contributions already dated to it applied."""
+    board = _copy_board(state["board"])
+    if not board["ended"]:
+        _apply_due(board, ledger)
+    return board
+
+
+# ---------------------------------------------------------------- battles
+
+
+def _draws(key: str, battle: int) -> list[int]:
+    """The 8 draws of battle n: indices 8(n-1) .. 8(n-1)+7 [§2]."""
+    first = DRAWS_PER_BATTLE * (battle - 1)
+    return [hash64(key, first + offset) for offset in range(DRAWS_PER_BATTLE)]
+
+
+def regular_sides(
+    world: Plain, board: Plain, battle: int, attacker: str, defender: str, sea: bool
+) -> tuple[Plain, Plain]:
+    """Both sides' strength records for a regular battle, pools as they stand on `board`."""
+    counter_a, counter_d = counter_bonuses(
+        faction_type(world, attacker), faction_type(world, defender)
+    )
+    sides = []
+    for faction, home, sea_factor, counter in (
+        (attacker, Fraction(1), SEA_FACTOR if sea else Fraction(1), counter_a),
+        (defender, HOME_BONUS, Fraction(1), counter_d),
+    ):
+        amount = usable_pool(board, faction)
+        side = _board_side(
+            world,
+            board,
+            battle,
+            faction,
+            home=home,
+            sea=sea_factor,
+            counter=counter,
+            fan=fan_factor(amount),
+        )
+        side["pool"] = amount
+        sides.append(side)
+    return sides[0], sides[1]
+
+
+def fan_outcome(attacker: Plain, defender: Plain) -> tuple[str | None, bool]:
+    """(the role a full pool secures, or None; whether it is a FAN CLASH) [§6]."""
+    full_a, full_d = attacker["pool"] == POOL_CAP, defender["pool"] == POOL_CAP
+    if full_a and full_d:
+        return None, True
+    if full_a or full_d:
+        return ("attacker" if full_a else "defender"), False
+    return None, False
+
+
+def odds_line(attacker: Plain, defender: Plain, secured: str | None) -> Plain:
+    """The odds a viewer is shown: battle chance before and after fan power, per-round chances.
+
+    A secured win shows 1 or 0 after fan power [§1.4]; the rounds keep their real chances.
+    """
+    odds = assess(attacker, defender)
+    after = odds["chance_after"]
+    if secured is not None:
+        after = Fraction(1 if secured == "attacker" else 0)
+    rounds = [
+        {
+            "category": category.value,
+            "before": fraction_text(Fraction(before, ROUND_SCALE)),
+            "after": fraction_text(Fraction(q_after, ROUND_SCALE)),
+        }
+        for category, before, q_after in zip(CATEGORIES, odds["before"], odds["after"], strict=True)
+    ]
+    return {
+        "before": odds["chance_before"], "after": after, "rounds": rounds, "q": odds["after"],
+    }
+
+
+def _fight(
+    entry: Plain, attacker: Plain, defender: Plain, draws: list[int], secured: str | None
+) -> None:
+    """Rounds, natural and final winner, odds line and upset, written into the entry."""
+    line = odds_line(attacker, defender, secured)
+    first = entry["draws"][0]["index"]
+    rounds, attacker_wins = [], 0
+    for i, shown in enumerate(line["rounds"]):
+        won = (draws[3 + i] >> ROUND_BITS) < line["q"][i]
+        attacker_wins += won
+        rounds.append(
+            {**shown, "draw_index": first + 3 + i, "winner": "attacker" if won else "defender"}
+        )
+    natural = "attacker" if attacker_wins >= ROUNDS_TO_WIN else "defender"
+    after = line["after"]
+    winner = secured or natural
+    winner_chance = after if winner == "attacker" else 1 - after
+    entry.update(
+        rounds=rounds,
+        attacker_rounds=attacker_wins,
+        battle_chance={
+            "before": fraction_text(line["before"]),
+            "after": fraction_text(after),
+        },
+        natural_winner=entry[natural],
+        winner=entry[winner],
+        loser=entry["defender" if winner == "attacker" else "attacker"],
+        upset=winner_chance < UPSET_BELOW,
+    )
+
+
+def _regular_battle(world: Plain, board: Plain, battle: int, draws: list[int]) -> Plain:
+    attackers = eligible_attackers(world, board)
+    if not attackers:
+        raise ValueError("no faction has an enemy on its border; the season is over")
+    attacker = attackers[below(len(attackers), draws[0])]
+    defenders = defenders_of(world, board, attacker)
+    defender = defenders[below(len(defenders), draws[1])]
+    borders = shared_borders(world, board, attacker, defender)
+    a, b, kind, remote = borders[below(len(borders), draws[2])]
+    attacker_side, defender_side = regular_sides(
+        world, board, battle, attacker, defender, kind == SEA
+    )
+    secured, clash = fan_outcome(attacker_side, defender_side)
+    entry = _entry(battle, BattleKind.REGULAR, draws, attacker_side, defender_side)
+    entry["candidates"] = {
+        "attackers": len(attackers),
+        "defenders": len(defenders),
+        "borders": len(borders),
+    }
+    entry["border"] = {"a": a, "b": b, "kind": kind, "remote": remote}
+    entry["secured"] = secured is not None
+    _fight(entry, attacker_side, defender_side, draws, secured)
+    natural_reason = Reason.FAN_CLASH if clash else Reason.NATURAL
+    reason = Reason.FAN_POWER if entry["winner"] != entry["natural_winner"] else natural_reason
+    entry["reason"] = reason.value
+    spent = {}
+    for side in (attacker_side, defender_side):
+        if side["pool"] > 0:
+            board["factions"][side["faction"]]["pool_state"] = PoolState.SPENT.value
+            spent[side["faction"]] = side["pool"]
+    entry["pools_spent"] = spent
+    loser = entry["loser"]
+    moved = sorted(code for code, held in board["regions"].items() if held["owner"] == loser)
+    for code in moved:
+        board["regions"][code] = {"owner": entry["winner"], "captured_at": battle}
+    board["factions"][loser].update(standing=False, morale=0)
+    entry.update(changed_hands=moved, absorbed=loser, restored=None)
+    return entry
+
+
+def _rebellion(world: Plain, board: Plain, battle: int, draws: list[int], rebel: str) -> Plain:
+    """A bonus round: the rebel home region alone against its occupier, on land [§7]."""
+    occupier = owner(board, rebel)
+    counter_r, counter_o = counter_bonuses(
+        faction_type(world, rebel), faction_type(world, occupier)
+    )
+    one = Fraction(1)
+    rebel_side = _side(
+        world,
+        rebel,
+        world["regions"][rebel]["population"],
+        0,
+        True,
+        home=one,
+        sea=one,
+        counter=counter_r,
+        fan=one,
+    )
+    occupier_side = _board_side(
+        world,
+        board,
+        battle,
+        occupier,
+        home=HOME_BONUS,
+        sea=one,
+        counter=counter_o,
+        fan=one,
+    )
+    rebel_side["pool"] = occupier_side["pool"] = 0
+    entry = _entry(battle, BattleKind.BONUS, draws, rebel_side, occupier_side)
+    entry.update(candidates=None, border=None, secured=False)
+    _fight(entry, rebel_side, occupier_side, draws, None)
+    entry["reason"] = Reason.NATURAL.value
+    fund = board["factions"][rebel]
+    entry["pools_spent"] = {rebel: fund["pool"]}
+    fund["pool_state"] = PoolState.SPENT.value
+    if entry["winner"] == rebel:
+        board["regions"][rebel] = {"owner": rebel, "captured_at": None}
+        fund.update(standing=True, morale=0)
+        entry.update(changed_hands=[rebel], absorbed=None, restored=rebel)
+    else:
+        entry.update(changed_hands=[], absorbed=None, restored=None)
+    return entry
+
+
+def _entry(
+    battle: int, kind: BattleKind, draws: list[int], attacker: Plain, defender: Plain
+) -> Plain:
+    first = DRAWS_PER_BATTLE * (battle - 1)
+    return {
+        "number": battle,
+        "kind": kind.value,
+        "draws": [{"index": first + i, "value": x} for i, x in enumerate(draws)],
+        "attacker": attacker["faction"],
+        "defender": defender["faction"],
+        "sides": {"attacker": attacker, "defender": defender},
+    }
+
+
+def _update_morale(board: Plain, winner: str, upset: bool) -> None:
+    """Decay every standing faction, add the win bonus, cap [§5]."""
+    for faction in board["factions"].values():
+        if faction["standing"]:
+            decay = MORALE_DECAY
+            faction["morale"] = faction["morale"] * decay.numerator // decay.denominator
+    won = board["factions"][winner]
+    won["morale"] = min(
+        MORALE_CAP_BP, won["morale"] + (MORALE_UPSET_BP if upset else MORALE_WIN_BP)
+    )
+
+
+def season_over(world: Plain, board: Plain, max_battles: int | None) -> bool:
+    """The cap is reached, or no rebellion waits and nobody has an enemy on its border [§8]."""
+    played = board["next_battle"] - 1
+    if max_battles is not None and played >= max_battles:
+        return True
+    return not waiting_rebellions(board) and not eligible_attackers(world, board)
+
+
+def play_step(state: Plain, ledger: list[Plain]) -> tuple[Plain, Plain]:
+    """Fight the next history entry: apply its contributions, then a rebellion or a battle."""
+    board = _copy_board(state["board"])
+    if board["ended"]:
+        raise ValueError("the season is over; no battle is left to fight")
+    world, battle = state["world"], board["next_battle"]
+    _apply_due(board, ledger)
+    draws = _draws(state["key"], battle)
+    waiting = waiting_rebellions(board)
+    if waiting:
+        entry = _rebellion(world, board, battle, draws, waiting[0])
+    else:
+        entry = _regular_battle(world, board, battle, draws)
+    _update_morale(board, entry["winner"], entry["upset"])
+    entry["morale_after"] = {
+        role: board["factions"][entry[role]]["morale"] for role in ("attacker", "defender")
+    }
+    board["next_battle"] = battle + 1
+    board["ended"] = season_over(world, board, state["max_battles"])
+    entry["season_over"] = board["ended"]
+    return {**state, "board": board}, entry
+
+
+# ---------------------------------------------------------------- replay verifier [§9]
+
+
+def first_difference(saved: Any, replayed: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """The first place (dotted path, keys in sorted order) where two JSON values differ."""
+    if isinstance(saved, dict) and isinstance(replayed, dict):
+        for key in sorted(set(saved) | set(replayed)):
+            where = f"{path}.{key}" if path else str(key)
+            if key not in saved or key not in replayed:
+                return where, saved.get(key, "<absent>"), replayed.get(key, "<absent>")
+            found = first_difference(saved[key], replayed[key], where)
+            if found:
+                return found
+        return None
+    if isinstance(saved, list) and isinstance(replayed, list):
+        for i, (a, b) in enumerate(zip(saved, replayed, strict=False)):
+            found = first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        if len(saved) != len(replayed):
+            return f"{path} length", len(saved), len(replayed)
+        return None
+    if type(saved) is not type(replayed) or saved != replayed:
+        return path or "value", saved, replayed
+    return None
+
+
+def _check_ledger_order(ledger: list[Plain]) -> None:
+    """seq strictly increasing, battle numbers never going back [§9.2]."""
+    previous_seq, previous_battle = 0, 0
+    for i, entry in enumerate(ledger):
+        seq, battle = entry.get("seq"), entry.get("before_battle")
+        if isinstance(seq, bool) or not isinstance(seq, int) or seq <= previous_seq:
+            raise ReplayMismatch(f"ledger[{i}].seq", f"must increase strictly, got {seq!r}")
+        if isinstance(battle, bool) or not isinstance(battle, int) or battle < previous_battle:
+            raise ReplayMismatch(
+                f"ledger seq {seq}.before_battle", f"must not go back, got {battle!r}"
+            )
+        if battle < 1:
+            raise ReplayMismatch(
+                f"ledger seq {seq}.before_battle",
+                f"must be the next battle at arrival; no battle has number {battle}",
+            )
+        previous_seq, previous_battle = seq, battle
+
+
+def _replay_season(state: Plain, ledger: list[Plain]) -> tuple[Plain, list[Plain]]:
+    """Play the season to its end, validating every ledger entry on the way [§9.2].
+
+    The ledger is judged against the replayed state alone, so a refused entry is reported
+    before any saved battle is compared, as §9 orders the checks.
+    """
+    entries = []
+    while not state["board"]["ended"]:
+        try:
+            state, entry = play_step(state, ledger)
+        except LedgerRefusal as refusal:
+            raise ReplayMismatch(refusal.field, refusal.rule) from None
+        entries.append(entry)
+    for contribution in ledger:
+        if contribution["before_battle"] >= state["board"]["next_battle"]:
+            raise ReplayMismatch(
+                f"ledger seq {contribution['seq']}",
+                "dated after the season ended; it was never applied",
+            )
+    return state, entries
+
+
+def verify_record(record: Mapping[str, Any]) -> list[str]:
+    """Replay a published season and compare every field; raise ReplayMismatch at the first miss.
+
+    Returns notes for the viewer (what was checked, and anything that could not be).
+    """
+    try:
+        return _verify(record)
+    except (KeyError, TypeError, AttributeError, IndexError) as error:
+        raise ReplayMismatch("record", f"malformed ({type(error).__name__}: {error})") from None
+
+
+def _verify(record: Mapping[str, Any]) -> list[str]:
+    header, seed = record["header"], record.get("seed")
+    if header.get("engine_version") != ENGINE_VERSION:
+        raise ReplayMismatch(
+            "header.engine_version",
+            f"this engine is {ENGINE_VERSION}, the record says {header.get('engine_version')!r}",
+        )
+    if seed is None:
+        raise ReplayMismatch("seed", "not revealed yet; a season is replayed after the reveal")
+    if not verify_reveal(seed, record["commitment"]):
+        raise ReplayMismatch("seed", "its SHA-256 does not match the published commitment")
+    if map_sha256(record["map"]) != header.get("map_sha256"):
+        raise ReplayMismatch("map", "its SHA-256 does not match header.map_sha256")
+    notes = [f"seed matches commitment {record['commitment']}", "map matches header.map_sha256"]
+    randomness = None
+    if header.get("beacon") is not None:
+        beacon = record.get("beacon")
+        if beacon is None:
+            raise ReplayMismatch("beacon", "the header names a beacon round but none is recorded")
+        if beacon.get("round") != header["beacon"].get("round"):
+            raise ReplayMismatch("beacon.round", "differs from the round the header names")
+        randomness = beacon.get("randomness")
+        notes.append(
+            f"beacon round {beacon['round']} mixed into the season key; its signature is not "
+            "checked here (check it against the beacon's own public record)"
+        )
+    try:
+        key = season_key(seed, randomness)
+    except ValueError as error:
+        raise ReplayMismatch("beacon" if randomness else "seed", str(error)) from None
+    try:
+        state = new_state(record["map"], key, header.get("max_battles"))
+    except ValueError as error:
+        raise ReplayMismatch("map", str(error)) from None
+    ledger = list(record["ledger"])
+    _check_ledger_order(ledger)
+    state, replayed = _replay_season(state, ledger)
+    board = state["board"]
+    saved_history = list(record["history"])
+    for saved, entry in zip(saved_history, replayed, strict=False):
+        found = first_difference(saved, entry)
+        if found:
+            where, was, now = found
+            raise ReplayMismatch(
+                f"battle {entry['number']}",
+                f"field {where}: record has {was!r}, replay gives {now!r}",
+            )
+    if len(saved_history) > len(replayed):
+        raise ReplayMismatch(
+            f"battle {len(replayed) + 1}", "extra entry: the season had already ended"
+        )
+    if len(saved_history) < len(replayed):
+        raise ReplayMismatch(
+            f"battle {len(saved_history) + 1}", "missing: the season had not ended"
+        )
+    found = first_difference(record["final_map"], board)
+    if found:
+        where, was, now = found
+        raise ReplayMismatch(
+            "final map", f"field {where}: record has {was!r}, replay gives {now!r}"
+        )
+    notes.append(f"{board['next_battle'] - 1} battles replayed; the final map matches")
+    return notes
+
+
+def load_record(folder: Path) -> Plain:
+    """Read a published season record from its folder (missing optional files become None)."""
+    record: Plain = {}
+    for role, name in RECORD_FILES.items():
+        path = folder / name
+        if not path.is_file():
+            if role in ("seed", "beacon"):
+                record[role] = None
+                continue
+            raise ReplayMismatch(name, "missing from the record")
+        text = path.read_text(encoding="utf-8")
+        try:
+            if name.endswith(".txt"):
+                record[role] = text.strip()
+            elif name.endswith(".jsonl"):
+                record[role] = [json.loads(line) for line in text.splitlines() if line.strip()]
+            else:
+                record[role] = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ReplayMismatch(
+                name, f"not valid JSON ({error.msg}, line {error.lineno})"
+            ) from None
+    return record
+
+
+def main(arguments: list[str]) -> int:
+    """`python -S -m fairfight.conquest.engine verify DIR`: 0 when the record replays exactly."""
+    if len(arguments) != 2 or arguments[0] != "verify":
+        print("usage: python -m fairfight.conquest.engine verify RECORD_FOLDER", file=sys.stderr)
+        return 2
+    try:
+        notes = verify_record(load_record(Path(arguments[1])))
+    except ReplayMismatch as mismatch:
+        print(f"MISMATCH {mismatch}", file=sys.stderr)
+        return 1
+    for note in notes:
+        print(f"ok: {note}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,204 @@
+"""What a player knows: observation levels, knowledge views, fog previews and the overlay.
+
+An enemy unit within two tiles of one of the player's units is in contact (L1); adjacent,
+it is observed (L2); with a Recon unit of the player's side adjacent, or having fought one
+of the player's units in the last Cascade, it is identified (L3) [CB-2310, CB-2320].
+Unseen enemies (L0) are absent from the view. Fields not observed carry an estimate and are
+named, so a preview over the view is provisional exactly where it should be [CB-2330].
+The view is a `World`, and specifications are built from it by the same function as from
+the truth [CB-330].
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from enum import IntEnum
+from typing import Any
+
+from fairfight.clash import tables as t
+from fairfight.clash.batch import columns_from_specs, preview_batch
+from fairfight.clash.engagement import (
+    AttackOrder,
+    ClashPlan,
+    eligible_supporters,
+    plan_clash,
+)
+from fairfight.clash.fog import FogField, FogPreview, preview_under_fog
+from fairfight.clash.world import Unit, World, chebyshev
+
+__all__ = [
+    "CONTACT_RANGE",
+    "ESTIMATE",
+    "LEVEL_FIELDS",
+    "Level",
+    "OverlayTile",
+    "attack_candidates",
+    "fog_preview",
+    "knowledge_view",
+    "observation_levels",
+    "overlay",
+]
+
+CONTACT_RANGE = 2
+"""An enemy within this many tiles of one of the player's units is in contact (L1)."""
+
+
+class Level(IntEnum):
+    """Observation levels of an enemy unit [CB-2310]."""
+
+    UNSEEN = 0
+    """Not in the view at all."""
+    CONTACT = 1
+    """Tile, role and stack count."""
+    OBSERVED = 2
+    """Plus class, strength, disorder, Stance and dig-in."""
+    IDENTIFIED = 3
+    """Plus grade, supply and shaken."""
+
+
+LEVEL_FIELDS: dict[Level, tuple[FogField, ...]] = {
+    Level.CONTACT: (FogField.STRENGTH, FogField.DISORDER, FogField.STANCE, FogField.DIG_IN,
+                    FogField.GRADE, FogField.SUPPLY_TIER),
+    Level.OBSERVED: (FogField.GRADE, FogField.SUPPLY_TIER),
+    Level.IDENTIFIED: (),
+}
+"""The defender fields a player lacks at each level (works are map facts, always known)."""
+ESTIMATE: dict[str, Any] = {
+    "strength": t.MAX_STRENGTH, "disorder": 0, "stance": t.Stance.HOLD, "dig_in": 0,
+    "xp": t.GRADE_XP_THRESHOLD[t.Grade.TRAINED], "supply": t.SupplyTier.ADEQUATE,
+    "shaken": 0,
+}
+"""What a view assumes for a field it has not observed."""
+
+
+def observation_levels(world: World, player: str) -> dict[str, Level]:
+    """The level at which the player sees each enemy unit (unseen ones omitted)."""
+    width = world.board.width
+    own = [u for u in world.units.values() if world.allied(u.player, player)]
+    levels: dict[str, Level] = {}
+    for enemy in world.units.values():
+        if world.allied(enemy.player, player):
+            continue
+        nearest = min((chebyshev(width, u.tile, enemy.tile) for u in own), default=99)
+        if nearest > CONTACT_RANGE:
+            continue
+        level = Level.OBSERVED if nearest <= 1 else Level.CONTACT
+        if any(u.cls.role is t.Role.RECON and chebyshev(width, u.tile, enemy.tile) <= 1
+               for u in own) or any(enemy.id in u.fought_with for u in own):
+            level = Level.IDENTIFIED
+        levels[enemy.id] = level
+    return levels
+
+
+def _estimated(unit: Unit, level: Level) -> Unit:
+    copy = replace(unit, fought_with=set(unit.fought_with))
+    missing = {f.value for f in LEVEL_FIELDS[level]}
+    if "strength" in missing:
+        copy.strength = ESTIMATE["strength"]
+    if "disorder" in missing:
+        copy.disorder = ESTIMATE["disorder"]
+    if "stance" in missing:
+        copy.stance = ESTIMATE["stance"]
+    if "dig_in" in missing:
+        copy.dig_in = ESTIMATE["dig_in"]
+    if "grade" in missing:
+        copy.xp, copy.shaken = ESTIMATE["xp"], ESTIMATE["shaken"]
+    if "supply_tier" in missing:
+        copy.supply = ESTIMATE["supply"]
+    if level < Level.IDENTIFIED:
+        copy.withdraw_reflex = False   # a standing order is seen only when identified
+    return copy
+
+
+def knowledge_view(world: World, player: str) -> World:
+    """The player's view: own side true, enemies as observed, unseen enemies absent."""
+    levels = observation_levels(world, player)
+    view = world.copy()
+    for unit in list(view.units.values()):
+        if world.allied(unit.player, player):
+            continue
+        if unit.id not in levels:
+            view.remove(unit)
+            continue
+        estimate = _estimated(unit, levels[unit.id])
+        view.units[unit.id] = estimate
+        here = view.occupants[unit.tile]
+        here[here.index(unit)] = estimate
+        fields = LEVEL_FIELDS[levels[unit.id]]
+        if fields:
+            view.unobserved[unit.id] = tuple(f.value for f in fields)
+    view.viewer = player
+    view.version += 1
+    return view
+
+
+def fog_preview(view: World, plan: ClashPlan) -> FogPreview:
+    """The preview of a plan from what the viewer knows: ranges and pivots over the
+    defender's unobserved fields [CB-2330..CB-2350]."""
+    unknown = [FogField(name) for name in view.unobserved.get(plan.defender, ())]
+    return preview_under_fog(plan.spec, unknown, defender_in_city=plan.defender_in_city)
+
+
+def attack_candidates(view: World, player: str, *,
+                      combinations: bool = False) -> list[ClashPlan]:
+    """Every assault the player's units could make from where they stand, in the Stance
+    they would attack in (a marching unit as if in Advance): with automatic support, or
+    with every choice of up to two eligible supporters when `combinations` is set."""
+    plans: list[ClashPlan] = []
+    for unit in view.units.values():
+        if unit.player != player or unit.cls.atk == 0 or unit.strength < 1:
+            continue
+        stance = unit.stance
+        if stance is t.Stance.MARCH:
+            unit.stance = t.Stance.ADVANCE
+        for target in view.board.neighbours[unit.tile]:
+            if not view.hostile_at(player, target):
+                continue
+            choices: list[tuple[str, ...] | None] = [None]
+            if combinations:
+                ids = [u.id for u in eligible_supporters(view, unit, target)]
+                choices = [(), *((i,) for i in ids), *itertools.combinations(ids, 2)]
+            for supporters in choices:
+                plan = plan_clash(view, AttackOrder(t.Kind.ASSAULT, unit.id, target,
+                                                    supporters))
+                if plan is not None:
+                    plans.append(plan)
+        unit.stance = stance
+    return plans
+
+
+@dataclass(frozen=True, slots=True)
+class OverlayTile:
+    """An enemy tile and the break chance of the best attack the player has on it."""
+
+    tile: tuple[int, int]
+    break_permille: int
+    lead: str
+    supporters: tuple[str, ...]
+    provisional: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data."""
+        return {"tile": list(self.tile), "break_permille": self.break_permille,
+                "lead": self.lead, "supporters": list(self.supporters),
+                "provisional": self.provisional}
+
+
+def overlay(world: World, player: str) -> list[OverlayTile]:
+    """The hostile-tile overlay [CB-2430]: each visible enemy tile next to the player's
+    units, with the break chance of its best attack, from the batch preview."""
+    view = knowledge_view(world, player)
+    plans = attack_candidates(view, player)
+    if not plans:
+        return []
+    batch = preview_batch(columns_from_specs([plan.spec for plan in plans]))
+    best: dict[int, tuple[int, ClashPlan]] = {}
+    for index, plan in enumerate(plans):
+        chance = int(batch.break_permille[index])
+        current = best.get(plan.order.target)
+        if current is None or chance > current[0]:
+            best[plan.order.target] = (chance, plan)
+    return [OverlayTile(view.board.xy(tile), chance, plan.order.lead, plan.supporters,
+                        any(u.id in view.unobserved for u in view.units_at(tile)))
+            for tile, (chance, plan) in sorted(best.items())]

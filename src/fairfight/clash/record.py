@@ -1,0 +1,161 @@
+"""The game record: the scenario, then each turn's orders and canonical events.
+
+A record is JSON Lines: a header with the scenario, the rules version and which players the
+AI plays, then one line per turn. Replaying re-runs every turn from the scenario with the
+recorded orders and compares the events one by one by their canonical bytes; the first
+difference is named by turn, event number and field (a changed draw is caught at its
+clash). Every state is rebuilt the same way, so the record is the game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fairfight.clash import tables as t
+from fairfight.clash.orders import TurnOrders, parse_orders
+from fairfight.clash.scenario import Scenario, parse_scenario
+from fairfight.clash.turn import TurnResult, run_turn
+from fairfight.clash.world import World, world_from_scenario
+from fairfight.core.errors import InputError, VerificationError
+from fairfight.core.records import canonical_json
+from fairfight.inputs import load_jsonl
+
+__all__ = [
+    "RECORD_FORMAT",
+    "GameRecord",
+    "first_difference",
+    "load_record",
+    "merge_orders",
+    "replay_record",
+]
+
+RECORD_FORMAT = "fairfight-clash-game/1"
+
+
+def merge_orders(parts: list[TurnOrders]) -> TurnOrders:
+    """Orders of several players for one turn, as one set."""
+    merged: dict[str, Any] = {}
+    for part in parts:
+        merged.update(part.orders)
+    return TurnOrders(orders=merged)
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """A scenario and the turns played from it."""
+
+    scenario: Scenario
+    ai_players: tuple[str, ...] = ()
+    turns: list[dict[str, Any]] = field(default_factory=list)
+
+    def start(self) -> World:
+        """The world before the first recorded turn."""
+        return world_from_scenario(self.scenario)
+
+    def world(self) -> World:
+        """The world after the last recorded turn (rebuilt by replaying)."""
+        world = self.start()
+        for entry in self.turns:
+            world = run_turn(world, parse_orders(world, entry["orders"])).world
+        return world
+
+    def play(self, world: World, orders: TurnOrders) -> TurnResult:
+        """Play a turn from `world` (the record's current world) and record it."""
+        result = run_turn(world, orders)
+        self.turns.append({"turn": world.turn,
+                           "orders": orders.model_dump(mode="json", exclude_none=True),
+                           "events": result.events})
+        return result
+
+    def header(self) -> dict[str, Any]:
+        """The first line of the record."""
+        return {"format": RECORD_FORMAT, "combat_logic_version": t.COMBAT_LOGIC_VERSION,
+                "ai_players": list(self.ai_players),
+                "scenario": self.scenario.model_dump(mode="json", by_alias=True,
+                                                     exclude_none=True)}
+
+    def lines(self) -> list[bytes]:
+        """Every line of the record as canonical JSON."""
+        return [canonical_json(self.header()), *(canonical_json(turn) for turn in self.turns)]
+
+    def save(self, path: Path) -> None:
+        """Write the record (canonical JSON, one line each)."""
+        path.write_bytes(b"".join(line + b"\n" for line in self.lines()))
+
+
+def load_record(path: Path) -> GameRecord:
+    """Read a record; a malformed one is an input error naming the line."""
+    rows = [value for _, value in load_jsonl(path)]   # the shared sturdy reader
+    if not rows:
+        raise InputError(str(path), "an empty file is not a game record")
+    header = rows[0]
+    if not isinstance(header, dict) or header.get("format") != RECORD_FORMAT:
+        raise InputError(f"{path}:1", f"not a clash game record ({RECORD_FORMAT})")
+    if header.get("combat_logic_version") != t.COMBAT_LOGIC_VERSION:
+        raise InputError(f"{path}:1", "recorded with another combat logic version "
+                         f"({header.get('combat_logic_version')}), this is "
+                         f"{t.COMBAT_LOGIC_VERSION}")
+    for number, row in enumerate(rows[1:], start=2):
+        if not isinstance(row, dict) or not {"turn", "orders", "events"} <= set(row):
+            raise InputError(f"{path}:{number}", "a turn line needs turn, orders and events")
+    return GameRecord(parse_scenario(header.get("scenario")),
+                      tuple(header.get("ai_players", ())), rows[1:])
+
+
+def first_difference(recorded: Any, replayed: Any, where: str = "") -> str | None:
+    """The path of the first field where two JSON values differ, with both values."""
+    if isinstance(recorded, dict) and isinstance(replayed, dict):
+        for key in sorted(set(recorded) | set(replayed)):
+            if key not in recorded or key not in replayed:
+                return f"{where}.{key}: present in only one"
+            found = first_difference(recorded[key], replayed[key], f"{where}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(recorded, list) and isinstance(replayed, list):
+        for index, (a, b) in enumerate(zip(recorded, replayed, strict=False)):
+            found = first_difference(a, b, f"{where}[{index}]")
+            if found:
+                return found
+        if len(recorded) != len(replayed):
+            return f"{where}: {len(recorded)} items recorded, {len(replayed)} replayed"
+        return None
+    if canonical_json(recorded) != canonical_json(replayed):
+        return f"{where.lstrip('.')}: recorded {json.dumps(recorded)}, replayed " \
+               f"{json.dumps(replayed)}"
+    return None
+
+
+def _describe(event: dict[str, Any]) -> str:
+    if event.get("event") == "clash":
+        return f"clash by {event.get('initiator')}, ordinal {event.get('ordinal')}"
+    return str(event.get("event"))
+
+
+def replay_record(record: GameRecord,
+                  progress: Callable[[int], None] | None = None) -> int:
+    """Re-run every turn and compare its events byte for byte; returns the turns checked.
+
+    Raises VerificationError naming the first differing event and field."""
+    world = record.start()
+    for number, entry in enumerate(record.turns, start=1):
+        orders = parse_orders(world, entry["orders"])
+        result = run_turn(world, orders)
+        recorded = entry["events"]
+        for index, (old, new) in enumerate(zip(recorded, result.events, strict=False)):
+            if canonical_json(old) != canonical_json(new):
+                detail = first_difference(old, new) or "differs"
+                raise VerificationError(
+                    f"turn {entry['turn']} event {index} ({_describe(old)})", detail)
+        if len(recorded) != len(result.events):
+            raise VerificationError(f"turn {entry['turn']}",
+                                    f"{len(recorded)} events recorded, "
+                                    f"{len(result.events)} replayed")
+        world = result.world
+        if progress:
+            progress(number)
+    return len(record.turns)

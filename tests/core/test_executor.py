@@ -1,0 +1,97 @@
+"""Executors: in process, local processes and a Dask cluster give the same results.
+
+The Dask tests start a LocalCluster with 2 in-process workers (threads), send the real chunks
+of a forecast, a clash sweep and a ballot simulation through it, and compare with the local
+path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from fairfight.core.executor import DaskExecutor, InProcess, LocalProcesses, executor_for
+
+
+def _square_plus(x: int, y: int) -> int:
+    return x * x + y
+
+
+CHUNKS = [(k, 3 * k) for k in range(7)]
+EXPECTED = [k * k + 3 * k for k in range(7)]
+
+
+def test_in_process_and_local_processes_keep_chunk_order() -> None:
+    ticks: list[int] = []
+    assert InProcess().map(_square_plus, CHUNKS, ticks.append) == EXPECTED
+    assert ticks == list(range(1, 8))
+    ticks.clear()
+    assert LocalProcesses(2).map(_square_plus, CHUNKS, ticks.append) == EXPECTED
+    assert ticks[-1] == 7
+
+
+def test_executor_for_reads_the_command_line() -> None:
+    assert isinstance(executor_for(1), InProcess)
+    assert isinstance(executor_for(3), LocalProcesses)
+    assert isinstance(executor_for(3, "tcp://127.0.0.1:1"), DaskExecutor)
+    with pytest.raises(ValueError, match="workers"):
+        LocalProcesses(0)
+
+
+def test_an_unreachable_scheduler_is_one_clear_error() -> None:
+    executor = DaskExecutor("tcp://127.0.0.1:9")
+    with pytest.raises(ValueError, match="scheduler: cannot reach"):
+        executor.map(_square_plus, CHUNKS)
+
+
+@pytest.fixture(scope="module")
+def dask() -> Iterator[DaskExecutor]:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        yield DaskExecutor(client=client)
+
+
+def test_dask_keeps_chunk_order(dask: DaskExecutor) -> None:
+    ticks: list[int] = []
+    assert dask.map(_square_plus, CHUNKS, ticks.append) == EXPECTED
+    assert sorted(ticks) == list(range(1, 8))
+
+
+def test_dask_forecast_equals_the_local_one(dask: DaskExecutor) -> None:
+    from fairfight.conquest import engine, scenario
+    from fairfight.conquest.forecast import forecast
+
+    state = engine.new_state(scenario.load_map("north-america"), "ef" * 32)
+    for _ in range(50):
+        state, _entry = engine.play_step(state, [])
+    arguments: dict[str, Any] = {"seasons": 5_000, "forecast_seed": "dask"}
+    local = forecast(state, [], executor=LocalProcesses(2), **arguments)
+    assert forecast(state, [], executor=dask, **arguments) == local
+
+
+def test_dask_sweep_equals_the_local_one(dask: DaskExecutor) -> None:
+    from fairfight.clash.corpus import SWEEP_SIZE
+    from fairfight.clash.invariants import run_sweep
+
+    indices = np.arange(0, SWEEP_SIZE, 17, dtype=np.int64)
+    assert run_sweep(indices, executor=dask) == run_sweep(indices, workers=2)
+
+
+def test_dask_ballot_games_equal_the_local_ones(dask: DaskExecutor) -> None:
+    from fairfight.ballot.rules import named_config
+    from fairfight.ballot.simulate import GameSpec, run_games
+
+    specs = [GameSpec(named_config("as-written-plus"), str(700 + i),
+                      ("pollster", "machine", "pollster", "machine")) for i in range(2)]
+    assert run_games(specs, executor=dask) == run_games(specs)
+
+
+def test_dask_playtest_equals_the_local_one(dask: DaskExecutor) -> None:
+    from fairfight.clash.playtest import run_playtest
+
+    assert run_playtest(2, turns=3, executor=dask) == run_playtest(2, turns=3)
