@@ -39,7 +39,7 @@ def _bot_names(players: str) -> list[str]:
     names = [name.strip() for name in players.split(",")]
     for seat, name in enumerate(names):
         if not name:
-            raise InputError(f"players[{seat}]", "seat left empty; name a bot for every seat")
+            raise InputError(f"players[{seat}]", "this seat is empty; name a bot for every seat")
     if not 2 <= len(names) <= 6:
         raise InputError("players", "name 2 to 6 players, comma separated")
     return names
