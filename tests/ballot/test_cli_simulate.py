@@ -26,7 +26,9 @@ def test_players_refuses_an_empty_seat() -> None:
         result = run("simulate", "--games", "1", "--players", players)
         assert result.exit_code == 2, players
         lines = result.output.strip().splitlines()
-        assert lines == [f"InputError: players[{seat}]: this seat is empty; name a bot for every seat"]
+        assert lines == [
+            f"InputError: players[{seat}]: this seat is empty; name a bot for every seat"
+        ]
         assert run("play", "--players", players, "--years", "1").exit_code == 2
 
 

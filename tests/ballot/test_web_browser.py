@@ -15,19 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.system import chromium_path
+from tests.system import CHROMIUM_ARGS, chromium_path
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "ballot"
-BROWSER_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 YEARS = 2
 MOVES_AT_MOST = 400
 
@@ -59,7 +49,7 @@ def test_a_full_game_against_three_bots_in_chromium(server: str) -> None:
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=executable, args=BROWSER_ARGS)
+        browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1200, "height": 900})
         page.goto(f"{server}/ballot")
         page.select_option("select[name=victory]", "points")
