@@ -1,24 +1,31 @@
-"""Ballot: full bot games per minute (2 Pollster + 2 Machine, as-written-plus).
+"""Ballot: full 4-bot games per second (2 Pollster + 2 Machine, as-written-plus).
 
-The baseline is the same games with every exact-table cache cleared before each game, so the
-ratio shows what caching the exact tables (and the bots' table lookups) is worth.
+Three figures from one run: the baseline plays the games in one process with every exact-table
+and estimate cache cleared before each game (what a bot pays without remembering anything across
+games), then `simulate`'s own path with `--jobs 1` and `--jobs 2`, each as a ratio to it.
 """
 
 from __future__ import annotations
 
-from bench.timing import best_seconds, report
-from fairfight.ballot import dice, estimates
+from bench.timing import best_seconds
+from fairfight.ballot import dice, estimates, options
 from fairfight.ballot.rules import named_config
-from fairfight.ballot.simulate import GameSpec, run_game
+from fairfight.ballot.simulate import GameSpec, run_game, run_games
 
-GAMES = 3
-SECONDS_PER_MINUTE = 60
-PLAYERS = ("pollster", "machine", "pollster", "machine")
+GAMES = 12
+PLAYERS = ("pollster", "pollster", "machine", "machine")
 
 
 def _clear_caches() -> None:
     dice.clear_cache()
-    for cached in (estimates.general_p, estimates.primary_p, estimates.presidential_p):
+    for cached in (
+        estimates.general_p,
+        estimates.primary_p,
+        estimates.presidential_face_p,
+        estimates.race_chance,
+        estimates.plain_part_table,
+        options.race_table,
+    ):
         cached.cache_clear()
 
 
@@ -26,17 +33,21 @@ def main() -> None:
     config = named_config("as-written-plus")
     specs = [GameSpec(config, str(2000 + i), PLAYERS) for i in range(GAMES)]
 
-    def warm() -> None:
-        for spec in specs:
-            run_game(spec)
-
     def cold() -> None:
         for spec in specs:
             _clear_caches()
             run_game(spec)
 
-    warm()
-    cold_rate = SECONDS_PER_MINUTE * GAMES / best_seconds(cold, repeats=2)
-    warm_rate = SECONDS_PER_MINUTE * GAMES / best_seconds(warm, repeats=2)
-    report("ballot games, tables rebuilt every game", cold_rate, "games/min")
-    report("ballot games, exact tables cached", warm_rate, "games/min", baseline=cold_rate)
+    def jobs(count: int) -> float:
+        return GAMES / best_seconds(lambda: run_games(specs, jobs=count), repeats=2)
+
+    baseline = GAMES / best_seconds(cold, repeats=1)
+    _line("ballot games, caches cleared every game", baseline)
+    _line("ballot simulate --jobs 1", jobs(1), baseline)
+    _line("ballot simulate --jobs 2 (target >= 25)", jobs(2), baseline)
+
+
+def _line(label: str, rate: float, baseline: float | None = None) -> None:
+    """Like `bench.timing.report`, with a decimal: these rates are tens, not thousands."""
+    ratio = f"  ({rate / baseline:,.1f}x baseline)" if baseline else ""
+    print(f"{label:<48} {rate:>14,.1f} games/s{ratio}", flush=True)

@@ -26,8 +26,13 @@ ONE, D100 = D("1"), D("100")
 def _decimal_product() -> None:
     for _ in range(BATTLES):
         mordor = D100 * (ONE + D("0.20") - D("0.30")) * (ONE - D("0.05") + D("0.20") + D("0.10"))
-        gondor = (D("43.14") * (ONE + D("0.20") + D("0.10") + D("0.10"))
-                  * (ONE + D("0.05") - D("0.20") + D("0.20") + D("0.50")) * D("1.25") * D("1.5"))
+        gondor = (
+            D("43.14")
+            * (ONE + D("0.20") + D("0.10") + D("0.10"))
+            * (ONE + D("0.05") - D("0.20") + D("0.20") + D("0.50"))
+            * D("1.25")
+            * D("1.5")
+        )
         (max(mordor, gondor) * 100 / min(mordor, gondor)).quantize(ONE)
 
 
@@ -47,10 +52,15 @@ def main() -> None:
 
     baseline = BATTLES / best_seconds(_decimal_product, repeats=3)
     report("hand-written Decimal product (baseline)", baseline, "battles/s")
-    report("same product in floats", BATTLES / best_seconds(_float_product, 3), "battles/s",
-           baseline)
-    report("exact battle score (check + Decimal + tier)", BATTLES / best_seconds(exact, 3),
-           "battles/s", baseline)
+    report(
+        "same product in floats", BATTLES / best_seconds(_float_product, 3), "battles/s", baseline
+    )
+    report(
+        "exact battle score (check + Decimal + tier)",
+        BATTLES / best_seconds(exact, 3),
+        "battles/s",
+        baseline,
+    )
 
     def parse_only() -> None:
         for _ in range(FILES):
@@ -63,5 +73,9 @@ def main() -> None:
 
     file_baseline = FILES / best_seconds(parse_only, repeats=3)
     report("YAML parse of a battle file (baseline)", file_baseline, "files/s")
-    report("battle file to JSON (parse, validate, score)", FILES / best_seconds(whole_file, 3),
-           "files/s", file_baseline)
+    report(
+        "battle file to JSON (parse, validate, score)",
+        FILES / best_seconds(whole_file, 3),
+        "files/s",
+        file_baseline,
+    )

@@ -12,7 +12,20 @@ import shutil
 
 import pytest
 
-__all__ = ["chromium_path", "node_path", "postgres_bin", "require"]
+__all__ = ["CHROMIUM_ARGS", "chromium_path", "node_path", "postgres_bin", "require"]
+
+# Headless Chromium on a machine with no network but loopback: without the background
+# networking switches it keeps trying (and failing) to reach outside hosts at every start.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def require(found: str | None, what: str) -> str:

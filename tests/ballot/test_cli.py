@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from fairfight.ballot.rules_page import rules_context
 from fairfight.cli import app
+from tests.ballot.scripted import human_script
 from tests.ballot.test_dice import SOURCE_GENERAL, SOURCE_PRIMARY, brute_force
 
 runner = CliRunner()
@@ -150,7 +151,7 @@ def test_simulate_json_is_the_same_with_two_jobs() -> None:
 
 
 def test_human_seat_plays_a_year_from_the_terminal() -> None:
-    lines = _human_script()
+    lines, _ = human_script()
     result = run(
         "play",
         "--players",
@@ -166,63 +167,10 @@ def test_human_seat_plays_a_year_from_the_terminal() -> None:
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     assert "Not understood: 'abc' is not a card or bill number" in result.output
-    assert "Not accepted: RuleError: draft.card: card 999 is not in the pack" in result.output
-    assert "Not accepted: RuleError: declare.H-ZZ-1: that race does not come up" in result.output
+    assert "Not accepted: card 999 is not in the pack" in result.output
+    assert "Not accepted: H-ZZ-1: that race does not come up" in result.output
     assert "Your hand (" in result.output and "Draft pick 1 of 4" in result.output
     assert "win chance" in result.output
-    assert "Best card for the strongest of 481 races" in result.output
+    assert "Strongest choices, one card each (10; no district card):" in result.output
     assert "Scores after 2028" in result.output
     assert "Stopped after 1 year(s)" in result.output
-
-
-class _Recorder:
-    """A Pollster at seat 0 whose decisions are written down as terminal answers."""
-
-    name = "recorder"
-
-    def __init__(self) -> None:
-        from fairfight.ballot.pollster import Pollster
-
-        self.bot = Pollster()
-        self.lines: list[str] = ["abc", "999"]
-        self.declared = False
-
-    def decide(self, state, seat):  # type: ignore[no-untyped-def]
-        from fairfight.ballot import state as s
-
-        decision = self.bot.decide(state, seat)
-        if isinstance(decision, s.DraftPick):
-            self.lines.append(str(decision.card))
-        elif isinstance(decision, s.Declarations):
-            self.lines.append("H-ZZ-1 1 D")
-            for d in decision.entries:
-                extra = f" {d.district_card}" if d.district_card >= 0 else ""
-                self.lines.append(f"{d.race} {d.card} {d.party.value}{extra}")
-            self.lines.append("")
-        elif isinstance(decision, s.Withdrawals):
-            if any(d.player == seat for d in state.declarations):
-                self.lines.append(" ".join(decision.races))
-        elif isinstance(decision, s.BillDraft):
-            rider = f" {decision.rider}" if decision.rider >= 0 else ""
-            self.lines.append(" ".join(decision.tags) + rider if decision.tags else "decline")
-        elif isinstance(decision, s.YesNo):
-            self.lines.append("y" if decision.yes else "n")
-        elif isinstance(decision, s.AmendmentDraft):
-            self.lines.append(" ".join(decision.tags) or "pass")
-        elif isinstance(decision, s.AmendmentVote):
-            self.lines.append(decision.choice.value)
-        elif isinstance(decision, s.Discards):
-            self.lines.append(" ".join(str(c) for c in decision.cards))
-        return decision
-
-
-def _human_script() -> list[str]:
-    """Seat 0's answers for 2028 (seed 1000), found by letting a Pollster play that seat."""
-    from fairfight.ballot.bots import make_bots
-    from fairfight.ballot.players import play_game
-    from fairfight.ballot.rules import named_config
-
-    recorder = _Recorder()
-    seats = [recorder, make_bots(["pollster", "machine"])[1]]
-    play_game(named_config("as-written-plus"), "1000", seats, max_years=1)
-    return recorder.lines

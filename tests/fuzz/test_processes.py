@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -50,19 +51,53 @@ def test_hostile_files_under_a_memory_limit(kind: str, tmp_path: Path) -> None:
     one_line_refusal(fairfight("warscore", "battle", bad))
 
 
-def _interrupt(args: list[str], after: float, tmp_path: Path) -> tuple[int, str]:
+def _group_size(pgid: int) -> int:
+    """How many live processes share the process group `pgid` (the command and its workers)."""
+    count = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            count += 1
+    return count
+
+
+def _interrupt(
+    args: list[str], ready: Callable[[subprocess.Popen[str]], bool], tmp_path: Path
+) -> tuple[int, str]:
+    """Start the command, wait until `ready` says it is doing its long work, then press
+    Ctrl-C for the whole process group, as a terminal does."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "fairfight", *args], stdout=subprocess.DEVNULL,
+        [sys.executable, "-m", "fairfight", *args], stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, cwd=tmp_path, start_new_session=True,
     )
-    time.sleep(after)
-    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+    deadline = time.monotonic() + SAFETY_SECONDS
+    while not ready(process):
+        assert process.poll() is None, "the command ended before it could be interrupted"
+        assert time.monotonic() < deadline, "the command never started its long work"
+        time.sleep(0.02)
+    assert process.poll() is None, "the command ended before it could be interrupted"
+    os.killpg(process.pid, signal.SIGINT)
     _, stderr = process.communicate(timeout=SAFETY_SECONDS)
     return process.returncode, stderr
 
 
+def _workers_running(process: subprocess.Popen[str]) -> bool:
+    return _group_size(process.pid) >= 3  # the command and its two workers
+
+
+def _first_battle_printed(process: subprocess.Popen[str]) -> bool:
+    assert process.stdout is not None
+    return bool(process.stdout.readline())
+
+
 def test_ctrl_c_during_a_parallel_sweep(tmp_path: Path) -> None:
-    code, stderr = _interrupt(["clash", "sweep", "--full", "--workers", "2"], 4.0, tmp_path)
+    code, stderr = _interrupt(["clash", "sweep", "--full", "--jobs", "2"], _workers_running,
+                              tmp_path)
     assert code == 130, stderr
     assert "Traceback" not in stderr
     assert stderr.strip().splitlines()[-1] == "interrupted"
@@ -72,6 +107,7 @@ def test_ctrl_c_during_a_parallel_sweep(tmp_path: Path) -> None:
 def test_ctrl_c_during_a_whole_season(tmp_path: Path) -> None:
     season = tmp_path / "s.db"
     assert fairfight("conquest", "new", season).returncode == 0
-    code, stderr = _interrupt(["conquest", "next", str(season), "--to-end"], 2.0, tmp_path)
+    code, stderr = _interrupt(["conquest", "next", str(season), "--to-end"],
+                              _first_battle_printed, tmp_path)
     assert code == 130, stderr
     assert stderr.strip().splitlines() == ["interrupted"]

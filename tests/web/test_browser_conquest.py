@@ -17,16 +17,12 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.system import chromium_path
+from tests.system import CHROMIUM_ARGS, chromium_path
 from tests.web.conquest_support import ADMIN_TOKEN, copy_season, live_server, make_app
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 PHONE, DESKTOP = 390, 1280
 PAGES = {
     "front": "/",

@@ -19,18 +19,7 @@ from fairfight.conquest import archive, engine, publication, season
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.web import WebSettings, create_app
 from tests.conquest.helpers import SEED, reseal
-from tests.system import chromium_path
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.system import CHROMIUM_ARGS, chromium_path
 
 
 @pytest.fixture(scope="module")

@@ -18,12 +18,9 @@ import pytest
 import uvicorn
 
 from fairfight.web import WebSettings, create_app
-from tests.system import chromium_path
+from tests.system import CHROMIUM_ARGS, chromium_path
 
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-               "--no-first-run", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -57,7 +54,7 @@ def browser() -> Iterator[Any]:
     executable = chromium_path()
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
 

@@ -67,19 +67,23 @@ __all__ = [
     "win_chance",
 ]
 
-__getattr__ = lazy_exports(__name__, __all__, (
-    "bots",
-    "dice",
-    "engine",
-    "geo",
-    "human",
-    "legislature",
-    "players",
-    "record",
-    "rules",
-    "rules_page",
-    "scoring",
-    "state",
-))
+__getattr__ = lazy_exports(
+    __name__,
+    __all__,
+    (
+        "bots",
+        "dice",
+        "engine",
+        "geo",
+        "human",
+        "legislature",
+        "players",
+        "record",
+        "rules",
+        "rules_page",
+        "scoring",
+        "state",
+    ),
+)
 
 del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

@@ -44,15 +44,41 @@ def seated_tags(state: GameState, seat: int) -> set[str]:
     return tags
 
 
+class _LastAnswer:
+    """Remembers the last answer for one state object: every bot asked in the same step sees
+    the very same state, so the leader and a bill's projected holder are computed once."""
+
+    __slots__ = ("answers", "state")
+
+    def __init__(self) -> None:
+        self.state: object = None
+        self.answers: dict[object, int] = {}
+
+    def get(self, state: GameState, question: object) -> int | None:
+        if self.state is not state:
+            self.state, self.answers = state, {}
+        return self.answers.get(question)
+
+
+_LAST = _LastAnswer()
+
+
 def current_leader(state: GameState) -> int:
     """The unique top current score, or BOARD."""
-    return leader(state, scores(state))
+    known = _LAST.get(state, "leader")
+    if known is None:
+        known = _LAST.answers["leader"] = leader(state, scores(state))
+    return known
 
 
 def projected_holder(state: GameState, bill: Bill, votes: tuple[bool, ...] | None = None) -> int:
     """Who would hold the bill if it passed with these votes (default: every player yes)."""
     chosen = votes if votes is not None else (True,) * state.players
-    return leg.tally(state, bill.party, bill.tags, chosen).holder(bill.author)
+    known = _LAST.get(state, (bill, chosen))
+    if known is None:
+        result = leg.tally(state, bill.party, bill.tags, chosen).holder(bill.author)
+        known = _LAST.answers[(bill, chosen)] = result
+    return known
 
 
 def seats_held(state: GameState, seat: int) -> int:

@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
+from fairfight.console import (
+    PAGE_FORMAT_HELP,
+    console,
+    emit_json,
+    error_console,
+    guarded,
+    show_page,
+)
 from fairfight.core.errors import InputError
 from fairfight.inputs import check_output_file
 
@@ -23,6 +30,9 @@ MAX_ODDS_EDGE = 40
 DEFAULT_MAX_EDGE = 8
 """The edges `odds` shows by default: the rules page's table (a test keeps the two equal)."""
 MAX_GAMES = 1_000_000
+MODES_PER_TABLE = 3
+"""Modes side by side in one metrics table, so it fits 80 columns."""
+EXIT_INTERRUPTED = 130
 
 
 def _bot_names(players: str) -> list[str]:
@@ -93,47 +103,20 @@ def _players(names: list[str], human: int | None) -> list[Player]:
         return str(typer.prompt(text, default="", show_default=False))
 
     seated: list[Player] = list(bots)
-    seated[human] = TerminalHuman(ask=ask, say=lambda line: console.print(line, markup=False))
+    seated[human] = TerminalHuman(
+        ask=ask,
+        say=lambda line: console.print(line, markup=False),
+        seat_names=tuple(name if seat != human else "you" for seat, name in enumerate(names)),
+    )
     return seated
 
 
 def _narrate(event: Event, human: int) -> None:
-    """What a human seat sees of the game as it happens."""
-    kind = event["event"]
-    if kind == "year":
-        console.print(f"\n== {event['year']} (start player: seat {event['start_player']}) ==")
-    elif kind == "presidency":
-        votes = event["electoral_votes"]
-        console.print(
-            f"President: {event['winner']} wins {votes['D']}-{votes['R']} electoral votes"
-            f" (holder: {_who(event['holder'])})"
-        )
-    elif kind == "race" and (
-        event["holder"] == human or any(side["player"] == human for side in event["sides"].values())
-    ):
-        console.print(
-            f"{event['race']}: {event['winner']} wins by {event['margin']} "
-            f"(holder: {_who(event['holder'])})"
-        )
-    elif kind == "elections":
-        console.print(
-            f"Races contested: {sum(event['contested'].values())} of {sum(event['races'].values())}"
-        )
-    elif kind in ("bill-vote", "override-vote"):
-        verdict = "passes" if event["passed"] else "fails"
-        console.print(
-            f"Omnibill {verdict}: House {event['house_yes']}, Senate {event['senate_yes']}"
-        )
-    elif kind == "enacted":
-        console.print(f"Bill #{event['bill']} enacted, held by {_who(event['holder'])}")
-    elif kind == "amendment-count":
-        console.print(f"Amendment [{', '.join(event['tags'])}]: {event['result']}")
-    elif kind == "scoring":
-        console.print(f"Scores after {event['year']}: {event['scores']}")
+    """What a human seat sees of the game as it happens (plain text: no markup)."""
+    from fairfight.ballot.narration import narrate
 
-
-def _who(holder: int) -> str:
-    return "the board" if holder < 0 else f"seat {holder}"
+    for line in narrate(event, human):
+        console.print(line, markup=False)
 
 
 @app.command()
@@ -220,8 +203,14 @@ def replay(
 
     state = verify_record(load_record(record))
     if as_json:
-        emit_json({"verified": True, "year": state.year, "reason": state.end_reason,
-                   "scores": list(state.last_scores)})
+        emit_json(
+            {
+                "verified": True,
+                "year": state.year,
+                "reason": state.end_reason,
+                "scores": list(state.last_scores),
+            }
+        )
         return
     console.print(
         f"Record verified: {state.year}, {state.end_reason}, scores {list(state.last_scores)}"
@@ -241,7 +230,13 @@ def simulate(
     as_json: bool = typer.Option(False, "--json", help="machine-readable metrics"),
 ) -> None:
     """Seeded bot games and the smoke metrics (contested share, bills, length, spread, wins)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     from fairfight.ballot.bots import make_bots
     from fairfight.ballot.rules import VictoryMode, named_config
@@ -261,25 +256,37 @@ def simulate(
     results = []
     with Progress(
         *Progress.get_default_columns()[:1],
-        BarColumn(),
+        BarColumn(bar_width=30),
         MofNCompleteColumn(),
+        TextColumn("ETA"),
         TimeRemainingColumn(),
         console=console,
         disable=as_json,
     ) as bar:
         task = bar.add_task("games", total=games * len(configs))
-        for rules_config in configs:
-            specs = [GameSpec(rules_config, str(seed_base + i), names) for i in range(games)]
-            summaries = run_games(specs, jobs, lambda n: bar.advance(task, n),
-                                  executor_for(jobs, scheduler) if scheduler else None)
-            results.append(metrics(summaries, rules_config.victory))
+        try:
+            for rules_config in configs:
+                specs = [GameSpec(rules_config, str(seed_base + i), names) for i in range(games)]
+                summaries = run_games(
+                    specs,
+                    jobs,
+                    lambda n: bar.advance(task, n),
+                    executor_for(jobs, scheduler) if scheduler else None,
+                )
+                results.append(metrics(summaries, rules_config.victory))
+        except KeyboardInterrupt:
+            bar.stop()
+            error_console.print("interrupted", style="bold red", markup=False)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
     if as_json:
         emit_json(results)
         return
-    console.print(_metrics_table(results))
+    for part in range(0, len(results), MODES_PER_TABLE):
+        console.print(_metrics_table(results[part : part + MODES_PER_TABLE]))
 
 
 def _metrics_table(results: list[dict[str, Any]]) -> Table:
+    """The smoke metrics of up to three modes, in at most 80 columns."""
     from rich.table import Table
 
     table = Table(title="Smoke metrics")
@@ -290,30 +297,29 @@ def _metrics_table(results: list[dict[str, Any]]) -> Table:
     def pct(value: float) -> str:
         return f"{100 * value:.1f}%"
 
-    bots = sorted({b for r in results for b in r["win_share_by_bot"]})
+    bots = sorted({b for r in results for b in (*r["win_share_by_bot"], *r["mean_score_by_bot"])})
+    reasons = sorted({k for r in results for k in r["ended_by"]})
+    seats = max(len(r["win_share_by_seat"]) for r in results)
     rows: list[tuple[str, Any]] = [
         ("games", lambda r: str(r["games"])),
-        ("ended by", lambda r: ", ".join(f"{k} {pct(v)}" for k, v in r["ended_by"].items())),
-        *[(f"wins: {bot}", _win_share(bot, pct)) for bot in bots],
-        ("win share by seat", lambda r: " / ".join(pct(v) for v in r["win_share_by_seat"])),
+        *[(f"ended by {reason}", _share_of("ended_by", reason, pct)) for reason in reasons],
+        *[(f"wins: {bot}", _share_of("win_share_by_bot", bot, pct)) for bot in bots],
+        *[(f"wins: seat {seat}", _seat_share(seat, pct)) for seat in range(seats)],
         ("contested, all races", lambda r: pct(r["contested_all"])),
         ("contested, even years", lambda r: pct(r["contested_even"])),
         ("House contested, even years", lambda r: pct(r["house_contested_even"])),
         ("games with a bill", lambda r: pct(r["games_with_bill"])),
         ("bills per game", lambda r: f"{r['bills_per_game']:.1f}"),
-        ("bills put to a vote per game", lambda r: f"{r['bills_proposed_per_game']:.1f}"),
-        ("bill pass rate (enacted / voted)", lambda r: pct(r["bill_pass_rate"])),
+        ("bills voted on per game", lambda r: f"{r['bills_proposed_per_game']:.1f}"),
+        ("bills passed / voted on", lambda r: pct(r["bill_pass_rate"])),
         ("bills enacted per year", lambda r: f"{r['bills_per_year']:.2f}"),
         ("bills held by a non-author", lambda r: str(r["non_author_bills"])),
-        ("impeachments passed / motions", lambda r: "{} / {}".format(*r["impeachments"])),
+        ("impeachments passed / moved", lambda r: "{} / {}".format(*r["impeachments"])),
         ("incumbent party keeps presidency", lambda r: pct(r["incumbent_party_keeps"])),
         ("mean EV margin", lambda r: f"{r['mean_ev_margin']:.0f}"),
         ("largest hand at scoring", lambda r: str(r["largest_hand"])),
         ("mean game length (years)", lambda r: f"{r['mean_length']:.1f}"),
-        (
-            "mean final score",
-            lambda r: " / ".join(f"{b} {v:.1f}" for b, v in r["mean_score_by_bot"].items()),
-        ),
+        *[(f"mean final score: {bot}", _mean_score(bot)) for bot in bots],
         ("primaries per game", lambda r: f"{r['primaries_per_game']:.0f}"),
     ]
     for label, render in rows:
@@ -330,6 +336,20 @@ def _metrics_table(results: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _win_share(bot: str, pct: Any) -> Any:
-    """A row renderer for one bot's win share."""
-    return lambda result: pct(result["win_share_by_bot"].get(bot, 0.0))
+def _share_of(field: str, name: str, pct: Any) -> Any:
+    """A row renderer for one entry of a share table (a bot's wins, an ending)."""
+    return lambda result: pct(result[field].get(name, 0.0))
+
+
+def _seat_share(seat: int, pct: Any) -> Any:
+    """A row renderer for one seat's win share."""
+    return lambda result: (
+        pct(result["win_share_by_seat"][seat]) if seat < len(result["win_share_by_seat"]) else "-"
+    )
+
+
+def _mean_score(bot: str) -> Any:
+    """A row renderer for one bot's mean final score."""
+    return lambda result: (
+        f"{result['mean_score_by_bot'][bot]:.1f}" if bot in result["mean_score_by_bot"] else "-"
+    )

@@ -7,7 +7,7 @@ bot's choice is a heuristic, not a number shown to anyone.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from fairfight.ballot import legislature as leg
@@ -64,6 +64,23 @@ def _plain_part(card: Card, state_index: int, party: Party) -> int:
     return card.modifier + fit - (SWITCH_PENALTY if party is not card.party else 0)
 
 
+@lru_cache(maxsize=8)
+def plain_part_table(key: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every candidate card's newcomer part in every state, (under D, under R), by card id."""
+    states = [set(home.tags) for home in game_map().states]
+    table = []
+    for card in build_cards(key):
+        if not card.is_candidate:
+            break
+        row = []
+        for tags in states:
+            part = card.modifier + len(card.tags & tags)
+            switched = part - SWITCH_PENALTY
+            row.append((part, switched) if card.party is Party.D else (switched, part))
+        table.append(tuple(row))
+    return tuple(table)
+
+
 def seated_part(state: GameState, seat_index: int, party: Party | None = None) -> int:
     """The public card part of a seated card re-running on its seat (incumbency included)."""
     cards = build_cards(state.key)
@@ -78,19 +95,27 @@ def seated_part(state: GameState, seat_index: int, party: Party | None = None) -
     return part + INCUMBENCY_BONUS
 
 
+def opponent_of_board_seat(party: Party, held_as: Party, presidential: bool) -> int:
+    """The board generic's part against a newcomer of `party` in a board seat held as `held_as`."""
+    board_inc = held_as is party.other() and not presidential
+    return BOARD_GENERIC_PART + (BOARD_INCUMBENCY_BONUS if board_inc else 0)
+
+
 def opponent(state: GameState, seat_index: int, party: Party, me: int) -> tuple[int, int | None]:
     """(other side's part, same-party incumbent's part or None) for a newcomer in this race."""
     holding = state.seats[seat_index]
     presidential = seat_index == 0
-    if holding.holder in (BOARD, me):
-        board_inc = holding.holder == BOARD and holding.party is party.other() and not presidential
-        return BOARD_GENERIC_PART + (BOARD_INCUMBENCY_BONUS if board_inc else 0), None
+    if holding.holder == BOARD:
+        return opponent_of_board_seat(party, holding.party, presidential), None
+    if holding.holder == me:
+        return BOARD_GENERIC_PART, None
     incumbent = seated_part(state, seat_index)
     if holding.party is party:
         return BOARD_GENERIC_PART, incumbent
     return incumbent, None
 
 
+@cache
 def race_chance(part: int, shift: int, other: int, primary: int | None) -> float:
     """General chance at part + shift - other, times the primary chance against an incumbent."""
     chance = general_p(part + shift - other)
@@ -107,17 +132,31 @@ def presidential_edges(card: Card, party: Party, other: int) -> list[tuple[int, 
     return rows
 
 
-@cache
 def presidential_p(card: Card, party: Party, other: int) -> float:
     """Table P read at the EV-weighted median state edge (the Pollster's estimate) [11]."""
+    return presidential_face_p(card.modifier, card.tags, card.printed, party, other)
+
+
+@cache
+def presidential_face_p(
+    modifier: int, tags: frozenset[str], printed: Party, party: Party, other: int
+) -> float:
+    """`presidential_p` for a card face, so games with different keys share the work."""
+    card = Card(-1, tags, printed, modifier)
+    return primary_p(median_presidential_edge(card, party, other))
+
+
+def median_presidential_edge(card: Card, party: Party, other: int) -> int:
+    """The EV-weighted median of the fifty state edges: the edge of the state that brings
+    the running electoral-vote total, states taken from the lowest edge up, to a majority."""
     rows = sorted(presidential_edges(card, party, other))
     half = game_map().electoral_majority()
     running = 0
     for edge, votes in rows:
         running += votes
         if running >= half:
-            return primary_p(edge)
-    return primary_p(rows[-1][0])
+            return edge
+    return rows[-1][0]
 
 
 @cache
@@ -162,9 +201,15 @@ def player_seats(state: GameState, office: Office) -> int:
     return sum(1 for i in leg.chamber_seats(office) if state.seats[i].holder != BOARD)
 
 
+@cache
+def _pair_overlaps() -> tuple[tuple[int, ...], ...]:
+    """|pair & state tags| for every tag pair (in `_pairs` order) and every state."""
+    states = game_map().states
+    return tuple(tuple(len(set(pair) & set(home.tags)) for home in states) for pair in _pairs())
+
+
 def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
     """Board yes votes in both chambers for every tag pair, counted state by state [7.1]."""
-    states = game_map().states
     always = 0
     by_overlap: list[tuple[int, int, int]] = []
     for state_index, seat_party, house_count, senate_count in board_groups(state):
@@ -174,12 +219,13 @@ def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
             always += house_count + senate_count
         elif base >= 1 - BILL_TAGS:
             by_overlap.append((state_index, 1 - base, house_count + senate_count))
-    votes = dict.fromkeys(_pairs(), always)
-    for pair in votes:
-        chosen = set(pair)
+    votes: dict[tuple[str, ...], int] = {}
+    for pair, overlaps in zip(_pairs(), _pair_overlaps(), strict=True):
+        total = always
         for state_index, needed, count in by_overlap:
-            if len(chosen & set(states[state_index].tags)) >= needed:
-                votes[pair] += count
+            if overlaps[state_index] >= needed:
+                total += count
+        votes[pair] = total
     return votes
 
 

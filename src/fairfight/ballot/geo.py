@@ -177,6 +177,7 @@ def game_map() -> GameMap:
     )
 
 
+@cache
 def opening_house_d(state: State) -> int:
     """D House seats on the opening board: round(n(1/2 + m/200)), halves toward the winner [1.6]."""
     exact = state.house * (Fraction(1, 2) + Fraction(state.margin_tenths, 2000))

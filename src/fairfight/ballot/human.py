@@ -11,10 +11,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from fairfight.ballot import estimates as est
+from fairfight.ballot.botkit import projected_holder
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.dice import RaceKind, win_chance
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.legislature import majority_party
+from fairfight.ballot.legislature import majority_party, thresholds
+from fairfight.ballot.narration import hand_lines, opening_lines
+from fairfight.ballot.options import presidential_part
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.rules_page import percent
 from fairfight.ballot.scoring import scores
@@ -50,14 +53,14 @@ def exact_chance(state: GameState, decl: Declaration) -> tuple[Fraction, str]:
     holding = state.seats[index]
     other, primary = est.opponent(state, index, decl.party, decl.player)
     if index == 0:
-        rows = sorted(est.presidential_edges(card, decl.party, other))
-        running, edge = 0, rows[-1][0]
-        for row_edge, votes in rows:
-            running += votes
-            if running >= gmap.electoral_majority():
-                edge = row_edge
-                break
-        return win_chance(RaceKind.GENERAL, edge), f"median state edge {edge:+d} (table G)"
+        edge = est.median_presidential_edge(card, decl.party, other)
+        chance = win_chance(RaceKind.PRIMARY, edge)
+        how = f"EV-weighted median state edge {edge:+d} (table P)"
+        if primary is not None:
+            part = presidential_part(card, decl.party)
+            chance *= win_chance(RaceKind.PRIMARY, part - primary)
+            how += f", primary edge {part - primary:+d} against the incumbent (table P)"
+        return chance, how
     info = gmap.seats[index]
     rerun = holding.holder == decl.player and holding.card == decl.card
     if rerun:
@@ -81,25 +84,31 @@ class TerminalHuman:
     ask: Ask
     say: Say
     name: str = "human"
+    seat_names: tuple[str, ...] = ()
+    """Who sits at each seat, for the opening screen (empty: seats are named by number)."""
+    opened: bool = False
 
     def decide(self, state: GameState, seat: int) -> Decision:
-        """Ask until the answer is legal."""
+        """Ask until the answer is legal (the opening screen comes before the first question)."""
+        if not self.opened:
+            self.opened = True
+            names = self.seat_names or tuple(f"seat {n}" for n in range(state.players))
+            for line in opening_lines(state, seat, names)[: -1 - len(state.hands[seat])]:
+                self.say(line)
         while True:
             try:
                 decision = self._ask(state, seat)
                 check_decision(state, seat, decision)
                 return decision
             except RuleError as error:
-                self.say(f"Not accepted: {error.one_line()}")
+                self.say(f"Not accepted: {plain(error)}")
             except ValueError as error:
                 self.say(f"Not understood: {error}")
 
     def show_hand(self, state: GameState, seat: int) -> None:
         """List the hand, one card a line."""
-        cards = build_cards(state.key)
-        self.say(f"Your hand ({len(state.hands[seat])} cards):")
-        for card_id in state.hands[seat]:
-            self.say(f"  {cards[card_id].label()}")
+        for line in hand_lines(state, seat):
+            self.say(line)
 
     def _ask(self, state: GameState, seat: int) -> Decision:
         phase = state.phase
@@ -119,6 +128,14 @@ class TerminalHuman:
         if phase is Phase.AMEND_VOTE:
             subject = state.amendment_proposal or state.pending_amendment
             assert subject is not None
+            limits = thresholds()
+            stage = (
+                f"a pending convention: {limits.amend_ratify} governors for ratify it, "
+                f"{limits.amend_block} against remove it"
+                if state.amendment_proposal is None
+                else f"a proposal: {limits.amend_call} governors for call a convention"
+            )
+            self.say(f"Amendment [{', '.join(subject.tags)}] is {stage}.")
             answer = self.ask(f"Amendment [{', '.join(subject.tags)}]: for, against or abstain")
             if answer.strip() not in {c.value for c in AmendmentChoice}:
                 raise ValueError("answer for, against or abstain")
@@ -137,12 +154,8 @@ class TerminalHuman:
             Phase.IMPEACH_MOTION: "Move to impeach the president? (y/n)",
             Phase.IMPEACH_VOTE: "Vote to remove the president? (y/n)",
         }
-        if state.proposal is not None and phase is not Phase.IMPEACH_VOTE:
-            bill = state.proposal
-            self.say(
-                f"Omnibill #{bill.number}: party {bill.party.value}, tags {', '.join(bill.tags)}"
-                f", author seat {bill.author}"
-            )
+        for line in vote_lines(state, phase):
+            self.say(line)
         answer = self.ask(questions[phase]).strip().lower()
         if answer not in ("y", "n", "yes", "no"):
             raise ValueError("answer y or n")
@@ -150,6 +163,7 @@ class TerminalHuman:
 
     def _draft(self, state: GameState, seat: int) -> DraftPick:
         cards = build_cards(state.key)
+        self.show_hand(state, seat)
         self.say(f"Draft pick {state.picks_made + 1} of {state.config.picks}. The pack:")
         for card_id in state.packs[seat]:
             self.say(f"  {cards[card_id].label()}")
@@ -193,7 +207,7 @@ class TerminalHuman:
                 entry = self._parse_declaration(state, seat, line)
                 check_decision(state, seat, Declarations((*entries, entry)))
             except (RuleError, ValueError) as error:
-                text = error.one_line() if isinstance(error, RuleError) else str(error)
+                text = plain(error) if isinstance(error, RuleError) else str(error)
                 self.say(f"Not accepted: {text}")
                 continue
             chance, how = exact_chance(state, entry)
@@ -218,26 +232,34 @@ class TerminalHuman:
         return Declaration(seat, race, numbers[0], Party(party_text.upper()), district)
 
     def _suggest(self, state: GameState, seat: int, limit: int = SUGGESTIONS) -> None:
-        """The legal new declarations with the best exact chances (no district card)."""
+        """The strongest new declarations, each with a different card and race."""
         cards = build_cards(state.key)
         hand = [cards[c] for c in state.hands[seat] if cards[c].is_candidate]
-        ranked: list[tuple[Fraction, int, int, str, Declaration]] = []
         gmap = game_map()
+        ranked: list[tuple[float, int, int, Declaration]] = []
         for index in gmap.races_in(state.year):
             race = gmap.seats[index].race_id
             for card in hand:
                 for party in Party:
                     entry = Declaration(seat, race, card.id, party)
-                    chance, how = exact_chance(state, entry)
-                    ranked.append((-chance, index, card.id, how, entry))
+                    ranked.append((-est_chance(state, entry), card.id, index, entry))
         ranked.sort(key=lambda row: row[:3])
-        best_per_race: dict[str, tuple[Fraction, str, Declaration]] = {}
-        for negative, _, _, how, entry in ranked:
-            best_per_race.setdefault(entry.race, (-negative, how, entry))
-        if not best_per_race:
+        used_cards: set[int] = set()
+        used_races: set[str] = set()
+        picks: list[Declaration] = []
+        for _, card_id, _, entry in ranked:
+            if card_id in used_cards or entry.race in used_races:
+                continue
+            picks.append(entry)
+            used_cards.add(card_id)
+            used_races.add(entry.race)
+            if len(picks) == limit:
+                break
+        if not picks:
             return
-        self.say(f"Best card for the strongest of {len(best_per_race)} races (no district card):")
-        for chance, how, entry in list(best_per_race.values())[:limit]:
+        self.say(f"Strongest choices, one card each ({len(picks)}; no district card):")
+        for entry in picks:
+            chance, how = exact_chance(state, entry)
             self.say(
                 f"  {entry.race} {entry.card} {entry.party.value}: {percent(chance)}% "
                 f"= {chance} ({how})"
@@ -298,6 +320,53 @@ class TerminalHuman:
             raise ValueError("give two tags, optionally followed by a bill number")
         rider = _ints(words[2])[0] if len(words) == 3 else NO_CARD
         return BillDraft(tuple(words[:2]), rider)
+
+
+def plain(error: RuleError) -> str:
+    """A refusal in plain words: where (a race, a card list) and why, no internal names."""
+    rule = " ".join(error.rule.split())
+    kind, _, race = error.field.partition(".")
+    return f"{race}: {rule}" if kind == "declare" and race else rule
+
+
+def est_chance(state: GameState, decl: Declaration) -> float:
+    """The exact chance as a float, for ranking suggestions only."""
+    return float(exact_chance(state, decl)[0])
+
+
+def vote_lines(state: GameState, phase: Phase) -> list[str]:
+    """What a vote is about: the bill, the thresholds and who would hold it if it passed."""
+    limits = thresholds()
+    if phase is Phase.IMPEACH_VOTE:
+        president = state.seats[0]
+        return [
+            f"Removing the president (seat {president.holder}) needs {limits.impeach} of 100 "
+            "Senate yes votes."
+        ]
+    bill = state.proposal
+    if bill is None:
+        return []
+    lines = [
+        f"Omnibill #{bill.number}: a {bill.party.value} bill on [{', '.join(bill.tags)}], "
+        f"written by seat {bill.author}"
+        + (f", repealing bill #{bill.rider}" if bill.rider != NO_CARD else "")
+    ]
+    if phase is Phase.OVERRIDE_VOTE:
+        lines.append(
+            f"Overriding the veto needs {limits.house_override} House and "
+            f"{limits.senate_override} Senate yes votes."
+        )
+    elif phase is Phase.BILL_VOTE:
+        lines.append(
+            f"It passes with {limits.house_pass} House and {limits.senate_pass} Senate yes votes."
+        )
+    holder = projected_holder(state, bill, state.votes if phase is Phase.VETO else None)
+    name = f"seat {holder}" + (" (the author)" if holder == bill.author else "")
+    if phase is Phase.VETO:
+        lines.append(f"As passed, it is held by {name}.")
+    else:
+        lines.append(f"If every player votes yes and it passes, {name} holds it.")
+    return lines
 
 
 def _ints(text: str) -> list[int]:

@@ -23,7 +23,7 @@ from fairfight.ballot.rules import (
     Party,
     seats_needed,
 )
-from fairfight.ballot.state import Bill, GameState
+from fairfight.ballot.state import Bill, GameState, Holding
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +68,18 @@ def chamber_seats(office: Office) -> tuple[int, ...]:
 
 def chamber_counts(state: GameState, office: Office) -> dict[Party, int]:
     """Seats per party in a chamber."""
+    known = _LAST_COUNTS.get(office)
+    if known is not None and known[0] is state.seats:
+        return dict(known[1])
     counts = dict.fromkeys(Party, 0)
     for index in chamber_seats(office):
         counts[state.seats[index].party] += 1
-    return counts
+    _LAST_COUNTS[office] = (state.seats, counts)
+    return dict(counts)
+
+
+_LAST_COUNTS: dict[Office, tuple[tuple[Holding, ...], dict[Party, int]]] = {}
+"""The last board counted per chamber (boards are immutable tuples, so identity is enough)."""
 
 
 def majority_party(state: GameState, office: Office) -> Party:
@@ -129,12 +137,17 @@ def tally(state: GameState, party: Party, tags: tuple[str, ...], votes: tuple[bo
     """Count a bill vote: player seats vote their player's answer, board seats by formula."""
     yes = {Office.HOUSE: 0, Office.SENATE: 0}
     weights = [0] * state.players
+    gmap = game_map()
+    board_answer: dict[tuple[int, Party], bool] = {}
     for office in (Office.HOUSE, Office.SENATE):
         majority = majority_party(state, office)
         for index in chamber_seats(office):
             holding = state.seats[index]
             if holding.holder == BOARD:
-                voted = board_votes_yes(state, index, party, tags)
+                group = (gmap.seats[index].state, holding.party)
+                voted = board_answer.get(group)
+                if voted is None:
+                    voted = board_answer[group] = board_votes_yes(state, index, party, tags)
             else:
                 voted = votes[holding.holder]
             if not voted:
@@ -164,16 +177,21 @@ def board_vetoes(state: GameState, bill: Bill) -> bool:
 
 
 def speaker(state: GameState) -> int:
-    """Most House seats of the majority party; ties by House seats, then turn order [7.3]."""
+    """Most House seats of the majority party; ties by every seat held, then turn order [7.3].
+
+    "More seats in total" counts all of a player's seats: House, Senate, governorships and the
+    presidency.
+    """
     majority = majority_party(state, Office.HOUSE)
     of_majority = [0] * state.players
-    total = [0] * state.players
     for index in chamber_seats(Office.HOUSE):
         holding = state.seats[index]
+        if holding.holder != BOARD and holding.party is majority:
+            of_majority[holding.holder] += 1
+    total = [0] * state.players
+    for holding in state.seats:
         if holding.holder != BOARD:
             total[holding.holder] += 1
-            if holding.party is majority:
-                of_majority[holding.holder] += 1
     order = state.turn_order()
     best = max(order, key=lambda p: (of_majority[p], total[p], -order.index(p)))
     return best if of_majority[best] > 0 else BOARD

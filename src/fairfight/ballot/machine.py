@@ -9,7 +9,7 @@ from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
-from fairfight.ballot.geo import game_map
+from fairfight.ballot.geo import SeatInfo, game_map
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.state import (
     NO_CARD,
@@ -144,31 +144,24 @@ class Machine:
             chosen.append(Declaration(seat, gmap.seats[0].race_id, card.id, card.printed))
             candidates.remove(card)
             taken.add(0)
-        for index, party in self._targets(state, seat, home, up, chosen):
-            if not candidates:
-                break
-            if index in taken:
-                continue
-            info = gmap.seats[index]
-            card, run_as = self._best_fit(state, candidates, info.state, party)
-            district = next(
-                (
-                    d
-                    for d in districts
-                    if d.state == info.state
-                    and (info.office is not Office.HOUSE or d.district == info.district)
-                ),
-                None,
-            )
-            chosen.append(
-                Declaration(
-                    seat, info.race_id, card.id, run_as, district.id if district else NO_CARD
+        for phase, bid in self._phases(state, seat, home, up, chosen):
+            races = [(index, party) for index, party in phase if index not in taken]
+            while races and candidates:
+                index, party, card, district = self._best_pair(
+                    state, races, candidates, districts, bid
                 )
-            )
-            candidates.remove(card)
-            if district is not None:
-                districts.remove(district)
-            taken.add(index)
+                info = gmap.seats[index]
+                run_as = party or card.printed
+                chosen.append(
+                    Declaration(
+                        seat, info.race_id, card.id, run_as, district.id if district else NO_CARD
+                    )
+                )
+                candidates.remove(card)
+                if district is not None:
+                    districts.remove(district)
+                taken.add(index)
+                races.remove((index, party))
         return Declarations(tuple(chosen))
 
     def _runs_for_president(self, state: GameState, seat: int) -> bool:
@@ -180,33 +173,57 @@ class Machine:
         return governors >= PRESIDENT_GOVERNORS or kit.seats_held(state, seat) >= PRESIDENT_SEATS
 
     @staticmethod
-    def _best_fit(
-        state: GameState, candidates: list[Card], state_index: int, party: Party | None
-    ) -> tuple[Card, Party]:
-        """The highest card part for the race; with P(s) = 0, each card's printed party."""
-        best: tuple[int, int, Card, Party] | None = None
-        for card in candidates:
-            run_as = party or card.printed
-            part = est.down_ballot_part(card, state_index, run_as, None)
-            if best is None or (part, -card.id) > (best[0], best[1]):
-                best = (part, -card.id, card, run_as)
-        assert best is not None
-        return best[2], best[3]
+    def _best_pair(
+        state: GameState,
+        races: list[tuple[int, Party | None]],
+        candidates: list[Card],
+        districts: list[Card],
+        bid: bool,
+    ) -> tuple[int, Party | None, Card, Card | None]:
+        """The best remaining (race, card) pair of a phase: best fit first [11].
 
-    def _targets(
+        Fit counts the card's tags in the race's tag set, the attached home district card's
+        tags included; then the higher m; then a card that needs no party switch; in a Speaker
+        bid a board-held seat before a rival's; then the lower card id and the lower seat.
+        """
+        gmap = game_map()
+        best: tuple[tuple[int, ...], int, Party | None, Card, Card | None] | None = None
+        for index, party in races:
+            info = gmap.seats[index]
+            district = next((d for d in districts if _district_fits(info, d)), None)
+            tags = set(gmap.states[info.state].tags) | (district.tags if district else set())
+            board_held = bid and state.seats[index].holder == BOARD
+            for card in candidates:
+                run_as = party or card.printed
+                rank = (
+                    len(card.tags & tags),
+                    card.modifier,
+                    run_as is card.party,
+                    board_held,
+                    -card.id,
+                    -index,
+                )
+                if best is None or rank > best[0]:
+                    best = (rank, index, party, card, district)
+        assert best is not None
+        return best[1], best[2], best[3], best[4]
+
+    def _phases(
         self,
         state: GameState,
         seat: int,
         home: tuple[int, ...],
         up: tuple[int, ...],
         chosen: list[Declaration],
-    ) -> list[tuple[int, Party | None]]:
-        """Races in the Machine's order of priority, with the party to run under."""
+    ) -> list[tuple[list[tuple[int, Party | None]], bool]]:
+        """The priority phases, each a list of (race, party to run under), and whether the
+        phase is the Speaker bid: home Senate, home governor, Speaker bid, other safe Senate
+        races, home House [11]."""
         gmap = game_map()
 
-        def favoured(state_index: int) -> Party | None:
-            lean = est.partisan(state, state_index)
-            return Party.D if lean > 0 else Party.R if lean < 0 else None
+        def favoured(index: int) -> tuple[int, Party | None]:
+            lean = est.partisan(state, gmap.seats[index].state)
+            return index, (Party.D if lean > 0 else Party.R if lean < 0 else None)
 
         def of(office: Office, states: tuple[int, ...] | None) -> list[int]:
             return [
@@ -216,9 +233,10 @@ class Machine:
                 and (states is None or gmap.seats[i].state in states)
             ]
 
-        order: list[tuple[int, Party | None]] = []
-        order += [(i, favoured(gmap.seats[i].state)) for i in of(Office.SENATE, home)]
-        order += [(i, favoured(gmap.seats[i].state)) for i in of(Office.GOVERNOR, home)]
+        phases: list[tuple[list[tuple[int, Party | None]], bool]] = [
+            ([favoured(i) for i in of(Office.SENATE, home)], False),
+            ([favoured(i) for i in of(Office.GOVERNOR, home)], False),
+        ]
         if state.year % 2 == 0:
             party = leg.majority_party(state, Office.HOUSE)
             reruns = sum(
@@ -231,20 +249,20 @@ class Machine:
                 key=lambda i: (
                     -est.partisan(state, gmap.seats[i].state) * party.sign(),
                     gmap.seats[i].state not in home,
+                    state.seats[i].holder != BOARD,
                     i,
                 ),
             )
-            order += [(i, party) for i in safest[: max(need, 0)]]
+            phases.append(([(i, party) for i in safest[: max(need, 0)]], True))
         others = [
             i
             for i in of(Office.SENATE, None)
             if gmap.seats[i].state not in home
             and abs(est.partisan(state, gmap.seats[i].state)) >= SAFE_SENATE
         ]
-        others.sort(key=lambda i: (-abs(est.partisan(state, gmap.seats[i].state)), i))
-        order += [(i, favoured(gmap.seats[i].state)) for i in others]
-        order += [(i, favoured(gmap.seats[i].state)) for i in of(Office.HOUSE, home)]
-        return order
+        phases.append(([favoured(i) for i in others], False))
+        phases.append(([favoured(i) for i in of(Office.HOUSE, home)], False))
+        return phases
 
     def withdraw(self, state: GameState, seat: int) -> Withdrawals:
         """Only from primaries where its card part trails the opponent's by 2 or more."""
@@ -270,3 +288,10 @@ class Machine:
             if rivals and part(decl) <= max(rivals) - PRIMARY_GAP:
                 pulled.append(decl.race)
         return Withdrawals(tuple(pulled))
+
+
+def _district_fits(target: SeatInfo, district: Card) -> bool:
+    """A district card may join its state's Senate and governor races and its own district."""
+    return target.state == district.state and (
+        target.office is not Office.HOUSE or target.district == district.district
+    )

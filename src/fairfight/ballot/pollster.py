@@ -9,8 +9,17 @@ from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
-from fairfight.ballot.geo import game_map
-from fairfight.ballot.options import PART_RANGE, Greedy, Option, RaceGroup
+from fairfight.ballot.geo import SeatInfo, game_map
+from fairfight.ballot.options import (
+    PART_RANGE,
+    Greedy,
+    Option,
+    RaceBook,
+    RaceGroup,
+    group_chance,
+    presidential_part,
+    race_book,
+)
 from fairfight.ballot.rules import (
     BOARD,
     BOARD_GENERIC_PART,
@@ -42,6 +51,8 @@ TAKE_FLOOR = 0.5
 RESERVE = 6
 LEAD_TO_PROPOSE = 5
 TRAIL_TO_OPPOSE = 3
+DISTRICT_DRAFT_BASE = 2
+NO_WORTH = -9.0
 
 
 @dataclass
@@ -50,7 +61,7 @@ class Pollster:
 
     name: str = "pollster"
     bids: dict[str, float] = field(default_factory=dict)
-    draft_groups: tuple[tuple[str, int], list[RaceGroup]] = (("", 0), [])
+    _book: RaceBook | None = None
 
     def decide(self, state: GameState, seat: int) -> Decision:
         """Answer the current phase."""
@@ -81,56 +92,23 @@ class Pollster:
 
     # ---- races ------------------------------------------------------------------------
 
+    def book(self, state: GameState, seat: int) -> RaceBook:
+        """This year's grouped races, rebuilt only when the board has changed."""
+        if self._book is None or not self._book.fits(state, seat):
+            self._book = race_book(state, seat)
+        return self._book
+
     def groups(
         self, state: GameState, seat: int, taken: set[int], only_state: int | None = None
     ) -> list[RaceGroup]:
         """This year's open races, grouped when they look identical to a newcomer."""
-        gmap = game_map()
-        found: dict[tuple[int, bool, Party, int, int | None], list[int]] = {}
-        for index in kit.up_this_year(state):
-            if index in taken:
-                continue
-            info = gmap.seats[index]
-            if only_state is not None and info.state != only_state:
-                continue
-            for party in Party:
-                other, primary = est.opponent(state, index, party, seat)
-                key = (
-                    info.state if index else -2,
-                    info.office is Office.HOUSE,
-                    party,
-                    other,
-                    primary,
-                )
-                found.setdefault(key, []).append(index)
-        groups = []
-        for (_, _, party, other, primary), seats in found.items():
-            info = gmap.seats[seats[0]]
-            shift = est.partisan(state, info.state) * party.sign() if seats[0] else 0
-            table = tuple(est.race_chance(part, shift, other, primary) for part in PART_RANGE)
-            groups.append(
-                RaceGroup(
-                    seats,
-                    info.state,
-                    party,
-                    other,
-                    primary,
-                    shift,
-                    float(kit.OFFICE_VALUE[info.office]),
-                    table,
-                )
-            )
-        return groups
+        return self.book(state, seat).open_groups(taken, only_state)
 
-    def chance(self, group: RaceGroup, card: Card, district: Card | None = None) -> float:
+    def chance(
+        self, state: GameState, group: RaceGroup, card: Card, district: Card | None = None
+    ) -> float:
         """A newcomer's win estimate in a group's races."""
-        if group.seats[0] == 0:
-            chance = est.presidential_p(card, group.party, group.other)
-            if group.primary is not None:
-                chance *= est.primary_p(self._pres_part(card, group.party) - group.primary)
-            return chance
-        part = est.down_ballot_part(card, group.state, group.party, district)
-        return group.chances[part - PART_RANGE[0]]
+        return group_chance(state.key, group, card, district)
 
     def options(
         self,
@@ -144,56 +122,39 @@ class Pollster:
     ) -> list[Option]:
         """(card x open race x party x district or none) with p*V >= floor [11]."""
         gmap = game_map()
+        parts = est.plain_part_table(state.key)
+        low = PART_RANGE[0]
         found: list[Option] = []
         for group in self.groups(state, seat, taken, only_state):
+            presidential = group.seats[0] == 0
+            slot = group.party is not Party.D
+            value = group.value
+            fitting = [
+                (district, [i for i in group.seats if _district_fits(gmap.seats[i], district)])
+                for district in districts
+                if not presidential and district.state == group.state
+            ]
             for card in candidates:
-                chance = self.chance(group, card)
-                self._add(
-                    found, card, group.party, group.seats, chance, group.value, NO_CARD, floor
-                )
-                if group.seats[0] == 0:
-                    continue
-                for district in districts:
-                    if district.state != group.state:
+                if presidential:
+                    chance = self.chance(state, group, card)
+                else:
+                    chance = group.chances[parts[card.id][group.state][slot] - low]
+                if chance * value >= floor:
+                    ev = chance * value - kit.CARD_COST
+                    found.append(Option(ev, chance, value, card.id, group.party, group.seats))
+                for district, indexes in fitting:
+                    if not indexes:
                         continue
-                    for index in group.seats:
-                        target = gmap.seats[index]
-                        if target.office is Office.HOUSE and target.district != district.district:
-                            continue
-                        chance = self.chance(group, card, district)
-                        self._add(
-                            found,
-                            card,
-                            group.party,
-                            [index],
-                            chance,
-                            group.value,
-                            district.id,
-                            floor,
+                    chance = self.chance(state, group, card, district)
+                    if chance * value < floor:
+                        continue
+                    ev = chance * value - kit.CARD_COST
+                    ev -= 1 - chance
+                    for index in indexes:
+                        found.append(
+                            Option(ev, chance, value, card.id, group.party, [index], district.id)
                         )
         return found
-
-    @staticmethod
-    def _pres_part(card: Card, party: Party) -> int:
-        return card.modifier - (1 if party is not card.party else 0)
-
-    @staticmethod
-    def _add(
-        found: list[Option],
-        card: Card,
-        party: Party,
-        seats: list[int],
-        chance: float,
-        value: float,
-        district: int,
-        floor: float,
-    ) -> None:
-        if chance * value < floor:
-            return
-        ev = chance * value - kit.CARD_COST
-        if district != NO_CARD:
-            ev -= 1 - chance
-        found.append(Option(ev, chance, value, card.id, party, seats, district))
 
     def declare(self, state: GameState, seat: int) -> Declarations:
         """Re-runs with p >= 0.4, then greedy by EV (Speaker bid included) [11]."""
@@ -222,7 +183,12 @@ class Pollster:
         boosted, need = self._speaker_bid(state, seat, chosen, options)
         size = len(hand)
         used: set[int] = set()
-        pools = [Greedy(options, taken, used), Greedy(boosted, taken, used)]
+        # An option below the floor is never taken (the loop stops at the first one), so the
+        # pools leave them out.
+        pools = [
+            Greedy([o for o in options if o.value >= TAKE_FLOOR], taken, used),
+            Greedy([o for o in boosted if o.value >= TAKE_FLOOR], taken, used),
+        ]
         bids_taken = 0
         while True:
             picks = [pool.peek() for pool in pools[: 2 if bids_taken < need else 1]]
@@ -241,6 +207,8 @@ class Pollster:
                 self.bids[gmap_race(index)] = option.office_value
             size -= option.cards_used
             self._take(option, index, chosen, taken, used, seat)
+        if size <= state.config.hand_limit:
+            return Declarations(tuple(chosen))
         spare = [
             Option(o.chance * o.office_value, o.chance, o.office_value, o.card, o.party, o.seats)
             for o in options
@@ -337,7 +305,7 @@ class Pollster:
 
         def part(entry: Declaration) -> int:
             if index == 0:
-                return self._pres_part(cards[entry.card], entry.party)
+                return presidential_part(cards[entry.card], entry.party)
             return est.entry_part(state, entry, index)
 
         mine = part(decl)
@@ -364,33 +332,63 @@ class Pollster:
         pack = [cards[c] for c in state.packs[seat]]
         candidates = [card for card in pack if card.is_candidate]
         districts = [card for card in pack if not card.is_candidate]
-        worth: dict[int, float] = {card.id: -9.0 for card in pack}
-        if self.draft_groups[0] != (state.key, state.year):
-            self.draft_groups = ((state.key, state.year), self.groups(state, seat, set()))
-        for group in self.draft_groups[1]:
-            for card in candidates:
-                ev = self.chance(group, card) * group.value - kit.CARD_COST
-                if ev > worth[card.id]:
-                    worth[card.id] = ev
-        if districts:
-            holders = [c for c in kit.hand_cards(state, seat) if c.is_candidate] + candidates
-            for district in districts:
-                with_card = self.options(
-                    state, seat, set(), holders, [district], floor=0.0, only_state=district.state
-                )
-                plain: dict[tuple[int, int], float] = {}
-                gain = 0.0
-                for option in with_card:
-                    if option.district == NO_CARD:
-                        for index in option.seats:
-                            plain[(option.card, index)] = option.value
-                for option in with_card:
-                    if option.district != NO_CARD:
-                        before = plain.get((option.card, option.seats[0]), -kit.CARD_COST)
-                        gain = max(gain, option.value - before)
-                worth[district.id] = 2 + gain
-        best = max(pack, key=lambda card: (worth[card.id], -card.id))
-        return DraftPick(best.id)
+        book = self.book(state, seat)
+        worth: dict[int, float] = {}
+        for card in candidates:
+            known = book.worth.get((card.id, NO_CARD))
+            if known is None:
+                known = book.worth[(card.id, NO_CARD)] = self._card_worth(state, book, card)
+            worth[card.id] = known
+        holders = [c for c in kit.hand_cards(state, seat) if c.is_candidate] + candidates
+        for district in districts:
+            gain = 0.0
+            for card in holders:
+                found = book.worth.get((card.id, district.id))
+                if found is None:
+                    found = book.worth[(card.id, district.id)] = self._district_gain(
+                        state, seat, card, district
+                    )
+                gain = max(gain, found)
+            worth[district.id] = DISTRICT_DRAFT_BASE + gain
+        chosen = max(pack, key=lambda card: (worth[card.id], -card.id))
+        return DraftPick(chosen.id)
+
+    def _card_worth(self, state: GameState, book: RaceBook, card: Card) -> float:
+        """A candidate's best EV over this year's races (the draft's measure) [11]."""
+        top = NO_WORTH
+        parts = est.plain_part_table(state.key)[card.id]
+        low = PART_RANGE[0]
+        for group in book.groups:
+            if group.seats[0] == 0:
+                top = max(top, self.chance(state, group, card) * group.value)
+        for (state_index, party), row in book.best.items():
+            top = max(top, row[parts[state_index][party is not Party.D] - low])
+        return max(NO_WORTH, top - kit.CARD_COST)
+
+    def _district_gain(self, state: GameState, seat: int, card: Card, district: Card) -> float:
+        """The best EV gain of attaching `district` to `card` in its state's races.
+
+        The gain is measured against the same card in the same race under the same party
+        without the district card, never against the other party's option [11].
+        """
+        gmap = game_map()
+        groups = self.groups(state, seat, set(), district.state)
+        plain: dict[tuple[int, Party], float] = {}
+        for group in groups:
+            ev = self.chance(state, group, card) * group.value - kit.CARD_COST
+            for index in group.seats:
+                plain[(index, group.party)] = ev
+        gain = 0.0
+        for group in groups:
+            indexes = [i for i in group.seats if _district_fits(gmap.seats[i], district)]
+            if not indexes:
+                continue
+            chance = self.chance(state, group, card, district)
+            ev = chance * group.value - kit.CARD_COST
+            ev -= 1 - chance
+            for index in indexes:
+                gain = max(gain, ev - plain.get((index, group.party), -kit.CARD_COST))
+        return gain
 
     # ---- legislature --------------------------------------------------------------------
 
@@ -455,6 +453,11 @@ def board_governor_triple(state: GameState) -> tuple[str, ...]:
         if count > best_count:
             best, best_count = triple, count
     return best
+
+
+def _district_fits(target: SeatInfo, district: Card) -> bool:
+    """A district card fits its state's Senate and governor races and its own House district."""
+    return target.office is not Office.HOUSE or target.district == district.district
 
 
 def gmap_race(index: int) -> str:

@@ -18,14 +18,17 @@ from fairfight.ballot.elections import Event
 from fairfight.ballot.engine import advance, new_game, requested_seats
 from fairfight.ballot.players import Player, key_commitment, play_game
 from fairfight.ballot.rules import BallotConfig
-from fairfight.ballot.state import GameState, Phase, decision_from_data
-from fairfight.core.errors import InputError, VerificationError
+from fairfight.ballot.state import Decision, GameState, Phase, decision_from_data, to_data
+from fairfight.ballot.validation import check_decision
+from fairfight.core.errors import InputError, RuleError, VerificationError
 from fairfight.core.records import canonical_json, write_jsonl
 from fairfight.inputs import load_jsonl
 
 RECORD_FORMAT = "fairfight-ballot-record"
 RECORD_VERSION = 1
 KEY_PATTERN = r"^([0-9a-f]{64}|[0-9]{1,20})$"
+HUMAN_NAME = "human"
+"""The header name of a seat played by a person: its decisions are taken as recorded."""
 
 
 class RecordHeader(BaseModel):
@@ -120,7 +123,12 @@ def _describe(event: Any) -> str:
 
 
 def verify_record(lines: list[Event]) -> GameState:
-    """Re-run a record; raise VerificationError at the first event that differs."""
+    """Re-run a record; raise VerificationError at the first line that differs.
+
+    Every decision is checked at its own line: its type and fields, its legality for the seat
+    that made it, and, for a bot seat, that the bot named in the header makes the same
+    decision. Every event the engine produces must then equal the recorded line.
+    """
     if len(lines) < 2:
         raise VerificationError("record", "needs a header line and a reveal line")
     try:
@@ -131,6 +139,7 @@ def verify_record(lines: list[Event]) -> GameState:
         place = "line 1" if error.title == "RecordHeader" else f"line {len(lines)}"
         location = ".".join(str(part) for part in first["loc"])
         raise VerificationError(place, f"{location}: {first['msg']}") from None
+    bots = _header_players(header, reveal, len(lines))
     if key_commitment(reveal.key) != header.commitment:
         raise VerificationError(
             f"line {len(lines)}", "the revealed key does not match the commitment"
@@ -158,21 +167,10 @@ def verify_record(lines: list[Event]) -> GameState:
         for offset, seat in enumerate(requested_seats(state)):
             line = position + offset + 2
             recorded = body[position + offset] if position + offset < len(body) else None
-            if (
-                not isinstance(recorded, dict)
-                or recorded.get("event") != "decision"
-                or (recorded.get("seat") != seat)
-            ):
-                raise VerificationError(
-                    f"line {line}", f"expected seat {seat}'s {state.phase} decision"
-                )
-            try:
-                answers[seat] = decision_from_data(recorded.get("choice"))
-            except (ValueError, TypeError, KeyError) as error:
-                raise VerificationError(f"line {line}", f"unreadable decision: {error}") from None
+            answers[seat] = _recorded_decision(state, seat, recorded, line, bots)
         try:
             state, events = advance(state, answers)
-        except (InputError, ValueError, TypeError, KeyError) as error:
+        except (InputError, ValueError) as error:
             raise VerificationError(f"line {position + 2}", f"illegal decision: {error}") from None
         compare(events)
     if position != len(body):
@@ -180,3 +178,64 @@ def verify_record(lines: list[Event]) -> GameState:
     if list(state.last_scores) != reveal.scores or list(state.winners) != reveal.winners:
         raise VerificationError(f"line {len(lines)}", "final scores or winners differ")
     return state
+
+
+def _header_players(header: RecordHeader, reveal: RecordReveal, last: int) -> dict[int, Player]:
+    """The header's players must be known names within the config's bounds; bots by seat."""
+    from fairfight.ballot.bots import BOT_NAMES, make_bots
+
+    names = header.players
+    for seat, name in enumerate(names):
+        if name not in (*BOT_NAMES, HUMAN_NAME):
+            known = ", ".join((*BOT_NAMES, HUMAN_NAME))
+            raise VerificationError(
+                "line 1", f"players[{seat}]: {name!r:.40} is not one of {known}"
+            )
+    config = header.config
+    if not config.players_min <= len(names) <= config.players_max:
+        raise VerificationError(
+            "line 1",
+            f"players: {len(names)} seats; the config plays "
+            f"{config.players_min} to {config.players_max}",
+        )
+    for field, values in (("scores", reveal.scores), ("winners", reveal.winners)):
+        if field == "scores" and len(values) != len(names):
+            raise VerificationError(f"line {last}", f"scores: {len(values)} for {len(names)} seats")
+        if field == "winners" and any(not 0 <= seat < len(names) for seat in values):
+            raise VerificationError(f"line {last}", "winners: a seat outside the table")
+    seated = make_bots([name if name != HUMAN_NAME else BOT_NAMES[0] for name in names])
+    return {seat: seated[seat] for seat, name in enumerate(names) if name != HUMAN_NAME}
+
+
+def _recorded_decision(
+    state: GameState, seat: int, recorded: Any, line: int, bots: dict[int, Player]
+) -> Decision:
+    """The decision on this line, checked where it stands: shape, types, legality, the bot."""
+    place = f"line {line}"
+    expected = f"seat {seat}'s {state.phase} decision of {state.year}"
+    if not isinstance(recorded, dict) or recorded.get("event") != "decision":
+        raise VerificationError(place, f"expected {expected}")
+    for field, value in (("seat", seat), ("year", state.year), ("phase", state.phase.value)):
+        if recorded.get(field) != value:
+            raise VerificationError(
+                place, f"{field}: recorded {recorded.get(field)!r:.40}, expected {expected}"
+            )
+    try:
+        decision = decision_from_data(recorded.get("choice"))
+    except ValueError as error:
+        raise VerificationError(place, f"seat {seat}: {error}") from None
+    try:
+        check_decision(state, seat, decision)
+    except RuleError as error:
+        raise VerificationError(
+            place, f"seat {seat}: illegal {state.phase} decision: {error}"
+        ) from None
+    bot = bots.get(seat)
+    if bot is not None:
+        computed = bot.decide(state, seat)
+        if computed != decision:
+            difference = first_difference(to_data(decision), to_data(computed), "choice")
+            raise VerificationError(
+                place, f"seat {seat} ({bot.name}) would decide otherwise: {difference}"
+            )
+    return decision

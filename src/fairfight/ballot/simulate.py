@@ -7,6 +7,7 @@ processes ran them.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -96,7 +97,9 @@ def run_game(spec: GameSpec) -> Summary:
 
 
 def run_games(
-    specs: list[GameSpec], jobs: int = 1, progress: Callable[[int], None] | None = None,
+    specs: list[GameSpec],
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
     executor: Executor | None = None,
 ) -> list[Summary]:
     """Run games in order, in this process or in `jobs` local processes; same results either way.
@@ -120,12 +123,36 @@ def run_games(
             if progress:
                 progress(1)
         return results
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for summary in pool.map(run_game, specs, chunksize=CHUNK):
+    chunk = max(1, min(CHUNK, len(specs) // (4 * jobs)))
+    # While the workers are forked, Ctrl-C is only noted (an interrupt raised inside the fork
+    # handlers would be swallowed) and raised as soon as they run.
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _: noted.append(number))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_parent)
+    try:
+        try:
+            summaries = pool.map(run_game, specs, chunksize=chunk)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if noted:
+            raise KeyboardInterrupt
+        for summary in summaries:
             results.append(summary)
             if progress:
                 progress(1)
+    except KeyboardInterrupt:
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:  # a stopped batch needs no game finished
+            worker.terminate()
+        raise
+    pool.shutdown()
     return results
+
+
+def _leave_interrupts_to_parent() -> None:
+    """Workers ignore Ctrl-C: the parent stops the batch and reports it in one line."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _share(part: float, whole: float) -> float:

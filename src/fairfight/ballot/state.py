@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import Any, TypeAlias
+from functools import cache
+from typing import Any, TypeAlias, get_args, get_origin, get_type_hints
 
 from fairfight.ballot.rules import BOARD, AmendmentChoice, BallotConfig, Party
 
@@ -274,12 +275,75 @@ def _from(value: Any, name: str = "") -> Any:
     return value
 
 
-def decision_from_data(data: Any) -> Decision:
-    """Rebuild a decision written by `to_data` (records and replays)."""
-    if not isinstance(data, dict) or data.get("type") not in DECISION_TYPES:
-        raise ValueError("decision: unknown or missing type")
-    result: Decision = _from(data)
+DECISIONS: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (
+        DraftPick,
+        Declarations,
+        Withdrawals,
+        BillDraft,
+        YesNo,
+        AmendmentDraft,
+        AmendmentVote,
+        Discards,
+    )
+}
+
+
+def decision_from_data(data: Any, where: str = "choice") -> Decision:
+    """Rebuild a decision written by `to_data`, refusing any value of the wrong type.
+
+    A ValueError names the field (`choice.entries[1].card: ...`), so a replay can say which
+    part of a recorded decision is malformed.
+    """
+    if not isinstance(data, dict) or data.get("type") not in DECISIONS:
+        raise ValueError(f"{where}.type: not a decision ({', '.join(DECISIONS)})")
+    result: Decision = _typed(data, DECISIONS[data["type"]], where)
     return result
+
+
+@cache
+def _hints(cls: type[Any]) -> dict[str, Any]:
+    """A decision class's field types, in field order."""
+    hints = get_type_hints(cls)
+    return {item.name: hints[item.name] for item in fields(cls)}
+
+
+def _typed(value: Any, hint: Any, where: str) -> Any:
+    """`value` checked against a type of a decision's field, and rebuilt."""
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ValueError(f"{where}: expected true or false, found {value!r:.40}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{where}: expected a whole number, found {value!r:.40}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise ValueError(f"{where}: expected text, found {value!r:.40}")
+        return value
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        choices = [member.value for member in hint]
+        if value not in choices:
+            raise ValueError(f"{where}: expected one of {', '.join(choices)}, found {value!r:.40}")
+        return hint(value)
+    if get_origin(hint) is tuple:
+        if not isinstance(value, list):
+            raise ValueError(f"{where}: expected a list, found {value!r:.40}")
+        item = get_args(hint)[0]
+        return tuple(_typed(entry, item, f"{where}[{n}]") for n, entry in enumerate(value))
+    if not isinstance(value, dict) or value.get("type") != hint.__name__:
+        raise ValueError(f"{where}: expected a {hint.__name__}")
+    hints = _hints(hint)
+    names = list(hints)
+    for name in value:
+        if name != "type" and name not in names:
+            raise ValueError(f"{where}.{name}: not a field of {hint.__name__}")
+    for name in names:
+        if name not in value:
+            raise ValueError(f"{where}.{name}: missing")
+    return hint(**{name: _typed(value[name], hints[name], f"{where}.{name}") for name in names})
 
 
 def state_to_data(state: GameState) -> dict[str, Any]:

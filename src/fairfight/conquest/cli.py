@@ -257,7 +257,11 @@ def export(
         check_output_folder(folder)
     from fairfight.conquest import publication
 
-    written = publication.export_record(season_file, folder)
+    _report_files(publication.export_record(season_file, folder), as_json)
+
+
+def _report_files(written: list[Path], as_json: bool) -> None:
+    """List the files a command wrote: one per line, or as JSON."""
     if as_json:
         _emit_json({"files": [str(path) for path in written]})
         return
@@ -275,12 +279,7 @@ def backup(
     """Copy the season file and its secret seed file, safely even while battles run."""
     from fairfight.conquest.store import backup_season
 
-    written = backup_season(Path(season_file), folder)
-    if as_json:
-        _emit_json({"files": [str(path) for path in written]})
-        return
-    for path in written:
-        console.print(str(path), markup=False)
+    _report_files(backup_season(Path(season_file), folder), as_json)
 
 
 @app.command()
