@@ -30,10 +30,14 @@ def copy_season(source: Path, target_dir: Path) -> Path:
     return target_dir / source.name
 
 
-def make_app(path: Path, *, payments: bool = False, admin: bool = True) -> FastAPI:
-    """An app serving the season file, with the test admin token (and payment secret)."""
+def make_app(path: Path, *, payments: bool = False, admin: bool = True,
+             forecast_seasons: int = 0, forecast_seed: str | None = None) -> FastAPI:
+    """An app serving the season file, with the test admin token (and payment secret);
+    title odds off unless `forecast_seasons` is given (they cost CPU in the background)."""
     return create_app(WebSettings(
         database_url=f"sqlite:///{path}",
+        forecast_seasons=forecast_seasons,
+        forecast_seed=forecast_seed,
         admin_token_sha256=token_digest(ADMIN_TOKEN) if admin else None,
         payment_secret=PAYMENT_SECRET if payments else None,
     ))

@@ -34,7 +34,7 @@ def database() -> Iterator[str]:
 
 @pytest.fixture
 def client(database: str) -> Iterator[TestClient]:
-    app = create_app(WebSettings(database_url=database,
+    app = create_app(WebSettings(database_url=database, forecast_seasons=0,
                                  admin_token_sha256=token_digest(ADMIN_TOKEN)))
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client

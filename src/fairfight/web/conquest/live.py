@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fairfight.web.conquest.catalog import SeasonCatalog
@@ -65,6 +65,9 @@ class Broadcaster:
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
+        self.listeners: list[Callable[[int], None]] = []
+        """Called with the season id whenever a battle or a ledger change is announced
+        (on the event loop: they must return at once, e.g. by queueing work)."""
 
     def clients(self) -> int:
         """How many streams are open."""
@@ -127,6 +130,9 @@ class Broadcaster:
         if last_seq != seen_seq:
             events.append(_ledger_event(season_id, last_seq))
         self._seen[season_id] = (battles, last_seq)
+        if events:
+            for listener in self.listeners:
+                listener(season_id)
         for queue in list(self._clients.get(season_id, ())):
             for event in events:
                 try:

@@ -15,6 +15,7 @@ from fastapi import FastAPI, Request
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.contributions import InFlight
 from fairfight.web.conquest.database import SeasonDatabase
+from fairfight.web.conquest.forecasts import ForecastCache
 from fairfight.web.conquest.live import Broadcaster
 from fairfight.web.conquest.refusals import install_refusals
 from fairfight.web.conquest.writer import ContributionWriter
@@ -32,6 +33,9 @@ class ConquestService:
         self.in_flight = InFlight()
         self.writer = ContributionWriter(self.catalog)
         self.live = Broadcaster(self.catalog)
+        self.forecasts = ForecastCache(self.catalog, settings.forecast_seasons,
+                                       settings.forecast_seed)
+        self.live.listeners.append(self.forecasts.refresh)
 
     @property
     def payments_only(self) -> bool:
@@ -42,6 +46,7 @@ class ConquestService:
         """End live streams and release the database."""
         await self.live.close()
         self.writer.close()
+        self.forecasts.close()
         self.catalog.close()
 
 

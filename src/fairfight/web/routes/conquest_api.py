@@ -7,8 +7,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query, Response
 from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
 
+from fairfight.conquest import engine
 from fairfight.web.conquest import views
+from fairfight.web.conquest.forecasts import ForecastView, PoolEffectView
 from fairfight.web.conquest.live import parse_last_event_id
 from fairfight.web.conquest.models import (
     BattlePage,
@@ -29,9 +32,11 @@ __all__ = [
     "battles",
     "events",
     "faction",
+    "forecast",
     "install",
     "ledger",
     "map_state",
+    "pool_effect",
     "record",
     "router",
     "season",
@@ -43,6 +48,7 @@ router = APIRouter(prefix="/api/seasons", tags=["conquest"])
 Service = Annotated[ConquestService, Depends(service)]
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=200)]
+Amount = Annotated[int, Query(ge=0, le=engine.POOL_CAP, description="dollars proposed")]
 
 
 def install(app: FastAPI) -> None:
@@ -95,6 +101,22 @@ def faction(season_id: int, code: str, conquest: Service) -> FactionCard:
     if code not in snap.regions:
         raise LookupError(f"no faction has the code {code!r}")
     return views.faction_card(snap, code, conquest.payments_only)
+
+
+@router.get("/{season_id:int}/forecast")
+def forecast(season_id: int, conquest: Service) -> ForecastView:
+    """Title odds (made in the background; `status` says whether they are ready). Never
+    waits: the first request after a battle may answer `computing` or `updating`."""
+    return conquest.forecasts.view(conquest.catalog.snapshot(season_id))
+
+
+@router.get("/{season_id:int}/factions/{code}/pool-effect")
+async def pool_effect(season_id: int, code: str, amount: Amount,
+                      conquest: Service) -> PoolEffectView:
+    """What `amount` more in the faction's pool now would do to its title chance: two
+    forecasts over the same simulated seasons (common random numbers)."""
+    snap = await run_in_threadpool(conquest.catalog.snapshot, season_id)
+    return await run_in_threadpool(conquest.forecasts.pool_effect, snap, code, amount)
 
 
 @router.get("/{season_id:int}/map")

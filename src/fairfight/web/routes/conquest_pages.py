@@ -14,9 +14,11 @@ from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from fairfight.conquest import engine
 from fairfight.core.errors import InputError
 from fairfight.web.conquest import views
 from fairfight.web.conquest.contributions import Requested, record_contribution
+from fairfight.web.conquest.forecasts import PoolEffectView
 from fairfight.web.conquest.operator import record_zip
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.rules_page import rules_html
@@ -31,6 +33,7 @@ __all__ = [
     "episode_page",
     "faction_page",
     "install",
+    "pool_effect_page",
     "record_download",
     "router",
     "rules",
@@ -76,6 +79,7 @@ def season_home(request: Request, season_id: int, conquest: Service) -> HTMLResp
     return _page(
         request, "home.html",
         season=views.season_view(snap, conquest.payments_only), map=views.map_state(snap),
+        forecast=conquest.forecasts.view(snap),
     )
 
 
@@ -103,6 +107,7 @@ def episode_page(request: Request, season_id: int, number: int, conquest: Servic
 def _card(
     request: Request, conquest: ConquestService, season_id: int, code: str, *,
     status: int = 200, error: InputError | None = None, added: int | None = None,
+    effect: PoolEffectView | None = None,
 ) -> HTMLResponse:
     snap = conquest.catalog.snapshot(season_id)
     if code not in snap.regions:
@@ -111,6 +116,7 @@ def _card(
         request, "faction.html", status,
         season=views.season_ref(snap), card=views.faction_card(snap, code, conquest.payments_only),
         form_key=secrets.token_urlsafe(18), error=error, added=added,
+        forecast=conquest.forecasts.view(snap), effect=effect,
     )
 
 
@@ -121,6 +127,22 @@ def faction_page(
 ) -> HTMLResponse:
     """A faction's card with the form to add to its pool (a fresh key each render)."""
     return _card(request, conquest, season_id, code, added=added)
+
+
+@router.get("/{season_id:int}/factions/{code}/pool-effect", response_class=HTMLResponse)
+async def pool_effect_page(
+    request: Request, season_id: int, code: str, conquest: Service,
+    amount: Annotated[int, Query(ge=0, le=engine.POOL_CAP)],
+) -> HTMLResponse:
+    """The no-JavaScript answer to "what would my $X do": the card with the effect shown."""
+    snap = await run_in_threadpool(conquest.catalog.snapshot, season_id)
+    if code not in snap.regions:
+        raise LookupError(f"no faction has the code {code!r}")
+    try:
+        effect = await run_in_threadpool(conquest.forecasts.pool_effect, snap, code, amount)
+    except InputError as error:
+        return _card(request, conquest, season_id, code, status=422, error=error)
+    return _card(request, conquest, season_id, code, effect=effect)
 
 
 def _record_waiting(conquest: ConquestService, season_id: int, amount: int, code: str,

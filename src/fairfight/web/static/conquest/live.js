@@ -12,6 +12,17 @@
 
   function say(text) { if (status) { status.textContent = text; } }
 
+  // While the title odds are being computed on the server, look again every few seconds.
+  var forecastLooks = 0;
+  function followForecast() {
+    var shown = document.getElementById("forecast-status");
+    var state = shown && shown.getAttribute("data-status");
+    if (page === "home" && (state === "computing" || state === "updating") && forecastLooks < 40) {
+      forecastLooks += 1;
+      window.setTimeout(refresh, 3000);
+    }
+  }
+
   function refresh() {
     if (refreshing) { again = true; return; }
     refreshing = true;
@@ -28,7 +39,7 @@
       .catch(function () { /* the next event retries */ })
       .then(function () {
         refreshing = false;
-        if (again) { again = false; refresh(); }
+        if (again) { again = false; refresh(); } else { followForecast(); }
       });
   }
 
@@ -47,8 +58,10 @@
       return;
     }
     say("Battle " + data.number + " has aired: " + data.headline);
+    forecastLooks = 0;
     refresh();
   });
   source.addEventListener("ledger", function () { if (page === "home") { refresh(); } });
   window.addEventListener("pagehide", function () { source.close(); });
+  followForecast();
 })();

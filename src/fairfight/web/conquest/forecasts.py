@@ -1,0 +1,273 @@
+"""Title odds on the show's pages: computed in the background, never on a request's path.
+
+One `ForecastCache` per service keeps, for each season, the newest forecast and the public
+state it was made from: (battles aired, last ledger seq), which fixes the board and the pools
+the next battle will see. A page asks `view`, which answers at once with what is ready (or
+"being computed") and, when the state has moved on, queues a fresh forecast on the cache's
+single worker thread. The live broadcaster calls `refresh` when it announces a battle or a
+ledger change, so the odds follow the show even when nobody is looking at a page.
+
+The fan form's question (what would $A do to this faction's title chance) is answered on
+demand by `pool_effect`, with a capped season count, one computation at a time, and the
+answers kept for the state they were made from. Nothing here ever sees the secret seed: the
+forecast is handed the snapshot's public world, board and ledger only.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from fairfight.conquest import engine
+from fairfight.conquest.forecast import FactionOdds, Forecast, forecast, pool_effect
+from fairfight.core.errors import InputError
+from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
+from fairfight.web.conquest.refusals import Refusal
+
+__all__ = [
+    "EFFECT_CACHE_SIZE",
+    "EFFECT_MAX_SEASONS",
+    "FactionForecast",
+    "ForecastCache",
+    "ForecastView",
+    "METHOD_ANCHOR",
+    "PoolEffectView",
+    "forecast_seed_for",
+    "public_state",
+]
+
+EFFECT_MAX_SEASONS = 10_000
+"""Most seasons one pool-effect question may cost (two forecasts of this many seasons)."""
+EFFECT_CACHE_SIZE = 128
+"""Pool-effect answers kept (per season state, faction and amount), oldest dropped first."""
+METHOD_ANCHOR = "forecast-method"
+"""The id of the methodology note on the season home page."""
+
+Status = Literal["off", "computing", "updating", "ready"]
+StateKey = tuple[int, int]
+
+
+class FactionForecast(BaseModel):
+    """One faction's title odds: counts as the forecast made them, and the same for people."""
+
+    faction: str
+    name: str
+    titles: int
+    title_chance: str = Field(description="titles / seasons, six decimal places")
+    title_low: str = Field(description="lower end of the 95% Wilson interval")
+    title_high: str = Field(description="upper end of the 95% Wilson interval")
+    title_text: str
+    interval_text: str
+    expected_regions: str
+    survival_chance: str
+    survival_text: str
+
+
+class ForecastView(BaseModel):
+    """A season's title odds as the pages show them, or why there are none yet."""
+
+    season: int
+    status: Status = Field(description="off, computing (none yet), updating (older one "
+                           "shown while a fresh one runs) or ready")
+    as_of_battle: int | None = Field(None, description="the battle the forecast stands before")
+    seasons: int = Field(description="simulated seasons (0 when none is ready)")
+    forecast_seed: str | None = None
+    mean_battles_left: str | None = None
+    factions: list[FactionForecast] = []
+    method_url: str
+
+    def of(self, code: str) -> FactionForecast | None:
+        """One faction's line, if the forecast has one."""
+        return next((line for line in self.factions if line.faction == code), None)
+
+
+class PoolEffectView(BaseModel):
+    """What a contribution would do to a faction's title chance (common random numbers)."""
+
+    season: int
+    faction: str
+    amount: int
+    as_of_battle: int
+    seasons: int
+    forecast_seed: str
+    titles_without: int
+    titles_with: int
+    title_without: str
+    title_with: str
+    title_change: str = Field(description="with minus without, six decimal places")
+    without_text: str
+    with_text: str
+    change_text: str
+    method_url: str
+
+
+def _percent(value: float) -> str:
+    return f"{value * 100:.1f}%"
+
+
+def _line(snap: Snapshot, odds: FactionOdds) -> FactionForecast:
+    plain = odds.to_json()
+    low, high = odds.title_interval
+    return FactionForecast(
+        faction=odds.faction, name=snap.name_of(odds.faction), titles=odds.titles,
+        title_chance=plain["title_chance"], title_low=plain["title_interval"][0],
+        title_high=plain["title_interval"][1], title_text=_percent(odds.title_chance),
+        interval_text=f"{_percent(low)} to {_percent(high)}",
+        expected_regions=plain["expected_regions"],
+        survival_chance=plain["survival_chance"], survival_text=_percent(odds.survival_chance),
+    )
+
+
+def public_state(snap: Snapshot) -> dict[str, Any]:
+    """What a forecast is handed: the public world, board and battle cap (no key at all)."""
+    return {"world": snap.world, "max_battles": snap.summary.header["max_battles"],
+            "board": snap.board}
+
+
+def forecast_seed_for(snap: Snapshot, fixed: str | None) -> str:
+    """The recorded forecast seed: public text plus the battle it stands before."""
+    stem = fixed if fixed is not None else snap.summary.commitment
+    return f"{stem}-before-{snap.board['next_battle']}"
+
+
+def _state_key(snap: Snapshot) -> StateKey:
+    return snap.version[0], snap.version[1]
+
+
+class ForecastCache:
+    """Forecasts per season, made on one background thread; pages only read."""
+
+    def __init__(self, catalog: SeasonCatalog, seasons: int, fixed_seed: str | None) -> None:
+        self.catalog = catalog
+        self.seasons = seasons
+        self.fixed_seed = fixed_seed
+        self._ready: dict[int, tuple[StateKey, Forecast]] = {}
+        self._queued: set[int] = set()
+        self._lock = threading.Lock()
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="forecast")
+        self._effects: OrderedDict[tuple[int, StateKey, str, int], PoolEffectView] = \
+            OrderedDict()
+        self._effect_lock = threading.Lock()
+        self.computed = 0
+        """Forecasts made so far (for tests and the curious)."""
+
+    @property
+    def enabled(self) -> bool:
+        """A season count of 0 switches forecasts off."""
+        return self.seasons > 0
+
+    def method_url(self, season_id: int) -> str:
+        """Where the methodology note is."""
+        return f"/conquest/{season_id}#{METHOD_ANCHOR}"
+
+    def refresh(self, season_id: int) -> None:
+        """Queue a fresh forecast of the season (any thread; returns at once)."""
+        if not self.enabled:
+            return
+        with self._lock:
+            if season_id in self._queued:
+                return
+            self._queued.add(season_id)
+        try:
+            self._worker.submit(self._work, season_id)
+        except RuntimeError:  # shut down
+            with self._lock:
+                self._queued.discard(season_id)
+
+    def _work(self, season_id: int) -> None:
+        try:
+            while True:
+                snap = self.catalog.snapshot(season_id)
+                key = _state_key(snap)
+                ready = self._ready.get(season_id)
+                if ready is not None and ready[0] == key:
+                    return
+                result = forecast(public_state(snap), snap.summary.ledger,
+                                  seasons=self.seasons,
+                                  forecast_seed=forecast_seed_for(snap, self.fixed_seed))
+                with self._lock:
+                    self._ready[season_id] = (key, result)
+                    self.computed += 1
+        except Exception:  # a vanished or busy database: the next page view asks again
+            return
+        finally:
+            with self._lock:
+                self._queued.discard(season_id)
+
+    def settle(self) -> None:
+        """Wait until every queued forecast is made (the worker runs jobs in order)."""
+        self._worker.submit(lambda: None).result()
+
+    def close(self) -> None:
+        """Stop taking work; a forecast already running finishes on its own."""
+        self._worker.shutdown(wait=False, cancel_futures=True)
+
+    def view(self, snap: Snapshot) -> ForecastView:
+        """The season's odds now, without waiting: what is ready, or that it is coming."""
+        base = {"season": snap.season_id, "method_url": self.method_url(snap.season_id)}
+        if not self.enabled:
+            return ForecastView(status="off", seasons=0, **base)
+        ready = self._ready.get(snap.season_id)
+        current = ready is not None and ready[0] == _state_key(snap)
+        if not current:
+            self.refresh(snap.season_id)
+        if ready is None:
+            return ForecastView(status="computing", seasons=0, **base)
+        made = ready[1]
+        return ForecastView(
+            status="ready" if current else "updating", as_of_battle=made.as_of_battle,
+            seasons=made.seasons, forecast_seed=made.forecast_seed,
+            mean_battles_left=f"{made.mean_battles_left:.2f}",
+            factions=[_line(snap, odds) for odds in made.factions], **base,
+        )
+
+    def pool_effect(self, snap: Snapshot, code: str, amount: int) -> PoolEffectView:
+        """Title chance without and with `amount` more in `code`'s pool, from the same
+        simulated seasons (blocking: call it off the event loop)."""
+        if not self.enabled:
+            raise Refusal(409, "forecast", "forecasts are switched off on this service")
+        if code not in snap.board["factions"]:
+            raise LookupError(f"no faction has the code {code!r}")
+        key = (snap.season_id, _state_key(snap), code, amount)
+        with self._effect_lock:
+            known = self._effects.get(key)
+            if known is not None:
+                self._effects.move_to_end(key)
+                return known
+            answer = self._effect(snap, code, amount)
+            self._effects[key] = answer
+            while len(self._effects) > EFFECT_CACHE_SIZE:
+                self._effects.popitem(last=False)
+            return answer
+
+    def _effect(self, snap: Snapshot, code: str, amount: int) -> PoolEffectView:
+        seasons = min(self.seasons, EFFECT_MAX_SEASONS)
+        seed = forecast_seed_for(snap, self.fixed_seed)
+        state = public_state(snap)
+        if amount == 0:  # nothing added: both sides are one forecast
+            without = with_pool = forecast(state, snap.summary.ledger, seasons=seasons,
+                                           forecast_seed=seed)
+        else:
+            try:
+                effect = pool_effect(state, snap.summary.ledger, code, amount,
+                                     seasons=seasons, forecast_seed=seed)
+            except engine.LedgerRefusal as refusal:
+                raise InputError(refusal.field, refusal.rule) from None
+            without, with_pool = effect.without, effect.with_pool
+        before, after = without.odds_of(code), with_pool.odds_of(code)
+        change = after.title_chance - before.title_chance
+        return PoolEffectView(
+            season=snap.season_id, faction=code, amount=amount,
+            as_of_battle=without.as_of_battle, seasons=seasons, forecast_seed=seed,
+            titles_without=before.titles, titles_with=after.titles,
+            title_without=before.to_json()["title_chance"],
+            title_with=after.to_json()["title_chance"],
+            title_change=f"{change:+.6f}", without_text=_percent(before.title_chance),
+            with_text=_percent(after.title_chance),
+            change_text=f"{change * 100:+.1f} points",
+            method_url=self.method_url(snap.season_id),
+        )
