@@ -36,6 +36,15 @@ def test_home_shows_commitment_standings_latest_and_map(client: TestClient,
     assert "<script>" not in html
 
 
+def test_the_front_page_is_the_newest_season_home(client: TestClient,
+                                                 season_file: Path) -> None:
+    """`curl http://127.0.0.1:8000/` after `make run` answers with the show itself."""
+    page = client.get("/", headers=HTML)
+    assert page.status_code == 200
+    assert 'id="standings"' in page.text
+    assert season.summary(season_file).commitment in page.text
+
+
 def test_episode_of_the_fan_clash(client: TestClient, season_file: Path,
                                   arranged: dict[str, object]) -> None:
     number = arranged["fan_clash_battle"]
