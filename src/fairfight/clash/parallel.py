@@ -68,8 +68,17 @@ def run_split(
 
     processes = [context.Process(target=child, args=(k,)) for k in range(workers)]
     try:
-        for process in processes:
-            process.start()
+        # While the workers are forked, Ctrl-C is only noted: an interrupt raised inside the
+        # fork handlers would print a worker traceback. It is raised once they all run.
+        noted: list[int] = []
+        previous = signal.signal(signal.SIGINT, lambda number, _: noted.append(number))
+        try:
+            for process in processes:
+                process.start()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if noted:
+            raise KeyboardInterrupt
         waiting = [process.sentinel for process in processes]
         while waiting:
             if progress is not None:
