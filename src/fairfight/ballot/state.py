@@ -220,7 +220,7 @@ Decision: TypeAlias = (
     | Discards
 )
 
-DECISION_TYPES: dict[str, type[Any]] = {
+DECISIONS: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
         DraftPick,
@@ -231,12 +231,13 @@ DECISION_TYPES: dict[str, type[Any]] = {
         AmendmentDraft,
         AmendmentVote,
         Discards,
-        Declaration,
-        Holding,
-        Bill,
-        Amendment,
-        PresidentialWin,
     )
+}
+
+# Every record type by name: the decisions and the parts of a state they refer to.
+DECISION_TYPES: dict[str, type[Any]] = {
+    **DECISIONS,
+    **{cls.__name__: cls for cls in (Declaration, Holding, Bill, Amendment, PresidentialWin)},
 }
 
 
@@ -275,19 +276,6 @@ def _from(value: Any, name: str = "") -> Any:
     return value
 
 
-DECISIONS: dict[str, type[Any]] = {
-    cls.__name__: cls
-    for cls in (
-        DraftPick,
-        Declarations,
-        Withdrawals,
-        BillDraft,
-        YesNo,
-        AmendmentDraft,
-        AmendmentVote,
-        Discards,
-    )
-}
 
 
 def decision_from_data(data: Any, where: str = "choice") -> Decision:
