@@ -9,7 +9,6 @@ Pages: the season home and an episode of a finished 136-battle season, rendered 
 
 from __future__ import annotations
 
-import asyncio
 import glob
 import os
 import socket
@@ -25,6 +24,7 @@ from typing import Any
 
 import httpx
 
+from bench.loadgen import Answer, Request, run_load
 from bench.timing import report
 from fairfight.conquest import engine, scenario, season
 
@@ -72,32 +72,13 @@ def _plan(address: str | Path) -> list[str]:
     return plan[:CONTRIBUTIONS]
 
 
-async def _load(base: str, path: str, jobs: list[Any]) -> tuple[float, list[float]]:
-    queue: asyncio.Queue[Any] = asyncio.Queue()
-    for job in jobs:
-        queue.put_nowait(job)
-    latencies: list[float] = []
+def _check_health(request: Request, answer: Answer) -> None:
+    assert answer.status == 200, answer
 
-    async def client() -> None:
-        async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-            while not queue.empty():
-                job = queue.get_nowait()
-                start = time.perf_counter()
-                if job is None:
-                    response = await http.get(path)
-                    assert response.status_code == 200
-                else:
-                    key, code = job
-                    response = await http.post(path, json={"faction": code, "amount": 5},
-                                               headers={"Idempotency-Key": key})
-                    body = response.json()
-                    assert response.status_code == 201, body
-                    assert (body["faction"], body["amount"]) == (code, 5)
-                latencies.append(time.perf_counter() - start)
 
-    start = time.perf_counter()
-    await asyncio.gather(*(client() for _ in range(CLIENTS)))
-    return time.perf_counter() - start, latencies
+def _check_contribution(request: Request, answer: Answer) -> None:
+    assert answer.status == 201, answer
+    assert (answer.body["faction"], answer.body["amount"]) == (request.body["faction"], 5)
 
 
 def _p99(latencies: list[float]) -> float:
@@ -107,13 +88,18 @@ def _p99(latencies: list[float]) -> float:
 
 def _contributions(label: str, database: str, address: str | Path) -> None:
     plan = _plan(address)
+    health = [Request("GET", "/api/health")] * len(plan)
+    contributions = [
+        Request("POST", "/api/seasons/1/contributions", {"faction": code, "amount": 5},
+                (("Idempotency-Key", f"bench-{i}"),))
+        for i, code in enumerate(plan)
+    ]
     with _server(database) as base:
-        health_seconds, health = asyncio.run(_load(base, "/api/health", [None] * len(plan)))
-        jobs = [(f"bench-{i}", code) for i, code in enumerate(plan)]
-        seconds, latencies = asyncio.run(_load(base, "/api/seasons/1/contributions", jobs))
+        health_seconds, health_latencies = run_load(base, health, CLIENTS, _check_health)
+        seconds, latencies = run_load(base, contributions, CLIENTS, _check_contribution)
     recorded = len(season.summary(address).ledger)
     assert recorded >= len(plan), "an acknowledged contribution is missing from the ledger"
-    p99, health_p99 = _p99(latencies), _p99(health)
+    p99, health_p99 = _p99(latencies), _p99(health_latencies)
     report(f"{label}: contributions/s ({CLIENTS} clients)", len(plan) / seconds, "/s",
            len(plan) / health_seconds)
     print(f"{'':<48} p50 {statistics.median(latencies) * 1000:.1f} ms, p99 {p99:.1f} ms; "

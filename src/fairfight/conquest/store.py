@@ -5,9 +5,13 @@ Public tables: `season` (header, commitment, map, current board, beacon, reveale
 (on SQLite a separate file readable by its owner only; on a server database a table in its
 own schema). Every write runs in a `BEGIN IMMEDIATE` transaction, so a contribution and a
 battle fought at the same moment are serialised. Opened for reading, the file is opened
-read-only: no journal-mode switch, no side files, no write of any kind. The file uses SQLite's
-rollback journal; one left in WAL mode by an earlier version is switched back the first time
-a writing command opens it.
+read-only: no journal-mode switch, no side files, no write of any kind.
+
+Journal modes: at rest a season file uses SQLite's rollback journal, so a read-only open needs
+no side files. The web service serves it in WAL mode (readers never wait for a writer, and a
+commit costs one file sync instead of several); whichever writer closes the file last puts it
+back to the rollback journal. A writer never switches modes while anyone else has the file
+open (SQLite refuses, and we do not wait for it), so two programs never disagree on the mode.
 """
 
 from __future__ import annotations
@@ -67,7 +71,6 @@ SQLITE_INTEGER_MAX = 2**63 - 1
 """The largest integer a database column holds; battle numbers and counts stay within it."""
 DAMAGED = "damaged season file"
 """The field every damaged-contents error names: `damaged season file: <table>.<column>: ...`."""
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 class _Base(DeclarativeBase):
@@ -201,6 +204,10 @@ def _database_errors(path: Path | str) -> Iterator[None]:
             raise InputError(
                 str(path), "is read-only; this command writes the season file"
             ) from None
+        if "file is not a database" in message:
+            raise InputError(
+                str(path), "is not a conquest season file (not an SQLite database)"
+            ) from None
         if "unable to open" in message:
             raise InputError(str(path), "cannot be opened (check the file and folder)") from None
         if message.startswith("no such table: "):
@@ -215,7 +222,12 @@ def is_server_address(address: Path | str) -> bool:
 
 
 def _check_season_file(path: Path) -> None:
-    """Refuse up front anything that is not an SQLite file, before SQLite touches it."""
+    """Refuse up front anything that is not a regular, non-empty file, before SQLite opens it.
+
+    The contents are left to SQLite ("file is not a database"): opening and closing the file
+    here would drop every lock this process's SQLite connections hold on it (POSIX locks belong
+    to the process), which lets another program switch the journal mode under them.
+    """
     try:
         info = path.stat()
     except FileNotFoundError:
@@ -228,17 +240,41 @@ def _check_season_file(path: Path) -> None:
         raise InputError(str(path), "is not a regular file, so not a season file")
     if info.st_size == 0:
         raise InputError(str(path), "is empty, not a conquest season file")
+
+
+def _try_journal_mode(connection: sqlite3.Connection, mode: str) -> None:
+    """Switch the journal mode only if no one else has the file open; never wait for it."""
+    connection.execute("PRAGMA busy_timeout=0")
     try:
-        with path.open("rb") as file:
-            magic = file.read(len(_SQLITE_MAGIC))
-    except OSError as error:
-        raise InputError(str(path), f"cannot be read ({error.strerror})") from None
-    if magic != _SQLITE_MAGIC:
-        raise InputError(str(path), "is not a conquest season file (not an SQLite database)")
+        connection.execute(f"PRAGMA journal_mode={mode}").fetchone()
+    except sqlite3.OperationalError:
+        pass  # another connection holds the file: it keeps the mode it has
+    finally:
+        connection.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
 
 
-def _connect_engine(path: Path, mode: str) -> Engine:
-    """An engine over the file: `ro` (with `query_only`), `rw`, or `rwc` (create)."""
+def _return_to_rollback_journal(path: Path) -> None:
+    """After a writer closes: if no one else has the file open, leave it in rollback-journal
+    mode, so read-only commands find no WAL file that they would need side files for."""
+    try:
+        connection = sqlite3.connect(
+            f"file:{quote(str(path.absolute()))}?mode=rw", uri=True, timeout=0,
+            isolation_level=None,
+        )
+    except sqlite3.Error:
+        return
+    try:
+        if connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+            _try_journal_mode(connection, "DELETE")
+    except sqlite3.Error:
+        pass  # busy or gone: the file keeps its mode, which is always safe
+    finally:
+        connection.close()
+
+
+def _connect_engine(path: Path, mode: str, *, wal: bool = False) -> Engine:
+    """An engine over the file: `ro` (with `query_only`), `rw`, or `rwc` (create); a writing
+    engine with `wal` puts the file in WAL mode if no one else has it open."""
     write = mode != "ro"
     uri = f"file:{quote(str(path.absolute()))}?mode={mode}"
 
@@ -256,9 +292,9 @@ def _connect_engine(path: Path, mode: str) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         if not write:
             cursor.execute("PRAGMA query_only=ON")
-        elif cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
-            cursor.execute("PRAGMA journal_mode=DELETE")  # a file from before: see the docstring
         cursor.close()
+        if write and wal:
+            _try_journal_mode(dbapi_connection, "WAL")
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
@@ -363,10 +399,11 @@ class SeasonStore:
         return store
 
     @classmethod
-    def open(cls, path: Path | str, *, write: bool = False) -> SeasonStore:
+    def open(cls, path: Path | str, *, write: bool = False, wal: bool = False) -> SeasonStore:
         """Open an existing season; read-only unless `write` (then refused if read-only).
 
         `path` is a season file, or a server database's `URL#season` (see `server_store`).
+        `wal` (a long-running writer such as the web service) serves a file in WAL mode.
         """
         if is_server_address(path):
             from fairfight.conquest.server_store import open_server_season
@@ -382,7 +419,7 @@ class SeasonStore:
             )
         store = cls(
             path,
-            _connect_engine(path, "rw" if write else "ro"),
+            _connect_engine(path, "rw" if write else "ro", wal=write and wal),
             SeedFile(seed_file_for(path)),
             write=write,
         )
@@ -397,8 +434,11 @@ class SeasonStore:
         return store
 
     def close(self) -> None:
-        """Release the file (so it can be copied, digested or deleted)."""
+        """Release the file (so it can be copied, digested or deleted); the last writer to
+        close it returns it to the rollback journal."""
         self._engine.dispose()
+        if self.write and not self.server:
+            _return_to_rollback_journal(Path(self.path))
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:

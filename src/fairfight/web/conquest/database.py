@@ -1,9 +1,8 @@
 """The database behind the service, by URL: which seasons it holds and a transaction on one.
 
 A SQLite URL names a season file as `fairfight conquest new` makes it (one season, id 1); the
-service opens it once and the command line may keep using it at the same time. The file keeps
-the command line's rollback journal (a write lock per transaction): switching it to WAL under
-the command line, which puts a file back to its rollback journal, left readers on stale pages.
+service opens it once, in WAL mode, and the command line may keep using it at the same time
+(see `fairfight.conquest.store` for who switches the journal mode, and when).
 A PostgreSQL URL holds any number of seasons, each by its id; one pooled engine serves them
 all.
 """
@@ -72,7 +71,7 @@ class SeasonDatabase:
             return open_server_season(SeasonStore, f"{self.url}#{season_id}", write=write,
                                       engine=self.engine())
         if write:
-            store = SeasonStore.open(self.path, write=True)
+            store = SeasonStore.open(self.path, write=True, wal=True)
             with store.transaction() as session:
                 create_key_table(session)
             return store
@@ -98,8 +97,8 @@ class SeasonDatabase:
                 self._engine.dispose()
             self._engine = None
             return
-        for store in stores:
-            store.close()
+        for store in sorted(stores, key=lambda store: store.write):
+            store.close()  # readers first: the writer closing last ends the file's WAL mode
 
     def season_ids(self) -> list[int]:
         """The seasons this database holds, oldest first."""

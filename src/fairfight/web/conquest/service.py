@@ -6,10 +6,6 @@
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
-from typing import Any
-
 from fastapi import FastAPI, Request
 
 from fairfight.web.conquest.catalog import SeasonCatalog
@@ -19,6 +15,7 @@ from fairfight.web.conquest.forecasts import ForecastCache
 from fairfight.web.conquest.live import Broadcaster
 from fairfight.web.conquest.refusals import install_refusals
 from fairfight.web.conquest.writer import ContributionWriter
+from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.settings import WebSettings
 
 __all__ = ["ConquestService", "install_service", "service"]
@@ -59,17 +56,7 @@ def install_service(app: FastAPI) -> None:
     if not hasattr(app.state, "exit_hooks"):
         app.state.exit_hooks = []
     app.state.exit_hooks.append(app.state.conquest.live.end_soon)
-    previous = app.router.lifespan_context
-
-    @contextlib.asynccontextmanager
-    async def lifespan(application: Any) -> AsyncIterator[Any]:
-        async with previous(application) as state:
-            try:
-                yield state
-            finally:
-                await app.state.conquest.close()
-
-    app.router.lifespan_context = lifespan
+    on_shutdown(app, app.state.conquest.close)
 
 
 def service(request: Request) -> ConquestService:

@@ -26,6 +26,7 @@ from fairfight.web.ballot_pages import (
     describe,
     game_page,
 )
+from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -54,7 +55,8 @@ MAX_YEARS = 16
 
 def install(app: FastAPI) -> None:
     """One games store per app, on the service's database."""
-    app.state.ballot_store = BallotStore(app.state.settings.database_url)
+    app.state.ballot_store = store = BallotStore(app.state.settings.database_url)
+    on_shutdown(app, store.engine.dispose)
 
 
 def store_of(request: Request) -> BallotStore:
