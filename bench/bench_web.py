@@ -2,6 +2,7 @@
 
 A real server (`fairfight serve`, one process) on loopback; 50 clients post $5 contributions,
 each with its own idempotency key, and every response is checked (201 and the entry it names).
+The load comes from `bench.loadgen`, a client lean enough to leave the cores to the server.
 Baseline measured in the same run: the same 50 clients on `GET /api/health`, the HTTP floor of
 this machine. PostgreSQL is reported beside SQLite when its server programs are installed.
 Pages: the season home and an episode of a finished 136-battle season, rendered in-process.
@@ -104,10 +105,6 @@ def _contributions(label: str, database: str, address: str | Path) -> None:
            len(plan) / health_seconds)
     print(f"{'':<48} p50 {statistics.median(latencies) * 1000:.1f} ms, p99 {p99:.1f} ms; "
           f"baseline GET /api/health {len(plan) / health_seconds:,.0f}/s, p99 {health_p99:.1f} ms",
-          flush=True)
-    # The first answers include the 50 clients' connection burst, which weighs on the bare
-    # health check just as much; the p99 past them is the contributions' own tail.
-    print(f"{'':<48} p99 after the first {CLIENTS} answers {_p99(latencies[CLIENTS:]):.1f} ms",
           flush=True)
 
 
