@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from fairfight.conquest import publication, season, seeds, store
+from fairfight.conquest import publication, season, season_file, seeds, store
 from fairfight.conquest.cli import app
 from fairfight.core.errors import InputError
 from tests.conquest.helpers import SEED, star_map
@@ -188,7 +188,7 @@ def test_a_wrong_seed_is_damage_not_a_different_season(fought: Path) -> None:
 @pytest.fixture
 def locked(fought: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The season file held by another program's exclusive lock."""
-    monkeypatch.setattr(store, "BUSY_TIMEOUT_SECONDS", 0.05)
+    monkeypatch.setattr(season_file, "BUSY_TIMEOUT_SECONDS", 0.05)
     holder = sqlite3.connect(fought, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:

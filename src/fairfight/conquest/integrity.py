@@ -12,7 +12,8 @@ import re
 from typing import Any
 
 from fairfight.conquest import engine
-from fairfight.conquest.store import DAMAGED, SQLITE_INTEGER_MAX, load_column
+from fairfight.conquest.season_file import DAMAGED
+from fairfight.conquest.store import SQLITE_INTEGER_MAX, load_column
 from fairfight.core.draws import verify_reveal
 from fairfight.core.errors import InputError
 

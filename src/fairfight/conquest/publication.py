@@ -19,7 +19,8 @@ from fairfight.conquest.season import (
     open_store,
     summary_in,
 )
-from fairfight.conquest.store import DAMAGED, SeasonStore
+from fairfight.conquest.season_file import DAMAGED
+from fairfight.conquest.store import SeasonStore
 from fairfight.core.errors import InputError, VerificationError
 
 __all__ = [

@@ -5,26 +5,18 @@ Public tables: `season` (header, commitment, map, current board, beacon, reveale
 (on SQLite a separate file readable by its owner only; on a server database a table in its
 own schema). Every write runs in a `BEGIN IMMEDIATE` transaction, so a contribution and a
 battle fought at the same moment are serialised. Opened for reading, the file is opened
-read-only: no journal-mode switch, no side files, no write of any kind.
-
-Journal modes: at rest a season file uses SQLite's rollback journal, so a read-only open needs
-no side files. The web service serves it in WAL mode (readers never wait for a writer, and a
-commit costs one file sync instead of several); whichever writer closes the file last puts it
-back to the rollback journal. A writer never switches modes while anyone else has the file
-open (SQLite refuses, and we do not wait for it), so two programs never disagree on the mode.
+read-only: no journal-mode switch, no side files, no write of any kind (`season_file` holds
+what is particular to the SQLite file: checks, connections, journal modes, backups).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sqlite3
-import stat
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from sqlalchemy import (
     Engine,
@@ -34,30 +26,30 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
-    create_engine,
-    event,
     func,
     inspect,
     select,
 )
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
-from sqlalchemy.pool import QueuePool
 
+from fairfight.conquest.season_file import (
+    DAMAGED,
+    check_season_file,
+    connect_file_engine,
+    database_errors,
+    return_to_rollback_journal,
+)
 from fairfight.conquest.seeds import SeedFile, SeedKeeper, seed_file_for
 from fairfight.core.errors import InputError
 from fairfight.core.records import canonical_json
 
 __all__ = [
-    "BUSY_TIMEOUT_SECONDS",
-    "DAMAGED",
     "EngineFileRow",
     "HistoryRow",
     "LedgerRow",
     "SQLITE_INTEGER_MAX",
     "SeasonRow",
     "SeasonStore",
-    "backup_season",
     "check_stored_integer",
     "is_server_address",
     "load_column",
@@ -65,12 +57,8 @@ __all__ = [
 ]
 
 SEASON_ROW_ID = 1
-BUSY_TIMEOUT_SECONDS = 30.0
-"""How long a command waits for another program's lock before saying the file is busy."""
 SQLITE_INTEGER_MAX = 2**63 - 1
 """The largest integer a database column holds; battle numbers and counts stay within it."""
-DAMAGED = "damaged season file"
-"""The field every damaged-contents error names: `damaged season file: <table>.<column>: ...`."""
 
 
 class _Base(DeclarativeBase):
@@ -179,128 +167,9 @@ def check_stored_integer(field: str, value: int, low: int = 1) -> int:
     return value
 
 
-# ---------------------------------------------------------------- database errors
-
-
-def _busy_or_locked(message: str) -> bool:
-    return "locked" in message or "busy" in message
-
-
-@contextmanager
-def _database_errors(path: Path | str) -> Iterator[None]:
-    """Turn a database failure into one line: busy, read-only, or damaged."""
-    try:
-        yield
-    except (DBAPIError, sqlite3.Error) as error:
-        original = getattr(error, "orig", None) or error
-        message = str(original).lower()
-        if _busy_or_locked(message):
-            raise InputError(
-                str(path),
-                f"season file is busy: another program has held it for more than "
-                f"{BUSY_TIMEOUT_SECONDS:g} s; try again",
-            ) from None
-        if "readonly" in message or "read-only" in message:
-            raise InputError(
-                str(path), "is read-only; this command writes the season file"
-            ) from None
-        if "file is not a database" in message:
-            raise InputError(
-                str(path), "is not a conquest season file (not an SQLite database)"
-            ) from None
-        if "unable to open" in message:
-            raise InputError(str(path), "cannot be opened (check the file and folder)") from None
-        if message.startswith("no such table: "):
-            table = message.removeprefix("no such table: ")
-            raise InputError(DAMAGED, f"{table}: the table is missing") from None
-        raise InputError(DAMAGED, f"the database cannot be read ({original})") from None
-
-
 def is_server_address(address: Path | str) -> bool:
     """A server database's URL (`postgresql+psycopg://…#season`) rather than a season file."""
     return isinstance(address, str) and "://" in address and not address.startswith("sqlite")
-
-
-def _check_season_file(path: Path) -> None:
-    """Refuse up front anything that is not a regular, non-empty file, before SQLite opens it.
-
-    The contents are left to SQLite ("file is not a database"): opening and closing the file
-    here would drop every lock this process's SQLite connections hold on it (POSIX locks belong
-    to the process), which lets another program switch the journal mode under them.
-    """
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise InputError(str(path), "no season file here; create one with `conquest new`") from None
-    except OSError as error:
-        raise InputError(str(path), f"cannot be read ({error.strerror})") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise InputError(str(path), "is a folder, not a season file")
-    if not stat.S_ISREG(info.st_mode):
-        raise InputError(str(path), "is not a regular file, so not a season file")
-    if info.st_size == 0:
-        raise InputError(str(path), "is empty, not a conquest season file")
-
-
-def _try_journal_mode(connection: sqlite3.Connection, mode: str) -> None:
-    """Switch the journal mode only if no one else has the file open; never wait for it."""
-    connection.execute("PRAGMA busy_timeout=0")
-    try:
-        connection.execute(f"PRAGMA journal_mode={mode}").fetchone()
-    except sqlite3.OperationalError:
-        pass  # another connection holds the file: it keeps the mode it has
-    finally:
-        connection.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
-
-
-def _return_to_rollback_journal(path: Path) -> None:
-    """After a writer closes: if no one else has the file open, leave it in rollback-journal
-    mode, so read-only commands find no WAL file that they would need side files for."""
-    try:
-        connection = sqlite3.connect(
-            f"file:{quote(str(path.absolute()))}?mode=rw", uri=True, timeout=0,
-            isolation_level=None,
-        )
-    except sqlite3.Error:
-        return
-    try:
-        if connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
-            _try_journal_mode(connection, "DELETE")
-    except sqlite3.Error:
-        pass  # busy or gone: the file keeps its mode, which is always safe
-    finally:
-        connection.close()
-
-
-def _connect_engine(path: Path, mode: str, *, wal: bool = False) -> Engine:
-    """An engine over the file: `ro` (with `query_only`), `rw`, or `rwc` (create); a writing
-    engine with `wal` puts the file in WAL mode if no one else has it open."""
-    write = mode != "ro"
-    uri = f"file:{quote(str(path.absolute()))}?mode={mode}"
-
-    def connect() -> sqlite3.Connection:
-        return sqlite3.connect(
-            uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None,
-            check_same_thread=False,  # the pool hands a connection to one thread at a time
-        )
-
-    engine = create_engine("sqlite://", creator=connect, poolclass=QueuePool)
-
-    @event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA foreign_keys=ON")
-        if not write:
-            cursor.execute("PRAGMA query_only=ON")
-        cursor.close()
-        if write and wal:
-            _try_journal_mode(dbapi_connection, "WAL")
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
-
-    return engine
 
 
 def _check_tables(engine: Engine, path: Path) -> None:
@@ -374,9 +243,9 @@ class SeasonStore:
                 str(path.parent), "the folder is read-only; a season cannot be made here"
             )
         seeds.keep(seed)
-        store = cls(path, _connect_engine(path, "rwc"), seeds, write=True)
+        store = cls(path, connect_file_engine(path, "rwc"), seeds, write=True)
         try:
-            with _database_errors(path):
+            with database_errors(path):
                 _Base.metadata.create_all(store._engine)
             with store.transaction() as session:
                 session.add(
@@ -410,7 +279,7 @@ class SeasonStore:
 
             return open_server_season(cls, str(path), write=write)
         path = Path(path)
-        _check_season_file(path)
+        check_season_file(path)
         if write and not os.access(path, os.W_OK):
             raise InputError(str(path), "is read-only; this command writes the season file")
         if write and not os.access(path.parent, os.W_OK):
@@ -419,12 +288,12 @@ class SeasonStore:
             )
         store = cls(
             path,
-            _connect_engine(path, "rw" if write else "ro", wal=write and wal),
+            connect_file_engine(path, "rw" if write else "ro", wal=write and wal),
             SeedFile(seed_file_for(path)),
             write=write,
         )
         try:
-            with _database_errors(path):
+            with database_errors(path):
                 _check_tables(store._engine, path)
             with store.transaction() as session:
                 store.season(session)
@@ -438,13 +307,13 @@ class SeasonStore:
         close it returns it to the rollback journal."""
         self._engine.dispose()
         if self.write and not self.server:
-            _return_to_rollback_journal(Path(self.path))
+            return_to_rollback_journal(Path(self.path))
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
         """A transaction (write-locked when opened for writing): committed, or rolled back."""
         with (
-            _database_errors(self.path),
+            database_errors(self.path),
             Session(self._engine, expire_on_commit=False) as session,
             session.begin(),
         ):
@@ -543,42 +412,3 @@ class SeasonStore:
     def set_revealed(session: Session, seed: str) -> None:
         """Publish the seed (only after the season has ended)."""
         SeasonStore.season(session).revealed_seed = seed
-
-
-def backup_season(path: Path, folder: Path) -> list[Path]:
-    """Copy a season file and its seed file into `folder`, consistent even while battles run.
-
-    Uses SQLite's online backup, so a battle being fought is either wholly in the copy or not
-    at all; the seed copy is created with mode 0600 like the original.
-    """
-    if not folder.is_dir():
-        raise InputError(str(folder), "no such folder; create it first")
-    target = folder / path.name
-    target_seeds = SeedFile(seed_file_for(target))
-    for existing in (target, target_seeds.path):
-        if existing.exists() or existing.is_symlink():
-            raise InputError(str(existing), "already exists; back up into an empty folder")
-    if not os.access(folder, os.W_OK):
-        raise InputError(str(folder), "the folder is read-only")
-    source = SeasonStore.open(path)
-    try:
-        seed = source.secret_seed()
-        target_seeds.keep(seed)
-        reader = sqlite3.connect(
-            f"file:{quote(str(path.absolute()))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS
-        )
-        writer = sqlite3.connect(target)
-        try:
-            with _database_errors(path):
-                reader.backup(writer)
-        finally:
-            writer.close()
-            reader.close()
-    except BaseException:
-        target.unlink(missing_ok=True)
-        if target_seeds.path.exists():
-            target_seeds.discard()
-        raise
-    finally:
-        source.close()
-    return [target, target_seeds.path]

@@ -1,0 +1,199 @@
+"""The SQLite season file itself: checks before opening, connections, journal modes, failures
+turned into one line, and a consistent backup.
+
+Journal modes: at rest a season file uses SQLite's rollback journal, so a read-only open needs
+no side files. The web service serves it in WAL mode (readers never wait for a writer, and a
+commit costs one file sync instead of several); whichever writer closes the file last puts it
+back to the rollback journal. A writer never switches modes while anyone else has the file
+open (SQLite refuses, and we do not wait for it), so two programs never disagree on the mode.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import QueuePool
+
+from fairfight.conquest.seeds import SeedFile, seed_file_for
+from fairfight.core.errors import InputError
+
+__all__ = [
+    "BUSY_TIMEOUT_SECONDS",
+    "DAMAGED",
+    "backup_season",
+    "check_season_file",
+    "connect_file_engine",
+    "database_errors",
+    "return_to_rollback_journal",
+]
+
+BUSY_TIMEOUT_SECONDS = 30.0
+"""How long a command waits for another program's lock before saying the file is busy."""
+DAMAGED = "damaged season file"
+"""The field every damaged-contents error names: `damaged season file: <table>.<column>: ...`."""
+
+
+def _busy_or_locked(message: str) -> bool:
+    return "locked" in message or "busy" in message
+
+
+@contextmanager
+def database_errors(path: Path | str) -> Iterator[None]:
+    """Turn a database failure into one line: busy, read-only, or damaged."""
+    try:
+        yield
+    except (DBAPIError, sqlite3.Error) as error:
+        original = getattr(error, "orig", None) or error
+        message = str(original).lower()
+        if _busy_or_locked(message):
+            raise InputError(
+                str(path),
+                f"season file is busy: another program has held it for more than "
+                f"{BUSY_TIMEOUT_SECONDS:g} s; try again",
+            ) from None
+        if "readonly" in message or "read-only" in message:
+            raise InputError(
+                str(path), "is read-only; this command writes the season file"
+            ) from None
+        if "file is not a database" in message:
+            raise InputError(
+                str(path), "is not a conquest season file (not an SQLite database)"
+            ) from None
+        if "unable to open" in message:
+            raise InputError(str(path), "cannot be opened (check the file and folder)") from None
+        if message.startswith("no such table: "):
+            table = message.removeprefix("no such table: ")
+            raise InputError(DAMAGED, f"{table}: the table is missing") from None
+        raise InputError(DAMAGED, f"the database cannot be read ({original})") from None
+
+
+def check_season_file(path: Path) -> None:
+    """Refuse up front anything that is not a regular, non-empty file, before SQLite opens it.
+
+    The contents are left to SQLite ("file is not a database"): opening and closing the file
+    here would drop every lock this process's SQLite connections hold on it (POSIX locks belong
+    to the process), which lets another program switch the journal mode under them.
+    """
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise InputError(str(path), "no season file here; create one with `conquest new`") from None
+    except OSError as error:
+        raise InputError(str(path), f"cannot be read ({error.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(str(path), "is a folder, not a season file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(str(path), "is not a regular file, so not a season file")
+    if info.st_size == 0:
+        raise InputError(str(path), "is empty, not a conquest season file")
+
+
+def _try_journal_mode(connection: sqlite3.Connection, mode: str) -> None:
+    """Switch the journal mode only if no one else has the file open; never wait for it."""
+    connection.execute("PRAGMA busy_timeout=0")
+    try:
+        connection.execute(f"PRAGMA journal_mode={mode}").fetchone()
+    except sqlite3.OperationalError:
+        pass  # another connection holds the file: it keeps the mode it has
+    finally:
+        connection.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
+
+
+def return_to_rollback_journal(path: Path) -> None:
+    """After a writer closes: if no one else has the file open, leave it in rollback-journal
+    mode, so read-only commands find no WAL file that they would need side files for."""
+    try:
+        connection = sqlite3.connect(
+            f"file:{quote(str(path.absolute()))}?mode=rw", uri=True, timeout=0,
+            isolation_level=None,
+        )
+    except sqlite3.Error:
+        return
+    try:
+        if connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+            _try_journal_mode(connection, "DELETE")
+    except sqlite3.Error:
+        pass  # busy or gone: the file keeps its mode, which is always safe
+    finally:
+        connection.close()
+
+
+def connect_file_engine(path: Path, mode: str, *, wal: bool = False) -> Engine:
+    """An engine over the file: `ro` (with `query_only`), `rw`, or `rwc` (create); a writing
+    engine with `wal` puts the file in WAL mode if no one else has it open."""
+    write = mode != "ro"
+    uri = f"file:{quote(str(path.absolute()))}?mode={mode}"
+
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(
+            uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None,
+            check_same_thread=False,  # the pool hands a connection to one thread at a time
+        )
+
+    engine = create_engine("sqlite://", creator=connect, poolclass=QueuePool)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        if not write:
+            cursor.execute("PRAGMA query_only=ON")
+        cursor.close()
+        if write and wal:
+            _try_journal_mode(dbapi_connection, "WAL")
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+def backup_season(path: Path, folder: Path) -> list[Path]:
+    """Copy a season file and its seed file into `folder`, consistent even while battles run.
+
+    Uses SQLite's online backup, so a battle being fought is either wholly in the copy or not
+    at all; the seed copy is created with mode 0600 like the original.
+    """
+    if not folder.is_dir():
+        raise InputError(str(folder), "no such folder; create it first")
+    target = folder / path.name
+    target_seeds = SeedFile(seed_file_for(target))
+    for existing in (target, target_seeds.path):
+        if existing.exists() or existing.is_symlink():
+            raise InputError(str(existing), "already exists; back up into an empty folder")
+    if not os.access(folder, os.W_OK):
+        raise InputError(str(folder), "the folder is read-only")
+    from fairfight.conquest.store import SeasonStore
+
+    source = SeasonStore.open(path)
+    try:
+        seed = source.secret_seed()
+        target_seeds.keep(seed)
+        reader = sqlite3.connect(
+            f"file:{quote(str(path.absolute()))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS
+        )
+        writer = sqlite3.connect(target)
+        try:
+            with database_errors(path):
+                reader.backup(writer)
+        finally:
+            writer.close()
+            reader.close()
+    except BaseException:
+        target.unlink(missing_ok=True)
+        if target_seeds.path.exists():
+            target_seeds.discard()
+        raise
+    finally:
+        source.close()
+    return [target, target_seeds.path]
