@@ -60,6 +60,8 @@ def test_preview_with_fog() -> None:
     assert data["ranges"]["break_permille"] == [44, 1000]
     assert [pivot["field"] for pivot in data["pivots"]] == ["defender.grade",
                                                            "defender.supply_tier"]
+    assert [pivot["threshold"] for pivot in data["pivots"]] == ["veteran", None]
+    assert data["pivots"][1]["marking"] == "does not change the verdict"
     bad = runner.invoke(app, ["clash", "preview", EXAMPLE, "--unobserved", "mood"])
     assert bad.exit_code == 2 and "--unobserved" in bad.output
 

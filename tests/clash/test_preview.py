@@ -114,6 +114,18 @@ def test_two_workers_give_the_same_figures() -> None:
     assert len(one) == 13 * len(specs) and np.array_equal(one.rows, two.rows)
 
 
+def test_columns_read_in_place_give_the_same_figures() -> None:
+    """Views into one row-major table (strided, read-only) preview as contiguous columns do."""
+    specs = oracle_specs()[::11]
+    columns = columns_from_specs(specs)
+    names = list(columns.__slots__)
+    table = np.stack([getattr(columns, name) for name in names], axis=1)
+    table.flags.writeable = False
+    views = type(columns)(**{name: table[:, k] for k, name in enumerate(names)})
+    assert not views.kind.flags.c_contiguous and not views.kind.flags.writeable
+    assert np.array_equal(preview_batch(views).rows, preview_batch(columns).rows)
+
+
 def test_no_capture_of_a_city_or_works(worked_spec: ClashSpec) -> None:
     """A garrison that breaks in works holds, shaken: winning there takes no tile."""
     in_works = worked_spec.model_copy(

@@ -8,8 +8,9 @@ from typing import Any
 from fairfight.clash import tables as t
 from fairfight.clash.fog import FogField, preview_under_fog
 from fairfight.clash.preview import preview
-from fairfight.clash.readout import chance_words, render_panel
+from fairfight.clash.readout import render_panel
 from fairfight.clash.spec import ClashSpec
+from fairfight.clash.verdict import chance_words
 
 from .factories import BATTERY, RIFLES, spec, unit
 
@@ -52,7 +53,9 @@ def test_fog_lines(worked_spec: ClashSpec) -> None:
     fog = preview_under_fog(worked_spec, [FogField.GRADE, FogField.SUPPLY_TIER])
     panel = render_panel(fog.nominal, fog)
     assert "PROVISIONAL" in panel and "they break 44–1000‰" in panel
-    assert "veteran 885‰, elite 125‰ — changes at veteran" in panel
+    assert ("veteran 885‰, elite 125‰ — the verdict changes at veteran (they break — "
+            "likely)." in panel)
+    assert "full 1000‰ — does not change the verdict." in panel
     assert "not their nerve" in panel
 
 

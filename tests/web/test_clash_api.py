@@ -128,8 +128,14 @@ def test_fog_shows_the_cb_2360_pivots(client: TestClient) -> None:
     grade = next(p for p in fog["pivots"] if p["field"] == "grade")
     assert grade["values"] == [["green", 1000], ["trained", 1000], ["veteran", 885],
                                ["elite", 125]]
+    # certain, certain, likely, unlikely: the verdict's wording first changes at veteran
+    assert grade["threshold"] == "veteran" and grade["changes_verdict"]
+    supply = next(p for p in fog["pivots"] if p["field"] == "supply_tier")
+    assert supply["threshold"] is None and not supply["changes_verdict"]
     page = text_of(client.get("/clash/exchange?fog=grade&fog=supply_tier").text)
     assert "PROVISIONAL" in page and "44–1000‰" in page
+    assert "the verdict changes at veteran" in page
+    assert "full 1000‰ — does not change the verdict" in page
 
 
 def test_bombardment_says_no_falter_check(client: TestClient) -> None:

@@ -4,12 +4,14 @@
 are rebound to globals where the record classes are named tuples, and `ops` is a numba class
 with the helpers of `ops.IntOps`. So the compiled preview runs the very formulas of the
 scalar resolution [CB-2140]; only the loop and the early-exit bisection are written here, the
-same as `batch._thresholds` (a threshold the r = 0 or r = 999 draw settles skips its search).
+same as `preview.threshold_draw` (a threshold the r = 0 or r = 999 draw settles skips its
+search).
 """
 
 from __future__ import annotations
 
 import collections
+import functools
 import types
 from dataclasses import fields
 from typing import Any
@@ -141,7 +143,7 @@ def _columns_of(columns: Any, i: int) -> Any:
 
 @numba.njit(cache=True, error_model="numpy", inline="always")
 def _holds(which: int, p: Any, x: Any) -> bool:
-    """The monotone predicates of `batch.THRESHOLDS`: breaks, lead holds, lead survives."""
+    """The monotone predicates of the three thresholds: breaks, lead holds, lead survives."""
     if which == 0:
         return bool(x.defender_breaks)
     if which == 1:
@@ -166,8 +168,20 @@ def _threshold(ops: Any, p: Any, which: int, low_draw: Any, high_draw: Any) -> i
     return low
 
 
+_ANY_COLUMN = numba.types.Array(numba.types.int64, 1, "A", readonly=True, aligned=False)
+"""Any int64 column (contiguous or a strided view, writable or not) converts to this type, so
+one compiled loop reads every column where it lies: a view into a row-major table is read in
+place rather than copied, and its fields of one clash share a few cache lines."""
+_ALL_COLUMNS = numba.types.UniTuple(_ANY_COLUMN, len(COLUMN_NAMES))  # type: ignore[no-untyped-call]
+_FILL_SIGNATURE = numba.void(_JIT_OPS_TYPE, _ALL_COLUMNS,
+                             numba.types.Array(numba.types.int32, 2, "A"))
+
+
 @numba.njit(cache=True, error_model="numpy")
 def _fill(ops: Any, columns: Any, out: Any) -> None:
+    """Each clash: Steps 1-4 once, the three band draws, then the three thresholds; each
+    threshold is its own call with a constant predicate, so a probe computes only the part of
+    the exchange that predicate reads (the defender's losses, or the lead's)."""
     for i in range(columns[0].shape[0]):
         c = _columns_of(columns, i)
         p = _prepare(ops, c)
@@ -180,15 +194,28 @@ def _fill(ops: Any, columns: Any, out: Any) -> None:
         out[8, i], out[9, i], out[10, i] = _band_values(ops, low.la, median.la, high.la)
         out[11, i], out[12, i], out[13, i] = _band_values(
             ops, low.shock_defender, median.shock_defender, high.shock_defender)
-        for which in range(3):
-            out[14 + which, i] = _threshold(ops, p, which, low, high)
+        out[14, i] = _threshold(ops, p, 0, low, high)
+        out[15, i] = _threshold(ops, p, 1, low, high)
+        out[16, i] = _threshold(ops, p, 2, low, high)
 
 
 def preview_rows(columns: Columns, out: Int32Array) -> None:
-    """Fill `out` (the rows of `batch.OUTPUT_ROWS` x n) with the previews of the columns."""
+    """Fill `out` (the rows of `batch.OUTPUT_ROWS` x n) with the previews of the columns.
+
+    int64 columns are passed as they are, strided or not (only other dtypes are converted).
+    """
     arrays: tuple[Int64Array, ...] = tuple(
-        np.ascontiguousarray(getattr(columns, name), dtype=np.int64) for name in COLUMN_NAMES)
-    _fill(JitOps(), arrays, out)
+        np.asarray(getattr(columns, name), dtype=np.int64) for name in COLUMN_NAMES)
+    _one_signature()(JitOps(), arrays, out)
+
+
+@functools.cache
+def _one_signature() -> Any:
+    """`_fill` compiled (or loaded from numba's cache) for `_FILL_SIGNATURE` alone, on first
+    use, so that importing this module for the sweep compiles nothing it does not run."""
+    _fill.compile(_FILL_SIGNATURE)
+    _fill.disable_compile()  # other column types convert to this signature
+    return _fill
 
 
 _MONOTONE_RISING = ("s", "a_eff", "share_a", "ld", "shock_defender")

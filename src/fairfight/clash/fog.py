@@ -3,8 +3,11 @@
 The viewer's spec carries its best estimate of every field; the fields it has not observed
 are named here. The preview then reports each figure's range over the whole domain of the
 unknowns [CB-2330] and, for each enumerable unknown, how the break chance moves across its
-values with everything else as estimated [CB-2340]; the two widest pivots are shown
-[CB-2350].
+values with everything else as estimated [CB-2340]. A pivot's threshold is the first value
+at which the verdict line's wording changes (the owner's ruling on CB-2340); a break chance
+that moves without changing the verdict is part of the pivot's detail. Two pivots are shown
+[CB-2350]: those that change the verdict first, the places left filled by the widest others,
+marked as not changing it (as the CB-2360 table does).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from fairfight.clash.batch import preview_batch
 from fairfight.clash.kernel import Columns
 from fairfight.clash.preview import Preview, preview
 from fairfight.clash.spec import ClashSpec, check_resolvable, to_columns
+from fairfight.clash.verdict import verdict_text
 from fairfight.core.errors import InputError
 
 __all__ = [
@@ -30,11 +34,14 @@ __all__ = [
     "FogPreview",
     "Pivot",
     "preview_under_fog",
+    "shown_pivots",
 ]
 
 ESTIMATED_WIN_PERMILLE = 400
 """The command layer's single number when the target's strength is unobserved [CB-2260]."""
 PIVOTS_SHOWN = 2
+NO_VERDICT_CHANGE = "does not change the verdict"
+"""The marking of a shown pivot that fills a place without changing the verdict."""
 
 
 class FogField(StrEnum):
@@ -72,6 +79,12 @@ _COLUMN = {
 }
 
 
+def _first_change(labels: tuple[str, ...], keys: list[Any]) -> str | None:
+    """The first label whose key differs from the first label's, or None."""
+    return next((label for label, key in zip(labels, keys, strict=True) if key != keys[0]),
+                None)
+
+
 @dataclass(frozen=True, slots=True)
 class Pivot:
     """The break chance at each value of one unknown, the others as estimated."""
@@ -79,6 +92,8 @@ class Pivot:
     field: FogField
     values: tuple[tuple[str, int], ...]
     evaluations: int
+    checked: bool = True
+    """Whether the clash has break checks (a bombardment has none, so no verdict to turn)."""
 
     @property
     def span(self) -> int:
@@ -87,16 +102,68 @@ class Pivot:
         return max(chances) - min(chances)
 
     @property
+    def labels(self) -> tuple[str, ...]:
+        """The domain's values, in domain order."""
+        return tuple(label for label, _ in self.values)
+
+    @property
+    def verdicts(self) -> tuple[str, ...]:
+        """The verdict line's wording at each value."""
+        return tuple(verdict_text(chance, checked=self.checked) for _, chance in self.values)
+
+    @property
     def threshold(self) -> str | None:
-        """The first value at which the break chance changes, or None when it never does."""
-        first = self.values[0][1]
-        return next((label for label, chance in self.values if chance != first), None)
+        """The first value at which the verdict's wording changes, or None when it never
+        does [CB-2340]."""
+        return _first_change(self.labels, list(self.verdicts))
+
+    @property
+    def changes_verdict(self) -> bool:
+        """Whether the verdict differs somewhere in the domain."""
+        return self.threshold is not None
+
+    @property
+    def break_moves_at(self) -> str | None:
+        """Detail: the first value at which the break chance itself changes (the verdict may
+        stay), or None when it is the same everywhere."""
+        return _first_change(self.labels, [chance for _, chance in self.values])
+
+    @property
+    def outcome(self) -> str:
+        """How the pivot turns the verdict, in words, with where the break chance first
+        moves as detail when that is not the threshold."""
+        moves = self.break_moves_at
+        if self.threshold is None:
+            detail = "" if moves is None else f"; the break chance moves at {moves}"
+            return NO_VERDICT_CHANGE + detail
+        verdict = self.verdicts[self.labels.index(self.threshold)]
+        detail = "" if moves == self.threshold else f"; the break chance already moves at {moves}"
+        return f"the verdict changes at {self.threshold} ({verdict.lower()}){detail}"
+
+    def describe(self) -> str:
+        """One line for a panel: the break chance at every value, then the outcome."""
+        listed = ", ".join(f"{label} {chance}‰" for label, chance in self.values)
+        return f"Pivot {self.field.value}: {listed} — {self.outcome}."
 
     def to_json(self) -> dict[str, Any]:
         """The pivot as plain JSON."""
         return {"field": f"defender.{self.field.value}", "span": self.span,
-                "threshold": self.threshold,
-                "break_permille": {label: chance for label, chance in self.values}}
+                "threshold": self.threshold, "changes_verdict": self.changes_verdict,
+                "marking": None if self.changes_verdict else NO_VERDICT_CHANGE,
+                "break_moves_at": self.break_moves_at,
+                "break_permille": {label: chance for label, chance in self.values},
+                "verdict": dict(zip(self.labels, self.verdicts, strict=True))}
+
+
+def shown_pivots(pivots: Iterable[Pivot]) -> tuple[Pivot, ...]:
+    """The two pivots shown [CB-2350]: those that change the verdict (widest first), then,
+    while a place is free, the widest that do not; shown widest first, and of equal spans,
+    one that changes the verdict first."""
+    ordered = sorted(pivots, key=lambda pivot: -pivot.span)
+    changing = [pivot for pivot in ordered if pivot.changes_verdict][:PIVOTS_SHOWN]
+    filling = [pivot for pivot in ordered if not pivot.changes_verdict]
+    chosen = changing + filling[:PIVOTS_SHOWN - len(changing)]
+    return tuple(sorted(chosen, key=lambda pivot: (-pivot.span, not pivot.changes_verdict)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +181,8 @@ class FogPreview:
 
     @property
     def shown_pivots(self) -> tuple[Pivot, ...]:
-        """At most two pivots, widest span first [CB-2350]."""
-        return self.pivots[:PIVOTS_SHOWN]
+        """At most two pivots, the verdict-changing ones first (see `shown_pivots`)."""
+        return shown_pivots(self.pivots)
 
     @property
     def estimated(self) -> bool:
@@ -154,7 +221,8 @@ def _pivot(spec: ClashSpec, name: FogField,
     results = [scalar(_variant(spec, name, value)) for value in ENUMERABLE[name]]
     values = tuple((_label(value), result.break_permille)
                    for value, result in zip(ENUMERABLE[name], results, strict=True))
-    return Pivot(name, values, sum(result.evaluations for result in results)), results
+    return Pivot(name, values, sum(result.evaluations for result in results),
+                 checked=spec.kind is not t.Kind.BOMBARDMENT), results
 
 
 def _ranges_of(previews: list[Preview]) -> dict[str, tuple[int, int]]:

@@ -14,21 +14,11 @@ from fairfight.clash.fog import FogPreview
 from fairfight.clash.kernel import Prepared
 from fairfight.clash.preview import Band, Preview, preview
 from fairfight.clash.spec import ClashSpec, Combatant
+from fairfight.clash.verdict import NO_BREAK_CHECK, chance_words, verdict_words
 
-__all__ = ["chance_words", "render_panel"]
+__all__ = ["render_panel"]
 
-CHANCE_WORDS = (
-    (0, "never"), (99, "remote"), (399, "unlikely"), (599, "a coin toss"),
-    (899, "likely"), (999, "very likely"), (t.DRAWS, "certain"),
-)
-"""Plain words for a per-mille chance: the first row whose bound is not below it."""
 RULE = "─" * 78
-
-
-def chance_words(permille: int) -> str:
-    """A chance in plain words, for the verdict line."""
-    return next(words for bound, words in CHANCE_WORDS if permille <= bound)
-
 
 def _signed(value: int) -> str:
     return f"+{value}" if value >= 0 else f"−{-value}"
@@ -170,13 +160,11 @@ def _verdict_lines(view: Preview) -> list[str]:
     p, spec = view.prepared, view.spec
     shock = view.shock_defender_band
     if spec.kind is t.Kind.BOMBARDMENT:
-        return ["  ▸ NO BREAK CHECK — guns soften a target; they never take ground.",
+        return [f"  ▸ {NO_BREAK_CHECK.upper()} — guns soften a target; they never take ground.",
                 "  ▸ Your battery: no falter check — a bombardment has no break checks."]
     chance = view.break_permille
-    if chance * 2 >= t.DRAWS:
-        head = f"THEY BREAK — {chance_words(chance)}"
-    else:
-        head = f"THEY HOLD — a break is {chance_words(chance)}"
+    side, sureness = verdict_words(chance)
+    head = f"{side.upper()} — {sureness}"
     return [
         f"  ▸ {head} ({chance}‰).  "
         f"Resolve {p.resolve_defender} against shock {shock.low}–{shock.high}.",
@@ -237,11 +225,7 @@ def _fog_lines(fog: FogPreview) -> list[str]:
     lines = [f"  PROVISIONAL — not observed: {names}.",
              f"  Over everything they could be: they break {low}–{high}‰; you lose "
              f"{la_low}–{la_high} (your own losses depend on their power, not their nerve)."]
-    for pivot in fog.shown_pivots:
-        values = ", ".join(f"{label} {chance}‰" for label, chance in pivot.values)
-        turn = (f"changes at {pivot.threshold}" if pivot.threshold
-                else "does not change the verdict")
-        lines.append(f"  Pivot {pivot.field.value}: {values} — {turn}.")
+    lines += [f"  {pivot.describe()}" for pivot in fog.shown_pivots]
     if fog.estimated:
         lines.append(f"  Strength unobserved: automation plans with "
                      f"{fog.command_win_permille}‰.")

@@ -17,8 +17,8 @@ from fairfight.clash.exchange import allocate_losses, stance_may_advance
 from fairfight.clash.fog import FogPreview
 from fairfight.clash.kernel import Prepared
 from fairfight.clash.preview import Band, Preview, preview
-from fairfight.clash.readout import chance_words
 from fairfight.clash.spec import ClashSpec, Combatant
+from fairfight.clash.verdict import NO_BREAK_CHECK, chance_words, verdict_text
 from fairfight.web.clash.panel_model import (
     Alternative,
     AttackPanel,
@@ -165,16 +165,15 @@ def _band(band: Band, strength: int, floor: int) -> BandView:
 def _verdict(view: Preview) -> tuple[Chance, Chance]:
     p, spec = view.prepared, view.spec
     if spec.kind is t.Kind.BOMBARDMENT:
-        return (Chance(checked=False, text="No break check: guns soften a target; they never "
-                       "take ground.", permille=None, words="no break check", resolve=None,
-                       shock=None),
+        return (Chance(checked=False, text=f"{NO_BREAK_CHECK}: guns soften a target; they "
+                       "never take ground.", permille=None, words=NO_BREAK_CHECK.lower(),
+                       resolve=None, shock=None),
                 Chance(checked=False, text="Your battery falters: no falter check (a "
                        "bombardment has no break checks).", permille=None,
                        words="no falter check", resolve=None, shock=None))
     chance = view.break_permille
     words = chance_words(chance)
-    head = (f"They break — {words}" if chance * 2 >= t.DRAWS
-            else f"They hold — a break is {words}")
+    head = verdict_text(chance)
     shock = view.shock_defender_band
     verdict = Chance(checked=True, text=f"{head} ({chance}‰).", permille=chance, words=words,
                      resolve=int(p.resolve_defender), shock=[shock.low, shock.high])
@@ -244,15 +243,11 @@ def _alternatives(view: Preview, where: BoardContext) -> list[Alternative]:
 def _fog(fog: FogPreview | None) -> FogView | None:
     if fog is None or not fog.unobserved:
         return None
-    pivots = []
-    for pivot in fog.shown_pivots:
-        values = [(label, chance) for label, chance in pivot.values]
-        turn = (f"changes at {pivot.threshold}" if pivot.threshold
-                else "does not change the verdict")
-        listed = ", ".join(f"{label} {chance}‰" for label, chance in values)
-        pivots.append(PivotView(field=pivot.field.value, values=values,
-                                threshold=pivot.threshold,
-                                text=f"Pivot {pivot.field.value}: {listed} — {turn}."))
+    pivots = [PivotView(field=pivot.field.value, values=list(pivot.values),
+                        threshold=pivot.threshold, changes_verdict=pivot.changes_verdict,
+                        break_moves_at=pivot.break_moves_at, verdicts=list(pivot.verdicts),
+                        text=pivot.describe())
+              for pivot in fog.shown_pivots]
     return FogView(
         provisional=[name.value for name in fog.unobserved],
         break_range=list(fog.ranges["break_permille"]), la_range=list(fog.ranges["la_band"]),

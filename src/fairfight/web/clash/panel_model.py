@@ -115,11 +115,17 @@ class Alternative(BaseModel):
 
 
 class PivotView(BaseModel):
-    """How the break chance moves over one unobserved field [CB-2340]."""
+    """How the break chance and the verdict move over one unobserved field [CB-2340]."""
 
     field: str
     values: list[tuple[str, int]]
     threshold: str | None
+    """The first value at which the verdict's wording changes (None: it never does)."""
+    changes_verdict: bool
+    break_moves_at: str | None
+    """Detail: the first value at which the break chance changes."""
+    verdicts: list[str]
+    """The verdict's wording at each value."""
     text: str
 
 
