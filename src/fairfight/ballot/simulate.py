@@ -21,6 +21,8 @@ from fairfight.core.executor import Executor
 
 Summary = dict[str, Any]
 CHUNK = 4
+MANAGER_EXIT_SECONDS = 10.0
+"""How long an interrupted batch waits for the pool's manager thread to finish."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +144,15 @@ def run_games(
                 progress(1)
     except KeyboardInterrupt:
         workers = list((getattr(pool, "_processes", None) or {}).values())
+        # The pool's manager thread must see its workers gone and close its wake-up pipe
+        # before the interpreter exits: Python 3.11's exit hook may otherwise write to that
+        # pipe while the thread is closing it, and print a traceback after "interrupted".
+        manager = getattr(pool, "_executor_manager_thread", None)
         pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:  # a stopped batch needs no game finished
             worker.terminate()
+        if manager is not None:
+            manager.join(MANAGER_EXIT_SECONDS)
         raise
     pool.shutdown()
     return results
