@@ -12,7 +12,13 @@ import shutil
 
 import pytest
 
-__all__ = ["CHROMIUM_ARGS", "chromium_path", "node_path", "postgres_bin", "require"]
+__all__ = [
+    "BROWSER_WAIT_MS", "CHROMIUM_ARGS", "chromium_path", "node_path", "postgres_bin", "require",
+]
+
+BROWSER_WAIT_MS = 120_000
+"""How long a browser test waits for a page or an element. A working page answers in well
+under a second; the margin is for CI, where two cores also run the server and its bots."""
 
 # Headless Chromium on a machine with no network but loopback: without the background
 # networking switches it keeps trying (and failing) to reach outside hosts at every start.

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.system import CHROMIUM_ARGS, chromium_path
+from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "ballot"
 YEARS = 2
@@ -51,6 +51,7 @@ def test_a_full_game_against_three_bots_in_chromium(server: str) -> None:
     with sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.set_default_timeout(BROWSER_WAIT_MS)
         page.goto(f"{server}/ballot")
         page.select_option("select[name=victory]", "points")
         page.select_option("select[name=seat]", "1")

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.system import CHROMIUM_ARGS, chromium_path
+from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path
 from tests.web.conquest_support import ADMIN_TOKEN, copy_season, live_server, make_app
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -35,7 +35,6 @@ PAGES = {
     "verify": "/conquest/1/verify",
     "operator": "/conquest/operator",
 }
-WAIT_MS = 15_000
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +63,7 @@ def _page(browser: Any, width: int = DESKTOP, *, scripts: bool = True) -> Any:
     context = browser.new_context(viewport={"width": width, "height": 900},
                                   java_script_enabled=scripts)
     page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
+    page.set_default_timeout(BROWSER_WAIT_MS)
     return page
 
 
@@ -198,7 +197,7 @@ def test_the_operator_airs_a_battle_and_an_open_home_page_updates_itself(
     assert page.locator("#map-title").inner_text() == "Map after battle 6"
     assert page.locator("#latest li").count() == 6
     # The page listens once its event stream is open: wait until the server counts it.
-    give_up = time.monotonic() + WAIT_MS / 1000
+    give_up = time.monotonic() + BROWSER_WAIT_MS / 1000
     while app.state.conquest.live.clients() < 1:
         assert time.monotonic() < give_up, "the page never opened its event stream"
         time.sleep(0.05)
