@@ -25,13 +25,6 @@ def cli(*arguments: str | Path) -> Result:
     return runner.invoke(app, [str(a) for a in arguments])
 
 
-@pytest.fixture
-def season_file(tmp_path: Path) -> Path:
-    path = tmp_path / "season.db"
-    season.create_season(path, star_map(), "star", seed=SEED)
-    return path
-
-
 def _one_line(result: Result) -> str:
     lines = result.output.strip().splitlines()
     assert len(lines) == 1, result.output

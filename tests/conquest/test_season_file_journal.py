@@ -8,7 +8,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 from sqlalchemy import select, text
 from typer.testing import CliRunner
 
@@ -16,7 +15,6 @@ from fairfight.conquest import season
 from fairfight.conquest.cli import app as conquest_app
 from fairfight.conquest.store import HistoryRow, LedgerRow
 from fairfight.web.conquest.database import SeasonDatabase
-from tests.conquest.helpers import SEED, star_map
 
 runner = CliRunner()
 
@@ -31,13 +29,6 @@ def _journal_mode(path: Path) -> str:
 
 def _files(folder: Path) -> set[str]:
     return {entry.name for entry in folder.iterdir()}
-
-
-@pytest.fixture
-def season_file(tmp_path: Path) -> Path:
-    path = tmp_path / "season.db"
-    season.create_season(path, star_map(), "star", seed=SEED)
-    return path
 
 
 def _ledger_size(database: SeasonDatabase) -> int:
