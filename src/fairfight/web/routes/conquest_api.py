@@ -10,7 +10,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from fairfight.conquest import engine
-from fairfight.web.conquest import views
+from fairfight.web.conquest import episode_views, views
 from fairfight.web.conquest.forecasts import ForecastView, PoolEffectView
 from fairfight.web.conquest.live import parse_last_event_id
 from fairfight.web.conquest.models import (
@@ -91,7 +91,7 @@ def battle(season_id: int, number: int, conquest: Service) -> EpisodeView:
     snap = conquest.catalog.snapshot(season_id)
     if not 1 <= number <= len(snap.history):
         raise LookupError(f"battle {number} has not been fought")
-    return views.episode(snap, number)
+    return episode_views.episode(snap, number)
 
 
 @router.get("/{season_id:int}/factions/{code}")

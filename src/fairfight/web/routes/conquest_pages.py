@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from fairfight.conquest import engine
 from fairfight.core.errors import InputError
-from fairfight.web.conquest import views
+from fairfight.web.conquest import episode_views, views
 from fairfight.web.conquest.contributions import Requested, record_contribution
 from fairfight.web.conquest.forecasts import PoolEffectView
 from fairfight.web.conquest.operator import record_zip
@@ -101,7 +101,7 @@ def episode_page(request: Request, season_id: int, number: int, conquest: Servic
     if not 1 <= number <= len(snap.history):
         raise LookupError(f"battle {number} has not been fought")
     return _page(request, "episode.html", season=views.season_ref(snap),
-                 episode=views.episode(snap, number), map=views.map_state(snap, number))
+                 episode=episode_views.episode(snap, number), map=views.map_state(snap, number))
 
 
 def _card(

@@ -1,0 +1,137 @@
+"""The episode page's view: both sides' cards, the odds bar before and after the fan boost,
+the five rounds with the check that decided each, and the eight saved draws."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from fairfight.conquest import engine, episodes
+from fairfight.conquest.rules import member_docs
+from fairfight.web.conquest.catalog import Snapshot
+from fairfight.web.conquest.models import DrawView, EpisodeView, OddsView, RoundView, SideView
+from fairfight.web.conquest.views import banners, permille
+
+__all__ = ["episode"]
+
+_REASONS = member_docs(engine.Reason)
+
+
+def _side(snap: Snapshot, role: str, side: dict[str, Any]) -> SideView:
+    return SideView(
+        role="attacker" if role == "attacker" else "defender",
+        faction=side["faction"],
+        name=snap.name_of(side["faction"]),
+        type=side["type"],
+        special=side["special"],
+        special_active=side["special_active"],
+        people=side["people"],
+        power=side["power"],
+        power_text=episodes.power_text(side["power"]),
+        weighted_rating=side["weighted_rating"],
+        weighted_rating_text=episodes.SIDE_ROWS[4][1](side),
+        home=side["home"],
+        sea=side["sea"],
+        counter=side["counter"],
+        morale_bp=side["morale_bp"],
+        morale_text=episodes.morale_text(side["morale_bp"]),
+        fan=side["fan"],
+        pool=side["pool"],
+        rows=[(label, show(side)) for label, show in episodes.SIDE_ROWS],
+    )
+
+
+def _rounds(entry: dict[str, Any]) -> list[RoundView]:
+    draws = {d["index"]: d["value"] for d in entry["draws"]}
+    rounds = []
+    for shown in entry["rounds"]:
+        value = draws[shown["draw_index"]]
+        chance = Fraction(shown["after"])
+        q = chance.numerator * (engine.ROUND_SCALE // chance.denominator)
+        high = value >> engine.ROUND_BITS
+        won = shown["winner"] == "attacker"
+        rounds.append(
+            RoundView(
+                category=shown["category"],
+                before=shown["before"],
+                after=shown["after"],
+                before_text=episodes.percent(shown["before"]),
+                after_text=episodes.percent(shown["after"]),
+                draw_index=shown["draw_index"],
+                u_text=episodes.round_draw(value),
+                winner=shown["winner"],
+                winner_faction=entry[shown["winner"]],
+                check=f"x>>32 = {high:,} {'<' if won else '≥'} Q = {q:,}: "
+                f"{'attacker' if won else 'defender'} wins the round",
+            )
+        )
+    return rounds
+
+
+def _odds(entry: dict[str, Any]) -> OddsView:
+    before = Fraction(entry["battle_chance"]["before"])
+    after = Fraction(entry["battle_chance"]["after"])
+    secured = None
+    if entry["secured"]:
+        secured = entry["attacker"] if after == 1 else entry["defender"]
+    return OddsView(
+        before=entry["battle_chance"]["before"],
+        after=entry["battle_chance"]["after"],
+        before_text=episodes.percent(before),
+        after_text=episodes.percent(after),
+        before_permille=permille(before),
+        after_permille=permille(after),
+        secured_by=secured,
+        fan_clash=entry["reason"] == engine.Reason.FAN_CLASH,
+    )
+
+
+def episode(snap: Snapshot, number: int) -> EpisodeView:
+    """One battle's episode."""
+    key = f"episode:{number}"
+    if key in snap.views:
+        cached: EpisodeView = snap.views[key]
+        return cached
+    entry = snap.history[number - 1]
+    text = episodes.episode_view(entry)
+    rebellion = entry["kind"] == engine.BattleKind.BONUS
+    morale = entry["morale_after"]
+    view = EpisodeView(
+        season=snap.season_id,
+        number=number,
+        kind=entry["kind"],
+        title=text.title,
+        notes=text.notes,
+        attacker=_side(snap, "attacker", entry["sides"]["attacker"]),
+        defender=_side(snap, "defender", entry["sides"]["defender"]),
+        odds=_odds(entry),
+        rounds=_rounds(entry),
+        draws=[
+            DrawView(
+                index=draw["index"],
+                role=engine.DRAW_ROLES[i],
+                value=draw["value"],
+                u_text=episodes.round_draw(draw["value"]),
+                used=not (rebellion and i < len(engine.DRAW_ROLES) - len(engine.CATEGORIES)),
+            )
+            for i, draw in enumerate(entry["draws"])
+        ],
+        attacker_rounds=entry["attacker_rounds"],
+        natural_winner=entry["natural_winner"],
+        winner=entry["winner"],
+        loser=entry["loser"],
+        reason=entry["reason"],
+        reason_text=_REASONS.get(entry["reason"], ""),
+        upset=entry["upset"],
+        banners=banners(entry),
+        result=text.result[0],
+        changed_hands=entry["changed_hands"],
+        pools_spent=entry["pools_spent"],
+        morale_after={entry[role]: value for role, value in morale.items()},
+        morale_after_text={entry[role]: episodes.morale_text(v) for role, v in morale.items()},
+        season_over=entry["season_over"],
+        previous=number - 1 if number > 1 else None,
+        next=number + 1 if number < len(snap.history) else None,
+    )
+    snap.views[key] = view
+    return view
