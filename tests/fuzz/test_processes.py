@@ -111,3 +111,16 @@ def test_ctrl_c_during_a_whole_season(tmp_path: Path) -> None:
                               _first_battle_printed, tmp_path)
     assert code == 130, stderr
     assert stderr.strip().splitlines() == ["interrupted"]
+
+
+def test_ctrl_c_during_a_parallel_forecast(tmp_path: Path) -> None:
+    """Ten million seasons would take minutes: Ctrl-C must cancel the queued chunks and stop
+    the workers, not wait for the batch (the safety timeout would end the test first)."""
+    season = tmp_path / "s.db"
+    assert fairfight("conquest", "new", season).returncode == 0
+    code, stderr = _interrupt(
+        ["conquest", "forecast", str(season), "--seasons", "10000000", "--jobs", "2"],
+        _workers_running, tmp_path,
+    )
+    assert code == 130, stderr
+    assert stderr.strip().splitlines() == ["interrupted"]

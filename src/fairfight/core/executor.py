@@ -8,8 +8,10 @@ executor runs it; they always come back in chunk order.
 from __future__ import annotations
 
 import multiprocessing
+import signal
+import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol
 
 __all__ = [
@@ -18,12 +20,101 @@ __all__ = [
     "InProcess",
     "LocalProcesses",
     "Progress",
+    "WorkerPool",
     "executor_for",
     "in_process",
+    "stop_pool",
 ]
 
 Progress = Callable[[int], None]
 """Called with the number of chunks finished so far."""
+MANAGER_EXIT_SECONDS = 10.0
+"""How long a stopped pool waits for its manager thread to finish."""
+POLL_SECONDS = 0.1
+"""How often a waiting pool looks for a noted Ctrl-C."""
+
+
+def _leave_interrupts_to_parent() -> None:
+    """Workers ignore Ctrl-C: the parent stops the pool and reports it in one line."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: queued chunks cancelled, running ones killed (a compiled kernel
+    does not look at Ctrl-C until its chunk ends, which can take many seconds).
+
+    The pool's manager thread is then given time to see its workers gone and close its
+    wake-up pipe: Python 3.11's exit hook may otherwise write to that pipe while the thread
+    is closing it, and print a traceback after the one-line message.
+    """
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    if manager is not None:
+        manager.join(MANAGER_EXIT_SECONDS)
+
+
+class WorkerPool:
+    """Forked worker processes that leave Ctrl-C to this process.
+
+    While the pool lives, Ctrl-C is only noted, and `gather` raises it between two waits. A
+    KeyboardInterrupt raised wherever the signal happened to land could fall inside a garbage
+    collector callback, where Python prints it and carries on, and the batch would run to its
+    end. Leaving the block with an error (Ctrl-C included) stops the workers at once.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._noted: list[int] = []
+        self._main = threading.current_thread() is threading.main_thread()  # signals: main only
+        self._previous = signal.getsignal(signal.SIGINT)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> WorkerPool:
+        if self._main:
+            signal.signal(signal.SIGINT, lambda number, _: self._noted.append(number))
+        self._pool = ProcessPoolExecutor(
+            self.workers, mp_context=multiprocessing.get_context("fork"),
+            initializer=_leave_interrupts_to_parent,
+        )
+        try:
+            self._pool.submit(int).result()  # a fork pool starts every worker on first use
+            self._raise_if_interrupted()
+        except BaseException:
+            self.__exit__(KeyboardInterrupt, None, None)
+            raise
+        return self
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        if self._main:
+            signal.signal(signal.SIGINT, self._previous)
+        if self._pool is None:
+            return
+        if kind is None:
+            self._pool.shutdown()
+        else:
+            stop_pool(self._pool)
+
+    def _raise_if_interrupted(self) -> None:
+        if self._noted:
+            raise KeyboardInterrupt
+
+    def submit(self, function: Callable[..., Any], *arguments: Any) -> Future[Any]:
+        """Queue one call."""
+        assert self._pool is not None, "submit inside the with block"
+        return self._pool.submit(function, *arguments)
+
+    def gather(self, futures: Sequence[Future[Any]], progress: Progress | None = None) -> list[Any]:
+        """The results in order; `progress` hears how many are done; Ctrl-C raised here."""
+        pending = set(futures)
+        while pending:
+            _done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+            self._raise_if_interrupted()
+            if progress is not None:
+                progress(len(futures) - len(pending))
+        return [future.result() for future in futures]
 
 
 class Executor(Protocol):
@@ -72,15 +163,8 @@ class LocalProcesses:
         """Run the chunks on the pool; one worker (or one chunk) runs in this process."""
         if self.workers == 1 or len(chunks) <= 1:
             return InProcess().map(function, chunks, progress)
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(min(self.workers, len(chunks)), mp_context=context) as pool:
-            futures = [pool.submit(function, *chunk) for chunk in chunks]
-            pending = set(futures)
-            while pending:
-                _done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                if progress is not None:
-                    progress(len(futures) - len(pending))
-            return [future.result() for future in futures]
+        with WorkerPool(min(self.workers, len(chunks))) as pool:
+            return pool.gather([pool.submit(function, *chunk) for chunk in chunks], progress)
 
 
 class DaskExecutor:
