@@ -67,30 +67,31 @@ def run_split(
         work(bounds[index], bounds[index + 1], out, tick)
 
     processes = [context.Process(target=child, args=(k,)) for k in range(workers)]
+    # While the workers run, Ctrl-C is only noted and raised between two waits: raised inside
+    # the fork handlers it would print a worker traceback, and raised inside a garbage
+    # collector callback Python would print it and carry on.
+    noted: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, _: noted.append(number))
     try:
-        # While the workers are forked, Ctrl-C is only noted: an interrupt raised inside the
-        # fork handlers would print a worker traceback. It is raised once they all run.
-        noted: list[int] = []
-        previous = signal.signal(signal.SIGINT, lambda number, _: noted.append(number))
-        try:
-            for process in processes:
-                process.start()
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        if noted:
-            raise KeyboardInterrupt
+        for process in processes:
+            process.start()
         waiting = [process.sentinel for process in processes]
         while waiting:
+            if noted:
+                raise KeyboardInterrupt
             if progress is not None:
                 progress(int(counters.sum()))
             for ended in wait(waiting, timeout=POLL_SECONDS):
                 waiting.remove(ended)  # type: ignore[arg-type]
     finally:  # on Ctrl-C (or any error) no worker is left running
+        signal.signal(signal.SIGINT, previous)
         for process in processes:
             if process.pid is not None and process.is_alive():
                 process.terminate()
             if process.pid is not None:
                 process.join()
+    if noted:
+        raise KeyboardInterrupt
     if any(process.exitcode != 0 for process in processes):
         raise RuntimeError("a worker process failed")
     if progress is not None:
