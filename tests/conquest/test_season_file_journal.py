@@ -8,6 +8,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select, text
 from typer.testing import CliRunner
 
@@ -97,3 +98,15 @@ def test_a_killed_service_leaves_a_file_the_command_line_reads_and_puts_back(
     assert _files(season_file.parent) == {"season.db", "season.db.seed"}
     assert len(season.summary(season_file).ledger) == 2
 
+
+
+def test_a_closed_service_database_is_not_reopened_by_a_late_task(season_file: Path) -> None:
+    """A background forecast finishing after the service stopped must not reopen the file
+    (it would hold it open, in WAL mode, past the service's end)."""
+    database = SeasonDatabase(f"sqlite:///{season_file}")
+    assert _ledger_size(database) == 0
+    database.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        _ledger_size(database)
+    assert _journal_mode(season_file) == "delete"
+    assert _files(season_file.parent) == {"season.db", "season.db.seed"}

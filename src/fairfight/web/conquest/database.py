@@ -49,6 +49,7 @@ class SeasonDatabase:
         self._stores: dict[tuple[int, bool], SeasonStore] = {}
         self._lock = threading.RLock()
         self._writer_turn = threading.Lock()
+        self._closed = False
 
     @property
     def path(self) -> Path:
@@ -59,6 +60,7 @@ class SeasonDatabase:
         """The server database's pooled engine (created, with its tables, on first use)."""
         if self._engine is None:
             with self._lock:  # created once, even when the first requests arrive together
+                self._refuse_when_closed()
                 if self._engine is None:
                     engine = server_engine(self.url)
                     prepare_database(engine)
@@ -78,18 +80,26 @@ class SeasonDatabase:
         self._store(season_id, write=True)  # the key table exists before any read asks for it
         return SeasonStore.open(self.path)
 
+    def _refuse_when_closed(self) -> None:
+        """After `close`, nothing reopens the file: a late background task (a forecast that
+        was running) would otherwise hold it open, in WAL mode, past the service's end."""
+        if self._closed:
+            raise RuntimeError("the season database is closed: the service is stopping")
+
     def _store(self, season_id: int, write: bool) -> SeasonStore:
         store = self._stores.get((season_id, write))
         if store is None:
             with self._lock:  # each handle is opened once, even when requests arrive together
+                self._refuse_when_closed()
                 store = self._stores.get((season_id, write))
                 if store is None:
                     store = self._stores[(season_id, write)] = self._open(season_id, write)
         return store
 
     def close(self) -> None:
-        """Release the connections."""
+        """Release the connections; the database is not reopened afterwards."""
         with self._lock:
+            self._closed = True
             stores = list(self._stores.values())
             self._stores = {}
         if self.server:
