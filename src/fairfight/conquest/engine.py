@@ -1399,11 +1399,12 @@ def beacon_round_time(chain_hash: str, beacon_round: int) -> int | None:
     return int(QUICKNET["genesis"] + (beacon_round - 1) * QUICKNET["period_seconds"])
 
 
-def beacon_timing(header: Plain) -> str:
-    """Check that the beacon round came out after the header was published [§8]; a note.
+def beacon_timing(header: Plain) -> tuple[bool, str]:
+    """Check that the beacon round came out after the header was published [§8].
 
-    Raises ReplayMismatch naming header field beacon.round when it did not; says plainly when
-    the timing could not be checked (no publication time recorded, or a chain not known here).
+    Returns (checked, note): the note shows both times, or says plainly why the timing could
+    not be checked (no publication time recorded, or a chain not known here). Raises
+    ReplayMismatch naming header field beacon.round when the round did not come out after.
     """
     spec = header["beacon"]
     known = spec["chain_hash"] == QUICKNET["chain_hash"]
@@ -1412,11 +1413,11 @@ def beacon_timing(header: Plain) -> str:
             "header", "beacon.period_seconds", QUICKNET["period_seconds"], spec["period_seconds"]
         )
     if _PUBLISHED not in header:
-        return "publication time not recorded: the beacon timing cannot be checked"
+        return False, "publication time not recorded: the beacon timing cannot be checked"
     published = header[_PUBLISHED]
     came_out = beacon_round_time(spec["chain_hash"], spec["round"])
     if came_out is None:
-        return (
+        return False, (
             f"beacon timing not checked: chain {spec['chain_hash']} is not one this verifier "
             f"knows (header.published {published})"
         )
@@ -1428,7 +1429,7 @@ def beacon_timing(header: Plain) -> str:
             f"field beacon.round: {said}, not after header.published {published}; "
             "the round must come after the commitment is published",
         )
-    return f"beacon timing: {said}, {gap} s after header.published {published}"
+    return True, f"beacon timing: {said}, {gap} s after header.published {published}"
 
 
 def _check_map_fields(map_data: Any) -> None:
@@ -1509,7 +1510,7 @@ def _season_key_of(record: Mapping[str, Any], header: Plain, seed: str) -> tuple
         if beacon is not None:
             raise ReplayMismatch("beacon", "recorded, but the header names no beacon round")
         return season_key(seed, None), []
-    timing = beacon_timing(header)
+    _, timing = beacon_timing(header)
     if beacon is None:
         raise ReplayMismatch("beacon", "the header names a beacon round but none is recorded")
     _check_fields("beacon", beacon, _BEACON_VALUE_FIELDS)
