@@ -388,3 +388,13 @@ def test_a_beacon_season_verifies_end_to_end_with_both_times(
 def test_a_naive_publication_time_is_taken_as_utc() -> None:
     fields = beacons.header_fields(AN_HOUR_LATER, datetime(2024, 5, 1, 12, 0, 0, 999_999))
     assert fields["published"] == PUBLISHED
+
+
+def test_the_docs_state_the_engine_figures() -> None:
+    """docs/conquest.md and VERIFY.md are written by hand; they must quote the engine's figures."""
+    root = Path(engine.__file__).resolve().parents[3]
+    docs = (root / "docs" / "conquest.md").read_text(encoding="utf-8")
+    guide = (Path(engine.__file__).parent / "VERIFY.md").read_text(encoding="utf-8")
+    clock = f"{engine.QUICKNET['genesis']} + {engine.QUICKNET['period_seconds']} × (r − 1)"
+    assert clock in docs and clock in guide
+    assert f"less than {engine.BEACON_LEAD_SECONDS} seconds after" in docs
