@@ -12,6 +12,7 @@ import calendar
 import copy
 import hashlib
 import json
+import random
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -398,3 +399,52 @@ def test_the_docs_state_the_engine_figures() -> None:
     clock = f"{engine.QUICKNET['genesis']} + {engine.QUICKNET['period_seconds']} × (r − 1)"
     assert clock in docs and clock in guide
     assert f"less than {engine.BEACON_LEAD_SECONDS} seconds after" in docs
+
+
+CLOCKS = """
+const e = require(process.argv[1]);
+const input = JSON.parse(require("node:fs").readFileSync(0, "utf-8"));
+const out = {
+  texts: input.texts.map((t) => {
+    const s = e.publishedSeconds(t);
+    return s === null ? null : String(s);
+  }),
+  seconds: input.seconds.map((s) => e.utcText(BigInt(s))),
+};
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_both_verifiers_read_and_write_times_alike() -> None:
+    """Thousands of times, well formed or nearly so, read by both and by the standard library."""
+    rng = random.Random(8)
+    seconds = [rng.randrange(0, 253402300800) for _ in range(3000)]  # up to 9999-12-31
+    seconds += [0, 86399, 951782400, 951868800, 4107542399, GENESIS, 10**15]
+    texts: list[str] = []
+    for value in seconds[:3000]:
+        text = _utc(value)
+        texts.append(text)
+        position = rng.randrange(len(text))
+        texts.append(text[:position] + rng.choice("0123456789TZ:-9") + text[position + 1 :])
+    texts += [f"{y:04d}-02-29T00:00:00Z" for y in (1600, 1700, 1900, 2000, 2023, 2024, 2100)]
+    run = subprocess.run(
+        [node_path(), "-e", CLOCKS, str(ENGINE_JS)],
+        input=json.dumps({"texts": texts, "seconds": [str(s) for s in seconds]}),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    script = json.loads(run.stdout)
+    python = [engine.published_seconds(text) for text in texts]
+    assert script["texts"] == [None if s is None else str(s) for s in python]
+    for text, value in zip(texts, python, strict=True):
+        try:
+            moment = datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+            expected: int | None = int(moment.timestamp())
+        except ValueError:
+            expected = None
+        if expected is not None and len(text) != len("2024-05-01T12:00:00Z"):
+            expected = None  # strptime lets one-digit fields through; the format does not
+        assert value == expected, text
+    assert script["seconds"] == [engine.utc_text(s) for s in seconds]
+    assert [engine.utc_text(s) for s in seconds[:-1]] == [_utc(s) for s in seconds[:-1]]
