@@ -100,3 +100,12 @@ def plain_client(season_file: Path) -> Iterator[TestClient]:
 def test_a_season_without_a_beacon_has_no_timing_step(plain_client: TestClient) -> None:
     html = plain_client.get("/conquest/1/verify", headers=HTML).text
     assert 'id="verify-steps"' in html and TITLE not in html
+
+
+def test_the_season_home_shows_when_the_header_was_published(beacon_season: Path) -> None:
+    with TestClient(make_app(beacon_season), raise_server_exceptions=False) as client:
+        html = client.get("/conquest/1", headers=HTML).text
+        body = client.get("/api/seasons/1").json()
+    assert '<span class="mono" id="published">2024-05-01T12:00:00Z</span>' in html
+    assert "quicknet round 7255012" in html
+    assert body["published"] == "2024-05-01T12:00:00Z"
