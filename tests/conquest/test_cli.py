@@ -7,6 +7,7 @@ import json
 import sys
 import threading
 import types
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -218,11 +219,15 @@ QUICKNET_SIGNATURE = (
     "b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b"
 )
 QUICKNET_RANDOMNESS = "fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587"
+# Before quicknet's round 42 (genesis 1692803367 + 41 × 3 s = 15:11:30 UTC that day), so the
+# recorded rounds of these tests come out after their seasons' headers are published.
+EARLY = datetime(2023, 8, 23, 15, 0, 0, tzinfo=UTC)
 
 
 def test_beacon_round_is_required_before_the_first_battle(tmp_path: Path) -> None:
     path = tmp_path / "b.db"
-    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=QUICKNET_ROUND)
+    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=QUICKNET_ROUND,
+                         published=EARLY)
     waiting = cli("next", path)
     assert waiting.exit_code == 2 and "record it with `conquest beacon`" in _one_line(waiting)
     bad = cli("beacon", path, "--randomness", "xyz")
@@ -248,7 +253,8 @@ def test_beacon_round_is_required_before_the_first_battle(tmp_path: Path) -> Non
 
 def test_a_forged_beacon_signature_fails_verification(tmp_path: Path) -> None:
     path = tmp_path / "forged.db"
-    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=QUICKNET_ROUND)
+    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=QUICKNET_ROUND,
+                         published=EARLY)
     forged = "a" + QUICKNET_SIGNATURE[1:]
     assert cli("beacon", path, "--randomness", QUICKNET_RANDOMNESS,
                "--signature", forged).exit_code == 0
@@ -316,7 +322,7 @@ def test_long_runs_can_print_highlights_only(tmp_path: Path) -> None:
 
 def _beacon_record(tmp_path: Path) -> Path:
     path = tmp_path / "b.db"
-    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=42)
+    season.create_season(path, star_map(), "star", seed=SEED, beacon_round=42, published=EARLY)
     season.record_beacon(path, "ab" * 32, "99" * 48)
     list(season.fight(path, None))
     season.reveal(path)

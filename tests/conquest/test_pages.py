@@ -137,6 +137,7 @@ def _page_forms() -> dict[str, list[str]]:
     full_after = (e.INTEGRATION_DENOMINATOR - e.INTEGRATION_START) // e.INTEGRATION_STEP + 1
     return {
         "BASIS_POINTS": [f"1/{e.BASIS_POINTS}"],
+        "BEACON_LEAD_SECONDS": [f"less than {e.BEACON_LEAD_SECONDS} s after its publication"],
         "BORDER_KINDS": list(e.BORDER_KINDS),
         "CATEGORIES": [f"| {c.value}: " for c in e.CATEGORIES],
         "CATEGORY_TYPES": [
@@ -173,6 +174,10 @@ def _page_forms() -> dict[str, list[str]]:
             f"{e.POWER_EXPONENT.numerator}/{e.POWER_EXPONENT.denominator}",
         ],
         "POWER_SCALE": [f"1/{e.POWER_SCALE:,}"],
+        "QUICKNET": [
+            f"drand {e.QUICKNET['name']} (chain hash `{e.QUICKNET['chain_hash']}`)",
+            f"(unix {e.QUICKNET['genesis']}) plus {e.QUICKNET['period_seconds']} s",
+        ],
         "RATING_MAX": [f"from {e.RATING_MIN} to {e.RATING_MAX}"],
         "RATING_MIN": [f"from {e.RATING_MIN} to {e.RATING_MAX}"],
         "RATING_WEIGHTS": [f"| {w} |" for w in e.RATING_WEIGHTS.values()],

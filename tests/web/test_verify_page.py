@@ -7,6 +7,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 
@@ -43,7 +44,40 @@ def archives(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     reseal(root / "tampered")
     folder = root / "tampered"
     archive.write_zip({p.name: p.read_bytes() for p in folder.iterdir()}, root / "tampered.zip")
-    return {"good": root / "good.zip", "tampered": root / "tampered.zip"}
+    return {"good": root / "good.zip", "tampered": root / "tampered.zip", **_beacon_archives(root)}
+
+
+# Quicknet round 7255012 comes out at 1692803367 + 7255011 × 3 = 1714568400 unix seconds,
+# 2024-05-01T13:00:00Z: an hour after the header below is published.
+BEACON_ROUND = 7255012
+TIMING_NOTE = (
+    "beacon timing: quicknet round 7255012 came out at 2024-05-01T13:00:00Z, "
+    "3600 s after header.published 2024-05-01T12:00:00Z"
+)
+
+
+def _beacon_archives(root: Path) -> dict[str, Path]:
+    """A season drawing on a beacon round, and the same record claiming a later publication."""
+    path = root / "beacon.db"
+    published = datetime(2024, 5, 1, 12, 0, 0, tzinfo=UTC)
+    season.create_season(
+        path, synthetic_map(8, 10, 3), "beacon", seed=SEED, beacon_round=BEACON_ROUND,
+        published=published,
+    )
+    season.record_beacon(path, "cd" * 32)
+    list(season.fight(path, None))
+    season.reveal(path)
+    publication.export_record(path, root / "beacon.zip")
+    folder = root / "late"
+    publication.export_record(path, folder)
+    header = json.loads((folder / "header.json").read_text(encoding="utf-8"))
+    header["published"] = "2024-05-01T13:00:00Z"  # the round's own second: not before it
+    (folder / "header.json").write_text(
+        json.dumps(header, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8"
+    )
+    reseal(folder)
+    archive.write_zip({p.name: p.read_bytes() for p in folder.iterdir()}, root / "late.zip")
+    return {"beacon": root / "beacon.zip", "late": root / "late.zip"}
 
 
 def _python_message(path: Path) -> str:
@@ -172,6 +206,14 @@ def test_the_page_fetches_a_published_archive_from_this_site(
             page.goto(f"{served}/verify?archive=/published/tampered.zip")
             page.wait_for_selector("body[data-verdict=failed]", timeout=60_000)
             assert _python_message(archives["tampered"]) in page.inner_text("#result")
+            page.goto(f"{served}/verify?archive=/published/beacon.zip")
+            page.wait_for_selector("body[data-verdict=verified]", timeout=60_000)
+            assert f"✓ {TIMING_NOTE}" in page.inner_text("#result")
+            page.goto(f"{served}/verify?archive=/published/late.zip")
+            page.wait_for_selector("body[data-verdict=failed]", timeout=60_000)
+            failed = page.inner_text("#result")
+            assert _python_message(archives["late"]) in failed
+            assert "header: field beacon.round: " in failed
             page.goto(f"{served}/verify?archive=/published/absent.zip")
             page.wait_for_selector("#result .error", timeout=60_000)
             assert "could not fetch /published/absent.zip: 404" in page.inner_text("#result")

@@ -52,7 +52,9 @@ def new(
     max_battles: int | None = typer.Option(
         None, min=1, max=MAX_BATTLES, help="End the season after this many battles."),
     beacon_round: int | None = typer.Option(
-        None, min=1, max=MAX_BEACON_ROUND, help="drand quicknet round mixed in."),
+        None, min=1, max=MAX_BEACON_ROUND,
+        help="drand quicknet round mixed in; it must come out some time after the header "
+        "is published (`conquest rules` says how long)."),
     as_json: bool = AsJson,
 ) -> None:
     """Start a season: print its header and the commitment to its secret seed."""
@@ -61,9 +63,15 @@ def new(
     from fairfight.conquest import season
 
     map_data, label = _load_map(map_name)
-    created = season.create_season(
-        season_file, map_data, label, seed=seed, max_battles=max_battles, beacon_round=beacon_round
-    )
+    try:
+        created = season.create_season(
+            season_file, map_data, label, seed=seed, max_battles=max_battles,
+            beacon_round=beacon_round,
+        )
+    except RuleError as refusal:  # name the option the user typed
+        if refusal.field != "beacon_round":
+            raise
+        raise RuleError("--beacon-round", refusal.rule) from None
     if as_json:
         _emit_json({"header": created.header, "commitment": created.commitment})
         return

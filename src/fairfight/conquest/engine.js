@@ -68,6 +68,16 @@
     "max_battles",
     "ruleset",
   ];
+  const PUBLISHED = "published";
+  const PUBLISHED_FORM = "YYYY-MM-DDTHH:MM:SSZ";
+  const PUBLISHED_PATTERN = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z$/;
+  /* drand quicknet: round r comes out at genesis + (r - 1) * period_seconds (unix seconds). */
+  const QUICKNET = {
+    name: "quicknet",
+    chain_hash: "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
+    genesis: 1692803367n,
+    period_seconds: 3n,
+  };
   const BEACON_SPEC_KEYS = ["chain_hash", "name", "period_seconds", "round"];
   const BEACON_KEYS = ["randomness", "round", "signature"];
   const LEDGER_KEYS = ["amount", "before_battle", "faction", "seq"];
@@ -961,6 +971,10 @@
 
   function exactly(place, value, keys, path = "") {
     onlyKnown(place, value, keys, path);
+    present(place, value, keys, path);
+  }
+
+  function present(place, value, keys, path = "") {
     for (const key of [...keys].sort(byCodePoint)) {
       if (!has(value, key)) {
         throw new Mismatch(place, `field ${path ? `${path}.${key}` : key}: missing`);
@@ -976,7 +990,8 @@
       const found = has(header, "engine_version") ? header.engine_version : NOTHING;
       throw differs("header", "engine_version", ENGINE_VERSION, found);
     }
-    exactly("header", header, HEADER_KEYS);
+    onlyKnown("header", header, [...HEADER_KEYS, PUBLISHED]);
+    present("header", header, HEADER_KEYS);
     if (header.ruleset !== "conquest") {
       throw differs("header", "ruleset", "conquest", header.ruleset);
     }
@@ -1009,6 +1024,90 @@
         }
       }
     }
+    if (has(header, PUBLISHED)) {
+      if (spec === null) throw differs("header", PUBLISHED, NOTHING, header[PUBLISHED]);
+      checkedPublished(header[PUBLISHED]);
+    }
+  }
+
+  /* Days since 1970-01-01 of a proleptic Gregorian date (exact integers, any year). */
+  function daysFromCivil(year, month, day) {
+    const y = year - (month <= 2n ? 1n : 0n);
+    const era = (y >= 0n ? y : y - 399n) / 400n;
+    const yearOfEra = y - era * 400n;
+    const dayOfYear = (153n * (month + (month > 2n ? -3n : 9n)) + 2n) / 5n + day - 1n;
+    const dayOfEra = yearOfEra * 365n + yearOfEra / 4n - yearOfEra / 100n + dayOfYear;
+    return era * 146097n + dayOfEra - 719468n;
+  }
+
+  /* Unix seconds (>= 0) as YYYY-MM-DDTHH:MM:SSZ, exactly, for any year. */
+  function utcText(seconds) {
+    const days = seconds / 86400n;
+    const rest = seconds % 86400n;
+    const shifted = days + 719468n;
+    const era = shifted / 146097n;
+    const dayOfEra = shifted - era * 146097n;
+    const yearOfEra =
+      (dayOfEra - dayOfEra / 1460n + dayOfEra / 36524n - dayOfEra / 146096n) / 365n;
+    const dayOfYear = dayOfEra - (365n * yearOfEra + yearOfEra / 4n - yearOfEra / 100n);
+    const shiftedMonth = (5n * dayOfYear + 2n) / 153n;
+    const day = dayOfYear - (153n * shiftedMonth + 2n) / 5n + 1n;
+    const month = shiftedMonth < 10n ? shiftedMonth + 3n : shiftedMonth - 9n;
+    const year = yearOfEra + era * 400n + (month <= 2n ? 1n : 0n);
+    const two = (n) => String(n).padStart(2, "0");
+    const clock = `${two(rest / 3600n)}:${two((rest / 60n) % 60n)}:${two(rest % 60n)}`;
+    return `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}T${clock}Z`;
+  }
+
+  /* Unix seconds of a strict YYYY-MM-DDTHH:MM:SSZ UTC time, or null for anything else. */
+  function publishedSeconds(text) {
+    const found = typeof text === "string" ? PUBLISHED_PATTERN.exec(text) : null;
+    if (found === null) return null;
+    const [year, month, day, hour, minute, second] = found.slice(1).map(BigInt);
+    const leap = year % 4n === 0n && (year % 100n !== 0n || year % 400n === 0n);
+    const monthDays = [31n, leap ? 29n : 28n, 31n, 30n, 31n, 30n, 31n, 31n, 30n, 31n, 30n, 31n];
+    if (month < 1n || month > 12n || day < 1n || day > monthDays[Number(month) - 1]) return null;
+    if (hour > 23n || minute > 59n || second > 59n) return null;
+    return daysFromCivil(year, month, day) * 86400n + hour * 3600n + minute * 60n + second;
+  }
+
+  function checkedPublished(value) {
+    const seconds = publishedSeconds(value);
+    if (seconds === null) {
+      const rule = `must be a UTC time written ${PUBLISHED_FORM}, found ${shown(value)}`;
+      throw new Mismatch("header", `field ${PUBLISHED}: ${rule}`);
+    }
+    return seconds;
+  }
+
+  /* The beacon round must come out after the header was published; returns the note. */
+  function beaconTiming(header) {
+    const spec = header.beacon;
+    const known = spec.chain_hash === QUICKNET.chain_hash;
+    if (known && spec.period_seconds !== QUICKNET.period_seconds) {
+      throw differs("header", "beacon.period_seconds", QUICKNET.period_seconds, spec.period_seconds);
+    }
+    if (!has(header, PUBLISHED)) {
+      return "publication time not recorded: the beacon timing cannot be checked";
+    }
+    const published = header[PUBLISHED];
+    if (!known) {
+      return (
+        `beacon timing not checked: chain ${spec.chain_hash} is not one this verifier ` +
+        `knows (header.published ${published})`
+      );
+    }
+    const cameOut = QUICKNET.genesis + (spec.round - 1n) * QUICKNET.period_seconds;
+    const gap = cameOut - checkedPublished(published);
+    const said = `${QUICKNET.name} round ${spec.round} came out at ${utcText(cameOut)}`;
+    if (gap <= 0n) {
+      throw new Mismatch(
+        "header",
+        `field beacon.round: ${said}, not after header.published ${published}; ` +
+          "the round must come after the commitment is published",
+      );
+    }
+    return `beacon timing: ${said}, ${gap} s after header.published ${published}`;
   }
 
   function checkMapKeys(map) {
@@ -1066,6 +1165,7 @@
       }
       return [seed, []];
     }
+    const timing = beaconTiming(header);
     if (beacon === null) {
       throw new Mismatch("beacon", "the header names a beacon round but none is recorded");
     }
@@ -1079,7 +1179,7 @@
     const note =
       `beacon round ${beacon.round} mixed into the season key; its signature is not ` +
       "checked here (check it against the beacon's own public record)";
-    return [await hmacHex(seed, beacon.randomness), [note]];
+    return [await hmacHex(seed, beacon.randomness), [timing, note]];
   }
 
   /* Replay the whole record and compare; throws Mismatch at the first difference. */
@@ -1383,8 +1483,10 @@
     battleChance,
     integerRoot,
     populationPower,
+    publishedSeconds,
     readJson,
     recordFromFiles,
+    utcText,
     verifyArchive,
     verifyFiles: settle,
     verifyPath,

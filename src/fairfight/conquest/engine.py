@@ -14,6 +14,7 @@ import contextlib
 import enum
 import hashlib
 import json
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
@@ -34,6 +35,7 @@ else:  # run as a plain file (`python3 engine.py verify .`): use the draws.py ly
 
 __all__ = [
     "BASIS_POINTS",
+    "BEACON_LEAD_SECONDS",
     "BORDER_KINDS",
     "BattleKind",
     "CATEGORIES",
@@ -65,6 +67,7 @@ __all__ = [
     "POWER_SCALE",
     "Plain",
     "PoolState",
+    "QUICKNET",
     "RATING_MAX",
     "RATING_MIN",
     "RATING_WEIGHTS",
@@ -84,6 +87,8 @@ __all__ = [
     "apply_contribution",
     "assess",
     "battle_chance",
+    "beacon_round_time",
+    "beacon_timing",
     "canonical_bytes",
     "canonical_map",
     "check_contribution",
@@ -110,6 +115,7 @@ __all__ = [
     "people",
     "play_step",
     "population_power",
+    "published_seconds",
     "regular_sides",
     "round_chance",
     "season_key",
@@ -118,6 +124,7 @@ __all__ = [
     "shown",
     "strengths",
     "usable_pool",
+    "utc_text",
     "verify_record",
     "waiting_rebellions",
     "weighted_rating",
@@ -1115,6 +1122,18 @@ def play_step(state: Plain, ledger: list[Plain]) -> tuple[Plain, Plain]:
 
 # ---------------------------------------------------------------- replay verifier [§9]
 
+QUICKNET: dict[str, Any] = {
+    "name": "quicknet",
+    "chain_hash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
+    "genesis": 1692803367,
+    "period_seconds": 3,
+}
+"""drand quicknet, the default beacon: round r comes out at genesis + (r − 1) × period_seconds
+(unix seconds). The verifier knows a chain by its hash and times rounds only on chains it knows."""
+BEACON_LEAD_SECONDS = 60
+"""`conquest new` takes a beacon round only if it comes out at least this long after the header
+is published, time enough to post the commitment first; the verifier asks only "after"."""
+
 _HEADER_FIELDS = (
     "beacon",
     "engine_files",
@@ -1124,7 +1143,13 @@ _HEADER_FIELDS = (
     "max_battles",
     "ruleset",
 )
-"""Every field of a season header; any other key is refused."""
+"""Every field a season header must hold."""
+_PUBLISHED = "published"
+"""The one optional header field: when the header (naming a beacon) was published, in UTC."""
+_PUBLISHED_FORM = "YYYY-MM-DDTHH:MM:SSZ"
+_PUBLISHED_PATTERN = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z", re.ASCII
+)
 _BEACON_SPEC_FIELDS = ("chain_hash", "name", "period_seconds", "round")
 _BEACON_VALUE_FIELDS = ("randomness", "round", "signature")
 _LEDGER_FIELDS = ("amount", "before_battle", "faction", "seq")
@@ -1259,6 +1284,11 @@ def _check_fields(place: str, value: Any, fields: Iterable[str], path: str = "")
     """An object holding exactly `fields`: an unknown key, then a missing one, is named."""
     fields = tuple(fields)
     _check_known(place, value, fields, path)
+    _check_present(place, value, fields, path)
+
+
+def _check_present(place: str, value: Plain, fields: Iterable[str], path: str = "") -> None:
+    """Every one of `fields` is a key of `value` (the first missing one in sorted order)."""
     for key in sorted(fields):
         if key not in value:
             raise ReplayMismatch(place, f"field {f'{path}.{key}' if path else key}: missing")
@@ -1272,7 +1302,8 @@ def check_header(header: Any) -> None:
         raise _differs(
             "header", "engine_version", ENGINE_VERSION, header.get("engine_version", _ABSENT)
         )
-    _check_fields("header", header, _HEADER_FIELDS)
+    _check_known("header", header, (*_HEADER_FIELDS, _PUBLISHED))
+    _check_present("header", header, _HEADER_FIELDS)
     if header["ruleset"] != "conquest":
         raise _differs("header", "ruleset", "conquest", header["ruleset"])
     if not isinstance(header["map_name"], str) or not header["map_name"]:
@@ -1301,6 +1332,104 @@ def check_header(header: Any) -> None:
         for key in ("period_seconds", "round"):
             if not _is_int(spec[key], 1):
                 raise ReplayMismatch("header", f"field beacon.{key}: must be a whole number >= 1")
+    if _PUBLISHED in header:
+        if spec is None:
+            raise _differs("header", _PUBLISHED, _ABSENT, header[_PUBLISHED])
+        _checked_published(header[_PUBLISHED])
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date (integer arithmetic, any year)."""
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468
+
+
+def utc_text(seconds: int) -> str:
+    """Unix seconds as `YYYY-MM-DDTHH:MM:SSZ` (integer arithmetic, so no year is out of range)."""
+    days, rest = divmod(seconds, 86400)
+    shifted = days + 719468
+    era = shifted // 146097
+    day_of_era = shifted - era * 146097
+    year_of_era = (
+        day_of_era - day_of_era // 1460 + day_of_era // 36524 - day_of_era // 146096
+    ) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    shifted_month = (5 * day_of_year + 2) // 153
+    day = day_of_year - (153 * shifted_month + 2) // 5 + 1
+    month = shifted_month + 3 if shifted_month < 10 else shifted_month - 9
+    year = year_of_era + era * 400 + (month <= 2)
+    hour, minute, second = rest // 3600, rest // 60 % 60, rest % 60
+    return f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}Z"
+
+
+def published_seconds(text: Any) -> int | None:
+    """Unix seconds of a strict `YYYY-MM-DDTHH:MM:SSZ` UTC time; None if it is anything else."""
+    found = _PUBLISHED_PATTERN.fullmatch(text) if isinstance(text, str) else None
+    if found is None:
+        return None
+    year, month, day, hour, minute, second = (int(part) for part in found.groups())
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    month_days = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+    if not 1 <= month <= 12 or not 1 <= day <= month_days[month - 1]:
+        return None
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
+
+
+def _checked_published(value: Any) -> int:
+    seconds = published_seconds(value)
+    if seconds is None:
+        raise ReplayMismatch(
+            "header",
+            f"field {_PUBLISHED}: must be a UTC time written {_PUBLISHED_FORM}, "
+            f"found {shown(value)}",
+        )
+    return seconds
+
+
+def beacon_round_time(chain_hash: str, beacon_round: int) -> int | None:
+    """Unix seconds at which a round comes out, for a chain this verifier knows; else None."""
+    if chain_hash != QUICKNET["chain_hash"]:
+        return None
+    return int(QUICKNET["genesis"] + (beacon_round - 1) * QUICKNET["period_seconds"])
+
+
+def beacon_timing(header: Plain) -> tuple[bool, str]:
+    """Check that the beacon round came out after the header was published [§8].
+
+    Returns (checked, note): the note shows both times, or says plainly why the timing could
+    not be checked (no publication time recorded, or a chain not known here). Raises
+    ReplayMismatch naming header field beacon.round when the round did not come out after.
+    """
+    spec = header["beacon"]
+    known = spec["chain_hash"] == QUICKNET["chain_hash"]
+    if known and spec["period_seconds"] != QUICKNET["period_seconds"]:
+        raise _differs(
+            "header", "beacon.period_seconds", QUICKNET["period_seconds"], spec["period_seconds"]
+        )
+    if _PUBLISHED not in header:
+        return False, "publication time not recorded: the beacon timing cannot be checked"
+    published = header[_PUBLISHED]
+    came_out = beacon_round_time(spec["chain_hash"], spec["round"])
+    if came_out is None:
+        return False, (
+            f"beacon timing not checked: chain {spec['chain_hash']} is not one this verifier "
+            f"knows (header.published {published})"
+        )
+    gap = came_out - _checked_published(published)
+    said = f"{QUICKNET['name']} round {spec['round']} came out at {utc_text(came_out)}"
+    if gap <= 0:
+        raise ReplayMismatch(
+            "header",
+            f"field beacon.round: {said}, not after header.published {published}; "
+            "the round must come after the commitment is published",
+        )
+    return True, f"beacon timing: {said}, {gap} s after header.published {published}"
 
 
 def _check_map_fields(map_data: Any) -> None:
@@ -1381,6 +1510,7 @@ def _season_key_of(record: Mapping[str, Any], header: Plain, seed: str) -> tuple
         if beacon is not None:
             raise ReplayMismatch("beacon", "recorded, but the header names no beacon round")
         return season_key(seed, None), []
+    _, timing = beacon_timing(header)
     if beacon is None:
         raise ReplayMismatch("beacon", "the header names a beacon round but none is recorded")
     _check_fields("beacon", beacon, _BEACON_VALUE_FIELDS)
@@ -1392,7 +1522,7 @@ def _season_key_of(record: Mapping[str, Any], header: Plain, seed: str) -> tuple
         f"beacon round {beacon['round']} mixed into the season key; its signature is not "
         "checked here (check it against the beacon's own public record)"
     )
-    return season_key(seed, beacon["randomness"]), [note]
+    return season_key(seed, beacon["randomness"]), [timing, note]
 
 
 def _verify(record: Mapping[str, Any]) -> list[str]:

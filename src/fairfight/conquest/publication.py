@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from fairfight.conquest import archive, engine
+from fairfight.conquest.beacons import BEACON_DEFAULTS
 from fairfight.conquest.season import (
-    BEACON_DEFAULTS,
     SeasonAddress,
     SeasonSummary,
     open_store,

@@ -113,6 +113,14 @@ def rules_context() -> dict[str, Any]:
         "ramp_step": share_percent(Fraction(e.INTEGRATION_STEP, e.INTEGRATION_DENOMINATOR)),
         "draw_roles": list(enumerate(e.DRAW_ROLES)),
         "record_files": e.RECORD_FILES,
+        "beacon": {
+            "name": e.QUICKNET["name"],
+            "chain_hash": e.QUICKNET["chain_hash"],
+            "genesis": e.QUICKNET["genesis"],
+            "genesis_text": e.utc_text(e.QUICKNET["genesis"]),
+            "period": e.QUICKNET["period_seconds"],
+        },
+        "beacon_lead": e.BEACON_LEAD_SECONDS,
     }
 
 

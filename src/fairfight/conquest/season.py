@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import archive, engine, integrity
+from fairfight.conquest import archive, beacons, engine, integrity
+from fairfight.conquest.beacons import BEACON_DEFAULTS
 from fairfight.conquest.store import (
     SQLITE_INTEGER_MAX,
     SeasonStore,
@@ -45,13 +47,6 @@ __all__ = [
     "summary",
     "summary_in",
 ]
-
-BEACON_DEFAULTS = {
-    "name": "quicknet",
-    "chain_hash": "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
-    "period_seconds": 3,
-}
-"""The default public randomness beacon: drand quicknet, a round every 3 seconds [§8]."""
 
 _HEX64 = r"^[0-9a-f]{64}$"
 
@@ -131,14 +126,20 @@ def create_season(
     seed: str | None = None,
     max_battles: int | None = None,
     beacon_round: int | None = None,
+    published: datetime | None = None,
 ) -> SeasonSummary:
     """Start a season: fix the seed, publish its commitment and the header [§8].
 
     The map is stored under `map_name`, so the header's name is the map's own and can be checked.
+    A season naming a beacon round records when it is published (`published`, else the clock),
+    so anyone can check that the round came out afterwards.
     """
     request = parse_model(
         _NewSeason, {"seed": seed, "max_battles": max_battles, "beacon_round": beacon_round}
     )
+    beacon: dict[str, Any] = {"beacon": None}
+    if request.beacon_round is not None:
+        beacon = beacons.header_fields(request.beacon_round, published or beacons.utc_now())
     map_data = {**map_data, "name": map_name}
     try:
         world = engine.compile_world(map_data)
@@ -154,9 +155,7 @@ def create_season(
         "map_name": map_name,
         "map_sha256": map_hash,
         "max_battles": request.max_battles,
-        "beacon": None
-        if request.beacon_round is None
-        else {**BEACON_DEFAULTS, "round": request.beacon_round},
+        **beacon,
     }
     store = SeasonStore.create(
         path,

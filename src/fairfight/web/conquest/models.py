@@ -105,6 +105,9 @@ class SeasonView(BaseModel):
     beacon_name: str | None
     beacon_round: int | None
     beacon_randomness: str | None
+    published: str | None = Field(
+        description="when a beacon season's header was published (UTC); its round comes out later"
+    )
     battles: int
     next_battle: int
     ended: bool

@@ -7,6 +7,7 @@ version and kept with the snapshot.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -60,6 +61,8 @@ def _steps(snap: Snapshot) -> list[Step]:
             detail=f"{summary.header['beacon']['name']} round {summary.header['beacon']['round']}"
             + (f": {beacon['randomness']}" if beacon else ": missing"),
         ))
+    if summary.header["beacon"] is not None:
+        steps.append(_timing_step(summary.header))
     record = publication.public_record(summary, snap.history)
     try:
         notes = engine.verify_record(record)
@@ -73,6 +76,16 @@ def _steps(snap: Snapshot) -> list[Step]:
             ok=False, detail=f"{mismatch.place}: {mismatch.detail}",
         ))
     return steps
+
+
+def _timing_step(header: dict[str, Any]) -> Step:
+    """The beacon round came out after the header was published: ✓, ✗, or not checkable."""
+    title = "the beacon round came out after the commitment was published"
+    try:
+        checked, note = engine.beacon_timing(header)
+    except engine.ReplayMismatch as mismatch:
+        return Step(title=title, ok=False, detail=f"{mismatch.place}: {mismatch.detail}")
+    return Step(title=title, ok=True if checked else None, detail=note)
 
 
 def verification(snap: Snapshot) -> Verification:

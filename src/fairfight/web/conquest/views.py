@@ -165,6 +165,7 @@ def season_view(snap: Snapshot, payments_only: bool) -> SeasonView:
         beacon_name=None if spec is None else spec["name"],
         beacon_round=None if spec is None else spec["round"],
         beacon_randomness=None if summary.beacon is None else summary.beacon["randomness"],
+        published=header.get("published"),
         battles=summary.battles,
         next_battle=summary.board["next_battle"],
         ended=summary.board["ended"],
