@@ -209,6 +209,10 @@ def test_the_page_fetches_a_published_archive_from_this_site(
             page.goto(f"{served}/verify?archive=/published/beacon.zip")
             page.wait_for_selector("body[data-verdict=verified]", timeout=60_000)
             assert f"✓ {TIMING_NOTE}" in page.inner_text("#result")
+            # The signature is not checked in the browser: that note is no pass.
+            unchecked = page.locator("#result li.unchecked").all_inner_texts()
+            assert len(unchecked) == 1 and unchecked[0].startswith("– beacon round 7255012 mixed")
+            assert "its signature is not checked here" in unchecked[0]
             page.goto(f"{served}/verify?archive=/published/late.zip")
             page.wait_for_selector("body[data-verdict=failed]", timeout=60_000)
             failed = page.inner_text("#result")

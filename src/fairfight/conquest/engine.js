@@ -1080,7 +1080,7 @@
     return seconds;
   }
 
-  /* The beacon round must come out after the header was published; returns the note. */
+  /* The beacon round must come out after the header was published; returns [checked, note]. */
   function beaconTiming(header) {
     const spec = header.beacon;
     const known = spec.chain_hash === QUICKNET.chain_hash;
@@ -1088,14 +1088,15 @@
       throw differs("header", "beacon.period_seconds", QUICKNET.period_seconds, spec.period_seconds);
     }
     if (!has(header, PUBLISHED)) {
-      return "publication time not recorded: the beacon timing cannot be checked";
+      return [false, "publication time not recorded: the beacon timing cannot be checked"];
     }
     const published = header[PUBLISHED];
     if (!known) {
-      return (
+      return [
+        false,
         `beacon timing not checked: chain ${spec.chain_hash} is not one this verifier ` +
-        `knows (header.published ${published})`
-      );
+          `knows (header.published ${published})`,
+      ];
     }
     const cameOut = QUICKNET.genesis + (spec.round - 1n) * QUICKNET.period_seconds;
     const gap = cameOut - checkedPublished(published);
@@ -1107,7 +1108,7 @@
           "the round must come after the commitment is published",
       );
     }
-    return `beacon timing: ${said}, ${gap} s after header.published ${published}`;
+    return [true, `beacon timing: ${said}, ${gap} s after header.published ${published}`];
   }
 
   function checkMapKeys(map) {
@@ -1163,9 +1164,9 @@
       if (beacon !== null) {
         throw new Mismatch("beacon", "recorded, but the header names no beacon round");
       }
-      return [seed, []];
+      return [seed, [], []];
     }
-    const timing = beaconTiming(header);
+    const [timed, timing] = beaconTiming(header);
     if (beacon === null) {
       throw new Mismatch("beacon", "the header names a beacon round but none is recorded");
     }
@@ -1179,7 +1180,8 @@
     const note =
       `beacon round ${beacon.round} mixed into the season key; its signature is not ` +
       "checked here (check it against the beacon's own public record)";
-    return [await hmacHex(seed, beacon.randomness), [timing, note]];
+    const unchecked = timed ? [note] : [timing, note];
+    return [await hmacHex(seed, beacon.randomness), [timing, note], unchecked];
   }
 
   /* Replay the whole record and compare; throws Mismatch at the first difference. */
@@ -1213,7 +1215,7 @@
       throw differs("header", "map_name", map.name, header.map_name);
     }
     notes.push(`seed matches commitment ${record.commitment}`, "map matches header.map_sha256");
-    const [key, beaconNotes] = await seasonKey(record, header, seed);
+    const [key, beaconNotes, unchecked] = await seasonKey(record, header, seed);
     notes.push(...beaconNotes);
     const world = buildWorld(map);
     const season = { world, key, cap: header.max_battles, board: freshBoard(world) };
@@ -1246,7 +1248,7 @@
     const found = firstDifference(record.final_map, season.board, "");
     if (found) throw differs("final map", found[0], found[2], found[1]);
     notes.push(`${season.board.next_battle - 1n} battles replayed; the final map matches`);
-    return { notes, battles: replayed.length };
+    return { notes, battles: replayed.length, unchecked };
   }
 
   // ------------------------------------------------------------------ reading an archive
@@ -1381,8 +1383,8 @@
   async function settle(files, onProgress) {
     try {
       const record = await recordFromFiles(files);
-      const { notes, battles } = await verifyRecord(record, onProgress);
-      return { ok: true, notes, battles };
+      const { notes, battles, unchecked } = await verifyRecord(record, onProgress);
+      return { ok: true, notes, battles, unchecked };
     } catch (error) {
       if (!(error instanceof Mismatch)) {
         const detail = `malformed (${error.name}: ${error.message})`;

@@ -33,9 +33,12 @@
       head.setAttribute("role", "status");
       const list = document.createElement("ol");
       list.className = "checks";
+      const unchecked = new Set(outcome.unchecked || []);
       for (const note of outcome.notes) {
         const item = document.createElement("li");
-        item.textContent = `\u2713 ${note}`;
+        // A note that says what was not checked is no pass: it gets a dash, not a tick.
+        item.textContent = `${unchecked.has(note) ? "\u2013" : "\u2713"} ${note}`;
+        if (unchecked.has(note)) item.className = "unchecked";
         list.append(item);
       }
       result.append(head, list);
