@@ -34,9 +34,12 @@ POLL_SECONDS = 0.1
 """How often a waiting pool looks for a noted Ctrl-C."""
 
 
-def _leave_interrupts_to_parent() -> None:
-    """Workers ignore Ctrl-C: the parent stops the pool and reports it in one line."""
+def _start_worker(setup: Callable[[], None] | None) -> None:
+    """Workers ignore Ctrl-C (the parent stops the pool and reports it in one line), then
+    run the pool's own setup, if any."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if setup is not None:
+        setup()
 
 
 def stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -63,10 +66,12 @@ class WorkerPool:
     KeyboardInterrupt raised wherever the signal happened to land could fall inside a garbage
     collector callback, where Python prints it and carries on, and the batch would run to its
     end. Leaving the block with an error (Ctrl-C included) stops the workers at once.
+    `setup`, if given, runs once in each worker as it starts.
     """
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, setup: Callable[[], None] | None = None) -> None:
         self.workers = workers
+        self._setup = setup
         self._noted: list[int] = []
         self._main = threading.current_thread() is threading.main_thread()  # signals: main only
         self._previous = signal.getsignal(signal.SIGINT)
@@ -77,7 +82,7 @@ class WorkerPool:
             signal.signal(signal.SIGINT, lambda number, _: self._noted.append(number))
         self._pool = ProcessPoolExecutor(
             self.workers, mp_context=multiprocessing.get_context("fork"),
-            initializer=_leave_interrupts_to_parent,
+            initializer=_start_worker, initargs=(self._setup,),
         )
         try:
             self._pool.submit(int).result()  # a fork pool starts every worker on first use
