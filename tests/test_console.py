@@ -83,3 +83,40 @@ def test_guarded_exit_codes(mode: str, code: int, text: str) -> None:
     assert result.exit_code == code
     assert result.output.strip() == text
     assert "Traceback" not in result.output
+
+
+LOSES_INTERRUPTS = '''
+import sys, time, weakref
+from fairfight.console import keep_interrupts
+keep_interrupts()
+class Thing: pass
+def slow_callback(ref):
+    time.sleep(0.02)  # half the loop's time is spent in a callback, where Python drops Ctrl-C
+try:
+    print("ready", flush=True)
+    while True:
+        thing = Thing()
+        ref = weakref.ref(thing, slow_callback)
+        del thing
+        time.sleep(0.02)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(130)
+'''
+
+
+def test_a_ctrl_c_swallowed_in_a_callback_is_sent_again(tmp_path: Path) -> None:
+    """Without `keep_interrupts` this program prints "Exception ignored" and runs on."""
+    import signal
+    import subprocess
+    import sys
+
+    program = tmp_path / "loses_interrupts.py"
+    program.write_text(LOSES_INTERRUPTS, encoding="utf-8")
+    for _ in range(3):
+        process = subprocess.Popen([sys.executable, str(program)], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        assert process.stdout is not None and process.stdout.readline() == "ready\n"
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+        assert (process.returncode, out, err) == (130, "interrupted\n", "")

@@ -23,6 +23,7 @@ from fairfight.console import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
     guarded,
+    keep_interrupts,
     report_unexpected,
     say_error,
 )
@@ -175,4 +176,5 @@ def _shipped_examples() -> Path | None:
 
 def main() -> None:
     """Console-script entry point."""
+    keep_interrupts()
     app()

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
+import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
@@ -35,6 +38,7 @@ __all__ = [
     "error_console",
     "guarded",
     "input_error_from_validation",
+    "keep_interrupts",
     "load_json_file",
     "load_yaml_file",
     "parse_model",
@@ -57,6 +61,8 @@ M = TypeVar("M", bound="BaseModel")
 DEBUG_ENV = "FAIRFIGHT_DEBUG"
 """Set to 1 to let an unexpected error show its traceback (for developers)."""
 EXIT_INTERRUPTED = 130
+RESEND_SECONDS = 0.05
+"""How soon a Ctrl-C that Python swallowed in a callback is sent again."""
 
 
 def say_error(line: str) -> None:
@@ -88,6 +94,33 @@ def report_unexpected(error: BaseException) -> int:
         say_error(f"Error: unexpected failure ({detail or 'no detail'}); "
                   f"rerun with {DEBUG_ENV}=1 to see where")
     return EXIT_BAD_INPUT
+
+
+def keep_interrupts() -> None:
+    """Make sure Ctrl-C is never lost.
+
+    Python raises KeyboardInterrupt wherever the signal lands. When that is inside a
+    garbage-collector callback or a finaliser, Python prints "Exception ignored in ..." with a
+    traceback and carries on, so the command runs to its end. The interrupt is sent to the
+    main thread again instead, a moment later (RESEND_SECONDS), when the callback has
+    returned: it lands at the next step of the command itself.
+    """
+    previous = sys.unraisablehook
+    main = threading.main_thread()
+
+    def send_again() -> None:
+        if main.ident is not None:
+            signal.pthread_kill(main.ident, signal.SIGINT)
+
+    def resend(unraisable: Any) -> None:
+        if unraisable.exc_type is KeyboardInterrupt:
+            resender = threading.Timer(RESEND_SECONDS, send_again)
+            resender.daemon = True
+            resender.start()
+            return
+        previous(unraisable)
+
+    sys.unraisablehook = resend
 
 
 def guarded(command: Callable[P, R]) -> Callable[P, R]:
