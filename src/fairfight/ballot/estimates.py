@@ -41,10 +41,23 @@ def primary_p(edge: int) -> float:
     return float(win_chance(RaceKind.PRIMARY, edge))
 
 
+@cache
+def baselines() -> tuple[int, ...]:
+    """Every state's baseline, in map order."""
+    return tuple(home.baseline for home in game_map().states)
+
+
 def partisan(state: GameState, state_index: int) -> int:
     """P(s) = base + lean + honeymoon, added to D in down-ballot generals [5.3]."""
-    home = game_map().states[state_index]
-    return home.baseline + state.lean[state_index] + state.honeymoon[state_index]
+    return baselines()[state_index] + state.lean[state_index] + state.honeymoon[state_index]
+
+
+def partisans(state: GameState) -> list[int]:
+    """P(s) of every state, in map order."""
+    return [
+        base + lean + honeymoon
+        for base, lean, honeymoon in zip(baselines(), state.lean, state.honeymoon, strict=True)
+    ]
 
 
 def down_ballot_part(card: Card, state_index: int, party: Party, district: Card | None) -> int:
@@ -67,18 +80,25 @@ def _plain_part(card: Card, state_index: int, party: Party) -> int:
 @lru_cache(maxsize=8)
 def plain_part_table(key: str) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every candidate card's newcomer part in every state, (under D, under R), by card id."""
-    states = [set(home.tags) for home in game_map().states]
     table = []
     for card in build_cards(key):
         if not card.is_candidate:
             break
-        row = []
-        for tags in states:
-            part = card.modifier + len(card.tags & tags)
-            switched = part - SWITCH_PENALTY
-            row.append((part, switched) if card.party is Party.D else (switched, part))
-        table.append(tuple(row))
+        table.append(_plain_row(card.tags, card.modifier, card.printed))
     return tuple(table)
+
+
+@cache
+def _plain_row(
+    tags: frozenset[str], modifier: int, printed: Party
+) -> tuple[tuple[int, int], ...]:
+    """One card face's newcomer parts in every state (faces repeat, within and across games)."""
+    row = []
+    for home in game_map().states:
+        part = modifier + len(tags.intersection(home.tags))
+        switched = part - SWITCH_PENALTY
+        row.append((part, switched) if printed is Party.D else (switched, part))
+    return tuple(row)
 
 
 def seated_part(state: GameState, seat_index: int, party: Party | None = None) -> int:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import heapq
+import math
 from dataclasses import dataclass, field, replace
 from functools import cache
+from typing import NamedTuple
 
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
@@ -12,8 +14,10 @@ from fairfight.ballot.deck import Card
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import (
     BOARD,
+    BOARD_GENERIC_PART,
     CARD_STRENGTH,
     GROUND_GAME_BONUS,
+    PARTIES,
     SWITCH_PENALTY,
     Office,
     Party,
@@ -24,9 +28,11 @@ PART_RANGE = range(-SWITCH_PENALTY, CARD_STRENGTH + GROUND_GAME_BONUS + 1)
 """Card parts a newcomer can have (no incumbency): -1..4."""
 
 
-@dataclass(slots=True)
-class Option:
-    """A possible declaration into any free race of a group of identical races."""
+class Option(NamedTuple):
+    """A possible declaration into any free race of a group of identical races.
+
+    A named tuple: a declaration weighs a thousand of them, and only a few are ever taken.
+    """
 
     value: float
     chance: float
@@ -58,6 +64,7 @@ class RaceGroup:
     shift: int
     value: float
     chances: tuple[float, ...]
+    office: Office = Office.HOUSE
 
 
 class Greedy:
@@ -128,6 +135,8 @@ class RaceBook:
     by_state: dict[int, list[RaceGroup]] = field(default_factory=dict)
     best: dict[tuple[int, Party], list[float]] = field(default_factory=dict)
     worth: dict[tuple[int, int], float] = field(default_factory=dict)
+    presidential: list[RaceGroup] = field(default_factory=list)
+    best_rows: list[tuple[int, int, list[float]]] = field(default_factory=list)
 
     def fits(self, state: GameState, seat: int) -> bool:
         """True while the board the book was built from is still the state's board."""
@@ -160,43 +169,184 @@ class RaceBook:
         return [group for _, _, group in found]
 
 
-def race_book(state: GameState, seat: int) -> RaceBook:
-    """This year's races, grouped when they look identical to a newcomer [11]."""
-    gmap = game_map()
-    up = kit.up_this_year(state)
-    found: dict[GroupKey, list[int]] = {}
-    board_sides = {
-        party: {
-            held_as: est.opponent_of_board_seat(party, held_as, presidential=False)
-            for held_as in Party
-        }
-        for party in Party
-    }
-    for index in up:
-        info = gmap.seats[index]
-        holding = state.seats[index]
-        place = info.state if index else -2
-        for party in Party:
-            if index and holding.holder == BOARD:
-                other, primary = board_sides[party][holding.party], None
-            else:
-                other, primary = est.opponent(state, index, party, seat)
-            key = (place, info.office, party, other, primary)
-            found.setdefault(key, []).append(index)
-    groups = []
-    for (_, _, party, other, primary), seats in found.items():
-        info = gmap.seats[seats[0]]
-        shift = est.partisan(state, info.state) * party.sign() if seats[0] else 0
-        table = race_table(shift, other, primary)
-        value = float(kit.OFFICE_VALUE[info.office])
-        groups.append(RaceGroup(seats, info.state, party, other, primary, shift, value, table))
-    position = {index: number for number, index in enumerate(up)}
-    book = RaceBook(state.seats, state.lean, state.honeymoon, state.year, seat, groups, position)
+@dataclass(slots=True)
+class _Board:
+    """The year's races grouped for a seat that holds none of them: what every seat shares.
+
+    A seat's own races differ (a holder re-entering its own race meets a board generic), so a
+    seat's book moves just those races (`race_book`).
+    """
+
+    key: str
+    seats: object
+    lean: object
+    honeymoon: object
+    year: int
+    found: dict[GroupKey, list[int]]
+    rival_keys: dict[int, tuple[GroupKey, GroupKey]]
+    held: dict[int, list[int]]
+    groups: dict[GroupKey, RaceGroup]
+    ordered: list[RaceGroup]
+    by_state: dict[int, list[RaceGroup]]
+    best: dict[tuple[int, Party], list[float]]
+
+
+_LAST_BOARD: list[_Board] = []
+"""The last board grouped (both Pollsters of a game ask about the same board)."""
+
+
+@cache
+def _race_keys(index: int) -> dict[Party, tuple[GroupKey, GroupKey]]:
+    """A board-held race's group keys (as a D newcomer, as an R newcomer) by the party it is
+    held as: a newcomer meets the board generic, +1 when the board holds it for the other party."""
+    info = game_map().seats[index]
+    keys: dict[Party, tuple[GroupKey, GroupKey]] = {}
+    for held_as in PARTIES:
+        d_key, r_key = (
+            (info.state, info.office, p, est.opponent_of_board_seat(p, held_as, False), None)
+            for p in PARTIES
+        )
+        keys[held_as] = (d_key, r_key)
+    return keys
+
+
+def _place(index: int) -> int:
+    """The first part of a group key: the state, or -2 for the presidency."""
+    return game_map().seats[index].state if index else -2
+
+
+def _group(state: GameState, key: GroupKey, seats: list[int], partisans: list[int]) -> RaceGroup:
+    _, office, party, other, primary = key
+    info = game_map().seats[seats[0]]
+    shift = partisans[info.state] * party.sign() if seats[0] else 0
+    table = race_table(shift, other, primary)
+    value = float(kit.OFFICE_VALUE[office])
+    return RaceGroup(seats, info.state, party, other, primary, shift, value, table, office)
+
+
+def _order(groups: list[RaceGroup], position: dict[int, int]) -> list[RaceGroup]:
+    """Calendar order of each group's first race, D before R (the order of a fresh grouping)."""
+    return sorted(groups, key=lambda g: 2 * position[g.seats[0]] + (g.party is not Party.D))
+
+
+def _by_state(groups: list[RaceGroup]) -> dict[int, list[RaceGroup]]:
+    found: dict[int, list[RaceGroup]] = {}
     for group in groups:
         if group.seats[0] != 0:
-            book.by_state.setdefault(group.state, []).append(group)
-    book.best = best_values(groups)
+            found.setdefault(group.state, []).append(group)
+    return found
+
+
+def _board(state: GameState) -> _Board:
+    """The shared grouping of this board's races, built once per board."""
+    if _LAST_BOARD:
+        last = _LAST_BOARD[0]
+        if (
+            last.seats is state.seats
+            and last.lean is state.lean
+            and last.honeymoon is state.honeymoon
+            and last.year == state.year
+            and last.key == state.key
+        ):
+            return last
+    up = kit.up_this_year(state)
+    found: dict[GroupKey, list[int]] = {}
+    rival_keys: dict[int, tuple[GroupKey, GroupKey]] = {}
+    held: dict[int, list[int]] = {}
+    seats = state.seats
+    for index in up:
+        holding = seats[index]
+        if index and holding.holder == BOARD:
+            keys = _race_keys(index)[holding.party]
+        else:
+            place, office = _place(index), game_map().seats[index].office
+            d_side = est.opponent(state, index, PARTIES[0], BOARD)
+            r_side = est.opponent(state, index, PARTIES[1], BOARD)
+            keys = ((place, office, PARTIES[0], *d_side), (place, office, PARTIES[1], *r_side))
+            if holding.holder != BOARD:
+                rival_keys[index] = keys
+                held.setdefault(holding.holder, []).append(index)
+        for key in keys:
+            members = found.get(key)
+            if members is None:
+                found[key] = [index]
+            else:
+                members.append(index)
+    partisans = est.partisans(state)
+    groups = {key: _group(state, key, members, partisans) for key, members in found.items()}
+    ordered = list(groups.values())
+    board = _Board(
+        state.key,
+        state.seats,
+        state.lean,
+        state.honeymoon,
+        state.year,
+        found,
+        rival_keys,
+        held,
+        groups,
+        ordered,
+        _by_state(ordered),
+        best_values(ordered),
+    )
+    _LAST_BOARD[:] = [board]
+    return board
+
+
+def race_book(state: GameState, seat: int) -> RaceBook:
+    """This year's races, grouped when they look identical to a newcomer [11].
+
+    The shared grouping is in the order a fresh grouping gives (by first race, D before R);
+    the seat's own races move to the groups where they meet a board generic.
+    """
+    board = _board(state)
+    position = _positions(state.year)
+    own = board.held.get(seat, [])
+    if not own:
+        ordered, by_state, best = board.ordered, board.by_state, board.best
+    else:
+        changed: dict[GroupKey, list[int]] = {}
+        for index in own:
+            place, office = _place(index), game_map().seats[index].office
+            for party, old in zip(PARTIES, board.rival_keys[index], strict=True):
+                members = changed.get(old)
+                if members is None:
+                    members = changed[old] = list(board.found[old])
+                members.remove(index)
+                new = (place, office, party, BOARD_GENERIC_PART, None)
+                members = changed.get(new)
+                if members is None:
+                    members = changed[new] = list(board.found.get(new, ()))
+                members.append(index)
+        groups = dict(board.groups)
+        partisans = est.partisans(state)
+        touched: set[tuple[int, Party]] = set()
+        for key, members in changed.items():
+            if members:
+                members.sort(key=position.__getitem__)
+                groups[key] = _group(state, key, members, partisans)
+            else:
+                del groups[key]
+            touched.add((key[0], key[2]))
+        ordered = _order(list(groups.values()), position)
+        by_state = _by_state(ordered)
+        best = dict(board.best)
+        for state_index, party in touched:
+            best.pop((state_index, party), None)
+            best.update(best_values([g for g in by_state.get(state_index, []) if g.party is party]))
+    book = RaceBook(
+        state.seats, state.lean, state.honeymoon, state.year, seat, ordered, position, by_state
+    )
+    book.best = best
+    book.presidential = [group for group in ordered if group.seats[0] == 0]
+    book.best_rows = [(s, party is not Party.D, row) for (s, party), row in best.items()]
     return book
+
+
+@cache
+def _positions(year: int) -> dict[int, int]:
+    """Each race's place in the year's calendar."""
+    return {index: number for number, index in enumerate(game_map().races_in(year))}
 
 
 @cache
@@ -211,17 +361,91 @@ def presidential_part(card: Card, party: Party) -> int:
 
 
 def group_chance(key: str, group: RaceGroup, card: Card, district: Card | None = None) -> float:
-    """A newcomer's win estimate in a group's races."""
+    """A newcomer's win estimate in a group's races (a district card joins its own state's)."""
     if group.seats[0] == 0:
         chance = est.presidential_p(card, group.party, group.other)
         if group.primary is not None:
             chance *= est.primary_p(presidential_part(card, group.party) - group.primary)
         return chance
+    slot = group.party is not Party.D
     if district is None:
-        part = est.plain_part_table(key)[card.id][group.state][group.party is not Party.D]
+        part = est.plain_part_table(key)[card.id][group.state][slot]
     else:
         part = est.down_ballot_part(card, group.state, group.party, district)
     return group.chances[part - PART_RANGE[0]]
+
+
+def fitting_seats(group: RaceGroup, district: Card) -> list[int]:
+    """The group's races a district card may join: Senate and governor races of its state, and
+    its own House district [4.3]. The group must be of the district card's state."""
+    if group.office is not Office.HOUSE:
+        return group.seats
+    own = _house_seat(district.state, district.district)
+    return [own] if own in group.seats else []
+
+
+@cache
+def _house_seat(state_index: int, district: int) -> int:
+    gmap = game_map()
+    return gmap.seat_by_id[f"H-{gmap.states[state_index].code}-{district}"]
+
+
+def priced_options(
+    key: str,
+    groups: list[RaceGroup],
+    candidates: list[Card],
+    districts: list[Card],
+    floor: float,
+    least: float = -math.inf,
+    worth: float | None = None,
+    charge: bool = True,
+) -> list[Option]:
+    """Every (card x group x district card or none) with p*V >= `floor`, priced [11].
+
+    The price is p times `worth` (the office value unless a bid raises it), less the card spent
+    and, with a district card, less the district card's risk; the surplus pass (`charge`
+    off) prices plain options at p*V. Only options priced at `least` or more are kept, in
+    group order, each card's plain option before its district options.
+    """
+    assert charge or not districts
+    parts = est.plain_part_table(key)
+    low = PART_RANGE[0]
+    found: list[Option] = []
+    for group in groups:
+        presidential = group.seats[0] == 0
+        party = group.party
+        value = group.value
+        price_at = value if worth is None else worth
+        chances = group.chances
+        slot = party is not Party.D
+        fitting = [
+            (district, seats)
+            for district in districts
+            if not presidential
+            and district.state == group.state
+            and (seats := fitting_seats(group, district))
+        ]
+        for card in candidates:
+            if presidential:
+                chance = group_chance(key, group, card)
+            else:
+                chance = chances[parts[card.id][group.state][slot] - low]
+            if chance * value >= floor:
+                price = chance * price_at - kit.CARD_COST if charge else chance * price_at
+                if price >= least:
+                    found.append(Option(price, chance, price_at, card.id, party, group.seats))
+            for district, seats in fitting:
+                chance = group_chance(key, group, card, district)
+                if chance * value < floor:
+                    continue
+                price = chance * price_at - kit.CARD_COST
+                price -= 1 - chance
+                if price >= least:
+                    for index in seats:
+                        found.append(
+                            Option(price, chance, price_at, card.id, party, [index], district.id)
+                        )
+    return found
 
 
 def best_values(groups: list[RaceGroup]) -> dict[tuple[int, Party], list[float]]:
