@@ -184,20 +184,12 @@ def _pairs() -> tuple[tuple[str, ...], ...]:
     return tuple(combinations(TAGS, BILL_TAGS))
 
 
-BoardGroups = list[tuple[int, Party, int, int]]
+BoardGroups = tuple[leg.CongressGroup, ...]
 
 
 def board_groups(state: GameState) -> BoardGroups:
     """Board seats of Congress grouped by (state, party): (state, party, House, Senate) counts."""
-    counts: dict[tuple[int, Party], list[int]] = {}
-    gmap = game_map()
-    for office, slot in ((Office.HOUSE, 0), (Office.SENATE, 1)):
-        for index in leg.chamber_seats(office):
-            holding = state.seats[index]
-            if holding.holder == BOARD:
-                group = counts.setdefault((gmap.seats[index].state, holding.party), [0, 0])
-                group[slot] += 1
-    return [(s, party, n[0], n[1]) for (s, party), n in sorted(counts.items())]
+    return leg.seating(state).board
 
 
 def board_yes(
@@ -218,7 +210,8 @@ def board_yes(
 
 def player_seats(state: GameState, office: Office) -> int:
     """Seats of a chamber held by players (counted yes in the Speaker-value estimate)."""
-    return sum(1 for i in leg.chamber_seats(office) if state.seats[i].holder != BOARD)
+    groups = leg.seating(state).players
+    return sum(house if office is Office.HOUSE else senate for _, _, house, senate in groups)
 
 
 @cache
@@ -229,7 +222,19 @@ def _pair_overlaps() -> tuple[tuple[int, ...], ...]:
 
 
 def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
-    """Board yes votes in both chambers for every tag pair, counted state by state [7.1]."""
+    """Board yes votes in both chambers for every tag pair, counted state by state [7.1].
+
+    Every bot that weighs a bill on a board asks the same question, so the last answer per
+    party is remembered with the board (seats, lean, honeymoon) it was counted on.
+    """
+    last = _LAST_PAIRS.get(party)
+    if (
+        last is not None
+        and last[0] is state.seats
+        and last[1] is state.lean
+        and last[2] is state.honeymoon
+    ):
+        return last[3]
     always = 0
     by_overlap: list[tuple[int, int, int]] = []
     for state_index, seat_party, house_count, senate_count in board_groups(state):
@@ -246,7 +251,11 @@ def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
             if overlaps[state_index] >= needed:
                 total += count
         votes[pair] = total
+    _LAST_PAIRS[party] = (state.seats, state.lean, state.honeymoon, votes)
     return votes
+
+
+_LAST_PAIRS: dict[Party, tuple[object, object, object, dict[tuple[str, ...], int]]] = {}
 
 
 def best_pair(
@@ -295,10 +304,9 @@ def speaker_value(state: GameState, me: int, pair: tuple[str, ...]) -> float:
 def house_need(state: GameState, me: int, party: Party, own_reruns: int) -> int:
     """1 + the most House seats of `party` held by a rival - own re-runs under it [11]."""
     counts = [0] * state.players
-    for index in leg.chamber_seats(Office.HOUSE):
-        holding = state.seats[index]
-        if holding.holder not in (BOARD, me) and holding.party is party:
-            counts[holding.holder] += 1
+    for player, seat_party, house_seats, _ in leg.seating(state).players:
+        if player != me and seat_party is party:
+            counts[player] += house_seats
     return 1 + max(counts) - own_reruns
 
 

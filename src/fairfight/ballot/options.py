@@ -77,14 +77,11 @@ class Greedy:
         self.used = used
         self.position = [0] * len(options)
         for number, option in enumerate(options):
-            for place, seat_index in enumerate(option.seats):
-                if seat_index not in taken:
-                    self.position[number] = place
-                    entry = (-option.value, option.card, seat_index, option.district, number)
-                    self.heap.append(entry)
-                    break
+            first = option.seats[0]
+            if first in taken:
+                self._push(number)  # the heap is made whole below
             else:
-                self.position[number] = len(option.seats)
+                self.heap.append((-option.value, option.card, first, option.district, number))
         heapq.heapify(self.heap)
 
     def _push(self, number: int) -> None:
@@ -410,41 +407,45 @@ def priced_options(
     assert charge or not districts
     parts = est.plain_part_table(key)
     low = PART_RANGE[0]
+    hand = [(card, card.id, parts[card.id]) for card in candidates]
     found: list[Option] = []
+    add = found.append
+    option = tuple.__new__  # Option(...) without the keyword handling: a declaration builds ~1000
     for group in groups:
         presidential = group.seats[0] == 0
         party = group.party
         value = group.value
         price_at = value if worth is None else worth
         chances = group.chances
+        place = group.state
         slot = party is not Party.D
+        seats = group.seats
         fitting = [
-            (district, seats)
+            (district, fits)
             for district in districts
             if not presidential
-            and district.state == group.state
-            and (seats := fitting_seats(group, district))
+            and district.state == place
+            and (fits := fitting_seats(group, district))
         ]
-        for card in candidates:
+        for card, card_id, card_parts in hand:
             if presidential:
                 chance = group_chance(key, group, card)
             else:
-                chance = chances[parts[card.id][group.state][slot] - low]
+                chance = chances[card_parts[place][slot] - low]
             if chance * value >= floor:
                 price = chance * price_at - kit.CARD_COST if charge else chance * price_at
                 if price >= least:
-                    found.append(Option(price, chance, price_at, card.id, party, group.seats))
-            for district, seats in fitting:
+                    add(option(Option, (price, chance, price_at, card_id, party, seats, NO_CARD)))
+            for district, fits in fitting:
                 chance = group_chance(key, group, card, district)
                 if chance * value < floor:
                     continue
                 price = chance * price_at - kit.CARD_COST
                 price -= 1 - chance
                 if price >= least:
-                    for index in seats:
-                        found.append(
-                            Option(price, chance, price_at, card.id, party, [index], district.id)
-                        )
+                    entry = (price, chance, price_at, card_id, party)
+                    for index in fits:
+                        add(option(Option, (*entry, [index], district.id)))
     return found
 
 

@@ -6,9 +6,10 @@ A state is plain data: frozen dataclasses of ints, strings and tuples. `state_to
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import cache
+from operator import attrgetter
 from typing import Any, TypeAlias, get_args, get_origin, get_type_hints
 
 from fairfight.ballot.rules import BOARD, AmendmentChoice, BallotConfig, Party
@@ -146,7 +147,14 @@ class GameState:
 
     def with_changes(self, **changes: Any) -> GameState:
         """A copy with some fields replaced (the state itself never changes)."""
-        return replace(self, **changes)
+        values = dict(zip(_STATE_FIELDS, _state_values(self), strict=True))
+        values.update(changes)
+        return GameState(**values)
+
+
+_STATE_FIELDS: tuple[str, ...] = tuple(item.name for item in fields(GameState))
+_state_values = attrgetter(*_STATE_FIELDS)
+"""Every field of a state at once (what `dataclasses.replace` reads one by one)."""
 
 
 # ---- decisions -------------------------------------------------------------------------
@@ -256,10 +264,17 @@ def to_data(value: Any) -> Any:
         return value
     if hasattr(value, "__dataclass_fields__"):
         data: dict[str, Any] = {"type": type(value).__name__}
-        for item in fields(value):
-            data[item.name] = to_data(getattr(value, item.name))
+        names = _FIELD_NAMES.get(type(value))
+        if names is None:
+            names = _FIELD_NAMES[type(value)] = tuple(item.name for item in fields(value))
+        for name in names:
+            data[name] = to_data(getattr(value, name))
         return data
     raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
+"""Each dataclass's field names in order (`fields` rebuilds the list on every call)."""
 
 
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {"party": Party, "choice": AmendmentChoice}
