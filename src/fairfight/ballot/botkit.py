@@ -83,7 +83,7 @@ def projected_holder(state: GameState, bill: Bill, votes: tuple[bool, ...] | Non
 
 def seats_held(state: GameState, seat: int) -> int:
     """All seats a player holds."""
-    return sum(1 for holding in state.seats if holding.holder == seat)
+    return leg.seating(state).seats_held.get(seat, 0)
 
 
 def rerun(state: GameState, seat: int, seat_index: int, party: str | None = None) -> Declaration:

@@ -220,18 +220,20 @@ class Machine:
         phase is the Speaker bid: home Senate, home governor, Speaker bid, other safe Senate
         races, home House [11]."""
         gmap = game_map()
+        partisans = est.partisans(state)
+        by_office: dict[Office, list[int]] = {}
+        for index in up:
+            by_office.setdefault(gmap.seats[index].office, []).append(index)
 
         def favoured(index: int) -> tuple[int, Party | None]:
-            lean = est.partisan(state, gmap.seats[index].state)
+            lean = partisans[gmap.seats[index].state]
             return index, (Party.D if lean > 0 else Party.R if lean < 0 else None)
 
         def of(office: Office, states: tuple[int, ...] | None) -> list[int]:
-            return [
-                i
-                for i in up
-                if gmap.seats[i].office is office
-                and (states is None or gmap.seats[i].state in states)
-            ]
+            races = by_office.get(office, [])
+            if states is None:
+                return races
+            return [i for i in races if gmap.seats[i].state in states]
 
         phases: list[tuple[list[tuple[int, Party | None]], bool]] = [
             ([favoured(i) for i in of(Office.SENATE, home)], False),
@@ -244,21 +246,23 @@ class Machine:
             )
             need = est.house_need(state, seat, party, reruns)
             mine = {gmap.seat_by_id[d.race] for d in chosen}
-            safest = sorted(
-                (i for i in of(Office.HOUSE, None) if i not in mine),
-                key=lambda i: (
-                    -est.partisan(state, gmap.seats[i].state) * party.sign(),
-                    gmap.seats[i].state not in home,
+            sign = party.sign()
+            ranked = sorted(
+                (
+                    -partisans[where] * sign,
+                    where not in home,
                     state.seats[i].holder != BOARD,
                     i,
-                ),
+                )
+                for i in of(Office.HOUSE, None)
+                if i not in mine
+                for where in (gmap.seats[i].state,)
             )
-            phases.append(([(i, party) for i in safest[: max(need, 0)]], True))
+            phases.append(([(key[-1], party) for key in ranked[: max(need, 0)]], True))
         others = [
             i
             for i in of(Office.SENATE, None)
-            if gmap.seats[i].state not in home
-            and abs(est.partisan(state, gmap.seats[i].state)) >= SAFE_SENATE
+            if (where := gmap.seats[i].state) not in home and abs(partisans[where]) >= SAFE_SENATE
         ]
         phases.append(([favoured(i) for i in others], False))
         phases.append(([favoured(i) for i in of(Office.HOUSE, home)], False))
