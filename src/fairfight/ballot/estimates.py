@@ -64,11 +64,17 @@ def down_ballot_part(card: Card, state_index: int, party: Party, district: Card 
     """Card part of a new (non-incumbent) candidate [5.3]."""
     if district is None:
         return _plain_part(card, state_index, party)
-    tags = set(game_map().states[state_index].tags) | district.tags
+    tags = _race_tags(state_index, district.tags)
     part = (
         card.modifier + len(card.tags & tags) - (SWITCH_PENALTY if party is not card.party else 0)
     )
     return part + GROUND_GAME_BONUS
+
+
+@cache
+def _race_tags(state_index: int, district_tags: frozenset[str]) -> frozenset[str]:
+    """A state's tags with a district card's tags added."""
+    return frozenset(game_map().states[state_index].tags) | district_tags
 
 
 def _plain_part(card: Card, state_index: int, party: Party) -> int:

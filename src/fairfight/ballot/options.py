@@ -48,7 +48,7 @@ class Option(NamedTuple):
         return 1 if self.district == NO_CARD else 2
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RaceGroup:
     """Open races that look the same to a newcomer: same state, office, party, rivals.
 
@@ -193,18 +193,21 @@ _LAST_BOARD: list[_Board] = []
 
 
 @cache
-def _race_keys(index: int) -> dict[Party, tuple[GroupKey, GroupKey]]:
-    """A board-held race's group keys (as a D newcomer, as an R newcomer) by the party it is
-    held as: a newcomer meets the board generic, +1 when the board holds it for the other party."""
-    info = game_map().seats[index]
-    keys: dict[Party, tuple[GroupKey, GroupKey]] = {}
-    for held_as in PARTIES:
-        d_key, r_key = (
-            (info.state, info.office, p, est.opponent_of_board_seat(p, held_as, False), None)
-            for p in PARTIES
-        )
-        keys[held_as] = (d_key, r_key)
-    return keys
+def _board_keys() -> tuple[tuple[tuple[GroupKey, GroupKey], tuple[GroupKey, GroupKey]], ...]:
+    """Every seat's group keys when the board holds it (as a D newcomer, as an R newcomer),
+    held as D and held as R: a newcomer meets the board generic, +1 when the board holds the
+    seat for the other party. (The presidency's row is never read.)"""
+    rows = []
+    for info in game_map().seats:
+        by_holding = []
+        for held_as in PARTIES:
+            d_key, r_key = (
+                (info.state, info.office, p, est.opponent_of_board_seat(p, held_as, False), None)
+                for p in PARTIES
+            )
+            by_holding.append((d_key, r_key))
+        rows.append((by_holding[0], by_holding[1]))
+    return tuple(rows)
 
 
 def _place(index: int) -> int:
@@ -212,13 +215,18 @@ def _place(index: int) -> int:
     return game_map().seats[index].state if index else -2
 
 
-def _group(state: GameState, key: GroupKey, seats: list[int], partisans: list[int]) -> RaceGroup:
+_OFFICE_VALUES: dict[Office, float] = {
+    office: float(value) for office, value in kit.OFFICE_VALUE.items()
+}
+
+
+def _group(key: GroupKey, seats: list[int], partisans: list[int]) -> RaceGroup:
     _, office, party, other, primary = key
-    info = game_map().seats[seats[0]]
-    shift = partisans[info.state] * party.sign() if seats[0] else 0
+    where = game_map().seats[seats[0]].state
+    shift = (partisans[where] if party is Party.D else -partisans[where]) if seats[0] else 0
     table = race_table(shift, other, primary)
-    value = float(kit.OFFICE_VALUE[office])
-    return RaceGroup(seats, info.state, party, other, primary, shift, value, table, office)
+    value = _OFFICE_VALUES[office]
+    return RaceGroup(seats, where, party, other, primary, shift, value, table, office)
 
 
 def _order(groups: list[RaceGroup], position: dict[int, int]) -> list[RaceGroup]:
@@ -251,10 +259,11 @@ def _board(state: GameState) -> _Board:
     rival_keys: dict[int, tuple[GroupKey, GroupKey]] = {}
     held: dict[int, list[int]] = {}
     seats = state.seats
+    board_keys = _board_keys()
     for index in up:
         holding = seats[index]
         if index and holding.holder == BOARD:
-            keys = _race_keys(index)[holding.party]
+            keys = board_keys[index][holding.party is not Party.D]
         else:
             place, office = _place(index), game_map().seats[index].office
             d_side = est.opponent(state, index, PARTIES[0], BOARD)
@@ -270,7 +279,7 @@ def _board(state: GameState) -> _Board:
             else:
                 members.append(index)
     partisans = est.partisans(state)
-    groups = {key: _group(state, key, members, partisans) for key, members in found.items()}
+    groups = {key: _group(key, members, partisans) for key, members in found.items()}
     ordered = list(groups.values())
     board = _Board(
         state.key,
@@ -321,7 +330,7 @@ def race_book(state: GameState, seat: int) -> RaceBook:
         for key, members in changed.items():
             if members:
                 members.sort(key=position.__getitem__)
-                groups[key] = _group(state, key, members, partisans)
+                groups[key] = _group(key, members, partisans)
             else:
                 del groups[key]
             touched.add((key[0], key[2]))
