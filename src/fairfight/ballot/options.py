@@ -186,6 +186,8 @@ class _Board:
     ordered: list[RaceGroup]
     by_state: dict[int, list[RaceGroup]]
     best: dict[tuple[int, Party], list[float]]
+    worth: dict[tuple[int, int], float] = field(default_factory=dict)
+    """Draft worths asked by any seat holding none of the races (its book is this grouping)."""
 
 
 _LAST_BOARD: list[_Board] = []
@@ -308,8 +310,9 @@ def race_book(state: GameState, seat: int) -> RaceBook:
     board = _board(state)
     position = _positions(state.year)
     own = board.held.get(seat, [])
+    worth: dict[tuple[int, int], float] = {}
     if not own:
-        ordered, by_state, best = board.ordered, board.by_state, board.best
+        ordered, by_state, best, worth = board.ordered, board.by_state, board.best, board.worth
     else:
         changed: dict[GroupKey, list[int]] = {}
         for index in own:
@@ -344,6 +347,7 @@ def race_book(state: GameState, seat: int) -> RaceBook:
         state.seats, state.lean, state.honeymoon, state.year, seat, ordered, position, by_state
     )
     book.best = best
+    book.worth = worth
     book.presidential = [group for group in ordered if group.seats[0] == 0]
     book.best_rows = [(s, party is not Party.D, row) for (s, party), row in best.items()]
     return book

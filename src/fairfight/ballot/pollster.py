@@ -331,12 +331,16 @@ class Pollster:
         without the district card, never against the other party's option [11]: that is the
         same group of races, so each group the district card fits is compared with itself.
         """
+        low = PART_RANGE[0]
+        plain_parts = est.plain_part_table(state.key)[card.id][district.state]
         gain = 0.0
         for group in self.groups(state, seat, set(), district.state):
             if not fitting_seats(group, district):
                 continue
-            plain = self.chance(state, group, card) * group.value - kit.CARD_COST
-            chance = self.chance(state, group, card, district)
+            slot = group.party is not Party.D
+            plain = group.chances[plain_parts[slot] - low] * group.value - kit.CARD_COST
+            part = est.down_ballot_part(card, group.state, group.party, district)
+            chance = group.chances[part - low]
             ev = chance * group.value - kit.CARD_COST
             ev -= 1 - chance
             gain = max(gain, ev - plain)

@@ -13,6 +13,7 @@ import hmac
 import re
 import secrets
 from fractions import Fraction
+from functools import lru_cache
 
 __all__ = [
     "DRAW_BITS",
@@ -96,9 +97,23 @@ def address(key: str, *fields: int | str) -> str:
     """The ASCII text that is hashed for a draw: `key:field:field...`."""
     if not isinstance(key, str):
         raise ValueError("key: must be text")
-    parts = [_encode_field("key", key)]
-    parts.extend(_encode_field(f"field {i}", f) for i, f in enumerate(fields))
+    parts = [key if _valid_text(key) else _encode_field("key", key)]
+    for i, field in enumerate(fields):
+        # Plain whole numbers and text already seen valid skip the full check (and the
+        # building of its error position); anything else takes it.
+        if type(field) is int and field >= 0:
+            parts.append(str(field))
+        elif type(field) is str and _valid_text(field):
+            parts.append(field)
+        else:
+            parts.append(_encode_field(f"field {i}", field))
     return ":".join(parts)
+
+
+@lru_cache(maxsize=4096)
+def _valid_text(field: str) -> bool:
+    """True for a text field of the address alphabet (fields repeat: stage names, ids)."""
+    return _FIELD_TEXT.fullmatch(field) is not None
 
 
 def hash64(key: str, *fields: int | str) -> int:
