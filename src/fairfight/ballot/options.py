@@ -6,6 +6,7 @@ import heapq
 import math
 from dataclasses import dataclass, field, replace
 from functools import cache
+from operator import attrgetter
 from typing import NamedTuple
 
 from fairfight.ballot import botkit as kit
@@ -65,6 +66,8 @@ class RaceGroup:
     value: float
     chances: tuple[float, ...]
     office: Office = Office.HOUSE
+    rank: int = 0
+    """Where a fresh grouping puts the group: its first race's calendar place, D before R."""
 
 
 class Greedy:
@@ -222,18 +225,19 @@ _OFFICE_VALUES: dict[Office, float] = {
 }
 
 
-def _group(key: GroupKey, seats: list[int], partisans: list[int]) -> RaceGroup:
+def _group(
+    key: GroupKey, seats: list[int], partisans: list[int], position: dict[int, int]
+) -> RaceGroup:
     _, office, party, other, primary = key
     where = game_map().seats[seats[0]].state
     shift = (partisans[where] if party is Party.D else -partisans[where]) if seats[0] else 0
     table = race_table(shift, other, primary)
     value = _OFFICE_VALUES[office]
-    return RaceGroup(seats, where, party, other, primary, shift, value, table, office)
+    rank = 2 * position[seats[0]] + (party is not Party.D)
+    return RaceGroup(seats, where, party, other, primary, shift, value, table, office, rank)
 
 
-def _order(groups: list[RaceGroup], position: dict[int, int]) -> list[RaceGroup]:
-    """Calendar order of each group's first race, D before R (the order of a fresh grouping)."""
-    return sorted(groups, key=lambda g: 2 * position[g.seats[0]] + (g.party is not Party.D))
+_RANK = attrgetter("rank")
 
 
 def _by_state(groups: list[RaceGroup]) -> dict[int, list[RaceGroup]]:
@@ -281,7 +285,8 @@ def _board(state: GameState) -> _Board:
             else:
                 members.append(index)
     partisans = est.partisans(state)
-    groups = {key: _group(key, members, partisans) for key, members in found.items()}
+    position = _positions(state.year)
+    groups = {key: _group(key, members, partisans, position) for key, members in found.items()}
     ordered = list(groups.values())
     board = _Board(
         state.key,
@@ -333,11 +338,11 @@ def race_book(state: GameState, seat: int) -> RaceBook:
         for key, members in changed.items():
             if members:
                 members.sort(key=position.__getitem__)
-                groups[key] = _group(key, members, partisans)
+                groups[key] = _group(key, members, partisans, position)
             else:
                 del groups[key]
             touched.add((key[0], key[2]))
-        ordered = _order(list(groups.values()), position)
+        ordered = sorted(groups.values(), key=_RANK)
         by_state = _by_state(ordered)
         best = dict(board.best)
         for state_index, party in touched:

@@ -254,6 +254,8 @@ DECISION_TYPES: dict[str, type[Any]] = {
 
 def to_data(value: Any) -> Any:
     """Plain JSON data for a state, a decision or any of their parts (type names kept)."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, BallotConfig):
         return value.model_dump(mode="json")
     if isinstance(value, StrEnum):
@@ -273,6 +275,8 @@ def to_data(value: Any) -> Any:
     raise TypeError(f"cannot serialise {type(value).__name__}")
 
 
+_PLAIN: frozenset[type[Any]] = frozenset((int, str, bool, type(None)))
+"""Values that are their own data (exact types: an enum member or a subclass takes the long way)."""
 _FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
 """Each dataclass's field names in order (`fields` rebuilds the list on every call)."""
 
