@@ -4,8 +4,10 @@ amendment track [7, 8]. Every function reads a state and the players' answers; n
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import (
@@ -91,29 +93,31 @@ def seating(state: GameState) -> Seating:
     last = _LAST_SEATING[0]
     if last is not None and last[0] is state.seats:
         return last[1]
-    gmap = game_map()
     board: dict[tuple[int, Party], list[int]] = {}
     players: dict[tuple[int, Party], list[int]] = {}
     counts = {office: dict.fromkeys(PARTIES, 0) for office in Office}
     holders: dict[Office, set[int]] = {office: set() for office in Office}
     seats_held: dict[int, int] = {}
     governors: dict[int, int] = {}
-    for info, holding in zip(gmap.seats, state.seats, strict=True):
-        office = info.office
-        counts[office][holding.party] += 1
-        player = holding.holder
-        if player != BOARD:
-            holders[office].add(player)
-            seats_held[player] = seats_held.get(player, 0) + 1
-            if office is Office.GOVERNOR:
-                governors[player] = governors.get(player, 0) + 1
-        if office is Office.HOUSE or office is Office.SENATE:
-            slot = 0 if office is Office.HOUSE else 1
+    for office in Office:
+        # Seats are counted by (holder, state, party) first: a few hundred kinds, not 536 seats.
+        indexes, states = _chamber_states(office)
+        chamber = list(map(state.seats.__getitem__, indexes))
+        kinds = Counter(zip(map(_HOLDER, chamber), states, map(_PARTY, chamber), strict=True))
+        slot = 0 if office is Office.HOUSE else 1
+        congress = office is Office.HOUSE or office is Office.SENATE
+        for (player, where, party), number in kinds.items():
+            counts[office][party] += number
             if player == BOARD:
-                group = board.setdefault((info.state, holding.party), [0, 0])
-            else:
-                group = players.setdefault((player, holding.party), [0, 0])
-            group[slot] += 1
+                if congress:
+                    board.setdefault((where, party), [0, 0])[slot] += number
+                continue
+            holders[office].add(player)
+            seats_held[player] = seats_held.get(player, 0) + number
+            if office is Office.GOVERNOR:
+                governors[player] = governors.get(player, 0) + number
+            if congress:
+                players.setdefault((player, party), [0, 0])[slot] += number
     found = Seating(
         tuple((s, party, n[0], n[1]) for (s, party), n in sorted(board.items())),
         tuple((p, party, n[0], n[1]) for (p, party), n in sorted(players.items())),
@@ -124,6 +128,17 @@ def seating(state: GameState) -> Seating:
     )
     _LAST_SEATING[0] = (state.seats, found)
     return found
+
+
+_HOLDER = attrgetter("holder")
+_PARTY = attrgetter("party")
+
+
+@cache
+def _chamber_states(office: Office) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seat indexes of an office and the state of each."""
+    indexes = chamber_seats(office)
+    return indexes, tuple(game_map().seats[index].state for index in indexes)
 
 
 _LAST_SEATING: list[tuple[tuple[Holding, ...], Seating] | None] = [None]
