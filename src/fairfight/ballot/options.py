@@ -74,17 +74,19 @@ class Greedy:
     """Best option first (ties: lower card id, then lower seat); each card and race once."""
 
     def __init__(self, options: list[Option], taken: set[int], used: set[int]) -> None:
-        self.heap: list[tuple[float, int, int, int, int]] = []
         self.options = options
         self.taken = taken
         self.used = used
         self.position = [0] * len(options)
-        for number, option in enumerate(options):
-            first = option.seats[0]
-            if first in taken:
+        self.heap: list[tuple[float, int, int, int, int]] = [
+            (-option.value, option.card, option.seats[0], option.district, number)
+            for number, option in enumerate(options)
+        ]
+        blocked = [entry[4] for entry in self.heap if entry[2] in taken] if taken else []
+        if blocked:
+            self.heap = [entry for entry in self.heap if entry[2] not in taken]
+            for number in blocked:
                 self._push(number)  # the heap is made whole below
-            else:
-                self.heap.append((-option.value, option.card, first, option.district, number))
         heapq.heapify(self.heap)
 
     def _push(self, number: int) -> None:
@@ -425,45 +427,62 @@ def priced_options(
     assert charge or not districts
     parts = est.plain_part_table(key)
     low = PART_RANGE[0]
-    hand = [(card, card.id, parts[card.id]) for card in candidates]
+    cost = kit.CARD_COST if charge else 0
+    ids = [card.id for card in candidates]
+    # Each card's place in a group's chance table, per (state, party slot); chances grow with
+    # the part, so a group whose best card misses the floor or the least price has no option.
+    places: dict[tuple[int, bool], tuple[list[int], int]] = {}
+    districts_in: dict[int, list[Card]] = {}
+    for district in districts:
+        districts_in.setdefault(district.state, []).append(district)
     found: list[Option] = []
     add = found.append
     option = tuple.__new__  # Option(...) without the keyword handling: a declaration builds ~1000
+    none = NO_CARD
     for group in groups:
-        presidential = group.seats[0] == 0
+        seats = group.seats
         party = group.party
         value = group.value
         price_at = value if worth is None else worth
+        if seats[0] == 0:
+            for card in candidates:
+                chance = group_chance(key, group, card)
+                if chance * value >= floor and (price := chance * price_at - cost) >= least:
+                    add(option(Option, (price, chance, price_at, card.id, party, seats, none)))
+            continue
         chances = group.chances
         place = group.state
         slot = party is not Party.D
-        seats = group.seats
-        fitting = [
-            (district, fits)
-            for district in districts
-            if not presidential
-            and district.state == place
-            and (fits := fitting_seats(group, district))
-        ]
-        for card, card_id, card_parts in hand:
-            if presidential:
-                chance = group_chance(key, group, card)
-            else:
-                chance = chances[card_parts[place][slot] - low]
-            if chance * value >= floor:
-                price = chance * price_at - kit.CARD_COST if charge else chance * price_at
-                if price >= least:
-                    add(option(Option, (price, chance, price_at, card_id, party, seats, NO_CARD)))
+        known = places.get((place, slot))
+        if known is None:
+            row = [parts[card_id][place][slot] - low for card_id in ids]
+            known = places[(place, slot)] = (row, max(row, default=0))
+        row, top = known
+        here = districts_in.get(place)
+        if here is None:
+            best = chances[top]
+            if best * value < floor or best * price_at - cost < least:
+                continue
+            for card_id, index in zip(ids, row, strict=True):
+                chance = chances[index]
+                if chance * value >= floor and (price := chance * price_at - cost) >= least:
+                    add(option(Option, (price, chance, price_at, card_id, party, seats, none)))
+            continue
+        fitting = [(d, fits) for d in here if (fits := fitting_seats(group, d))]
+        for card, index in zip(candidates, row, strict=True):
+            chance = chances[index]
+            if chance * value >= floor and (price := chance * price_at - cost) >= least:
+                add(option(Option, (price, chance, price_at, card.id, party, seats, none)))
             for district, fits in fitting:
                 chance = group_chance(key, group, card, district)
                 if chance * value < floor:
                     continue
-                price = chance * price_at - kit.CARD_COST
+                price = chance * price_at - cost
                 price -= 1 - chance
                 if price >= least:
-                    entry = (price, chance, price_at, card_id, party)
-                    for index in fits:
-                        add(option(Option, (*entry, [index], district.id)))
+                    entry = (price, chance, price_at, card.id, party)
+                    for seat_index in fits:
+                        add(option(Option, (*entry, [seat_index], district.id)))
     return found
 
 
