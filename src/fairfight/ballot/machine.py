@@ -194,9 +194,12 @@ class Machine:
             tags = set(gmap.states[info.state].tags) | (district.tags if district else set())
             board_held = bid and state.seats[index].holder == BOARD
             for card in candidates:
+                fit = len(card.tags & tags)
+                if best is not None and fit < best[0][0]:
+                    continue  # a worse fit can never rank higher
                 run_as = party or card.printed
                 rank = (
-                    len(card.tags & tags),
+                    fit,
                     card.modifier,
                     run_as is card.party,
                     board_held,

@@ -435,6 +435,7 @@ def priced_options(
     districts_in: dict[int, list[Card]] = {}
     for district in districts:
         districts_in.setdefault(district.state, []).append(district)
+    joined: dict[tuple[int, int], list[int]] = {}
     found: list[Option] = []
     add = found.append
     option = tuple.__new__  # Option(...) without the keyword handling: a declaration builds ~1000
@@ -474,7 +475,13 @@ def priced_options(
             if chance * value >= floor and (price := chance * price_at - cost) >= least:
                 add(option(Option, (price, chance, price_at, card.id, party, seats, none)))
             for district, fits in fitting:
-                chance = group_chance(key, group, card, district)
+                pair = (card.id, district.id)
+                with_district = joined.get(pair)
+                if with_district is None:
+                    with_district = joined[pair] = [
+                        est.down_ballot_part(card, place, p, district) - low for p in PARTIES
+                    ]
+                chance = chances[with_district[slot]]
                 if chance * value < floor:
                     continue
                 price = chance * price_at - cost

@@ -26,6 +26,7 @@ from fairfight.ballot.rules import (
     BOARD,
     BOARD_GENERIC_PART,
     BOARD_INCUMBENCY_BONUS,
+    PARTIES,
     TAGS,
     AmendmentChoice,
     Office,
@@ -333,14 +334,16 @@ class Pollster:
         """
         low = PART_RANGE[0]
         plain_parts = est.plain_part_table(state.key)[card.id][district.state]
+        with_district = [
+            est.down_ballot_part(card, district.state, party, district) for party in PARTIES
+        ]
         gain = 0.0
         for group in self.groups(state, seat, set(), district.state):
             if not fitting_seats(group, district):
                 continue
             slot = group.party is not Party.D
             plain = group.chances[plain_parts[slot] - low] * group.value - kit.CARD_COST
-            part = est.down_ballot_part(card, group.state, group.party, district)
-            chance = group.chances[part - low]
+            chance = group.chances[with_district[slot] - low]
             ev = chance * group.value - kit.CARD_COST
             ev -= 1 - chance
             gain = max(gain, ev - plain)
