@@ -8,7 +8,7 @@ games), then `simulate`'s own path with `--jobs 1` and `--jobs 2`, each as a rat
 from __future__ import annotations
 
 from bench.timing import best_seconds
-from fairfight.ballot import dice, estimates, options
+from fairfight.ballot import dice, estimates, racebook
 from fairfight.ballot.rules import named_config
 from fairfight.ballot.simulate import GameSpec, run_game, run_games
 
@@ -24,7 +24,7 @@ def _clear_caches() -> None:
         estimates.presidential_face_p,
         estimates.race_chance,
         estimates.plain_part_table,
-        options.race_table,
+        racebook.race_table,
     ):
         cached.cache_clear()
 

@@ -10,16 +10,14 @@ from fairfight.ballot import estimates as est
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.options import (
+from fairfight.ballot.options import Greedy, Option, priced_options
+from fairfight.ballot.racebook import (
     PART_RANGE,
-    Greedy,
-    Option,
     RaceBook,
     RaceGroup,
     fitting_seats,
     group_chance,
     presidential_part,
-    priced_options,
     race_book,
 )
 from fairfight.ballot.rules import (
