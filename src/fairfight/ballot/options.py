@@ -3,6 +3,7 @@ picker that takes the best first [11]."""
 
 from __future__ import annotations
 
+import copy
 import heapq
 import math
 from typing import NamedTuple
@@ -13,6 +14,15 @@ from fairfight.ballot.deck import Card
 from fairfight.ballot.racebook import PART_RANGE, RaceGroup, fitting_seats, group_chance
 from fairfight.ballot.rules import PARTIES, Party
 from fairfight.ballot.state import NO_CARD
+
+GROUP_ORDER = 1_000_000
+CARD_ORDER = 1_000
+"""An option's place in the full list, as one number: group, then card, then plain before its
+district options (a hand holds far fewer than 1000 cards, a group far fewer district options)."""
+
+Entry = tuple[float, int, int, int, int, int]
+"""A greedy heap entry: (-value, card, seat, district, place in the list, option number); a group
+not priced yet is (-best value, -1, group, -1, -1, -1)."""
 
 
 class Option(NamedTuple):
@@ -35,48 +45,123 @@ class Option(NamedTuple):
         return 1 if self.district == NO_CARD else 2
 
 
-class Greedy:
-    """Best option first (ties: lower card id, then lower seat); each card and race once."""
+class Pricing:
+    """How a declaration prices (card x group x district card or none) [11].
 
-    def __init__(self, options: list[Option], taken: set[int], used: set[int]) -> None:
-        self.options = options
-        self.taken = taken
-        self.used = used
-        self.position = [0] * len(options)
-        self.heap: list[tuple[float, int, int, int, int]] = [
-            (-option.value, option.card, option.seats[0], option.district, number)
-            for number, option in enumerate(options)
+    An option exists when p*V >= `floor`. Its price is p times `worth` (the office value unless
+    a bid raises it), less the card spent and, with a district card, less the district card's
+    risk; the surplus pass (`charge` off) prices plain options at p*V. Only options priced at
+    `least` or more are kept: each card's plain option, then its district options.
+    """
+
+    def __init__(
+        self,
+        key: str,
+        candidates: list[Card],
+        districts: list[Card],
+        floor: float,
+        least: float = -math.inf,
+        worth: float | None = None,
+        charge: bool = True,
+    ) -> None:
+        assert charge or not districts
+        self.key = key
+        self.candidates = candidates
+        self.floor = floor
+        self.least = least
+        self.worth = worth
+        self.cost = kit.CARD_COST if charge else 0
+        self.parts = est.plain_part_table(key)
+        self.rows: dict[tuple[int, bool], tuple[list[int], int]] = {}
+        self.districts: dict[int, list[Card]] = {}
+        for district in districts:
+            self.districts.setdefault(district.state, []).append(district)
+        self.joined: dict[tuple[int, int], list[int]] = {}
+
+    def raised(self, worth: float) -> Pricing:
+        """The same options priced at `worth` instead of their office value (a bid)."""
+        raised = copy.copy(self)
+        raised.worth = worth
+        return raised
+
+    def row(self, place: int, slot: bool) -> tuple[list[int], int]:
+        """Each card's place in a chance table of this (state, party), and the highest."""
+        known = self.rows.get((place, slot))
+        if known is None:
+            low = PART_RANGE[0]
+            row = [self.parts[card.id][place][slot] - low for card in self.candidates]
+            known = self.rows[(place, slot)] = (row, max(row, default=0))
+        return known
+
+    def bound(self, group: RaceGroup) -> float | None:
+        """The price of the group's best option (chances grow with the part, prices with the
+        chance), None when it has none, and infinity when it must be priced card by card."""
+        if group.seats[0] == 0 or group.state in self.districts:
+            return math.inf
+        best = group.chances[self.row(group.state, group.party is not Party.D)[1]]
+        price_at = group.value if self.worth is None else self.worth
+        if best * group.value < self.floor or best * price_at - self.cost < self.least:
+            return None
+        return best * price_at - self.cost
+
+    def group_options(
+        self, group: RaceGroup, used: set[int] | frozenset[int] = frozenset()
+    ) -> list[tuple[Option, int]]:
+        """The group's options for cards not `used`, in order, each with its place in it."""
+        floor, least, cost = self.floor, self.least, self.cost
+        seats, party, value = group.seats, group.party, group.value
+        price_at = value if self.worth is None else self.worth
+        found: list[tuple[Option, int]] = []
+        option = tuple.__new__  # Option(...) without its keyword handling: it is built often
+        if seats[0] == 0:
+            for number, card in enumerate(self.candidates):
+                chance = group_chance(self.key, group, card)
+                if card.id in used or chance * value < floor:
+                    continue
+                if (price := chance * price_at - cost) >= least:
+                    entry = (price, chance, price_at, card.id, party, seats, NO_CARD)
+                    found.append((option(Option, entry), number * CARD_ORDER))
+            return found
+        chances, place = group.chances, group.state
+        slot = party is not Party.D
+        fitting = [
+            (district, fits)
+            for district in self.districts.get(place, ())
+            if (fits := fitting_seats(group, district))
         ]
-        blocked = [entry[4] for entry in self.heap if entry[2] in taken] if taken else []
-        if blocked:
-            self.heap = [entry for entry in self.heap if entry[2] not in taken]
-            for number in blocked:
-                self._push(number)  # the heap is made whole below
-        heapq.heapify(self.heap)
+        row = self.row(place, slot)[0]
+        for number, (card, index) in enumerate(zip(self.candidates, row, strict=True)):
+            if card.id in used:
+                continue
+            chance = chances[index]
+            if chance * value >= floor and (price := chance * price_at - cost) >= least:
+                entry = (price, chance, price_at, card.id, party, seats, NO_CARD)
+                found.append((option(Option, entry), number * CARD_ORDER))
+            after = number * CARD_ORDER
+            for district, fits in fitting:
+                chance = chances[self.joined_part(card, district)[slot]]
+                if chance * value < floor:
+                    continue
+                price = chance * price_at - cost
+                price -= 1 - chance
+                if price >= least:
+                    for seat_index in fits:
+                        after += 1
+                        entry = (price, chance, price_at, card.id, party, [seat_index], district.id)
+                        found.append((option(Option, entry), after))
+        return found
 
-    def _push(self, number: int) -> None:
-        option = self.options[number]
-        while self.position[number] < len(option.seats):
-            seat_index = option.seats[self.position[number]]
-            if seat_index not in self.taken:
-                heapq.heappush(
-                    self.heap, (-option.value, option.card, seat_index, option.district, number)
-                )
-                return
-            self.position[number] += 1
-
-    def peek(self) -> tuple[Option, int] | None:
-        """The best still-possible option and its race, without taking it."""
-        while self.heap:
-            _, card, seat_index, district, number = self.heap[0]
-            if card in self.used or district in self.used:
-                heapq.heappop(self.heap)
-            elif seat_index in self.taken:
-                heapq.heappop(self.heap)
-                self._push(number)
-            else:
-                return self.options[number], seat_index
-        return None
+    def joined_part(self, card: Card, district: Card) -> list[int]:
+        """A card's place in its district's chance tables with the district card attached."""
+        pair = (card.id, district.id)
+        known = self.joined.get(pair)
+        if known is None:
+            low = PART_RANGE[0]
+            known = self.joined[pair] = [
+                est.down_ballot_part(card, district.state, party, district) - low
+                for party in PARTIES
+            ]
+        return known
 
 
 def priced_options(
@@ -89,77 +174,113 @@ def priced_options(
     worth: float | None = None,
     charge: bool = True,
 ) -> list[Option]:
-    """Every (card x group x district card or none) with p*V >= `floor`, priced [11].
+    """Every option of these groups, priced (`Pricing`), in group order."""
+    pricing = Pricing(key, candidates, districts, floor, least, worth, charge)
+    return [
+        option
+        for group in groups
+        if pricing.bound(group) is not None
+        for option, _ in pricing.group_options(group)
+    ]
 
-    The price is p times `worth` (the office value unless a bid raises it), less the card spent
-    and, with a district card, less the district card's risk; the surplus pass (`charge`
-    off) prices plain options at p*V. Only options priced at `least` or more are kept, in
-    group order, each card's plain option before its district options.
+
+class Greedy:
+    """Best option first (ties: lower card id, then lower seat); each card and race once."""
+
+    def __init__(self, options: list[Option], taken: set[int], used: set[int]) -> None:
+        self.options = options
+        self.order = list(range(len(options)))
+        self.taken = taken
+        self.used = used
+        self.position = [0] * len(options)
+        self.heap: list[Entry] = [
+            (-option.value, option.card, option.seats[0], option.district, number, number)
+            for number, option in enumerate(options)
+        ]
+        self._settle()
+
+    def _settle(self) -> None:
+        """Entries whose first race is taken move on to their next race; then heap order."""
+        taken = self.taken
+        blocked = [entry[5] for entry in self.heap if entry[5] >= 0 and entry[2] in taken]
+        if blocked:
+            self.heap = [entry for entry in self.heap if entry[5] < 0 or entry[2] not in taken]
+            for number in blocked:
+                self._push(number)
+        heapq.heapify(self.heap)
+
+    def _push(self, number: int) -> None:
+        option = self.options[number]
+        while self.position[number] < len(option.seats):
+            seat_index = option.seats[self.position[number]]
+            if seat_index not in self.taken:
+                entry = (-option.value, option.card, seat_index, option.district)
+                heapq.heappush(self.heap, (*entry, self.order[number], number))
+                return
+            self.position[number] += 1
+
+    def _expand(self, group: int) -> None:
+        """Price a group whose best option may be next (only `PricedGreedy` defers any)."""
+        raise AssertionError(f"group {group} was never deferred")
+
+    def peek(self) -> tuple[Option, int] | None:
+        """The best still-possible option and its race, without taking it."""
+        heap = self.heap
+        while heap:
+            _, card, seat_index, district, _, number = heap[0]
+            if card < 0:
+                heapq.heappop(heap)
+                self._expand(seat_index)
+            elif card in self.used or district in self.used:
+                heapq.heappop(heap)
+            elif seat_index in self.taken:
+                heapq.heappop(heap)
+                self._push(number)
+            else:
+                return self.options[number], seat_index
+        return None
+
+
+class PricedGreedy(Greedy):
+    """`Greedy(priced_options(...))`, pricing each group only once its best option could be
+    the next one taken: a declaration takes a handful of options out of hundreds.
+
+    Every entry carries the option's place in the full list, so ties break exactly as there.
     """
-    assert charge or not districts
-    parts = est.plain_part_table(key)
-    low = PART_RANGE[0]
-    cost = kit.CARD_COST if charge else 0
-    ids = [card.id for card in candidates]
-    # Each card's place in a group's chance table, per (state, party slot); chances grow with
-    # the part, so a group whose best card misses the floor or the least price has no option.
-    places: dict[tuple[int, bool], tuple[list[int], int]] = {}
-    districts_in: dict[int, list[Card]] = {}
-    for district in districts:
-        districts_in.setdefault(district.state, []).append(district)
-    joined: dict[tuple[int, int], list[int]] = {}
-    found: list[Option] = []
-    add = found.append
-    option = tuple.__new__  # Option(...) without the keyword handling: a declaration builds ~1000
-    none = NO_CARD
-    for group in groups:
-        seats = group.seats
-        party = group.party
-        value = group.value
-        price_at = value if worth is None else worth
-        if seats[0] == 0:
-            for card in candidates:
-                chance = group_chance(key, group, card)
-                if chance * value >= floor and (price := chance * price_at - cost) >= least:
-                    add(option(Option, (price, chance, price_at, card.id, party, seats, none)))
-            continue
-        chances = group.chances
-        place = group.state
-        slot = party is not Party.D
-        known = places.get((place, slot))
-        if known is None:
-            row = [parts[card_id][place][slot] - low for card_id in ids]
-            known = places[(place, slot)] = (row, max(row, default=0))
-        row, top = known
-        here = districts_in.get(place)
-        if here is None:
-            best = chances[top]
-            if best * value < floor or best * price_at - cost < least:
+
+    def __init__(
+        self, pricing: Pricing, groups: list[RaceGroup], taken: set[int], used: set[int]
+    ) -> None:
+        self.pricing = pricing
+        self.groups = groups
+        self.options = []
+        self.order = []
+        self.taken = taken
+        self.used = used
+        self.position = []
+        self.heap = []
+        for index, group in enumerate(groups):
+            bound = pricing.bound(group)
+            if bound is None:
                 continue
-            for card_id, index in zip(ids, row, strict=True):
-                chance = chances[index]
-                if chance * value >= floor and (price := chance * price_at - cost) >= least:
-                    add(option(Option, (price, chance, price_at, card_id, party, seats, none)))
-            continue
-        fitting = [(d, fits) for d in here if (fits := fitting_seats(group, d))]
-        for card, index in zip(candidates, row, strict=True):
-            chance = chances[index]
-            if chance * value >= floor and (price := chance * price_at - cost) >= least:
-                add(option(Option, (price, chance, price_at, card.id, party, seats, none)))
-            for district, fits in fitting:
-                pair = (card.id, district.id)
-                with_district = joined.get(pair)
-                if with_district is None:
-                    with_district = joined[pair] = [
-                        est.down_ballot_part(card, place, p, district) - low for p in PARTIES
-                    ]
-                chance = chances[with_district[slot]]
-                if chance * value < floor:
-                    continue
-                price = chance * price_at - cost
-                price -= 1 - chance
-                if price >= least:
-                    entry = (price, chance, price_at, card.id, party)
-                    for seat_index in fits:
-                        add(option(Option, (*entry, [seat_index], district.id)))
-    return found
+            if bound < math.inf:
+                self.heap.append((-bound, -1, index, -1, -1, -1))
+                continue
+            for number in self._add(index):
+                option = self.options[number]
+                entry = (-option.value, option.card, option.seats[0], option.district)
+                self.heap.append((*entry, self.order[number], number))
+        self._settle()
+
+    def _add(self, group: int) -> range:
+        """Price a group: its options join the list (the caller puts them on the heap)."""
+        start = len(self.options)
+        for option, place in self.pricing.group_options(self.groups[group], self.used):
+            self.options.append(option)
+            self.order.append(group * GROUP_ORDER + place)
+            self.position.append(0)
+        return range(start, len(self.options))
+
+    def _expand(self, group: int) -> None:
+        for number in self._add(group):
+            self._push(number)

@@ -10,7 +10,7 @@ from fairfight.ballot import estimates as est
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.options import Greedy, Option, priced_options
+from fairfight.ballot.options import Greedy, Option, PricedGreedy, Pricing, priced_options
 from fairfight.ballot.racebook import (
     PART_RANGE,
     RaceBook,
@@ -152,11 +152,11 @@ class Pollster:
         # An option below the floor is never taken (the loop stops at the first one), so the
         # pools leave them out; the options worth less are only priced when the hand is still
         # over the limit after the greedy picks.
-        options = priced_options(state.key, groups, candidates, districts, TAKE_FLOOR, TAKE_FLOOR)
-        boosted, need = self._speaker_bid(state, seat, chosen, groups, candidates, districts)
-        size = len(hand)
         used: set[int] = set()
-        pools = [Greedy(options, taken, used), Greedy(boosted, taken, used)]
+        pricing = Pricing(state.key, candidates, districts, TAKE_FLOOR, TAKE_FLOOR)
+        bids, need = self._speaker_bid(state, seat, chosen, groups, pricing, taken, used)
+        pools = [PricedGreedy(pricing, groups, taken, used), bids]
+        size = len(hand)
         bids_taken = 0
         while True:
             picks = [pool.peek() for pool in pools[: 2 if bids_taken < need else 1]]
@@ -216,13 +216,14 @@ class Pollster:
         seat: int,
         chosen: list[Declaration],
         groups: list[RaceGroup],
-        candidates: list[Card],
-        districts: list[Card],
-    ) -> tuple[list[Option], int]:
+        pricing: Pricing,
+        taken: set[int],
+        used: set[int],
+    ) -> tuple[Greedy, int]:
         """House options under the majority party, valued at 2 + SV/need [11]."""
         self.bids = {}
         if state.year % 2:
-            return [], 0
+            return Greedy([], taken, used), 0
         party = leg.majority_party(state, Office.HOUSE)
         gmap = game_map()
         reruns = sum(
@@ -230,14 +231,11 @@ class Pollster:
         )
         need = est.house_need(state, seat, party, reruns)
         if need < 1:
-            return [], 0
+            return Greedy([], taken, used), 0
         value = est.speaker_value(state, seat, self._pair(state, seat, party))
-        boosted_value = kit.OFFICE_VALUE[Office.HOUSE] + value / need
+        boosted = pricing.raised(kit.OFFICE_VALUE[Office.HOUSE] + value / need)
         house = [g for g in groups if g.party is party and g.office is Office.HOUSE]
-        bids = priced_options(
-            state.key, house, candidates, districts, TAKE_FLOOR, TAKE_FLOOR, boosted_value
-        )
-        return bids, need
+        return PricedGreedy(boosted, house, taken, used), need
 
     def withdraw(self, state: GameState, seat: int) -> Withdrawals:
         """Withdraw where p*V - c < 0 with the revealed fields [11]."""
