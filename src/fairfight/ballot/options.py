@@ -94,15 +94,27 @@ class Pricing:
         return known
 
     def bound(self, group: RaceGroup) -> float | None:
-        """The price of the group's best option (chances grow with the part, prices with the
-        chance), None when it has none, and infinity when it must be priced card by card."""
-        if group.seats[0] == 0 or group.state in self.districts:
+        """The best price any option of the group can have, None when it has none (chances
+        grow with the part, prices with the chance); infinity for the presidency, whose
+        chances are read card by card."""
+        if group.seats[0] == 0:
             return math.inf
-        best = group.chances[self.row(group.state, group.party is not Party.D)[1]]
-        price_at = group.value if self.worth is None else self.worth
-        if best * group.value < self.floor or best * price_at - self.cost < self.least:
-            return None
-        return best * price_at - self.cost
+        chances, value = group.chances, group.value
+        price_at = value if self.worth is None else self.worth
+        slot = group.party is not Party.D
+        found = None
+        best = chances[self.row(group.state, slot)[1]]
+        if best * value >= self.floor and best * price_at - self.cost >= self.least:
+            found = best * price_at - self.cost
+        for district in self.districts.get(group.state, ()):
+            if not self.candidates or not fitting_seats(group, district):
+                continue
+            best = chances[max(self.joined_part(card, district)[slot] for card in self.candidates)]
+            price = best * price_at - self.cost
+            price -= 1 - best
+            if best * value >= self.floor and price >= self.least:
+                found = price if found is None else max(found, price)
+        return found
 
     def group_options(
         self, group: RaceGroup, used: set[int] | frozenset[int] = frozenset()
