@@ -221,10 +221,18 @@ def player_seats(state: GameState, office: Office) -> int:
 
 
 @cache
-def _pair_overlaps() -> tuple[tuple[int, ...], ...]:
-    """|pair & state tags| for every tag pair (in `_pairs` order) and every state."""
+def _pair_overlaps() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For every tag pair (in `_pairs` order): (state, |pair & state tags|) of each state it
+    touches (a state sharing no tag with a pair never depends on it)."""
     states = game_map().states
-    return tuple(tuple(len(set(pair) & set(home.tags)) for home in states) for pair in _pairs())
+    return tuple(
+        tuple(
+            (home.index, overlap)
+            for home in states
+            if (overlap := len(set(pair) & set(home.tags)))
+        )
+        for pair in _pairs()
+    )
 
 
 def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
@@ -242,20 +250,21 @@ def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
     ):
         return last[3]
     always = 0
-    by_overlap: list[tuple[int, int, int]] = []
+    by_overlap: dict[int, list[tuple[int, int]]] = {}
     for state_index, seat_party, house_count, senate_count in board_groups(state):
         lean = leg.partisan_lean(state, state_index) * party.sign()
         base = leg.support(0, seat_party is party, lean)
         if base >= 1:
             always += house_count + senate_count
         elif base >= 1 - BILL_TAGS:
-            by_overlap.append((state_index, 1 - base, house_count + senate_count))
+            by_overlap.setdefault(state_index, []).append((1 - base, house_count + senate_count))
     votes: dict[tuple[str, ...], int] = {}
-    for pair, overlaps in zip(_pairs(), _pair_overlaps(), strict=True):
+    for pair, touched in zip(_pairs(), _pair_overlaps(), strict=True):
         total = always
-        for state_index, needed, count in by_overlap:
-            if overlaps[state_index] >= needed:
-                total += count
+        for state_index, overlap in touched:
+            for needed, count in by_overlap.get(state_index, ()):
+                if overlap >= needed:
+                    total += count
         votes[pair] = total
     _LAST_PAIRS[party] = (state.seats, state.lean, state.honeymoon, votes)
     return votes
