@@ -71,7 +71,8 @@ class Pricing:
         self.least = least
         self.worth = worth
         self.cost = kit.CARD_COST if charge else 0
-        self.parts = est.plain_part_table(key)
+        parts = est.plain_part_table(key)
+        self.card_parts = [parts[card.id] for card in candidates]
         self.rows: dict[tuple[int, bool], tuple[list[int], int]] = {}
         self.districts: dict[int, list[Card]] = {}
         for district in districts:
@@ -88,32 +89,38 @@ class Pricing:
         """Each card's place in a chance table of this (state, party), and the highest."""
         known = self.rows.get((place, slot))
         if known is None:
-            low = PART_RANGE[0]
-            row = [self.parts[card.id][place][slot] - low for card in self.candidates]
+            row = [parts[place][slot] - PART_RANGE[0] for parts in self.card_parts]
             known = self.rows[(place, slot)] = (row, max(row, default=0))
         return known
 
-    def bound(self, group: RaceGroup) -> float | None:
-        """The best price any option of the group can have, None when it has none (chances
+    def bounds(self, groups: list[RaceGroup]) -> list[float | None]:
+        """The best price any option of each group can have, None when it has none (chances
         grow with the part, prices with the chance); infinity for the presidency, whose
         chances are read card by card."""
-        if group.seats[0] == 0:
-            return math.inf
-        chances, value = group.chances, group.value
-        price_at = value if self.worth is None else self.worth
-        slot = group.party is not Party.D
-        found = None
-        best = chances[self.row(group.state, slot)[1]]
-        if best * value >= self.floor and best * price_at - self.cost >= self.least:
-            found = best * price_at - self.cost
-        for district in self.districts.get(group.state, ()):
-            if not self.candidates or not fitting_seats(group, district):
+        floor, least, cost, worth = self.floor, self.least, self.cost, self.worth
+        rows, districts = self.rows, self.districts
+        found: list[float | None] = []
+        for group in groups:
+            if group.seats[0] == 0:
+                found.append(math.inf)
                 continue
-            best = chances[max(self.joined_part(card, district)[slot] for card in self.candidates)]
-            price = best * price_at - self.cost
-            price -= 1 - best
-            if best * value >= self.floor and price >= self.least:
-                found = price if found is None else max(found, price)
+            chances, value, place = group.chances, group.value, group.state
+            price_at = value if worth is None else worth
+            slot = group.party is not Party.D
+            best = chances[(rows.get((place, slot)) or self.row(place, slot))[1]]
+            bound = None
+            if best * value >= floor and (price := best * price_at - cost) >= least:
+                bound = price
+            for district in districts.get(place, ()):
+                if not self.candidates or not fitting_seats(group, district):
+                    continue
+                top = max(self.joined_part(card, district)[slot] for card in self.candidates)
+                best = chances[top]
+                price = best * price_at - cost
+                price -= 1 - best
+                if best * value >= floor and price >= least:
+                    bound = price if bound is None else max(bound, price)
+            found.append(bound)
         return found
 
     def group_options(
@@ -190,8 +197,8 @@ def priced_options(
     pricing = Pricing(key, candidates, districts, floor, least, worth, charge)
     return [
         option
-        for group in groups
-        if pricing.bound(group) is not None
+        for group, bound in zip(groups, pricing.bounds(groups), strict=True)
+        if bound is not None
         for option, _ in pricing.group_options(group)
     ]
 
@@ -271,8 +278,8 @@ class PricedGreedy(Greedy):
         self.used = used
         self.position = []
         self.heap = []
-        for index, group in enumerate(groups):
-            bound = pricing.bound(group)
+        bounds = pricing.bounds(groups)
+        for index, bound in enumerate(bounds):
             if bound is None:
                 continue
             if bound < math.inf:
