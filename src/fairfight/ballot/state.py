@@ -254,8 +254,14 @@ DECISION_TYPES: dict[str, type[Any]] = {
 
 def to_data(value: Any) -> Any:
     """Plain JSON data for a state, a decision or any of their parts (type names kept)."""
-    if type(value) in _PLAIN:
+    kind = type(value)
+    if kind in _PLAIN:
         return value
+    if kind is tuple or kind is list:
+        return [to_data(item) for item in value]
+    names = _FIELD_NAMES.get(kind)
+    if names is not None:
+        return {"type": kind.__name__, **{name: to_data(getattr(value, name)) for name in names}}
     if isinstance(value, BallotConfig):
         return value.model_dump(mode="json")
     if isinstance(value, StrEnum):
