@@ -221,18 +221,17 @@ def player_seats(state: GameState, office: Office) -> int:
 
 
 @cache
-def _pair_overlaps() -> tuple[tuple[tuple[int, int], ...], ...]:
-    """For every tag pair (in `_pairs` order): (state, |pair & state tags|) of each state it
-    touches (a state sharing no tag with a pair never depends on it)."""
+def _pair_states() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """For every tag: the states carrying it; for every tag pair (in `_pairs` order): the
+    states whose two tags are exactly the pair. A bill names two tags and a state has two, so
+    a state shares both tags with a pair only when it is one of these [7.1]."""
     states = game_map().states
-    return tuple(
-        tuple(
-            (home.index, overlap)
-            for home in states
-            if (overlap := len(set(pair) & set(home.tags)))
-        )
-        for pair in _pairs()
+    assert BILL_TAGS == 2 and all(len(set(home.tags)) == 2 for home in states)
+    by_tag = tuple(tuple(home.index for home in states if tag in home.tags) for tag in TAGS)
+    exact = tuple(
+        tuple(home.index for home in states if set(home.tags) == set(pair)) for pair in _pairs()
     )
+    return by_tag, exact
 
 
 def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
@@ -249,23 +248,27 @@ def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
         and last[2] is state.honeymoon
     ):
         return last[3]
+    # A board group needing one shared tag votes yes for every pair touching its state, one
+    # needing two only for its state's own pair: per tag and per exact pair, counted once.
     always = 0
-    by_overlap: dict[int, list[tuple[int, int]]] = {}
+    one = [0] * len(game_map().states)
+    two = [0] * len(one)
     for state_index, seat_party, house_count, senate_count in board_groups(state):
         lean = leg.partisan_lean(state, state_index) * party.sign()
         base = leg.support(0, seat_party is party, lean)
         if base >= 1:
             always += house_count + senate_count
-        elif base >= 1 - BILL_TAGS:
-            by_overlap.setdefault(state_index, []).append((1 - base, house_count + senate_count))
+        elif base == 0:
+            one[state_index] += house_count + senate_count
+        elif base == 1 - BILL_TAGS:
+            two[state_index] += house_count + senate_count
+    by_tag, exact = _pair_states()
+    per_tag = {tag: sum(one[s] for s in found) for tag, found in zip(TAGS, by_tag, strict=True)}
     votes: dict[tuple[str, ...], int] = {}
-    for pair, touched in zip(_pairs(), _pair_overlaps(), strict=True):
-        total = always
-        for state_index, overlap in touched:
-            for needed, count in by_overlap.get(state_index, ()):
-                if overlap >= needed:
-                    total += count
-        votes[pair] = total
+    for pair, states in zip(_pairs(), exact, strict=True):
+        # one[s] counted for both tags of a state that carries the pair: once, and two[s] too
+        both = sum(two[s] - one[s] for s in states)
+        votes[pair] = always + per_tag[pair[0]] + per_tag[pair[1]] + both
     _LAST_PAIRS[party] = (state.seats, state.lean, state.honeymoon, votes)
     return votes
 
