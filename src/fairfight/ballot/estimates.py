@@ -29,6 +29,20 @@ from fairfight.ballot.rules import (
 from fairfight.ballot.state import NO_CARD, Declaration, GameState
 
 
+def clear_cache() -> None:
+    """Forget every estimate remembered across games (benchmarks measure rebuilding them)."""
+    for cached in (
+        general_p,
+        primary_p,
+        presidential_face_p,
+        race_chance,
+        plain_part_table,
+        _plain_row,
+        _race_tags,
+    ):
+        cached.cache_clear()
+
+
 @cache
 def general_p(edge: int) -> float:
     """Table G at any edge, as a float for ranking."""

@@ -304,6 +304,11 @@ def _positions(year: int) -> dict[int, int]:
     return {index: number for number, index in enumerate(game_map().races_in(year))}
 
 
+def clear_cache() -> None:
+    """Forget the newcomer chance tables remembered across games."""
+    race_table.cache_clear()
+
+
 @cache
 def race_table(shift: int, other: int, primary: int | None) -> tuple[float, ...]:
     """A newcomer's estimate at every possible card part, for one kind of race."""
