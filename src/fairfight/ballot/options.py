@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import heapq
 import math
+from itertools import chain
 from typing import NamedTuple
 
 from fairfight.ballot import botkit as kit
@@ -72,12 +73,15 @@ class Pricing:
         self.worth = worth
         self.cost = kit.CARD_COST if charge else 0
         parts = est.plain_part_table(key)
-        self.card_parts = [parts[card.id] for card in candidates]
-        self.rows: dict[tuple[int, bool], tuple[list[int], int]] = {}
+        # Column 2 * state + party slot: every card's newcomer part there, and the highest.
+        rows = (chain.from_iterable(parts[card.id]) for card in candidates)
+        self.columns = list(zip(*rows, strict=True))
+        self.tops = [max(column) for column in self.columns]
         self.districts: dict[int, list[Card]] = {}
         for district in districts:
             self.districts.setdefault(district.state, []).append(district)
         self.joined: dict[tuple[int, int], list[int]] = {}
+        self.joined_tops: dict[tuple[int, bool], int] = {}
 
     def raised(self, worth: float) -> Pricing:
         """The same options priced at `worth` instead of their office value (a bid)."""
@@ -85,20 +89,14 @@ class Pricing:
         raised.worth = worth
         return raised
 
-    def row(self, place: int, slot: bool) -> tuple[list[int], int]:
-        """Each card's place in a chance table of this (state, party), and the highest."""
-        known = self.rows.get((place, slot))
-        if known is None:
-            row = [parts[place][slot] - PART_RANGE[0] for parts in self.card_parts]
-            known = self.rows[(place, slot)] = (row, max(row, default=0))
-        return known
-
     def bounds(self, groups: list[RaceGroup]) -> list[float | None]:
         """The best price any option of each group can have, None when it has none (chances
         grow with the part, prices with the chance); infinity for the presidency, whose
         chances are read card by card."""
+        if not self.candidates:
+            return [None] * len(groups)
         floor, least, cost, worth = self.floor, self.least, self.cost, self.worth
-        rows, districts = self.rows, self.districts
+        tops, districts, low = self.tops, self.districts, PART_RANGE[0]
         found: list[float | None] = []
         for group in groups:
             if group.seats[0] == 0:
@@ -107,21 +105,28 @@ class Pricing:
             chances, value, place = group.chances, group.value, group.state
             price_at = value if worth is None else worth
             slot = group.party is not Party.D
-            best = chances[(rows.get((place, slot)) or self.row(place, slot))[1]]
+            best = chances[tops[2 * place + slot] - low]
             bound = None
             if best * value >= floor and (price := best * price_at - cost) >= least:
                 bound = price
             for district in districts.get(place, ()):
-                if not self.candidates or not fitting_seats(group, district):
+                if not fitting_seats(group, district):
                     continue
-                top = max(self.joined_part(card, district)[slot] for card in self.candidates)
-                best = chances[top]
+                best = chances[self.joined_top(district, slot)]
                 price = best * price_at - cost
                 price -= 1 - best
                 if best * value >= floor and price >= least:
                     bound = price if bound is None else max(bound, price)
             found.append(bound)
         return found
+
+    def joined_top(self, district: Card, slot: bool) -> int:
+        """The highest place of any card in its district's chance tables, district attached."""
+        known = self.joined_tops.get((district.id, slot))
+        if known is None:
+            known = max(self.joined_part(card, district)[slot] for card in self.candidates)
+            self.joined_tops[(district.id, slot)] = known
+        return known
 
     def group_options(
         self, group: RaceGroup, used: set[int] | frozenset[int] = frozenset()
@@ -148,11 +153,12 @@ class Pricing:
             for district in self.districts.get(place, ())
             if (fits := fitting_seats(group, district))
         ]
-        row = self.row(place, slot)[0]
-        for number, (card, index) in enumerate(zip(self.candidates, row, strict=True)):
+        low = PART_RANGE[0]
+        column = self.columns[2 * place + slot]
+        for number, (card, part) in enumerate(zip(self.candidates, column, strict=True)):
             if card.id in used:
                 continue
-            chance = chances[index]
+            chance = chances[part - low]
             if chance * value >= floor and (price := chance * price_at - cost) >= least:
                 entry = (price, chance, price_at, card.id, party, seats, NO_CARD)
                 found.append((option(Option, entry), number * CARD_ORDER))
