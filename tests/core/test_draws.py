@@ -87,6 +87,9 @@ def test_a_shared_start_draws_what_the_whole_address_draws(
     start: list[int | str], tail: list[int | str]
 ) -> None:
     assert draws.Addresses("KEY", *start).hash64(*tail) == draws.hash64("KEY", *start, *tail)
+    head, rest = tail[:1], tail[1:] or [0]
+    longer = draws.Addresses("KEY", *start).extended(*head)
+    assert longer.hash64(*rest) == draws.hash64("KEY", *start, *head, *rest)
 
 
 @pytest.mark.parametrize("field", ["", "a:b", "a b", -1, True])

@@ -218,12 +218,17 @@ def _board(state: GameState) -> _Board:
             if holding.holder != BOARD:
                 rival_keys[index] = keys
                 held.setdefault(holding.holder, []).append(index)
-        for key in keys:
-            members = found.get(key)
-            if members is None:
-                found[key] = [index]
-            else:
-                members.append(index)
+        d_key, r_key = keys
+        members = found.get(d_key)
+        if members is None:
+            found[d_key] = [index]
+        else:
+            members.append(index)
+        members = found.get(r_key)
+        if members is None:
+            found[r_key] = [index]
+        else:
+            members.append(index)
     partisans = est.partisans(state)
     position = _positions(state.year)
     groups = {key: _group(key, members, partisans, position) for key, members in found.items()}

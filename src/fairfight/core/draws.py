@@ -138,6 +138,14 @@ class Addresses:
         self._start = hashlib.sha256((address(key, *fields) + ":").encode("ascii"))
         self._count = len(fields)
 
+    def extended(self, *fields: int | str) -> Addresses:
+        """The addresses that continue this start with `fields`."""
+        longer = Addresses.__new__(Addresses)
+        longer._start = self._start.copy()
+        longer._start.update((":".join(_encode(fields, self._count)) + ":").encode("ascii"))
+        longer._count = self._count + len(fields)
+        return longer
+
     def hash64(self, *fields: int | str) -> int:
         """The draw at the shared start followed by `fields` (at least one)."""
         if not fields:
