@@ -209,3 +209,9 @@ def opening_party(seat: SeatInfo) -> Party:
 @cache
 def _races_in(year: int) -> tuple[int, ...]:
     return game_map().compute_races(year)
+
+
+@cache
+def race_positions(year: int) -> dict[int, int]:
+    """Each race of the year by seat index: its place in the year's resolution order."""
+    return {index: number for number, index in enumerate(game_map().races_in(year))}

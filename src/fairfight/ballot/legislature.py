@@ -86,6 +86,8 @@ class Seating:
     holders: dict[Office, frozenset[int]]
     seats_held: dict[int, int]
     governors: dict[int, int]
+    held: tuple[int, ...] = ()
+    """Every seat a player holds, by seat index."""
 
 
 def seating(state: GameState) -> Seating:
@@ -125,6 +127,7 @@ def seating(state: GameState) -> Seating:
         {office: frozenset(found) for office, found in holders.items()},
         seats_held,
         governors,
+        tuple(index for index, player in enumerate(map(_HOLDER, state.seats)) if player != BOARD),
     )
     _LAST_SEATING[0] = (state.seats, found)
     return found

@@ -9,7 +9,7 @@ from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
-from fairfight.ballot.geo import SeatInfo, game_map
+from fairfight.ballot.geo import SeatInfo, game_map, race_positions
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.state import (
     NO_CARD,
@@ -132,9 +132,10 @@ class Machine:
         """Re-runs, president, home Senate and governor, Speaker bid, safe Senate, home House."""
         gmap = game_map()
         up = kit.up_this_year(state)
-        chosen = [
-            kit.rerun(state, seat, index) for index in up if state.seats[index].holder == seat
-        ]
+        calendar = race_positions(state.year)
+        mine = [i for i in leg.seating(state).held if state.seats[i].holder == seat]
+        mine = sorted((i for i in mine if i in calendar), key=calendar.__getitem__)
+        chosen = [kit.rerun(state, seat, index) for index in mine]
         taken = {gmap.seat_by_id[d.race] for d in chosen}
         hand = kit.hand_cards(state, seat)
         candidates = [card for card in hand if card.is_candidate]

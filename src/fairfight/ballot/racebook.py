@@ -14,7 +14,7 @@ from operator import attrgetter
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import Card
-from fairfight.ballot.geo import game_map
+from fairfight.ballot.geo import game_map, race_positions
 from fairfight.ballot.rules import (
     BOARD,
     BOARD_GENERIC_PART,
@@ -230,7 +230,7 @@ def _board(state: GameState) -> _Board:
         else:
             members.append(index)
     partisans = est.partisans(state)
-    position = _positions(state.year)
+    position = race_positions(state.year)
     groups = {key: _group(key, members, partisans, position) for key, members in found.items()}
     ordered = list(groups.values())
     board = _Board(
@@ -258,7 +258,7 @@ def race_book(state: GameState, seat: int) -> RaceBook:
     the seat's own races move to the groups where they meet a board generic.
     """
     board = _board(state)
-    position = _positions(state.year)
+    position = race_positions(state.year)
     own = board.held.get(seat, [])
     worth: dict[tuple[int, int], float] = {}
     if not own:
@@ -301,12 +301,6 @@ def race_book(state: GameState, seat: int) -> RaceBook:
     book.presidential = [group for group in ordered if group.seats[0] == 0]
     book.best_rows = [(s, party is not Party.D, row) for (s, party), row in best.items()]
     return book
-
-
-@cache
-def _positions(year: int) -> dict[int, int]:
-    """Each race's place in the year's calendar."""
-    return {index: number for number, index in enumerate(game_map().races_in(year))}
 
 
 def clear_cache() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import BOARD, Office, Party
@@ -102,22 +103,28 @@ def _held(state: GameState) -> _Held:
     ):
         return last[4]
     cards = build_cards(state.key)
+    gmap = game_map()
     offices: list[dict[Office, int]] = [dict.fromkeys(Office, 0) for _ in range(state.players)]
     district_cards = [0] * state.players
     governor_tags: list[set[str]] = [set() for _ in range(state.players)]
-    for info, holding in zip(game_map().seats, state.seats, strict=True):
-        if holding.holder == BOARD:
-            continue
+    # The leaning-state count of `leaning_owner`, from the held seats only: per state, each
+    # player's seats under the party the state leans toward.
+    toward: dict[int, list[int]] = {}
+    for index in leg.seating(state).held:
+        holding = state.seats[index]
+        info = gmap.seats[index]
         offices[holding.holder][info.office] += 1
         if holding.district_card != NO_CARD:
             district_cards[holding.holder] += 1
         if info.office is Office.GOVERNOR and holding.card != NO_CARD:
             governor_tags[holding.holder] |= cards[holding.card].tags
+        if index and holding.party is lean_party(state.lean[info.state]):
+            toward.setdefault(info.state, [0] * state.players)[holding.holder] += 1
     leaning = [0] * state.players
-    for index in range(len(state.lean)):
-        owner = leaning_owner(state, index)
-        if owner != BOARD:
-            leaning[owner] += 1
+    for counts in toward.values():
+        best = max(counts)
+        if best >= 1 and counts.count(best) == 1:
+            leaning[counts.index(best)] += 1
     held = _Held(
         tuple(offices),
         tuple(district_cards),
