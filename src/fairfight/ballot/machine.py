@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
-from fairfight.ballot.geo import SeatInfo, game_map, race_positions
+from fairfight.ballot.geo import SeatInfo, game_map, race_positions, races_by_office
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.state import (
     NO_CARD,
@@ -225,18 +226,17 @@ class Machine:
         races, home House [11]."""
         gmap = game_map()
         partisans = est.partisans(state)
-        by_office: dict[Office, list[int]] = {}
-        for index in up:
-            by_office.setdefault(gmap.seats[index].office, []).append(index)
+        by_office = races_by_office(state.year)
+        house_states = _house_states(state.year)
 
         def favoured(index: int) -> tuple[int, Party | None]:
             lean = partisans[gmap.seats[index].state]
             return index, (Party.D if lean > 0 else Party.R if lean < 0 else None)
 
         def of(office: Office, states: tuple[int, ...] | None) -> list[int]:
-            races = by_office.get(office, [])
+            races = by_office.get(office, ())
             if states is None:
-                return races
+                return list(races)
             return [i for i in races if gmap.seats[i].state in states]
 
         phases: list[tuple[list[tuple[int, Party | None]], bool]] = [
@@ -251,16 +251,11 @@ class Machine:
             need = est.house_need(state, seat, party, reruns)
             mine = {gmap.seat_by_id[d.race] for d in chosen}
             sign = party.sign()
+            seats, homes = state.seats, set(home)
             ranked = sorted(
-                (
-                    -partisans[where] * sign,
-                    where not in home,
-                    state.seats[i].holder != BOARD,
-                    i,
-                )
-                for i in of(Office.HOUSE, None)
+                (-partisans[where] * sign, where not in homes, seats[i].holder != BOARD, i)
+                for i, where in zip(by_office.get(Office.HOUSE, ()), house_states, strict=True)
                 if i not in mine
-                for where in (gmap.seats[i].state,)
             )
             phases.append(([(key[-1], party) for key in ranked[: max(need, 0)]], True))
         others = [
@@ -296,6 +291,13 @@ class Machine:
             if rivals and part(decl) <= max(rivals) - PRIMARY_GAP:
                 pulled.append(decl.race)
         return Withdrawals(tuple(pulled))
+
+
+@cache
+def _house_states(year: int) -> tuple[int, ...]:
+    """The state of each House race of the year, in resolution order."""
+    gmap = game_map()
+    return tuple(gmap.seats[i].state for i in races_by_office(year).get(Office.HOUSE, ()))
 
 
 def _district_fits(target: SeatInfo, district: Card) -> bool:
