@@ -147,12 +147,17 @@ class GameState:
 
     def with_changes(self, **changes: Any) -> GameState:
         """A copy with some fields replaced (the state itself never changes)."""
-        values = dict(zip(_STATE_FIELDS, _state_values(self), strict=True))
-        values.update(changes)
-        return GameState(**values)
+        values = list(_state_values(self))
+        for name, value in changes.items():
+            index = _STATE_FIELD_INDEX.get(name)
+            if index is None:
+                raise TypeError(f"a game state has no field {name!r}")
+            values[index] = value
+        return GameState(*values)
 
 
 _STATE_FIELDS: tuple[str, ...] = tuple(item.name for item in fields(GameState))
+_STATE_FIELD_INDEX: dict[str, int] = {name: number for number, name in enumerate(_STATE_FIELDS)}
 _state_values = attrgetter(*_STATE_FIELDS)
 """Every field of a state at once (what `dataclasses.replace` reads one by one)."""
 
