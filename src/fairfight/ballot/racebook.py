@@ -288,7 +288,15 @@ def race_book(state: GameState, seat: int) -> RaceBook:
                 del groups[key]
             touched.add((key[0], key[2]))
         ordered = sorted(groups.values(), key=_RANK)
-        by_state = _by_state(ordered)
+        by_state = dict(board.by_state)
+        replaced = {id(board.groups[key]) for key in changed if key in board.groups}
+        fresh: dict[int, list[RaceGroup]] = {}
+        for key in changed:
+            if key[0] >= 0 and key in groups:
+                fresh.setdefault(key[0], []).append(groups[key])
+        for where in {place for place, _ in touched if place >= 0}:
+            kept = [g for g in board.by_state.get(where, ()) if id(g) not in replaced]
+            by_state[where] = sorted(kept + fresh.get(where, []), key=_RANK)
         best = dict(board.best)
         for state_index, party in touched:
             best.pop((state_index, party), None)
@@ -298,7 +306,7 @@ def race_book(state: GameState, seat: int) -> RaceBook:
     )
     book.best = best
     book.worth = worth
-    book.presidential = [group for group in ordered if group.seats[0] == 0]
+    book.presidential = [group for group in ordered[:2] if group.seats[0] == 0]  # ranks 0, 1
     book.best_rows = [(s, party is not Party.D, row) for (s, party), row in best.items()]
     return book
 
