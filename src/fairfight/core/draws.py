@@ -151,8 +151,15 @@ class Addresses:
         if not fields:
             raise ValueError("fields: an address continues the shared start")
         digest = self._start.copy()
-        digest.update(":".join(_encode(fields, self._count)).encode("ascii"))
+        digest.update(_tail(self._count, *fields))
         return int.from_bytes(digest.digest()[:8], "big")
+
+
+@lru_cache(maxsize=8192, typed=True)
+def _tail(first: int, *fields: int | str) -> bytes:
+    """The address text of fields that continue a start of `first` fields (tails repeat from
+    game to game: a race's candidate die, a state's die; `typed` keeps True apart from 1)."""
+    return ":".join(_encode(fields, first)).encode("ascii")
 
 
 def hash64_run(key: str, first: int, count: int) -> list[int]:
