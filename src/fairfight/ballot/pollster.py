@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations
 
 from fairfight.ballot import botkit as kit
@@ -394,17 +395,24 @@ def board_governor_triple(state: GameState) -> tuple[str, ...]:
     """The amendment triple that the most board governors would back [8.2]."""
     gmap = game_map()
     board_states = [
-        gmap.states[i].tags
+        _tag_mask(gmap.states[i].tags)
         for i, seats in enumerate(gmap.state_seats)
         if state.seats[seats[-1]].holder == BOARD
     ]
     best: tuple[str, ...] = ()
     best_count = -1
     for triple in combinations(TAGS, state.config.amend_tags):
-        count = sum(1 for tags in board_states if set(tags) & set(triple))
+        mask = _tag_mask(triple)
+        count = sum(1 for tags in board_states if tags & mask)
         if count > best_count:
             best, best_count = triple, count
     return best
+
+
+@cache
+def _tag_mask(tags: tuple[str, ...]) -> int:
+    """Tags as bits (rules order), so shared tags are one `&`."""
+    return sum(1 << TAGS.index(tag) for tag in set(tags))
 
 
 def gmap_race(index: int) -> str:
