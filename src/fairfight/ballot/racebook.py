@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
@@ -96,17 +96,18 @@ class RaceBook:
         """
         if not taken:
             return self.groups if only_state is None else self.by_state.get(only_state, [])
-        found: list[tuple[int, int, RaceGroup]] = []
-        for group in self.groups:
-            if only_state is not None and group.state != only_state:
+        pool = self.groups if only_state is None else self.by_state.get(only_state, [])
+        found: list[tuple[int, RaceGroup]] = []
+        for group in pool:
+            if taken.isdisjoint(group.seats):
+                found.append((group.rank, group))
                 continue
             seats = [index for index in group.seats if index not in taken]
-            if not seats:
-                continue
-            chosen = group if len(seats) == len(group.seats) else replace(group, seats=seats)
-            found.append((self.position[seats[0]], group.party is not Party.D, chosen))
-        found.sort(key=lambda item: (item[0], item[1]))
-        return [group for _, _, group in found]
+            if seats:
+                rank = 2 * self.position[seats[0]] + (group.party is not Party.D)
+                found.append((rank, replace(group, seats=seats, rank=rank)))
+        found.sort(key=_FIRST)  # ranks differ: one group per (race, party)
+        return [group for _, group in found]
 
 
 @dataclass(slots=True)
@@ -178,6 +179,7 @@ def _group(
 
 
 _RANK = attrgetter("rank")
+_FIRST = itemgetter(0)
 
 
 def _by_state(groups: list[RaceGroup]) -> dict[int, list[RaceGroup]]:
