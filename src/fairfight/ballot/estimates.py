@@ -38,7 +38,7 @@ def clear_cache() -> None:
         race_chance,
         plain_part_table,
         _plain_row,
-        _race_tags,
+        race_tags,
     ):
         cached.cache_clear()
 
@@ -78,7 +78,7 @@ def down_ballot_part(card: Card, state_index: int, party: Party, district: Card 
     """Card part of a new (non-incumbent) candidate [5.3]."""
     if district is None:
         return _plain_part(card, state_index, party)
-    tags = _race_tags(state_index, district.tags)
+    tags = race_tags(state_index, district.tags)
     part = (
         card.modifier + len(card.tags & tags) - (SWITCH_PENALTY if party is not card.party else 0)
     )
@@ -86,7 +86,7 @@ def down_ballot_part(card: Card, state_index: int, party: Party, district: Card 
 
 
 @cache
-def _race_tags(state_index: int, district_tags: frozenset[str]) -> frozenset[str]:
+def race_tags(state_index: int, district_tags: frozenset[str] = frozenset()) -> frozenset[str]:
     """A state's tags with a district card's tags added."""
     return frozenset(game_map().states[state_index].tags) | district_tags
 

@@ -193,7 +193,7 @@ class Machine:
         for index, party in races:
             info = gmap.seats[index]
             district = next((d for d in districts if _district_fits(info, d)), None)
-            tags = set(gmap.states[info.state].tags) | (district.tags if district else set())
+            tags = est.race_tags(info.state, district.tags if district else frozenset())
             board_held = bid and state.seats[index].holder == BOARD
             for card in candidates:
                 fit = len(card.tags & tags)
