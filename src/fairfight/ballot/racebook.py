@@ -365,12 +365,8 @@ def best_values(groups: list[RaceGroup]) -> dict[tuple[int, Party], list[float]]
     for group in groups:
         if group.seats[0] == 0:
             continue
-        row = [chance * group.value for chance in group.chances]
+        value = group.value
+        row = [chance * value for chance in group.chances]
         current = best.get((group.state, group.party))
-        if current is None:
-            best[(group.state, group.party)] = row
-        else:
-            for number, value in enumerate(row):
-                if value > current[number]:
-                    current[number] = value
+        best[(group.state, group.party)] = row if current is None else list(map(max, current, row))
     return best
