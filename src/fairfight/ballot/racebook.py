@@ -365,8 +365,12 @@ def best_values(groups: list[RaceGroup]) -> dict[tuple[int, Party], list[float]]
     for group in groups:
         if group.seats[0] == 0:
             continue
-        value = group.value
-        row = [chance * value for chance in group.chances]
+        row = [chance * group.value for chance in group.chances]
         current = best.get((group.state, group.party))
-        best[(group.state, group.party)] = row if current is None else list(map(max, current, row))
+        if current is None:
+            best[(group.state, group.party)] = row
+        else:
+            for number, value in enumerate(row):
+                if value > current[number]:
+                    current[number] = value
     return best
