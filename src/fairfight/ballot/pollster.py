@@ -316,8 +316,13 @@ class Pollster:
         low = PART_RANGE[0]
         for group in book.presidential:
             top = max(top, self.chance(state, group, card) * group.value)
-        best = [row[parts[state_index][slot] - low] for state_index, slot, row in book.best_rows]
-        return max(NO_WORTH, max(top, *best) - kit.CARD_COST)
+        for state_index, slot, row in book.best_rows:
+            if row[-1] <= top:
+                break  # no later row can give more (rows grow with the part)
+            value = row[parts[state_index][slot] - low]
+            if value > top:
+                top = value
+        return max(NO_WORTH, top - kit.CARD_COST)
 
     def _district_gain(self, state: GameState, seat: int, card: Card, district: Card) -> float:
         """The best EV gain of attaching `district` to `card` in its state's races.

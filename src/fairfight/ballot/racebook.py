@@ -77,6 +77,7 @@ class RaceBook:
     worth: dict[tuple[int, int], float] = field(default_factory=dict)
     presidential: list[RaceGroup] = field(default_factory=list)
     best_rows: list[tuple[int, int, list[float]]] = field(default_factory=list)
+    """(state, party slot, best p*V at each card part), highest last value first."""
 
     def fits(self, state: GameState, seat: int) -> bool:
         """True while the board the book was built from is still the state's board."""
@@ -309,7 +310,10 @@ def race_book(state: GameState, seat: int) -> RaceBook:
     book.best = best
     book.worth = worth
     book.presidential = [group for group in ordered[:2] if group.seats[0] == 0]  # ranks 0, 1
-    book.best_rows = [(s, party is not Party.D, row) for (s, party), row in best.items()]
+    # Rows grow with the card part, so a row's last value is the most it can give: highest
+    # first, a card's draft worth stops at the first row that cannot beat what it has.
+    rows = [(s, party is not Party.D, row) for (s, party), row in best.items()]
+    book.best_rows = sorted(rows, key=lambda item: item[2][-1], reverse=True)
     return book
 
 
