@@ -79,6 +79,27 @@ def test_key_with_separator_is_refused() -> None:
         draws.hash64("a:b", 0)
 
 
+@given(
+    st.lists(st.integers(0, 10**6) | st.sampled_from(["nat", "D", "P-CA", "x_1"]), max_size=3),
+    st.lists(st.integers(0, 10**6) | st.sampled_from(["cand", "R", "S-NY-I"]), min_size=1),
+)
+def test_a_shared_start_draws_what_the_whole_address_draws(
+    start: list[int | str], tail: list[int | str]
+) -> None:
+    assert draws.Addresses("KEY", *start).hash64(*tail) == draws.hash64("KEY", *start, *tail)
+    head, rest = tail[:1], tail[1:] or [0]
+    longer = draws.Addresses("KEY", *start).extended(*head)
+    assert longer.hash64(*rest) == draws.hash64("KEY", *start, *head, *rest)
+
+
+@pytest.mark.parametrize("field", ["", "a:b", "a b", -1, True])
+def test_a_shared_start_refuses_what_hash64_refuses(field: object) -> None:
+    with pytest.raises(ValueError, match="field 1"):
+        draws.Addresses("KEY", 2028).hash64(field)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="field 1"):
+        draws.hash64("KEY", 2028, field)  # type: ignore[arg-type]
+
+
 def test_below_is_multiply_shift() -> None:
     top = draws.DRAW_RANGE - 1
     assert draws.below(10, 0) == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import Office
+from fairfight.ballot.rules import BOARD, Office
 from fairfight.ballot.scoring import leader, scores
 from fairfight.ballot.state import NO_CARD, Bill, Declaration, Discards, GameState
 
@@ -33,15 +33,29 @@ def candidates_in_hand(state: GameState, seat: int) -> list[Card]:
 
 def seated_tags(state: GameState, seat: int) -> set[str]:
     """Tags of the player's seated candidate cards; hand candidates when nothing is seated."""
-    cards = build_cards(state.key)
-    tags: set[str] = set()
-    for holding in state.seats:
-        if holding.holder == seat and holding.card != NO_CARD:
-            tags |= cards[holding.card].tags
+    tags = set(_board_tags(state).get(seat, ()))
     if not tags:
         for card in candidates_in_hand(state, seat):
             tags |= card.tags
     return tags
+
+
+def _board_tags(state: GameState) -> dict[int, frozenset[str]]:
+    """Each player's seated card tags on this board (the last board is remembered)."""
+    last = _LAST_TAGS[0]
+    if last is not None and last[0] is state.seats and last[1] == state.key:
+        return last[2]
+    cards = build_cards(state.key)
+    found: dict[int, set[str]] = {}
+    for holding in state.seats:
+        if holding.holder != BOARD and holding.card != NO_CARD:
+            found.setdefault(holding.holder, set()).update(cards[holding.card].tags)
+    tags = {player: frozenset(held) for player, held in found.items()}
+    _LAST_TAGS[0] = (state.seats, state.key, tags)
+    return tags
+
+
+_LAST_TAGS: list[tuple[object, str, dict[int, frozenset[str]]] | None] = [None]
 
 
 class _LastAnswer:
@@ -83,7 +97,7 @@ def projected_holder(state: GameState, bill: Bill, votes: tuple[bool, ...] | Non
 
 def seats_held(state: GameState, seat: int) -> int:
     """All seats a player holds."""
-    return sum(1 for holding in state.seats if holding.holder == seat)
+    return leg.seating(state).seats_held.get(seat, 0)
 
 
 def rerun(state: GameState, seat: int, seat_index: int, party: str | None = None) -> Declaration:

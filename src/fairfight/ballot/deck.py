@@ -19,7 +19,7 @@ from fairfight.ballot.rules import (
     card_modifier,
     card_party,
 )
-from fairfight.core.draws import below, hash64
+from fairfight.core.draws import Addresses, below
 
 SETUP_YEAR = 0
 
@@ -56,12 +56,12 @@ class Card:
         return f"#{self.id} {code}-{self.district} district [{tags}]"
 
 
-def _candidate_tags(key: str, card_id: int, modifier: int) -> frozenset[str]:
+def _candidate_tags(setup: Addresses, card_id: int, modifier: int) -> frozenset[str]:
     """Draw 3 - m tags without replacement from the vocabulary in rules order [13]."""
     remaining = list(TAGS)
     chosen: list[str] = []
     for j in range(CARD_STRENGTH - modifier):
-        index = below(len(remaining), hash64(key, SETUP_YEAR, "tag", card_id, j))
+        index = below(len(remaining), setup.hash64("tag", card_id, j))
         chosen.append(remaining.pop(index))
     return frozenset(chosen)
 
@@ -69,15 +69,16 @@ def _candidate_tags(key: str, card_id: int, modifier: int) -> frozenset[str]:
 @cache
 def build_cards(key: str) -> tuple[Card, ...]:
     """All 194 cards for a game key: 144 candidates, then one district card per state."""
+    setup = Addresses(key, SETUP_YEAR)
     cards: list[Card] = []
     for card_id in range(CANDIDATE_CARDS):
         modifier = card_modifier(card_id)
-        tags = _candidate_tags(key, card_id, modifier)
+        tags = _candidate_tags(setup, card_id, modifier)
         cards.append(Card(card_id, tags, card_party(card_id), modifier))
     for state in game_map().states:
-        district = 1 + below(state.house, hash64(key, SETUP_YEAR, "district", state.code))
+        district = 1 + below(state.house, setup.hash64("district", state.code))
         others = [tag for tag in TAGS if tag not in state.tags]
-        second = others[below(len(others), hash64(key, SETUP_YEAR, "dtag", state.code))]
+        second = others[below(len(others), setup.hash64("dtag", state.code))]
         tags = frozenset((state.tags[0], second))
         assert len(tags) == DISTRICT_CARD_TAGS
         cards.append(Card(len(cards), tags, None, 0, state.index, district))
@@ -87,7 +88,8 @@ def build_cards(key: str) -> tuple[Card, ...]:
 def shuffle(key: str, year: int, shuffle_number: int, cards: list[int]) -> list[int]:
     """Fisher-Yates by positional draws: for i = len-1 down to 1 swap i and below(i+1, x) [13]."""
     result = list(cards)
+    draws = Addresses(key, year, "shuffle", shuffle_number)
     for i in range(len(result) - 1, 0, -1):
-        j = below(i + 1, hash64(key, year, "shuffle", shuffle_number, i))
+        j = below(i + 1, draws.hash64(i))
         result[i], result[j] = result[j], result[i]
     return result

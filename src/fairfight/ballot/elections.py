@@ -25,14 +25,15 @@ from fairfight.ballot.rules import (
     lean_push,
 )
 from fairfight.ballot.state import NO_CARD, Declaration, Holding, PresidentialWin
-from fairfight.core.draws import below, hash64
+from fairfight.core.draws import Addresses, below
 
 Event = dict[str, Any]
 
 
-def d6(key: str, *address: int | str) -> int:
-    """A six-sided die at a positional address [13]."""
-    return 1 + below(DIE_SIDES, hash64(key, *address))
+def roll(dice: Addresses, *address: int | str) -> int:
+    """A six-sided die at the positional address `key:year:address...` [13]; `dice` holds the
+    year's shared start (`YearWork.dice`), hashed once."""
+    return 1 + below(DIE_SIDES, dice.hash64(*address))
 
 
 @dataclass(slots=True)
@@ -56,16 +57,20 @@ class YearWork:
     national: dict[Party, int] = field(default_factory=dict)
     state_dice: dict[Party, list[int]] = field(default_factory=dict)
     pushes: dict[int, list[tuple[Office, Party, int]]] = field(default_factory=dict)
+    dice: Addresses = field(init=False)
+    """Every die of the step is addressed under `key:year`."""
+
+    def __post_init__(self) -> None:
+        self.dice = Addresses(self.key, self.year)
 
 
 def roll_year_dice(work: YearWork) -> Event:
     """National and state dice of the year, both parties, every state [5.1, 13]."""
     codes = [state.code for state in game_map().states]
     for party in Party:
-        work.national[party] = d6(work.key, work.year, "nat", party.value)
-        work.state_dice[party] = [
-            d6(work.key, work.year, "state", party.value, code) for code in codes
-        ]
+        work.national[party] = roll(work.dice, "nat", party.value)
+        dice = work.dice.extended("state", party.value)
+        work.state_dice[party] = [roll(dice, code) for code in codes]
     return {
         "event": "dice",
         "year": work.year,
@@ -83,7 +88,7 @@ def recount(
     number = 0
     while len(tied) > 1:
         rolls = {
-            side: d6(work.key, work.year, "recount", race, stage, number, side) for side in tied
+            side: roll(work.dice, "recount", race, stage, number, side) for side in tied
         }
         rounds.append({str(side): roll for side, roll in rolls.items()})
         best = max(rolls.values())
@@ -141,7 +146,7 @@ def _primaries(
         rows = []
         totals: dict[int, int] = {}
         for decl in running:
-            dice = [d6(work.key, work.year, "prim", race, decl.player, r) for r in (0, 1)]
+            dice = [roll(work.dice, "prim", race, decl.player, r) for r in (0, 1)]
             totals[decl.player] = sum(dice) + part_of[decl.player]
             rows.append(
                 {
@@ -177,7 +182,7 @@ def resolve_down_ballot(work: YearWork, seat_index: int, entries: list[Declarati
     for party in Party:
         nominee = nominees.get(party)
         part = part_of[nominee.player] if nominee else board_part(holding, party, False)
-        candidate = d6(work.key, work.year, "cand", info.race_id, party.value)
+        candidate = roll(work.dice, "cand", info.race_id, party.value)
         bonus = partisan if party is Party.D else 0
         national, local = work.national[party], work.state_dice[party][state.index]
         totals[party] = national + local + candidate + part + bonus
@@ -253,7 +258,7 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
                 part = part_of[nominee.player] + len(
                     work.cards[nominee.card].tags & set(state.tags)
                 )
-            candidate = d6(work.key, work.year, "cand", race, party.value)
+            candidate = roll(work.dice, "cand", race, party.value)
             candidates[party.value] = candidate
             bonus = state.baseline if party is Party.D else 0
             totals[party] = (

@@ -29,6 +29,20 @@ from fairfight.ballot.rules import (
 from fairfight.ballot.state import NO_CARD, Declaration, GameState
 
 
+def clear_cache() -> None:
+    """Forget every estimate remembered across games (benchmarks measure rebuilding them)."""
+    for cached in (
+        general_p,
+        primary_p,
+        presidential_face_p,
+        race_chance,
+        plain_part_table,
+        _plain_row,
+        race_tags,
+    ):
+        cached.cache_clear()
+
+
 @cache
 def general_p(edge: int) -> float:
     """Table G at any edge, as a float for ranking."""
@@ -41,21 +55,40 @@ def primary_p(edge: int) -> float:
     return float(win_chance(RaceKind.PRIMARY, edge))
 
 
+@cache
+def baselines() -> tuple[int, ...]:
+    """Every state's baseline, in map order."""
+    return tuple(home.baseline for home in game_map().states)
+
+
 def partisan(state: GameState, state_index: int) -> int:
     """P(s) = base + lean + honeymoon, added to D in down-ballot generals [5.3]."""
-    home = game_map().states[state_index]
-    return home.baseline + state.lean[state_index] + state.honeymoon[state_index]
+    return baselines()[state_index] + state.lean[state_index] + state.honeymoon[state_index]
+
+
+def partisans(state: GameState) -> list[int]:
+    """P(s) of every state, in map order."""
+    return [
+        base + lean + honeymoon
+        for base, lean, honeymoon in zip(baselines(), state.lean, state.honeymoon, strict=True)
+    ]
 
 
 def down_ballot_part(card: Card, state_index: int, party: Party, district: Card | None) -> int:
     """Card part of a new (non-incumbent) candidate [5.3]."""
     if district is None:
         return _plain_part(card, state_index, party)
-    tags = set(game_map().states[state_index].tags) | district.tags
+    tags = race_tags(state_index, district.tags)
     part = (
         card.modifier + len(card.tags & tags) - (SWITCH_PENALTY if party is not card.party else 0)
     )
     return part + GROUND_GAME_BONUS
+
+
+@cache
+def race_tags(state_index: int, district_tags: frozenset[str] = frozenset()) -> frozenset[str]:
+    """A state's tags with a district card's tags added."""
+    return frozenset(game_map().states[state_index].tags) | district_tags
 
 
 def _plain_part(card: Card, state_index: int, party: Party) -> int:
@@ -67,18 +100,25 @@ def _plain_part(card: Card, state_index: int, party: Party) -> int:
 @lru_cache(maxsize=8)
 def plain_part_table(key: str) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every candidate card's newcomer part in every state, (under D, under R), by card id."""
-    states = [set(home.tags) for home in game_map().states]
     table = []
     for card in build_cards(key):
         if not card.is_candidate:
             break
-        row = []
-        for tags in states:
-            part = card.modifier + len(card.tags & tags)
-            switched = part - SWITCH_PENALTY
-            row.append((part, switched) if card.party is Party.D else (switched, part))
-        table.append(tuple(row))
+        table.append(_plain_row(card.tags, card.modifier, card.printed))
     return tuple(table)
+
+
+@cache
+def _plain_row(
+    tags: frozenset[str], modifier: int, printed: Party
+) -> tuple[tuple[int, int], ...]:
+    """One card face's newcomer parts in every state (faces repeat, within and across games)."""
+    row = []
+    for home in game_map().states:
+        part = modifier + len(tags.intersection(home.tags))
+        switched = part - SWITCH_PENALTY
+        row.append((part, switched) if printed is Party.D else (switched, part))
+    return tuple(row)
 
 
 def seated_part(state: GameState, seat_index: int, party: Party | None = None) -> int:
@@ -164,20 +204,12 @@ def _pairs() -> tuple[tuple[str, ...], ...]:
     return tuple(combinations(TAGS, BILL_TAGS))
 
 
-BoardGroups = list[tuple[int, Party, int, int]]
+BoardGroups = tuple[leg.CongressGroup, ...]
 
 
 def board_groups(state: GameState) -> BoardGroups:
     """Board seats of Congress grouped by (state, party): (state, party, House, Senate) counts."""
-    counts: dict[tuple[int, Party], list[int]] = {}
-    gmap = game_map()
-    for office, slot in ((Office.HOUSE, 0), (Office.SENATE, 1)):
-        for index in leg.chamber_seats(office):
-            holding = state.seats[index]
-            if holding.holder == BOARD:
-                group = counts.setdefault((gmap.seats[index].state, holding.party), [0, 0])
-                group[slot] += 1
-    return [(s, party, n[0], n[1]) for (s, party), n in sorted(counts.items())]
+    return leg.seating(state).board
 
 
 def board_yes(
@@ -198,35 +230,64 @@ def board_yes(
 
 def player_seats(state: GameState, office: Office) -> int:
     """Seats of a chamber held by players (counted yes in the Speaker-value estimate)."""
-    return sum(1 for i in leg.chamber_seats(office) if state.seats[i].holder != BOARD)
+    groups = leg.seating(state).players
+    return sum(house if office is Office.HOUSE else senate for _, _, house, senate in groups)
 
 
 @cache
-def _pair_overlaps() -> tuple[tuple[int, ...], ...]:
-    """|pair & state tags| for every tag pair (in `_pairs` order) and every state."""
+def _pair_states() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """For every tag: the states carrying it; for every tag pair (in `_pairs` order): the
+    states whose two tags are exactly the pair. A bill names two tags and a state has two, so
+    a state shares both tags with a pair only when it is one of these [7.1]."""
     states = game_map().states
-    return tuple(tuple(len(set(pair) & set(home.tags)) for home in states) for pair in _pairs())
+    assert BILL_TAGS == 2 and all(len(set(home.tags)) == 2 for home in states)
+    by_tag = tuple(tuple(home.index for home in states if tag in home.tags) for tag in TAGS)
+    exact = tuple(
+        tuple(home.index for home in states if set(home.tags) == set(pair)) for pair in _pairs()
+    )
+    return by_tag, exact
 
 
 def pair_votes(state: GameState, party: Party) -> dict[tuple[str, ...], int]:
-    """Board yes votes in both chambers for every tag pair, counted state by state [7.1]."""
+    """Board yes votes in both chambers for every tag pair, counted state by state [7.1].
+
+    Every bot that weighs a bill on a board asks the same question, so the last answer per
+    party is remembered with the board (seats, lean, honeymoon) it was counted on.
+    """
+    last = _LAST_PAIRS.get(party)
+    if (
+        last is not None
+        and last[0] is state.seats
+        and last[1] is state.lean
+        and last[2] is state.honeymoon
+    ):
+        return last[3]
+    # A board group needing one shared tag votes yes for every pair touching its state, one
+    # needing two only for its state's own pair: per tag and per exact pair, counted once.
     always = 0
-    by_overlap: list[tuple[int, int, int]] = []
+    one = [0] * len(game_map().states)
+    two = [0] * len(one)
     for state_index, seat_party, house_count, senate_count in board_groups(state):
         lean = leg.partisan_lean(state, state_index) * party.sign()
         base = leg.support(0, seat_party is party, lean)
         if base >= 1:
             always += house_count + senate_count
-        elif base >= 1 - BILL_TAGS:
-            by_overlap.append((state_index, 1 - base, house_count + senate_count))
+        elif base == 0:
+            one[state_index] += house_count + senate_count
+        elif base == 1 - BILL_TAGS:
+            two[state_index] += house_count + senate_count
+    by_tag, exact = _pair_states()
+    per_tag = {tag: sum(one[s] for s in found) for tag, found in zip(TAGS, by_tag, strict=True)}
     votes: dict[tuple[str, ...], int] = {}
-    for pair, overlaps in zip(_pairs(), _pair_overlaps(), strict=True):
-        total = always
-        for state_index, needed, count in by_overlap:
-            if overlaps[state_index] >= needed:
-                total += count
-        votes[pair] = total
+    for pair, states in zip(_pairs(), exact, strict=True):
+        # one[s] counted for both tags of a state that carries the pair: once, and two[s] too
+        both = sum(two[s] - one[s] for s in states)
+        votes[pair] = always + per_tag[pair[0]] + per_tag[pair[1]] + both
+    _LAST_PAIRS[party] = (state.seats, state.lean, state.honeymoon, votes)
     return votes
+
+
+_LAST_PAIRS: dict[Party, tuple[object, object, object, dict[tuple[str, ...], int]]] = {}
 
 
 def best_pair(
@@ -275,10 +336,9 @@ def speaker_value(state: GameState, me: int, pair: tuple[str, ...]) -> float:
 def house_need(state: GameState, me: int, party: Party, own_reruns: int) -> int:
     """1 + the most House seats of `party` held by a rival - own re-runs under it [11]."""
     counts = [0] * state.players
-    for index in leg.chamber_seats(Office.HOUSE):
-        holding = state.seats[index]
-        if holding.holder not in (BOARD, me) and holding.party is party:
-            counts[holding.holder] += 1
+    for player, seat_party, house_seats, _ in leg.seating(state).players:
+        if player != me and seat_party is party:
+            counts[player] += house_seats
     return 1 + max(counts) - own_reruns
 
 

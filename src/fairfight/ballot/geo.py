@@ -209,3 +209,18 @@ def opening_party(seat: SeatInfo) -> Party:
 @cache
 def _races_in(year: int) -> tuple[int, ...]:
     return game_map().compute_races(year)
+
+
+@cache
+def races_by_office(year: int) -> dict[Office, tuple[int, ...]]:
+    """The year's races of each office, in resolution order."""
+    found: dict[Office, list[int]] = {}
+    for index in game_map().races_in(year):
+        found.setdefault(game_map().seats[index].office, []).append(index)
+    return {office: tuple(races) for office, races in found.items()}
+
+
+@cache
+def race_positions(year: int) -> dict[int, int]:
+    """Each race of the year by seat index: its place in the year's resolution order."""
+    return {index: number for number, index in enumerate(game_map().races_in(year))}

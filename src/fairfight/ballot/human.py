@@ -17,7 +17,7 @@ from fairfight.ballot.dice import RaceKind, win_chance
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.legislature import majority_party, thresholds
 from fairfight.ballot.narration import hand_lines, opening_lines
-from fairfight.ballot.options import presidential_part
+from fairfight.ballot.racebook import presidential_part
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.rules_page import percent
 from fairfight.ballot.scoring import scores

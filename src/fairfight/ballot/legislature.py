@@ -4,8 +4,10 @@ amendment track [7, 8]. Every function reads a state and the players' answers; n
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import (
@@ -17,6 +19,7 @@ from fairfight.ballot.rules import (
     MAJORITY_WEIGHT,
     MINORITY_WEIGHT,
     OVERRIDE,
+    PARTIES,
     SENATE_PASS,
     AmendmentChoice,
     Office,
@@ -66,20 +69,87 @@ def chamber_seats(office: Office) -> tuple[int, ...]:
     return tuple(seat.index for seat in game_map().seats if seat.office is office)
 
 
+CongressGroup = tuple[int, Party, int, int]
+"""(state or player, party, House seats, Senate seats): seats that vote alike."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who sits where on one board, counted once: every vote and count of a step reads it.
+
+    Board seats of Congress vote alike by (state, party), player seats by (player, party).
+    """
+
+    board: tuple[CongressGroup, ...]
+    players: tuple[CongressGroup, ...]
+    counts: dict[Office, dict[Party, int]]
+    holders: dict[Office, frozenset[int]]
+    seats_held: dict[int, int]
+    governors: dict[int, int]
+    held: tuple[int, ...] = ()
+    """Every seat a player holds, by seat index."""
+
+
+def seating(state: GameState) -> Seating:
+    """The board's seating (boards are immutable tuples, so the last one is remembered)."""
+    last = _LAST_SEATING[0]
+    if last is not None and last[0] is state.seats:
+        return last[1]
+    board: dict[tuple[int, Party], list[int]] = {}
+    players: dict[tuple[int, Party], list[int]] = {}
+    counts = {office: dict.fromkeys(PARTIES, 0) for office in Office}
+    holders: dict[Office, set[int]] = {office: set() for office in Office}
+    seats_held: dict[int, int] = {}
+    governors: dict[int, int] = {}
+    for office in Office:
+        # Seats are counted by (holder, state, party) first: a few hundred kinds, not 536 seats.
+        indexes, states = _chamber_states(office)
+        chamber = list(map(state.seats.__getitem__, indexes))
+        kinds = Counter(zip(map(_HOLDER, chamber), states, map(_PARTY, chamber), strict=True))
+        slot = 0 if office is Office.HOUSE else 1
+        congress = office is Office.HOUSE or office is Office.SENATE
+        for (player, where, party), number in kinds.items():
+            counts[office][party] += number
+            if player == BOARD:
+                if congress:
+                    board.setdefault((where, party), [0, 0])[slot] += number
+                continue
+            holders[office].add(player)
+            seats_held[player] = seats_held.get(player, 0) + number
+            if office is Office.GOVERNOR:
+                governors[player] = governors.get(player, 0) + number
+            if congress:
+                players.setdefault((player, party), [0, 0])[slot] += number
+    found = Seating(
+        tuple((s, party, n[0], n[1]) for (s, party), n in sorted(board.items())),
+        tuple((p, party, n[0], n[1]) for (p, party), n in sorted(players.items())),
+        counts,
+        {office: frozenset(found) for office, found in holders.items()},
+        seats_held,
+        governors,
+        tuple(index for index, player in enumerate(map(_HOLDER, state.seats)) if player != BOARD),
+    )
+    _LAST_SEATING[0] = (state.seats, found)
+    return found
+
+
+_HOLDER = attrgetter("holder")
+_PARTY = attrgetter("party")
+
+
+@cache
+def _chamber_states(office: Office) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seat indexes of an office and the state of each."""
+    indexes = chamber_seats(office)
+    return indexes, tuple(game_map().seats[index].state for index in indexes)
+
+
+_LAST_SEATING: list[tuple[tuple[Holding, ...], Seating] | None] = [None]
+
+
 def chamber_counts(state: GameState, office: Office) -> dict[Party, int]:
     """Seats per party in a chamber."""
-    known = _LAST_COUNTS.get(office)
-    if known is not None and known[0] is state.seats:
-        return dict(known[1])
-    counts = dict.fromkeys(Party, 0)
-    for index in chamber_seats(office):
-        counts[state.seats[index].party] += 1
-    _LAST_COUNTS[office] = (state.seats, counts)
-    return dict(counts)
-
-
-_LAST_COUNTS: dict[Office, tuple[tuple[Holding, ...], dict[Party, int]]] = {}
-"""The last board counted per chamber (boards are immutable tuples, so identity is enough)."""
+    return dict(seating(state).counts[office])
 
 
 def majority_party(state: GameState, office: Office) -> Party:
@@ -135,28 +205,32 @@ class Tally:
 
 def tally(state: GameState, party: Party, tags: tuple[str, ...], votes: tuple[bool, ...]) -> Tally:
     """Count a bill vote: player seats vote their player's answer, board seats by formula."""
-    yes = {Office.HOUSE: 0, Office.SENATE: 0}
+    found = seating(state)
+    house = senate = 0
+    states = game_map().states
+    bill_tags = set(tags)
+    sign = party.sign()
+    for state_index, seat_party, house_seats, senate_seats in found.board:
+        overlap = len(bill_tags.intersection(states[state_index].tags))
+        if support(overlap, seat_party is party, partisan_lean(state, state_index) * sign) >= 1:
+            house += house_seats
+            senate += senate_seats
+    house_majority = majority_party(state, Office.HOUSE)
+    senate_majority = majority_party(state, Office.SENATE)
     weights = [0] * state.players
-    gmap = game_map()
-    board_answer: dict[tuple[int, Party], bool] = {}
-    for office in (Office.HOUSE, Office.SENATE):
-        majority = majority_party(state, office)
-        for index in chamber_seats(office):
-            holding = state.seats[index]
-            if holding.holder == BOARD:
-                group = (gmap.seats[index].state, holding.party)
-                voted = board_answer.get(group)
-                if voted is None:
-                    voted = board_answer[group] = board_votes_yes(state, index, party, tags)
-            else:
-                voted = votes[holding.holder]
-            if not voted:
-                continue
-            yes[office] += 1
-            if holding.holder != BOARD:
-                is_majority = holding.party is majority
-                weights[holding.holder] += MAJORITY_WEIGHT if is_majority else MINORITY_WEIGHT
-    return Tally(yes[Office.HOUSE], yes[Office.SENATE], tuple(weights))
+    for player, seat_party, house_seats, senate_seats in found.players:
+        if not votes[player]:
+            continue
+        house += house_seats
+        senate += senate_seats
+        weights[player] += house_seats * _weight(seat_party is house_majority)
+        weights[player] += senate_seats * _weight(seat_party is senate_majority)
+    return Tally(house, senate, tuple(weights))
+
+
+def _weight(in_majority: bool) -> int:
+    """A yes seat's weight toward holding the bill [7.6]."""
+    return MAJORITY_WEIGHT if in_majority else MINORITY_WEIGHT
 
 
 def passes(result: Tally) -> bool:
@@ -183,15 +257,12 @@ def speaker(state: GameState) -> int:
     presidency.
     """
     majority = majority_party(state, Office.HOUSE)
+    found = seating(state)
     of_majority = [0] * state.players
-    for index in chamber_seats(Office.HOUSE):
-        holding = state.seats[index]
-        if holding.holder != BOARD and holding.party is majority:
-            of_majority[holding.holder] += 1
-    total = [0] * state.players
-    for holding in state.seats:
-        if holding.holder != BOARD:
-            total[holding.holder] += 1
+    for player, seat_party, house_seats, _ in found.players:
+        if seat_party is majority:
+            of_majority[player] += house_seats
+    total = [found.seats_held.get(player, 0) for player in range(state.players)]
     order = state.turn_order()
     best = max(order, key=lambda p: (of_majority[p], total[p], -order.index(p)))
     return best if of_majority[best] > 0 else BOARD
@@ -228,11 +299,8 @@ def amendment_count(
 
 def amendment_proposer(state: GameState) -> int:
     """The player with the most governorships (at least 1); ties by turn order [8.5]."""
-    counts = [0] * state.players
-    for seat_indexes in game_map().state_seats:
-        holder = state.seats[seat_indexes[-1]].holder
-        if holder != BOARD:
-            counts[holder] += 1
+    governors = seating(state).governors
+    counts = [governors.get(player, 0) for player in range(state.players)]
     order = state.turn_order()
     best = max(order, key=lambda p: (counts[p], -order.index(p)))
     return best if counts[best] > 0 else BOARD

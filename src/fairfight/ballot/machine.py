@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
-from fairfight.ballot.geo import SeatInfo, game_map
+from fairfight.ballot.geo import SeatInfo, game_map, race_positions, races_by_office
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.state import (
     NO_CARD,
@@ -132,9 +133,10 @@ class Machine:
         """Re-runs, president, home Senate and governor, Speaker bid, safe Senate, home House."""
         gmap = game_map()
         up = kit.up_this_year(state)
-        chosen = [
-            kit.rerun(state, seat, index) for index in up if state.seats[index].holder == seat
-        ]
+        calendar = race_positions(state.year)
+        mine = [i for i in leg.seating(state).held if state.seats[i].holder == seat]
+        mine = sorted((i for i in mine if i in calendar), key=calendar.__getitem__)
+        chosen = [kit.rerun(state, seat, index) for index in mine]
         taken = {gmap.seat_by_id[d.race] for d in chosen}
         hand = kit.hand_cards(state, seat)
         candidates = [card for card in hand if card.is_candidate]
@@ -191,12 +193,15 @@ class Machine:
         for index, party in races:
             info = gmap.seats[index]
             district = next((d for d in districts if _district_fits(info, d)), None)
-            tags = set(gmap.states[info.state].tags) | (district.tags if district else set())
+            tags = est.race_tags(info.state, district.tags if district else frozenset())
             board_held = bid and state.seats[index].holder == BOARD
             for card in candidates:
+                fit = len(card.tags & tags)
+                if best is not None and fit < best[0][0]:
+                    continue  # a worse fit can never rank higher
                 run_as = party or card.printed
                 rank = (
-                    len(card.tags & tags),
+                    fit,
                     card.modifier,
                     run_as is card.party,
                     board_held,
@@ -220,18 +225,19 @@ class Machine:
         phase is the Speaker bid: home Senate, home governor, Speaker bid, other safe Senate
         races, home House [11]."""
         gmap = game_map()
+        partisans = est.partisans(state)
+        by_office = races_by_office(state.year)
+        house_states = _house_states(state.year)
 
         def favoured(index: int) -> tuple[int, Party | None]:
-            lean = est.partisan(state, gmap.seats[index].state)
+            lean = partisans[gmap.seats[index].state]
             return index, (Party.D if lean > 0 else Party.R if lean < 0 else None)
 
         def of(office: Office, states: tuple[int, ...] | None) -> list[int]:
-            return [
-                i
-                for i in up
-                if gmap.seats[i].office is office
-                and (states is None or gmap.seats[i].state in states)
-            ]
+            races = by_office.get(office, ())
+            if states is None:
+                return list(races)
+            return [i for i in races if gmap.seats[i].state in states]
 
         phases: list[tuple[list[tuple[int, Party | None]], bool]] = [
             ([favoured(i) for i in of(Office.SENATE, home)], False),
@@ -244,21 +250,18 @@ class Machine:
             )
             need = est.house_need(state, seat, party, reruns)
             mine = {gmap.seat_by_id[d.race] for d in chosen}
-            safest = sorted(
-                (i for i in of(Office.HOUSE, None) if i not in mine),
-                key=lambda i: (
-                    -est.partisan(state, gmap.seats[i].state) * party.sign(),
-                    gmap.seats[i].state not in home,
-                    state.seats[i].holder != BOARD,
-                    i,
-                ),
+            sign = party.sign()
+            seats, homes = state.seats, set(home)
+            ranked = sorted(
+                (-partisans[where] * sign, where not in homes, seats[i].holder != BOARD, i)
+                for i, where in zip(by_office.get(Office.HOUSE, ()), house_states, strict=True)
+                if i not in mine
             )
-            phases.append(([(i, party) for i in safest[: max(need, 0)]], True))
+            phases.append(([(key[-1], party) for key in ranked[: max(need, 0)]], True))
         others = [
             i
             for i in of(Office.SENATE, None)
-            if gmap.seats[i].state not in home
-            and abs(est.partisan(state, gmap.seats[i].state)) >= SAFE_SENATE
+            if (where := gmap.seats[i].state) not in home and abs(partisans[where]) >= SAFE_SENATE
         ]
         phases.append(([favoured(i) for i in others], False))
         phases.append(([favoured(i) for i in of(Office.HOUSE, home)], False))
@@ -288,6 +291,13 @@ class Machine:
             if rivals and part(decl) <= max(rivals) - PRIMARY_GAP:
                 pulled.append(decl.race)
         return Withdrawals(tuple(pulled))
+
+
+@cache
+def _house_states(year: int) -> tuple[int, ...]:
+    """The state of each House race of the year, in resolution order."""
+    gmap = game_map()
+    return tuple(gmap.seats[i].state for i in races_by_office(year).get(Office.HOUSE, ()))
 
 
 def _district_fits(target: SeatInfo, district: Card) -> bool:

@@ -1,32 +1,36 @@
-"""The Pollster's option book: groups of identical races, options and the greedy picker [11]."""
+"""The Pollster's options: every (card, race group, district card) priced, and the greedy
+picker that takes the best first [11]."""
 
 from __future__ import annotations
 
+import copy
 import heapq
-from dataclasses import dataclass, field, replace
-from functools import cache
+import math
+from itertools import chain
+from typing import NamedTuple
 
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import Card
-from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import (
-    BOARD,
-    CARD_STRENGTH,
-    GROUND_GAME_BONUS,
-    SWITCH_PENALTY,
-    Office,
-    Party,
-)
-from fairfight.ballot.state import NO_CARD, GameState
+from fairfight.ballot.racebook import PART_RANGE, RaceGroup, fitting_seats, group_chance
+from fairfight.ballot.rules import PARTIES, Party
+from fairfight.ballot.state import NO_CARD
 
-PART_RANGE = range(-SWITCH_PENALTY, CARD_STRENGTH + GROUND_GAME_BONUS + 1)
-"""Card parts a newcomer can have (no incumbency): -1..4."""
+GROUP_ORDER = 1_000_000
+CARD_ORDER = 1_000
+"""An option's place in the full list, as one number: group, then card, then plain before its
+district options (a hand holds far fewer than 1000 cards, a group far fewer district options)."""
+
+Entry = tuple[float, int, int, int, int, int]
+"""A greedy heap entry: (-value, card, seat, district, place in the list, option number); a group
+not priced yet is (-best value, -1, group, -1, -1, -1)."""
 
 
-@dataclass(slots=True)
-class Option:
-    """A possible declaration into any free race of a group of identical races."""
+class Option(NamedTuple):
+    """A possible declaration into any free race of a group of identical races.
+
+    A named tuple: a declaration weighs a thousand of them, and only a few are ever taken.
+    """
 
     value: float
     chance: float
@@ -42,42 +46,192 @@ class Option:
         return 1 if self.district == NO_CARD else 2
 
 
-@dataclass(frozen=True, slots=True)
-class RaceGroup:
-    """Open races that look the same to a newcomer: same state, office, party, rivals.
+class Pricing:
+    """How a declaration prices (card x group x district card or none) [11].
 
-    A state's Senate and governor races are separate groups: they are worth different points
-    (Senate 4, governor 3) [11].
+    An option exists when p*V >= `floor`. Its price is p times `worth` (the office value unless
+    a bid raises it), less the card spent and, with a district card, less the district card's
+    risk; the surplus pass (`charge` off) prices plain options at p*V. Only options priced at
+    `least` or more are kept: each card's plain option, then its district options.
     """
 
-    seats: list[int]
-    state: int
-    party: Party
-    other: int
-    primary: int | None
-    shift: int
-    value: float
-    chances: tuple[float, ...]
+    def __init__(
+        self,
+        key: str,
+        candidates: list[Card],
+        districts: list[Card],
+        floor: float,
+        least: float = -math.inf,
+        worth: float | None = None,
+        charge: bool = True,
+    ) -> None:
+        assert charge or not districts
+        self.key = key
+        self.candidates = candidates
+        self.floor = floor
+        self.least = least
+        self.worth = worth
+        self.cost = kit.CARD_COST if charge else 0
+        parts = est.plain_part_table(key)
+        # Column 2 * state + party slot: every card's newcomer part there, and the highest.
+        rows = (chain.from_iterable(parts[card.id]) for card in candidates)
+        self.columns = list(zip(*rows, strict=True))
+        self.tops = [max(column) for column in self.columns]
+        self.districts: dict[int, list[Card]] = {}
+        for district in districts:
+            self.districts.setdefault(district.state, []).append(district)
+        self.joined: dict[tuple[int, int], list[int]] = {}
+        self.joined_tops: dict[tuple[int, bool], int] = {}
+
+    def raised(self, worth: float) -> Pricing:
+        """The same options priced at `worth` instead of their office value (a bid)."""
+        raised = copy.copy(self)
+        raised.worth = worth
+        return raised
+
+    def bounds(self, groups: list[RaceGroup]) -> list[float | None]:
+        """The best price any option of each group can have, None when it has none (chances
+        grow with the part, prices with the chance); infinity for the presidency, whose
+        chances are read card by card."""
+        if not self.candidates:
+            return [None] * len(groups)
+        floor, least, cost, worth = self.floor, self.least, self.cost, self.worth
+        tops, districts, low = self.tops, self.districts, PART_RANGE[0]
+        found: list[float | None] = []
+        for group in groups:
+            if group.seats[0] == 0:
+                found.append(math.inf)
+                continue
+            chances, value, place = group.chances, group.value, group.state
+            price_at = value if worth is None else worth
+            slot = group.party is not Party.D
+            best = chances[tops[2 * place + slot] - low]
+            bound = None
+            if best * value >= floor and (price := best * price_at - cost) >= least:
+                bound = price
+            for district in districts.get(place, ()):
+                if not fitting_seats(group, district):
+                    continue
+                best = chances[self.joined_top(district, slot)]
+                price = best * price_at - cost
+                price -= 1 - best
+                if best * value >= floor and price >= least:
+                    bound = price if bound is None else max(bound, price)
+            found.append(bound)
+        return found
+
+    def joined_top(self, district: Card, slot: bool) -> int:
+        """The highest place of any card in its district's chance tables, district attached."""
+        known = self.joined_tops.get((district.id, slot))
+        if known is None:
+            known = max(self.joined_part(card, district)[slot] for card in self.candidates)
+            self.joined_tops[(district.id, slot)] = known
+        return known
+
+    def group_options(
+        self, group: RaceGroup, used: set[int] | frozenset[int] = frozenset()
+    ) -> list[tuple[Option, int]]:
+        """The group's options for cards not `used`, in order, each with its place in it."""
+        floor, least, cost = self.floor, self.least, self.cost
+        seats, party, value = group.seats, group.party, group.value
+        price_at = value if self.worth is None else self.worth
+        found: list[tuple[Option, int]] = []
+        option = tuple.__new__  # Option(...) without its keyword handling: it is built often
+        if seats[0] == 0:
+            for number, card in enumerate(self.candidates):
+                chance = group_chance(self.key, group, card)
+                if card.id in used or chance * value < floor:
+                    continue
+                if (price := chance * price_at - cost) >= least:
+                    entry = (price, chance, price_at, card.id, party, seats, NO_CARD)
+                    found.append((option(Option, entry), number * CARD_ORDER))
+            return found
+        chances, place = group.chances, group.state
+        slot = party is not Party.D
+        fitting = [
+            (district, fits)
+            for district in self.districts.get(place, ())
+            if (fits := fitting_seats(group, district))
+        ]
+        low = PART_RANGE[0]
+        column = self.columns[2 * place + slot]
+        for number, (card, part) in enumerate(zip(self.candidates, column, strict=True)):
+            if card.id in used:
+                continue
+            chance = chances[part - low]
+            if chance * value >= floor and (price := chance * price_at - cost) >= least:
+                entry = (price, chance, price_at, card.id, party, seats, NO_CARD)
+                found.append((option(Option, entry), number * CARD_ORDER))
+            after = number * CARD_ORDER
+            for district, fits in fitting:
+                chance = chances[self.joined_part(card, district)[slot]]
+                if chance * value < floor:
+                    continue
+                price = chance * price_at - cost
+                price -= 1 - chance
+                if price >= least:
+                    for seat_index in fits:
+                        after += 1
+                        entry = (price, chance, price_at, card.id, party, [seat_index], district.id)
+                        found.append((option(Option, entry), after))
+        return found
+
+    def joined_part(self, card: Card, district: Card) -> list[int]:
+        """A card's place in its district's chance tables with the district card attached."""
+        pair = (card.id, district.id)
+        known = self.joined.get(pair)
+        if known is None:
+            low = PART_RANGE[0]
+            known = self.joined[pair] = [
+                est.down_ballot_part(card, district.state, party, district) - low
+                for party in PARTIES
+            ]
+        return known
+
+
+def priced_options(
+    key: str,
+    groups: list[RaceGroup],
+    candidates: list[Card],
+    districts: list[Card],
+    floor: float,
+    least: float = -math.inf,
+    worth: float | None = None,
+    charge: bool = True,
+) -> list[Option]:
+    """Every option of these groups, priced (`Pricing`), in group order."""
+    pricing = Pricing(key, candidates, districts, floor, least, worth, charge)
+    return [
+        option
+        for group, bound in zip(groups, pricing.bounds(groups), strict=True)
+        if bound is not None
+        for option, _ in pricing.group_options(group)
+    ]
 
 
 class Greedy:
     """Best option first (ties: lower card id, then lower seat); each card and race once."""
 
     def __init__(self, options: list[Option], taken: set[int], used: set[int]) -> None:
-        self.heap: list[tuple[float, int, int, int, int]] = []
         self.options = options
+        self.order = list(range(len(options)))
         self.taken = taken
         self.used = used
         self.position = [0] * len(options)
-        for number, option in enumerate(options):
-            for place, seat_index in enumerate(option.seats):
-                if seat_index not in taken:
-                    self.position[number] = place
-                    entry = (-option.value, option.card, seat_index, option.district, number)
-                    self.heap.append(entry)
-                    break
-            else:
-                self.position[number] = len(option.seats)
+        self.heap: list[Entry] = [
+            (-option.value, option.card, option.seats[0], option.district, number, number)
+            for number, option in enumerate(options)
+        ]
+        self._settle()
+
+    def _settle(self) -> None:
+        """Entries whose first race is taken move on to their next race; then heap order."""
+        taken = self.taken
+        blocked = [entry[5] for entry in self.heap if entry[5] >= 0 and entry[2] in taken]
+        if blocked:
+            self.heap = [entry for entry in self.heap if entry[5] < 0 or entry[2] not in taken]
+            for number in blocked:
+                self._push(number)
         heapq.heapify(self.heap)
 
     def _push(self, number: int) -> None:
@@ -85,157 +239,73 @@ class Greedy:
         while self.position[number] < len(option.seats):
             seat_index = option.seats[self.position[number]]
             if seat_index not in self.taken:
-                heapq.heappush(
-                    self.heap, (-option.value, option.card, seat_index, option.district, number)
-                )
+                entry = (-option.value, option.card, seat_index, option.district)
+                heapq.heappush(self.heap, (*entry, self.order[number], number))
                 return
             self.position[number] += 1
 
+    def _expand(self, group: int) -> None:
+        """Price a group whose best option may be next (only `PricedGreedy` defers any)."""
+        raise AssertionError(f"group {group} was never deferred")
+
     def peek(self) -> tuple[Option, int] | None:
         """The best still-possible option and its race, without taking it."""
-        while self.heap:
-            _, card, seat_index, district, number = self.heap[0]
-            if card in self.used or district in self.used:
-                heapq.heappop(self.heap)
+        heap = self.heap
+        while heap:
+            _, card, seat_index, district, _, number = heap[0]
+            if card < 0:
+                heapq.heappop(heap)
+                self._expand(seat_index)
+            elif card in self.used or district in self.used:
+                heapq.heappop(heap)
             elif seat_index in self.taken:
-                heapq.heappop(self.heap)
+                heapq.heappop(heap)
                 self._push(number)
             else:
                 return self.options[number], seat_index
         return None
 
 
-GroupKey = tuple[int, Office, Party, int, "int | None"]
-"""Races look identical to a newcomer with the same state, office, party and opposition."""
+class PricedGreedy(Greedy):
+    """`Greedy(priced_options(...))`, pricing each group only once its best option could be
+    the next one taken: a declaration takes a handful of options out of hundreds.
 
-
-@dataclass(slots=True)
-class RaceBook:
-    """Every race up this year grouped for one seat, built once per board (not per question).
-
-    The board (seats, lean, honeymoon) does not change between the draft and the declaration,
-    so the same book answers every draft pick and the declaration of a year, and remembers
-    what a card is worth this year once it has been asked.
+    Every entry carries the option's place in the full list, so ties break exactly as there.
     """
 
-    seats: object
-    lean: object
-    honeymoon: object
-    year: int
-    seat: int
-    groups: list[RaceGroup]
-    position: dict[int, int]
-    by_state: dict[int, list[RaceGroup]] = field(default_factory=dict)
-    best: dict[tuple[int, Party], list[float]] = field(default_factory=dict)
-    worth: dict[tuple[int, int], float] = field(default_factory=dict)
-
-    def fits(self, state: GameState, seat: int) -> bool:
-        """True while the board the book was built from is still the state's board."""
-        return (
-            self.seats is state.seats
-            and self.lean is state.lean
-            and self.honeymoon is state.honeymoon
-            and self.year == state.year
-            and self.seat == seat
-        )
-
-    def open_groups(self, taken: set[int], only_state: int | None = None) -> list[RaceGroup]:
-        """The groups without the `taken` races (and only one state's, if asked).
-
-        The order is the one a fresh grouping of the remaining races gives: by the first race
-        of each group in calendar order, D before R.
-        """
-        if not taken:
-            return self.groups if only_state is None else self.by_state.get(only_state, [])
-        found: list[tuple[int, int, RaceGroup]] = []
-        for group in self.groups:
-            if only_state is not None and group.state != only_state:
+    def __init__(
+        self, pricing: Pricing, groups: list[RaceGroup], taken: set[int], used: set[int]
+    ) -> None:
+        self.pricing = pricing
+        self.groups = groups
+        self.options = []
+        self.order = []
+        self.taken = taken
+        self.used = used
+        self.position = []
+        self.heap = []
+        bounds = pricing.bounds(groups)
+        for index, bound in enumerate(bounds):
+            if bound is None:
                 continue
-            seats = [index for index in group.seats if index not in taken]
-            if not seats:
+            if bound < math.inf:
+                self.heap.append((-bound, -1, index, -1, -1, -1))
                 continue
-            chosen = group if len(seats) == len(group.seats) else replace(group, seats=seats)
-            found.append((self.position[seats[0]], group.party is not Party.D, chosen))
-        found.sort(key=lambda item: (item[0], item[1]))
-        return [group for _, _, group in found]
+            for number in self._add(index):
+                option = self.options[number]
+                entry = (-option.value, option.card, option.seats[0], option.district)
+                self.heap.append((*entry, self.order[number], number))
+        self._settle()
 
+    def _add(self, group: int) -> range:
+        """Price a group: its options join the list (the caller puts them on the heap)."""
+        start = len(self.options)
+        for option, place in self.pricing.group_options(self.groups[group], self.used):
+            self.options.append(option)
+            self.order.append(group * GROUP_ORDER + place)
+            self.position.append(0)
+        return range(start, len(self.options))
 
-def race_book(state: GameState, seat: int) -> RaceBook:
-    """This year's races, grouped when they look identical to a newcomer [11]."""
-    gmap = game_map()
-    up = kit.up_this_year(state)
-    found: dict[GroupKey, list[int]] = {}
-    board_sides = {
-        party: {
-            held_as: est.opponent_of_board_seat(party, held_as, presidential=False)
-            for held_as in Party
-        }
-        for party in Party
-    }
-    for index in up:
-        info = gmap.seats[index]
-        holding = state.seats[index]
-        place = info.state if index else -2
-        for party in Party:
-            if index and holding.holder == BOARD:
-                other, primary = board_sides[party][holding.party], None
-            else:
-                other, primary = est.opponent(state, index, party, seat)
-            key = (place, info.office, party, other, primary)
-            found.setdefault(key, []).append(index)
-    groups = []
-    for (_, _, party, other, primary), seats in found.items():
-        info = gmap.seats[seats[0]]
-        shift = est.partisan(state, info.state) * party.sign() if seats[0] else 0
-        table = race_table(shift, other, primary)
-        value = float(kit.OFFICE_VALUE[info.office])
-        groups.append(RaceGroup(seats, info.state, party, other, primary, shift, value, table))
-    position = {index: number for number, index in enumerate(up)}
-    book = RaceBook(state.seats, state.lean, state.honeymoon, state.year, seat, groups, position)
-    for group in groups:
-        if group.seats[0] != 0:
-            book.by_state.setdefault(group.state, []).append(group)
-    book.best = best_values(groups)
-    return book
-
-
-@cache
-def race_table(shift: int, other: int, primary: int | None) -> tuple[float, ...]:
-    """A newcomer's estimate at every possible card part, for one kind of race."""
-    return tuple(est.race_chance(part, shift, other, primary) for part in PART_RANGE)
-
-
-def presidential_part(card: Card, party: Party) -> int:
-    """A presidential candidate's card part: m minus the switch [5.8]."""
-    return card.modifier - (SWITCH_PENALTY if party is not card.party else 0)
-
-
-def group_chance(key: str, group: RaceGroup, card: Card, district: Card | None = None) -> float:
-    """A newcomer's win estimate in a group's races."""
-    if group.seats[0] == 0:
-        chance = est.presidential_p(card, group.party, group.other)
-        if group.primary is not None:
-            chance *= est.primary_p(presidential_part(card, group.party) - group.primary)
-        return chance
-    if district is None:
-        part = est.plain_part_table(key)[card.id][group.state][group.party is not Party.D]
-    else:
-        part = est.down_ballot_part(card, group.state, group.party, district)
-    return group.chances[part - PART_RANGE[0]]
-
-
-def best_values(groups: list[RaceGroup]) -> dict[tuple[int, Party], list[float]]:
-    """Per (state, party) of down-ballot groups: the best p*V at each card part."""
-    best: dict[tuple[int, Party], list[float]] = {}
-    for group in groups:
-        if group.seats[0] == 0:
-            continue
-        row = [chance * group.value for chance in group.chances]
-        current = best.get((group.state, group.party))
-        if current is None:
-            best[(group.state, group.party)] = row
-        else:
-            for number, value in enumerate(row):
-                if value > current[number]:
-                    current[number] = value
-    return best
+    def _expand(self, group: int) -> None:
+        for number in self._add(group):
+            self._push(number)

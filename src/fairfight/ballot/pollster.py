@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations
 
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
-from fairfight.ballot.geo import SeatInfo, game_map
-from fairfight.ballot.options import (
+from fairfight.ballot.geo import game_map
+from fairfight.ballot.options import Greedy, Option, PricedGreedy, Pricing, priced_options
+from fairfight.ballot.racebook import (
     PART_RANGE,
-    Greedy,
-    Option,
     RaceBook,
     RaceGroup,
+    fitting_seats,
     group_chance,
     presidential_part,
     race_book,
@@ -24,6 +25,7 @@ from fairfight.ballot.rules import (
     BOARD,
     BOARD_GENERIC_PART,
     BOARD_INCUMBENCY_BONUS,
+    PARTIES,
     TAGS,
     AmendmentChoice,
     Office,
@@ -121,40 +123,8 @@ class Pollster:
         only_state: int | None = None,
     ) -> list[Option]:
         """(card x open race x party x district or none) with p*V >= floor [11]."""
-        gmap = game_map()
-        parts = est.plain_part_table(state.key)
-        low = PART_RANGE[0]
-        found: list[Option] = []
-        for group in self.groups(state, seat, taken, only_state):
-            presidential = group.seats[0] == 0
-            slot = group.party is not Party.D
-            value = group.value
-            fitting = [
-                (district, [i for i in group.seats if _district_fits(gmap.seats[i], district)])
-                for district in districts
-                if not presidential and district.state == group.state
-            ]
-            for card in candidates:
-                if presidential:
-                    chance = self.chance(state, group, card)
-                else:
-                    chance = group.chances[parts[card.id][group.state][slot] - low]
-                if chance * value >= floor:
-                    ev = chance * value - kit.CARD_COST
-                    found.append(Option(ev, chance, value, card.id, group.party, group.seats))
-                for district, indexes in fitting:
-                    if not indexes:
-                        continue
-                    chance = self.chance(state, group, card, district)
-                    if chance * value < floor:
-                        continue
-                    ev = chance * value - kit.CARD_COST
-                    ev -= 1 - chance
-                    for index in indexes:
-                        found.append(
-                            Option(ev, chance, value, card.id, group.party, [index], district.id)
-                        )
-        return found
+        groups = self.groups(state, seat, taken, only_state)
+        return priced_options(state.key, groups, candidates, districts, floor)
 
     def declare(self, state: GameState, seat: int) -> Declarations:
         """Re-runs with p >= 0.4, then greedy by EV (Speaker bid included) [11]."""
@@ -179,16 +149,15 @@ class Pollster:
         hand = kit.hand_cards(state, seat)
         candidates = [card for card in hand if card.is_candidate]
         districts = [card for card in hand if not card.is_candidate]
-        options = self.options(state, seat, taken, candidates, districts)
-        boosted, need = self._speaker_bid(state, seat, chosen, options)
-        size = len(hand)
-        used: set[int] = set()
+        groups = self.groups(state, seat, taken)
         # An option below the floor is never taken (the loop stops at the first one), so the
-        # pools leave them out.
-        pools = [
-            Greedy([o for o in options if o.value >= TAKE_FLOOR], taken, used),
-            Greedy([o for o in boosted if o.value >= TAKE_FLOOR], taken, used),
-        ]
+        # pools leave them out; the options worth less are only priced when the hand is still
+        # over the limit after the greedy picks.
+        used: set[int] = set()
+        pricing = Pricing(state.key, candidates, districts, TAKE_FLOOR, TAKE_FLOOR)
+        bids, need = self._speaker_bid(state, seat, chosen, groups, pricing, taken, used)
+        pools = [PricedGreedy(pricing, groups, taken, used), bids]
+        size = len(hand)
         bids_taken = 0
         while True:
             picks = [pool.peek() for pool in pools[: 2 if bids_taken < need else 1]]
@@ -209,11 +178,7 @@ class Pollster:
             self._take(option, index, chosen, taken, used, seat)
         if size <= state.config.hand_limit:
             return Declarations(tuple(chosen))
-        spare = [
-            Option(o.chance * o.office_value, o.chance, o.office_value, o.card, o.party, o.seats)
-            for o in options
-            if o.district == NO_CARD
-        ]
+        spare = priced_options(state.key, groups, candidates, [], TAKE_FLOOR, charge=False)
         surplus = Greedy(spare, taken, used)
         while size > state.config.hand_limit and (found := surplus.peek()) is not None:
             size -= 1
@@ -247,12 +212,19 @@ class Pollster:
         return est.general_p(est.seated_part(state, index, party) + shift - BOARD_GENERIC_PART)
 
     def _speaker_bid(
-        self, state: GameState, seat: int, chosen: list[Declaration], options: list[Option]
-    ) -> tuple[list[Option], int]:
+        self,
+        state: GameState,
+        seat: int,
+        chosen: list[Declaration],
+        groups: list[RaceGroup],
+        pricing: Pricing,
+        taken: set[int],
+        used: set[int],
+    ) -> tuple[Greedy, int]:
         """House options under the majority party, valued at 2 + SV/need [11]."""
         self.bids = {}
         if state.year % 2:
-            return [], 0
+            return Greedy([], taken, used), 0
         party = leg.majority_party(state, Office.HOUSE)
         gmap = game_map()
         reruns = sum(
@@ -260,27 +232,11 @@ class Pollster:
         )
         need = est.house_need(state, seat, party, reruns)
         if need < 1:
-            return [], 0
+            return Greedy([], taken, used), 0
         value = est.speaker_value(state, seat, self._pair(state, seat, party))
-        boosted_value = kit.OFFICE_VALUE[Office.HOUSE] + value / need
-        bids: list[Option] = []
-        for option in options:
-            if option.party is party and gmap.seats[option.seats[0]].office is Office.HOUSE:
-                ev = option.chance * boosted_value - kit.CARD_COST
-                if option.district != NO_CARD:
-                    ev -= 1 - option.chance
-                bids.append(
-                    Option(
-                        ev,
-                        option.chance,
-                        boosted_value,
-                        option.card,
-                        party,
-                        option.seats,
-                        option.district,
-                    )
-                )
-        return bids, need
+        boosted = pricing.raised(kit.OFFICE_VALUE[Office.HOUSE] + value / need)
+        house = [g for g in groups if g.party is party and g.office is Office.HOUSE]
+        return PricedGreedy(boosted, house, taken, used), need
 
     def withdraw(self, state: GameState, seat: int) -> Withdrawals:
         """Withdraw where p*V - c < 0 with the revealed fields [11]."""
@@ -358,36 +314,38 @@ class Pollster:
         top = NO_WORTH
         parts = est.plain_part_table(state.key)[card.id]
         low = PART_RANGE[0]
-        for group in book.groups:
-            if group.seats[0] == 0:
-                top = max(top, self.chance(state, group, card) * group.value)
-        for (state_index, party), row in book.best.items():
-            top = max(top, row[parts[state_index][party is not Party.D] - low])
+        for group in book.presidential:
+            top = max(top, self.chance(state, group, card) * group.value)
+        for state_index, slot, row in book.best_rows:
+            if row[-1] <= top:
+                break  # no later row can give more (rows grow with the part)
+            value = row[parts[state_index][slot] - low]
+            if value > top:
+                top = value
         return max(NO_WORTH, top - kit.CARD_COST)
 
     def _district_gain(self, state: GameState, seat: int, card: Card, district: Card) -> float:
         """The best EV gain of attaching `district` to `card` in its state's races.
 
         The gain is measured against the same card in the same race under the same party
-        without the district card, never against the other party's option [11].
+        without the district card, never against the other party's option [11]: that is the
+        same group of races, so each group the district card fits is compared with itself.
         """
-        gmap = game_map()
-        groups = self.groups(state, seat, set(), district.state)
-        plain: dict[tuple[int, Party], float] = {}
-        for group in groups:
-            ev = self.chance(state, group, card) * group.value - kit.CARD_COST
-            for index in group.seats:
-                plain[(index, group.party)] = ev
+        low = PART_RANGE[0]
+        plain_parts = est.plain_part_table(state.key)[card.id][district.state]
+        with_district = [
+            est.down_ballot_part(card, district.state, party, district) for party in PARTIES
+        ]
         gain = 0.0
-        for group in groups:
-            indexes = [i for i in group.seats if _district_fits(gmap.seats[i], district)]
-            if not indexes:
+        for group in self.groups(state, seat, set(), district.state):
+            if not fitting_seats(group, district):
                 continue
-            chance = self.chance(state, group, card, district)
+            slot = group.party is not Party.D
+            plain = group.chances[plain_parts[slot] - low] * group.value - kit.CARD_COST
+            chance = group.chances[with_district[slot] - low]
             ev = chance * group.value - kit.CARD_COST
             ev -= 1 - chance
-            for index in indexes:
-                gain = max(gain, ev - plain.get((index, group.party), -kit.CARD_COST))
+            gain = max(gain, ev - plain)
         return gain
 
     # ---- legislature --------------------------------------------------------------------
@@ -442,22 +400,24 @@ def board_governor_triple(state: GameState) -> tuple[str, ...]:
     """The amendment triple that the most board governors would back [8.2]."""
     gmap = game_map()
     board_states = [
-        gmap.states[i].tags
+        _tag_mask(gmap.states[i].tags)
         for i, seats in enumerate(gmap.state_seats)
         if state.seats[seats[-1]].holder == BOARD
     ]
     best: tuple[str, ...] = ()
     best_count = -1
     for triple in combinations(TAGS, state.config.amend_tags):
-        count = sum(1 for tags in board_states if set(tags) & set(triple))
+        mask = _tag_mask(triple)
+        count = sum(1 for tags in board_states if tags & mask)
         if count > best_count:
             best, best_count = triple, count
     return best
 
 
-def _district_fits(target: SeatInfo, district: Card) -> bool:
-    """A district card fits its state's Senate and governor races and its own House district."""
-    return target.office is not Office.HOUSE or target.district == district.district
+@cache
+def _tag_mask(tags: tuple[str, ...]) -> int:
+    """Tags as bits (rules order), so shared tags are one `&`."""
+    return sum(1 << TAGS.index(tag) for tag in set(tags))
 
 
 def gmap_race(index: int) -> str:

@@ -39,6 +39,10 @@ class Party(StrEnum):
         return 1 if self is Party.D else -1
 
 
+PARTIES: tuple[Party, ...] = tuple(Party)
+"""D then R: the parties in rules order (iterating the enum itself is slow in hot loops)."""
+
+
 class Tag(StrEnum):
     """The shared tag vocabulary of cards, states, bills and amendments, in rules order [1.3]."""
 

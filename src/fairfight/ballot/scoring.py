@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import BOARD, Office, Party
@@ -76,41 +77,92 @@ def seat_counts(state: GameState, office: Office) -> list[int]:
     return counts
 
 
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """What the players hold on one board, read once: seats by office, seated district cards,
+    the tags of their governors' cards and the states leaning toward each player."""
+
+    offices: tuple[dict[Office, int], ...]
+    district_cards: tuple[int, ...]
+    governor_tags: tuple[frozenset[str], ...]
+    leaning: tuple[int, ...]
+
+
+_LAST_HELD: list[tuple[object, object, str, int, _Held] | None] = [None]
+
+
+def _held(state: GameState) -> _Held:
+    """The board part of a scoring; the same board is scored for every bot that asks."""
+    last = _LAST_HELD[0]
+    if (
+        last is not None
+        and last[0] is state.seats
+        and last[1] is state.lean
+        and last[2] == state.key
+        and last[3] == state.players
+    ):
+        return last[4]
+    cards = build_cards(state.key)
+    gmap = game_map()
+    offices: list[dict[Office, int]] = [dict.fromkeys(Office, 0) for _ in range(state.players)]
+    district_cards = [0] * state.players
+    governor_tags: list[set[str]] = [set() for _ in range(state.players)]
+    # The leaning-state count of `leaning_owner`, from the held seats only: per state, each
+    # player's seats under the party the state leans toward.
+    toward: dict[int, list[int]] = {}
+    for index in leg.seating(state).held:
+        holding = state.seats[index]
+        info = gmap.seats[index]
+        offices[holding.holder][info.office] += 1
+        if holding.district_card != NO_CARD:
+            district_cards[holding.holder] += 1
+        if info.office is Office.GOVERNOR and holding.card != NO_CARD:
+            governor_tags[holding.holder] |= cards[holding.card].tags
+        if index and holding.party is lean_party(state.lean[info.state]):
+            toward.setdefault(info.state, [0] * state.players)[holding.holder] += 1
+    leaning = [0] * state.players
+    for counts in toward.values():
+        best = max(counts)
+        if best >= 1 and counts.count(best) == 1:
+            leaning[counts.index(best)] += 1
+    held = _Held(
+        tuple(offices),
+        tuple(district_cards),
+        tuple(frozenset(tags) for tags in governor_tags),
+        tuple(leaning),
+    )
+    _LAST_HELD[0] = (state.seats, state.lean, state.key, state.players, held)
+    return held
+
+
 def score_lines(state: GameState) -> tuple[ScoreLine, ...]:
     """Every player's score by source, from the state alone [9]."""
     points = state.config.score
-    cards = build_cards(state.key)
-    tallies = [dict.fromkeys(ScoreLine.__slots__, 0) for _ in range(state.players)]
-    governor_tags: list[set[str]] = [set() for _ in range(state.players)]
-    office_field = {
-        Office.PRESIDENT: ("presidency", points.presidency),
-        Office.SENATE: ("senate", points.senate),
-        Office.GOVERNOR: ("governor", points.governor),
-        Office.HOUSE: ("house", points.house),
-    }
-    for info, holding in zip(game_map().seats, state.seats, strict=True):
-        if holding.holder == BOARD:
-            continue
-        name, value = office_field[info.office]
-        tallies[holding.holder][name] += value
-        if holding.district_card != NO_CARD:
-            tallies[holding.holder]["district_cards"] += points.district_card
-        if info.office is Office.GOVERNOR and holding.card != NO_CARD:
-            governor_tags[holding.holder] |= cards[holding.card].tags
+    held = _held(state)
+    bills = [0] * state.players
     for bill in state.bills:
         if bill.holder != BOARD:
-            tallies[bill.holder]["bills"] += points.bill
-    for index in range(len(state.lean)):
-        owner = leaning_owner(state, index)
-        if owner != BOARD:
-            tallies[owner]["leaning_states"] += points.leaning_state
-    for amendment in state.amendments:
-        for player in range(state.players):
-            if governor_tags[player] & set(amendment.tags):
-                tallies[player]["amendments"] += points.amendment
-    for player, hand in enumerate(state.hands):
-        tallies[player]["hand"] += points.hand_card * len(hand)
-    return tuple(ScoreLine(**tally) for tally in tallies)
+            bills[bill.holder] += 1
+    lines = []
+    for player in range(state.players):
+        offices = held.offices[player]
+        amendments = sum(
+            1 for amendment in state.amendments if held.governor_tags[player] & set(amendment.tags)
+        )
+        lines.append(
+            ScoreLine(
+                presidency=points.presidency * offices[Office.PRESIDENT],
+                senate=points.senate * offices[Office.SENATE],
+                governor=points.governor * offices[Office.GOVERNOR],
+                house=points.house * offices[Office.HOUSE],
+                bills=points.bill * bills[player],
+                leaning_states=points.leaning_state * held.leaning[player],
+                amendments=points.amendment * amendments,
+                district_cards=points.district_card * held.district_cards[player],
+                hand=points.hand_card * len(state.hands[player]),
+            )
+        )
+    return tuple(lines)
 
 
 def scores(state: GameState) -> tuple[int, ...]:

@@ -6,9 +6,10 @@ A state is plain data: frozen dataclasses of ints, strings and tuples. `state_to
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from functools import cache
+from operator import attrgetter
 from typing import Any, TypeAlias, get_args, get_origin, get_type_hints
 
 from fairfight.ballot.rules import BOARD, AmendmentChoice, BallotConfig, Party
@@ -146,7 +147,19 @@ class GameState:
 
     def with_changes(self, **changes: Any) -> GameState:
         """A copy with some fields replaced (the state itself never changes)."""
-        return replace(self, **changes)
+        values = list(_state_values(self))
+        for name, value in changes.items():
+            index = _STATE_FIELD_INDEX.get(name)
+            if index is None:
+                raise TypeError(f"a game state has no field {name!r}")
+            values[index] = value
+        return GameState(*values)
+
+
+_STATE_FIELDS: tuple[str, ...] = tuple(item.name for item in fields(GameState))
+_STATE_FIELD_INDEX: dict[str, int] = {name: number for number, name in enumerate(_STATE_FIELDS)}
+_state_values = attrgetter(*_STATE_FIELDS)
+"""Every field of a state at once (what `dataclasses.replace` reads one by one)."""
 
 
 # ---- decisions -------------------------------------------------------------------------
@@ -246,6 +259,14 @@ DECISION_TYPES: dict[str, type[Any]] = {
 
 def to_data(value: Any) -> Any:
     """Plain JSON data for a state, a decision or any of their parts (type names kept)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is tuple or kind is list:
+        return [to_data(item) for item in value]
+    names = _FIELD_NAMES.get(kind)
+    if names is not None:
+        return {"type": kind.__name__, **{name: to_data(getattr(value, name)) for name in names}}
     if isinstance(value, BallotConfig):
         return value.model_dump(mode="json")
     if isinstance(value, StrEnum):
@@ -256,10 +277,19 @@ def to_data(value: Any) -> Any:
         return value
     if hasattr(value, "__dataclass_fields__"):
         data: dict[str, Any] = {"type": type(value).__name__}
-        for item in fields(value):
-            data[item.name] = to_data(getattr(value, item.name))
+        names = _FIELD_NAMES.get(type(value))
+        if names is None:
+            names = _FIELD_NAMES[type(value)] = tuple(item.name for item in fields(value))
+        for name in names:
+            data[name] = to_data(getattr(value, name))
         return data
     raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+_PLAIN: frozenset[type[Any]] = frozenset((int, str, bool, type(None)))
+"""Values that are their own data (exact types: an enum member or a subclass takes the long way)."""
+_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
+"""Each dataclass's field names in order (`fields` rebuilds the list on every call)."""
 
 
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {"party": Party, "choice": AmendmentChoice}

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.elections import Event
-from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import (
     BOARD,
     PRESIDENTIAL_CYCLE,
@@ -37,12 +36,8 @@ THIRD_TERM = 3
 
 def vote_seats(state: GameState, offices: tuple[Office, ...]) -> tuple[int, ...]:
     """Players holding at least one seat of these offices."""
-    holders = {
-        holding.holder
-        for info, holding in zip(game_map().seats, state.seats, strict=True)
-        if info.office in offices and holding.holder != BOARD
-    }
-    return tuple(sorted(holders))
+    holders = leg.seating(state).holders
+    return tuple(sorted(set().union(*(holders[office] for office in offices))))
 
 
 def _yes_votes(state: GameState, answers: dict[int, Decision]) -> tuple[bool, ...]:
