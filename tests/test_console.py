@@ -116,7 +116,11 @@ def test_a_ctrl_c_swallowed_in_a_callback_is_sent_again(tmp_path: Path) -> None:
     for _ in range(3):
         process = subprocess.Popen([sys.executable, str(program)], stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True)
-        assert process.stdout is not None and process.stdout.readline() == "ready\n"
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=120)
+        try:
+            assert process.stdout is not None and process.stdout.readline() == "ready\n"
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=120)
+        finally:
+            process.kill()
+            process.communicate()
         assert (process.returncode, out, err) == (130, "interrupted\n", "")

@@ -20,7 +20,6 @@ from fairfight.ballot.rules import BallotConfig, VictoryMode
 from fairfight.core.executor import Executor, WorkerPool
 
 Summary = dict[str, Any]
-CHUNK = 4
 COLLECT_EVERY = 50_000
 """Net container allocations between the collector's young-generation passes during a batch."""
 
@@ -126,24 +125,17 @@ def run_games(
                 if progress:
                     progress(1)
         return results
-    chunk = max(1, min(CHUNK, len(specs) // (4 * jobs)))
     reported = [0]
 
-    def games_done(chunks_done: int) -> None:
-        done = min(chunks_done * chunk, len(specs))
+    def games_done(done: int) -> None:
         if progress:
             progress(done - reported[0])
         reported[0] = done
 
+    # One game per task: a game's pickled spec costs far less than the idle core a worker
+    # would leave while the other plays out a chunk of several at the end of the batch.
     with WorkerPool(jobs, setup=_collect_as_a_batch) as pool:
-        futures = [pool.submit(_run_chunk, specs[start:start + chunk])
-                   for start in range(0, len(specs), chunk)]
-        return [summary for part in pool.gather(futures, games_done) for summary in part]
-
-
-def _run_chunk(specs: list[GameSpec]) -> list[Summary]:
-    """A few games in a worker, in order."""
-    return [run_game(spec) for spec in specs]
+        return pool.gather([pool.submit(run_game, spec) for spec in specs], games_done)
 
 
 def _collect_as_a_batch() -> None:
