@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 from fairfight.conquest import archive, beacons, engine, publication, season
 from fairfight.conquest.cli import app
 from tests.conquest.helpers import SEED, star_map
+from tests.conquest.verifiers import ENGINE_JS, javascript_verdicts, python_verdict
 from tests.system import node_path
 
 GENESIS = 1692803367  # quicknet round 1, unix seconds
@@ -34,17 +35,6 @@ PUBLISHED = "2024-05-01T12:00:00Z"
 PUBLISHED_AT = calendar.timegm((2024, 5, 1, 12, 0, 0))  # 1714564800
 AN_HOUR_LATER = 7255012  # 1692803367 + 7255011 × 3 = 1714568400 = PUBLISHED_AT + 3600
 SAME_SECOND = 7253812  # 1692803367 + 7253811 × 3 = 1714564800 = PUBLISHED_AT
-ENGINE_JS = Path(engine.__file__).with_name("engine.js")
-DRIVER = """
-const engine = require(process.argv[2]);
-(async () => {
-  for (const path of process.argv.slice(3)) {
-    const result = await engine.verifyPath(path);
-    process.stdout.write(JSON.stringify({ path, ok: result.ok, message: result.message || null,
-      notes: result.notes || null }) + "\\n");
-  }
-})();
-"""
 RANDOMNESS = "ab" * 32
 REMOVE = object()
 """As a header change: take the field out."""
@@ -209,27 +199,6 @@ MALFORMED: list[Any] = [
 ]
 
 
-def _python_verdict(folder: Path) -> tuple[bool, str, list[str]]:
-    try:
-        return True, "", engine.verify_record(engine.load_record(folder))
-    except engine.ReplayMismatch as mismatch:
-        return False, str(mismatch), []
-
-
-def _javascript_verdicts(folders: list[Path], tmp: Path) -> dict[str, dict[str, Any]]:
-    driver = tmp / "driver.js"
-    driver.write_text(DRIVER, encoding="utf-8")
-    run = subprocess.run(
-        [node_path(), str(driver), str(ENGINE_JS), *map(str, folders)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr
-    return {line["path"]: line for line in map(json.loads, run.stdout.splitlines())}
-
-
 def _write(record: dict[str, Any], folder: Path) -> Path:
     archive.write_folder(archive.archive_files(record, archive.engine_sources()), folder)
     return folder
@@ -244,9 +213,9 @@ def test_golden_cases_pass_both_verifiers_alike(tmp_path: Path) -> None:
         (value, _write(_record({"published": value}), tmp_path / f"m{i}"))
         for i, value in enumerate(MALFORMED)
     ]
-    script = _javascript_verdicts([c[3] for c in cases] + [m[1] for m in malformed], tmp_path)
+    script = javascript_verdicts([c[3] for c in cases] + [m[1] for m in malformed], tmp_path)
     for name, verdict, line, folder in cases:
-        ok, message, notes = _python_verdict(folder)
+        ok, message, notes = python_verdict(folder)
         javascript = script[str(folder)]
         assert (ok, javascript["ok"]) == (verdict == "pass",) * 2, (name, message)
         if ok:
@@ -255,19 +224,16 @@ def test_golden_cases_pass_both_verifiers_alike(tmp_path: Path) -> None:
         else:
             assert message == javascript["message"] == line, name
     for value, folder in malformed:
-        ok, message, _ = _python_verdict(folder)
+        ok, message, _ = python_verdict(folder)
         javascript = script[str(folder)]
         assert not ok and not javascript["ok"], value
         assert message == javascript["message"], value
         assert message == _bad_format(value), value
 
 
-def test_the_timing_note_comes_before_the_beacon_note_in_both(tmp_path: Path) -> None:
-    folder = _write(_record({}), tmp_path / "good")
-    _, _, notes = _python_verdict(folder)
-    timing = notes.index(_timing_note(AN_HOUR_LATER))
-    assert notes[timing + 1].startswith(f"beacon round {AN_HOUR_LATER} mixed into the season key")
-    runs = [
+def _both_verifiers(folder: Path) -> list[subprocess.CompletedProcess[str]]:
+    """`verify .` by the archive's own engine.js and engine.py (bare Python, no site)."""
+    return [
         subprocess.run(
             [*command, "verify", "."],
             cwd=folder,
@@ -278,21 +244,19 @@ def test_the_timing_note_comes_before_the_beacon_note_in_both(tmp_path: Path) ->
         )
         for command in ([node_path(), "engine.js"], [sys.executable, "-S", "engine.py"])
     ]
+
+
+def test_the_timing_note_comes_before_the_beacon_note_in_both(tmp_path: Path) -> None:
+    folder = _write(_record({}), tmp_path / "good")
+    _, _, notes = python_verdict(folder)
+    timing = notes.index(_timing_note(AN_HOUR_LATER))
+    assert notes[timing + 1].startswith(f"beacon round {AN_HOUR_LATER} mixed into the season key")
+    runs = _both_verifiers(folder)
     assert [run.returncode for run in runs] == [0, 0], [run.stderr for run in runs]
     assert runs[0].stdout == runs[1].stdout
     assert f"ok: {_timing_note(AN_HOUR_LATER)}\n" in runs[0].stdout
     early = _write(_record({}, SAME_SECOND), tmp_path / "early")
-    runs = [
-        subprocess.run(
-            [*command, "verify", "."],
-            cwd=early,
-            capture_output=True,
-            text=True,
-            check=False,
-            env={"PATH": "/usr/bin:/bin"},
-        )
-        for command in ([node_path(), "engine.js"], [sys.executable, "-S", "engine.py"])
-    ]
+    runs = _both_verifiers(early)
     assert [run.returncode for run in runs] == [1, 1]
     assert runs[0].stderr == runs[1].stderr == f"MISMATCH {_too_early(SAME_SECOND)}\n"
 
@@ -382,7 +346,7 @@ def test_a_beacon_season_verifies_end_to_end_with_both_times(
     notes = publication.verify_folder(tmp_path / "record")
     assert _timing_note(AN_HOUR_LATER) in notes
     assert "2024-05-01T13:00:00Z" in _timing_note(AN_HOUR_LATER)  # the round, an hour later
-    script = _javascript_verdicts([tmp_path / "record"], tmp_path)[str(tmp_path / "record")]
+    script = javascript_verdicts([tmp_path / "record"], tmp_path)[str(tmp_path / "record")]
     assert script["ok"] and _timing_note(AN_HOUR_LATER) in script["notes"]
 
 

@@ -25,20 +25,10 @@ import pytest
 from fairfight.conquest import archive, engine
 from fairfight.conquest.synthetic import synthetic_map
 from tests.conquest.helpers import reseal
+from tests.conquest.verifiers import ENGINE_JS, javascript_verdicts, python_verdict
 from tests.system import node_path
 
 SEASONS = 56
-ENGINE_JS = Path(engine.__file__).with_name("engine.js")
-DRIVER = """
-const engine = require(process.argv[2]);
-(async () => {
-  for (const path of process.argv.slice(3)) {
-    const result = await engine.verifyPath(path);
-    process.stdout.write(JSON.stringify({ path, ok: result.ok, message: result.message || null,
-      notes: result.notes || null }) + "\\n");
-  }
-})();
-"""
 QUICKNET = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
 
 
@@ -122,30 +112,6 @@ def _write(record: dict[str, Any], folder: Path) -> Path:
     return folder
 
 
-def _python_verdict(folder: Path) -> tuple[bool, str | None, list[str] | None]:
-    try:
-        notes = engine.verify_record(engine.load_record(folder))
-    except engine.ReplayMismatch as mismatch:
-        return False, str(mismatch), None
-    return True, None, notes
-
-
-def _javascript_verdicts(folders: list[Path], tmp: Path) -> dict[str, dict[str, Any]]:
-    """Every folder verified by engine.js in one Node process."""
-    driver = tmp / "driver.js"
-    driver.write_text(DRIVER, encoding="utf-8")
-    run = subprocess.run(
-        [node_path(), str(driver), str(ENGINE_JS), *map(str, folders)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stderr
-    results = [json.loads(line) for line in run.stdout.splitlines()]
-    return {result["path"]: result for result in results}
-
-
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     return [_season(index) for index in range(SEASONS)]
@@ -187,9 +153,9 @@ def test_python_and_javascript_agree_on_every_season(
     corpus: list[dict[str, Any]], tmp_path: Path
 ) -> None:
     folders = [_write(record, tmp_path / f"season-{i}") for i, record in enumerate(corpus)]
-    verdicts = _javascript_verdicts(folders, tmp_path)
+    verdicts = javascript_verdicts(folders, tmp_path)
     for folder in folders:
-        ok, message, notes = _python_verdict(folder)
+        ok, message, notes = python_verdict(folder)
         assert ok, message
         result = verdicts[str(folder)]
         assert result["ok"], (folder.name, result["message"])
@@ -279,9 +245,9 @@ def test_every_tampering_is_caught_by_both_and_named_alike(
     unsealed = _write(copy.deepcopy(corpus[0]), tmp_path / "unsealed")
     (unsealed / "final-map.json").write_bytes(b"{}\n")
     cases.append(("file changed without the manifest", unsealed))
-    verdicts = _javascript_verdicts([folder for _, folder in cases], tmp_path)
+    verdicts = javascript_verdicts([folder for _, folder in cases], tmp_path)
     for kind, folder in cases:
-        ok, message, _ = _python_verdict(folder)
+        ok, message, _ = python_verdict(folder)
         assert not ok, (kind, folder.name)
         result = verdicts[str(folder)]
         assert not result["ok"], (kind, folder.name)
