@@ -302,14 +302,24 @@ def best_pair(
     return best
 
 
-def pairs_touching(tags: set[str]) -> list[tuple[str, ...]]:
+def pairs_touching(tags: set[str] | frozenset[str]) -> tuple[tuple[str, ...], ...]:
     """Tag pairs that include at least one of `tags`, in vocabulary order."""
-    return [pair for pair in _pairs() if set(pair) & tags]
+    return _pairs_touching(frozenset(tags))
 
 
-def pairs_within(tags: set[str]) -> list[tuple[str, ...]]:
+@cache
+def _pairs_touching(tags: frozenset[str]) -> tuple[tuple[str, ...], ...]:
+    return tuple(pair for pair in _pairs() if tags.intersection(pair))
+
+
+def pairs_within(tags: set[str] | frozenset[str]) -> tuple[tuple[str, ...], ...]:
     """Tag pairs made only of `tags`, in vocabulary order."""
-    return [pair for pair in _pairs() if set(pair) <= tags]
+    return _pairs_within(frozenset(tags))
+
+
+@cache
+def _pairs_within(tags: frozenset[str]) -> tuple[tuple[str, ...], ...]:
+    return tuple(pair for pair in _pairs() if tags.issuperset(pair))
 
 
 def speaker_value(state: GameState, me: int, pair: tuple[str, ...]) -> float:

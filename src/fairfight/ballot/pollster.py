@@ -331,22 +331,34 @@ class Pollster:
         without the district card, never against the other party's option [11]: that is the
         same group of races, so each group the district card fits is compared with itself.
         """
+        fitting = self._district_groups(state, seat, district)
         low = PART_RANGE[0]
         plain_parts = est.plain_part_table(state.key)[card.id][district.state]
         with_district = [
             est.down_ballot_part(card, district.state, party, district) for party in PARTIES
         ]
         gain = 0.0
-        for group in self.groups(state, seat, set(), district.state):
-            if not fitting_seats(group, district):
-                continue
-            slot = group.party is not Party.D
-            plain = group.chances[plain_parts[slot] - low] * group.value - kit.CARD_COST
-            chance = group.chances[with_district[slot] - low]
-            ev = chance * group.value - kit.CARD_COST
+        for slot, chances, value in fitting:
+            plain = chances[plain_parts[slot] - low] * value - kit.CARD_COST
+            chance = chances[with_district[slot] - low]
+            ev = chance * value - kit.CARD_COST
             ev -= 1 - chance
             gain = max(gain, ev - plain)
         return gain
+
+    def _district_groups(
+        self, state: GameState, seat: int, district: Card
+    ) -> list[tuple[bool, tuple[float, ...], float]]:
+        """(party slot, chances, value) of each group `district` may join, asked once a year."""
+        book = self.book(state, seat)
+        found = book.district_groups.get(district.id)
+        if found is None:
+            found = book.district_groups[district.id] = [
+                (group.party is not Party.D, group.chances, group.value)
+                for group in book.open_groups(set(), district.state)
+                if fitting_seats(group, district)
+            ]
+        return found
 
     # ---- legislature --------------------------------------------------------------------
 

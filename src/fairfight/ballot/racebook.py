@@ -50,6 +50,8 @@ class RaceGroup:
     office: Office = Office.HOUSE
     rank: int = 0
     """Where a fresh grouping puts the group: its first race's calendar place, D before R."""
+    values: tuple[float, ...] = ()
+    """p*V at each card part (`chances` times `value`)."""
 
 
 GroupKey = tuple[int, Office, Party, int, "int | None"]
@@ -78,6 +80,10 @@ class RaceBook:
     presidential: list[RaceGroup] = field(default_factory=list)
     best_rows: list[tuple[int, int, list[float]]] = field(default_factory=list)
     """(state, party slot, best p*V at each card part), highest last value first."""
+    district_groups: dict[int, list[tuple[bool, tuple[float, ...], float]]] = field(
+        default_factory=dict
+    )
+    """The groups each district card may join, by card id (the Pollster's draft asks often)."""
 
     def fits(self, state: GameState, seat: int) -> bool:
         """True while the board the book was built from is still the state's board."""
@@ -171,12 +177,29 @@ def _group(
     key: GroupKey, seats: list[int], partisans: list[int], position: dict[int, int]
 ) -> RaceGroup:
     _, office, party, other, primary = key
-    where = game_map().seats[seats[0]].state
-    shift = (partisans[where] if party is Party.D else -partisans[where]) if seats[0] else 0
+    first = seats[0]
+    where = _seat_states()[first]
+    shift = (partisans[where] if party is Party.D else -partisans[where]) if first else 0
+    table, value, row = _race_kind(shift, other, primary, office)
+    rank = 2 * position[first] + (party is not Party.D)
+    return RaceGroup(seats, where, party, other, primary, shift, value, table, office, rank, row)
+
+
+@cache
+def _seat_states() -> tuple[int, ...]:
+    """The state of every seat, by seat index (the presidency's -1)."""
+    return tuple(info.state for info in game_map().seats)
+
+
+@cache
+def _race_kind(
+    shift: int, other: int, primary: int | None, office: Office
+) -> tuple[tuple[float, ...], float, tuple[float, ...]]:
+    """A kind of race's chance table, its office value and p*V at each card part (kinds
+    repeat within a year and across years and games)."""
     table = race_table(shift, other, primary)
     value = _OFFICE_VALUES[office]
-    rank = 2 * position[seats[0]] + (party is not Party.D)
-    return RaceGroup(seats, where, party, other, primary, shift, value, table, office, rank)
+    return table, value, tuple(chance * value for chance in table)
 
 
 _RANK = attrgetter("rank")
@@ -320,6 +343,7 @@ def race_book(state: GameState, seat: int) -> RaceBook:
 def clear_cache() -> None:
     """Forget the newcomer chance tables remembered across games."""
     race_table.cache_clear()
+    _race_kind.cache_clear()
 
 
 @cache
@@ -369,12 +393,7 @@ def best_values(groups: list[RaceGroup]) -> dict[tuple[int, Party], list[float]]
     for group in groups:
         if group.seats[0] == 0:
             continue
-        row = [chance * group.value for chance in group.chances]
-        current = best.get((group.state, group.party))
-        if current is None:
-            best[(group.state, group.party)] = row
-        else:
-            for number, value in enumerate(row):
-                if value > current[number]:
-                    current[number] = value
+        where = (group.state, group.party)
+        current = best.get(where)
+        best[where] = list(group.values if current is None else map(max, current, group.values))
     return best
