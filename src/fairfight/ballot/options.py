@@ -13,7 +13,7 @@ from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import Card
 from fairfight.ballot.racebook import PART_RANGE, RaceGroup, fitting_seats, group_chance
-from fairfight.ballot.rules import PARTIES, Party
+from fairfight.ballot.rules import PARTIES, PARTY_D, Party
 from fairfight.ballot.state import NO_CARD
 
 GROUP_ORDER = 1_000_000
@@ -104,7 +104,7 @@ class Pricing:
                 continue
             chances, value, place = group.chances, group.value, group.state
             price_at = value if worth is None else worth
-            slot = group.party is not Party.D
+            slot = group.party is not PARTY_D
             best = chances[tops[2 * place + slot] - low]
             bound = None
             if best * value >= floor and (price := best * price_at - cost) >= least:
@@ -147,7 +147,7 @@ class Pricing:
                     found.append((option(Option, entry), number * CARD_ORDER))
             return found
         chances, place = group.chances, group.state
-        slot = party is not Party.D
+        slot = party is not PARTY_D
         fitting = [
             (district, fits)
             for district in self.districts.get(place, ())

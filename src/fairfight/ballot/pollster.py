@@ -25,10 +25,11 @@ from fairfight.ballot.rules import (
     BOARD,
     BOARD_GENERIC_PART,
     BOARD_INCUMBENCY_BONUS,
+    OFFICE_HOUSE,
     PARTIES,
+    PARTY_D,
     TAGS,
     AmendmentChoice,
-    Office,
     Party,
     VictoryMode,
 )
@@ -225,17 +226,17 @@ class Pollster:
         self.bids = {}
         if state.year % 2:
             return Greedy([], taken, used), 0
-        party = leg.majority_party(state, Office.HOUSE)
+        party = leg.majority_party(state, OFFICE_HOUSE)
         gmap = game_map()
         reruns = sum(
-            1 for d in chosen if d.party is party and gmap.seat(d.race).office is Office.HOUSE
+            1 for d in chosen if d.party is party and gmap.seat(d.race).office is OFFICE_HOUSE
         )
         need = est.house_need(state, seat, party, reruns)
         if need < 1:
             return Greedy([], taken, used), 0
         value = est.speaker_value(state, seat, self._pair(state, seat, party))
-        boosted = pricing.raised(kit.OFFICE_VALUE[Office.HOUSE] + value / need)
-        house = [g for g in groups if g.party is party and g.office is Office.HOUSE]
+        boosted = pricing.raised(kit.OFFICE_VALUE[OFFICE_HOUSE] + value / need)
+        house = [g for g in groups if g.party is party and g.office is OFFICE_HOUSE]
         return PricedGreedy(boosted, house, taken, used), need
 
     def withdraw(self, state: GameState, seat: int) -> Withdrawals:
@@ -354,7 +355,7 @@ class Pollster:
         found = book.district_groups.get(district.id)
         if found is None:
             found = book.district_groups[district.id] = [
-                (group.party is not Party.D, group.chances, group.value)
+                (group.party is not PARTY_D, group.chances, group.value)
                 for group in book.open_groups(set(), district.state)
                 if fitting_seats(group, district)
             ]
@@ -367,7 +368,7 @@ class Pollster:
 
     def author(self, state: GameState, seat: int) -> BillDraft:
         """The best board-vote pair touching its tags; a rider on the leader's newest bill."""
-        party = leg.majority_party(state, Office.HOUSE)
+        party = leg.majority_party(state, OFFICE_HOUSE)
         top = kit.current_leader(state)
         rider = kit.newest_bill_of(state, top) if top not in (BOARD, seat) else NO_CARD
         return BillDraft(self._pair(state, seat, party), rider)

@@ -20,7 +20,9 @@ from fairfight.ballot.rules import (
     BOARD_GENERIC_PART,
     CARD_STRENGTH,
     GROUND_GAME_BONUS,
+    OFFICE_HOUSE,
     PARTIES,
+    PARTY_D,
     SWITCH_PENALTY,
     Office,
     Party,
@@ -47,7 +49,7 @@ class RaceGroup:
     shift: int
     value: float
     chances: tuple[float, ...]
-    office: Office = Office.HOUSE
+    office: Office = OFFICE_HOUSE
     rank: int = 0
     """Where a fresh grouping puts the group: its first race's calendar place, D before R."""
     values: tuple[float, ...] = ()
@@ -111,7 +113,7 @@ class RaceBook:
                 continue
             seats = [index for index in group.seats if index not in taken]
             if seats:
-                rank = 2 * self.position[seats[0]] + (group.party is not Party.D)
+                rank = 2 * self.position[seats[0]] + (group.party is not PARTY_D)
                 found.append((rank, replace(group, seats=seats, rank=rank)))
         found.sort(key=_FIRST)  # ranks differ: one group per (race, party)
         return [group for _, group in found]
@@ -179,9 +181,9 @@ def _group(
     _, office, party, other, primary = key
     first = seats[0]
     where = _seat_states()[first]
-    shift = (partisans[where] if party is Party.D else -partisans[where]) if first else 0
+    shift = (partisans[where] if party is PARTY_D else -partisans[where]) if first else 0
     table, value, row = _race_kind(shift, other, primary, office)
-    rank = 2 * position[first] + (party is not Party.D)
+    rank = 2 * position[first] + (party is not PARTY_D)
     return RaceGroup(seats, where, party, other, primary, shift, value, table, office, rank, row)
 
 
@@ -235,7 +237,7 @@ def _board(state: GameState) -> _Board:
     for index in up:
         holding = seats[index]
         if index and holding.holder == BOARD:
-            keys = board_keys[index][holding.party is not Party.D]
+            keys = board_keys[index][holding.party is not PARTY_D]
         else:
             place, office = _place(index), game_map().seats[index].office
             d_side = est.opponent(state, index, PARTIES[0], BOARD)
@@ -335,7 +337,7 @@ def race_book(state: GameState, seat: int) -> RaceBook:
     book.presidential = [group for group in ordered[:2] if group.seats[0] == 0]  # ranks 0, 1
     # Rows grow with the card part, so a row's last value is the most it can give: highest
     # first, a card's draft worth stops at the first row that cannot beat what it has.
-    rows = [(s, party is not Party.D, row) for (s, party), row in best.items()]
+    rows = [(s, party is not PARTY_D, row) for (s, party), row in best.items()]
     book.best_rows = sorted(rows, key=lambda item: item[2][-1], reverse=True)
     return book
 
@@ -364,7 +366,7 @@ def group_chance(key: str, group: RaceGroup, card: Card, district: Card | None =
         if group.primary is not None:
             chance *= est.primary_p(presidential_part(card, group.party) - group.primary)
         return chance
-    slot = group.party is not Party.D
+    slot = group.party is not PARTY_D
     if district is None:
         part = est.plain_part_table(key)[card.id][group.state][slot]
     else:
@@ -375,7 +377,7 @@ def group_chance(key: str, group: RaceGroup, card: Card, district: Card | None =
 def fitting_seats(group: RaceGroup, district: Card) -> list[int]:
     """The group's races a district card may join: Senate and governor races of its state, and
     its own House district [4.3]. The group must be of the district card's state."""
-    if group.office is not Office.HOUSE:
+    if group.office is not OFFICE_HOUSE:
         return group.seats
     own = _house_seat(district.state, district.district)
     return [own] if own in group.seats else []
