@@ -54,6 +54,8 @@ class RaceGroup:
     """Where a fresh grouping puts the group: its first race's calendar place, D before R."""
     values: tuple[float, ...] = ()
     """p*V at each card part (`chances` times `value`)."""
+    by_card: dict[int, float] | None = None
+    """The presidency's chances by card id, as they are asked (they are read card by card)."""
 
 
 GroupKey = tuple[int, Office, Party, int, "int | None"]
@@ -77,10 +79,10 @@ class RaceBook:
     groups: list[RaceGroup]
     position: dict[int, int]
     by_state: dict[int, list[RaceGroup]] = field(default_factory=dict)
-    best: dict[tuple[int, Party], list[float]] = field(default_factory=dict)
+    best: dict[tuple[int, Party], tuple[float, ...]] = field(default_factory=dict)
     worth: dict[tuple[int, int], float] = field(default_factory=dict)
     presidential: list[RaceGroup] = field(default_factory=list)
-    best_rows: list[tuple[int, int, list[float]]] = field(default_factory=list)
+    best_rows: list[tuple[int, int, tuple[float, ...]]] = field(default_factory=list)
     """(state, party slot, best p*V at each card part), highest last value first."""
     district_groups: dict[int, list[tuple[bool, tuple[float, ...], float]]] = field(
         default_factory=dict
@@ -138,7 +140,7 @@ class _Board:
     groups: dict[GroupKey, RaceGroup]
     ordered: list[RaceGroup]
     by_state: dict[int, list[RaceGroup]]
-    best: dict[tuple[int, Party], list[float]]
+    best: dict[tuple[int, Party], tuple[float, ...]]
     worth: dict[tuple[int, int], float] = field(default_factory=dict)
     """Draft worths asked by any seat holding none of the races (its book is this grouping)."""
 
@@ -362,10 +364,15 @@ def presidential_part(card: Card, party: Party) -> int:
 def group_chance(key: str, group: RaceGroup, card: Card, district: Card | None = None) -> float:
     """A newcomer's win estimate in a group's races (a district card joins its own state's)."""
     if group.seats[0] == 0:
-        chance = est.presidential_p(card, group.party, group.other)
-        if group.primary is not None:
-            chance *= est.primary_p(presidential_part(card, group.party) - group.primary)
-        return chance
+        if group.by_card is None:
+            group.by_card = {}
+        known = group.by_card.get(card.id)
+        if known is None:
+            known = est.presidential_p(card, group.party, group.other)
+            if group.primary is not None:
+                known *= est.primary_p(presidential_part(card, group.party) - group.primary)
+            group.by_card[card.id] = known
+        return known
     slot = group.party is not PARTY_D
     if district is None:
         part = est.plain_part_table(key)[card.id][group.state][slot]
@@ -389,13 +396,13 @@ def _house_seat(state_index: int, district: int) -> int:
     return gmap.seat_by_id[f"H-{gmap.states[state_index].code}-{district}"]
 
 
-def best_values(groups: list[RaceGroup]) -> dict[tuple[int, Party], list[float]]:
+def best_values(groups: list[RaceGroup]) -> dict[tuple[int, Party], tuple[float, ...]]:
     """Per (state, party) of down-ballot groups: the best p*V at each card part."""
-    best: dict[tuple[int, Party], list[float]] = {}
+    rows: dict[tuple[int, Party], list[tuple[float, ...]]] = {}
     for group in groups:
-        if group.seats[0] == 0:
-            continue
-        where = (group.state, group.party)
-        current = best.get(where)
-        best[where] = list(group.values if current is None else map(max, current, group.values))
-    return best
+        if group.seats[0] != 0:
+            rows.setdefault((group.state, group.party), []).append(group.values)
+    return {
+        where: found[0] if len(found) == 1 else tuple(map(max, *found))
+        for where, found in rows.items()
+    }
