@@ -160,7 +160,7 @@ class Pollster:
         pools = [PricedGreedy(pricing, groups, taken, used), bids]
         size = len(hand)
         bids_taken = 0
-        while True:
+        while size - 1 >= RESERVE:  # else no option fits the reserve: no need to price more
             picks = [pool.peek() for pool in pools[: 2 if bids_taken < need else 1]]
             ranked = [
                 (p[0].value, -p[0].card, -p[1], number, p)
