@@ -82,11 +82,22 @@ class Pricing:
             self.districts.setdefault(district.state, []).append(district)
         self.joined: dict[tuple[int, int], list[int]] = {}
         self.joined_tops: dict[tuple[int, bool], int] = {}
+        self.ceilings: dict[int, float] | None = None
+        """The most any option of each card can be priced at, when the caller knows it: once
+        every unused card's ceiling is under `least`, no group is worth pricing."""
+
+    def spent(self, used: set[int]) -> bool:
+        """True when no card outside `used` can make an option priced at `least` or more."""
+        ceilings, least = self.ceilings, self.least
+        return ceilings is not None and all(
+            ceilings[card.id] < least for card in self.candidates if card.id not in used
+        )
 
     def raised(self, worth: float) -> Pricing:
         """The same options priced at `worth` instead of their office value (a bid)."""
         raised = copy.copy(self)
         raised.worth = worth
+        raised.ceilings = None  # they are for the office values
         return raised
 
     def bounds(self, groups: list[RaceGroup]) -> list[float | None]:
@@ -307,5 +318,8 @@ class PricedGreedy(Greedy):
         return range(start, len(self.options))
 
     def _expand(self, group: int) -> None:
+        if self.pricing.spent(self.used):
+            self.heap.clear()  # no group left can give an option
+            return
         for number in self._add(group):
             self._push(number)

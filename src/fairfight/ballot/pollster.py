@@ -156,6 +156,7 @@ class Pollster:
         # over the limit after the greedy picks.
         used: set[int] = set()
         pricing = Pricing(state.key, candidates, districts, TAKE_FLOOR, TAKE_FLOOR)
+        pricing.ceilings = self._ceilings(state, seat, candidates, districts)
         bids, need = self._speaker_bid(state, seat, chosen, groups, pricing, taken, used)
         pools = [PricedGreedy(pricing, groups, taken, used), bids]
         size = len(hand)
@@ -290,12 +291,7 @@ class Pollster:
         candidates = [card for card in pack if card.is_candidate]
         districts = [card for card in pack if not card.is_candidate]
         book = self.book(state, seat)
-        worth: dict[int, float] = {}
-        for card in candidates:
-            known = book.worth.get((card.id, NO_CARD))
-            if known is None:
-                known = book.worth[(card.id, NO_CARD)] = self._card_worth(state, book, card)
-            worth[card.id] = known
+        worth = {card.id: self._card_worth(state, book, card) for card in candidates}
         holders = [c for c in kit.hand_cards(state, seat) if c.is_candidate] + candidates
         for district in districts:
             gain = 0.0
@@ -311,7 +307,14 @@ class Pollster:
         return DraftPick(chosen.id)
 
     def _card_worth(self, state: GameState, book: RaceBook, card: Card) -> float:
-        """A candidate's best EV over this year's races (the draft's measure) [11]."""
+        """A candidate's best EV over this year's races (the draft's measure) [11], asked
+        once a year."""
+        known = book.worth.get((card.id, NO_CARD))
+        if known is None:
+            known = book.worth[(card.id, NO_CARD)] = self._best_ev(state, book, card)
+        return known
+
+    def _best_ev(self, state: GameState, book: RaceBook, card: Card) -> float:
         top = NO_WORTH
         parts = est.plain_part_table(state.key)[card.id]
         low = PART_RANGE[0]
@@ -324,6 +327,26 @@ class Pollster:
             if value > top:
                 top = value
         return max(NO_WORTH, top - kit.CARD_COST)
+
+    def _ceilings(
+        self, state: GameState, seat: int, candidates: list[Card], districts: list[Card]
+    ) -> dict[int, float]:
+        """The most an option of each candidate can be priced at this year: its best EV, or
+        better with a district card of the hand (the best p*V of the district's state at the
+        joined part, less the card). No option of a card is ever priced above it."""
+        book = self.book(state, seat)
+        low = PART_RANGE[0]
+        found: dict[int, float] = {}
+        for card in candidates:
+            most = self._card_worth(state, book, card)
+            for district in districts:
+                for party in PARTIES:
+                    row = book.best.get((district.state, party))
+                    if row is not None:
+                        part = est.down_ballot_part(card, district.state, party, district)
+                        most = max(most, row[part - low] - kit.CARD_COST)
+            found[card.id] = most
+        return found
 
     def _district_gain(self, state: GameState, seat: int, card: Card, district: Card) -> float:
         """The best EV gain of attaching `district` to `card` in its state's races.
