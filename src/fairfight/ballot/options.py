@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import heapq
 import math
-from itertools import chain
 from typing import NamedTuple
 
 from fairfight.ballot import botkit as kit
@@ -72,11 +71,10 @@ class Pricing:
         self.least = least
         self.worth = worth
         self.cost = kit.CARD_COST if charge else 0
-        parts = est.plain_part_table(key)
+        rows = est.plain_part_rows(key)
         # Column 2 * state + party slot: every card's newcomer part there, and the highest.
-        rows = (chain.from_iterable(parts[card.id]) for card in candidates)
-        self.columns = list(zip(*rows, strict=True))
-        self.tops = [max(column) for column in self.columns]
+        self.columns = list(zip(*[rows[card.id] for card in candidates], strict=True))
+        self.tops = list(map(max, self.columns))
         self.districts: dict[int, list[Card]] = {}
         for district in districts:
             self.districts.setdefault(district.state, []).append(district)

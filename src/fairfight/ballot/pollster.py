@@ -156,7 +156,7 @@ class Pollster:
         # over the limit after the greedy picks.
         used: set[int] = set()
         pricing = Pricing(state.key, candidates, districts, TAKE_FLOOR, TAKE_FLOOR)
-        pricing.ceilings = self._ceilings(state, seat, candidates, districts)
+        pricing.ceilings = self._ceilings(state, seat, pricing)
         bids, need = self._speaker_bid(state, seat, chosen, groups, pricing, taken, used)
         pools = [PricedGreedy(pricing, groups, taken, used), bids]
         size = len(hand)
@@ -328,23 +328,23 @@ class Pollster:
                 top = value
         return max(NO_WORTH, top - kit.CARD_COST)
 
-    def _ceilings(
-        self, state: GameState, seat: int, candidates: list[Card], districts: list[Card]
-    ) -> dict[int, float]:
+    def _ceilings(self, state: GameState, seat: int, pricing: Pricing) -> dict[int, float]:
         """The most an option of each candidate can be priced at this year: its best EV, or
         better with a district card of the hand (the best p*V of the district's state at the
         joined part, less the card). No option of a card is ever priced above it."""
         book = self.book(state, seat)
-        low = PART_RANGE[0]
+        rows = [
+            (district, slot, row)
+            for places in pricing.districts.values()
+            for district in places
+            for slot, party in enumerate(PARTIES)
+            if (row := book.best.get((district.state, party))) is not None
+        ]
         found: dict[int, float] = {}
-        for card in candidates:
+        for card in pricing.candidates:
             most = self._card_worth(state, book, card)
-            for district in districts:
-                for party in PARTIES:
-                    row = book.best.get((district.state, party))
-                    if row is not None:
-                        part = est.down_ballot_part(card, district.state, party, district)
-                        most = max(most, row[part - low] - kit.CARD_COST)
+            for district, slot, row in rows:
+                most = max(most, row[pricing.joined_part(card, district)[slot]] - kit.CARD_COST)
             found[card.id] = most
         return found
 
