@@ -39,6 +39,7 @@ def clear_cache() -> None:
         plain_part_table,
         plain_part_rows,
         _plain_row,
+        _joined_parts,
         race_tags,
     ):
         cached.cache_clear()
@@ -84,6 +85,25 @@ def down_ballot_part(card: Card, state_index: int, party: Party, district: Card 
         card.modifier + len(card.tags & tags) - (SWITCH_PENALTY if party is not card.party else 0)
     )
     return part + GROUND_GAME_BONUS
+
+
+def joined_parts(card: Card, district: Card) -> tuple[int, int]:
+    """A newcomer's card part with a district card attached, under D and under R [5.3]."""
+    return _joined_parts(card.modifier, card.tags, card.printed, district.state, district.tags)
+
+
+@cache
+def _joined_parts(
+    modifier: int,
+    tags: frozenset[str],
+    printed: Party,
+    state_index: int,
+    district_tags: frozenset[str],
+) -> tuple[int, int]:
+    """`joined_parts` for a card face and a district card face (both repeat across games)."""
+    part = modifier + len(tags & race_tags(state_index, district_tags)) + GROUND_GAME_BONUS
+    switched = part - SWITCH_PENALTY
+    return (part, switched) if printed is Party.D else (switched, part)
 
 
 @cache

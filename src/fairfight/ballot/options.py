@@ -12,7 +12,7 @@ from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import Card
 from fairfight.ballot.racebook import PART_RANGE, RaceGroup, fitting_seats, group_chance
-from fairfight.ballot.rules import PARTIES, PARTY_D, Party
+from fairfight.ballot.rules import PARTY_D, Party
 from fairfight.ballot.state import NO_CARD
 
 GROUP_ORDER = 1_000_000
@@ -191,10 +191,7 @@ class Pricing:
         known = self.joined.get(pair)
         if known is None:
             low = PART_RANGE[0]
-            known = self.joined[pair] = [
-                est.down_ballot_part(card, district.state, party, district) - low
-                for party in PARTIES
-            ]
+            known = self.joined[pair] = [part - low for part in est.joined_parts(card, district)]
         return known
 
 

@@ -358,9 +358,7 @@ class Pollster:
         fitting = self._district_groups(state, seat, district)
         low = PART_RANGE[0]
         plain_parts = est.plain_part_table(state.key)[card.id][district.state]
-        with_district = [
-            est.down_ballot_part(card, district.state, party, district) for party in PARTIES
-        ]
+        with_district = est.joined_parts(card, district)
         gain = 0.0
         for slot, chances, value in fitting:
             plain = chances[plain_parts[slot] - low] * value - kit.CARD_COST
