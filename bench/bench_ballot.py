@@ -20,7 +20,7 @@ from fairfight.ballot import dice, estimates, racebook
 from fairfight.ballot.rules import named_config
 from fairfight.ballot.simulate import GameSpec, run_game, run_games
 
-GAMES = 24
+GAMES = 48
 REPEATS = 2
 PLAYERS = ("pollster", "pollster", "machine", "machine")
 _keys = itertools.count(2000)
