@@ -18,6 +18,7 @@ from fairfight.ballot.machine import Machine
 from fairfight.ballot.pollster import Pollster
 from fairfight.ballot.rules import BOARD, Office, Party
 from fairfight.ballot.state import Declaration, Declarations, GameState, Holding, Phase
+from fairfight.ballot.worth import district_gain
 from tests.ballot.oracle import fresh
 
 THREE_DICE = [sum(roll) for roll in product(range(1, 7), repeat=3)]
@@ -116,7 +117,7 @@ def test_pollster_draft_district_gain_against_the_same_party() -> None:
         gains.append(with_district - plain)
     expected = max(0.0, *gains)
     bot = Pollster()
-    assert bot._district_gain(state, 0, card, district) == expected
+    assert district_gain(state.key, bot.book(state, 0), card, district) == expected
     # The old reading measured the D option with the district card against the R option
     # without it; on this position that gives a different (larger) number.
     r_plain = g(1 + fit - 1 - 2 - 2) * value - 1

@@ -13,10 +13,8 @@ from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.options import Greedy, Option, PricedGreedy, Pricing, priced_options
 from fairfight.ballot.racebook import (
-    PART_RANGE,
     RaceBook,
     RaceGroup,
-    fitting_seats,
     group_chance,
     presidential_part,
     race_book,
@@ -26,8 +24,6 @@ from fairfight.ballot.rules import (
     BOARD_GENERIC_PART,
     BOARD_INCUMBENCY_BONUS,
     OFFICE_HOUSE,
-    PARTIES,
-    PARTY_D,
     TAGS,
     AmendmentChoice,
     Party,
@@ -48,6 +44,7 @@ from fairfight.ballot.state import (
     Withdrawals,
     YesNo,
 )
+from fairfight.ballot.worth import card_worth, district_gain, option_ceilings
 
 RERUN_FLOOR = 0.4
 TAKE_FLOOR = 0.5
@@ -55,7 +52,6 @@ RESERVE = 6
 LEAD_TO_PROPOSE = 5
 TRAIL_TO_OPPOSE = 3
 DISTRICT_DRAFT_BASE = 2
-NO_WORTH = -9.0
 
 
 @dataclass
@@ -156,7 +152,7 @@ class Pollster:
         # over the limit after the greedy picks.
         used: set[int] = set()
         pricing = Pricing(state.key, candidates, districts, TAKE_FLOOR, TAKE_FLOOR)
-        pricing.ceilings = self._ceilings(state, seat, pricing)
+        pricing.ceilings = option_ceilings(state.key, self.book(state, seat), pricing)
         bids, need = self._speaker_bid(state, seat, chosen, groups, pricing, taken, used)
         pools = [PricedGreedy(pricing, groups, taken, used), bids]
         size = len(hand)
@@ -291,96 +287,13 @@ class Pollster:
         candidates = [card for card in pack if card.is_candidate]
         districts = [card for card in pack if not card.is_candidate]
         book = self.book(state, seat)
-        worth = {card.id: self._card_worth(state, book, card) for card in candidates}
+        worth = {card.id: card_worth(state.key, book, card) for card in candidates}
         holders = [c for c in kit.hand_cards(state, seat) if c.is_candidate] + candidates
         for district in districts:
-            gain = 0.0
-            for card in holders:
-                found = book.worth.get((card.id, district.id))
-                if found is None:
-                    found = book.worth[(card.id, district.id)] = self._district_gain(
-                        state, seat, card, district
-                    )
-                gain = max(gain, found)
-            worth[district.id] = DISTRICT_DRAFT_BASE + gain
+            gains = (district_gain(state.key, book, card, district) for card in holders)
+            worth[district.id] = DISTRICT_DRAFT_BASE + max(0.0, *gains)
         chosen = max(pack, key=lambda card: (worth[card.id], -card.id))
         return DraftPick(chosen.id)
-
-    def _card_worth(self, state: GameState, book: RaceBook, card: Card) -> float:
-        """A candidate's best EV over this year's races (the draft's measure) [11], asked
-        once a year."""
-        known = book.worth.get((card.id, NO_CARD))
-        if known is None:
-            known = book.worth[(card.id, NO_CARD)] = self._best_ev(state, book, card)
-        return known
-
-    def _best_ev(self, state: GameState, book: RaceBook, card: Card) -> float:
-        top = NO_WORTH
-        parts = est.plain_part_table(state.key)[card.id]
-        low = PART_RANGE[0]
-        for group in book.presidential:
-            top = max(top, self.chance(state, group, card) * group.value)
-        for state_index, slot, row in book.best_rows:
-            if row[-1] <= top:
-                break  # no later row can give more (rows grow with the part)
-            value = row[parts[state_index][slot] - low]
-            if value > top:
-                top = value
-        return max(NO_WORTH, top - kit.CARD_COST)
-
-    def _ceilings(self, state: GameState, seat: int, pricing: Pricing) -> dict[int, float]:
-        """The most an option of each candidate can be priced at this year: its best EV, or
-        better with a district card of the hand (the best p*V of the district's state at the
-        joined part, less the card). No option of a card is ever priced above it."""
-        book = self.book(state, seat)
-        rows = [
-            (district, slot, row)
-            for places in pricing.districts.values()
-            for district in places
-            for slot, party in enumerate(PARTIES)
-            if (row := book.best.get((district.state, party))) is not None
-        ]
-        found: dict[int, float] = {}
-        for card in pricing.candidates:
-            most = self._card_worth(state, book, card)
-            for district, slot, row in rows:
-                most = max(most, row[pricing.joined_part(card, district)[slot]] - kit.CARD_COST)
-            found[card.id] = most
-        return found
-
-    def _district_gain(self, state: GameState, seat: int, card: Card, district: Card) -> float:
-        """The best EV gain of attaching `district` to `card` in its state's races.
-
-        The gain is measured against the same card in the same race under the same party
-        without the district card, never against the other party's option [11]: that is the
-        same group of races, so each group the district card fits is compared with itself.
-        """
-        fitting = self._district_groups(state, seat, district)
-        low = PART_RANGE[0]
-        plain_parts = est.plain_part_table(state.key)[card.id][district.state]
-        with_district = est.joined_parts(card, district)
-        gain = 0.0
-        for slot, chances, value in fitting:
-            plain = chances[plain_parts[slot] - low] * value - kit.CARD_COST
-            chance = chances[with_district[slot] - low]
-            ev = chance * value - kit.CARD_COST
-            ev -= 1 - chance
-            gain = max(gain, ev - plain)
-        return gain
-
-    def _district_groups(
-        self, state: GameState, seat: int, district: Card
-    ) -> list[tuple[bool, tuple[float, ...], float]]:
-        """(party slot, chances, value) of each group `district` may join, asked once a year."""
-        book = self.book(state, seat)
-        found = book.district_groups.get(district.id)
-        if found is None:
-            found = book.district_groups[district.id] = [
-                (group.party is not PARTY_D, group.chances, group.value)
-                for group in book.open_groups(set(), district.state)
-                if fitting_seats(group, district)
-            ]
-        return found
 
     # ---- legislature --------------------------------------------------------------------
 
