@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import groupby
 
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
@@ -227,21 +228,18 @@ class Machine:
         gmap = game_map()
         partisans = est.partisans(state)
         by_office = races_by_office(state.year)
-        house_states = _house_states(state.year)
 
         def favoured(index: int) -> tuple[int, Party | None]:
             lean = partisans[gmap.seats[index].state]
             return index, (Party.D if lean > 0 else Party.R if lean < 0 else None)
 
-        def of(office: Office, states: tuple[int, ...] | None) -> list[int]:
-            races = by_office.get(office, ())
-            if states is None:
-                return list(races)
-            return [i for i in races if gmap.seats[i].state in states]
+        def at_home(office: Office) -> list[tuple[int, Party | None]]:
+            by_state = _races_by_state(state.year, office)
+            return [favoured(i) for where in sorted(home) for i in by_state[where]]
 
         phases: list[tuple[list[tuple[int, Party | None]], bool]] = [
-            ([favoured(i) for i in of(Office.SENATE, home)], False),
-            ([favoured(i) for i in of(Office.GOVERNOR, home)], False),
+            (at_home(Office.SENATE), False),
+            (at_home(Office.GOVERNOR), False),
         ]
         if state.year % 2 == 0:
             party = leg.majority_party(state, Office.HOUSE)
@@ -250,21 +248,15 @@ class Machine:
             )
             need = est.house_need(state, seat, party, reruns)
             mine = {gmap.seat_by_id[d.race] for d in chosen}
-            sign = party.sign()
-            seats, homes = state.seats, set(home)
-            ranked = sorted(
-                (-partisans[where] * sign, where not in homes, seats[i].holder != BOARD, i)
-                for i, where in zip(by_office.get(Office.HOUSE, ()), house_states, strict=True)
-                if i not in mine
-            )
-            phases.append(([(key[-1], party) for key in ranked[: max(need, 0)]], True))
+            bid = _safest_house(state, partisans, party, set(home), mine, need)
+            phases.append(([(i, party) for i in bid], True))
         others = [
             i
-            for i in of(Office.SENATE, None)
+            for i in by_office.get(Office.SENATE, ())
             if (where := gmap.seats[i].state) not in home and abs(partisans[where]) >= SAFE_SENATE
         ]
         phases.append(([favoured(i) for i in others], False))
-        phases.append(([favoured(i) for i in of(Office.HOUSE, home)], False))
+        phases.append((at_home(Office.HOUSE), False))
         return phases
 
     def withdraw(self, state: GameState, seat: int) -> Withdrawals:
@@ -294,10 +286,41 @@ class Machine:
 
 
 @cache
-def _house_states(year: int) -> tuple[int, ...]:
-    """The state of each House race of the year, in resolution order."""
+def _races_by_state(year: int, office: Office) -> tuple[tuple[int, ...], ...]:
+    """The year's races of an office in each state (by state index), in resolution order."""
     gmap = game_map()
-    return tuple(gmap.seats[i].state for i in races_by_office(year).get(Office.HOUSE, ()))
+    found: list[list[int]] = [[] for _ in gmap.states]
+    for index in races_by_office(year).get(office, ()):
+        found[gmap.seats[index].state].append(index)
+    return tuple(tuple(races) for races in found)
+
+
+def _safest_house(
+    state: GameState,
+    partisans: list[int],
+    party: Party,
+    homes: set[int],
+    mine: set[int],
+    need: int,
+) -> list[int]:
+    """The Speaker bid's `need` House races: safest for `party` first, then home states, then
+    board-held seats, then the lower seat. States are ranked first and their races only read
+    until `need` are found (a state's races come in seat order, as the states do)."""
+    sign = party.sign()
+    seats = state.seats
+    by_state = _races_by_state(state.year, Office.HOUSE)
+
+    def safety(where: int) -> tuple[int, bool]:
+        return -partisans[where] * sign, where not in homes
+
+    found: list[int] = []
+    for _, tied in groupby(sorted(range(len(by_state)), key=safety), key=safety):
+        races = [i for where in tied for i in by_state[where] if i not in mine]
+        races.sort(key=lambda i: seats[i].holder != BOARD)
+        found.extend(races)
+        if len(found) >= need:
+            break
+    return found[: max(need, 0)]
 
 
 def _district_fits(target: SeatInfo, district: Card) -> bool:
