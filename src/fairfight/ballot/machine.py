@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import groupby
@@ -147,7 +148,9 @@ class Machine:
             chosen.append(Declaration(seat, gmap.seats[0].race_id, card.id, card.printed))
             candidates.remove(card)
             taken.add(0)
-        for phase, bid in self._phases(state, seat, home, up, chosen):
+        for phase, bid in self._phases(state, seat, home, up, tuple(chosen)):
+            if not candidates:
+                break
             races = [(index, party) for index, party in phase if index not in taken]
             while races and candidates:
                 index, party, card, district = self._best_pair(
@@ -191,26 +194,30 @@ class Machine:
         """
         gmap = game_map()
         best: tuple[tuple[int, ...], int, Party | None, Card, Card | None] | None = None
+        plain = _state_tags()
+        least = 0  # the best fit so far: a worse fit can never rank higher
         for index, party in races:
             info = gmap.seats[index]
-            district = next((d for d in districts if _district_fits(info, d)), None)
-            tags = est.race_tags(info.state, district.tags if district else frozenset())
+            district = None
+            if districts:
+                district = next((d for d in districts if _district_fits(info, d)), None)
+            tags = est.race_tags(info.state, district.tags) if district else plain[info.state]
             board_held = bid and state.seats[index].holder == BOARD
             for card in candidates:
                 fit = len(card.tags & tags)
-                if best is not None and fit < best[0][0]:
-                    continue  # a worse fit can never rank higher
-                run_as = party or card.printed
+                if fit < least:
+                    continue
                 rank = (
                     fit,
                     card.modifier,
-                    run_as is card.party,
+                    party is None or party is card.party,
                     board_held,
                     -card.id,
                     -index,
                 )
                 if best is None or rank > best[0]:
                     best = (rank, index, party, card, district)
+                    least = fit
         assert best is not None
         return best[1], best[2], best[3], best[4]
 
@@ -220,11 +227,12 @@ class Machine:
         seat: int,
         home: tuple[int, ...],
         up: tuple[int, ...],
-        chosen: list[Declaration],
-    ) -> list[tuple[list[tuple[int, Party | None]], bool]]:
+        chosen: tuple[Declaration, ...],
+    ) -> Iterator[tuple[list[tuple[int, Party | None]], bool]]:
         """The priority phases, each a list of (race, party to run under), and whether the
         phase is the Speaker bid: home Senate, home governor, Speaker bid, other safe Senate
-        races, home House [11]."""
+        races, home House [11]. Built one at a time, as the declaration reaches them (it stops
+        when its cards run out); the Speaker bid counts the declarations made before any."""
         gmap = game_map()
         partisans = est.partisans(state)
         by_office = races_by_office(state.year)
@@ -237,10 +245,8 @@ class Machine:
             by_state = _races_by_state(state.year, office)
             return [favoured(i) for where in sorted(home) for i in by_state[where]]
 
-        phases: list[tuple[list[tuple[int, Party | None]], bool]] = [
-            (at_home(Office.SENATE), False),
-            (at_home(Office.GOVERNOR), False),
-        ]
+        yield at_home(Office.SENATE), False
+        yield at_home(Office.GOVERNOR), False
         if state.year % 2 == 0:
             party = leg.majority_party(state, Office.HOUSE)
             reruns = sum(
@@ -249,15 +255,14 @@ class Machine:
             need = est.house_need(state, seat, party, reruns)
             mine = {gmap.seat_by_id[d.race] for d in chosen}
             bid = _safest_house(state, partisans, party, set(home), mine, need)
-            phases.append(([(i, party) for i in bid], True))
+            yield [(i, party) for i in bid], True
         others = [
             i
             for i in by_office.get(Office.SENATE, ())
             if (where := gmap.seats[i].state) not in home and abs(partisans[where]) >= SAFE_SENATE
         ]
-        phases.append(([favoured(i) for i in others], False))
-        phases.append((at_home(Office.HOUSE), False))
-        return phases
+        yield [favoured(i) for i in others], False
+        yield at_home(Office.HOUSE), False
 
     def withdraw(self, state: GameState, seat: int) -> Withdrawals:
         """Only from primaries where its card part trails the opponent's by 2 or more."""
@@ -321,6 +326,12 @@ def _safest_house(
         if len(found) >= need:
             break
     return found[: max(need, 0)]
+
+
+@cache
+def _state_tags() -> tuple[frozenset[str], ...]:
+    """Each state's tags (a race's tags when no district card joins it)."""
+    return tuple(est.race_tags(where.index) for where in game_map().states)
 
 
 def _district_fits(target: SeatInfo, district: Card) -> bool:
