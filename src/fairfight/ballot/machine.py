@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import groupby
 
 from fairfight.ballot import botkit as kit
@@ -14,6 +14,7 @@ from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import SeatInfo, game_map, race_positions, races_by_office
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
+from fairfight.ballot.scoring import lean_party
 from fairfight.ballot.state import (
     NO_CARD,
     AmendmentDraft,
@@ -71,10 +72,9 @@ class Machine:
             self.homes = machine_homes(state, self.machine_seats)
         return self.homes[seat]
 
-    def home_tags(self, state: GameState, seat: int) -> set[str]:
+    def home_tags(self, state: GameState, seat: int) -> frozenset[str]:
         """The tags of its home states."""
-        states = game_map().states
-        return {tag for index in self.home(state, seat) for tag in states[index].tags}
+        return _tags_of(self.home(state, seat))
 
     def decide(self, state: GameState, seat: int) -> Decision:
         """Answer the current phase."""
@@ -89,7 +89,7 @@ class Machine:
             return self.withdraw(state, seat)
         if phase is Phase.AUTHOR:
             party = leg.majority_party(state, Office.HOUSE)
-            return BillDraft(est.best_pair(state, party, est.pairs_within(tags)))
+            return BillDraft(est.best_pair(state, party, est.pairs_within(set(tags))))
         if phase in (Phase.BILL_VOTE, Phase.OVERRIDE_VOTE):
             bill = state.proposal
             assert bill is not None
@@ -119,7 +119,7 @@ class Machine:
         return kit.discard_down(state, seat, frozenset(home))
 
     def draft(
-        self, state: GameState, seat: int, home: tuple[int, ...], tags: set[str]
+        self, state: GameState, seat: int, home: tuple[int, ...], tags: frozenset[str]
     ) -> DraftPick:
         """Home district cards, then the most home-tag overlap, then the highest m."""
         cards = build_cards(state.key)
@@ -237,13 +237,13 @@ class Machine:
         partisans = est.partisans(state)
         by_office = races_by_office(state.year)
 
-        def favoured(index: int) -> tuple[int, Party | None]:
-            lean = partisans[gmap.seats[index].state]
-            return index, (Party.D if lean > 0 else Party.R if lean < 0 else None)
-
         def at_home(office: Office) -> list[tuple[int, Party | None]]:
             by_state = _races_by_state(state.year, office)
-            return [favoured(i) for where in sorted(home) for i in by_state[where]]
+            races: list[tuple[int, Party | None]] = []
+            for where in sorted(home):
+                party = lean_party(partisans[where])
+                races.extend((index, party) for index in by_state[where])
+            return races
 
         yield at_home(Office.SENATE), False
         yield at_home(Office.GOVERNOR), False
@@ -261,7 +261,7 @@ class Machine:
             for i in by_office.get(Office.SENATE, ())
             if (where := gmap.seats[i].state) not in home and abs(partisans[where]) >= SAFE_SENATE
         ]
-        yield [favoured(i) for i in others], False
+        yield [(i, lean_party(partisans[gmap.seats[i].state])) for i in others], False
         yield at_home(Office.HOUSE), False
 
     def withdraw(self, state: GameState, seat: int) -> Withdrawals:
@@ -332,6 +332,13 @@ def _safest_house(
 def _state_tags() -> tuple[frozenset[str], ...]:
     """Each state's tags (a race's tags when no district card joins it)."""
     return tuple(est.race_tags(where.index) for where in game_map().states)
+
+
+@lru_cache(maxsize=256)
+def _tags_of(home: tuple[int, ...]) -> frozenset[str]:
+    """The tags of these states."""
+    states = game_map().states
+    return frozenset(tag for index in home for tag in states[index].tags)
 
 
 def _district_fits(target: SeatInfo, district: Card) -> bool:
