@@ -268,9 +268,15 @@ class Machine:
         """Only from primaries where its card part trails the opponent's by 2 or more."""
         gmap = game_map()
         cards = build_cards(state.key)
+        fields: dict[tuple[str, Party], list[Declaration]] = {}
+        for entry in state.declarations:
+            fields.setdefault((entry.race, entry.party), []).append(entry)
         pulled = []
         for decl in state.declarations:
             if decl.player != seat:
+                continue
+            rivals = [d for d in fields[decl.race, decl.party] if d.player != seat]
+            if not rivals:
                 continue
             index = gmap.seat_by_id[decl.race]
 
@@ -280,12 +286,7 @@ class Machine:
                     return card.modifier - (1 if entry.party is not card.party else 0)
                 return est.entry_part(state, entry, index)
 
-            rivals = [
-                part(d)
-                for d in state.declarations
-                if d.race == decl.race and d.player != seat and d.party is decl.party
-            ]
-            if rivals and part(decl) <= max(rivals) - PRIMARY_GAP:
+            if part(decl) <= max(map(part, rivals)) - PRIMARY_GAP:
                 pulled.append(decl.race)
         return Withdrawals(tuple(pulled))
 
