@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
+from itertools import groupby
 
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
@@ -12,6 +14,7 @@ from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import SeatInfo, game_map, race_positions, races_by_office
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
+from fairfight.ballot.scoring import lean_party
 from fairfight.ballot.state import (
     NO_CARD,
     AmendmentDraft,
@@ -69,10 +72,9 @@ class Machine:
             self.homes = machine_homes(state, self.machine_seats)
         return self.homes[seat]
 
-    def home_tags(self, state: GameState, seat: int) -> set[str]:
+    def home_tags(self, state: GameState, seat: int) -> frozenset[str]:
         """The tags of its home states."""
-        states = game_map().states
-        return {tag for index in self.home(state, seat) for tag in states[index].tags}
+        return _tags_of(self.home(state, seat))
 
     def decide(self, state: GameState, seat: int) -> Decision:
         """Answer the current phase."""
@@ -87,7 +89,7 @@ class Machine:
             return self.withdraw(state, seat)
         if phase is Phase.AUTHOR:
             party = leg.majority_party(state, Office.HOUSE)
-            return BillDraft(est.best_pair(state, party, est.pairs_within(tags)))
+            return BillDraft(est.best_pair(state, party, est.pairs_within(set(tags))))
         if phase in (Phase.BILL_VOTE, Phase.OVERRIDE_VOTE):
             bill = state.proposal
             assert bill is not None
@@ -117,7 +119,7 @@ class Machine:
         return kit.discard_down(state, seat, frozenset(home))
 
     def draft(
-        self, state: GameState, seat: int, home: tuple[int, ...], tags: set[str]
+        self, state: GameState, seat: int, home: tuple[int, ...], tags: frozenset[str]
     ) -> DraftPick:
         """Home district cards, then the most home-tag overlap, then the highest m."""
         cards = build_cards(state.key)
@@ -146,7 +148,9 @@ class Machine:
             chosen.append(Declaration(seat, gmap.seats[0].race_id, card.id, card.printed))
             candidates.remove(card)
             taken.add(0)
-        for phase, bid in self._phases(state, seat, home, up, chosen):
+        for phase, bid in self._phases(state, seat, home, up, tuple(chosen)):
+            if not candidates:
+                break
             races = [(index, party) for index, party in phase if index not in taken]
             while races and candidates:
                 index, party, card, district = self._best_pair(
@@ -190,26 +194,30 @@ class Machine:
         """
         gmap = game_map()
         best: tuple[tuple[int, ...], int, Party | None, Card, Card | None] | None = None
+        plain = _state_tags()
+        least = 0  # the best fit so far: a worse fit can never rank higher
         for index, party in races:
             info = gmap.seats[index]
-            district = next((d for d in districts if _district_fits(info, d)), None)
-            tags = est.race_tags(info.state, district.tags if district else frozenset())
+            district = None
+            if districts:
+                district = next((d for d in districts if _district_fits(info, d)), None)
+            tags = est.race_tags(info.state, district.tags) if district else plain[info.state]
             board_held = bid and state.seats[index].holder == BOARD
             for card in candidates:
                 fit = len(card.tags & tags)
-                if best is not None and fit < best[0][0]:
-                    continue  # a worse fit can never rank higher
-                run_as = party or card.printed
+                if fit < least:
+                    continue
                 rank = (
                     fit,
                     card.modifier,
-                    run_as is card.party,
+                    party is None or party is card.party,
                     board_held,
                     -card.id,
                     -index,
                 )
                 if best is None or rank > best[0]:
                     best = (rank, index, party, card, district)
+                    least = fit
         assert best is not None
         return best[1], best[2], best[3], best[4]
 
@@ -219,30 +227,26 @@ class Machine:
         seat: int,
         home: tuple[int, ...],
         up: tuple[int, ...],
-        chosen: list[Declaration],
-    ) -> list[tuple[list[tuple[int, Party | None]], bool]]:
+        chosen: tuple[Declaration, ...],
+    ) -> Iterator[tuple[list[tuple[int, Party | None]], bool]]:
         """The priority phases, each a list of (race, party to run under), and whether the
         phase is the Speaker bid: home Senate, home governor, Speaker bid, other safe Senate
-        races, home House [11]."""
+        races, home House [11]. Built one at a time, as the declaration reaches them (it stops
+        when its cards run out); the Speaker bid counts the declarations made before any."""
         gmap = game_map()
         partisans = est.partisans(state)
         by_office = races_by_office(state.year)
-        house_states = _house_states(state.year)
 
-        def favoured(index: int) -> tuple[int, Party | None]:
-            lean = partisans[gmap.seats[index].state]
-            return index, (Party.D if lean > 0 else Party.R if lean < 0 else None)
+        def at_home(office: Office) -> list[tuple[int, Party | None]]:
+            by_state = _races_by_state(state.year, office)
+            races: list[tuple[int, Party | None]] = []
+            for where in sorted(home):
+                party = lean_party(partisans[where])
+                races.extend((index, party) for index in by_state[where])
+            return races
 
-        def of(office: Office, states: tuple[int, ...] | None) -> list[int]:
-            races = by_office.get(office, ())
-            if states is None:
-                return list(races)
-            return [i for i in races if gmap.seats[i].state in states]
-
-        phases: list[tuple[list[tuple[int, Party | None]], bool]] = [
-            ([favoured(i) for i in of(Office.SENATE, home)], False),
-            ([favoured(i) for i in of(Office.GOVERNOR, home)], False),
-        ]
+        yield at_home(Office.SENATE), False
+        yield at_home(Office.GOVERNOR), False
         if state.year % 2 == 0:
             party = leg.majority_party(state, Office.HOUSE)
             reruns = sum(
@@ -250,30 +254,29 @@ class Machine:
             )
             need = est.house_need(state, seat, party, reruns)
             mine = {gmap.seat_by_id[d.race] for d in chosen}
-            sign = party.sign()
-            seats, homes = state.seats, set(home)
-            ranked = sorted(
-                (-partisans[where] * sign, where not in homes, seats[i].holder != BOARD, i)
-                for i, where in zip(by_office.get(Office.HOUSE, ()), house_states, strict=True)
-                if i not in mine
-            )
-            phases.append(([(key[-1], party) for key in ranked[: max(need, 0)]], True))
+            bid = _safest_house(state, partisans, party, set(home), mine, need)
+            yield [(i, party) for i in bid], True
         others = [
             i
-            for i in of(Office.SENATE, None)
+            for i in by_office.get(Office.SENATE, ())
             if (where := gmap.seats[i].state) not in home and abs(partisans[where]) >= SAFE_SENATE
         ]
-        phases.append(([favoured(i) for i in others], False))
-        phases.append(([favoured(i) for i in of(Office.HOUSE, home)], False))
-        return phases
+        yield [(i, lean_party(partisans[gmap.seats[i].state])) for i in others], False
+        yield at_home(Office.HOUSE), False
 
     def withdraw(self, state: GameState, seat: int) -> Withdrawals:
         """Only from primaries where its card part trails the opponent's by 2 or more."""
         gmap = game_map()
         cards = build_cards(state.key)
+        fields: dict[tuple[str, Party], list[Declaration]] = {}
+        for entry in state.declarations:
+            fields.setdefault((entry.race, entry.party), []).append(entry)
         pulled = []
         for decl in state.declarations:
             if decl.player != seat:
+                continue
+            rivals = [d for d in fields[decl.race, decl.party] if d.player != seat]
+            if not rivals:
                 continue
             index = gmap.seat_by_id[decl.race]
 
@@ -283,21 +286,60 @@ class Machine:
                     return card.modifier - (1 if entry.party is not card.party else 0)
                 return est.entry_part(state, entry, index)
 
-            rivals = [
-                part(d)
-                for d in state.declarations
-                if d.race == decl.race and d.player != seat and d.party is decl.party
-            ]
-            if rivals and part(decl) <= max(rivals) - PRIMARY_GAP:
+            if part(decl) <= max(map(part, rivals)) - PRIMARY_GAP:
                 pulled.append(decl.race)
         return Withdrawals(tuple(pulled))
 
 
 @cache
-def _house_states(year: int) -> tuple[int, ...]:
-    """The state of each House race of the year, in resolution order."""
+def _races_by_state(year: int, office: Office) -> tuple[tuple[int, ...], ...]:
+    """The year's races of an office in each state (by state index), in resolution order."""
     gmap = game_map()
-    return tuple(gmap.seats[i].state for i in races_by_office(year).get(Office.HOUSE, ()))
+    found: list[list[int]] = [[] for _ in gmap.states]
+    for index in races_by_office(year).get(office, ()):
+        found[gmap.seats[index].state].append(index)
+    return tuple(tuple(races) for races in found)
+
+
+def _safest_house(
+    state: GameState,
+    partisans: list[int],
+    party: Party,
+    homes: set[int],
+    mine: set[int],
+    need: int,
+) -> list[int]:
+    """The Speaker bid's `need` House races: safest for `party` first, then home states, then
+    board-held seats, then the lower seat. States are ranked first and their races only read
+    until `need` are found (a state's races come in seat order, as the states do)."""
+    sign = party.sign()
+    seats = state.seats
+    by_state = _races_by_state(state.year, Office.HOUSE)
+
+    def safety(where: int) -> tuple[int, bool]:
+        return -partisans[where] * sign, where not in homes
+
+    found: list[int] = []
+    for _, tied in groupby(sorted(range(len(by_state)), key=safety), key=safety):
+        races = [i for where in tied for i in by_state[where] if i not in mine]
+        races.sort(key=lambda i: seats[i].holder != BOARD)
+        found.extend(races)
+        if len(found) >= need:
+            break
+    return found[: max(need, 0)]
+
+
+@cache
+def _state_tags() -> tuple[frozenset[str], ...]:
+    """Each state's tags (a race's tags when no district card joins it)."""
+    return tuple(est.race_tags(where.index) for where in game_map().states)
+
+
+@lru_cache(maxsize=256)
+def _tags_of(home: tuple[int, ...]) -> frozenset[str]:
+    """The tags of these states."""
+    states = game_map().states
+    return frozenset(tag for index in home for tag in states[index].tags)
 
 
 def _district_fits(target: SeatInfo, district: Card) -> bool:

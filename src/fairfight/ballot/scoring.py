@@ -7,6 +7,7 @@ numbers; the winner on score and its tie-breaks live here too [10.2].
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import build_cards
@@ -45,6 +46,7 @@ class ScoreLine:
         )
 
 
+@cache
 def lean_party(lean: int) -> Party | None:
     """The party a lean favours (None at 0) [6.6]."""
     if lean == 0:
@@ -88,6 +90,16 @@ class _Held:
     leaning: tuple[int, ...]
 
 
+_OFFICES = tuple(Office)
+_GOVERNOR = _OFFICES.index(Office.GOVERNOR)
+
+
+@cache
+def _seat_kinds() -> tuple[tuple[int, int], ...]:
+    """Each seat's office (its place in `Office`) and state index, in seat order."""
+    return tuple((_OFFICES.index(info.office), info.state) for info in game_map().seats)
+
+
 _LAST_HELD: list[tuple[object, object, str, int, _Held] | None] = [None]
 
 
@@ -103,30 +115,37 @@ def _held(state: GameState) -> _Held:
     ):
         return last[4]
     cards = build_cards(state.key)
-    gmap = game_map()
-    offices: list[dict[Office, int]] = [dict.fromkeys(Office, 0) for _ in range(state.players)]
-    district_cards = [0] * state.players
-    governor_tags: list[set[str]] = [set() for _ in range(state.players)]
+    kinds = _seat_kinds()
+    players = state.players
+    offices = [[0] * len(_OFFICES) for _ in range(players)]
+    district_cards = [0] * players
+    governor_tags: list[set[str]] = [set() for _ in range(players)]
     # The leaning-state count of `leaning_owner`, from the held seats only: per state, each
     # player's seats under the party the state leans toward.
+    leans = list(map(lean_party, state.lean))
     toward: dict[int, list[int]] = {}
+    seats = state.seats
     for index in leg.seating(state).held:
-        holding = state.seats[index]
-        info = gmap.seats[index]
-        offices[holding.holder][info.office] += 1
+        holding = seats[index]
+        player = holding.holder
+        office, where = kinds[index]
+        offices[player][office] += 1
         if holding.district_card != NO_CARD:
-            district_cards[holding.holder] += 1
-        if info.office is Office.GOVERNOR and holding.card != NO_CARD:
-            governor_tags[holding.holder] |= cards[holding.card].tags
-        if index and holding.party is lean_party(state.lean[info.state]):
-            toward.setdefault(info.state, [0] * state.players)[holding.holder] += 1
+            district_cards[player] += 1
+        if office == _GOVERNOR and holding.card != NO_CARD:
+            governor_tags[player] |= cards[holding.card].tags
+        if index and holding.party is leans[where]:
+            counts = toward.get(where)
+            if counts is None:
+                counts = toward[where] = [0] * players
+            counts[player] += 1
     leaning = [0] * state.players
     for counts in toward.values():
         best = max(counts)
         if best >= 1 and counts.count(best) == 1:
             leaning[counts.index(best)] += 1
     held = _Held(
-        tuple(offices),
+        tuple(dict(zip(_OFFICES, counts, strict=True)) for counts in offices),
         tuple(district_cards),
         tuple(frozenset(tags) for tags in governor_tags),
         tuple(leaning),
@@ -135,8 +154,36 @@ def _held(state: GameState) -> _Held:
     return held
 
 
+_LAST_LINES: list[
+    tuple[tuple[object, ...], tuple[str, int], tuple[ScoreLine, ...], tuple[int, ...]] | None
+] = [None]
+
+
+def _scored(state: GameState) -> tuple[tuple[ScoreLine, ...], tuple[int, ...]]:
+    """The score lines and totals of a state. Everything a scoring reads is an immutable part
+    of the state, and the engine hands the same parts on while they do not change (every vote
+    of a session scores the same board), so the last answer is kept with the parts it read."""
+    parts = (state.config, state.seats, state.lean, state.bills, state.amendments, state.hands)
+    last = _LAST_LINES[0]
+    if (
+        last is not None
+        and last[1] == (state.key, state.players)
+        and all(part is known for part, known in zip(parts, last[0], strict=True))
+    ):
+        return last[2], last[3]
+    lines = _score_lines(state)
+    totals = tuple(line.total for line in lines)
+    _LAST_LINES[0] = (parts, (state.key, state.players), lines, totals)
+    return lines, totals
+
+
 def score_lines(state: GameState) -> tuple[ScoreLine, ...]:
     """Every player's score by source, from the state alone [9]."""
+    return _scored(state)[0]
+
+
+def _score_lines(state: GameState) -> tuple[ScoreLine, ...]:
+    """The scoring itself, done afresh."""
     points = state.config.score
     held = _held(state)
     bills = [0] * state.players
@@ -167,7 +214,7 @@ def score_lines(state: GameState) -> tuple[ScoreLine, ...]:
 
 def scores(state: GameState) -> tuple[int, ...]:
     """Every player's current score."""
-    return tuple(line.total for line in score_lines(state))
+    return _scored(state)[1]
 
 
 def bills_held(state: GameState) -> list[int]:
