@@ -89,7 +89,7 @@ class Machine:
             return self.withdraw(state, seat)
         if phase is Phase.AUTHOR:
             party = leg.majority_party(state, Office.HOUSE)
-            return BillDraft(est.best_pair(state, party, est.pairs_within(set(tags))))
+            return BillDraft(est.best_pair(state, party, est.pairs_within(tags)))
         if phase in (Phase.BILL_VOTE, Phase.OVERRIDE_VOTE):
             bill = state.proposal
             assert bill is not None
