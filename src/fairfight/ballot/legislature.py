@@ -4,10 +4,8 @@ amendment track [7, 8]. Every function reads a state and the players' answers; n
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from operator import attrgetter
 
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import (
@@ -19,14 +17,17 @@ from fairfight.ballot.rules import (
     MAJORITY_WEIGHT,
     MINORITY_WEIGHT,
     OVERRIDE,
-    PARTIES,
     SENATE_PASS,
     AmendmentChoice,
     Office,
     Party,
     seats_needed,
 )
-from fairfight.ballot.state import Bill, GameState, Holding
+from fairfight.ballot.seating import CongressGroup as CongressGroup
+from fairfight.ballot.seating import Seating as Seating
+from fairfight.ballot.seating import chamber_seats as chamber_seats
+from fairfight.ballot.seating import seating as seating
+from fairfight.ballot.state import Bill, GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,90 +62,6 @@ def thresholds() -> Thresholds:
         amend_ratify=ratify,
         amend_block=states - ratify + 1,
     )
-
-
-@cache
-def chamber_seats(office: Office) -> tuple[int, ...]:
-    """Seat indexes of one chamber."""
-    return tuple(seat.index for seat in game_map().seats if seat.office is office)
-
-
-CongressGroup = tuple[int, Party, int, int]
-"""(state or player, party, House seats, Senate seats): seats that vote alike."""
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """Who sits where on one board, counted once: every vote and count of a step reads it.
-
-    Board seats of Congress vote alike by (state, party), player seats by (player, party).
-    """
-
-    board: tuple[CongressGroup, ...]
-    players: tuple[CongressGroup, ...]
-    counts: dict[Office, dict[Party, int]]
-    holders: dict[Office, frozenset[int]]
-    seats_held: dict[int, int]
-    governors: dict[int, int]
-    held: tuple[int, ...] = ()
-    """Every seat a player holds, by seat index."""
-
-
-def seating(state: GameState) -> Seating:
-    """The board's seating (boards are immutable tuples, so the last one is remembered)."""
-    last = _LAST_SEATING[0]
-    if last is not None and last[0] is state.seats:
-        return last[1]
-    board: dict[tuple[int, Party], list[int]] = {}
-    players: dict[tuple[int, Party], list[int]] = {}
-    counts = {office: dict.fromkeys(PARTIES, 0) for office in Office}
-    holders: dict[Office, set[int]] = {office: set() for office in Office}
-    seats_held: dict[int, int] = {}
-    governors: dict[int, int] = {}
-    for office in Office:
-        # Seats are counted by (holder, state, party) first: a few hundred kinds, not 536 seats.
-        indexes, states = _chamber_states(office)
-        chamber = list(map(state.seats.__getitem__, indexes))
-        kinds = Counter(zip(map(_HOLDER, chamber), states, map(_PARTY, chamber), strict=True))
-        slot = 0 if office is Office.HOUSE else 1
-        congress = office is Office.HOUSE or office is Office.SENATE
-        for (player, where, party), number in kinds.items():
-            counts[office][party] += number
-            if player == BOARD:
-                if congress:
-                    board.setdefault((where, party), [0, 0])[slot] += number
-                continue
-            holders[office].add(player)
-            seats_held[player] = seats_held.get(player, 0) + number
-            if office is Office.GOVERNOR:
-                governors[player] = governors.get(player, 0) + number
-            if congress:
-                players.setdefault((player, party), [0, 0])[slot] += number
-    found = Seating(
-        tuple((s, party, n[0], n[1]) for (s, party), n in sorted(board.items())),
-        tuple((p, party, n[0], n[1]) for (p, party), n in sorted(players.items())),
-        counts,
-        {office: frozenset(found) for office, found in holders.items()},
-        seats_held,
-        governors,
-        tuple(index for index, player in enumerate(map(_HOLDER, state.seats)) if player != BOARD),
-    )
-    _LAST_SEATING[0] = (state.seats, found)
-    return found
-
-
-_HOLDER = attrgetter("holder")
-_PARTY = attrgetter("party")
-
-
-@cache
-def _chamber_states(office: Office) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The seat indexes of an office and the state of each."""
-    indexes = chamber_seats(office)
-    return indexes, tuple(game_map().seats[index].state for index in indexes)
-
-
-_LAST_SEATING: list[tuple[tuple[Holding, ...], Seating] | None] = [None]
 
 
 def chamber_counts(state: GameState, office: Office) -> dict[Party, int]:
