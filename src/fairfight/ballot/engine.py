@@ -7,6 +7,7 @@ automatic step (dice, races, pushes, counts, scoring) until the next decision is
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from fairfight.ballot import legislature as leg
@@ -62,7 +63,6 @@ def new_game(config: BallotConfig, key: str, players: int) -> tuple[GameState, l
         for seat in range(players):
             hands[seat].append(deck.pop(0))
     start = below(players, hash64(key, SETUP_YEAR, "start"))
-    seats = tuple(Holding(BOARD, opening_party(info)) for info in gmap.seats)
     state = GameState(
         config=config,
         key=key,
@@ -74,7 +74,7 @@ def new_game(config: BallotConfig, key: str, players: int) -> tuple[GameState, l
         discard=(),
         shuffles=1,
         hands=tuple(tuple(sorted(hand)) for hand in hands),
-        seats=seats,
+        seats=_opening_seats(),
         lean=(0,) * len(gmap.states),
         honeymoon=(0,) * len(gmap.states),
         authored=(0,) * players,
@@ -85,6 +85,13 @@ def new_game(config: BallotConfig, key: str, players: int) -> tuple[GameState, l
     ]
     state, more = begin_year(state, first=True)
     return state, events + more
+
+
+@cache
+def _opening_seats() -> tuple[Holding, ...]:
+    """The opening board [1.6]: the same in every game, and holdings never change, so every
+    game starts from this one tuple."""
+    return tuple(Holding(BOARD, opening_party(info)) for info in game_map().seats)
 
 
 def begin_year(state: GameState, first: bool = False) -> tuple[GameState, list[Event]]:
