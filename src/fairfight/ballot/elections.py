@@ -367,19 +367,19 @@ def apply_pushes(work: YearWork, lean_at_start: list[int]) -> Event:
 
 def _state_push(results: list[tuple[Office, Party, int]], start_lean: int) -> int:
     """The signed push of one state from its rolled generals [6.2, 6.3]."""
-    by_office: dict[Office, list[tuple[Party, int]]] = {}
-    for office, party, margin in results:
-        by_office.setdefault(office, []).append((party, margin))
     for office in (Office.PRESIDENT, Office.SENATE):
-        if office in by_office:
-            party, margin = by_office[office][0]
-            return party.sign() * lean_push(margin)
-    if Office.HOUSE in by_office:
-        wins = {party: [m for p, m in by_office[Office.HOUSE] if p is party] for party in Party}
-        if len(wins[Party.D]) == len(wins[Party.R]):
+        for found, party, margin in results:
+            if found is office:
+                return party.sign() * lean_push(margin)
+    house = [(party, margin) for found, party, margin in results if found is Office.HOUSE]
+    if house:
+        house_d = [margin for party, margin in house if party is Party.D]
+        house_r = [margin for party, margin in house if party is Party.R]
+        if len(house_d) == len(house_r):
             return 0
-        party = Party.D if len(wins[Party.D]) > len(wins[Party.R]) else Party.R
-        return party.sign() * lean_push(max(wins[party]))
-    party, margin = by_office[Office.GOVERNOR][0]
+        if len(house_d) > len(house_r):
+            return Party.D.sign() * lean_push(max(house_d))
+        return Party.R.sign() * lean_push(max(house_r))
+    party, margin = next((p, m) for found, p, m in results if found is Office.GOVERNOR)
     favoured = Party.D if start_lean > 0 else Party.R if start_lean < 0 else None
     return party.sign() * lean_push(margin) if party is favoured else 0

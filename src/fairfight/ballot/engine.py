@@ -21,7 +21,13 @@ from fairfight.ballot.elections import (
     resolve_presidency,
     roll_year_dice,
 )
-from fairfight.ballot.geo import game_map, opening_party
+from fairfight.ballot.geo import (
+    PRESIDENCY_ID,
+    game_map,
+    opening_party,
+    race_positions,
+    races_by_office,
+)
 from fairfight.ballot.rules import BOARD, PRESIDENTIAL_CYCLE, BallotConfig, Office
 from fairfight.ballot.state import (
     NO_CARD,
@@ -300,12 +306,15 @@ def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState
     by_seat: dict[int, list[Declaration]] = {}
     for entry in staying:
         by_seat.setdefault(gmap.seat_by_id[entry.race], []).append(entry)
-    races = gmap.races_in(state.year)
-    contested = {office: 0 for office in Office}
-    totals = {office: 0 for office in Office}
-    for index in races:
+    # Of the year's races only the presidency, those with candidates and player seats left
+    # unopposed need work: a board seat that nobody runs for stays as it is.
+    positions = race_positions(state.year)
+    to_resolve = {index for index in (*by_seat, *leg.seating(state).held) if index in positions}
+    if gmap.seat_by_id[PRESIDENCY_ID] in positions:
+        to_resolve.add(gmap.seat_by_id[PRESIDENCY_ID])
+    contested = dict.fromkeys(Office, 0)
+    for index in sorted(to_resolve, key=positions.__getitem__):
         office = gmap.seats[index].office
-        totals[office] += 1
         entries = by_seat.get(index, [])
         if office is Office.PRESIDENT:
             contested[office] += bool(entries)
@@ -313,14 +322,15 @@ def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState
         elif entries:
             contested[office] += 1
             events.append(resolve_down_ballot(work, index, entries))
-        elif work.seats[index].holder != BOARD:
+        else:
             work.seats[index] = Holding(BOARD, work.seats[index].party)
+    totals = races_by_office(state.year)
     events.append(apply_pushes(work, list(state.lean_at_year_start)))
     events.append(
         {
             "event": "elections",
             "year": state.year,
-            "races": {o.value: totals[o] for o in Office},
+            "races": {o.value: len(totals.get(o, ())) for o in Office},
             "contested": {o.value: contested[o] for o in Office},
         }
     )
