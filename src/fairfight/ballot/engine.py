@@ -233,13 +233,13 @@ def _declare(state: GameState, answers: dict[int, Decision]) -> tuple[GameState,
             entries.append(entry)
     reruns = {(e.player, e.race) for e in entries}
     retired: list[str] = []
-    for index in gmap.races_in(state.year):
+    for index in _held_races(state):
         holding = state.seats[index]
         race = gmap.seats[index].race_id
-        if holding.holder != BOARD and (holding.holder, race) not in reruns:
+        if (holding.holder, race) not in reruns:
             _return_seat_cards(hands, holding)
             retired.append(race)
-        elif holding.holder != BOARD:
+        else:
             rerun = next(e for e in entries if e.player == holding.holder and e.race == race)
             if rerun.card != holding.card:
                 _return_seat_cards(hands, holding)
@@ -258,6 +258,13 @@ def _declare(state: GameState, answers: dict[int, Decision]) -> tuple[GameState,
             "retired": retired,
         }
     ]
+
+
+def _held_races(state: GameState) -> list[int]:
+    """The seats players hold whose races come up this year, in resolution order."""
+    positions = race_positions(state.year)
+    held = [index for index in leg.seating(state).held if index in positions]
+    return sorted(held, key=positions.__getitem__)
 
 
 def _return_seat_cards(hands: list[list[int]], holding: Holding) -> None:
@@ -309,7 +316,8 @@ def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState
     # Of the year's races only the presidency, those with candidates and player seats left
     # unopposed need work: a board seat that nobody runs for stays as it is.
     positions = race_positions(state.year)
-    to_resolve = {index for index in (*by_seat, *leg.seating(state).held) if index in positions}
+    to_resolve = {index for index in by_seat if index in positions}
+    to_resolve.update(_held_races(state))
     if gmap.seat_by_id[PRESIDENCY_ID] in positions:
         to_resolve.add(gmap.seat_by_id[PRESIDENCY_ID])
     contested = dict.fromkeys(Office, 0)

@@ -7,7 +7,7 @@ asked again, and a tampered record fails loudly instead of playing an impossible
 from __future__ import annotations
 
 from fairfight.ballot.deck import build_cards
-from fairfight.ballot.geo import game_map
+from fairfight.ballot.geo import game_map, race_positions
 from fairfight.ballot.rules import BILL_TAGS, TAGS, Office
 from fairfight.ballot.state import (
     NO_CARD,
@@ -96,7 +96,7 @@ def check_declarations(state: GameState, seat: int, decision: Declarations) -> N
     """Races up this year, one candidate per race, cards from hand or a re-run [4.3-4.5]."""
     gmap = game_map()
     cards = build_cards(state.key)
-    up = set(gmap.races_in(state.year))
+    up = race_positions(state.year)
     hand = set(state.hands[seat])
     used: set[int] = set()
     races: set[str] = set()
