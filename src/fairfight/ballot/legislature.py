@@ -4,6 +4,7 @@ amendment track [7, 8]. Every function reads a state and the players' answers; n
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from functools import cache
 
@@ -123,15 +124,7 @@ class Tally:
 def tally(state: GameState, party: Party, tags: tuple[str, ...], votes: tuple[bool, ...]) -> Tally:
     """Count a bill vote: player seats vote their player's answer, board seats by formula."""
     found = seating(state)
-    house = senate = 0
-    states = game_map().states
-    bill_tags = set(tags)
-    sign = party.sign()
-    for state_index, seat_party, house_seats, senate_seats in found.board:
-        overlap = len(bill_tags.intersection(states[state_index].tags))
-        if support(overlap, seat_party is party, partisan_lean(state, state_index) * sign) >= 1:
-            house += house_seats
-            senate += senate_seats
+    house, senate = _board_yes(state, party, tags)
     house_majority = majority_party(state, Office.HOUSE)
     senate_majority = majority_party(state, Office.SENATE)
     weights = [0] * state.players
@@ -143,6 +136,31 @@ def tally(state: GameState, party: Party, tags: tuple[str, ...], votes: tuple[bo
         weights[player] += house_seats * _weight(seat_party is house_majority)
         weights[player] += senate_seats * _weight(seat_party is senate_majority)
     return Tally(house, senate, tuple(weights))
+
+
+def _board_yes(state: GameState, party: Party, tags: tuple[str, ...]) -> tuple[int, int]:
+    """House and Senate yes seats of the board on a bill. The last bill's count is remembered:
+    the players' projections of a bill and its vote read the same board."""
+    board = (state.seats, state.lean, state.honeymoon)
+    last = _LAST_BOARD_YES[0]
+    if last is not None and last[1] == (party, tags) and all(map(operator.is_, last[0], board)):
+        return last[2]
+    bill_tags = set(tags)
+    sign = party.sign()
+    fits = [len(bill_tags.intersection(home.tags)) for home in game_map().states]
+    leans = [partisan_lean(state, index) * sign for index in range(len(fits))]
+    house = senate = 0
+    for state_index, seat_party, house_seats, senate_seats in seating(state).board:
+        if support(fits[state_index], seat_party is party, leans[state_index]) >= 1:
+            house += house_seats
+            senate += senate_seats
+    _LAST_BOARD_YES[0] = (board, (party, tags), (house, senate))
+    return house, senate
+
+
+BoardYes = tuple[tuple[object, ...], tuple[Party, tuple[str, ...]], tuple[int, int]]
+"""(seats, lean, honeymoon), (party, tags) of a bill, and the board's House and Senate yes."""
+_LAST_BOARD_YES: list[BoardYes | None] = [None]
 
 
 def _weight(in_majority: bool) -> int:
