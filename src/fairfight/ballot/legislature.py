@@ -222,10 +222,11 @@ def amendment_count(
     """States for, against and abstaining, each counted through its governor [8.2]."""
     counts = dict.fromkeys(AmendmentChoice, 0)
     gmap = game_map()
+    amendment_tags = set(tags)
     for state_index, seat_indexes in enumerate(gmap.state_seats):
         holding = state.seats[seat_indexes[-1]]
         if holding.holder == BOARD:
-            shares = bool(set(tags) & set(gmap.states[state_index].tags))
+            shares = not amendment_tags.isdisjoint(gmap.states[state_index].tags)
             counts[AmendmentChoice.FOR if shares else AmendmentChoice.ABSTAIN] += 1
         else:
             counts[choices[holding.holder]] += 1
