@@ -21,6 +21,7 @@ from fairfight.ballot.rules import (
     GROUND_GAME_BONUS,
     INCUMBENCY_BONUS,
     PARTIES,
+    PRIMARY_CANDIDATE_DICE,
     SWITCH_PENALTY,
     Office,
     Party,
@@ -59,6 +60,12 @@ def _candidate_tails(race: str) -> tuple[bytes, ...]:
 _SIDES: tuple[tuple[Party, str], ...] = tuple((party, party.value) for party in PARTIES)
 """Each party with its name in events (an enum's `.value` is a slow property lookup)."""
 _NAMES: dict[Party, str] = dict(_SIDES)
+
+
+@cache
+def _primary_tails(race: str, player: int) -> tuple[bytes, ...]:
+    """A primary candidate's two dice, `prim:race:player:0` and `:1` [5.5, 13]."""
+    return tuple(address_tail("prim", race, player, die) for die in range(PRIMARY_CANDIDATE_DICE))
 
 
 @cache
@@ -174,7 +181,7 @@ def _primaries(
         rows = []
         totals: dict[int, int] = {}
         for decl in running:
-            dice = [roll(work.dice, "prim", race, decl.player, r) for r in (0, 1)]
+            dice = _dice(work.dice, _primary_tails(race, decl.player))
             totals[decl.player] = sum(dice) + part_of[decl.player]
             rows.append(
                 {
