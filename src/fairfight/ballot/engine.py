@@ -168,11 +168,12 @@ def advance(state: GameState, answers: dict[int, Decision]) -> tuple[GameState, 
         raise RuleError("answers", f"seat {missing[0]} has not answered the {state.phase} step")
     for seat in needed:
         check_decision(state, seat, answers[seat])
+    phase = state.phase.value
     events: list[Event] = [
         {
             "event": "decision",
             "year": state.year,
-            "phase": state.phase.value,
+            "phase": phase,
             "seat": seat,
             "choice": to_data(answers[seat]),
         }

@@ -263,12 +263,14 @@ def to_data(value: Any) -> Any:
     if kind in _PLAIN:
         return value
     if kind is tuple or kind is list:
-        return [to_data(item) for item in value]
+        # Hands, packs and seat lists are mostly plain ints: no call for each.
+        return [item if type(item) in _PLAIN else to_data(item) for item in value]
     record = _RECORDS.get(kind)
     if record is not None:
         data = {"type": record[0]}
         for name in record[1]:
-            data[name] = to_data(getattr(value, name))
+            field = getattr(value, name)
+            data[name] = field if type(field) in _PLAIN else to_data(field)
         return data
     if kind in _MEMBER_KINDS:
         return value.value
