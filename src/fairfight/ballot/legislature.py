@@ -72,7 +72,7 @@ def chamber_counts(state: GameState, office: Office) -> dict[Party, int]:
 
 def majority_party(state: GameState, office: Office) -> Party:
     """More seats; a split Senate goes to the president's party [7.2]."""
-    counts = chamber_counts(state, office)
+    counts = seating(state).counts[office]
     if counts[Party.D] == counts[Party.R]:
         return state.seats[0].party
     return Party.D if counts[Party.D] > counts[Party.R] else Party.R
