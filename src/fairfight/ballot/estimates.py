@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
@@ -37,6 +37,7 @@ def clear_cache() -> None:
         presidential_face_p,
         race_chance,
         plain_part_table,
+        plain_part_rows,
         _plain_row,
         race_tags,
     ):
@@ -106,6 +107,12 @@ def plain_part_table(key: str) -> tuple[tuple[tuple[int, int], ...], ...]:
             break
         table.append(_plain_row(card.tags, card.modifier, card.printed))
     return tuple(table)
+
+
+@lru_cache(maxsize=8)
+def plain_part_rows(key: str) -> tuple[tuple[int, ...], ...]:
+    """`plain_part_table` with each card's row flat: (state 0 under D, under R, state 1 ...)."""
+    return tuple(tuple(chain.from_iterable(row)) for row in plain_part_table(key))
 
 
 @cache
@@ -302,14 +309,24 @@ def best_pair(
     return best
 
 
-def pairs_touching(tags: set[str]) -> list[tuple[str, ...]]:
+def pairs_touching(tags: set[str] | frozenset[str]) -> tuple[tuple[str, ...], ...]:
     """Tag pairs that include at least one of `tags`, in vocabulary order."""
-    return [pair for pair in _pairs() if set(pair) & tags]
+    return _pairs_touching(frozenset(tags))
 
 
-def pairs_within(tags: set[str]) -> list[tuple[str, ...]]:
+@cache
+def _pairs_touching(tags: frozenset[str]) -> tuple[tuple[str, ...], ...]:
+    return tuple(pair for pair in _pairs() if tags.intersection(pair))
+
+
+def pairs_within(tags: set[str] | frozenset[str]) -> tuple[tuple[str, ...], ...]:
     """Tag pairs made only of `tags`, in vocabulary order."""
-    return [pair for pair in _pairs() if set(pair) <= tags]
+    return _pairs_within(frozenset(tags))
+
+
+@cache
+def _pairs_within(tags: frozenset[str]) -> tuple[tuple[str, ...], ...]:
+    return tuple(pair for pair in _pairs() if tags.issuperset(pair))
 
 
 def speaker_value(state: GameState, me: int, pair: tuple[str, ...]) -> float:

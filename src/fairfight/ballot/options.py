@@ -6,14 +6,13 @@ from __future__ import annotations
 import copy
 import heapq
 import math
-from itertools import chain
 from typing import NamedTuple
 
 from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import Card
 from fairfight.ballot.racebook import PART_RANGE, RaceGroup, fitting_seats, group_chance
-from fairfight.ballot.rules import PARTIES, Party
+from fairfight.ballot.rules import PARTIES, PARTY_D, Party
 from fairfight.ballot.state import NO_CARD
 
 GROUP_ORDER = 1_000_000
@@ -72,21 +71,31 @@ class Pricing:
         self.least = least
         self.worth = worth
         self.cost = kit.CARD_COST if charge else 0
-        parts = est.plain_part_table(key)
+        rows = est.plain_part_rows(key)
         # Column 2 * state + party slot: every card's newcomer part there, and the highest.
-        rows = (chain.from_iterable(parts[card.id]) for card in candidates)
-        self.columns = list(zip(*rows, strict=True))
-        self.tops = [max(column) for column in self.columns]
+        self.columns = list(zip(*[rows[card.id] for card in candidates], strict=True))
+        self.tops = list(map(max, self.columns))
         self.districts: dict[int, list[Card]] = {}
         for district in districts:
             self.districts.setdefault(district.state, []).append(district)
         self.joined: dict[tuple[int, int], list[int]] = {}
         self.joined_tops: dict[tuple[int, bool], int] = {}
+        self.ceilings: dict[int, float] | None = None
+        """The most any option of each card can be priced at, when the caller knows it: once
+        every unused card's ceiling is under `least`, no group is worth pricing."""
+
+    def spent(self, used: set[int]) -> bool:
+        """True when no card outside `used` can make an option priced at `least` or more."""
+        ceilings, least = self.ceilings, self.least
+        return ceilings is not None and all(
+            ceilings[card.id] < least for card in self.candidates if card.id not in used
+        )
 
     def raised(self, worth: float) -> Pricing:
         """The same options priced at `worth` instead of their office value (a bid)."""
         raised = copy.copy(self)
         raised.worth = worth
+        raised.ceilings = None  # they are for the office values
         return raised
 
     def bounds(self, groups: list[RaceGroup]) -> list[float | None]:
@@ -104,7 +113,7 @@ class Pricing:
                 continue
             chances, value, place = group.chances, group.value, group.state
             price_at = value if worth is None else worth
-            slot = group.party is not Party.D
+            slot = group.party is not PARTY_D
             best = chances[tops[2 * place + slot] - low]
             bound = None
             if best * value >= floor and (price := best * price_at - cost) >= least:
@@ -147,7 +156,7 @@ class Pricing:
                     found.append((option(Option, entry), number * CARD_ORDER))
             return found
         chances, place = group.chances, group.state
-        slot = party is not Party.D
+        slot = party is not PARTY_D
         fitting = [
             (district, fits)
             for district in self.districts.get(place, ())
@@ -307,5 +316,8 @@ class PricedGreedy(Greedy):
         return range(start, len(self.options))
 
     def _expand(self, group: int) -> None:
+        if self.pricing.spent(self.used):
+            self.heap.clear()  # no group left can give an option
+            return
         for number in self._add(group):
             self._push(number)

@@ -25,10 +25,11 @@ from fairfight.ballot.rules import (
     BOARD,
     BOARD_GENERIC_PART,
     BOARD_INCUMBENCY_BONUS,
+    OFFICE_HOUSE,
     PARTIES,
+    PARTY_D,
     TAGS,
     AmendmentChoice,
-    Office,
     Party,
     VictoryMode,
 )
@@ -155,11 +156,12 @@ class Pollster:
         # over the limit after the greedy picks.
         used: set[int] = set()
         pricing = Pricing(state.key, candidates, districts, TAKE_FLOOR, TAKE_FLOOR)
+        pricing.ceilings = self._ceilings(state, seat, pricing)
         bids, need = self._speaker_bid(state, seat, chosen, groups, pricing, taken, used)
         pools = [PricedGreedy(pricing, groups, taken, used), bids]
         size = len(hand)
         bids_taken = 0
-        while True:
+        while size - 1 >= RESERVE:  # else no option fits the reserve: no need to price more
             picks = [pool.peek() for pool in pools[: 2 if bids_taken < need else 1]]
             ranked = [
                 (p[0].value, -p[0].card, -p[1], number, p)
@@ -225,17 +227,17 @@ class Pollster:
         self.bids = {}
         if state.year % 2:
             return Greedy([], taken, used), 0
-        party = leg.majority_party(state, Office.HOUSE)
+        party = leg.majority_party(state, OFFICE_HOUSE)
         gmap = game_map()
         reruns = sum(
-            1 for d in chosen if d.party is party and gmap.seat(d.race).office is Office.HOUSE
+            1 for d in chosen if d.party is party and gmap.seat(d.race).office is OFFICE_HOUSE
         )
         need = est.house_need(state, seat, party, reruns)
         if need < 1:
             return Greedy([], taken, used), 0
         value = est.speaker_value(state, seat, self._pair(state, seat, party))
-        boosted = pricing.raised(kit.OFFICE_VALUE[Office.HOUSE] + value / need)
-        house = [g for g in groups if g.party is party and g.office is Office.HOUSE]
+        boosted = pricing.raised(kit.OFFICE_VALUE[OFFICE_HOUSE] + value / need)
+        house = [g for g in groups if g.party is party and g.office is OFFICE_HOUSE]
         return PricedGreedy(boosted, house, taken, used), need
 
     def withdraw(self, state: GameState, seat: int) -> Withdrawals:
@@ -289,12 +291,7 @@ class Pollster:
         candidates = [card for card in pack if card.is_candidate]
         districts = [card for card in pack if not card.is_candidate]
         book = self.book(state, seat)
-        worth: dict[int, float] = {}
-        for card in candidates:
-            known = book.worth.get((card.id, NO_CARD))
-            if known is None:
-                known = book.worth[(card.id, NO_CARD)] = self._card_worth(state, book, card)
-            worth[card.id] = known
+        worth = {card.id: self._card_worth(state, book, card) for card in candidates}
         holders = [c for c in kit.hand_cards(state, seat) if c.is_candidate] + candidates
         for district in districts:
             gain = 0.0
@@ -310,7 +307,14 @@ class Pollster:
         return DraftPick(chosen.id)
 
     def _card_worth(self, state: GameState, book: RaceBook, card: Card) -> float:
-        """A candidate's best EV over this year's races (the draft's measure) [11]."""
+        """A candidate's best EV over this year's races (the draft's measure) [11], asked
+        once a year."""
+        known = book.worth.get((card.id, NO_CARD))
+        if known is None:
+            known = book.worth[(card.id, NO_CARD)] = self._best_ev(state, book, card)
+        return known
+
+    def _best_ev(self, state: GameState, book: RaceBook, card: Card) -> float:
         top = NO_WORTH
         parts = est.plain_part_table(state.key)[card.id]
         low = PART_RANGE[0]
@@ -324,6 +328,26 @@ class Pollster:
                 top = value
         return max(NO_WORTH, top - kit.CARD_COST)
 
+    def _ceilings(self, state: GameState, seat: int, pricing: Pricing) -> dict[int, float]:
+        """The most an option of each candidate can be priced at this year: its best EV, or
+        better with a district card of the hand (the best p*V of the district's state at the
+        joined part, less the card). No option of a card is ever priced above it."""
+        book = self.book(state, seat)
+        rows = [
+            (district, slot, row)
+            for places in pricing.districts.values()
+            for district in places
+            for slot, party in enumerate(PARTIES)
+            if (row := book.best.get((district.state, party))) is not None
+        ]
+        found: dict[int, float] = {}
+        for card in pricing.candidates:
+            most = self._card_worth(state, book, card)
+            for district, slot, row in rows:
+                most = max(most, row[pricing.joined_part(card, district)[slot]] - kit.CARD_COST)
+            found[card.id] = most
+        return found
+
     def _district_gain(self, state: GameState, seat: int, card: Card, district: Card) -> float:
         """The best EV gain of attaching `district` to `card` in its state's races.
 
@@ -331,22 +355,34 @@ class Pollster:
         without the district card, never against the other party's option [11]: that is the
         same group of races, so each group the district card fits is compared with itself.
         """
+        fitting = self._district_groups(state, seat, district)
         low = PART_RANGE[0]
         plain_parts = est.plain_part_table(state.key)[card.id][district.state]
         with_district = [
             est.down_ballot_part(card, district.state, party, district) for party in PARTIES
         ]
         gain = 0.0
-        for group in self.groups(state, seat, set(), district.state):
-            if not fitting_seats(group, district):
-                continue
-            slot = group.party is not Party.D
-            plain = group.chances[plain_parts[slot] - low] * group.value - kit.CARD_COST
-            chance = group.chances[with_district[slot] - low]
-            ev = chance * group.value - kit.CARD_COST
+        for slot, chances, value in fitting:
+            plain = chances[plain_parts[slot] - low] * value - kit.CARD_COST
+            chance = chances[with_district[slot] - low]
+            ev = chance * value - kit.CARD_COST
             ev -= 1 - chance
             gain = max(gain, ev - plain)
         return gain
+
+    def _district_groups(
+        self, state: GameState, seat: int, district: Card
+    ) -> list[tuple[bool, tuple[float, ...], float]]:
+        """(party slot, chances, value) of each group `district` may join, asked once a year."""
+        book = self.book(state, seat)
+        found = book.district_groups.get(district.id)
+        if found is None:
+            found = book.district_groups[district.id] = [
+                (group.party is not PARTY_D, group.chances, group.value)
+                for group in book.open_groups(set(), district.state)
+                if fitting_seats(group, district)
+            ]
+        return found
 
     # ---- legislature --------------------------------------------------------------------
 
@@ -355,7 +391,7 @@ class Pollster:
 
     def author(self, state: GameState, seat: int) -> BillDraft:
         """The best board-vote pair touching its tags; a rider on the leader's newest bill."""
-        party = leg.majority_party(state, Office.HOUSE)
+        party = leg.majority_party(state, OFFICE_HOUSE)
         top = kit.current_leader(state)
         rider = kit.newest_bill_of(state, top) if top not in (BOARD, seat) else NO_CARD
         return BillDraft(self._pair(state, seat, party), rider)

@@ -20,7 +20,9 @@ from fairfight.ballot.rules import (
     BOARD_GENERIC_PART,
     CARD_STRENGTH,
     GROUND_GAME_BONUS,
+    OFFICE_HOUSE,
     PARTIES,
+    PARTY_D,
     SWITCH_PENALTY,
     Office,
     Party,
@@ -47,9 +49,13 @@ class RaceGroup:
     shift: int
     value: float
     chances: tuple[float, ...]
-    office: Office = Office.HOUSE
+    office: Office = OFFICE_HOUSE
     rank: int = 0
     """Where a fresh grouping puts the group: its first race's calendar place, D before R."""
+    values: tuple[float, ...] = ()
+    """p*V at each card part (`chances` times `value`)."""
+    by_card: dict[int, float] | None = None
+    """The presidency's chances by card id, as they are asked (they are read card by card)."""
 
 
 GroupKey = tuple[int, Office, Party, int, "int | None"]
@@ -73,11 +79,15 @@ class RaceBook:
     groups: list[RaceGroup]
     position: dict[int, int]
     by_state: dict[int, list[RaceGroup]] = field(default_factory=dict)
-    best: dict[tuple[int, Party], list[float]] = field(default_factory=dict)
+    best: dict[tuple[int, Party], tuple[float, ...]] = field(default_factory=dict)
     worth: dict[tuple[int, int], float] = field(default_factory=dict)
     presidential: list[RaceGroup] = field(default_factory=list)
-    best_rows: list[tuple[int, int, list[float]]] = field(default_factory=list)
+    best_rows: list[tuple[int, int, tuple[float, ...]]] = field(default_factory=list)
     """(state, party slot, best p*V at each card part), highest last value first."""
+    district_groups: dict[int, list[tuple[bool, tuple[float, ...], float]]] = field(
+        default_factory=dict
+    )
+    """The groups each district card may join, by card id (the Pollster's draft asks often)."""
 
     def fits(self, state: GameState, seat: int) -> bool:
         """True while the board the book was built from is still the state's board."""
@@ -105,7 +115,7 @@ class RaceBook:
                 continue
             seats = [index for index in group.seats if index not in taken]
             if seats:
-                rank = 2 * self.position[seats[0]] + (group.party is not Party.D)
+                rank = 2 * self.position[seats[0]] + (group.party is not PARTY_D)
                 found.append((rank, replace(group, seats=seats, rank=rank)))
         found.sort(key=_FIRST)  # ranks differ: one group per (race, party)
         return [group for _, group in found]
@@ -130,7 +140,7 @@ class _Board:
     groups: dict[GroupKey, RaceGroup]
     ordered: list[RaceGroup]
     by_state: dict[int, list[RaceGroup]]
-    best: dict[tuple[int, Party], list[float]]
+    best: dict[tuple[int, Party], tuple[float, ...]]
     worth: dict[tuple[int, int], float] = field(default_factory=dict)
     """Draft worths asked by any seat holding none of the races (its book is this grouping)."""
 
@@ -171,12 +181,29 @@ def _group(
     key: GroupKey, seats: list[int], partisans: list[int], position: dict[int, int]
 ) -> RaceGroup:
     _, office, party, other, primary = key
-    where = game_map().seats[seats[0]].state
-    shift = (partisans[where] if party is Party.D else -partisans[where]) if seats[0] else 0
+    first = seats[0]
+    where = _seat_states()[first]
+    shift = (partisans[where] if party is PARTY_D else -partisans[where]) if first else 0
+    table, value, row = _race_kind(shift, other, primary, office)
+    rank = 2 * position[first] + (party is not PARTY_D)
+    return RaceGroup(seats, where, party, other, primary, shift, value, table, office, rank, row)
+
+
+@cache
+def _seat_states() -> tuple[int, ...]:
+    """The state of every seat, by seat index (the presidency's -1)."""
+    return tuple(info.state for info in game_map().seats)
+
+
+@cache
+def _race_kind(
+    shift: int, other: int, primary: int | None, office: Office
+) -> tuple[tuple[float, ...], float, tuple[float, ...]]:
+    """A kind of race's chance table, its office value and p*V at each card part (kinds
+    repeat within a year and across years and games)."""
     table = race_table(shift, other, primary)
     value = _OFFICE_VALUES[office]
-    rank = 2 * position[seats[0]] + (party is not Party.D)
-    return RaceGroup(seats, where, party, other, primary, shift, value, table, office, rank)
+    return table, value, tuple(chance * value for chance in table)
 
 
 _RANK = attrgetter("rank")
@@ -212,7 +239,7 @@ def _board(state: GameState) -> _Board:
     for index in up:
         holding = seats[index]
         if index and holding.holder == BOARD:
-            keys = board_keys[index][holding.party is not Party.D]
+            keys = board_keys[index][holding.party is not PARTY_D]
         else:
             place, office = _place(index), game_map().seats[index].office
             d_side = est.opponent(state, index, PARTIES[0], BOARD)
@@ -312,7 +339,7 @@ def race_book(state: GameState, seat: int) -> RaceBook:
     book.presidential = [group for group in ordered[:2] if group.seats[0] == 0]  # ranks 0, 1
     # Rows grow with the card part, so a row's last value is the most it can give: highest
     # first, a card's draft worth stops at the first row that cannot beat what it has.
-    rows = [(s, party is not Party.D, row) for (s, party), row in best.items()]
+    rows = [(s, party is not PARTY_D, row) for (s, party), row in best.items()]
     book.best_rows = sorted(rows, key=lambda item: item[2][-1], reverse=True)
     return book
 
@@ -320,6 +347,7 @@ def race_book(state: GameState, seat: int) -> RaceBook:
 def clear_cache() -> None:
     """Forget the newcomer chance tables remembered across games."""
     race_table.cache_clear()
+    _race_kind.cache_clear()
 
 
 @cache
@@ -336,11 +364,16 @@ def presidential_part(card: Card, party: Party) -> int:
 def group_chance(key: str, group: RaceGroup, card: Card, district: Card | None = None) -> float:
     """A newcomer's win estimate in a group's races (a district card joins its own state's)."""
     if group.seats[0] == 0:
-        chance = est.presidential_p(card, group.party, group.other)
-        if group.primary is not None:
-            chance *= est.primary_p(presidential_part(card, group.party) - group.primary)
-        return chance
-    slot = group.party is not Party.D
+        if group.by_card is None:
+            group.by_card = {}
+        known = group.by_card.get(card.id)
+        if known is None:
+            known = est.presidential_p(card, group.party, group.other)
+            if group.primary is not None:
+                known *= est.primary_p(presidential_part(card, group.party) - group.primary)
+            group.by_card[card.id] = known
+        return known
+    slot = group.party is not PARTY_D
     if district is None:
         part = est.plain_part_table(key)[card.id][group.state][slot]
     else:
@@ -351,7 +384,7 @@ def group_chance(key: str, group: RaceGroup, card: Card, district: Card | None =
 def fitting_seats(group: RaceGroup, district: Card) -> list[int]:
     """The group's races a district card may join: Senate and governor races of its state, and
     its own House district [4.3]. The group must be of the district card's state."""
-    if group.office is not Office.HOUSE:
+    if group.office is not OFFICE_HOUSE:
         return group.seats
     own = _house_seat(district.state, district.district)
     return [own] if own in group.seats else []
@@ -363,18 +396,13 @@ def _house_seat(state_index: int, district: int) -> int:
     return gmap.seat_by_id[f"H-{gmap.states[state_index].code}-{district}"]
 
 
-def best_values(groups: list[RaceGroup]) -> dict[tuple[int, Party], list[float]]:
+def best_values(groups: list[RaceGroup]) -> dict[tuple[int, Party], tuple[float, ...]]:
     """Per (state, party) of down-ballot groups: the best p*V at each card part."""
-    best: dict[tuple[int, Party], list[float]] = {}
+    rows: dict[tuple[int, Party], list[tuple[float, ...]]] = {}
     for group in groups:
-        if group.seats[0] == 0:
-            continue
-        row = [chance * group.value for chance in group.chances]
-        current = best.get((group.state, group.party))
-        if current is None:
-            best[(group.state, group.party)] = row
-        else:
-            for number, value in enumerate(row):
-                if value > current[number]:
-                    current[number] = value
-    return best
+        if group.seats[0] != 0:
+            rows.setdefault((group.state, group.party), []).append(group.values)
+    return {
+        where: found[0] if len(found) == 1 else tuple(map(max, *found))
+        for where, found in rows.items()
+    }

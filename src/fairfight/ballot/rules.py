@@ -32,15 +32,19 @@ class Party(StrEnum):
 
     def other(self) -> Party:
         """The opposing party."""
-        return Party.R if self is Party.D else Party.D
+        return PARTY_R if self is PARTY_D else PARTY_D
 
     def sign(self) -> int:
         """+1 for D, -1 for R: the direction of a push or a partisan term."""
-        return 1 if self is Party.D else -1
+        return 1 if self is PARTY_D else -1
 
 
 PARTIES: tuple[Party, ...] = tuple(Party)
 """D then R: the parties in rules order (iterating the enum itself is slow in hot loops)."""
+PARTY_D, PARTY_R = PARTIES
+"""The parties as module names, for the innermost loops of the engine and the bots: on Python
+3.11 every read of a member off its enum class (`Party.D`) goes through a Python-level hook,
+because the enum metaclass defines `__getattr__`; a module name costs a tenth of that."""
 
 
 class Tag(StrEnum):
@@ -84,6 +88,10 @@ class Office(StrEnum):
     """435 House seats, all elected in even years."""
     GOVERNOR = "governor"
     """50 governors on their real cycles."""
+
+
+OFFICE_PRESIDENT, OFFICE_SENATE, OFFICE_HOUSE, OFFICE_GOVERNOR = tuple(Office)
+"""The offices as module names, for the same reason as `PARTY_D`."""
 
 
 class VictoryMode(StrEnum):
