@@ -20,7 +20,13 @@ from fairfight.ballot.rules import (
     DIE_SIDES,
     GROUND_GAME_BONUS,
     INCUMBENCY_BONUS,
+    OFFICE_GOVERNOR,
+    OFFICE_HOUSE,
+    OFFICE_PRESIDENT,
+    OFFICE_SENATE,
     PARTIES,
+    PARTY_D,
+    PARTY_R,
     PRIMARY_CANDIDATE_DICE,
     SWITCH_PENALTY,
     Office,
@@ -219,7 +225,7 @@ def resolve_down_ballot(work: YearWork, seat_index: int, entries: list[Declarati
     for (party, name), candidate in zip(_SIDES, candidates, strict=True):
         nominee = nominees.get(party)
         part = part_of[nominee.player] if nominee else board_part(holding, party, False)
-        bonus = partisan if party is Party.D else 0
+        bonus = partisan if party is PARTY_D else 0
         national, local = work.national[party], work.state_dice[party][state.index]
         totals.append(national + local + candidate + part + bonus)
         sides[name] = {
@@ -261,11 +267,11 @@ def _general_winner(
 ) -> tuple[Party, int, list[dict[str, int]]]:
     """Highest total wins; a tie goes to a recount and has margin 0 [5.7]."""
     if total_d == total_r:
-        side, rounds = recount(work, race, "G", [Party.D.value, Party.R.value])
+        side, rounds = recount(work, race, "G", [PARTY_D.value, PARTY_R.value])
         return Party(side), 0, rounds
     if total_d > total_r:
-        return Party.D, total_d - total_r, []
-    return Party.R, total_r - total_d, []
+        return PARTY_D, total_d - total_r, []
+    return PARTY_R, total_r - total_d, []
 
 
 @cache
@@ -297,9 +303,9 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
         else:
             parts.append(part_of[nominee.player])
             fits.append(work.cards[nominee.card].tags)
-    fixed_d = work.national[Party.D] + parts[0]
-    fixed_r = work.national[Party.R] + parts[1]
-    state_d, state_r = work.state_dice[Party.D], work.state_dice[Party.R]
+    fixed_d = work.national[PARTY_D] + parts[0]
+    fixed_r = work.national[PARTY_R] + parts[1]
+    state_d, state_r = work.state_dice[PARTY_D], work.state_dice[PARTY_R]
     electoral = dict.fromkeys(PARTIES, 0)
     contests: list[Event] = []
     carried: dict[Party, list[int]] = {party: [] for party in PARTIES}
@@ -313,7 +319,7 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
         winner, margin, rounds = _general_winner(work, race, total_d, total_r)
         electoral[winner] += state.electoral_votes
         carried[winner].append(index)
-        work.pushes.setdefault(index, []).append((Office.PRESIDENT, winner, margin))
+        work.pushes.setdefault(index, []).append((OFFICE_PRESIDENT, winner, margin))
         contests.append(
             {
                 "state": state.code,
@@ -325,7 +331,7 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
                 "margin": margin,
             }
         )
-    winner_party = Party.D if electoral[Party.D] > electoral[Party.R] else Party.R
+    winner_party = PARTY_D if electoral[PARTY_D] > electoral[PARTY_R] else PARTY_R
     loser = nominees.get(winner_party.other())
     if loser is not None:
         _lose(work, loser)
@@ -374,19 +380,19 @@ def apply_pushes(work: YearWork, lean_at_start: list[int]) -> Event:
 
 def _state_push(results: list[tuple[Office, Party, int]], start_lean: int) -> int:
     """The signed push of one state from its rolled generals [6.2, 6.3]."""
-    for office in (Office.PRESIDENT, Office.SENATE):
+    for office in (OFFICE_PRESIDENT, OFFICE_SENATE):
         for found, party, margin in results:
             if found is office:
                 return party.sign() * lean_push(margin)
-    house = [(party, margin) for found, party, margin in results if found is Office.HOUSE]
+    house = [(party, margin) for found, party, margin in results if found is OFFICE_HOUSE]
     if house:
-        house_d = [margin for party, margin in house if party is Party.D]
-        house_r = [margin for party, margin in house if party is Party.R]
+        house_d = [margin for party, margin in house if party is PARTY_D]
+        house_r = [margin for party, margin in house if party is PARTY_R]
         if len(house_d) == len(house_r):
             return 0
         if len(house_d) > len(house_r):
-            return Party.D.sign() * lean_push(max(house_d))
-        return Party.R.sign() * lean_push(max(house_r))
-    party, margin = next((p, m) for found, p, m in results if found is Office.GOVERNOR)
-    favoured = Party.D if start_lean > 0 else Party.R if start_lean < 0 else None
+            return PARTY_D.sign() * lean_push(max(house_d))
+        return PARTY_R.sign() * lean_push(max(house_r))
+    party, margin = next((p, m) for found, p, m in results if found is OFFICE_GOVERNOR)
+    favoured = PARTY_D if start_lean > 0 else PARTY_R if start_lean < 0 else None
     return party.sign() * lean_push(margin) if party is favoured else 0

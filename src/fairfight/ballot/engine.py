@@ -28,7 +28,16 @@ from fairfight.ballot.geo import (
     race_positions,
     races_by_office,
 )
-from fairfight.ballot.rules import BOARD, PRESIDENTIAL_CYCLE, BallotConfig, Office
+from fairfight.ballot.rules import (
+    BOARD,
+    OFFICE_GOVERNOR,
+    OFFICE_HOUSE,
+    OFFICE_PRESIDENT,
+    OFFICE_SENATE,
+    PRESIDENTIAL_CYCLE,
+    BallotConfig,
+    Office,
+)
 from fairfight.ballot.state import (
     NO_CARD,
     Decision,
@@ -140,18 +149,18 @@ def requested_seats(state: GameState) -> tuple[int, ...]:
     if phase is Phase.AUTHOR:
         return (leg.speaker(state),)
     if phase in (Phase.BILL_VOTE, Phase.OVERRIDE_VOTE):
-        return vote_seats(state, (Office.HOUSE, Office.SENATE))
+        return vote_seats(state, (OFFICE_HOUSE, OFFICE_SENATE))
     if phase is Phase.VETO:
         return (state.seats[0].holder,)
     if phase is Phase.IMPEACH_MOTION:
         return tuple(p for p in state.turn_order() if p != state.seats[0].holder)
     if phase is Phase.IMPEACH_VOTE:
-        senators = vote_seats(state, (Office.SENATE,))
+        senators = vote_seats(state, (OFFICE_SENATE,))
         return tuple(p for p in senators if p != state.seats[0].holder)
     if phase is Phase.AMEND_PROPOSE:
         return (leg.amendment_proposer(state),)
     if phase is Phase.AMEND_VOTE:
-        return vote_seats(state, (Office.GOVERNOR,))
+        return vote_seats(state, (OFFICE_GOVERNOR,))
     if phase is Phase.DISCARD:
         limit = state.config.hand_limit
         return tuple(p for p in everyone if len(state.hands[p]) > limit)
@@ -325,7 +334,7 @@ def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState
     for index in sorted(to_resolve, key=positions.__getitem__):
         office = gmap.seats[index].office
         entries = by_seat.get(index, [])
-        if office is Office.PRESIDENT:
+        if office is OFFICE_PRESIDENT:
             contested[office] += bool(entries)
             events.append(resolve_presidency(work, entries))
         elif entries:

@@ -17,7 +17,11 @@ from fairfight.ballot.rules import (
     IMPEACH,
     MAJORITY_WEIGHT,
     MINORITY_WEIGHT,
+    OFFICE_HOUSE,
+    OFFICE_SENATE,
     OVERRIDE,
+    PARTY_D,
+    PARTY_R,
     SENATE_PASS,
     AmendmentChoice,
     Office,
@@ -49,8 +53,8 @@ class Thresholds:
 def thresholds() -> Thresholds:
     """218, 60, 290, 67, 67 and 34/38/13 on the Appendix A map."""
     gmap = game_map()
-    house = sum(1 for seat in gmap.seats if seat.office is Office.HOUSE)
-    senate = sum(1 for seat in gmap.seats if seat.office is Office.SENATE)
+    house = sum(1 for seat in gmap.seats if seat.office is OFFICE_HOUSE)
+    senate = sum(1 for seat in gmap.seats if seat.office is OFFICE_SENATE)
     states = len(gmap.states)
     ratify = seats_needed(AMEND_RATIFY, states)
     return Thresholds(
@@ -73,9 +77,9 @@ def chamber_counts(state: GameState, office: Office) -> dict[Party, int]:
 def majority_party(state: GameState, office: Office) -> Party:
     """More seats; a split Senate goes to the president's party [7.2]."""
     counts = seating(state).counts[office]
-    if counts[Party.D] == counts[Party.R]:
+    if counts[PARTY_D] == counts[PARTY_R]:
         return state.seats[0].party
-    return Party.D if counts[Party.D] > counts[Party.R] else Party.R
+    return PARTY_D if counts[PARTY_D] > counts[PARTY_R] else PARTY_R
 
 
 def partisan_lean(state: GameState, state_index: int) -> int:
@@ -125,8 +129,8 @@ def tally(state: GameState, party: Party, tags: tuple[str, ...], votes: tuple[bo
     """Count a bill vote: player seats vote their player's answer, board seats by formula."""
     found = seating(state)
     house, senate = _board_yes(state, party, tags)
-    house_majority = majority_party(state, Office.HOUSE)
-    senate_majority = majority_party(state, Office.SENATE)
+    house_majority = majority_party(state, OFFICE_HOUSE)
+    senate_majority = majority_party(state, OFFICE_SENATE)
     weights = [0] * state.players
     for player, seat_party, house_seats, senate_seats in found.players:
         if not votes[player]:
@@ -191,7 +195,7 @@ def speaker(state: GameState) -> int:
     "More seats in total" counts all of a player's seats: House, Senate, governorships and the
     presidency.
     """
-    majority = majority_party(state, Office.HOUSE)
+    majority = majority_party(state, OFFICE_HOUSE)
     found = seating(state)
     of_majority = [0] * state.players
     for player, seat_party, house_seats, _ in found.players:
@@ -207,7 +211,7 @@ def impeachment_yes(state: GameState, votes: tuple[bool, ...]) -> int:
     """Senate yes votes on impeachment: board senators vote against the other party [7.8]."""
     president = state.seats[0]
     count = 0
-    for index in chamber_seats(Office.SENATE):
+    for index in chamber_seats(OFFICE_SENATE):
         holding = state.seats[index]
         if holding.holder == BOARD:
             count += holding.party is not president.party

@@ -18,7 +18,16 @@ from operator import attrgetter, countOf, itemgetter
 from typing import Any
 
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import BOARD, PARTIES, Office, Party
+from fairfight.ballot.rules import (
+    BOARD,
+    OFFICE_GOVERNOR,
+    OFFICE_HOUSE,
+    OFFICE_PRESIDENT,
+    OFFICE_SENATE,
+    PARTIES,
+    Office,
+    Party,
+)
 from fairfight.ballot.state import GameState, Holding
 
 CongressGroup = tuple[int, Party, int, int]
@@ -90,10 +99,10 @@ def count_seating(seats: tuple[Holding, ...]) -> Seating:
         )
         for (player, _), number in mine.items():
             seats_held[player] = seats_held.get(player, 0) + number
-            if office is Office.GOVERNOR:
+            if office is OFFICE_GOVERNOR:
                 governors[player] = governors.get(player, 0) + number
-        if office is Office.HOUSE or office is Office.SENATE:
-            slot = office is Office.SENATE
+        if office is OFFICE_HOUSE or office is OFFICE_SENATE:
+            slot = office is OFFICE_SENATE
             theirs = Counter(compress(zip(states, parties, strict=True), on_board))
             for key, number in theirs.items():
                 board.setdefault(key, [0, 0])[slot] = number
@@ -131,16 +140,16 @@ def updated_seating(
             holder, party = seats[index].holder, seats[index].party
             office, where = offices[index]
             counts[office][party] += change
-            congress = office is Office.HOUSE or office is Office.SENATE
+            congress = office is OFFICE_HOUSE or office is OFFICE_SENATE
             if holder == BOARD:
                 if congress:
-                    board.setdefault((where, party), [0, 0])[office is Office.SENATE] += change
+                    board.setdefault((where, party), [0, 0])[office is OFFICE_SENATE] += change
                 continue
             seats_held[holder] = seats_held.get(holder, 0) + change
-            if office is Office.GOVERNOR:
+            if office is OFFICE_GOVERNOR:
                 governors[holder] = governors.get(holder, 0) + change
             elif congress:
-                players.setdefault((holder, party), [0, 0])[office is Office.SENATE] += change
+                players.setdefault((holder, party), [0, 0])[office is OFFICE_SENATE] += change
     for index in changed:
         mine = after[index].holder != BOARD
         if mine != (before[index].holder != BOARD):
@@ -195,10 +204,10 @@ def _seating(
     """A seating from its groups and counts (who holds each office follows from them)."""
     president = seats[0].holder
     holders = {
-        Office.PRESIDENT: frozenset(() if president == BOARD else (president,)),
-        Office.SENATE: frozenset(who for who, _, _, senate in players if senate),
-        Office.HOUSE: frozenset(who for who, _, house, _ in players if house),
-        Office.GOVERNOR: frozenset(governors),
+        OFFICE_PRESIDENT: frozenset(() if president == BOARD else (president,)),
+        OFFICE_SENATE: frozenset(who for who, _, _, senate in players if senate),
+        OFFICE_HOUSE: frozenset(who for who, _, house, _ in players if house),
+        OFFICE_GOVERNOR: frozenset(governors),
     }
     return Seating(
         board,

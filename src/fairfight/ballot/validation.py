@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map, race_positions
-from fairfight.ballot.rules import BILL_TAGS, TAGS, Office
+from fairfight.ballot.rules import (
+    BILL_TAGS,
+    OFFICE_GOVERNOR,
+    OFFICE_HOUSE,
+    OFFICE_SENATE,
+    TAGS,
+)
 from fairfight.ballot.state import (
     NO_CARD,
     AmendmentDraft,
@@ -126,8 +132,8 @@ def check_declarations(state: GameState, seat: int, decision: Declarations) -> N
             raise RuleError(where, f"card {district} is not a district card in your hand")
         used.add(district)
         card = cards[district]
-        fits = info.office in (Office.SENATE, Office.GOVERNOR) or (
-            info.office is Office.HOUSE and info.district == card.district
+        fits = info.office in (OFFICE_SENATE, OFFICE_GOVERNOR) or (
+            info.office is OFFICE_HOUSE and info.district == card.district
         )
         if card.state != info.state or not fits:
             raise RuleError(where, f"district card {district} does not belong to this race")
