@@ -90,6 +90,18 @@ def test_a_shared_start_draws_what_the_whole_address_draws(
     head, rest = tail[:1], tail[1:] or [0]
     longer = draws.Addresses("KEY", *start).extended(*head)
     assert longer.hash64(*rest) == draws.hash64("KEY", *start, *head, *rest)
+    encoded = draws.address_tail(*tail)
+    assert draws.Addresses("KEY", *start).hash64_tail(encoded) == draws.hash64("KEY", *start, *tail)
+
+
+@pytest.mark.parametrize("field", ["", "a:b", "a b", -1, True])
+def test_an_encoded_tail_refuses_what_hash64_refuses(field: object) -> None:
+    with pytest.raises(ValueError, match="field 0"):
+        draws.address_tail(field)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="continues the shared start"):
+        draws.address_tail()
+    with pytest.raises(ValueError, match="continues the shared start"):
+        draws.Addresses("KEY", 2028).hash64_tail(b"")
 
 
 @pytest.mark.parametrize("field", ["", "a:b", "a b", -1, True])
@@ -110,6 +122,9 @@ def test_below_is_multiply_shift() -> None:
         draws.below(0, 5)
     with pytest.raises(ValueError):
         draws.below(5, draws.DRAW_RANGE)
+    for n, x in ((True, 5), (5, True), (2.0, 5), (5, -1), (-3, 5)):
+        with pytest.raises(ValueError):
+            draws.below(n, x)  # type: ignore[arg-type]
 
 
 @given(st.integers(1, 10**6), st.integers(0, 2**64 - 1))

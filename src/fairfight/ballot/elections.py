@@ -8,6 +8,7 @@ freezes the result into the next state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from fairfight.ballot.deck import Card
@@ -19,13 +20,21 @@ from fairfight.ballot.rules import (
     DIE_SIDES,
     GROUND_GAME_BONUS,
     INCUMBENCY_BONUS,
+    OFFICE_GOVERNOR,
+    OFFICE_HOUSE,
+    OFFICE_PRESIDENT,
+    OFFICE_SENATE,
+    PARTIES,
+    PARTY_D,
+    PARTY_R,
+    PRIMARY_CANDIDATE_DICE,
     SWITCH_PENALTY,
     Office,
     Party,
     lean_push,
 )
 from fairfight.ballot.state import NO_CARD, Declaration, Holding, PresidentialWin
-from fairfight.core.draws import Addresses, below
+from fairfight.core.draws import Addresses, address_tail, below
 
 Event = dict[str, Any]
 
@@ -34,6 +43,41 @@ def roll(dice: Addresses, *address: int | str) -> int:
     """A six-sided die at the positional address `key:year:address...` [13]; `dice` holds the
     year's shared start (`YearWork.dice`), hashed once."""
     return 1 + below(DIE_SIDES, dice.hash64(*address))
+
+
+def _dice(dice: Addresses, tails: tuple[bytes, ...]) -> list[int]:
+    """The dice at several addresses of one shared start, their tails encoded once per map."""
+    at = dice.hash64_tail
+    return [1 + below(DIE_SIDES, at(tail)) for tail in tails]
+
+
+@cache
+def _state_tails() -> tuple[bytes, ...]:
+    """Each state's die under `key:year:state:party` ends with its code [13]."""
+    return tuple(address_tail(state.code) for state in game_map().states)
+
+
+@cache
+def _candidate_tails(race: str) -> tuple[bytes, ...]:
+    """A race's candidate dice, `cand:race:party`, D then R [13]."""
+    return tuple(address_tail("cand", race, party.value) for party in PARTIES)
+
+
+_SIDES: tuple[tuple[Party, str], ...] = tuple((party, party.value) for party in PARTIES)
+"""Each party with its name in events (an enum's `.value` is a slow property lookup)."""
+_NAMES: dict[Party, str] = dict(_SIDES)
+
+
+@cache
+def _primary_tails(race: str, player: int) -> tuple[bytes, ...]:
+    """A primary candidate's two dice, `prim:race:player:0` and `:1` [5.5, 13]."""
+    return tuple(address_tail("prim", race, player, die) for die in range(PRIMARY_CANDIDATE_DICE))
+
+
+@cache
+def _state_tags() -> tuple[frozenset[str], ...]:
+    """Each state's tags as a set, for the fit of a card (a race reads it for every side)."""
+    return tuple(frozenset(state.tags) for state in game_map().states)
 
 
 @dataclass(slots=True)
@@ -66,11 +110,9 @@ class YearWork:
 
 def roll_year_dice(work: YearWork) -> Event:
     """National and state dice of the year, both parties, every state [5.1, 13]."""
-    codes = [state.code for state in game_map().states]
-    for party in Party:
+    for party in PARTIES:
         work.national[party] = roll(work.dice, "nat", party.value)
-        dice = work.dice.extended("state", party.value)
-        work.state_dice[party] = [roll(dice, code) for code in codes]
+        work.state_dice[party] = _dice(work.dice.extended("state", party.value), _state_tails())
     return {
         "event": "dice",
         "year": work.year,
@@ -99,11 +141,10 @@ def recount(
 
 def candidate_part(work: YearWork, decl: Declaration, seat_index: int) -> int:
     """Card part of a down-ballot candidate: m + fit + incumbency + ground game - switch [5.3]."""
-    info = game_map().seats[seat_index]
     card = work.cards[decl.card]
-    race_tags = set(game_map().states[info.state].tags)
+    race_tags = _state_tags()[game_map().seats[seat_index].state]
     if decl.district_card != NO_CARD:
-        race_tags |= work.cards[decl.district_card].tags
+        race_tags = race_tags | work.cards[decl.district_card].tags
     holding = work.seats[seat_index]
     part = card.modifier + len(card.tags & race_tags)
     if holding.holder == decl.player and holding.card == decl.card:
@@ -135,18 +176,18 @@ def _primaries(
     part_of: dict[int, int],
 ) -> tuple[dict[Party, Declaration], list[Event]]:
     """Primaries where two or more players run under one party: 2d6 + card part [5.5]."""
-    nominees: dict[Party, Declaration] = {}
+    nominees = {decl.party: decl for decl in entries}
+    if len(nominees) == len(entries):
+        return nominees, []
     reports: list[Event] = []
-    for party in Party:
+    for party, name in _SIDES:
         running = [decl for decl in entries if decl.party is party]
-        if len(running) == 1:
-            nominees[party] = running[0]
         if len(running) < 2:
             continue
         rows = []
         totals: dict[int, int] = {}
         for decl in running:
-            dice = [roll(work.dice, "prim", race, decl.player, r) for r in (0, 1)]
+            dice = _dice(work.dice, _primary_tails(race, decl.player))
             totals[decl.player] = sum(dice) + part_of[decl.player]
             rows.append(
                 {
@@ -159,43 +200,44 @@ def _primaries(
             )
         best = max(totals.values())
         top = sorted(p for p, total in totals.items() if total == best)
-        winner, rounds = recount(work, race, party.value, top)
+        winner, rounds = recount(work, race, name, top)
         for decl in running:
             if decl.player == winner:
                 nominees[party] = decl
             else:
                 _lose(work, decl)
-        reports.append({"party": party.value, "entries": rows, "recount": rounds, "winner": winner})
+        reports.append({"party": name, "entries": rows, "recount": rounds, "winner": winner})
     return nominees, reports
 
 
 def resolve_down_ballot(work: YearWork, seat_index: int, entries: list[Declaration]) -> Event:
     """One Senate, House or governor race with at least one player candidate [5.3-5.7, 5.10]."""
-    info = game_map().seats[seat_index]
-    state = game_map().states[info.state]
+    gmap = game_map()
+    info = gmap.seats[seat_index]
+    state = gmap.states[info.state]
     holding = work.seats[seat_index]
     part_of = {decl.player: candidate_part(work, decl, seat_index) for decl in entries}
     nominees, primaries = _primaries(work, info.race_id, entries, part_of)
     partisan = state.baseline + work.lean[state.index] + work.honeymoon[state.index]
-    totals: dict[Party, int] = {}
+    candidates = _dice(work.dice, _candidate_tails(info.race_id))
+    totals: list[int] = []
     sides: dict[str, Event] = {}
-    for party in Party:
+    for (party, name), candidate in zip(_SIDES, candidates, strict=True):
         nominee = nominees.get(party)
         part = part_of[nominee.player] if nominee else board_part(holding, party, False)
-        candidate = roll(work.dice, "cand", info.race_id, party.value)
-        bonus = partisan if party is Party.D else 0
+        bonus = partisan if party is PARTY_D else 0
         national, local = work.national[party], work.state_dice[party][state.index]
-        totals[party] = national + local + candidate + part + bonus
-        sides[party.value] = {
+        totals.append(national + local + candidate + part + bonus)
+        sides[name] = {
             "player": nominee.player if nominee else BOARD,
             "part": part,
             "national": national,
             "state": local,
             "candidate": candidate,
             "partisan": bonus,
-            "total": totals[party],
+            "total": totals[-1],
         }
-    winner, margin, rounds = _general_winner(work, info.race_id, totals)
+    winner, margin, rounds = _general_winner(work, info.race_id, totals[0], totals[1])
     loser_decl = nominees.get(winner.other())
     if loser_decl is not None:
         _lose(work, loser_decl)
@@ -214,21 +256,29 @@ def resolve_down_ballot(work: YearWork, seat_index: int, entries: list[Declarati
         "primaries": primaries,
         "sides": sides,
         "recount": rounds,
-        "winner": winner.value,
+        "winner": _NAMES[winner],
         "holder": work.seats[seat_index].holder,
         "margin": margin,
     }
 
 
 def _general_winner(
-    work: YearWork, race: str, totals: dict[Party, int]
+    work: YearWork, race: str, total_d: int, total_r: int
 ) -> tuple[Party, int, list[dict[str, int]]]:
     """Highest total wins; a tie goes to a recount and has margin 0 [5.7]."""
-    if totals[Party.D] == totals[Party.R]:
-        side, rounds = recount(work, race, "G", [Party.D.value, Party.R.value])
+    if total_d == total_r:
+        side, rounds = recount(work, race, "G", [PARTY_D.value, PARTY_R.value])
         return Party(side), 0, rounds
-    winner = Party.D if totals[Party.D] > totals[Party.R] else Party.R
-    return winner, abs(totals[Party.D] - totals[Party.R]), []
+    if total_d > total_r:
+        return PARTY_D, total_d - total_r, []
+    return PARTY_R, total_r - total_d, []
+
+
+@cache
+def _presidential_races() -> tuple[tuple[str, tuple[bytes, ...]], ...]:
+    """Each state's presidential contest id and its candidate dice tails."""
+    races = (f"{PRESIDENCY_ID}-{state.code}" for state in game_map().states)
+    return tuple((race, _candidate_tails(race)) for race in races)
 
 
 def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
@@ -242,49 +292,46 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
             SWITCH_PENALTY if decl.party is not card.party else 0
         )
     nominees, primaries = _primaries(work, PRESIDENCY_ID, entries, part_of)
-    electoral = dict.fromkeys(Party, 0)
+    # Each side's card part before a state's fit, and the tags that fit (a board generic has none).
+    parts: list[int] = []
+    fits: list[frozenset[str]] = []
+    for party in PARTIES:
+        nominee = nominees.get(party)
+        if nominee is None:
+            parts.append(board_part(previous, party, True))
+            fits.append(frozenset())
+        else:
+            parts.append(part_of[nominee.player])
+            fits.append(work.cards[nominee.card].tags)
+    fixed_d = work.national[PARTY_D] + parts[0]
+    fixed_r = work.national[PARTY_R] + parts[1]
+    state_d, state_r = work.state_dice[PARTY_D], work.state_dice[PARTY_R]
+    electoral = dict.fromkeys(PARTIES, 0)
     contests: list[Event] = []
-    carried: dict[Party, list[int]] = {party: [] for party in Party}
-    margins: dict[int, int] = {}
-    for state in gmap.states:
-        race = f"{PRESIDENCY_ID}-{state.code}"
-        totals: dict[Party, int] = {}
-        candidates: dict[str, int] = {}
-        for party in Party:
-            nominee = nominees.get(party)
-            if nominee is None:
-                part = board_part(previous, party, True)
-            else:
-                part = part_of[nominee.player] + len(
-                    work.cards[nominee.card].tags & set(state.tags)
-                )
-            candidate = roll(work.dice, "cand", race, party.value)
-            candidates[party.value] = candidate
-            bonus = state.baseline if party is Party.D else 0
-            totals[party] = (
-                work.national[party]
-                + work.state_dice[party][state.index]
-                + candidate
-                + part
-                + bonus
-            )
-        winner, margin, rounds = _general_winner(work, race, totals)
+    carried: dict[Party, list[int]] = {party: [] for party in PARTIES}
+    for state, tags, (race, tails) in zip(
+        gmap.states, _state_tags(), _presidential_races(), strict=True
+    ):
+        index = state.index
+        candidate_d, candidate_r = _dice(work.dice, tails)
+        total_d = fixed_d + state_d[index] + candidate_d + len(fits[0] & tags) + state.baseline
+        total_r = fixed_r + state_r[index] + candidate_r + len(fits[1] & tags)
+        winner, margin, rounds = _general_winner(work, race, total_d, total_r)
         electoral[winner] += state.electoral_votes
-        carried[winner].append(state.index)
-        margins[state.index] = margin
-        work.pushes.setdefault(state.index, []).append((Office.PRESIDENT, winner, margin))
+        carried[winner].append(index)
+        work.pushes.setdefault(index, []).append((OFFICE_PRESIDENT, winner, margin))
         contests.append(
             {
                 "state": state.code,
-                "candidate": candidates,
-                "D": totals[Party.D],
-                "R": totals[Party.R],
+                "candidate": {"D": candidate_d, "R": candidate_r},
+                "D": total_d,
+                "R": total_r,
                 "recount": rounds,
-                "winner": winner.value,
+                "winner": _NAMES[winner],
                 "margin": margin,
             }
         )
-    winner_party = Party.D if electoral[Party.D] > electoral[Party.R] else Party.R
+    winner_party = PARTY_D if electoral[PARTY_D] > electoral[PARTY_R] else PARTY_R
     loser = nominees.get(winner_party.other())
     if loser is not None:
         _lose(work, loser)
@@ -333,19 +380,19 @@ def apply_pushes(work: YearWork, lean_at_start: list[int]) -> Event:
 
 def _state_push(results: list[tuple[Office, Party, int]], start_lean: int) -> int:
     """The signed push of one state from its rolled generals [6.2, 6.3]."""
-    by_office: dict[Office, list[tuple[Party, int]]] = {}
-    for office, party, margin in results:
-        by_office.setdefault(office, []).append((party, margin))
-    for office in (Office.PRESIDENT, Office.SENATE):
-        if office in by_office:
-            party, margin = by_office[office][0]
-            return party.sign() * lean_push(margin)
-    if Office.HOUSE in by_office:
-        wins = {party: [m for p, m in by_office[Office.HOUSE] if p is party] for party in Party}
-        if len(wins[Party.D]) == len(wins[Party.R]):
+    for office in (OFFICE_PRESIDENT, OFFICE_SENATE):
+        for found, party, margin in results:
+            if found is office:
+                return party.sign() * lean_push(margin)
+    house = [(party, margin) for found, party, margin in results if found is OFFICE_HOUSE]
+    if house:
+        house_d = [margin for party, margin in house if party is PARTY_D]
+        house_r = [margin for party, margin in house if party is PARTY_R]
+        if len(house_d) == len(house_r):
             return 0
-        party = Party.D if len(wins[Party.D]) > len(wins[Party.R]) else Party.R
-        return party.sign() * lean_push(max(wins[party]))
-    party, margin = by_office[Office.GOVERNOR][0]
-    favoured = Party.D if start_lean > 0 else Party.R if start_lean < 0 else None
+        if len(house_d) > len(house_r):
+            return PARTY_D.sign() * lean_push(max(house_d))
+        return PARTY_R.sign() * lean_push(max(house_r))
+    party, margin = next((p, m) for found, p, m in results if found is OFFICE_GOVERNOR)
+    favoured = PARTY_D if start_lean > 0 else PARTY_R if start_lean < 0 else None
     return party.sign() * lean_push(margin) if party is favoured else 0

@@ -7,6 +7,7 @@ automatic step (dice, races, pushes, counts, scoring) until the next decision is
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from fairfight.ballot import legislature as leg
@@ -20,8 +21,23 @@ from fairfight.ballot.elections import (
     resolve_presidency,
     roll_year_dice,
 )
-from fairfight.ballot.geo import game_map, opening_party
-from fairfight.ballot.rules import BOARD, PRESIDENTIAL_CYCLE, BallotConfig, Office
+from fairfight.ballot.geo import (
+    PRESIDENCY_ID,
+    game_map,
+    opening_party,
+    race_positions,
+    races_by_office,
+)
+from fairfight.ballot.rules import (
+    BOARD,
+    OFFICE_GOVERNOR,
+    OFFICE_HOUSE,
+    OFFICE_PRESIDENT,
+    OFFICE_SENATE,
+    PRESIDENTIAL_CYCLE,
+    BallotConfig,
+    Office,
+)
 from fairfight.ballot.state import (
     NO_CARD,
     Decision,
@@ -62,7 +78,6 @@ def new_game(config: BallotConfig, key: str, players: int) -> tuple[GameState, l
         for seat in range(players):
             hands[seat].append(deck.pop(0))
     start = below(players, hash64(key, SETUP_YEAR, "start"))
-    seats = tuple(Holding(BOARD, opening_party(info)) for info in gmap.seats)
     state = GameState(
         config=config,
         key=key,
@@ -74,7 +89,7 @@ def new_game(config: BallotConfig, key: str, players: int) -> tuple[GameState, l
         discard=(),
         shuffles=1,
         hands=tuple(tuple(sorted(hand)) for hand in hands),
-        seats=seats,
+        seats=_opening_seats(),
         lean=(0,) * len(gmap.states),
         honeymoon=(0,) * len(gmap.states),
         authored=(0,) * players,
@@ -85,6 +100,13 @@ def new_game(config: BallotConfig, key: str, players: int) -> tuple[GameState, l
     ]
     state, more = begin_year(state, first=True)
     return state, events + more
+
+
+@cache
+def _opening_seats() -> tuple[Holding, ...]:
+    """The opening board [1.6]: the same in every game, and holdings never change, so every
+    game starts from this one tuple."""
+    return tuple(Holding(BOARD, opening_party(info)) for info in game_map().seats)
 
 
 def begin_year(state: GameState, first: bool = False) -> tuple[GameState, list[Event]]:
@@ -127,18 +149,18 @@ def requested_seats(state: GameState) -> tuple[int, ...]:
     if phase is Phase.AUTHOR:
         return (leg.speaker(state),)
     if phase in (Phase.BILL_VOTE, Phase.OVERRIDE_VOTE):
-        return vote_seats(state, (Office.HOUSE, Office.SENATE))
+        return vote_seats(state, (OFFICE_HOUSE, OFFICE_SENATE))
     if phase is Phase.VETO:
         return (state.seats[0].holder,)
     if phase is Phase.IMPEACH_MOTION:
         return tuple(p for p in state.turn_order() if p != state.seats[0].holder)
     if phase is Phase.IMPEACH_VOTE:
-        senators = vote_seats(state, (Office.SENATE,))
+        senators = vote_seats(state, (OFFICE_SENATE,))
         return tuple(p for p in senators if p != state.seats[0].holder)
     if phase is Phase.AMEND_PROPOSE:
         return (leg.amendment_proposer(state),)
     if phase is Phase.AMEND_VOTE:
-        return vote_seats(state, (Office.GOVERNOR,))
+        return vote_seats(state, (OFFICE_GOVERNOR,))
     if phase is Phase.DISCARD:
         limit = state.config.hand_limit
         return tuple(p for p in everyone if len(state.hands[p]) > limit)
@@ -155,11 +177,12 @@ def advance(state: GameState, answers: dict[int, Decision]) -> tuple[GameState, 
         raise RuleError("answers", f"seat {missing[0]} has not answered the {state.phase} step")
     for seat in needed:
         check_decision(state, seat, answers[seat])
+    phase = state.phase.value
     events: list[Event] = [
         {
             "event": "decision",
             "year": state.year,
-            "phase": state.phase.value,
+            "phase": phase,
             "seat": seat,
             "choice": to_data(answers[seat]),
         }
@@ -220,13 +243,13 @@ def _declare(state: GameState, answers: dict[int, Decision]) -> tuple[GameState,
             entries.append(entry)
     reruns = {(e.player, e.race) for e in entries}
     retired: list[str] = []
-    for index in gmap.races_in(state.year):
+    for index in _held_races(state):
         holding = state.seats[index]
         race = gmap.seats[index].race_id
-        if holding.holder != BOARD and (holding.holder, race) not in reruns:
+        if (holding.holder, race) not in reruns:
             _return_seat_cards(hands, holding)
             retired.append(race)
-        elif holding.holder != BOARD:
+        else:
             rerun = next(e for e in entries if e.player == holding.holder and e.race == race)
             if rerun.card != holding.card:
                 _return_seat_cards(hands, holding)
@@ -245,6 +268,13 @@ def _declare(state: GameState, answers: dict[int, Decision]) -> tuple[GameState,
             "retired": retired,
         }
     ]
+
+
+def _held_races(state: GameState) -> list[int]:
+    """The seats players hold whose races come up this year, in resolution order."""
+    positions = race_positions(state.year)
+    held = [index for index in leg.seating(state).held if index in positions]
+    return sorted(held, key=positions.__getitem__)
 
 
 def _return_seat_cards(hands: list[list[int]], holding: Holding) -> None:
@@ -293,27 +323,32 @@ def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState
     by_seat: dict[int, list[Declaration]] = {}
     for entry in staying:
         by_seat.setdefault(gmap.seat_by_id[entry.race], []).append(entry)
-    races = gmap.races_in(state.year)
-    contested = {office: 0 for office in Office}
-    totals = {office: 0 for office in Office}
-    for index in races:
+    # Of the year's races only the presidency, those with candidates and player seats left
+    # unopposed need work: a board seat that nobody runs for stays as it is.
+    positions = race_positions(state.year)
+    to_resolve = {index for index in by_seat if index in positions}
+    to_resolve.update(_held_races(state))
+    if gmap.seat_by_id[PRESIDENCY_ID] in positions:
+        to_resolve.add(gmap.seat_by_id[PRESIDENCY_ID])
+    contested = dict.fromkeys(Office, 0)
+    for index in sorted(to_resolve, key=positions.__getitem__):
         office = gmap.seats[index].office
-        totals[office] += 1
         entries = by_seat.get(index, [])
-        if office is Office.PRESIDENT:
+        if office is OFFICE_PRESIDENT:
             contested[office] += bool(entries)
             events.append(resolve_presidency(work, entries))
         elif entries:
             contested[office] += 1
             events.append(resolve_down_ballot(work, index, entries))
-        elif work.seats[index].holder != BOARD:
+        else:
             work.seats[index] = Holding(BOARD, work.seats[index].party)
+    totals = races_by_office(state.year)
     events.append(apply_pushes(work, list(state.lean_at_year_start)))
     events.append(
         {
             "event": "elections",
             "year": state.year,
-            "races": {o.value: totals[o] for o in Office},
+            "races": {o.value: len(totals.get(o, ())) for o in Office},
             "contested": {o.value: contested[o] for o in Office},
         }
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from importlib import resources
@@ -49,16 +49,15 @@ class State:
     senate_classes: tuple[str, str]
     governor_cycle: str
     tags: tuple[str, str]
+    electoral_votes: int = field(init=False)
+    """EV = House seats + 2 [1.2]."""
+    baseline: int = field(init=False)
+    """Baseline pips from the 2020 margin, D positive, capped at 3 [1.4]."""
 
-    @property
-    def electoral_votes(self) -> int:
-        """EV = House seats + 2 [1.2]."""
-        return self.house + ELECTORAL_BONUS
-
-    @property
-    def baseline(self) -> int:
-        """Baseline pips from the 2020 margin, D positive, capped at 3 [1.4]."""
-        return _baseline(self.margin_tenths)
+    def __post_init__(self) -> None:
+        # Worked out once: every race and every bot estimate reads them.
+        object.__setattr__(self, "electoral_votes", self.house + ELECTORAL_BONUS)
+        object.__setattr__(self, "baseline", _baseline(self.margin_tenths))
 
     @property
     def winner_2020(self) -> Party:
@@ -97,6 +96,12 @@ class GameMap:
     seat_by_id: dict[str, int]
     state_by_code: dict[str, int]
     state_seats: tuple[tuple[int, ...], ...]
+    electoral_total: int = field(init=False)
+    """Every state's electoral votes (bots weigh the presidency on every decision)."""
+
+    def __post_init__(self) -> None:
+        total = sum(state.electoral_votes for state in self.states)
+        object.__setattr__(self, "electoral_total", total)
 
     def seat(self, race_id: str) -> SeatInfo:
         """The seat with this race id."""
@@ -104,11 +109,11 @@ class GameMap:
 
     def total_electoral_votes(self) -> int:
         """535 with the 2020 apportionment."""
-        return sum(state.electoral_votes for state in self.states)
+        return self.electoral_total
 
     def electoral_majority(self) -> int:
         """Electoral votes that win the presidency: more than half."""
-        return self.total_electoral_votes() // 2 + 1
+        return self.electoral_total // 2 + 1
 
     def races_in(self, year: int) -> tuple[int, ...]:
         """Seat indexes whose races come up in `year`, in resolution order [2.2, 4]."""

@@ -4,10 +4,9 @@ amendment track [7, 8]. Every function reads a state and the players' answers; n
 
 from __future__ import annotations
 
-from collections import Counter
+import operator
 from dataclasses import dataclass
 from functools import cache
-from operator import attrgetter
 
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import (
@@ -18,15 +17,22 @@ from fairfight.ballot.rules import (
     IMPEACH,
     MAJORITY_WEIGHT,
     MINORITY_WEIGHT,
+    OFFICE_HOUSE,
+    OFFICE_SENATE,
     OVERRIDE,
-    PARTIES,
+    PARTY_D,
+    PARTY_R,
     SENATE_PASS,
     AmendmentChoice,
     Office,
     Party,
     seats_needed,
 )
-from fairfight.ballot.state import Bill, GameState, Holding
+from fairfight.ballot.seating import CongressGroup as CongressGroup
+from fairfight.ballot.seating import Seating as Seating
+from fairfight.ballot.seating import chamber_seats as chamber_seats
+from fairfight.ballot.seating import seating as seating
+from fairfight.ballot.state import Bill, GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +53,8 @@ class Thresholds:
 def thresholds() -> Thresholds:
     """218, 60, 290, 67, 67 and 34/38/13 on the Appendix A map."""
     gmap = game_map()
-    house = sum(1 for seat in gmap.seats if seat.office is Office.HOUSE)
-    senate = sum(1 for seat in gmap.seats if seat.office is Office.SENATE)
+    house = sum(1 for seat in gmap.seats if seat.office is OFFICE_HOUSE)
+    senate = sum(1 for seat in gmap.seats if seat.office is OFFICE_SENATE)
     states = len(gmap.states)
     ratify = seats_needed(AMEND_RATIFY, states)
     return Thresholds(
@@ -63,90 +69,6 @@ def thresholds() -> Thresholds:
     )
 
 
-@cache
-def chamber_seats(office: Office) -> tuple[int, ...]:
-    """Seat indexes of one chamber."""
-    return tuple(seat.index for seat in game_map().seats if seat.office is office)
-
-
-CongressGroup = tuple[int, Party, int, int]
-"""(state or player, party, House seats, Senate seats): seats that vote alike."""
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """Who sits where on one board, counted once: every vote and count of a step reads it.
-
-    Board seats of Congress vote alike by (state, party), player seats by (player, party).
-    """
-
-    board: tuple[CongressGroup, ...]
-    players: tuple[CongressGroup, ...]
-    counts: dict[Office, dict[Party, int]]
-    holders: dict[Office, frozenset[int]]
-    seats_held: dict[int, int]
-    governors: dict[int, int]
-    held: tuple[int, ...] = ()
-    """Every seat a player holds, by seat index."""
-
-
-def seating(state: GameState) -> Seating:
-    """The board's seating (boards are immutable tuples, so the last one is remembered)."""
-    last = _LAST_SEATING[0]
-    if last is not None and last[0] is state.seats:
-        return last[1]
-    board: dict[tuple[int, Party], list[int]] = {}
-    players: dict[tuple[int, Party], list[int]] = {}
-    counts = {office: dict.fromkeys(PARTIES, 0) for office in Office}
-    holders: dict[Office, set[int]] = {office: set() for office in Office}
-    seats_held: dict[int, int] = {}
-    governors: dict[int, int] = {}
-    for office in Office:
-        # Seats are counted by (holder, state, party) first: a few hundred kinds, not 536 seats.
-        indexes, states = _chamber_states(office)
-        chamber = list(map(state.seats.__getitem__, indexes))
-        kinds = Counter(zip(map(_HOLDER, chamber), states, map(_PARTY, chamber), strict=True))
-        slot = 0 if office is Office.HOUSE else 1
-        congress = office is Office.HOUSE or office is Office.SENATE
-        for (player, where, party), number in kinds.items():
-            counts[office][party] += number
-            if player == BOARD:
-                if congress:
-                    board.setdefault((where, party), [0, 0])[slot] += number
-                continue
-            holders[office].add(player)
-            seats_held[player] = seats_held.get(player, 0) + number
-            if office is Office.GOVERNOR:
-                governors[player] = governors.get(player, 0) + number
-            if congress:
-                players.setdefault((player, party), [0, 0])[slot] += number
-    found = Seating(
-        tuple((s, party, n[0], n[1]) for (s, party), n in sorted(board.items())),
-        tuple((p, party, n[0], n[1]) for (p, party), n in sorted(players.items())),
-        counts,
-        {office: frozenset(found) for office, found in holders.items()},
-        seats_held,
-        governors,
-        tuple(index for index, player in enumerate(map(_HOLDER, state.seats)) if player != BOARD),
-    )
-    _LAST_SEATING[0] = (state.seats, found)
-    return found
-
-
-_HOLDER = attrgetter("holder")
-_PARTY = attrgetter("party")
-
-
-@cache
-def _chamber_states(office: Office) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The seat indexes of an office and the state of each."""
-    indexes = chamber_seats(office)
-    return indexes, tuple(game_map().seats[index].state for index in indexes)
-
-
-_LAST_SEATING: list[tuple[tuple[Holding, ...], Seating] | None] = [None]
-
-
 def chamber_counts(state: GameState, office: Office) -> dict[Party, int]:
     """Seats per party in a chamber."""
     return dict(seating(state).counts[office])
@@ -154,10 +76,10 @@ def chamber_counts(state: GameState, office: Office) -> dict[Party, int]:
 
 def majority_party(state: GameState, office: Office) -> Party:
     """More seats; a split Senate goes to the president's party [7.2]."""
-    counts = chamber_counts(state, office)
-    if counts[Party.D] == counts[Party.R]:
+    counts = seating(state).counts[office]
+    if counts[PARTY_D] == counts[PARTY_R]:
         return state.seats[0].party
-    return Party.D if counts[Party.D] > counts[Party.R] else Party.R
+    return PARTY_D if counts[PARTY_D] > counts[PARTY_R] else PARTY_R
 
 
 def partisan_lean(state: GameState, state_index: int) -> int:
@@ -206,17 +128,9 @@ class Tally:
 def tally(state: GameState, party: Party, tags: tuple[str, ...], votes: tuple[bool, ...]) -> Tally:
     """Count a bill vote: player seats vote their player's answer, board seats by formula."""
     found = seating(state)
-    house = senate = 0
-    states = game_map().states
-    bill_tags = set(tags)
-    sign = party.sign()
-    for state_index, seat_party, house_seats, senate_seats in found.board:
-        overlap = len(bill_tags.intersection(states[state_index].tags))
-        if support(overlap, seat_party is party, partisan_lean(state, state_index) * sign) >= 1:
-            house += house_seats
-            senate += senate_seats
-    house_majority = majority_party(state, Office.HOUSE)
-    senate_majority = majority_party(state, Office.SENATE)
+    house, senate = _board_yes(state, party, tags)
+    house_majority = majority_party(state, OFFICE_HOUSE)
+    senate_majority = majority_party(state, OFFICE_SENATE)
     weights = [0] * state.players
     for player, seat_party, house_seats, senate_seats in found.players:
         if not votes[player]:
@@ -226,6 +140,31 @@ def tally(state: GameState, party: Party, tags: tuple[str, ...], votes: tuple[bo
         weights[player] += house_seats * _weight(seat_party is house_majority)
         weights[player] += senate_seats * _weight(seat_party is senate_majority)
     return Tally(house, senate, tuple(weights))
+
+
+def _board_yes(state: GameState, party: Party, tags: tuple[str, ...]) -> tuple[int, int]:
+    """House and Senate yes seats of the board on a bill. The last bill's count is remembered:
+    the players' projections of a bill and its vote read the same board."""
+    board = (state.seats, state.lean, state.honeymoon)
+    last = _LAST_BOARD_YES[0]
+    if last is not None and last[1] == (party, tags) and all(map(operator.is_, last[0], board)):
+        return last[2]
+    bill_tags = set(tags)
+    sign = party.sign()
+    fits = [len(bill_tags.intersection(home.tags)) for home in game_map().states]
+    leans = [partisan_lean(state, index) * sign for index in range(len(fits))]
+    house = senate = 0
+    for state_index, seat_party, house_seats, senate_seats in seating(state).board:
+        if support(fits[state_index], seat_party is party, leans[state_index]) >= 1:
+            house += house_seats
+            senate += senate_seats
+    _LAST_BOARD_YES[0] = (board, (party, tags), (house, senate))
+    return house, senate
+
+
+BoardYes = tuple[tuple[object, ...], tuple[Party, tuple[str, ...]], tuple[int, int]]
+"""(seats, lean, honeymoon), (party, tags) of a bill, and the board's House and Senate yes."""
+_LAST_BOARD_YES: list[BoardYes | None] = [None]
 
 
 def _weight(in_majority: bool) -> int:
@@ -256,7 +195,7 @@ def speaker(state: GameState) -> int:
     "More seats in total" counts all of a player's seats: House, Senate, governorships and the
     presidency.
     """
-    majority = majority_party(state, Office.HOUSE)
+    majority = majority_party(state, OFFICE_HOUSE)
     found = seating(state)
     of_majority = [0] * state.players
     for player, seat_party, house_seats, _ in found.players:
@@ -272,7 +211,7 @@ def impeachment_yes(state: GameState, votes: tuple[bool, ...]) -> int:
     """Senate yes votes on impeachment: board senators vote against the other party [7.8]."""
     president = state.seats[0]
     count = 0
-    for index in chamber_seats(Office.SENATE):
+    for index in chamber_seats(OFFICE_SENATE):
         holding = state.seats[index]
         if holding.holder == BOARD:
             count += holding.party is not president.party
@@ -287,10 +226,11 @@ def amendment_count(
     """States for, against and abstaining, each counted through its governor [8.2]."""
     counts = dict.fromkeys(AmendmentChoice, 0)
     gmap = game_map()
+    amendment_tags = set(tags)
     for state_index, seat_indexes in enumerate(gmap.state_seats):
         holding = state.seats[seat_indexes[-1]]
         if holding.holder == BOARD:
-            shares = bool(set(tags) & set(gmap.states[state_index].tags))
+            shares = not amendment_tags.isdisjoint(gmap.states[state_index].tags)
             counts[AmendmentChoice.FOR if shares else AmendmentChoice.ABSTAIN] += 1
         else:
             counts[choices[holding.holder]] += 1

@@ -263,10 +263,17 @@ def to_data(value: Any) -> Any:
     if kind in _PLAIN:
         return value
     if kind is tuple or kind is list:
-        return [to_data(item) for item in value]
-    names = _FIELD_NAMES.get(kind)
-    if names is not None:
-        return {"type": kind.__name__, **{name: to_data(getattr(value, name)) for name in names}}
+        # Hands, packs and seat lists are mostly plain ints: no call for each.
+        return [item if type(item) in _PLAIN else to_data(item) for item in value]
+    record = _RECORDS.get(kind)
+    if record is not None:
+        data = {"type": record[0]}
+        for name in record[1]:
+            field = getattr(value, name)
+            data[name] = field if type(field) in _PLAIN else to_data(field)
+        return data
+    if kind in _MEMBER_KINDS:
+        return value.value
     if isinstance(value, BallotConfig):
         return value.model_dump(mode="json")
     if isinstance(value, StrEnum):
@@ -276,20 +283,22 @@ def to_data(value: Any) -> Any:
     if value is None or isinstance(value, bool | int | str):
         return value
     if hasattr(value, "__dataclass_fields__"):
-        data: dict[str, Any] = {"type": type(value).__name__}
-        names = _FIELD_NAMES.get(type(value))
-        if names is None:
-            names = _FIELD_NAMES[type(value)] = tuple(item.name for item in fields(value))
-        for name in names:
-            data[name] = to_data(getattr(value, name))
-        return data
+        _RECORDS[kind] = _record(kind)
+        return to_data(value)
     raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+def _record(kind: type[Any]) -> tuple[str, tuple[str, ...]]:
+    """How `to_data` writes a dataclass (`fields` rebuilds its list on every call)."""
+    return kind.__name__, tuple(item.name for item in fields(kind))
 
 
 _PLAIN: frozenset[type[Any]] = frozenset((int, str, bool, type(None)))
 """Values that are their own data (exact types: an enum member or a subclass takes the long way)."""
-_FIELD_NAMES: dict[type[Any], tuple[str, ...]] = {}
-"""Each dataclass's field names in order (`fields` rebuilds the list on every call)."""
+_RECORDS: dict[type[Any], tuple[str, tuple[str, ...]]] = {}
+"""Each dataclass met so far: its type name and field names."""
+_MEMBER_KINDS: frozenset[type[Any]] = frozenset((Party, AmendmentChoice, Phase))
+"""The enums of states and decisions, written as their values."""
 
 
 _ENUM_FIELDS: dict[str, type[StrEnum]] = {"party": Party, "choice": AmendmentChoice}

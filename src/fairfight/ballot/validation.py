@@ -7,8 +7,14 @@ asked again, and a tampered record fails loudly instead of playing an impossible
 from __future__ import annotations
 
 from fairfight.ballot.deck import build_cards
-from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import BILL_TAGS, TAGS, Office
+from fairfight.ballot.geo import game_map, race_positions
+from fairfight.ballot.rules import (
+    BILL_TAGS,
+    OFFICE_GOVERNOR,
+    OFFICE_HOUSE,
+    OFFICE_SENATE,
+    TAGS,
+)
 from fairfight.ballot.state import (
     NO_CARD,
     AmendmentDraft,
@@ -96,7 +102,7 @@ def check_declarations(state: GameState, seat: int, decision: Declarations) -> N
     """Races up this year, one candidate per race, cards from hand or a re-run [4.3-4.5]."""
     gmap = game_map()
     cards = build_cards(state.key)
-    up = set(gmap.races_in(state.year))
+    up = race_positions(state.year)
     hand = set(state.hands[seat])
     used: set[int] = set()
     races: set[str] = set()
@@ -126,8 +132,8 @@ def check_declarations(state: GameState, seat: int, decision: Declarations) -> N
             raise RuleError(where, f"card {district} is not a district card in your hand")
         used.add(district)
         card = cards[district]
-        fits = info.office in (Office.SENATE, Office.GOVERNOR) or (
-            info.office is Office.HOUSE and info.district == card.district
+        fits = info.office in (OFFICE_SENATE, OFFICE_GOVERNOR) or (
+            info.office is OFFICE_HOUSE and info.district == card.district
         )
         if card.state != info.state or not fits:
             raise RuleError(where, f"district card {district} does not belong to this race")

@@ -9,6 +9,7 @@ from fairfight.ballot import legislature as leg
 from fairfight.ballot.elections import Event
 from fairfight.ballot.rules import (
     BOARD,
+    OFFICE_HOUSE,
     PRESIDENTIAL_CYCLE,
     AmendmentChoice,
     Office,
@@ -70,7 +71,7 @@ def enact_or_fail(state: GameState, answers: dict[int, Decision]) -> Step:
                 {"event": "bill-declined", "year": state.year, "author": author},
                 *events,
             ]
-        party = leg.majority_party(state, Office.HOUSE)
+        party = leg.majority_party(state, OFFICE_HOUSE)
         drafted = Bill(
             state.bills_created, state.year, party, tuple(draft.tags), author, BOARD, draft.rider
         )

@@ -20,6 +20,7 @@ __all__ = [
     "DRAW_RANGE",
     "Addresses",
     "address",
+    "address_tail",
     "beacon_key",
     "below",
     "chance",
@@ -154,12 +155,28 @@ class Addresses:
         digest.update(_tail(self._count, *fields))
         return int.from_bytes(digest.digest()[:8], "big")
 
+    def hash64_tail(self, tail: bytes) -> int:
+        """The draw at the shared start followed by a tail made once by `address_tail` (for an
+        address asked under many starts, such as a race's die in every game and year)."""
+        if not tail:
+            raise ValueError("fields: an address continues the shared start")
+        digest = self._start.copy()
+        digest.update(tail)
+        return int.from_bytes(digest.digest()[:8], "big")
+
 
 @lru_cache(maxsize=8192, typed=True)
 def _tail(first: int, *fields: int | str) -> bytes:
     """The address text of fields that continue a start of `first` fields (tails repeat from
     game to game: a race's candidate die, a state's die; `typed` keeps True apart from 1)."""
     return ":".join(_encode(fields, first)).encode("ascii")
+
+
+def address_tail(*fields: int | str) -> bytes:
+    """The address text of `fields` continuing any shared start, for `Addresses.hash64_tail`."""
+    if not fields:
+        raise ValueError("fields: an address continues the shared start")
+    return _tail(0, *fields)
 
 
 def hash64_run(key: str, first: int, count: int) -> list[int]:
@@ -178,6 +195,10 @@ def _check_draw(x: int) -> None:
 
 def below(n: int, x: int) -> int:
     """Map a 64-bit draw to 0..n-1 by multiply-shift (no modulo bias beyond 2**-64 per value)."""
+    # Plain ints in range (every draw a caller takes straight from `hash64`) skip the checks
+    # below, which only decide which error to raise.
+    if type(n) is int and type(x) is int and n >= 1 and 0 <= x < DRAW_RANGE:
+        return (x * n) >> DRAW_BITS
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError("n: must be a positive integer")
     _check_draw(x)
