@@ -7,7 +7,7 @@ the addresses of the spec's section 13 prints the same deck.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import (
@@ -66,9 +66,12 @@ def _candidate_tags(setup: Addresses, card_id: int, modifier: int) -> frozenset[
     return frozenset(chosen)
 
 
-@cache
+@lru_cache(maxsize=256)
 def build_cards(key: str) -> tuple[Card, ...]:
-    """All 194 cards for a game key: 144 candidates, then one district card per state."""
+    """All 194 cards for a game key: 144 candidates, then one district card per state.
+
+    Kept for the last 256 keys: every rule reads the deck, but a long batch of games must not
+    keep every deck it has played."""
     setup = Addresses(key, SETUP_YEAR)
     cards: list[Card] = []
     for card_id in range(CANDIDATE_CARDS):
