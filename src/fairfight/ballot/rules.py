@@ -289,11 +289,3 @@ def card_party(card_id: int) -> Party:
     """The party printed on a candidate card [1.7]."""
     return Party.D if card_id < CANDIDATES_PER_PARTY else Party.R
 
-
-OFFICE_VALUES: dict[Office, int] = {
-    Office.PRESIDENT: 6,
-    Office.SENATE: 4,
-    Office.GOVERNOR: 3,
-    Office.HOUSE: 2,
-}
-"""The Pollster's value of each office [11]."""
