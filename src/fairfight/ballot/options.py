@@ -195,18 +195,8 @@ class Pricing:
         return known
 
 
-def priced_options(
-    key: str,
-    groups: list[RaceGroup],
-    candidates: list[Card],
-    districts: list[Card],
-    floor: float,
-    least: float = -math.inf,
-    worth: float | None = None,
-    charge: bool = True,
-) -> list[Option]:
-    """Every option of these groups, priced (`Pricing`), in group order."""
-    pricing = Pricing(key, candidates, districts, floor, least, worth, charge)
+def priced_options(pricing: Pricing, groups: list[RaceGroup]) -> list[Option]:
+    """Every option of these groups, priced by `pricing`, in group order."""
     return [
         option
         for group, bound in zip(groups, pricing.bounds(groups), strict=True)

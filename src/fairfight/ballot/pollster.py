@@ -121,7 +121,7 @@ class Pollster:
     ) -> list[Option]:
         """(card x open race x party x district or none) with p*V >= floor [11]."""
         groups = self.groups(state, seat, taken, only_state)
-        return priced_options(state.key, groups, candidates, districts, floor)
+        return priced_options(Pricing(state.key, candidates, districts, floor), groups)
 
     def declare(self, state: GameState, seat: int) -> Declarations:
         """Re-runs with p >= 0.4, then greedy by EV (Speaker bid included) [11]."""
@@ -176,7 +176,7 @@ class Pollster:
             self._take(option, index, chosen, taken, used, seat)
         if size <= state.config.hand_limit:
             return Declarations(tuple(chosen))
-        spare = priced_options(state.key, groups, candidates, [], TAKE_FLOOR, charge=False)
+        spare = priced_options(Pricing(state.key, candidates, [], TAKE_FLOOR, charge=False), groups)
         surplus = Greedy(spare, taken, used)
         while size > state.config.hand_limit and (found := surplus.peek()) is not None:
             size -= 1
