@@ -80,11 +80,8 @@ def down_ballot_part(card: Card, state_index: int, party: Party, district: Card 
     """Card part of a new (non-incumbent) candidate [5.3]."""
     if district is None:
         return _plain_part(card, state_index, party)
-    tags = race_tags(state_index, district.tags)
-    part = (
-        card.modifier + len(card.tags & tags) - (SWITCH_PENALTY if party is not card.party else 0)
-    )
-    return part + GROUND_GAME_BONUS
+    parts = _joined_parts(card.modifier, card.tags, card.printed, state_index, district.tags)
+    return parts[party is not Party.D]
 
 
 def joined_parts(card: Card, district: Card) -> tuple[int, int]:

@@ -15,7 +15,6 @@ from fairfight.ballot.options import Greedy, Option, PricedGreedy, Pricing, pric
 from fairfight.ballot.racebook import (
     RaceBook,
     RaceGroup,
-    group_chance,
     presidential_part,
     race_book,
 )
@@ -102,12 +101,6 @@ class Pollster:
     ) -> list[RaceGroup]:
         """This year's open races, grouped when they look identical to a newcomer."""
         return self.book(state, seat).open_groups(taken, only_state)
-
-    def chance(
-        self, state: GameState, group: RaceGroup, card: Card, district: Card | None = None
-    ) -> float:
-        """A newcomer's win estimate in a group's races."""
-        return group_chance(state.key, group, card, district)
 
     def options(
         self,
