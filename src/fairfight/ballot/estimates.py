@@ -236,22 +236,6 @@ def board_groups(state: GameState) -> BoardGroups:
     return leg.seating(state).board
 
 
-def board_yes(
-    state: GameState, party: Party, tags: tuple[str, ...], groups: BoardGroups | None = None
-) -> tuple[int, int]:
-    """Board yes votes (House, Senate) for a bill of this party and these tags [7.1]."""
-    house = senate = 0
-    states = game_map().states
-    bill_tags = set(tags)
-    for state_index, seat_party, house_count, senate_count in groups or board_groups(state):
-        lean = leg.partisan_lean(state, state_index) * party.sign()
-        overlap = len(bill_tags & set(states[state_index].tags))
-        if leg.support(overlap, seat_party is party, lean) >= 1:
-            house += house_count
-            senate += senate_count
-    return house, senate
-
-
 def player_seats(state: GameState, office: Office) -> int:
     """Seats of a chamber held by players (counted yes in the Speaker-value estimate)."""
     groups = leg.seating(state).players
@@ -351,7 +335,7 @@ def speaker_value(state: GameState, me: int, pair: tuple[str, ...]) -> float:
     if not pair:
         return 0.0
     party = leg.majority_party(state, Office.HOUSE)
-    house, senate = board_yes(state, party, pair)
+    house, senate = leg.board_yes(state, party, pair)
     house += player_seats(state, Office.HOUSE)
     senate += player_seats(state, Office.SENATE)
     limits = leg.thresholds()

@@ -128,7 +128,7 @@ class Tally:
 def tally(state: GameState, party: Party, tags: tuple[str, ...], votes: tuple[bool, ...]) -> Tally:
     """Count a bill vote: player seats vote their player's answer, board seats by formula."""
     found = seating(state)
-    house, senate = _board_yes(state, party, tags)
+    house, senate = board_yes(state, party, tags)
     house_majority = majority_party(state, OFFICE_HOUSE)
     senate_majority = majority_party(state, OFFICE_SENATE)
     weights = [0] * state.players
@@ -142,8 +142,8 @@ def tally(state: GameState, party: Party, tags: tuple[str, ...], votes: tuple[bo
     return Tally(house, senate, tuple(weights))
 
 
-def _board_yes(state: GameState, party: Party, tags: tuple[str, ...]) -> tuple[int, int]:
-    """House and Senate yes seats of the board on a bill. The last bill's count is remembered:
+def board_yes(state: GameState, party: Party, tags: tuple[str, ...]) -> tuple[int, int]:
+    """House and Senate yes seats of the board on a bill [7.1]. The last bill's count is remembered:
     the players' projections of a bill and its vote read the same board."""
     board = (state.seats, state.lean, state.honeymoon)
     last = _LAST_BOARD_YES[0]
