@@ -186,10 +186,7 @@ def _score_lines(state: GameState) -> tuple[ScoreLine, ...]:
     """The scoring itself, done afresh."""
     points = state.config.score
     held = _held(state)
-    bills = [0] * state.players
-    for bill in state.bills:
-        if bill.holder != BOARD:
-            bills[bill.holder] += 1
+    bills = bills_held(state)
     lines = []
     for player in range(state.players):
         offices = held.offices[player]
