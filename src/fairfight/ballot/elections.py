@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from fairfight.ballot.deck import Card
-from fairfight.ballot.geo import PRESIDENCY_ID, game_map
+from fairfight.ballot.geo import PRESIDENCY_ID, game_map, state_tag_sets
 from fairfight.ballot.rules import (
     BOARD,
     BOARD_GENERIC_PART,
@@ -72,12 +72,6 @@ _NAMES: dict[Party, str] = dict(_SIDES)
 def _primary_tails(race: str, player: int) -> tuple[bytes, ...]:
     """A primary candidate's two dice, `prim:race:player:0` and `:1` [5.5, 13]."""
     return tuple(address_tail("prim", race, player, die) for die in range(PRIMARY_CANDIDATE_DICE))
-
-
-@cache
-def _state_tags() -> tuple[frozenset[str], ...]:
-    """Each state's tags as a set, for the fit of a card (a race reads it for every side)."""
-    return tuple(frozenset(state.tags) for state in game_map().states)
 
 
 @dataclass(slots=True)
@@ -142,7 +136,7 @@ def recount(
 def candidate_part(work: YearWork, decl: Declaration, seat_index: int) -> int:
     """Card part of a down-ballot candidate: m + fit + incumbency + ground game - switch [5.3]."""
     card = work.cards[decl.card]
-    race_tags = _state_tags()[game_map().seats[seat_index].state]
+    race_tags = state_tag_sets()[game_map().seats[seat_index].state]
     if decl.district_card != NO_CARD:
         race_tags = race_tags | work.cards[decl.district_card].tags
     holding = work.seats[seat_index]
@@ -310,7 +304,7 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
     contests: list[Event] = []
     carried: dict[Party, list[int]] = {party: [] for party in PARTIES}
     for state, tags, (race, tails) in zip(
-        gmap.states, _state_tags(), _presidential_races(), strict=True
+        gmap.states, state_tag_sets(), _presidential_races(), strict=True
     ):
         index = state.index
         candidate_d, candidate_r = _dice(work.dice, tails)

@@ -226,6 +226,12 @@ def races_by_office(year: int) -> dict[Office, tuple[int, ...]]:
 
 
 @cache
+@cache
+def state_tag_sets() -> tuple[frozenset[str], ...]:
+    """Each state's tags as a set, by state index (a card's fit is a set intersection)."""
+    return tuple(frozenset(state.tags) for state in game_map().states)
+
+
 def race_positions(year: int) -> dict[int, int]:
     """Each race of the year by seat index: its place in the year's resolution order."""
     return {index: number for number, index in enumerate(game_map().races_in(year))}

@@ -12,7 +12,13 @@ from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
-from fairfight.ballot.geo import SeatInfo, game_map, race_positions, races_by_office
+from fairfight.ballot.geo import (
+    SeatInfo,
+    game_map,
+    race_positions,
+    races_by_office,
+    state_tag_sets,
+)
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.scoring import lean_party
 from fairfight.ballot.state import (
@@ -194,7 +200,7 @@ class Machine:
         """
         gmap = game_map()
         best: tuple[tuple[int, ...], int, Party | None, Card, Card | None] | None = None
-        plain = _state_tags()
+        plain = state_tag_sets()
         least = 0  # the best fit so far: a worse fit can never rank higher
         for index, party in races:
             info = gmap.seats[index]
@@ -327,12 +333,6 @@ def _safest_house(
         if len(found) >= need:
             break
     return found[: max(need, 0)]
-
-
-@cache
-def _state_tags() -> tuple[frozenset[str], ...]:
-    """Each state's tags (a race's tags when no district card joins it)."""
-    return tuple(est.race_tags(where.index) for where in game_map().states)
 
 
 @lru_cache(maxsize=256)
