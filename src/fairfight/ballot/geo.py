@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -232,6 +233,8 @@ def state_tag_sets() -> tuple[frozenset[str], ...]:
     return tuple(frozenset(state.tags) for state in game_map().states)
 
 
-def race_positions(year: int) -> dict[int, int]:
-    """Each race of the year by seat index: its place in the year's resolution order."""
+@cache
+def race_positions(year: int) -> Mapping[int, int]:
+    """Each race of the year by seat index: its place in the year's resolution order (read
+    on every step that walks the year's races, so worked out once per year)."""
     return {index: number for number, index in enumerate(game_map().races_in(year))}

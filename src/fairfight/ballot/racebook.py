@@ -7,6 +7,7 @@ its races; a seat's own races move to the groups where they meet a board generic
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from operator import attrgetter, itemgetter
@@ -77,7 +78,7 @@ class RaceBook:
     year: int
     seat: int
     groups: list[RaceGroup]
-    position: dict[int, int]
+    position: Mapping[int, int]
     by_state: dict[int, list[RaceGroup]] = field(default_factory=dict)
     best: dict[tuple[int, Party], tuple[float, ...]] = field(default_factory=dict)
     worth: dict[tuple[int, int], float] = field(default_factory=dict)
@@ -178,7 +179,7 @@ _OFFICE_VALUES: dict[Office, float] = {
 
 
 def _group(
-    key: GroupKey, seats: list[int], partisans: list[int], position: dict[int, int]
+    key: GroupKey, seats: list[int], partisans: list[int], position: Mapping[int, int]
 ) -> RaceGroup:
     _, office, party, other, primary = key
     first = seats[0]
