@@ -9,8 +9,10 @@ import typer
 from pydantic import BaseModel, Field
 from typer.testing import CliRunner
 
-from fairfight.console import guarded, load_json_file, load_yaml_file, parse_model
+from fairfight.console import guarded
 from fairfight.core.errors import InputError, VerificationError
+from fairfight.core.validation import parse_model
+from fairfight.inputs import load_json, load_yaml
 
 
 class Army(BaseModel):
@@ -41,7 +43,7 @@ def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
     source = tmp_path / "bad.yaml"
     source.write_text("a: 1\nb: [2, 3\nc: 4\n", encoding="utf-8")
     with pytest.raises(InputError) as caught:
-        load_yaml_file(source)
+        load_yaml(source)
     assert "line " in caught.value.rule
     assert "\n" not in caught.value.one_line()
 
@@ -50,9 +52,9 @@ def test_json_syntax_error_and_missing_file(tmp_path: Path) -> None:
     source = tmp_path / "bad.json"
     source.write_text('{"a": 1,\n}', encoding="utf-8")
     with pytest.raises(InputError, match="line 2"):
-        load_json_file(source)
+        load_json(source)
     with pytest.raises(InputError, match="file not found"):
-        load_json_file(tmp_path / "absent.json")
+        load_json(tmp_path / "absent.json")
 
 
 def make_app() -> typer.Typer:

@@ -1,4 +1,4 @@
-"""Edge helpers shared by the command lines: reading files into models and reporting errors.
+"""Edge helpers shared by the command lines: printing, rules pages and reporting errors.
 
 Every command runs under `guarded`, so bad input prints one red line and exits 2, a failed
 verification exits 1, and no traceback ever reaches the user.
@@ -12,19 +12,14 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
 
-from fairfight import inputs
 from fairfight.clitypes import click_errors
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.plainwords import without_references
-
-if TYPE_CHECKING:  # pydantic is imported only by the commands that validate a model
-    from pydantic import BaseModel, ValidationError
 
 __all__ = [
     "DEBUG_ENV",
@@ -37,11 +32,7 @@ __all__ = [
     "emit_json",
     "error_console",
     "guarded",
-    "input_error_from_validation",
     "keep_interrupts",
-    "load_json_file",
-    "load_yaml_file",
-    "parse_model",
     "report_unexpected",
     "say_error",
     "show_page",
@@ -55,7 +46,6 @@ EXIT_BAD_INPUT = 2
 
 P = ParamSpec("P")
 R = TypeVar("R")
-M = TypeVar("M", bound="BaseModel")
 
 
 DEBUG_ENV = "FAIRFIGHT_DEBUG"
@@ -178,48 +168,3 @@ def show_page(page: str, ruleset: str, page_format: str, as_json: bool) -> None:
         from rich.markdown import Markdown
 
         console.print(Markdown(page))
-
-
-def _location(loc: tuple[int | str, ...]) -> str:
-    """Render a pydantic error location as a dotted field path: `defender.troops`, `units[2]`."""
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else str(part)
-    return text or "input"
-
-
-def input_error_from_validation(error: ValidationError, prefix: str = "") -> InputError:
-    """The first problem pydantic found, as an InputError naming the field."""
-    first = error.errors()[0]
-    field = _location(tuple(first["loc"]))
-    if prefix:
-        field = f"{prefix}.{field}" if field != "input" else prefix
-    message = str(first["msg"])
-    if first["type"] in ("model_type", "model_attributes_type", "dict_type"):
-        message = "must be an object (a mapping of named fields)"
-    for noise in ("Value error, ", "Assertion failed, "):
-        message = message.removeprefix(noise)
-    return InputError(field, message)
-
-
-def parse_model(model: type[M], data: Any, prefix: str = "") -> M:
-    """Validate plain data into a pydantic model, raising InputError on the first problem."""
-    from pydantic import ValidationError
-
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        raise input_error_from_validation(error, prefix) from None
-
-
-def load_yaml_file(path: Path) -> Any:
-    """Parse a YAML file safely (see `fairfight.inputs`); every problem is an InputError."""
-    return inputs.load_yaml(path)
-
-
-def load_json_file(path: Path) -> Any:
-    """Parse a JSON file safely (see `fairfight.inputs`); every problem is an InputError."""
-    return inputs.load_json(path)

@@ -33,8 +33,8 @@ from fairfight.ballot.state import (
 from fairfight.ballot.yearend import (
     finish_legislature,
 )
-from fairfight.console import parse_model
 from fairfight.core.errors import InputError, RuleError
+from fairfight.core.validation import parse_model
 from tests.ballot.appendix_a import rows
 from tests.ballot.oracle import (
     CONFIG,

@@ -12,7 +12,7 @@ from fairfight.conquest import engine, episodes
 from fairfight.conquest.cli import app
 from fairfight.conquest.demo import run_demo
 from fairfight.conquest.rules import (
-    member_docs,
+    docs_by_value,
     multiplier,
     rules_context,
     rules_page,
@@ -105,7 +105,7 @@ def test_rules_page_shows_every_constant() -> None:
 
 
 def test_member_docs_reads_each_enum_member_docstring() -> None:
-    docs = member_docs(engine.Reason)
+    docs = docs_by_value(engine.Reason)
     assert set(docs) == {r.value for r in engine.Reason}
     assert all(docs.values())
 

@@ -13,8 +13,8 @@ from fairfight.ballot import rules
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.elections import Event
 from fairfight.ballot.legislature import thresholds
-from fairfight.ballot.rules_page import member_docs
 from fairfight.ballot.state import GameState
+from fairfight.core.enumdocs import member_docs
 
 
 def who(holder: int, me: int | None = None) -> str:
@@ -35,7 +35,7 @@ def opening_lines(state: GameState, seat: int, names: Sequence[str]) -> list[str
         f"You play seat {seat}. Opponents: "
         + ", ".join(f"seat {n} ({name})" for n, name in enumerate(names) if n != seat)
         + ".",
-        f"How the game ends: {member_docs(rules.VictoryMode)[mode.name]}",
+        f"How the game ends: {member_docs(rules.VictoryMode)[mode]}",
         "How to win: the highest score at the final scoring; ties go to more Senate seats, "
         "then more bills held.",
         f"Scores each year: presidency {config.score.presidency}, Senate seat "

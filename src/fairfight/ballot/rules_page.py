@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-import ast
-import inspect
 from collections import Counter
 from enum import Enum
 from fractions import Fraction
@@ -33,6 +31,7 @@ from fairfight.ballot.rules import (
     Party,
     named_config,
 )
+from fairfight.core.enumdocs import member_docs
 from fairfight.docs import render_page
 
 DEFAULT_MAX_EDGE = 8
@@ -55,19 +54,9 @@ def odds_rows(kind: RaceKind, max_edge: int = DEFAULT_MAX_EDGE) -> list[dict[str
     ]
 
 
-def member_docs(enum_class: type[Enum]) -> dict[str, str]:
-    """The one-line docstrings written under each enum member in the source."""
-    tree = ast.parse(inspect.getsource(enum_class))
-    docs: dict[str, str] = {}
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    for node, following in zip(body, body[1:], strict=False):
-        if isinstance(node, ast.Assign) and isinstance(following, ast.Expr):
-            value = following.value
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                target = node.targets[0]
-                if isinstance(target, ast.Name):
-                    docs[target.id] = value.value
-    return docs
+def docs_by_name(kind: type[Enum]) -> dict[str, str]:
+    """Each member's docstring keyed by the member's name, as the template looks them up."""
+    return {member.name: doc for member, doc in member_docs(kind).items()}
 
 
 def opening_board() -> dict[str, dict[str, int]]:
@@ -143,9 +132,9 @@ def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
         "candidate_cards": CANDIDATE_CARDS,
         "district_cards": len(gmap.states),
         "deck_size": CANDIDATE_CARDS + len(gmap.states),
-        "victory_docs": member_docs(rules.VictoryMode),
+        "victory_docs": docs_by_name(rules.VictoryMode),
         "victory_modes": [mode.value for mode in rules.VictoryMode],
-        "office_docs": member_docs(Office),
+        "office_docs": docs_by_name(Office),
         "parties": [party.value for party in Party],
         "bonuses": {
             "incumbency": rules.INCUMBENCY_BONUS,

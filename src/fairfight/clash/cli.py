@@ -17,10 +17,10 @@ from fairfight.console import (
     emit_json,
     error_console,
     guarded,
-    load_json_file,
     show_page,
 )
 from fairfight.core.errors import InputError, VerificationError
+from fairfight.inputs import load_json
 
 if TYPE_CHECKING:  # the engine (and numpy) is imported only when a command runs
     from fairfight.clash.fog import FogField
@@ -42,7 +42,7 @@ FOG_FIELDS = ("strength", "disorder", "stance", "dig_in", "works")
 def _load_spec(path: Path) -> ClashSpec:
     from fairfight.clash.spec import parse_spec
 
-    return parse_spec(load_json_file(path))
+    return parse_spec(load_json(path))
 
 
 def _print_json(value: Any) -> None:

@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from fairfight.clash import tables as t
 from fairfight.clash.scenario import NAME_PATTERN
 from fairfight.clash.world import World, chebyshev
-from fairfight.console import parse_model
 from fairfight.core.errors import InputError
+from fairfight.core.validation import parse_model
 
 __all__ = [
     "AbandonAction",

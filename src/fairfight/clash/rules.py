@@ -5,16 +5,14 @@ No number is typed into the template; it walks the tables it is given [CB-2740].
 
 from __future__ import annotations
 
-import ast
-import inspect
 from enum import Enum
-from functools import cache
 from typing import Any
 
 from fairfight.clash import tables as t
+from fairfight.core.enumdocs import member_docs
 from fairfight.docs import render_page
 
-__all__ = ["ENUMS", "member_docs", "named_constants", "rules_context", "rules_page"]
+__all__ = ["ENUMS", "enum_rows", "named_constants", "rules_context", "rules_page"]
 
 ENUMS: tuple[type[Enum], ...] = (
     t.Kind, t.Terrain, t.Role, t.Grade, t.SupplyTier, t.Stance, t.RetreatClass,
@@ -22,29 +20,9 @@ ENUMS: tuple[type[Enum], ...] = (
 )
 
 
-@cache
-def _class_docs() -> dict[str, dict[str, str]]:
-    """Member docstrings of every enum in tables.py (the string under each member)."""
-    tree = ast.parse(inspect.getsource(t))
-    docs: dict[str, dict[str, str]] = {}
-    for node in tree.body:
-        if not isinstance(node, ast.ClassDef):
-            continue
-        members: dict[str, str] = {}
-        for current, following in zip(node.body, node.body[1:], strict=False):
-            if (isinstance(current, ast.Assign) and isinstance(current.targets[0], ast.Name)
-                    and isinstance(following, ast.Expr)
-                    and isinstance(following.value, ast.Constant)
-                    and isinstance(following.value.value, str)):
-                members[current.targets[0].id] = following.value.value
-        docs[node.name] = members
-    return docs
-
-
-def member_docs(enum: type[Enum]) -> list[tuple[str, str]]:
+def enum_rows(kind: type[Enum]) -> list[tuple[str, str]]:
     """(value, one-line description) for each member of an enum, in declaration order."""
-    docs = _class_docs()[enum.__name__]
-    return [(str(member.value), docs.get(member.name, "")) for member in enum]
+    return [(str(member.value), doc) for member, doc in member_docs(kind).items()]
 
 
 def named_constants() -> list[tuple[str, int]]:
@@ -59,7 +37,7 @@ def rules_context() -> dict[str, Any]:
     """Everything the template renders, straight from the tables."""
     return {
         "t": t,
-        "enums": [(enum.__name__, member_docs(enum)) for enum in ENUMS],
+        "enums": [(enum.__name__, enum_rows(enum)) for enum in ENUMS],
         "constants": named_constants(),
         "terrains": list(t.Terrain),
         "roles": list(t.Role),

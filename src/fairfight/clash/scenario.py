@@ -15,8 +15,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from fairfight.clash import tables as t
-from fairfight.console import load_yaml_file, parse_model
 from fairfight.core.errors import InputError
+from fairfight.core.validation import parse_model
+from fairfight.inputs import load_yaml
 
 __all__ = [
     "CAST_CLASSES",
@@ -319,7 +320,7 @@ def parse_scenario(data: Any) -> Scenario:
 
 def load_scenario(path: Path) -> Scenario:
     """Read a scenario from a YAML (or JSON, which is YAML) file."""
-    return parse_scenario(load_yaml_file(path))
+    return parse_scenario(load_yaml(path))
 
 
 def scenario_schema() -> dict[str, Any]:

@@ -14,9 +14,9 @@ from pydantic_core.core_schema import ValidationInfo
 
 from fairfight.clash import tables as t
 from fairfight.clash.kernel import Columns
-from fairfight.console import parse_model
 from fairfight.core.errors import RuleError
 from fairfight.core.records import canonical_json
+from fairfight.core.validation import parse_model
 
 __all__ = [
     "MAX_FLANKERS",

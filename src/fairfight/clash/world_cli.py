@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from fairfight.console import console, emit_json, guarded, load_yaml_file
+from fairfight.console import console, emit_json, guarded
 from fairfight.core.errors import InputError
+from fairfight.inputs import load_yaml
 
 if TYPE_CHECKING:
     from fairfight.clash.orders import TurnOrders
@@ -127,7 +128,7 @@ def _turn(
 
     game = load_record(game_file)
     world = game.world()
-    given = parse_orders(world, load_yaml_file(orders)) if orders is not None else None
+    given = parse_orders(world, load_yaml(orders)) if orders is not None else None
     _, events = _play_turn(game, world, given, as_json)
     _save(game, game_file)
     if as_json:

@@ -2,34 +2,22 @@
 
 from __future__ import annotations
 
-import ast
 import enum
-import inspect
 from fractions import Fraction
 from typing import Any
 
 from fairfight.conquest import engine
+from fairfight.core.enumdocs import member_docs
 from fairfight.docs import render_page
 
-__all__ = ["member_docs", "multiplier", "rules_context", "rules_page", "share_percent"]
+__all__ = ["docs_by_value", "multiplier", "rules_context", "rules_page", "share_percent"]
 
 TEMPLATE = "conquest.md.j2"
 
 
-def member_docs(kind: type[enum.Enum]) -> dict[str, str]:
-    """The one-line docstring written under each member of an enum, by member value."""
-    tree = ast.parse(inspect.getsource(kind))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs: dict[str, str] = {}
-    for statement, following in zip(body, body[1:], strict=False):
-        if (
-            isinstance(statement, ast.Assign)
-            and isinstance(following, ast.Expr)
-            and isinstance(following.value, ast.Constant)
-        ):
-            name = statement.targets[0].id  # type: ignore[attr-defined]
-            docs[str(kind[name].value)] = str(following.value.value)
-    return docs
+def docs_by_value(kind: type[enum.Enum]) -> dict[str, str]:
+    """Each member's docstring keyed by the member's value, as the template looks them up."""
+    return {str(member.value): doc for member, doc in member_docs(kind).items()}
 
 
 def multiplier(value: Fraction) -> str:
@@ -55,7 +43,7 @@ def rules_context() -> dict[str, Any]:
         if share == 1:
             break
         battles_after += 1
-    category_docs = member_docs(e.Category)
+    category_docs = docs_by_value(e.Category)
     return {
         "version": e.ENGINE_VERSION,
         "categories": [
@@ -71,7 +59,7 @@ def rules_context() -> dict[str, Any]:
         "rating_max": e.RATING_MAX,
         "types": [
             {"name": t.value, "doc": doc, "beats": e.COUNTERS[t].value}
-            for t, doc in zip(e.FactionType, member_docs(e.FactionType).values(), strict=True)
+            for t, doc in zip(e.FactionType, docs_by_value(e.FactionType).values(), strict=True)
         ],
         "exponent": f"{float(e.POWER_EXPONENT):g}",
         "exponent_fraction": engine.fraction_text(e.POWER_EXPONENT),
@@ -101,9 +89,9 @@ def rules_context() -> dict[str, Any]:
             {"amount": a, "factor": multiplier(e.fan_factor(a))}
             for a in range(e.POOL_STEP, e.POOL_CAP, e.POOL_STEP)
         ],
-        "reasons": member_docs(e.Reason),
-        "pool_states": member_docs(e.PoolState),
-        "kinds": member_docs(e.BattleKind),
+        "reasons": docs_by_value(e.Reason),
+        "pool_states": docs_by_value(e.PoolState),
+        "kinds": docs_by_value(e.BattleKind),
         "draws_per_battle": e.DRAWS_PER_BATTLE,
         "pick_draws": e.DRAWS_PER_BATTLE - len(e.CATEGORIES),
         "fan_boost": share_percent(e.FAN_BOOST_AT_CAP),

@@ -23,8 +23,9 @@ from pydantic import (
     model_validator,
 )
 
-from fairfight.console import load_json_file, parse_model
 from fairfight.core.errors import InputError
+from fairfight.core.validation import parse_model
+from fairfight.inputs import load_json
 
 __all__ = [
     "Border",
@@ -245,7 +246,7 @@ def load_map(name_or_path: str | Path = DEFAULT_MAP) -> dict[str, Any]:
         path = map_path(name_or_path)
     else:
         path = Path(name_or_path)
-    return validate_map(load_json_file(path))
+    return validate_map(load_json(path))
 
 
 def map_stats(map_data: Mapping[str, Any]) -> dict[str, int]:

@@ -24,10 +24,10 @@ from fairfight.conquest.store import (
     check_stored_integer,
     season_of,
 )
-from fairfight.console import parse_model
 from fairfight.core.draws import commitment as seed_commitment
 from fairfight.core.draws import new_seed
 from fairfight.core.errors import InputError, RuleError
+from fairfight.core.validation import parse_model
 
 __all__ = [
     "BEACON_DEFAULTS",

@@ -6,8 +6,9 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
-from fairfight.console import load_yaml_file, parse_model
 from fairfight.core.errors import InputError
+from fairfight.core.validation import parse_model
+from fairfight.inputs import load_yaml
 from fairfight.warscore.model import BattleInput, WarInput, check_battle
 
 DEMONSTRATION = "demonstration.yaml"
@@ -16,7 +17,7 @@ DEMONSTRATION = "demonstration.yaml"
 
 def load_yaml_strict(path: Path) -> Any:
     """Parse a YAML file: syntax errors name the line, repeated keys and aliases are refused."""
-    return load_yaml_file(path)
+    return load_yaml(path)
 
 
 def _mapping(path: Path, data: Any, kind: str, other: str) -> dict[str, Any]:

@@ -26,8 +26,8 @@ from sqlalchemy.orm import Session
 
 from fairfight.conquest import engine
 from fairfight.conquest.store import LedgerRow, SeasonRow, SeasonStore, season_of
-from fairfight.console import parse_model
 from fairfight.core.errors import InputError, RuleError
+from fairfight.core.validation import parse_model
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.models import Contribution, ContributionRequest
 from fairfight.web.conquest.refusals import Refusal

@@ -7,14 +7,14 @@ from fractions import Fraction
 from typing import Any
 
 from fairfight.conquest import engine, episodes
-from fairfight.conquest.rules import member_docs
+from fairfight.conquest.rules import docs_by_value
 from fairfight.web.conquest.catalog import Snapshot
 from fairfight.web.conquest.models import DrawView, EpisodeView, OddsView, RoundView, SideView
 from fairfight.web.conquest.views import banners, permille
 
 __all__ = ["episode"]
 
-_REASONS = member_docs(engine.Reason)
+_REASONS = docs_by_value(engine.Reason)
 
 
 def _side(snap: Snapshot, role: str, side: dict[str, Any]) -> SideView:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fairfight.console import parse_model
+from fairfight.core.validation import parse_model
 from fairfight.web.conquest.refusals import Refusal
 
 __all__ = [

@@ -18,8 +18,8 @@ from pydantic import BaseModel, ValidationError
 from fairfight.clash.fog import FogField
 from fairfight.clash.rules import rules_page
 from fairfight.clash.spec import ClashSpec
-from fairfight.console import input_error_from_validation
 from fairfight.core.errors import InputError
+from fairfight.core.validation import input_error_from_validation
 from fairfight.web.clash.exchange import (
     EXAMPLES,
     Evaluation,

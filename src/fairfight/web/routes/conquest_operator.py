@@ -55,7 +55,7 @@ def _act(conquest: ConquestService, season_id: int, action: str, form: dict[str,
         aired = ", ".join(str(line.number) for line in result.battles)
         return f"aired battle {aired}" + ("; the season is over" if result.ended else "")
     if action == "beacon":
-        from fairfight.console import parse_model
+        from fairfight.core.validation import parse_model
 
         value = parse_model(BeaconRequest, {"randomness": form.get("randomness", ""),
                                             "signature": form.get("signature") or None})

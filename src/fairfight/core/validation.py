@@ -1,0 +1,59 @@
+"""Plain data into pydantic models, with the first problem as one InputError naming its field.
+
+Every reader of files and request bodies (command line, web, rulesets) validates through
+here, so a refusal reads the same wherever it happens. Only pydantic is imported, and only
+when a model is validated, so a ruleset that imports this stays light.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from fairfight.core.errors import InputError
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+
+__all__ = ["field_path", "input_error_from_validation", "parse_model"]
+
+M = TypeVar("M", bound="BaseModel")
+
+_NOISE = ("Value error, ", "Assertion failed, ")
+"""Prefixes pydantic puts before a validator's own message; the message alone is clearer."""
+
+_NOT_AN_OBJECT = ("model_type", "model_attributes_type", "dict_type")
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """A pydantic error location as a dotted field path: `defender.troops`, `units[2]`."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "input"
+
+
+def input_error_from_validation(error: ValidationError, prefix: str = "") -> InputError:
+    """The first problem pydantic found, as an InputError naming the field."""
+    first = error.errors()[0]
+    field = field_path(tuple(first["loc"]))
+    if prefix:
+        field = f"{prefix}.{field}" if field != "input" else prefix
+    message = str(first["msg"])
+    if first["type"] in _NOT_AN_OBJECT:
+        message = "must be an object (a mapping of named fields)"
+    for noise in _NOISE:
+        message = message.removeprefix(noise)
+    return InputError(field, message)
+
+
+def parse_model(model: type[M], data: Any, prefix: str = "") -> M:
+    """Validate plain data into a pydantic model, raising InputError on the first problem."""
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise input_error_from_validation(error, prefix) from None
