@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from fairfight.conquest import season
 from fairfight.conquest.cli import app as conquest_app
-from fairfight.conquest.store import HistoryRow, LedgerRow
+from fairfight.conquest.rows import HistoryRow, LedgerRow
 from fairfight.web.conquest.database import SeasonDatabase
 
 runner = CliRunner()

@@ -11,27 +11,21 @@ from pathlib import Path
 import pytest
 
 from fairfight.conquest import engine, season
+from fairfight.conquest.ledger import KeyAlreadyUsed, LedgerRequest, Recorded
 from fairfight.core.errors import RuleError
 from fairfight.web.conquest.catalog import SeasonCatalog
-from fairfight.web.conquest.contributions import (
-    InFlight,
-    Pending,
-    Requested,
-    record_batch,
-    record_contribution,
-)
+from fairfight.web.conquest.contributions import InFlight, Requested, record_contribution
 from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.models import ContributionRequest
-from fairfight.web.conquest.refusals import Refusal
-from fairfight.web.conquest.writer import ContributionWriter
+from fairfight.web.conquest.writer import ContributionWriter, record_batch
 
 PATH = "/api/seasons/1/contributions"
 
 
-def _pending(key: str, faction: str, amount: int) -> Pending:
+def _pending(key: str, faction: str, amount: int) -> LedgerRequest:
     body = {"faction": faction, "amount": amount}
-    return Pending(ContributionRequest(**body),
-                   Requested(key, "POST", PATH, json.dumps(body).encode()))
+    return LedgerRequest(faction, amount,
+                         Requested(key, "POST", PATH, json.dumps(body).encode()).claim())
 
 
 def _open_pools(path: Path) -> list[str]:
@@ -68,17 +62,20 @@ def test_a_refusal_in_a_batch_leaves_the_others_recorded(
     ]
     assert steps_to_cap > 2
     outcomes = record_batch(catalog, 1, batch)
-    accepted = [o for o in outcomes if not isinstance(o, Exception)]
-    assert [type(o) for o in outcomes if isinstance(o, Exception)] == [
-        RuleError, RuleError, Refusal]
+    accepted = [o for o in outcomes if isinstance(o, Recorded)]
+    assert [type(o) for o in outcomes if not isinstance(o, Recorded)] == [
+        RuleError, RuleError, KeyAlreadyUsed]
     assert isinstance(outcomes[1], RuleError) and outcomes[1].field == "faction"
     assert isinstance(outcomes[2], RuleError) and outcomes[2].field == "amount"
-    assert isinstance(outcomes[5], Refusal) and outcomes[5].status == 422
-    assert outcomes[4] == outcomes[0]  # the repeat gets the first answer, recorded once
-    seqs = [payload["seq"] for _, payload in accepted]
+    assert isinstance(outcomes[5], KeyAlreadyUsed)
+    original, repeat = outcomes[0], outcomes[4]
+    assert isinstance(original, Recorded) and isinstance(repeat, Recorded)
+    assert repeat.repeated and not original.repeated
+    assert repeat.answer() == original.answer()  # the repeat gets the first answer, recorded once
+    seqs = [recorded.seq for recorded in accepted]
     last = max(e["seq"] for e in before)
     assert seqs == [last + 1, last + 2, last + 1, last + 3]
-    assert [payload["pool"] for _, payload in accepted] == [
+    assert [recorded.pool for recorded in accepted] == [
         engine.POOL_CAP - engine.POOL_STEP, engine.POOL_STEP, engine.POOL_CAP - engine.POOL_STEP,
         engine.POOL_CAP]
     ledger = season.summary(season_file).ledger
@@ -117,9 +114,9 @@ def test_the_answer_waits_for_the_commit_that_holds_the_row(
     finally:
         other_program.execute("ROLLBACK")
         other_program.close()
-    status, payload = future.result()
+    recorded = future.result()
     writer.close()
-    assert (status, payload["faction"], payload["amount"]) == (201, code, 15)
+    assert (recorded.faction, recorded.amount) == (code, 15)
     assert seen_at_answer == [(code, 15)]
 
 
@@ -135,7 +132,8 @@ def test_concurrent_callers_share_commits_and_each_gets_its_own_answer(
     def post(key: str, code: str) -> None:
         body = {"faction": code, "amount": 5}
         answers[key] = record_contribution(
-            writer, in_flight, 1, body, Requested(key, "POST", PATH, json.dumps(body).encode()))
+            writer, in_flight, 1, ContributionRequest(faction=code, amount=5),
+            Requested(key, "POST", PATH, json.dumps(body).encode()))
 
     threads = [threading.Thread(target=post, args=job) for job in jobs]
     for thread in threads:

@@ -16,14 +16,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import archive, beacons, engine, integrity
+from fairfight.conquest import archive, beacons, engine, integrity, ledger
 from fairfight.conquest.beacons import BEACON_DEFAULTS
-from fairfight.conquest.store import (
-    SQLITE_INTEGER_MAX,
-    SeasonStore,
-    check_stored_integer,
-    season_of,
-)
+from fairfight.conquest.rows import SQLITE_INTEGER_MAX, check_stored_integer, season_of
+from fairfight.conquest.store import SeasonStore
 from fairfight.core.draws import commitment as seed_commitment
 from fairfight.core.draws import new_seed
 from fairfight.core.errors import InputError, RuleError
@@ -71,12 +67,8 @@ class _BeaconValue(BaseModel):
     signature: str | None = Field(default=None, pattern=r"^[0-9a-fA-F]+$")
 
 
-@dataclass(frozen=True, slots=True)
-class Contribution:
-    """A recorded contribution; `repeated` when its idempotency key was already used."""
-
-    entry: dict[str, Any]
-    repeated: bool
+Contribution = ledger.Recorded
+"""A recorded contribution (`entry`, the pool after it); `repeated` when its key was used."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,30 +211,23 @@ def _public_state(season: SeasonSummary, key: str = "") -> dict[str, Any]:
 def contribute(
     path: SeasonAddress, faction: str, amount: int, key: str | None = None
 ) -> Contribution:
-    """Record a contribution, or refuse it (nothing written) under the rules of [§6]."""
+    """Record a contribution, or refuse it (nothing written) under the rules of [§6].
+
+    A batch of one through `ledger.record_contributions`, the web's path too; a key is bound
+    to this season, faction and amount.
+    """
     request = parse_model(_ContributionRequest, {"faction": faction, "amount": amount, "key": key})
     store = open_store(path, write=True)
     try:
+        claim = None if request.key is None else ledger.command_line_claim(
+            request.key, store.season_id, request.faction, request.amount)
         with store.transaction() as session:
-            if request.key is not None:
-                earlier = SeasonStore.ledger_by_key(session, request.key)
-                if earlier is not None:
-                    if (earlier.faction, earlier.amount) != (request.faction, request.amount):
-                        raise RuleError(
-                            "key",
-                            f"already used for ${earlier.amount} to {earlier.faction} "
-                            f"(seq {earlier.seq}); a key names one contribution",
-                        )
-                    return Contribution(earlier.public(), repeated=True)
-            season = summary_in(session)
-            try:
-                entry = engine.check_contribution(
-                    _public_state(season), season.ledger, request.faction, request.amount
-                )
-            except engine.LedgerRefusal as refusal:
-                raise RuleError(refusal.field, refusal.rule) from None
-            SeasonStore.add_contribution(session, entry, request.key)
-            return Contribution(entry, repeated=False)
+            summary_in(session)  # a damaged season is refused before anything is written
+            (outcome,) = ledger.record_contributions(
+                session, [ledger.LedgerRequest(request.faction, request.amount, claim)])
+            if not isinstance(outcome, ledger.Recorded):
+                raise outcome
+            return outcome
     finally:
         store.close()
 

@@ -1,5 +1,6 @@
-"""The SQLite season file itself: checks before opening, connections, journal modes, failures
-turned into one line, and a consistent backup.
+"""The SQLite season file as a connection part: checks before opening, connections, journal
+modes, failures turned into one line, and a consistent copy. It knows no store: `store.SeasonStore`
+builds on the engines made here.
 
 Journal modes: at rest a season file uses SQLite's rollback journal, so a read-only open needs
 no side files. The web service serves it in WAL mode (readers never wait for a writer, and a
@@ -10,7 +11,6 @@ open (SQLite refuses, and we do not wait for it), so two programs never disagree
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import stat
 from collections.abc import Iterator
@@ -23,23 +23,21 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import QueuePool
 
-from fairfight.conquest.seeds import SeedFile, seed_file_for
+from fairfight.conquest.rows import DAMAGED
 from fairfight.core.errors import InputError
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
     "DAMAGED",
-    "backup_season",
     "check_season_file",
     "connect_file_engine",
+    "copy_online",
     "database_errors",
     "return_to_rollback_journal",
 ]
 
 BUSY_TIMEOUT_SECONDS = 30.0
 """How long a command waits for another program's lock before saying the file is busy."""
-DAMAGED = "damaged season file"
-"""The field every damaged-contents error names: `damaged season file: <table>.<column>: ...`."""
 
 
 def _busy_or_locked(message: str) -> bool:
@@ -158,42 +156,16 @@ def connect_file_engine(path: Path, mode: str, *, wal: bool = False) -> Engine:
     return engine
 
 
-def backup_season(path: Path, folder: Path) -> list[Path]:
-    """Copy a season file and its seed file into `folder`, consistent even while battles run.
-
-    Uses SQLite's online backup, so a battle being fought is either wholly in the copy or not
-    at all; the seed copy is created with mode 0600 like the original.
-    """
-    if not folder.is_dir():
-        raise InputError(str(folder), "no such folder; create it first")
-    target = folder / path.name
-    target_seeds = SeedFile(seed_file_for(target))
-    for existing in (target, target_seeds.path):
-        if existing.exists() or existing.is_symlink():
-            raise InputError(str(existing), "already exists; back up into an empty folder")
-    if not os.access(folder, os.W_OK):
-        raise InputError(str(folder), "the folder is read-only")
-    from fairfight.conquest.store import SeasonStore
-
-    source = SeasonStore.open(path)
+def copy_online(path: Path, target: Path) -> None:
+    """Copy a season file with SQLite's online backup: a battle being fought while it runs is
+    either wholly in the copy or not at all."""
+    reader = sqlite3.connect(
+        f"file:{quote(str(path.absolute()))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS
+    )
+    writer = sqlite3.connect(target)
     try:
-        seed = source.secret_seed()
-        target_seeds.keep(seed)
-        reader = sqlite3.connect(
-            f"file:{quote(str(path.absolute()))}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS
-        )
-        writer = sqlite3.connect(target)
-        try:
-            with database_errors(path):
-                reader.backup(writer)
-        finally:
-            writer.close()
-            reader.close()
-    except BaseException:
-        target.unlink(missing_ok=True)
-        if target_seeds.path.exists():
-            target_seeds.discard()
-        raise
+        with database_errors(path):
+            reader.backup(writer)
     finally:
-        source.close()
-    return [target, target_seeds.path]
+        writer.close()
+        reader.close()

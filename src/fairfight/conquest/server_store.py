@@ -5,25 +5,27 @@ URL` adds a season and prints that address. Public rows carry their season's id;
 live in the `fairfight_secret` schema (`seeds.SeedTable`), which no public code path selects
 from, so a deployment can grant the web role the public schema only. Writers of one season
 serialise on its row (`SELECT … FOR UPDATE`), as `BEGIN IMMEDIATE` serialises them on SQLite.
+
+A connection part: it hands `store.SeasonStore` a connected `ServerSeason` and knows no store.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Engine, create_engine, delete, func, insert, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
+from fairfight.conquest.rows import KEY_TABLES, SEASON_TABLES, EngineFileRow, SeasonRow
 from fairfight.conquest.seeds import SeedTable
 from fairfight.core.errors import InputError
 
-if TYPE_CHECKING:
-    from fairfight.conquest.store import SeasonStore
-
 __all__ = [
     "SECRET_SCHEMA",
+    "ServerSeason",
     "create_server_season",
     "open_server_season",
     "prepare_database",
@@ -33,6 +35,19 @@ __all__ = [
 ]
 
 SECRET_SCHEMA = "fairfight_secret"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSeason:
+    """One season of a server database, connected: its engine, its id and its seed keeper."""
+
+    url: str
+    """The URL to reach the database again (password included; never shown)."""
+    shown: str
+    """The URL as printed and named in errors (password hidden)."""
+    engine: Engine
+    season_id: int
+    seeds: SeedTable
 
 
 def split_address(address: str) -> tuple[str, int | None]:
@@ -59,18 +74,15 @@ def _shown(url: str) -> str:
 
 
 def prepare_database(engine: Engine) -> None:
-    """Create the public tables and the secret schema (both only if missing)."""
-    from fairfight.conquest.store import _Base
-
+    """Create the public tables, the key table and the secret schema (each only if missing)."""
     with engine.begin() as connection:
         connection.execute(text(f"CREATE SCHEMA IF NOT EXISTS {SECRET_SCHEMA}"))
-    _Base.metadata.create_all(engine)
+    SEASON_TABLES.create_all(engine)
+    KEY_TABLES.create_all(engine)
 
 
 def server_season_ids(engine: Engine) -> list[int]:
     """Every season's id in the database, oldest first (none before the tables exist)."""
-    from fairfight.conquest.store import SeasonRow
-
     try:
         with engine.connect() as connection:
             return [int(i) for i in connection.scalars(select(SeasonRow.id).order_by(SeasonRow.id))]
@@ -78,17 +90,16 @@ def server_season_ids(engine: Engine) -> list[int]:
         return []
 
 
-def _store(cls: type[SeasonStore], url: str, engine: Engine, season_id: int,
-           write: bool) -> SeasonStore:
-    store = cls(_shown(url), engine, SeedTable(engine, season_id, SECRET_SCHEMA), write=write,
-                season_id=season_id, server=True)
-    store.reconnect_url = url
-    return store
+def _connected(url: str, engine: Engine, season_id: int) -> ServerSeason:
+    seeds = SeedTable(engine, season_id, SECRET_SCHEMA)
+    return ServerSeason(url, _shown(url), engine, season_id, seeds)
 
 
-def open_server_season(cls: type[SeasonStore], address: str, *, write: bool,
-                       engine: Engine | None = None) -> SeasonStore:
-    """Open one season of a server database; a database with one season needs no id."""
+def open_server_season(address: str, *, engine: Engine | None = None) -> ServerSeason:
+    """Connect to one season of a server database; a database with one season needs no id.
+
+    `engine` is a pooled engine already open on that database (the web service shares one).
+    """
     url, season_id = split_address(address)
     engine = engine or server_engine(url)
     ids = server_season_ids(engine)
@@ -101,14 +112,12 @@ def open_server_season(cls: type[SeasonStore], address: str, *, write: bool,
     if season_id not in ids:
         engine.dispose()
         raise InputError("season", f"{_shown(url)} holds no season {season_id}")
-    return _store(cls, url, engine, season_id, write)
+    return _connected(url, engine, season_id)
 
 
-def create_server_season(cls: type[SeasonStore], address: str, rows: dict[str, Any],
-                         seed: str, engine_files: Mapping[str, bytes]) -> SeasonStore:
+def create_server_season(address: str, rows: dict[str, Any], seed: str,
+                         engine_files: Mapping[str, bytes]) -> ServerSeason:
     """Add a season (the next id) with its public rows and its seed kept apart."""
-    from fairfight.conquest.store import EngineFileRow, SeasonRow
-
     url, wanted = split_address(address)
     if wanted is not None:
         raise InputError("season", "a new season gets the next id; give the URL without #ID")
@@ -122,9 +131,9 @@ def create_server_season(cls: type[SeasonStore], address: str, rows: dict[str, A
             for name, content in sorted(engine_files.items()):
                 connection.execute(insert(EngineFileRow).values(
                     season_id=season_id, name=name, content=content))
-        store = _store(cls, url, engine, season_id, True)
+        connected = _connected(url, engine, season_id)
         try:
-            SeedTable(engine, season_id, SECRET_SCHEMA).keep(seed)
+            connected.seeds.keep(seed)
         except BaseException:
             with engine.begin() as connection:
                 connection.execute(
@@ -134,4 +143,4 @@ def create_server_season(cls: type[SeasonStore], address: str, rows: dict[str, A
     except DBAPIError as error:
         engine.dispose()
         raise InputError("database", f"{_shown(url)}: {str(error.orig).splitlines()[0]}") from None
-    return store
+    return connected

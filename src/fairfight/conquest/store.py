@@ -5,152 +5,70 @@ Public tables: `season` (header, commitment, map, current board, beacon, reveale
 (on SQLite a separate file readable by its owner only; on a server database a table in its
 own schema). Every write runs in a `BEGIN IMMEDIATE` transaction, so a contribution and a
 battle fought at the same moment are serialised. Opened for reading, the file is opened
-read-only: no journal-mode switch, no side files, no write of any kind (`season_file` holds
-what is particular to the SQLite file: checks, connections, journal modes, backups).
+read-only: no journal-mode switch, no side files, no write of any kind.
+
+The layers: `rows` holds the tables; `season_file` (the SQLite file) and `server_store` (a
+server database) are connection parts that know no store; `SeasonStore` composes them with a
+seed keeper and offers the reads and writes the season's operations use; `ledger` records
+contributions through it.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (
-    Engine,
-    ForeignKey,
-    Integer,
-    LargeBinary,
-    String,
-    Text,
-    UniqueConstraint,
-    func,
-    inspect,
-    select,
-)
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy import Engine, func, inspect, select
+from sqlalchemy.orm import Session
 
-from fairfight.conquest.season_file import (
+from fairfight.conquest.rows import (
     DAMAGED,
+    KEY_TABLES,
+    SEASON_INFO_KEY,
+    SEASON_ROW_ID,
+    SEASON_TABLES,
+    SQLITE_INTEGER_MAX,
+    EngineFileRow,
+    HistoryRow,
+    LedgerRow,
+    RequestKeyRow,
+    SeasonRow,
+    check_stored_integer,
+    json_text,
+    load_column,
+    season_of,
+)
+from fairfight.conquest.season_file import (
     check_season_file,
     connect_file_engine,
+    copy_online,
     database_errors,
     return_to_rollback_journal,
 )
 from fairfight.conquest.seeds import SeedFile, SeedKeeper, seed_file_for
+from fairfight.conquest.server_store import (
+    ServerSeason,
+    create_server_season,
+    open_server_season,
+)
 from fairfight.core.errors import InputError
-from fairfight.core.records import canonical_json
 
 __all__ = [
-    "EngineFileRow",
-    "HistoryRow",
-    "LedgerRow",
     "SQLITE_INTEGER_MAX",
-    "SeasonRow",
     "SeasonStore",
+    "Version",
+    "backup_season",
     "check_stored_integer",
     "is_server_address",
     "load_column",
     "season_of",
 ]
 
-SEASON_ROW_ID = 1
-SQLITE_INTEGER_MAX = 2**63 - 1
-"""The largest integer a database column holds; battle numbers and counts stay within it."""
-
-
-class _Base(DeclarativeBase):
-    pass
-
-
-class SeasonRow(_Base):
-    """The public side of a season: everything here may be published."""
-
-    __tablename__ = "season"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    header: Mapped[str] = mapped_column(Text)
-    commitment: Mapped[str] = mapped_column(String(64))
-    map_data: Mapped[str] = mapped_column(Text)
-    board: Mapped[str] = mapped_column(Text)
-    beacon: Mapped[str | None] = mapped_column(Text, default=None)
-    revealed_seed: Mapped[str | None] = mapped_column(String(64), default=None)
-
-
-class LedgerRow(_Base):
-    """One accepted contribution; refused ones are never written."""
-
-    __tablename__ = "ledger"
-    __table_args__ = (UniqueConstraint("season_id", "idempotency_key"),)
-    season_id: Mapped[int] = mapped_column(
-        ForeignKey("season.id"), primary_key=True, default=SEASON_ROW_ID
-    )
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    before_battle: Mapped[int] = mapped_column(Integer)
-    faction: Mapped[str] = mapped_column(String(32))
-    amount: Mapped[int] = mapped_column(Integer)
-    idempotency_key: Mapped[str | None] = mapped_column(String(200), default=None)
-
-    def public(self) -> dict[str, Any]:
-        """The ledger entry as published and replayed (the idempotency key stays private)."""
-        return {
-            "seq": self.seq,
-            "before_battle": self.before_battle,
-            "faction": self.faction,
-            "amount": self.amount,
-        }
-
-
-class EngineFileRow(_Base):
-    """One verifier file as it was when the season was created; the header names its SHA-256."""
-
-    __tablename__ = "engine_file"
-    season_id: Mapped[int] = mapped_column(
-        ForeignKey("season.id"), primary_key=True, default=SEASON_ROW_ID
-    )
-    name: Mapped[str] = mapped_column(String(32), primary_key=True)
-    content: Mapped[bytes] = mapped_column(LargeBinary)
-
-
-class HistoryRow(_Base):
-    """One history entry (a battle or a bonus round) as canonical JSON."""
-
-    __tablename__ = "history"
-    season_id: Mapped[int] = mapped_column(
-        ForeignKey("season.id"), primary_key=True, default=SEASON_ROW_ID
-    )
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    entry: Mapped[str] = mapped_column(Text)
-
-
-def _text(value: Any) -> str:
-    return canonical_json(value).decode("utf-8")
-
-
-SEASON_INFO_KEY = "fairfight.season_id"
-"""Where a store's transaction notes which season of the database it works on."""
-
-
-def season_of(session: Session) -> int:
-    """The season a transaction works on (every query below is limited to it)."""
-    return int(session.info.get(SEASON_INFO_KEY, SEASON_ROW_ID))
-
-
-def load_column(place: str, text: Any) -> Any:
-    """Parse a stored JSON column; damaged contents name `table.column` and what is wrong."""
-    if not isinstance(text, str):
-        raise InputError(DAMAGED, f"{place}: holds {type(text).__name__}, not JSON text")
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise InputError(DAMAGED, f"{place}: nested too deeply") from None
-    except ValueError as error:
-        raise InputError(DAMAGED, f"{place}: not valid JSON ({_first_line(error)})") from None
-
-
-def _first_line(error: Exception) -> str:
-    return " ".join(str(error).split())[:80]
+Version = tuple[int, int, bool, bool]
+"""(battles fought, last ledger seq, beacon recorded, seed revealed): changes on every write."""
 
 
 def _entry_of(row: HistoryRow) -> dict[str, Any]:
@@ -158,13 +76,6 @@ def _entry_of(row: HistoryRow) -> dict[str, Any]:
     if not isinstance(entry, dict) or entry.get("number") != row.number:
         raise InputError(DAMAGED, f"history.entry (battle {row.number}): not that battle's entry")
     return entry
-
-
-def check_stored_integer(field: str, value: int, low: int = 1) -> int:
-    """Refuse a battle number or count the database could not hold."""
-    if not low <= value <= SQLITE_INTEGER_MAX:
-        raise InputError(field, f"must be from {low} to {SQLITE_INTEGER_MAX}")
-    return value
 
 
 def is_server_address(address: Path | str) -> bool:
@@ -176,7 +87,7 @@ def _check_tables(engine: Engine, path: Path) -> None:
     """Every table and column the store uses is there (a foreign SQLite file is refused)."""
     inspector = inspect(engine)
     present = set(inspector.get_table_names())
-    wanted = _Base.metadata.tables
+    wanted = SEASON_TABLES.tables
     if not present & set(wanted):
         raise InputError(str(path), "is an SQLite database but not a conquest season file")
     for name, table in wanted.items():
@@ -193,7 +104,7 @@ class SeasonStore:
 
     def __init__(
         self, path: Path | str, engine: Engine, seeds: SeedKeeper, *, write: bool,
-        season_id: int = SEASON_ROW_ID, server: bool = False,
+        season_id: int = SEASON_ROW_ID, server: bool = False, reconnect_url: str = "",
     ) -> None:
         self.path = path
         self.write = write
@@ -201,7 +112,12 @@ class SeasonStore:
         self.server = server
         self._engine = engine
         self._seeds = seeds
-        self.reconnect_url = ""
+        self.reconnect_url = reconnect_url
+
+    @classmethod
+    def _on_server(cls, connected: ServerSeason, *, write: bool) -> SeasonStore:
+        return cls(connected.shown, connected.engine, connected.seeds, write=write,
+                   season_id=connected.season_id, server=True, reconnect_url=connected.url)
 
     @property
     def address(self) -> str:
@@ -226,11 +142,10 @@ class SeasonStore:
         Given a server database URL, adds a season to that database instead.
         """
         if is_server_address(path):
-            from fairfight.conquest.server_store import create_server_season
-
-            rows = {"header": _text(header), "commitment": commitment,
-                    "map_data": _text(map_data), "board": _text(board)}
-            return create_server_season(cls, str(path), rows, seed, engine_files)
+            rows = {"header": json_text(header), "commitment": commitment,
+                    "map_data": json_text(map_data), "board": json_text(board)}
+            return cls._on_server(
+                create_server_season(str(path), rows, seed, engine_files), write=True)
         path = Path(path)
         seeds = SeedFile(seed_file_for(path))
         for target in (path, seeds.path):
@@ -246,15 +161,16 @@ class SeasonStore:
         store = cls(path, connect_file_engine(path, "rwc"), seeds, write=True)
         try:
             with database_errors(path):
-                _Base.metadata.create_all(store._engine)
+                SEASON_TABLES.create_all(store._engine)
+                KEY_TABLES.create_all(store._engine)
             with store.transaction() as session:
                 session.add(
                     SeasonRow(
                         id=SEASON_ROW_ID,
-                        header=_text(header),
+                        header=json_text(header),
                         commitment=commitment,
-                        map_data=_text(map_data),
-                        board=_text(board),
+                        map_data=json_text(map_data),
+                        board=json_text(board),
                     )
                 )
                 session.flush()  # the season row first: the engine files name it
@@ -268,16 +184,19 @@ class SeasonStore:
         return store
 
     @classmethod
-    def open(cls, path: Path | str, *, write: bool = False, wal: bool = False) -> SeasonStore:
+    def open(
+        cls, path: Path | str, *, write: bool = False, wal: bool = False,
+        server_engine: Engine | None = None,
+    ) -> SeasonStore:
         """Open an existing season; read-only unless `write` (then refused if read-only).
 
         `path` is a season file, or a server database's `URL#season` (see `server_store`).
-        `wal` (a long-running writer such as the web service) serves a file in WAL mode.
+        `wal` (a long-running writer such as the web service) serves a file in WAL mode;
+        `server_engine` is a server database's pooled engine to share (the web service's).
         """
         if is_server_address(path):
-            from fairfight.conquest.server_store import open_server_season
-
-            return open_server_season(cls, str(path), write=write)
+            connected = open_server_season(str(path), engine=server_engine)
+            return cls._on_server(connected, write=write)
         path = Path(path)
         check_season_file(path)
         if write and not os.access(path, os.W_OK):
@@ -353,12 +272,51 @@ class SeasonStore:
         return list(session.scalars(query.order_by(LedgerRow.seq)))
 
     @staticmethod
-    def ledger_by_key(session: Session, key: str) -> LedgerRow | None:
-        """The contribution already recorded under an idempotency key, if any."""
+    def ledger_due(session: Session, battle: int, faction: str) -> list[dict[str, Any]]:
+        """One faction's contributions dated to one battle, as public entries in seq order."""
         query = select(LedgerRow).where(
-            LedgerRow.season_id == season_of(session), LedgerRow.idempotency_key == key
+            LedgerRow.season_id == season_of(session),
+            LedgerRow.before_battle == battle,
+            LedgerRow.faction == faction,
         )
-        return session.scalars(query).first()
+        return [row.public() for row in session.scalars(query.order_by(LedgerRow.seq))]
+
+    @staticmethod
+    def last_seq(session: Session) -> int:
+        """The last ledger seq (0 before the first contribution)."""
+        query = select(func.max(LedgerRow.seq)).where(LedgerRow.season_id == season_of(session))
+        return int(session.scalar(query) or 0)
+
+    @staticmethod
+    def board(session: Session) -> dict[str, Any]:
+        """The current board as stored (callers that need it checked use `integrity`)."""
+        query = select(SeasonRow.board).where(SeasonRow.id == season_of(session))
+        text = session.scalars(query).first()
+        if text is None:
+            raise InputError(DAMAGED, "season: the season row is missing")
+        board: dict[str, Any] = load_column("season.board", text)
+        return board
+
+    @staticmethod
+    def request_keys(session: Session, keys: list[str]) -> dict[str, RequestKeyRow]:
+        """The claimed idempotency keys among `keys` (the key table is made if missing)."""
+        KEY_TABLES.create_all(session.connection())  # files made before the key table
+        query = select(RequestKeyRow).where(RequestKeyRow.key.in_(keys))
+        return {row.key: row for row in session.scalars(query)}
+
+    @staticmethod
+    def version(session: Session) -> Version:
+        """A cheap probe of the season's state: one row count, one max, two null checks."""
+        season_id = season_of(session)
+        battles = session.scalar(
+            select(func.count()).select_from(HistoryRow).where(HistoryRow.season_id == season_id)
+        ) or 0
+        row = session.execute(
+            select(SeasonRow.beacon.is_not(None), SeasonRow.revealed_seed.is_not(None))
+            .where(SeasonRow.id == season_id)
+        ).first()
+        beacon, revealed = (bool(row[0]), bool(row[1])) if row else (False, False)
+        return int(battles), SeasonStore.last_seq(session), beacon, revealed
 
     @staticmethod
     def history_count(session: Session) -> int:
@@ -391,24 +349,58 @@ class SeasonStore:
     # ------------------------------------------------------------ writes
 
     @staticmethod
-    def add_contribution(session: Session, entry: dict[str, Any], key: str | None) -> None:
-        """Record an accepted contribution."""
-        session.add(LedgerRow(season_id=season_of(session), idempotency_key=key, **entry))
+    def add_contribution(session: Session, entry: dict[str, Any]) -> None:
+        """Record an accepted contribution (its entry as `check_contribution` made it)."""
+        session.add(LedgerRow(season_id=season_of(session), **entry))
+
+    @staticmethod
+    def claim_key(session: Session, claimed: RequestKeyRow) -> None:
+        """Record a claimed idempotency key with its answer, in the ledger entry's transaction."""
+        session.add(claimed)
 
     @staticmethod
     def add_battle(session: Session, entry: dict[str, Any], board: dict[str, Any]) -> None:
         """Record a fought entry and the board after it, in the same transaction."""
         session.add(
-            HistoryRow(season_id=season_of(session), number=entry["number"], entry=_text(entry))
+            HistoryRow(season_id=season_of(session), number=entry["number"], entry=json_text(entry))
         )
-        SeasonStore.season(session).board = _text(board)
+        SeasonStore.season(session).board = json_text(board)
 
     @staticmethod
     def set_beacon(session: Session, beacon: dict[str, Any]) -> None:
         """Record the beacon round's public value."""
-        SeasonStore.season(session).beacon = _text(beacon)
+        SeasonStore.season(session).beacon = json_text(beacon)
 
     @staticmethod
     def set_revealed(session: Session, seed: str) -> None:
         """Publish the seed (only after the season has ended)."""
         SeasonStore.season(session).revealed_seed = seed
+
+
+def backup_season(path: Path, folder: Path) -> list[Path]:
+    """Copy a season file and its seed file into `folder`, consistent even while battles run.
+
+    The copy is SQLite's online backup (`season_file.copy_online`); the seed copy is created
+    with mode 0600 like the original.
+    """
+    if not folder.is_dir():
+        raise InputError(str(folder), "no such folder; create it first")
+    target = folder / path.name
+    target_seeds = SeedFile(seed_file_for(target))
+    for existing in (target, target_seeds.path):
+        if existing.exists() or existing.is_symlink():
+            raise InputError(str(existing), "already exists; back up into an empty folder")
+    if not os.access(folder, os.W_OK):
+        raise InputError(str(folder), "the folder is read-only")
+    source = SeasonStore.open(path)
+    try:
+        target_seeds.keep(source.secret_seed())
+        copy_online(path, target)
+    except BaseException:
+        target.unlink(missing_ok=True)
+        if target_seeds.path.exists():
+            target_seeds.discard()
+        raise
+    finally:
+        source.close()
+    return [target, target_seeds.path]

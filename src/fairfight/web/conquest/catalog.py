@@ -14,19 +14,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from fairfight.conquest import engine
 from fairfight.conquest.season import SeasonSummary, summary_in
-from fairfight.conquest.store import HistoryRow, LedgerRow, SeasonRow, SeasonStore, season_of
+from fairfight.conquest.store import SeasonStore, Version
 from fairfight.core.errors import InputError
 from fairfight.web.conquest.database import SeasonDatabase
 
 __all__ = ["SeasonCatalog", "Snapshot", "Version"]
-
-Version = tuple[int, int, bool, bool]
-"""(battles fought, last ledger seq, beacon recorded, seed revealed): changes on every write."""
 
 
 @dataclass(slots=True)
@@ -81,27 +77,10 @@ class SeasonCatalog:
         with self.database.transaction(season_id, write=False) as session:
             yield session
 
-    @staticmethod
-    def version_in(session: Session) -> Version:
-        """The cheap probe: one row count, one max, two null checks."""
-        season_id = season_of(session)
-        battles = session.scalar(
-            select(func.count()).select_from(HistoryRow).where(HistoryRow.season_id == season_id)
-        ) or 0
-        last_seq = session.scalar(
-            select(func.max(LedgerRow.seq)).where(LedgerRow.season_id == season_id)
-        ) or 0
-        row = session.execute(
-            select(SeasonRow.beacon.is_not(None), SeasonRow.revealed_seed.is_not(None))
-            .where(SeasonRow.id == season_id)
-        ).first()
-        beacon, revealed = (bool(row[0]), bool(row[1])) if row else (False, False)
-        return int(battles), int(last_seq), beacon, revealed
-
     def snapshot(self, season_id: int) -> Snapshot:
         """The season's public state now (rebuilt only when its version moved)."""
         with self.read(season_id) as session:
-            version = self.version_in(session)
+            version = SeasonStore.version(session)
             cached = self._cache.get(season_id)
             if cached is not None and cached.version == version:
                 return cached

@@ -1,50 +1,37 @@
-"""Fan contributions over HTTP, recorded exactly once per idempotency key.
+"""Fan contributions over HTTP, the request side: keys, keys in flight, and the answer.
 
-The key is claimed by inserting its row in the same transaction as the ledger entry, so a
-contribution and its key are written together or not at all: a crash, a refusal or an error
-leaves the key free. While a request holds a key, another request with the same key is
-answered 409 (this process keeps the keys in flight; a second server process waits on the
-season's write lock instead, then finds the key and answers with the first response). A key
-is bound to the method, the path and the SHA-256 of the body: the same request again gets the
-original response, a different request with the same key is refused with 422.
+A request is parsed once (by its route), bound to its idempotency key as a `ledger.KeyClaim`
+(the method, the path and the SHA-256 of the raw body), queued on the writer thread and
+answered after the commit that carries it. The ledger claims the key in the same transaction
+as the entry, so a crash, a refusal or an error leaves the key free; the same request again
+gets the original response, another request with the same key is refused with 422. While a
+request holds a key, another with the same key is answered 409 (this process keeps the keys
+in flight; a second server process waits on the season's write lock instead, then finds the
+key and answers with the first response).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
-from fairfight.conquest import engine
-from fairfight.conquest.store import LedgerRow, SeasonRow, SeasonStore, season_of
-from fairfight.core.errors import InputError, RuleError
-from fairfight.core.validation import parse_model
-from fairfight.web.conquest.catalog import SeasonCatalog
-from fairfight.web.conquest.models import Contribution, ContributionRequest
+from fairfight.conquest.ledger import KeyAlreadyUsed, KeyClaim, LedgerRequest, Recorded
+from fairfight.web.conquest.models import ContributionRequest
 from fairfight.web.conquest.refusals import Refusal
-from fairfight.web.conquest.request_keys import RequestKeyRow
-
-if TYPE_CHECKING:
-    from fairfight.web.conquest.writer import ContributionWriter
+from fairfight.web.conquest.writer import ContributionWriter
 
 __all__ = [
     "IDEMPOTENCY_HEADER",
     "InFlight",
     "KEY_PATTERN",
-    "Outcome",
-    "Pending",
     "Requested",
     "check_key",
-    "record_batch",
     "record_contribution",
     "record_contribution_async",
 ]
@@ -52,6 +39,7 @@ __all__ = [
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 KEY_PATTERN = r"^[\x21-\x7e]{1,200}$"
 """A key is 1 to 200 printable ASCII characters without spaces."""
+CREATED = 201
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +54,10 @@ class Requested:
     def body_sha256(self) -> str:
         """The SHA-256 of the raw body, lowercase hex."""
         return hashlib.sha256(self.body).hexdigest()
+
+    def claim(self) -> KeyClaim:
+        """The ledger's key claim for this request."""
+        return KeyClaim(self.key, self.method, self.path, self.body_sha256())
 
 
 class InFlight:
@@ -103,155 +95,39 @@ def check_key(key: str | None) -> str:
     return key
 
 
-def _replay(row: RequestKeyRow, requested: Requested) -> tuple[int, dict[str, Any]]:
-    if (row.method, row.path, row.body_sha256) != (
-        requested.method, requested.path, requested.body_sha256(),
-    ):
-        raise Refusal(422, IDEMPOTENCY_HEADER, f"already used for another request (ledger seq "
-                      f"{row.ledger_seq}); a key names one request, send a new key")
-    response: dict[str, Any] = json.loads(row.response)
-    return row.status, response
-
-
-@dataclass(slots=True)
-class _Batch:
-    """What one transaction has read and written so far: the board, the last seq, and each
-    faction's entries already dated to the next battle (the rows this batch added included)."""
-
-    season_id: int
-    board: dict[str, Any]
-    last: int
-    due: dict[str, list[dict[str, Any]]]
-
-
-def _open_batch(session: Session) -> _Batch:
-    season_id = season_of(session)
-    board = json.loads(
-        session.scalars(select(SeasonRow.board).where(SeasonRow.id == season_id)).one()
-    )
-    last = session.scalar(
-        select(func.max(LedgerRow.seq)).where(LedgerRow.season_id == season_id)
-    ) or 0
-    return _Batch(season_id, board, last, {})
-
-
-def _due(session: Session, batch: _Batch, faction: str) -> list[dict[str, Any]]:
-    """This faction's entries dated to the next battle, read once per transaction."""
-    due = batch.due.get(faction)
-    if due is None:
-        columns = (LedgerRow.seq, LedgerRow.before_battle, LedgerRow.faction, LedgerRow.amount)
-        due = batch.due[faction] = [dict(row) for row in session.execute(
-            select(*columns).where(
-                LedgerRow.season_id == batch.season_id,
-                LedgerRow.before_battle == batch.board["next_battle"],
-                LedgerRow.faction == faction,
-            ).order_by(LedgerRow.seq)
-        ).mappings()]
-    return due
-
-
-def _add(session: Session, batch: _Batch, faction: str, amount: int) -> Contribution:
-    """Check with the engine's ledger rule and append, inside the caller's transaction.
-
-    The pool rule reads only this faction's entries (the season's end is on the board), so the
-    engine is given the entries already dated to the next battle for this faction alone.
-    A refusal raises before anything is added, so it leaves the batch's other rows alone.
-    """
-    due = _due(session, batch, faction)
-    state = {"world": {}, "key": "", "max_battles": None, "board": batch.board}
+@contextmanager
+def _answered() -> Iterator[None]:
+    """A key bound to another request is the header's fault: 422 naming the header."""
     try:
-        entry = engine.check_contribution(state, due, faction, amount)
-    except engine.LedgerRefusal as refusal:
-        raise RuleError(refusal.field, refusal.rule) from None
-    entry["seq"] = batch.last + 1
-    SeasonStore.add_contribution(session, entry, None)
-    batch.last = entry["seq"]
-    due.append(entry)
-    after = engine.pending_board(state, due)["factions"][faction]
-    return Contribution(**entry, pool=after["pool"], pool_state=after["pool_state"])
+        yield
+    except KeyAlreadyUsed as reused:
+        raise Refusal(422, IDEMPOTENCY_HEADER, reused.rule) from None
 
 
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """One contribution waiting for its turn in a batch."""
-
-    request: ContributionRequest
-    requested: Requested
+def _ledger_request(request: ContributionRequest, requested: Requested) -> LedgerRequest:
+    return LedgerRequest(request.faction, request.amount, requested.claim())
 
 
-Outcome = tuple[int, dict[str, Any]] | Exception
-"""A contribution's answer, or the refusal (or error) it is answered with."""
-
-
-def _one(
-    session: Session, batch: _Batch, known: dict[str, RequestKeyRow], pending: Pending
-) -> tuple[int, dict[str, Any]]:
-    requested = pending.requested
-    earlier = known.get(requested.key)
-    if earlier is not None:
-        return _replay(earlier, requested)
-    result = _add(session, batch, pending.request.faction, pending.request.amount)
-    payload = result.model_dump()
-    row = known[requested.key] = RequestKeyRow(
-        key=requested.key,
-        season_id=batch.season_id,
-        method=requested.method,
-        path=requested.path,
-        body_sha256=requested.body_sha256(),
-        status=201,
-        response=json.dumps(payload, sort_keys=True),
-        ledger_seq=result.seq,
-    )
-    session.add(row)
-    return 201, payload
-
-
-def record_batch(
-    catalog: SeasonCatalog, season_id: int, batch: list[Pending]
-) -> list[Outcome]:
-    """Record contributions of one season in arrival order inside ONE transaction.
-
-    Each is accepted or refused on its own (a refusal writes nothing and leaves the others
-    alone), its key claimed in the same transaction; the outcomes are final only once this
-    returns, that is after the commit. An error of the transaction itself (the commit, the
-    database) raises, and then none of them was recorded.
-    """
-    catalog.require(season_id)
-    outcomes: list[Outcome] = []
-    keys = sorted({pending.requested.key for pending in batch})
-    with catalog.database.transaction(season_id, write=True) as session:
-        opened = _open_batch(session)
-        known = {row.key: row for row in session.scalars(
-            select(RequestKeyRow).where(RequestKeyRow.key.in_(keys)))}
-        # The new rows are flushed together at the commit: no query in the loop needs them
-        # (each faction's due entries are read before this batch adds any of its rows).
-        with session.no_autoflush:
-            for pending in batch:
-                try:
-                    outcomes.append(_one(session, opened, known, pending))
-                except (Refusal, InputError) as refusal:
-                    outcomes.append(refusal)
-    return outcomes
+def _answer(recorded: Recorded) -> tuple[int, dict[str, Any]]:
+    return CREATED, recorded.answer()
 
 
 def record_contribution(
-    writer: ContributionWriter, in_flight: InFlight, season_id: int, body: Any,
-    requested: Requested,
+    writer: ContributionWriter, in_flight: InFlight, season_id: int,
+    request: ContributionRequest, requested: Requested,
 ) -> tuple[int, dict[str, Any]]:
-    """Record one contribution under its key: (201, entry), or the key's original response.
-
-    Waits (in this thread) for the commit of the batch that carries it.
-    """
-    request = parse_model(ContributionRequest, body)
-    with in_flight.claim(requested.key):
-        return writer.submit(season_id, Pending(request, requested)).result()
+    """Record one parsed contribution under its key: (201, entry and pool), or the key's
+    original answer. Waits (in this thread) for the commit of the batch that carries it."""
+    with in_flight.claim(requested.key), _answered():
+        future = writer.submit(season_id, _ledger_request(request, requested))
+        return _answer(future.result())
 
 
 async def record_contribution_async(
-    writer: ContributionWriter, in_flight: InFlight, season_id: int, body: Any,
-    requested: Requested,
+    writer: ContributionWriter, in_flight: InFlight, season_id: int,
+    request: ContributionRequest, requested: Requested,
 ) -> tuple[int, dict[str, Any]]:
     """`record_contribution` for the event loop: no worker thread waits on the commit."""
-    request = parse_model(ContributionRequest, body)
-    with in_flight.claim(requested.key):
-        return await asyncio.wrap_future(writer.submit(season_id, Pending(request, requested)))
+    with in_flight.claim(requested.key), _answered():
+        future = writer.submit(season_id, _ledger_request(request, requested))
+        return _answer(await asyncio.wrap_future(future))

@@ -18,15 +18,10 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-from fairfight.conquest.server_store import (
-    open_server_season,
-    prepare_database,
-    server_engine,
-    server_season_ids,
-)
-from fairfight.conquest.store import SEASON_ROW_ID, SeasonStore, is_server_address
+from fairfight.conquest.rows import SEASON_ROW_ID
+from fairfight.conquest.server_store import prepare_database, server_engine, server_season_ids
+from fairfight.conquest.store import SeasonStore, is_server_address
 from fairfight.core.errors import InputError
-from fairfight.web.conquest.request_keys import create_key_table, create_key_table_on
 
 __all__ = ["SeasonDatabase", "sqlite_path"]
 
@@ -64,20 +59,16 @@ class SeasonDatabase:
                 if self._engine is None:
                     engine = server_engine(self.url)
                     prepare_database(engine)
-                    create_key_table_on(engine)
                     self._engine = engine
         return self._engine
 
     def _open(self, season_id: int, write: bool) -> SeasonStore:
         if self.server:
-            return open_server_season(SeasonStore, f"{self.url}#{season_id}", write=write,
-                                      engine=self.engine())
+            return SeasonStore.open(f"{self.url}#{season_id}", write=write,
+                                    server_engine=self.engine())
         if write:
-            store = SeasonStore.open(self.path, write=True, wal=True)
-            with store.transaction() as session:
-                create_key_table(session)
-            return store
-        self._store(season_id, write=True)  # the key table exists before any read asks for it
+            return SeasonStore.open(self.path, write=True, wal=True)
+        self._store(season_id, write=True)  # the writer first: it serves the file in WAL mode
         return SeasonStore.open(self.path)
 
     def _refuse_when_closed(self) -> None:

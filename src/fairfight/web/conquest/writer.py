@@ -2,11 +2,12 @@
 
 A commit on SQLite's rollback journal costs a few file syncs, far more than checking and
 inserting a row; one commit per request capped the service near the disk's sync rate. The
-writer takes everything that arrived while the previous batch was committing, checks each
-against the ledger rule in arrival order inside one transaction (`record_batch`), commits
-once and only then answers each waiter: a response never runs ahead of the commit that holds
-its row. The database's own write lock still serialises this process against the command line
-and other server processes.
+writer takes everything that arrived while the previous batch was committing, hands each
+season's requests in arrival order to `ledger.record_contributions` inside one transaction,
+commits once and only then answers each waiter: a response never runs ahead of the commit
+that holds its row. The database's own write lock still serialises this process against the
+command line and other server processes. The writer only queues and calls the ledger; it
+knows nothing of HTTP (`contributions` turns the outcomes into answers).
 """
 
 from __future__ import annotations
@@ -14,18 +15,29 @@ from __future__ import annotations
 import queue
 import threading
 from collections import defaultdict
+from collections.abc import Sequence
 from concurrent.futures import Future
-from typing import Any
 
+from fairfight.conquest.ledger import LedgerOutcome, LedgerRequest, Recorded, record_contributions
 from fairfight.web.conquest.catalog import SeasonCatalog
-from fairfight.web.conquest.contributions import Outcome, Pending, record_batch
 
-__all__ = ["BATCH_LIMIT", "ContributionWriter"]
+__all__ = ["BATCH_LIMIT", "ContributionWriter", "record_batch"]
 
 BATCH_LIMIT = 256
 """The most contributions one transaction carries (keeps a batch's lock hold short)."""
 
-_Job = tuple[int, Pending, "Future[tuple[int, dict[str, Any]]]"]
+_Job = tuple[int, LedgerRequest, "Future[Recorded]"]
+
+
+def record_batch(
+    catalog: SeasonCatalog, season_id: int, requests: Sequence[LedgerRequest]
+) -> list[LedgerOutcome]:
+    """Record one season's requests in ONE write transaction; outcomes are final once this
+    returns (after the commit). An error of the transaction itself raises: none was recorded.
+    """
+    catalog.require(season_id)
+    with catalog.database.transaction(season_id, write=True) as session:
+        return record_contributions(session, requests)
 
 
 class ContributionWriter:
@@ -38,9 +50,10 @@ class ContributionWriter:
         self._lock = threading.Lock()
         self._closed = False
 
-    def submit(self, season_id: int, pending: Pending) -> Future[tuple[int, dict[str, Any]]]:
-        """Queue a contribution; the future resolves after the commit that carries it."""
-        future: Future[tuple[int, dict[str, Any]]] = Future()
+    def submit(self, season_id: int, request: LedgerRequest) -> Future[Recorded]:
+        """Queue a contribution; the future resolves after the commit that carries it (to the
+        recorded entry, or to the refusal it got)."""
+        future: Future[Recorded] = Future()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the service is shutting down")
@@ -48,7 +61,7 @@ class ContributionWriter:
                 self._thread = threading.Thread(
                     target=self._run, name="contribution-writer", daemon=True)
                 self._thread.start()
-            self._jobs.put((season_id, pending, future))
+            self._jobs.put((season_id, request, future))
         return future
 
     def close(self) -> None:
@@ -87,13 +100,13 @@ class ContributionWriter:
             by_season[job[0]].append(job)
         for season_id, group in by_season.items():
             live = [job for job in group if job[2].set_running_or_notify_cancel()]
-            outcomes: list[Outcome]
+            outcomes: Sequence[LedgerOutcome | Exception]
             try:
                 outcomes = record_batch(self._catalog, season_id, [job[1] for job in live])
             except Exception as error:  # noqa: BLE001 -- the whole transaction failed
                 outcomes = [error] * len(live)
             for (_, _, future), outcome in zip(live, outcomes, strict=True):
-                if isinstance(outcome, Exception):
-                    future.set_exception(outcome)
-                else:
+                if isinstance(outcome, Recorded):
                     future.set_result(outcome)
+                else:
+                    future.set_exception(outcome)

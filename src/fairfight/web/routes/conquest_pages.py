@@ -16,9 +16,11 @@ from starlette.concurrency import run_in_threadpool
 
 from fairfight.conquest import engine
 from fairfight.core.errors import InputError
+from fairfight.core.validation import parse_model
 from fairfight.web.conquest import episode_views, views
 from fairfight.web.conquest.contributions import Requested, record_contribution
 from fairfight.web.conquest.forecasts import PoolEffectView
+from fairfight.web.conquest.models import ContributionRequest
 from fairfight.web.conquest.operator import record_zip
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.rules_page import rules_html
@@ -145,16 +147,14 @@ async def pool_effect_page(
     return _card(request, conquest, season_id, code, effect=effect)
 
 
-def _record_waiting(conquest: ConquestService, season_id: int, amount: int, code: str,
+def _record_waiting(conquest: ConquestService, season_id: int, asked: ContributionRequest,
                     requested: Requested) -> tuple[int, dict[str, Any]]:
     """Record, waiting out an earlier post of the same form (a double click) instead of 409."""
     deadline = time.monotonic() + FORM_WAIT_SECONDS
     while True:
         try:
             return record_contribution(
-                conquest.writer, conquest.in_flight, season_id,
-                {"faction": code, "amount": amount}, requested,
-            )
+                conquest.writer, conquest.in_flight, season_id, asked, requested)
         except Refusal as refusal:
             if refusal.status != 409 or time.monotonic() > deadline:
                 raise
@@ -173,8 +173,9 @@ async def contribute_form(
     requested = Requested(f"form:{idempotency_key}", "POST", request.url.path,
                           f"{code}:{amount}".encode())
     try:
+        asked = parse_model(ContributionRequest, {"faction": code, "amount": amount})
         _, payload = await run_in_threadpool(
-            _record_waiting, conquest, season_id, amount, code, requested)
+            _record_waiting, conquest, season_id, asked, requested)
     except InputError as error:
         return _card(request, conquest, season_id, code, status=422, error=error)
     conquest.live.poke()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends, FastAPI, Header, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from fairfight.core.validation import parse_model
 from fairfight.web.conquest import operator
 from fairfight.web.conquest.contributions import (
     IDEMPOTENCY_HEADER,
@@ -48,13 +48,6 @@ def install(app: FastAPI) -> None:
     install_service(app)
 
 
-def _json_body(raw: bytes) -> Any:
-    try:
-        return json.loads(raw)
-    except ValueError:
-        raise Refusal(400, "body", "is not valid JSON") from None
-
-
 @router.post(
     "/seasons/{season_id:int}/contributions",
     status_code=201,
@@ -74,11 +67,11 @@ async def contribute(
         raise Refusal(403, "payments", "contributions are taken through the payment provider; "
                       "this endpoint is closed while a payment secret is configured")
     key = check_key(idempotency_key)
-    del body  # validated for the schema; the raw body is what the key is bound to
-    raw = await request.body()
-    requested = Requested(key, request.method, request.url.path, raw)
+    # `body` is the one parse; the raw bytes (kept by the framework) are only hashed, for
+    # the key's binding.
+    requested = Requested(key, request.method, request.url.path, await request.body())
     status, payload = await record_contribution_async(
-        conquest.writer, conquest.in_flight, season_id, _json_body(raw), requested,
+        conquest.writer, conquest.in_flight, season_id, body, requested,
     )
     conquest.live.poke()
     return JSONResponse(payload, status_code=status)
@@ -98,10 +91,10 @@ async def payment_webhook(
     raw = await request.body()
     event = verified_event(secret, signature, raw)
     data = event.data
+    asked = parse_model(ContributionRequest, {"faction": data.faction, "amount": data.amount})
     requested = Requested(f"payment:{event.id}", request.method, request.url.path, raw)
     status, payload = await record_contribution_async(
-        conquest.writer, conquest.in_flight, data.season,
-        {"faction": data.faction, "amount": data.amount}, requested,
+        conquest.writer, conquest.in_flight, data.season, asked, requested,
     )
     conquest.live.poke()
     return JSONResponse(payload, status_code=status)

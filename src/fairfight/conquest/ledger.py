@@ -1,0 +1,186 @@
+"""The one path a fan contribution takes into the ledger, for the command line and the web.
+
+`record_contributions` records a batch of requests of one season inside the caller's
+transaction, in arrival order; `conquest contribute` is a batch of one, the web's writer
+thread sends everything that arrived while the previous batch was committing. Each request
+is accepted or refused on its own under the engine's ledger rule [§6]: a refusal writes
+nothing and leaves the batch's other requests alone.
+
+One idempotency scheme: a key is claimed by writing its row (`rows.RequestKeyRow`) in the
+same transaction as the ledger entry, so both are written or neither. A key is bound to a
+`KeyClaim` (where the request came from and the SHA-256 of its body): the same claim again is
+answered with the first answer and records nothing; another claim with the same key is
+refused with `KeyAlreadyUsed`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from fairfight.conquest import engine
+from fairfight.conquest.rows import RequestKeyRow, json_text, season_of
+from fairfight.conquest.store import SeasonStore
+from fairfight.core.errors import InputError, RuleError
+
+__all__ = [
+    "KeyAlreadyUsed",
+    "KeyClaim",
+    "LedgerOutcome",
+    "LedgerRequest",
+    "RECORDED_STATUS",
+    "Recorded",
+    "command_line_claim",
+    "record_contributions",
+]
+
+RECORDED_STATUS = 201
+"""The status a claimed key's answer is stored with: recorded (HTTP's 201 Created)."""
+COMMAND_LINE = "CLI"
+"""The method a key claimed by `conquest contribute` is bound to (the web's are HTTP verbs)."""
+
+
+class KeyAlreadyUsed(RuleError):
+    """An idempotency key already names another request; the web answers it with 422."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeyClaim:
+    """What an idempotency key is bound to: the request's method, path and body SHA-256."""
+
+    key: str
+    method: str
+    path: str
+    body_sha256: str
+
+
+def command_line_claim(key: str, season_id: int, faction: str, amount: int) -> KeyClaim:
+    """The claim of `conquest contribute --key`: bound to the season, the faction and amount."""
+    body = json_text({"amount": amount, "faction": faction}).encode("utf-8")
+    return KeyClaim(key, COMMAND_LINE, f"conquest contribute #{season_id}",
+                    hashlib.sha256(body).hexdigest())
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRequest:
+    """One contribution asked for: a faction, whole dollars, and the key claim if any."""
+
+    faction: str
+    amount: int
+    claim: KeyClaim | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """An accepted contribution and its faction's pool after it; `repeated` for a replay."""
+
+    seq: int
+    before_battle: int
+    faction: str
+    amount: int
+    pool: int
+    pool_state: str
+    repeated: bool = False
+
+    @property
+    def entry(self) -> dict[str, Any]:
+        """The ledger entry as published and replayed."""
+        return {"seq": self.seq, "before_battle": self.before_battle,
+                "faction": self.faction, "amount": self.amount}
+
+    def answer(self) -> dict[str, Any]:
+        """The entry and the pool after it: what a request is answered with."""
+        return {**self.entry, "pool": self.pool, "pool_state": self.pool_state}
+
+
+LedgerOutcome = Recorded | RuleError | InputError
+"""A request's outcome: recorded (or replayed), or the refusal that wrote nothing."""
+
+
+@dataclass(slots=True)
+class _Batch:
+    """What one transaction has read and written so far: the board, the last seq, each
+    faction's entries dated to the next battle (this batch's included), the claimed keys."""
+
+    board: dict[str, Any]
+    last: int
+    keys: dict[str, RequestKeyRow]
+    due: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def _replay(earlier: RequestKeyRow, claim: KeyClaim) -> Recorded:
+    if (earlier.method, earlier.path, earlier.body_sha256) != (
+        claim.method, claim.path, claim.body_sha256,
+    ):
+        raise KeyAlreadyUsed("key", f"already used for another request (ledger seq "
+                             f"{earlier.ledger_seq}); a key names one request, send a new key")
+    return Recorded(**json.loads(earlier.response), repeated=True)
+
+
+def _add(session: Session, batch: _Batch, faction: str, amount: int) -> Recorded:
+    """Check with the engine's ledger rule and append, inside the caller's transaction.
+
+    The pool rule reads only this faction's entries (the season's end is on the board), so the
+    engine is given the entries already dated to the next battle for this faction alone.
+    """
+    due = batch.due.get(faction)
+    if due is None:
+        due = batch.due[faction] = SeasonStore.ledger_due(
+            session, batch.board["next_battle"], faction)
+    state = {"world": {}, "key": "", "max_battles": None, "board": batch.board}
+    try:
+        entry = engine.check_contribution(state, due, faction, amount)
+    except engine.LedgerRefusal as refusal:
+        raise RuleError(refusal.field, refusal.rule) from None
+    entry["seq"] = batch.last + 1
+    SeasonStore.add_contribution(session, entry)
+    batch.last = entry["seq"]
+    due.append(entry)
+    after = engine.pending_board(state, due)["factions"][faction]
+    return Recorded(**entry, pool=after["pool"], pool_state=after["pool_state"])
+
+
+def _one(session: Session, batch: _Batch, request: LedgerRequest) -> Recorded:
+    claim = request.claim
+    if claim is not None and claim.key in batch.keys:
+        return _replay(batch.keys[claim.key], claim)
+    recorded = _add(session, batch, request.faction, request.amount)
+    if claim is not None:
+        claimed = batch.keys[claim.key] = RequestKeyRow(
+            key=claim.key, season_id=season_of(session), method=claim.method, path=claim.path,
+            body_sha256=claim.body_sha256, status=RECORDED_STATUS,
+            response=json.dumps(recorded.answer(), sort_keys=True), ledger_seq=recorded.seq,
+        )
+        SeasonStore.claim_key(session, claimed)
+    return recorded
+
+
+def record_contributions(
+    session: Session, requests: Sequence[LedgerRequest]
+) -> list[LedgerOutcome]:
+    """Record contributions of the transaction's season in arrival order, one outcome each.
+
+    The outcomes are final once the caller's transaction commits; if the commit fails, none
+    of them was recorded.
+    """
+    keys = sorted({r.claim.key for r in requests if r.claim is not None})
+    batch = _Batch(
+        board=SeasonStore.board(session),
+        last=SeasonStore.last_seq(session),
+        keys=SeasonStore.request_keys(session, keys) if keys else {},
+    )
+    outcomes: list[LedgerOutcome] = []
+    # The new rows are flushed together at the commit: no query in the loop needs them
+    # (each faction's due entries are read before this batch adds any of its rows).
+    with session.no_autoflush:
+        for request in requests:
+            try:
+                outcomes.append(_one(session, batch, request))
+            except (RuleError, InputError) as refusal:
+                outcomes.append(refusal)
+    return outcomes

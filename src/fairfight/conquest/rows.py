@@ -1,0 +1,173 @@
+"""The season's tables as SQLAlchemy rows, and the few helpers every query over them needs.
+
+This is the bottom layer of the season's persistence: it knows the tables and their columns,
+nothing about files, servers or the rules. `season_file` and `server_store` connect to a
+database holding these tables, `store.SeasonStore` composes the two, and `ledger` records
+contributions through the store.
+
+Two metadata: `SEASON_TABLES` (what every season file must hold; an open refuses a file
+without them) and `KEY_TABLES` (the claimed idempotency keys, created on first need so files
+made before it existed still open).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import ForeignKey, Integer, LargeBinary, MetaData, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from fairfight.core.errors import InputError
+from fairfight.core.records import canonical_json
+
+__all__ = [
+    "DAMAGED",
+    "EngineFileRow",
+    "HistoryRow",
+    "KEY_TABLES",
+    "LedgerRow",
+    "RequestKeyRow",
+    "SEASON_INFO_KEY",
+    "SEASON_ROW_ID",
+    "SEASON_TABLES",
+    "SQLITE_INTEGER_MAX",
+    "SeasonRow",
+    "check_stored_integer",
+    "json_text",
+    "load_column",
+    "season_of",
+]
+
+DAMAGED = "damaged season file"
+"""The field every damaged-contents error names: `damaged season file: <table>.<column>: ...`."""
+SEASON_ROW_ID = 1
+"""The id of the one season a season file holds (a server database numbers them from 1)."""
+SQLITE_INTEGER_MAX = 2**63 - 1
+"""The largest integer a database column holds; battle numbers and counts stay within it."""
+SEASON_INFO_KEY = "fairfight.season_id"
+"""Where a store's transaction notes which season of the database it works on."""
+
+
+class _SeasonBase(DeclarativeBase):
+    pass
+
+
+class _KeysBase(DeclarativeBase):
+    pass
+
+
+SEASON_TABLES: MetaData = _SeasonBase.metadata
+KEY_TABLES: MetaData = _KeysBase.metadata
+
+
+class SeasonRow(_SeasonBase):
+    """The public side of a season: everything here may be published."""
+
+    __tablename__ = "season"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    header: Mapped[str] = mapped_column(Text)
+    commitment: Mapped[str] = mapped_column(String(64))
+    map_data: Mapped[str] = mapped_column(Text)
+    board: Mapped[str] = mapped_column(Text)
+    beacon: Mapped[str | None] = mapped_column(Text, default=None)
+    revealed_seed: Mapped[str | None] = mapped_column(String(64), default=None)
+
+
+class LedgerRow(_SeasonBase):
+    """One accepted contribution; refused ones are never written.
+
+    Files made before the key table existed also have an `idempotency_key` column here; it
+    is no longer read or written (a key is claimed in `RequestKeyRow`).
+    """
+
+    __tablename__ = "ledger"
+    season_id: Mapped[int] = mapped_column(
+        ForeignKey("season.id"), primary_key=True, default=SEASON_ROW_ID
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    before_battle: Mapped[int] = mapped_column(Integer)
+    faction: Mapped[str] = mapped_column(String(32))
+    amount: Mapped[int] = mapped_column(Integer)
+
+    def public(self) -> dict[str, Any]:
+        """The ledger entry as published and replayed."""
+        return {
+            "seq": self.seq,
+            "before_battle": self.before_battle,
+            "faction": self.faction,
+            "amount": self.amount,
+        }
+
+
+class EngineFileRow(_SeasonBase):
+    """One verifier file as it was when the season was created; the header names its SHA-256."""
+
+    __tablename__ = "engine_file"
+    season_id: Mapped[int] = mapped_column(
+        ForeignKey("season.id"), primary_key=True, default=SEASON_ROW_ID
+    )
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class HistoryRow(_SeasonBase):
+    """One history entry (a battle or a bonus round) as canonical JSON."""
+
+    __tablename__ = "history"
+    season_id: Mapped[int] = mapped_column(
+        ForeignKey("season.id"), primary_key=True, default=SEASON_ROW_ID
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    entry: Mapped[str] = mapped_column(Text)
+
+
+class RequestKeyRow(_KeysBase):
+    """A claimed idempotency key: the request it is bound to and the answer it got.
+
+    The table keeps the name it had when only the web claimed keys, so the keys already in
+    season files and databases stay claimed.
+    """
+
+    __tablename__ = "web_request_keys"
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    season_id: Mapped[int] = mapped_column(Integer)
+    method: Mapped[str] = mapped_column(String(10))
+    path: Mapped[str] = mapped_column(String(300))
+    body_sha256: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(Integer)
+    response: Mapped[str] = mapped_column(Text)
+    ledger_seq: Mapped[int] = mapped_column(Integer)
+
+
+def json_text(value: Any) -> str:
+    """A JSON column's contents: canonical JSON, as text."""
+    return canonical_json(value).decode("utf-8")
+
+
+def season_of(session: Session) -> int:
+    """The season a transaction works on (every query is limited to it)."""
+    return int(session.info.get(SEASON_INFO_KEY, SEASON_ROW_ID))
+
+
+def load_column(place: str, text: Any) -> Any:
+    """Parse a stored JSON column; damaged contents name `table.column` and what is wrong."""
+    if not isinstance(text, str):
+        raise InputError(DAMAGED, f"{place}: holds {type(text).__name__}, not JSON text")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InputError(DAMAGED, f"{place}: nested too deeply") from None
+    except ValueError as error:
+        raise InputError(DAMAGED, f"{place}: not valid JSON ({_first_line(error)})") from None
+
+
+def _first_line(error: Exception) -> str:
+    return " ".join(str(error).split())[:80]
+
+
+def check_stored_integer(field: str, value: int, low: int = 1) -> int:
+    """Refuse a battle number or count the database could not hold."""
+    if not low <= value <= SQLITE_INTEGER_MAX:
+        raise InputError(field, f"must be from {low} to {SQLITE_INTEGER_MAX}")
+    return value
