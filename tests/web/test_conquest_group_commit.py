@@ -86,7 +86,7 @@ def test_a_refusal_in_a_batch_leaves_the_others_recorded(
         (last + 3, first, engine.POOL_STEP),
     ]
     with sqlite3.connect(season_file) as connection:
-        keys = dict(connection.execute("SELECT key, ledger_seq FROM web_request_keys"))
+        keys = dict(connection.execute("SELECT key, ledger_seq FROM contribution_key"))
     assert keys == {"a": last + 1, "b": last + 2, "fills": last + 3}
 
 
@@ -100,7 +100,7 @@ def test_the_answer_waits_for_the_commit_that_holds_the_row(
     def committed_when_answered(_: object) -> None:
         with sqlite3.connect(season_file, timeout=30) as reader:
             seen_at_answer.append(reader.execute(
-                "SELECT faction, amount FROM ledger l JOIN web_request_keys k "
+                "SELECT faction, amount FROM ledger l JOIN contribution_key k "
                 "ON k.ledger_seq = l.seq WHERE k.key = 'held'").fetchone())
 
     other_program = sqlite3.connect(season_file, isolation_level=None)

@@ -156,7 +156,7 @@ def test_no_acknowledged_contribution_is_lost_or_doubled(tmp_path: Path) -> None
         entry = by_seq[int(str(answer["seq"]))]
         assert (entry["faction"], entry["amount"]) == (answer["faction"], 5), key
     with sqlite3.connect(path) as connection:
-        keyed = connection.execute("SELECT key, ledger_seq FROM web_request_keys").fetchall()
+        keyed = connection.execute("SELECT key, ledger_seq FROM contribution_key").fetchall()
     assert len(keyed) == len(ledger)  # every ledger entry came from exactly one key
     assert len({seq for _, seq in keyed}) == len(ledger)
     assert {int(str(a["seq"])) for a in acknowledged.values()} <= {seq for _, seq in keyed}

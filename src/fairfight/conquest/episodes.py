@@ -13,8 +13,13 @@ from typing import Any
 
 from fairfight.conquest.engine import (
     BASIS_POINTS,
+    CATEGORIES,
+    DRAW_ROLES,
+    POOL_CAP,
     POWER_SCALE,
     RATING_WEIGHTS,
+    ROUND_BITS,
+    ROUND_SCALE,
     UPSET_BELOW,
     BattleKind,
     Reason,
@@ -24,6 +29,8 @@ from fairfight.core.draws import DRAW_RANGE
 __all__ = [
     "EpisodeView",
     "SIDE_ROWS",
+    "defender_rounds",
+    "draw_used",
     "episode_view",
     "headline",
     "morale_text",
@@ -32,7 +39,10 @@ __all__ = [
     "render_episode",
     "render_markdown",
     "render_odds",
+    "round_check",
     "round_draw",
+    "secured_line",
+    "secured_role",
 ]
 
 _WEIGHT_TOTAL = sum(RATING_WEIGHTS.values())
@@ -56,6 +66,44 @@ def morale_text(basis_points: int) -> str:
 def power_text(power: int) -> str:
     """Population power (millionths) for display: 406840000 -> `406.84`."""
     return f"{power / POWER_SCALE:,.2f}"
+
+
+def defender_rounds(entry: dict[str, Any]) -> int:
+    """The rounds the defender won: every round of the entry the attacker did not [§5]."""
+    return len(entry["rounds"]) - int(entry["attacker_rounds"])
+
+
+def secured_role(entry: dict[str, Any]) -> str | None:
+    """Whose full pool secured the battle, `attacker` or `defender` (None: nobody's) [§6].
+
+    A secured battle's chance after fan power is 1 for the attacker or 0 (the defender's win).
+    """
+    if not entry["secured"]:
+        return None
+    return "attacker" if Fraction(entry["battle_chance"]["after"]) == 1 else "defender"
+
+
+def secured_line(faction: str) -> str:
+    """The sentence that says a full pool secured the battle [§6]."""
+    return f"SECURED by {faction}'s full ${POOL_CAP} pool."
+
+
+def round_check(shown: dict[str, Any], value: int) -> str:
+    """The check that decided a round: the draw's top bits against the threshold Q of the
+    round's chance after fan power (the attacker wins when they are below it) [§5]."""
+    chance = Fraction(shown["after"])
+    q = chance.numerator * (ROUND_SCALE // chance.denominator)
+    high = value >> ROUND_BITS
+    won = shown["winner"] == "attacker"
+    return (f"x>>{ROUND_BITS} = {high:,} {'<' if won else '≥'} Q = {q:,}: "
+            f"{'attacker' if won else 'defender'} wins the round")
+
+
+def draw_used(entry: dict[str, Any], position: int) -> bool:
+    """Whether the entry's draw at `position` (0 to 7) decided anything: a rebellion has no
+    pick of fighters or border, so it leaves the draws before the rounds unused [§2]."""
+    rebellion = entry["kind"] == BattleKind.BONUS
+    return not (rebellion and position < len(DRAW_ROLES) - len(CATEGORIES))
 
 
 def _count(number: int, noun: str) -> str:
@@ -124,9 +172,7 @@ def episode_view(entry: dict[str, Any]) -> EpisodeView:
                 _count(candidates[k], k[:-1]) for k in ("attackers", "defenders", "borders")
             )
         ]
-    secured = None
-    if entry["secured"]:
-        secured = "attacker" if Fraction(entry["battle_chance"]["after"]) == 1 else "defender"
+    secured = secured_role(entry)
     draws = {d["index"]: d["value"] for d in entry["draws"]}
     rounds = entry["rounds"]
     round_rows = [
@@ -193,8 +239,7 @@ def render_markdown(entry: dict[str, Any]) -> str:
 
 
 def _result(entry: dict[str, Any]) -> str:
-    won = entry["attacker_rounds"]
-    natural = f"rounds {won}-{len(entry['rounds']) - won} for the attacker"
+    natural = f"rounds {entry['attacker_rounds']}-{defender_rounds(entry)} for the attacker"
     text = f"RESULT: {entry['winner']} wins ({natural}; reason {entry['reason']})"
     if entry["reason"] == Reason.FAN_POWER:
         text += f"; the draws favoured {entry['natural_winner']}"

@@ -6,11 +6,11 @@ thread sends everything that arrived while the previous batch was committing. Ea
 is accepted or refused on its own under the engine's ledger rule [§6]: a refusal writes
 nothing and leaves the batch's other requests alone.
 
-One idempotency scheme: a key is claimed by writing its row (`rows.RequestKeyRow`) in the
-same transaction as the ledger entry, so both are written or neither. A key is bound to a
-`KeyClaim` (where the request came from and the SHA-256 of its body): the same claim again is
-answered with the first answer and records nothing; another claim with the same key is
-refused with `KeyAlreadyUsed`.
+One idempotency scheme: a key names one request of one season. It is claimed by writing
+its row (`rows.ContributionKeyRow`) in the same transaction as the ledger entry, so both are
+written or neither. A key is bound to a `KeyClaim` (where the request came from and the
+SHA-256 of its body): the same claim again is answered with the first answer and records
+nothing; another claim with the same key is refused with `KeyAlreadyUsed`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from fairfight.conquest import engine
-from fairfight.conquest.rows import RequestKeyRow, json_text, season_of
+from fairfight.conquest.rows import ContributionKeyRow, json_text, season_of
 from fairfight.conquest.store import SeasonStore
 from fairfight.core.errors import InputError, RuleError
 
@@ -33,14 +33,11 @@ __all__ = [
     "KeyClaim",
     "LedgerOutcome",
     "LedgerRequest",
-    "RECORDED_STATUS",
     "Recorded",
     "command_line_claim",
     "record_contributions",
 ]
 
-RECORDED_STATUS = 201
-"""The status a claimed key's answer is stored with: recorded (HTTP's 201 Created)."""
 COMMAND_LINE = "CLI"
 """The method a key claimed by `conquest contribute` is bound to (the web's are HTTP verbs)."""
 
@@ -109,17 +106,17 @@ class _Batch:
 
     board: dict[str, Any]
     last: int
-    keys: dict[str, RequestKeyRow]
+    keys: dict[str, ContributionKeyRow]
     due: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
-def _replay(earlier: RequestKeyRow, claim: KeyClaim) -> Recorded:
+def _replay(earlier: ContributionKeyRow, claim: KeyClaim) -> Recorded:
     if (earlier.method, earlier.path, earlier.body_sha256) != (
         claim.method, claim.path, claim.body_sha256,
     ):
         raise KeyAlreadyUsed("key", f"already used for another request (ledger seq "
                              f"{earlier.ledger_seq}); a key names one request, send a new key")
-    return Recorded(**json.loads(earlier.response), repeated=True)
+    return Recorded(**json.loads(earlier.answer), repeated=True)
 
 
 def _add(session: Session, batch: _Batch, faction: str, amount: int) -> Recorded:
@@ -151,10 +148,10 @@ def _one(session: Session, batch: _Batch, request: LedgerRequest) -> Recorded:
         return _replay(batch.keys[claim.key], claim)
     recorded = _add(session, batch, request.faction, request.amount)
     if claim is not None:
-        claimed = batch.keys[claim.key] = RequestKeyRow(
+        claimed = batch.keys[claim.key] = ContributionKeyRow(
             key=claim.key, season_id=season_of(session), method=claim.method, path=claim.path,
-            body_sha256=claim.body_sha256, status=RECORDED_STATUS,
-            response=json.dumps(recorded.answer(), sort_keys=True), ledger_seq=recorded.seq,
+            body_sha256=claim.body_sha256, ledger_seq=recorded.seq,
+            answer=json.dumps(recorded.answer(), sort_keys=True),
         )
         SeasonStore.claim_key(session, claimed)
     return recorded
@@ -172,7 +169,7 @@ def record_contributions(
     batch = _Batch(
         board=SeasonStore.board(session),
         last=SeasonStore.last_seq(session),
-        keys=SeasonStore.request_keys(session, keys) if keys else {},
+        keys=SeasonStore.claimed_keys(session, keys) if keys else {},
     )
     outcomes: list[LedgerOutcome] = []
     # The new rows are flushed together at the commit: no query in the loop needs them

@@ -7,7 +7,7 @@ contributions through the store.
 
 Two metadata: `SEASON_TABLES` (what every season file must hold; an open refuses a file
 without them) and `KEY_TABLES` (the claimed idempotency keys, created on first need so files
-made before it existed still open).
+made before it existed still open; `ensure_key_table`).
 """
 
 from __future__ import annotations
@@ -15,25 +15,37 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import ForeignKey, Integer, LargeBinary, MetaData, String, Text
+from sqlalchemy import (
+    Connection,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    inspect,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from fairfight.core.errors import InputError
 from fairfight.core.records import canonical_json
 
 __all__ = [
+    "ContributionKeyRow",
     "DAMAGED",
     "EngineFileRow",
     "HistoryRow",
     "KEY_TABLES",
     "LedgerRow",
-    "RequestKeyRow",
+    "OLD_KEY_TABLE",
     "SEASON_INFO_KEY",
     "SEASON_ROW_ID",
     "SEASON_TABLES",
     "SQLITE_INTEGER_MAX",
     "SeasonRow",
     "check_stored_integer",
+    "ensure_key_table",
     "json_text",
     "load_column",
     "season_of",
@@ -78,7 +90,7 @@ class LedgerRow(_SeasonBase):
     """One accepted contribution; refused ones are never written.
 
     Files made before the key table existed also have an `idempotency_key` column here; it
-    is no longer read or written (a key is claimed in `RequestKeyRow`).
+    is no longer read or written (a key is claimed in `ContributionKeyRow`).
     """
 
     __tablename__ = "ledger"
@@ -122,22 +134,40 @@ class HistoryRow(_SeasonBase):
     entry: Mapped[str] = mapped_column(Text)
 
 
-class RequestKeyRow(_KeysBase):
-    """A claimed idempotency key: the request it is bound to and the answer it got.
+class ContributionKeyRow(_KeysBase):
+    """A claimed idempotency key of one season: the request it is bound to and its answer."""
 
-    The table keeps the name it had when only the web claimed keys, so the keys already in
-    season files and databases stay claimed.
-    """
-
-    __tablename__ = "web_request_keys"
+    __tablename__ = "contribution_key"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
-    season_id: Mapped[int] = mapped_column(Integer)
     method: Mapped[str] = mapped_column(String(10))
     path: Mapped[str] = mapped_column(String(300))
     body_sha256: Mapped[str] = mapped_column(String(64))
-    status: Mapped[int] = mapped_column(Integer)
-    response: Mapped[str] = mapped_column(Text)
     ledger_seq: Mapped[int] = mapped_column(Integer)
+    answer: Mapped[str] = mapped_column(Text)
+
+
+OLD_KEY_TABLE = "web_request_keys"
+"""Where the web alone kept its keys (one key per database) before `contribution_key`."""
+
+
+def ensure_key_table(connection: Connection) -> None:
+    """Create the key table if it is missing, taking over the keys of the older web table.
+
+    The old table is left in place (a server process of the older version may still read
+    it); its keys are copied once, when the new table is made.
+    """
+    tables = set(inspect(connection).get_table_names())
+    if ContributionKeyRow.__tablename__ in tables:
+        return
+    KEY_TABLES.create_all(connection)
+    if OLD_KEY_TABLE in tables:
+        connection.execute(text(
+            f"INSERT INTO {ContributionKeyRow.__tablename__} "
+            "(season_id, key, method, path, body_sha256, ledger_seq, answer) "
+            f"SELECT season_id, key, method, path, body_sha256, ledger_seq, response "
+            f"FROM {OLD_KEY_TABLE}"
+        ))
 
 
 def json_text(value: Any) -> str:

@@ -19,7 +19,7 @@ from sqlalchemy import Engine, create_engine, delete, func, insert, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from fairfight.conquest.rows import KEY_TABLES, SEASON_TABLES, EngineFileRow, SeasonRow
+from fairfight.conquest.rows import SEASON_TABLES, EngineFileRow, SeasonRow, ensure_key_table
 from fairfight.conquest.seeds import SeedTable
 from fairfight.core.errors import InputError
 
@@ -78,7 +78,8 @@ def prepare_database(engine: Engine) -> None:
     with engine.begin() as connection:
         connection.execute(text(f"CREATE SCHEMA IF NOT EXISTS {SECRET_SCHEMA}"))
     SEASON_TABLES.create_all(engine)
-    KEY_TABLES.create_all(engine)
+    with engine.begin() as connection:
+        ensure_key_table(connection)
 
 
 def server_season_ids(engine: Engine) -> list[int]:

@@ -31,12 +31,13 @@ from fairfight.conquest.rows import (
     SEASON_ROW_ID,
     SEASON_TABLES,
     SQLITE_INTEGER_MAX,
+    ContributionKeyRow,
     EngineFileRow,
     HistoryRow,
     LedgerRow,
-    RequestKeyRow,
     SeasonRow,
     check_stored_integer,
+    ensure_key_table,
     json_text,
     load_column,
     season_of,
@@ -298,10 +299,12 @@ class SeasonStore:
         return board
 
     @staticmethod
-    def request_keys(session: Session, keys: list[str]) -> dict[str, RequestKeyRow]:
-        """The claimed idempotency keys among `keys` (the key table is made if missing)."""
-        KEY_TABLES.create_all(session.connection())  # files made before the key table
-        query = select(RequestKeyRow).where(RequestKeyRow.key.in_(keys))
+    def claimed_keys(session: Session, keys: list[str]) -> dict[str, ContributionKeyRow]:
+        """The season's claimed idempotency keys among `keys` (the key table made if missing)."""
+        ensure_key_table(session.connection())  # files made before the key table
+        query = select(ContributionKeyRow).where(
+            ContributionKeyRow.season_id == season_of(session), ContributionKeyRow.key.in_(keys)
+        )
         return {row.key: row for row in session.scalars(query)}
 
     @staticmethod
@@ -354,7 +357,7 @@ class SeasonStore:
         session.add(LedgerRow(season_id=season_of(session), **entry))
 
     @staticmethod
-    def claim_key(session: Session, claimed: RequestKeyRow) -> None:
+    def claim_key(session: Session, claimed: ContributionKeyRow) -> None:
         """Record a claimed idempotency key with its answer, in the ledger entry's transaction."""
         session.add(claimed)
 

@@ -43,37 +43,28 @@ def _side(snap: Snapshot, role: str, side: dict[str, Any]) -> SideView:
 
 def _rounds(entry: dict[str, Any]) -> list[RoundView]:
     draws = {d["index"]: d["value"] for d in entry["draws"]}
-    rounds = []
-    for shown in entry["rounds"]:
-        value = draws[shown["draw_index"]]
-        chance = Fraction(shown["after"])
-        q = chance.numerator * (engine.ROUND_SCALE // chance.denominator)
-        high = value >> engine.ROUND_BITS
-        won = shown["winner"] == "attacker"
-        rounds.append(
-            RoundView(
-                category=shown["category"],
-                before=shown["before"],
-                after=shown["after"],
-                before_text=episodes.percent(shown["before"]),
-                after_text=episodes.percent(shown["after"]),
-                draw_index=shown["draw_index"],
-                u_text=episodes.round_draw(value),
-                winner=shown["winner"],
-                winner_faction=entry[shown["winner"]],
-                check=f"x>>32 = {high:,} {'<' if won else '≥'} Q = {q:,}: "
-                f"{'attacker' if won else 'defender'} wins the round",
-            )
+    return [
+        RoundView(
+            category=shown["category"],
+            before=shown["before"],
+            after=shown["after"],
+            before_text=episodes.percent(shown["before"]),
+            after_text=episodes.percent(shown["after"]),
+            draw_index=shown["draw_index"],
+            u_text=episodes.round_draw(draws[shown["draw_index"]]),
+            winner=shown["winner"],
+            winner_faction=entry[shown["winner"]],
+            check=episodes.round_check(shown, draws[shown["draw_index"]]),
         )
-    return rounds
+        for shown in entry["rounds"]
+    ]
 
 
 def _odds(entry: dict[str, Any]) -> OddsView:
     before = Fraction(entry["battle_chance"]["before"])
     after = Fraction(entry["battle_chance"]["after"])
-    secured = None
-    if entry["secured"]:
-        secured = entry["attacker"] if after == 1 else entry["defender"]
+    role = episodes.secured_role(entry)
+    secured = None if role is None else entry[role]
     return OddsView(
         before=entry["battle_chance"]["before"],
         after=entry["battle_chance"]["after"],
@@ -82,6 +73,7 @@ def _odds(entry: dict[str, Any]) -> OddsView:
         before_permille=permille(before),
         after_permille=permille(after),
         secured_by=secured,
+        secured_text=None if secured is None else episodes.secured_line(secured),
         fan_clash=entry["reason"] == engine.Reason.FAN_CLASH,
     )
 
@@ -94,7 +86,6 @@ def episode(snap: Snapshot, number: int) -> EpisodeView:
         return cached
     entry = snap.history[number - 1]
     text = episodes.episode_view(entry)
-    rebellion = entry["kind"] == engine.BattleKind.BONUS
     morale = entry["morale_after"]
     view = EpisodeView(
         season=snap.season_id,
@@ -112,11 +103,12 @@ def episode(snap: Snapshot, number: int) -> EpisodeView:
                 role=engine.DRAW_ROLES[i],
                 value=draw["value"],
                 u_text=episodes.round_draw(draw["value"]),
-                used=not (rebellion and i < len(engine.DRAW_ROLES) - len(engine.CATEGORIES)),
+                used=episodes.draw_used(entry, i),
             )
             for i, draw in enumerate(entry["draws"])
         ],
         attacker_rounds=entry["attacker_rounds"],
+        defender_rounds=episodes.defender_rounds(entry),
         natural_winner=entry["natural_winner"],
         winner=entry["winner"],
         loser=entry["loser"],

@@ -172,6 +172,7 @@ class OddsView(BaseModel):
     before_permille: int
     after_permille: int
     secured_by: str | None
+    secured_text: str | None = Field(description="the sentence saying whose full pool won")
     fan_clash: bool
 
 
@@ -214,6 +215,7 @@ class EpisodeView(BaseModel):
     rounds: list[RoundView]
     draws: list[DrawView]
     attacker_rounds: int
+    defender_rounds: int
     natural_winner: str
     winner: str
     loser: str

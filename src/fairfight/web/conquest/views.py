@@ -9,8 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from fairfight.conquest import engine, episodes
-from fairfight.conquest.rules import multiplier, share_percent
+from fairfight.conquest import engine, episodes, fan_pools
+from fairfight.conquest.rules import share_percent
 from fairfight.conquest.season import standings
 from fairfight.web.conquest.catalog import Snapshot
 from fairfight.web.conquest.models import (
@@ -192,29 +192,6 @@ def battle_page(snap: Snapshot, page: int, per_page: int) -> BattlePage:
     )
 
 
-def _pool_note(faction: dict[str, Any], code: str, history: list[dict[str, Any]]) -> str:
-    amount, state, standing = faction["pool"], faction["pool_state"], faction["standing"]
-    if state == engine.PoolState.SPENT:
-        used = [e["number"] for e in history if code in e["pools_spent"]]
-        where = f" in battle {used[-1]}" if used else ""
-        return f"${amount} spent{where}; this faction's fans are done for the season"
-    if not standing:
-        if amount == engine.POOL_CAP:
-            return "rebellion fund full: the home region rises in a bonus round next"
-        return (
-            f"rebellion fund: ${amount} of ${engine.POOL_CAP}; at ${engine.POOL_CAP} the home "
-            "region rises against its occupier in a bonus round (a real fight, not a sure win)"
-        )
-    if amount == engine.POOL_CAP:
-        return "full: secures the win of this faction's next regular battle (both full: FAN CLASH)"
-    if amount:
-        return (
-            f"${amount}: spent in this faction's next regular battle, win or lose, for "
-            f"{multiplier(engine.fan_factor(amount))} strength in every round"
-        )
-    return "empty: an empty pool is not used, and would become a rebellion fund if conquered"
-
-
 def faction_card(snap: Snapshot, code: str, payments_only: bool) -> FactionCard:
     """A faction's card (pools as the next battle will see them)."""
     board = pending_board(snap)
@@ -234,12 +211,7 @@ def faction_card(snap: Snapshot, code: str, payments_only: bool) -> FactionCard:
         for held, where in sorted(board["regions"].items())
         if where["owner"] == code
     ]
-    open_pool = faction["pool_state"] == engine.PoolState.OPEN and not board["ended"]
-    amounts = [
-        a
-        for a in range(engine.POOL_STEP, engine.POOL_CAP + 1, engine.POOL_STEP)
-        if open_pool and faction["pool"] + a <= engine.POOL_CAP
-    ]
+    amounts = fan_pools.offered_amounts(board, code)
     fought = [e for e in snap.history if code in (e["attacker"], e["defender"])]
     return FactionCard(
         season=snap.season_id,
@@ -262,7 +234,7 @@ def faction_card(snap: Snapshot, code: str, payments_only: bool) -> FactionCard:
         battles=[battle_line(snap.season_id, e) for e in fought],
         pool=faction["pool"],
         pool_state=faction["pool_state"],
-        pool_note=_pool_note(faction, code, snap.history),
+        pool_note=fan_pools.pool_note(board, code, snap.history),
         fund_waiting=code in engine.waiting_rebellions(board),
         amounts=amounts,
         accepts_contributions=bool(amounts),
