@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from fairfight.conquest import publication, season, season_file, seeds, store
+from fairfight.conquest import ledger, publication, season, season_file, seeds, store
 from fairfight.conquest.cli import app
 from fairfight.core.errors import InputError
 from tests.conquest.helpers import SEED, star_map
@@ -318,3 +318,65 @@ def test_a_season_file_left_in_wal_mode_returns_to_the_rollback_journal(fought: 
     before = _snapshot(fought.parent)
     assert cli("show", fought).exit_code == 0
     assert _snapshot(fought.parent) == before
+
+
+# ---------------------------------------------------------------- idempotency keys
+
+
+def _drop_key_table(path: Path) -> None:
+    with sqlite3.connect(path) as connection:
+        connection.execute("DROP TABLE contribution_key")
+
+
+def test_a_file_made_before_the_key_table_gets_it_on_its_first_keyed_contribution(
+    fought: Path,
+) -> None:
+    _drop_key_table(fought)
+    assert season.summary(fought).battles == 2  # it still opens, for reading and writing
+    season.contribute(fought, "AC", 5)  # a contribution without a key needs no key table
+    first = season.contribute(fought, "AD", 5, key="order-9")
+    again = season.contribute(fought, "AD", 5, key="order-9")
+    assert (first.repeated, again.repeated) == (False, True)
+    assert again.answer() == first.answer()
+    with pytest.raises(InputError, match="already used for another request"):
+        season.contribute(fought, "AD", 10, key="order-9")
+
+
+def test_the_web_keys_of_an_older_file_stay_claimed(fought: Path) -> None:
+    """An older file kept the web's keys in `web_request_keys`: a retry of one of those
+    requests must still be answered with its first answer, not recorded again."""
+    _drop_key_table(fought)
+    answer = '{"amount": 10, "before_battle": 1, "faction": "AB", "pool": 10, "pool_state": "open", "seq": 1}'  # noqa: E501
+    with sqlite3.connect(fought) as connection:
+        connection.execute(
+            "CREATE TABLE web_request_keys (key VARCHAR(200) PRIMARY KEY, season_id INTEGER, "
+            "method VARCHAR(10), path VARCHAR(300), body_sha256 VARCHAR(64), status INTEGER, "
+            "response TEXT, ledger_seq INTEGER)")
+        connection.execute(
+            "INSERT INTO web_request_keys VALUES ('web-1', 1, 'CLI', 'conquest contribute #1', "
+            "?, 201, ?, 1)",
+            (ledger.command_line_claim("web-1", 1, "AB", 10).body_sha256, answer))
+    before = season.summary(fought).ledger
+    replayed = season.contribute(fought, "AB", 10, key="web-1")
+    assert replayed.repeated and replayed.entry == before[0]
+    assert season.summary(fought).ledger == before
+    with sqlite3.connect(fought) as connection:
+        assert connection.execute("SELECT key, ledger_seq FROM contribution_key").fetchall() == [
+            ("web-1", 1)]
+
+
+def test_the_persistence_layers_import_downwards_only() -> None:
+    """rows <- season_file, server_store <- store <- ledger: no part imports one above it."""
+    layers = ["rows", "season_file", "server_store", "store", "ledger"]
+    above = {name: set(layers[layers.index(name) + 1:]) for name in layers}
+    above["season_file"].discard("server_store")
+    above["server_store"].discard("season_file")
+    source = Path(store.__file__).parent
+    for name in layers:
+        text = (source / f"{name}.py").read_text()
+        imported = {
+            line.split()[1].rsplit(".", 1)[-1]
+            for line in text.splitlines()
+            if line.startswith("from fairfight.conquest.")
+        }
+        assert not imported & above[name], name

@@ -16,6 +16,28 @@ from fairfight.inputs import check_output_file, check_output_folder
 if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
     from fairfight.conquest import season
 
+__all__ = [
+    "MAX_BATTLES",
+    "MAX_BEACON_ROUND",
+    "PROGRESS_FROM",
+    "AsJson",
+    "SeasonFile",
+    "app",
+    "backup",
+    "beacon",
+    "contribute",
+    "demo",
+    "export",
+    "map_stats",
+    "new",
+    "next_battles",
+    "odds",
+    "reveal",
+    "rules",
+    "show",
+    "verify",
+]
+
 app = typer.Typer(help="The conquest ruleset.", no_args_is_help=True, add_completion=False)
 
 PROGRESS_FROM = 20

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import archive, beacons, engine, integrity, ledger
+from fairfight.conquest import archive, beacons, engine, integrity, ledger, season_odds
 from fairfight.conquest.beacons import BEACON_DEFAULTS
 from fairfight.conquest.rows import SQLITE_INTEGER_MAX, check_stored_integer, season_of
 from fairfight.conquest.store import SeasonStore
@@ -198,16 +198,6 @@ def summary(path: SeasonAddress) -> SeasonSummary:
         store.close()
 
 
-def _public_state(season: SeasonSummary, key: str = "") -> dict[str, Any]:
-    """An engine state for checks and previews; `key` is needed only to fight."""
-    return {
-        "world": engine.compile_world(season.map_data),
-        "key": key,
-        "max_battles": season.header["max_battles"],
-        "board": season.board,
-    }
-
-
 def contribute(
     path: SeasonAddress, faction: str, amount: int, key: str | None = None
 ) -> Contribution:
@@ -366,14 +356,14 @@ def reveal(path: SeasonAddress) -> str:
         store.close()
 
 
-def _border_between(world: dict[str, Any], text: str) -> list[Any]:
-    """Parse `A-B` (codes may contain dashes) into a border of the map."""
-    for cut in (i for i, char in enumerate(text) if char == "-"):
-        a, b = sorted((text[:cut], text[cut + 1 :]))
-        for border in world["borders"]:
-            if border[0] == a and border[1] == b:
-                return list(border)
-    raise InputError("border", f"{text!r} is not a border of this map (write it as A-B)")
+def _public_state(season: SeasonSummary) -> dict[str, Any]:
+    """An engine state for previews (no key: nothing is drawn)."""
+    return {
+        "world": engine.compile_world(season.map_data),
+        "key": "",
+        "max_battles": season.header["max_battles"],
+        "board": season.board,
+    }
 
 
 def odds(
@@ -383,43 +373,4 @@ def odds(
     season = summary(path)
     if season.board["ended"]:
         raise RuleError("season", "the season is over")
-    state = _public_state(season)
-    world = state["world"]
-    board = engine.pending_board(state, season.ledger)
-    for role, code in (("attacker", attacker), ("defender", defender)):
-        if code not in board["factions"]:
-            raise InputError(role, f"no faction has the code {code!r}")
-        if not board["factions"][code]["standing"]:
-            raise RuleError(role, f"{code} has been absorbed and cannot fight")
-    shared = engine.shared_borders(world, board, attacker, defender)
-    if attacker == defender or not shared:
-        raise RuleError("defender", f"{defender} shares no border with {attacker}")
-    if border is not None:
-        chosen = _border_between(world, border)
-        if chosen not in shared:
-            raise RuleError("border", f"{border} does not join {attacker} and {defender}")
-        kinds = [chosen[2]]
-    else:
-        kinds = sorted({b[2] for b in shared}, key=engine.BORDER_KINDS.index)
-    previews = []
-    for kind in kinds:
-        sides = engine.regular_sides(
-            world, board, board["next_battle"], attacker, defender, kind == engine.SEA
-        )
-        secured, clash = engine.fan_outcome(*sides)
-        line = engine.odds_line(*sides, secured)
-        previews.append(
-            {
-                "battle": board["next_battle"],
-                "border_kind": kind,
-                "sides": {"attacker": sides[0], "defender": sides[1]},
-                "secured": secured,
-                "fan_clash": clash,
-                "battle_chance": {
-                    "before": engine.fraction_text(line["before"]),
-                    "after": engine.fraction_text(line["after"]),
-                },
-                "rounds": line["rounds"],
-            }
-        )
-    return previews
+    return season_odds.previews(_public_state(season), season.ledger, attacker, defender, border)

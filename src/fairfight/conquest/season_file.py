@@ -19,17 +19,18 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import QueuePool
 
-from fairfight.conquest.rows import DAMAGED
+from fairfight.conquest.rows import DAMAGED, SEASON_TABLES
 from fairfight.core.errors import InputError
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
     "DAMAGED",
     "check_season_file",
+    "check_tables",
     "connect_file_engine",
     "copy_online",
     "database_errors",
@@ -93,6 +94,22 @@ def check_season_file(path: Path) -> None:
         raise InputError(str(path), "is not a regular file, so not a season file")
     if info.st_size == 0:
         raise InputError(str(path), "is empty, not a conquest season file")
+
+
+def check_tables(engine: Engine, path: Path) -> None:
+    """Every table and column the store uses is there (a foreign SQLite file is refused)."""
+    inspector = inspect(engine)
+    present = set(inspector.get_table_names())
+    wanted = SEASON_TABLES.tables
+    if not present & set(wanted):
+        raise InputError(str(path), "is an SQLite database but not a conquest season file")
+    for name, table in wanted.items():
+        if name not in present:
+            raise InputError(DAMAGED, f"{name}: the table is missing")
+        columns = {column["name"] for column in inspector.get_columns(name)}
+        for column in table.columns:
+            if column.name not in columns:
+                raise InputError(DAMAGED, f"{name}.{column.name}: the column is missing")
 
 
 def _try_journal_mode(connection: sqlite3.Connection, mode: str) -> None:

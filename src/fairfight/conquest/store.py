@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, func, inspect, select
+from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from fairfight.conquest.rows import (
@@ -44,6 +44,7 @@ from fairfight.conquest.rows import (
 )
 from fairfight.conquest.season_file import (
     check_season_file,
+    check_tables,
     connect_file_engine,
     copy_online,
     database_errors,
@@ -82,22 +83,6 @@ def _entry_of(row: HistoryRow) -> dict[str, Any]:
 def is_server_address(address: Path | str) -> bool:
     """A server database's URL (`postgresql+psycopg://…#season`) rather than a season file."""
     return isinstance(address, str) and "://" in address and not address.startswith("sqlite")
-
-
-def _check_tables(engine: Engine, path: Path) -> None:
-    """Every table and column the store uses is there (a foreign SQLite file is refused)."""
-    inspector = inspect(engine)
-    present = set(inspector.get_table_names())
-    wanted = SEASON_TABLES.tables
-    if not present & set(wanted):
-        raise InputError(str(path), "is an SQLite database but not a conquest season file")
-    for name, table in wanted.items():
-        if name not in present:
-            raise InputError(DAMAGED, f"{name}: the table is missing")
-        columns = {column["name"] for column in inspector.get_columns(name)}
-        for column in table.columns:
-            if column.name not in columns:
-                raise InputError(DAMAGED, f"{name}.{column.name}: the column is missing")
 
 
 class SeasonStore:
@@ -214,7 +199,7 @@ class SeasonStore:
         )
         try:
             with database_errors(path):
-                _check_tables(store._engine, path)
+                check_tables(store._engine, path)
             with store.transaction() as session:
                 store.season(session)
         except BaseException:
