@@ -43,6 +43,7 @@ __all__ = [
     "round_draw",
     "secured_line",
     "secured_role",
+    "winner_chance",
 ]
 
 _WEIGHT_TOTAL = sum(RATING_WEIGHTS.values())
@@ -252,6 +253,12 @@ def _result(entry: dict[str, Any]) -> str:
     return text
 
 
+def winner_chance(entry: dict[str, Any]) -> Fraction:
+    """The winner's battle chance after fan power (the attacker's, or its complement)."""
+    chance = Fraction(entry["battle_chance"]["after"])
+    return chance if entry["winner"] == entry["attacker"] else 1 - chance
+
+
 def headline(entry: dict[str, Any]) -> str:
     """One line for highlights: who beat whom, and what made it notable."""
     tags = [
@@ -263,11 +270,9 @@ def headline(entry: dict[str, Any]) -> str:
         )
         if on
     ]
-    chance = Fraction(entry["battle_chance"]["after"])
-    winner_chance = chance if entry["winner"] == entry["attacker"] else 1 - chance
     return (
         f"#{entry['number']:>3} {entry['winner']} beat {entry['loser']} "
-        f"at {percent(winner_chance)}" + (f"  [{' '.join(tags)}]" if tags else "")
+        f"at {percent(winner_chance(entry))}" + (f"  [{' '.join(tags)}]" if tags else "")
     )
 
 

@@ -75,8 +75,7 @@ def banners(entry: dict[str, Any]) -> list[Banner]:
 
 def battle_line(season_id: int, entry: dict[str, Any]) -> BattleLine:
     """One history entry as a line of the battle list."""
-    after = Fraction(entry["battle_chance"]["after"])
-    chance = after if entry["winner"] == entry["attacker"] else 1 - after
+    chance = episodes.winner_chance(entry)
     return BattleLine(
         number=entry["number"],
         kind=entry["kind"],
