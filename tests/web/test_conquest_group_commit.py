@@ -73,7 +73,7 @@ def test_a_refusal_in_a_batch_leaves_the_others_recorded(
     assert isinstance(original, Recorded) and isinstance(repeat, Recorded)
     assert repeat.repeated and not original.repeated
     assert repeat.answer() == original.answer()  # the repeat gets the first answer, recorded once
-    seqs = [recorded.seq for recorded in accepted]
+    seqs = [recorded.entry["seq"] for recorded in accepted]
     last = max(e["seq"] for e in before)
     assert seqs == [last + 1, last + 2, last + 1, last + 3]
     assert [recorded.pool for recorded in accepted] == [
@@ -117,7 +117,7 @@ def test_the_answer_waits_for_the_commit_that_holds_the_row(
         other_program.close()
     recorded = future.result()
     writer.close()
-    assert (recorded.faction, recorded.amount) == (code, 15)
+    assert (recorded.entry["faction"], recorded.entry["amount"]) == (code, 15)
     assert seen_at_answer == [(code, 15)]
 
 

@@ -74,21 +74,14 @@ class LedgerRequest:
 
 @dataclass(frozen=True, slots=True)
 class Recorded:
-    """An accepted contribution and its faction's pool after it; `repeated` for a replay."""
+    """An accepted contribution's ledger entry and its faction's pool after it; `repeated`
+    when it is the replay of a key's first answer."""
 
-    seq: int
-    before_battle: int
-    faction: str
-    amount: int
+    entry: dict[str, Any]
+    """The ledger entry as published and replayed: seq, before_battle, faction, amount."""
     pool: int
     pool_state: str
     repeated: bool = False
-
-    @property
-    def entry(self) -> dict[str, Any]:
-        """The ledger entry as published and replayed."""
-        return {"seq": self.seq, "before_battle": self.before_battle,
-                "faction": self.faction, "amount": self.amount}
 
     def answer(self) -> dict[str, Any]:
         """The entry and the pool after it: what a request is answered with."""
@@ -116,7 +109,9 @@ def _replay(earlier: ContributionKeyRow, claim: KeyClaim) -> Recorded:
     ):
         raise KeyAlreadyUsed("key", f"already used for another request (ledger seq "
                              f"{earlier.ledger_seq}); a key names one request, send a new key")
-    return Recorded(**json.loads(earlier.answer), repeated=True)
+    answer = json.loads(earlier.answer)
+    pool, pool_state = answer.pop("pool"), answer.pop("pool_state")
+    return Recorded(answer, pool, pool_state, repeated=True)
 
 
 def _add(session: Session, batch: _Batch, faction: str, amount: int) -> Recorded:
@@ -139,7 +134,7 @@ def _add(session: Session, batch: _Batch, faction: str, amount: int) -> Recorded
     batch.last = entry["seq"]
     due.append(entry)
     after = engine.pending_board(state, due)["factions"][faction]
-    return Recorded(**entry, pool=after["pool"], pool_state=after["pool_state"])
+    return Recorded(entry, after["pool"], after["pool_state"])
 
 
 def _one(session: Session, batch: _Batch, request: LedgerRequest) -> Recorded:
@@ -150,7 +145,7 @@ def _one(session: Session, batch: _Batch, request: LedgerRequest) -> Recorded:
     if claim is not None:
         claimed = batch.keys[claim.key] = ContributionKeyRow(
             key=claim.key, season_id=season_of(session), method=claim.method, path=claim.path,
-            body_sha256=claim.body_sha256, ledger_seq=recorded.seq,
+            body_sha256=claim.body_sha256, ledger_seq=recorded.entry["seq"],
             answer=json.dumps(recorded.answer(), sort_keys=True),
         )
         SeasonStore.claim_key(session, claimed)
