@@ -136,3 +136,35 @@ def test_season_list_page_links_the_season(client: TestClient) -> None:
     html = client.get("/conquest", headers=HTML).text
     assert 'href="/conquest/1"' in html
     assert 'href="/conquest"' in client.get("/", headers=HTML).text
+
+
+def test_the_result_line_counts_each_side_s_rounds(client: TestClient, season_file: Path) -> None:
+    """The tally is counted here from the rounds' winners, not read from the view."""
+    fought = season.summary(season_file).battles
+    for number in range(1, fought + 1):
+        entry = season.battle(season_file, number)
+        won = [shown["winner"] for shown in entry["rounds"]]
+        html = client.get(f"/conquest/1/battles/{number}", headers=HTML).text
+        tally = f"({won.count('attacker')}–{won.count('defender')} in rounds for the attacker)"
+        assert tally in html, number
+        episode = client.get(f"/api/seasons/1/battles/{number}").json()
+        assert episode["defender_rounds"] == won.count("defender")
+
+
+def test_the_card_offers_the_amounts_the_ledger_accepts(
+    client: TestClient, season_file: Path
+) -> None:
+    """[§6] a pool takes $5 steps up to its $50 cap: after $15, the card offers $5 to $35."""
+    summary = season.summary(season_file)
+    next_battle = summary.board["next_battle"]
+    due = {e["faction"] for e in summary.ledger if e["before_battle"] == next_battle}
+    code = next(c for c, f in sorted(summary.board["factions"].items())
+                if f["standing"] and f["pool_state"] == "open" and f["pool"] == 0 and c not in due)
+    before = client.get(f"/api/seasons/1/factions/{code}").json()
+    assert before["amounts"] == [5, 10, 15, 20, 25, 30, 35, 40, 45, 50]
+    added = client.post("/api/seasons/1/contributions", json={"faction": code, "amount": 15},
+                        headers={"Idempotency-Key": "card-amounts"})
+    assert added.status_code == 201
+    after = client.get(f"/api/seasons/1/factions/{code}").json()
+    assert after["amounts"] == [5, 10, 15, 20, 25, 30, 35]
+    assert after["pool_note"].startswith("$15: spent in this faction's next regular battle")
