@@ -2,7 +2,7 @@
 
 A SQLite URL names a season file as `fairfight conquest new` makes it (one season, id 1); the
 service opens it once, in WAL mode, and the command line may keep using it at the same time
-(see `fairfight.conquest.store` for who switches the journal mode, and when).
+(see `fairfight.conquest.season_file` for who switches the journal mode, and when).
 A PostgreSQL URL holds any number of seasons, each by its id; one pooled engine serves them
 all.
 """
