@@ -283,8 +283,9 @@ class Pollster:
         worth = {card.id: card_worth(state.key, book, card) for card in candidates}
         holders = [c for c in kit.hand_cards(state, seat) if c.is_candidate] + candidates
         for district in districts:
-            gains = (district_gain(state.key, book, card, district) for card in holders)
-            worth[district.id] = DISTRICT_DRAFT_BASE + max(0.0, *gains)
+            # A hand and pack without candidate cards give no gain: the district is worth its base.
+            gains = [district_gain(state.key, book, card, district) for card in holders]
+            worth[district.id] = DISTRICT_DRAFT_BASE + max([0.0, *gains])
         chosen = max(pack, key=lambda card: (worth[card.id], -card.id))
         return DraftPick(chosen.id)
 
