@@ -69,11 +69,6 @@ def thresholds() -> Thresholds:
     )
 
 
-def chamber_counts(state: GameState, office: Office) -> dict[Party, int]:
-    """Seats per party in a chamber."""
-    return dict(seating(state).counts[office])
-
-
 def majority_party(state: GameState, office: Office) -> Party:
     """More seats; a split Senate goes to the president's party [7.2]."""
     counts = seating(state).counts[office]
