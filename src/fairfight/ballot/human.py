@@ -39,6 +39,18 @@ from fairfight.ballot.state import (
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import RuleError
 
+__all__ = [
+    "Ask",
+    "SUGGESTIONS",
+    "Say",
+    "TerminalHuman",
+    "est_chance",
+    "exact_chance",
+    "plain",
+    "vote_lines",
+]
+
+
 Ask = Callable[[str], str]
 SUGGESTIONS = 10
 Say = Callable[[str], None]

@@ -45,6 +45,19 @@ from fairfight.ballot.state import (
 )
 from fairfight.ballot.worth import card_worth, district_gain, option_ceilings
 
+__all__ = [
+    "DISTRICT_DRAFT_BASE",
+    "LEAD_TO_PROPOSE",
+    "Pollster",
+    "RERUN_FLOOR",
+    "RESERVE",
+    "TAKE_FLOOR",
+    "TRAIL_TO_OPPOSE",
+    "board_governor_triple",
+    "gmap_race",
+]
+
+
 RERUN_FLOOR = 0.4
 TAKE_FLOOR = 0.5
 RESERVE = 6

@@ -30,6 +30,21 @@ from fairfight.core.records import (
 )
 from fairfight.inputs import load_jsonl
 
+__all__ = [
+    "HUMAN_NAME",
+    "KEY_PATTERN",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "RecordHeader",
+    "RecordReveal",
+    "check_key",
+    "load_record",
+    "record_game",
+    "verify_record",
+    "write_record",
+]
+
+
 RECORD_FORMAT = "fairfight-ballot-record"
 RECORD_VERSION = 1
 KEY_PATTERN = r"^([0-9a-f]{64}|[0-9]{1,20})$"

@@ -39,10 +39,11 @@ from fairfight.ballot.state import (
 from fairfight.core.errors import InputError, RuleError
 
 __all__ = [
-    "DECLARATION_ROWS",
     "CardView",
     "ChanceView",
+    "DECLARATION_ROWS",
     "GamePage",
+    "RECENT_LINES",
     "SeatView",
     "StateView",
     "checked",
