@@ -98,8 +98,9 @@ def test_the_module_list_is_every_source_file() -> None:
     assert {"fairfight", "fairfight.core.records", "fairfight.ballot.human"} <= set(modules)
     assert "fairfight.__main__" not in modules
     assert len(modules) == sum(
-        1 for path in SOURCE.rglob("*.py") if not any(p.startswith("_") for p in
-                                                      module_name(path).split("."))
+        1
+        for path in SOURCE.rglob("*.py")
+        if not any(p.startswith("_") for p in module_name(path).split("."))
     )
 
 
