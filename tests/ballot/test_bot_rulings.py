@@ -11,9 +11,9 @@ from fractions import Fraction
 from itertools import product
 
 from fairfight.ballot import legislature as leg
+from fairfight.ballot.advice import declaration_chance
 from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.advice import declaration_chance
 from fairfight.ballot.machine import Machine
 from fairfight.ballot.pollster import Pollster
 from fairfight.ballot.rules import BOARD, Office, Party
