@@ -45,10 +45,11 @@ CHROMIUM_ARGS = [
 
 
 def _missing(message: str) -> NoReturn:
-    """Skip, or fail under CI, with one line saying what is missing."""
+    """Skip, or fail under CI, with one line saying what is missing (at module level too,
+    so a test module may ask before it defines anything)."""
     if os.environ.get("CI") == "true":
         pytest.fail(message)
-    pytest.skip(message)
+    pytest.skip(message, allow_module_level=True)
 
 
 def require(found: str | None, what: str) -> str:
