@@ -1,4 +1,5 @@
-"""Suites that need a system program (Chromium, Node.js, PostgreSQL) ask for it here.
+"""Suites that need a system program (Chromium, Node.js, PostgreSQL) or the Playwright
+package ask for it here.
 
 Outside CI a missing program skips the suite with one line naming it; under `CI=true`
 nothing may be skipped, so a missing program fails the test instead.
@@ -7,13 +8,22 @@ nothing may be skipped, so a missing program fails the test instead.
 from __future__ import annotations
 
 import glob
+import importlib
 import os
 import shutil
+from types import ModuleType
+from typing import NoReturn
 
 import pytest
 
 __all__ = [
-    "BROWSER_WAIT_MS", "CHROMIUM_ARGS", "chromium_path", "node_path", "postgres_bin", "require",
+    "BROWSER_WAIT_MS",
+    "CHROMIUM_ARGS",
+    "chromium_path",
+    "node_path",
+    "playwright_api",
+    "postgres_bin",
+    "require",
 ]
 
 BROWSER_WAIT_MS = 120_000
@@ -34,14 +44,27 @@ CHROMIUM_ARGS = [
 ]
 
 
+def _missing(message: str) -> NoReturn:
+    """Skip, or fail under CI, with one line saying what is missing (at module level too,
+    so a test module may ask before it defines anything)."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message, allow_module_level=True)
+
+
 def require(found: str | None, what: str) -> str:
     """Return the path found, or skip (fail under CI) naming the missing program."""
     if found:
         return found
-    message = f"{what} is not installed (Debian package needed; `make test` installs it as root)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
+    _missing(f"{what} is not installed (Debian package needed; `make test` installs it as root)")
+
+
+def playwright_api() -> ModuleType:
+    """Playwright's sync API, or skip (fail under CI) when the package is missing."""
+    try:
+        return importlib.import_module("playwright.sync_api")
+    except ImportError as error:
+        _missing(f"the playwright package is not installed ({error}; it is a dev dependency)")
 
 
 def chromium_path() -> str:

@@ -28,6 +28,7 @@ __all__ = [
     "EXIT_VERIFICATION_FAILED",
     "PAGE_FORMATS",
     "PAGE_FORMAT_HELP",
+    "RESEND_SECONDS",
     "console",
     "emit_json",
     "error_console",
@@ -44,8 +45,8 @@ error_console = Console(stderr=True, highlight=False, soft_wrap=True)
 EXIT_VERIFICATION_FAILED = 1
 EXIT_BAD_INPUT = 2
 
-P = ParamSpec("P")
-R = TypeVar("R")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 DEBUG_ENV = "FAIRFIGHT_DEBUG"
@@ -113,7 +114,7 @@ def keep_interrupts() -> None:
     sys.unraisablehook = resend
 
 
-def guarded(command: Callable[P, R]) -> Callable[P, R]:
+def guarded(command: Callable[_P, _R]) -> Callable[_P, _R]:
     """Turn InputError into exit 2 and VerificationError into exit 1, each as one line.
 
     Ctrl-C exits 130 with one line; any other failure is one line and exit 2 (never a
@@ -121,7 +122,7 @@ def guarded(command: Callable[P, R]) -> Callable[P, R]:
     """
 
     @functools.wraps(command)
-    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return command(*args, **kwargs)
         except InputError as error:

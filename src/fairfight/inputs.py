@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # YAML is imported only by the commands that read it
     import yaml
 
 __all__ = [
+    "DEFAULT_RECORD_MB",
     "MAX_DEPTH",
     "MAX_DOCUMENT_BYTES",
     "MAX_INT_DIGITS",

@@ -11,9 +11,9 @@ from fractions import Fraction
 from itertools import product
 
 from fairfight.ballot import legislature as leg
+from fairfight.ballot.advice import declaration_chance
 from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.human import exact_chance
 from fairfight.ballot.machine import Machine
 from fairfight.ballot.pollster import Pollster
 from fairfight.ballot.rules import BOARD, Office, Party
@@ -215,9 +215,10 @@ def test_presidential_chance_shown_is_table_p_at_the_median_state_edge() -> None
     rows = sorted((3 + s.baseline - 1, s.electoral_votes) for s in game_map().states)
     running = [sum(votes for _, votes in rows[: n + 1]) for n in range(len(rows))]
     edge = rows[next(n for n, total in enumerate(running) if total >= 268)][0]
-    chance, how = exact_chance(state, Declaration(0, "P", card.id, Party.D))
+    priced = declaration_chance(state, Declaration(0, "P", card.id, Party.D))
+    chance = priced.chance
     assert chance == by_enumeration(TWO_DICE, edge)
-    assert "table P" in how
+    assert "table P" in priced.how
     assert Pollster()._rerun_p(_president(state, card), 0, Party.D) == float(chance)
 
 

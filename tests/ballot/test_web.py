@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.ballot.record import verify_record
-from fairfight.core.records import read_jsonl
+from fairfight.ballot.record import load_record, verify_record
 from fairfight.web import WebSettings, create_app
 
 
@@ -107,7 +106,7 @@ def test_a_whole_short_game_by_json_then_record_and_replay(
     assert record.status_code == 200
     path = tmp_path / "game.jsonl"
     path.write_text(record.text)
-    state = verify_record(list(read_jsonl(path)))
+    state = verify_record(load_record(path))
     assert list(state.last_scores) == [s["score"] for s in page["seats"]]
     replay = client.get(f"/ballot/games/{game}/replay")
     assert replay.status_code == 200 and "Record verified" in replay.text

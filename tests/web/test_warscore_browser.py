@@ -18,7 +18,7 @@ import pytest
 import uvicorn
 
 from fairfight.web import WebSettings, create_app
-from tests.system import CHROMIUM_ARGS, chromium_path
+from tests.system import CHROMIUM_ARGS, chromium_path, playwright_api
 
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
 PHONE = {"width": 390, "height": 844}
@@ -52,7 +52,7 @@ def base_url() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     executable = chromium_path()
-    sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api = playwright_api()
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield launched

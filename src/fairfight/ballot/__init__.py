@@ -10,6 +10,11 @@ from typing import TYPE_CHECKING
 from fairfight.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
+    from fairfight.ballot.advice import (
+        DeclarationChance,
+        declaration_chance,
+        strongest_declarations,
+    )
     from fairfight.ballot.bots import BOT_NAMES, Machine, Pollster, make_bots
     from fairfight.ballot.dice import RaceKind, certainty_edge, table, tie_chance, win_chance
     from fairfight.ballot.engine import advance, new_game, requested_seats
@@ -34,6 +39,7 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
 __all__ = [
     "BOT_NAMES",
     "BallotConfig",
+    "DeclarationChance",
     "GameState",
     "Machine",
     "NAMED_CONFIGS",
@@ -48,6 +54,7 @@ __all__ = [
     "VictoryMode",
     "advance",
     "certainty_edge",
+    "declaration_chance",
     "game_map",
     "make_bots",
     "named_config",
@@ -60,6 +67,7 @@ __all__ = [
     "scores",
     "state_from_data",
     "state_to_data",
+    "strongest_declarations",
     "table",
     "thresholds",
     "tie_chance",
@@ -71,6 +79,7 @@ __getattr__ = lazy_exports(
     __name__,
     __all__,
     (
+        "advice",
         "bots",
         "dice",
         "engine",

@@ -9,6 +9,24 @@ from fairfight.ballot.rules import BOARD, Office
 from fairfight.ballot.scoring import leader, scores
 from fairfight.ballot.state import NO_CARD, Bill, Declaration, Discards, GameState
 
+__all__ = [
+    "CARD_COST",
+    "OFFICE_VALUE",
+    "candidates_in_hand",
+    "current_leader",
+    "discard_down",
+    "hand_cards",
+    "keep_value",
+    "lead_margin",
+    "newest_bill_of",
+    "projected_holder",
+    "rerun",
+    "seated_tags",
+    "seats_held",
+    "up_this_year",
+]
+
+
 OFFICE_VALUE: dict[Office, int] = {
     Office.PRESIDENT: 6,
     Office.SENATE: 4,

@@ -24,6 +24,20 @@ if TYPE_CHECKING:  # the engine is imported only when a command runs
     from fairfight.ballot.elections import Event
     from fairfight.ballot.players import Player
 
+__all__ = [
+    "DEFAULT_MAX_EDGE",
+    "EXIT_INTERRUPTED",
+    "MAX_GAMES",
+    "MAX_ODDS_EDGE",
+    "MODES_PER_TABLE",
+    "app",
+    "odds",
+    "play",
+    "replay",
+    "rules",
+    "simulate",
+]
+
 
 app = typer.Typer(help="The ballot ruleset.", no_args_is_help=True, add_completion=False)
 MAX_ODDS_EDGE = 40

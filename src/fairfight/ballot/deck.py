@@ -21,6 +21,14 @@ from fairfight.ballot.rules import (
 )
 from fairfight.core.draws import Addresses, below
 
+__all__ = [
+    "Card",
+    "SETUP_YEAR",
+    "build_cards",
+    "shuffle",
+]
+
+
 SETUP_YEAR = 0
 
 

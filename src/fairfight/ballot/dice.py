@@ -25,6 +25,24 @@ from fairfight.ballot.rules import (
 )
 from fairfight.core.exact import Comparison, Distribution, compare, dice_sum, least_true
 
+__all__ = [
+    "DICE_PER_SIDE",
+    "RaceKind",
+    "assert_below_certainty",
+    "certainty_edge",
+    "clear_cache",
+    "comparison",
+    "largest_card_part",
+    "largest_general_edge",
+    "largest_presidential_edge",
+    "largest_primary_edge",
+    "side_distribution",
+    "smallest_card_part",
+    "table",
+    "tie_chance",
+    "win_chance",
+]
+
 
 class RaceKind(StrEnum):
     """Which table a contest reads."""

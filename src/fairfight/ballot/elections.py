@@ -36,6 +36,20 @@ from fairfight.ballot.rules import (
 from fairfight.ballot.state import NO_CARD, Declaration, Holding, PresidentialWin
 from fairfight.core.draws import Addresses, address_tail, below
 
+__all__ = [
+    "Event",
+    "YearWork",
+    "apply_pushes",
+    "board_part",
+    "candidate_part",
+    "recount",
+    "resolve_down_ballot",
+    "resolve_presidency",
+    "roll",
+    "roll_year_dice",
+]
+
+
 Event = dict[str, Any]
 
 

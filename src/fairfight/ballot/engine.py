@@ -62,6 +62,13 @@ from fairfight.ballot.yearend import (
 from fairfight.core.draws import below, hash64
 from fairfight.core.errors import RuleError
 
+__all__ = [
+    "advance",
+    "begin_year",
+    "new_game",
+    "requested_seats",
+]
+
 
 def new_game(config: BallotConfig, key: str, players: int) -> tuple[GameState, list[Event]]:
     """Shuffle, deal 16 each, draw the start player, open the first year [1.6, 1.8]."""

@@ -28,6 +28,38 @@ from fairfight.ballot.rules import (
 )
 from fairfight.ballot.state import NO_CARD, Declaration, GameState
 
+__all__ = [
+    "BoardGroups",
+    "baselines",
+    "best_pair",
+    "board_groups",
+    "clear_cache",
+    "down_ballot_part",
+    "entry_part",
+    "general_p",
+    "house_need",
+    "joined_parts",
+    "median_presidential_edge",
+    "opponent",
+    "opponent_of_board_seat",
+    "pair_votes",
+    "pairs_touching",
+    "pairs_within",
+    "partisan",
+    "partisans",
+    "plain_part_rows",
+    "plain_part_table",
+    "player_seats",
+    "presidential_edges",
+    "presidential_face_p",
+    "presidential_p",
+    "primary_p",
+    "race_chance",
+    "race_tags",
+    "seated_part",
+    "speaker_value",
+]
+
 
 def clear_cache() -> None:
     """Forget every estimate remembered across games (benchmarks measure rebuilding them)."""

@@ -28,6 +28,21 @@ from fairfight.ballot.rules import (
     Party,
 )
 
+__all__ = [
+    "GOVERNOR_CYCLES",
+    "GameMap",
+    "PRESIDENCY_ID",
+    "SeatInfo",
+    "State",
+    "game_map",
+    "opening_house_d",
+    "opening_party",
+    "race_positions",
+    "races_by_office",
+    "state_tag_sets",
+]
+
+
 PRESIDENCY_ID = "P"
 GOVERNOR_CYCLES: dict[str, tuple[int, ...]] = {
     "P": (0,),

@@ -8,18 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 
 from fairfight.ballot import estimates as est
+from fairfight.ballot.advice import declaration_chance, strongest_declarations
 from fairfight.ballot.botkit import projected_holder
 from fairfight.ballot.deck import build_cards
-from fairfight.ballot.dice import RaceKind, win_chance
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.legislature import majority_party, thresholds
 from fairfight.ballot.narration import hand_lines, opening_lines
-from fairfight.ballot.racebook import presidential_part
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
-from fairfight.ballot.rules_page import percent
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import (
     NO_CARD,
@@ -39,42 +36,17 @@ from fairfight.ballot.state import (
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import RuleError
 
+__all__ = [
+    "Ask",
+    "Say",
+    "TerminalHuman",
+    "plain",
+    "vote_lines",
+]
+
+
 Ask = Callable[[str], str]
-SUGGESTIONS = 10
 Say = Callable[[str], None]
-
-
-def exact_chance(state: GameState, decl: Declaration) -> tuple[Fraction, str]:
-    """The table chance of a declaration against the current field (board or incumbent)."""
-    gmap = game_map()
-    index = gmap.seat_by_id[decl.race]
-    cards = build_cards(state.key)
-    card = cards[decl.card]
-    holding = state.seats[index]
-    other, primary = est.opponent(state, index, decl.party, decl.player)
-    if index == 0:
-        edge = est.median_presidential_edge(card, decl.party, other)
-        chance = win_chance(RaceKind.PRIMARY, edge)
-        how = f"EV-weighted median state edge {edge:+d} (table P)"
-        if primary is not None:
-            part = presidential_part(card, decl.party)
-            chance *= win_chance(RaceKind.PRIMARY, part - primary)
-            how += f", primary edge {part - primary:+d} against the incumbent (table P)"
-        return chance, how
-    info = gmap.seats[index]
-    rerun = holding.holder == decl.player and holding.card == decl.card
-    if rerun:
-        part = est.seated_part(state, index, decl.party)
-    else:
-        district = cards[decl.district_card] if decl.district_card != NO_CARD else None
-        part = est.down_ballot_part(card, info.state, decl.party, district)
-    edge = part + est.partisan(state, info.state) * decl.party.sign() - other
-    chance = win_chance(RaceKind.GENERAL, edge)
-    how = f"edge {edge:+d} (table G)"
-    if primary is not None:
-        chance *= win_chance(RaceKind.PRIMARY, part - primary)
-        how += f", primary edge {part - primary:+d} against the incumbent (table P)"
-    return chance, how
 
 
 @dataclass
@@ -210,8 +182,10 @@ class TerminalHuman:
                 text = plain(error) if isinstance(error, RuleError) else str(error)
                 self.say(f"Not accepted: {text}")
                 continue
-            chance, how = exact_chance(state, entry)
-            self.say(f"  {entry.race}: win chance {percent(chance)}% = {chance} ({how})")
+            priced = declaration_chance(state, entry)
+            self.say(
+                f"  {entry.race}: win chance {priced.percent()}% = {priced.chance} ({priced.how})"
+            )
             entries.append(entry)
 
     @staticmethod
@@ -231,38 +205,17 @@ class TerminalHuman:
                 district = holding.district_card
         return Declaration(seat, race, numbers[0], Party(party_text.upper()), district)
 
-    def _suggest(self, state: GameState, seat: int, limit: int = SUGGESTIONS) -> None:
+    def _suggest(self, state: GameState, seat: int) -> None:
         """The strongest new declarations, each with a different card and race."""
-        cards = build_cards(state.key)
-        hand = [cards[c] for c in state.hands[seat] if cards[c].is_candidate]
-        gmap = game_map()
-        ranked: list[tuple[float, int, int, Declaration]] = []
-        for index in gmap.races_in(state.year):
-            race = gmap.seats[index].race_id
-            for card in hand:
-                for party in Party:
-                    entry = Declaration(seat, race, card.id, party)
-                    ranked.append((-est_chance(state, entry), card.id, index, entry))
-        ranked.sort(key=lambda row: row[:3])
-        used_cards: set[int] = set()
-        used_races: set[str] = set()
-        picks: list[Declaration] = []
-        for _, card_id, _, entry in ranked:
-            if card_id in used_cards or entry.race in used_races:
-                continue
-            picks.append(entry)
-            used_cards.add(card_id)
-            used_races.add(entry.race)
-            if len(picks) == limit:
-                break
+        picks = strongest_declarations(state, seat)
         if not picks:
             return
         self.say(f"Strongest choices, one card each ({len(picks)}; no district card):")
-        for entry in picks:
-            chance, how = exact_chance(state, entry)
+        for priced in picks:
+            entry = priced.declaration
             self.say(
-                f"  {entry.race} {entry.card} {entry.party.value}: {percent(chance)}% "
-                f"= {chance} ({how})"
+                f"  {entry.race} {entry.card} {entry.party.value}: {priced.percent()}% "
+                f"= {priced.chance} ({priced.how})"
             )
 
     def _list_races(self, state: GameState) -> None:
@@ -327,11 +280,6 @@ def plain(error: RuleError) -> str:
     rule = " ".join(error.rule.split())
     kind, _, race = error.field.partition(".")
     return f"{race}: {rule}" if kind == "declare" and race else rule
-
-
-def est_chance(state: GameState, decl: Declaration) -> float:
-    """The exact chance as a float, for ranking suggestions only."""
-    return float(exact_chance(state, decl)[0])
 
 
 def vote_lines(state: GameState, phase: Phase) -> list[str]:

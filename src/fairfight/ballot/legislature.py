@@ -34,6 +34,27 @@ from fairfight.ballot.seating import chamber_seats as chamber_seats
 from fairfight.ballot.seating import seating as seating
 from fairfight.ballot.state import Bill, GameState
 
+__all__ = [
+    "BoardYes",
+    "Tally",
+    "Thresholds",
+    "amendment_count",
+    "amendment_proposer",
+    "board_support",
+    "board_vetoes",
+    "board_votes_yes",
+    "board_yes",
+    "impeachment_yes",
+    "majority_party",
+    "overrides",
+    "partisan_lean",
+    "passes",
+    "speaker",
+    "support",
+    "tally",
+    "thresholds",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class Thresholds:
@@ -67,11 +88,6 @@ def thresholds() -> Thresholds:
         amend_ratify=ratify,
         amend_block=states - ratify + 1,
     )
-
-
-def chamber_counts(state: GameState, office: Office) -> dict[Party, int]:
-    """Seats per party in a chamber."""
-    return dict(seating(state).counts[office])
 
 
 def majority_party(state: GameState, office: Office) -> Party:

@@ -36,6 +36,18 @@ from fairfight.ballot.state import (
     YesNo,
 )
 
+__all__ = [
+    "HOME_BASELINE_LIMIT",
+    "HOME_STATES",
+    "Machine",
+    "PRESIDENT_GOVERNORS",
+    "PRESIDENT_SEATS",
+    "PRIMARY_GAP",
+    "SAFE_SENATE",
+    "machine_homes",
+]
+
+
 HOME_STATES = 4
 HOME_BASELINE_LIMIT = 1
 PRESIDENT_GOVERNORS = 2

@@ -16,6 +16,13 @@ from fairfight.ballot.legislature import thresholds
 from fairfight.ballot.state import GameState
 from fairfight.core.enumdocs import member_docs
 
+__all__ = [
+    "hand_lines",
+    "narrate",
+    "opening_lines",
+    "who",
+]
+
 
 def who(holder: int, me: int | None = None) -> str:
     """`you`, `seat 2` or `the board`."""

@@ -15,6 +15,18 @@ from fairfight.ballot.racebook import PART_RANGE, RaceGroup, fitting_seats, grou
 from fairfight.ballot.rules import PARTY_D, Party
 from fairfight.ballot.state import NO_CARD
 
+__all__ = [
+    "CARD_ORDER",
+    "Entry",
+    "GROUP_ORDER",
+    "Greedy",
+    "Option",
+    "PricedGreedy",
+    "Pricing",
+    "priced_options",
+]
+
+
 GROUP_ORDER = 1_000_000
 CARD_ORDER = 1_000
 """An option's place in the full list, as one number: group, then card, then plain before its

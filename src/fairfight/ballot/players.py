@@ -15,6 +15,13 @@ from fairfight.ballot.engine import advance, new_game, requested_seats
 from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.state import Decision, GameState, Phase
 
+__all__ = [
+    "EventSink",
+    "Player",
+    "key_commitment",
+    "play_game",
+]
+
 
 class Player(Protocol):
     """Whoever sits at a seat: answers the engine's requests with legal decisions."""

@@ -45,6 +45,19 @@ from fairfight.ballot.state import (
 )
 from fairfight.ballot.worth import card_worth, district_gain, option_ceilings
 
+__all__ = [
+    "DISTRICT_DRAFT_BASE",
+    "LEAD_TO_PROPOSE",
+    "Pollster",
+    "RERUN_FLOOR",
+    "RESERVE",
+    "TAKE_FLOOR",
+    "TRAIL_TO_OPPOSE",
+    "board_governor_triple",
+    "gmap_race",
+]
+
+
 RERUN_FLOOR = 0.4
 TAKE_FLOOR = 0.5
 RESERVE = 6
@@ -283,8 +296,9 @@ class Pollster:
         worth = {card.id: card_worth(state.key, book, card) for card in candidates}
         holders = [c for c in kit.hand_cards(state, seat) if c.is_candidate] + candidates
         for district in districts:
-            gains = (district_gain(state.key, book, card, district) for card in holders)
-            worth[district.id] = DISTRICT_DRAFT_BASE + max(0.0, *gains)
+            # A hand and pack without candidate cards give no gain: the district is worth its base.
+            gains = [district_gain(state.key, book, card, district) for card in holders]
+            worth[district.id] = DISTRICT_DRAFT_BASE + max([0.0, *gains])
         chosen = max(pack, key=lambda card: (worth[card.id], -card.id))
         return DraftPick(chosen.id)
 

@@ -30,6 +30,21 @@ from fairfight.ballot.rules import (
 )
 from fairfight.ballot.state import GameState
 
+__all__ = [
+    "GroupKey",
+    "PART_RANGE",
+    "RaceBook",
+    "RaceGroup",
+    "best_values",
+    "clear_cache",
+    "fitting_seats",
+    "group_chance",
+    "presidential_part",
+    "race_book",
+    "race_table",
+]
+
+
 PART_RANGE = range(-SWITCH_PENALTY, CARD_STRENGTH + GROUND_GAME_BONUS + 1)
 """Card parts a newcomer can have (no incumbency): -1..4."""
 

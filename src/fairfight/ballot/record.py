@@ -21,8 +21,29 @@ from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.state import Decision, GameState, Phase, decision_from_data, to_data
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import InputError, RuleError, VerificationError
-from fairfight.core.records import canonical_json, write_jsonl
+from fairfight.core.records import (
+    ABSENT,
+    as_read_back,
+    canonical_json,
+    first_difference,
+    write_jsonl,
+)
 from fairfight.inputs import load_jsonl
+
+__all__ = [
+    "HUMAN_NAME",
+    "KEY_PATTERN",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "RecordHeader",
+    "RecordReveal",
+    "check_key",
+    "load_record",
+    "record_game",
+    "verify_record",
+    "write_record",
+]
+
 
 RECORD_FORMAT = "fairfight-ballot-record"
 RECORD_VERSION = 1
@@ -99,17 +120,17 @@ def load_record(path: Path) -> list[Event]:
     return [value for _, value in load_jsonl(path)]
 
 
-def first_difference(recorded: Any, computed: Any, where: str = "") -> str:
-    """The path of the first field where two events differ, with both values."""
-    if isinstance(recorded, dict) and isinstance(computed, dict):
-        for key in sorted(set(recorded) | set(computed)):
-            if recorded.get(key) != computed.get(key):
-                return first_difference(recorded.get(key), computed.get(key), f"{where}.{key}")
-    if isinstance(recorded, list) and isinstance(computed, list) and len(recorded) == len(computed):
-        for index, (a, b) in enumerate(zip(recorded, computed, strict=True)):
-            if a != b:
-                return first_difference(a, b, f"{where}[{index}]")
-    return f"{where.lstrip('.') or 'event'}: recorded {recorded!r}, recomputed {computed!r}"
+def _difference(recorded: Any, computed: Any, where: str = "") -> str:
+    """The path of the first field where two events differ, with both values, as a line."""
+    found = first_difference(as_read_back(recorded), as_read_back(computed), where)
+    if found is None:
+        return f"{where or 'event'}: differs only in how it is written"
+    path, old, new = found
+    return f"{path}: recorded {_shown(old)}, recomputed {_shown(new)}"
+
+
+def _shown(value: Any) -> str:
+    return "nothing" if value is ABSENT else repr(value)
 
 
 def _describe(event: Any) -> str:
@@ -156,7 +177,7 @@ def verify_record(lines: list[Event]) -> GameState:
             recorded = body[position]
             if canonical_json(recorded) != canonical_json(event):
                 raise VerificationError(
-                    f"line {line} ({_describe(recorded)})", first_difference(recorded, event)
+                    f"line {line} ({_describe(recorded)})", _difference(recorded, event)
                 )
             position += 1
 
@@ -234,7 +255,7 @@ def _recorded_decision(
     if bot is not None:
         computed = bot.decide(state, seat)
         if computed != decision:
-            difference = first_difference(to_data(decision), to_data(computed), "choice")
+            difference = _difference(to_data(decision), to_data(computed), "choice")
             raise VerificationError(
                 place, f"seat {seat} ({bot.name}) would decide otherwise: {difference}"
             )

@@ -16,6 +16,68 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from fairfight.core.errors import InputError
 
+__all__ = [
+    "AMEND_CALL",
+    "AMEND_RATIFY",
+    "AmendmentChoice",
+    "BASELINE_CAP",
+    "BASELINE_DEADBAND_TENTHS",
+    "BASELINE_STEP_TENTHS",
+    "BILL_TAGS",
+    "BOARD",
+    "BOARD_GENERIC_PART",
+    "BOARD_INCUMBENCY_BONUS",
+    "BallotConfig",
+    "CANDIDATES_PER_PARTY",
+    "CANDIDATE_CARDS",
+    "CARD_STRENGTH",
+    "DIE_SIDES",
+    "DISTRICT_CARD_TAGS",
+    "ELECTORAL_BONUS",
+    "GENERAL_CANDIDATE_DICE",
+    "GROUND_GAME_BONUS",
+    "HONEYMOON",
+    "HOUSE_PASS",
+    "IMPEACH",
+    "INCUMBENCY_BONUS",
+    "LEAN_CAP",
+    "LEAN_DECAY",
+    "LEAN_PUSH",
+    "LEAN_PUSH_MAX",
+    "MAJORITY_WEIGHT",
+    "MINORITY_WEIGHT",
+    "MODIFIER_COUNTS",
+    "NAMED_CONFIGS",
+    "OFFICE_GOVERNOR",
+    "OFFICE_HOUSE",
+    "OFFICE_PRESIDENT",
+    "OFFICE_SENATE",
+    "OVERRIDE",
+    "Office",
+    "PARTIES",
+    "PARTY_D",
+    "PARTY_R",
+    "PRESIDENTIAL_CYCLE",
+    "PRIMARY_CANDIDATE_DICE",
+    "Party",
+    "SENATE_CLASS_OFFSETS",
+    "SENATE_CYCLE",
+    "SENATE_CYCLE_ORIGIN",
+    "SENATE_PASS",
+    "SWITCH_PENALTY",
+    "ScoreTable",
+    "Seat",
+    "TAGS",
+    "Tag",
+    "VictoryMode",
+    "card_modifier",
+    "card_party",
+    "lean_push",
+    "named_config",
+    "seats_needed",
+]
+
+
 Seat: TypeAlias = int
 """A player's seat number, 0..n-1."""
 BOARD: Seat = -1
@@ -126,7 +188,6 @@ class AmendmentChoice(StrEnum):
 DIE_SIDES = 6
 GENERAL_CANDIDATE_DICE = 3
 PRIMARY_CANDIDATE_DICE = 2
-RECOUNT_DICE = 1
 
 # Modifiers [5.3, 5.6]
 INCUMBENCY_BONUS = 1

@@ -34,6 +34,19 @@ from fairfight.ballot.rules import (
 from fairfight.core.enumdocs import member_docs
 from fairfight.docs import render_page
 
+__all__ = [
+    "DEFAULT_MAX_EDGE",
+    "FIRST_YEARS",
+    "docs_by_name",
+    "odds_rows",
+    "opening_board",
+    "percent",
+    "races_per_year",
+    "render_rules",
+    "rules_context",
+]
+
+
 DEFAULT_MAX_EDGE = 8
 FIRST_YEARS = 4
 

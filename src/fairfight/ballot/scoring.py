@@ -15,6 +15,18 @@ from fairfight.ballot.geo import game_map
 from fairfight.ballot.rules import BOARD, Office, Party
 from fairfight.ballot.state import NO_CARD, GameState
 
+__all__ = [
+    "ScoreLine",
+    "bills_held",
+    "leader",
+    "lean_party",
+    "leaning_owner",
+    "score_lines",
+    "scores",
+    "seat_counts",
+    "winners_on_score",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class ScoreLine:

@@ -30,6 +30,17 @@ from fairfight.ballot.rules import (
 )
 from fairfight.ballot.state import GameState, Holding
 
+__all__ = [
+    "CongressGroup",
+    "Picker",
+    "Seating",
+    "chamber_seats",
+    "count_seating",
+    "seating",
+    "updated_seating",
+]
+
+
 CongressGroup = tuple[int, Party, int, int]
 """(state or player, party, House seats, Senate seats): seats that vote alike."""
 

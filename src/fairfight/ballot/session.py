@@ -21,6 +21,14 @@ from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.state import Decision, GameState, Phase, decision_from_data, to_data
 from fairfight.ballot.validation import check_decision
 
+__all__ = [
+    "Answers",
+    "Session",
+    "restore_session",
+    "start_session",
+]
+
+
 Answers = dict[int, Decision]
 
 

@@ -19,6 +19,17 @@ from fairfight.ballot.players import play_game
 from fairfight.ballot.rules import BallotConfig, VictoryMode
 from fairfight.core.executor import Executor, WorkerPool
 
+__all__ = [
+    "COLLECT_EVERY",
+    "GameSpec",
+    "Summary",
+    "metrics",
+    "run_game",
+    "run_games",
+    "summarise",
+]
+
+
 Summary = dict[str, Any]
 COLLECT_EVERY = 50_000
 """Net container allocations between the collector's young-generation passes during a batch."""

@@ -14,6 +14,33 @@ from typing import Any, TypeAlias, get_args, get_origin, get_type_hints
 
 from fairfight.ballot.rules import BOARD, AmendmentChoice, BallotConfig, Party
 
+__all__ = [
+    "Amendment",
+    "AmendmentDraft",
+    "AmendmentVote",
+    "Bill",
+    "BillDraft",
+    "DECISIONS",
+    "DECISION_TYPES",
+    "Decision",
+    "Declaration",
+    "Declarations",
+    "Discards",
+    "DraftPick",
+    "GameState",
+    "Holding",
+    "NO_CARD",
+    "Phase",
+    "PresidentialWin",
+    "Withdrawals",
+    "YesNo",
+    "decision_from_data",
+    "state_from_data",
+    "state_to_data",
+    "to_data",
+]
+
+
 NO_CARD = -1
 """Placeholder for `no card` (an empty seat card or no district card attached)."""
 

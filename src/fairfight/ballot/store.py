@@ -30,6 +30,14 @@ from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.session import Session, restore_session, start_session
 from fairfight.ballot.state import Phase
 
+__all__ = [
+    "BallotStore",
+    "GAMES",
+    "METADATA",
+    "StoredGame",
+]
+
+
 METADATA = MetaData()
 GAMES = Table(
     "ballot_games",

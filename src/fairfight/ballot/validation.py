@@ -31,6 +31,15 @@ from fairfight.ballot.state import (
 )
 from fairfight.core.errors import RuleError
 
+__all__ = [
+    "EXPECTED",
+    "check_bill",
+    "check_decision",
+    "check_declarations",
+    "check_tags",
+]
+
+
 EXPECTED: dict[Phase, type] = {
     Phase.DRAFT: DraftPick,
     Phase.DECLARE: Declarations,

@@ -15,6 +15,14 @@ from fairfight.ballot.racebook import PART_RANGE, RaceBook, fitting_seats, group
 from fairfight.ballot.rules import PARTIES, PARTY_D
 from fairfight.ballot.state import NO_CARD
 
+__all__ = [
+    "NO_WORTH",
+    "card_worth",
+    "district_gain",
+    "option_ceilings",
+]
+
+
 NO_WORTH = -9.0
 """A card with no race worth entering: below any EV a race can give."""
 

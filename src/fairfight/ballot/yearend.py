@@ -31,6 +31,21 @@ from fairfight.ballot.state import (
     YesNo,
 )
 
+__all__ = [
+    "Step",
+    "THIRD_TERM",
+    "cast_amendment",
+    "close_year",
+    "enact_or_fail",
+    "finish_legislature",
+    "open_impeachment",
+    "open_legislature",
+    "start_amendment",
+    "start_impeachment",
+    "vote_seats",
+]
+
+
 Step = tuple[GameState, list[Event]]
 THIRD_TERM = 3
 

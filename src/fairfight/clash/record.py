@@ -20,6 +20,7 @@ from fairfight.clash.orders import TurnOrders, parse_orders
 from fairfight.clash.scenario import Scenario, parse_scenario
 from fairfight.clash.turn import TurnResult, run_turn
 from fairfight.clash.world import World, world_from_scenario
+from fairfight.core import records
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.core.records import canonical_json
 from fairfight.inputs import load_jsonl
@@ -107,27 +108,18 @@ def load_record(path: Path) -> GameRecord:
 
 
 def first_difference(recorded: Any, replayed: Any, where: str = "") -> str | None:
-    """The path of the first field where two JSON values differ, with both values."""
-    if isinstance(recorded, dict) and isinstance(replayed, dict):
-        for key in sorted(set(recorded) | set(replayed)):
-            if key not in recorded or key not in replayed:
-                return f"{where}.{key}: present in only one"
-            found = first_difference(recorded[key], replayed[key], f"{where}.{key}")
-            if found:
-                return found
+    """The path of the first field where two events differ, with both values, as a line."""
+    found = records.first_difference(
+        records.as_read_back(recorded), records.as_read_back(replayed), where
+    )
+    if found is None:
         return None
-    if isinstance(recorded, list) and isinstance(replayed, list):
-        for index, (a, b) in enumerate(zip(recorded, replayed, strict=False)):
-            found = first_difference(a, b, f"{where}[{index}]")
-            if found:
-                return found
-        if len(recorded) != len(replayed):
-            return f"{where}: {len(recorded)} items recorded, {len(replayed)} replayed"
-        return None
-    if canonical_json(recorded) != canonical_json(replayed):
-        return f"{where.lstrip('.')}: recorded {json.dumps(recorded)}, replayed " \
-               f"{json.dumps(replayed)}"
-    return None
+    path, old, new = found
+    return f"{path}: recorded {_shown(old)}, replayed {_shown(new)}"
+
+
+def _shown(value: Any) -> str:
+    return "nothing" if value is records.ABSENT else json.dumps(value)
 
 
 def _describe(event: dict[str, Any]) -> str:

@@ -91,4 +91,11 @@ def rules(
     show_page(rules_page(), "warscore", page_format, as_json)
 
 
-__all__ = ["app", "battle", "rules", "war"]
+__all__ = [
+    "FORMATS",
+    "FORMAT_HELP",
+    "app",
+    "battle",
+    "rules",
+    "war",
+]

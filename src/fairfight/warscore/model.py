@@ -58,7 +58,7 @@ from fairfight.warscore.tables import (
     Weariness,
 )
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
 def _one_value(value: Any) -> Any:
@@ -97,7 +97,7 @@ TroopCount = Annotated[StrictInt, BeforeValidator(_positive_troops)]
 FrontCount = Annotated[StrictInt, AfterValidator(_at_least_one_front)]
 
 
-One = Annotated[T, BeforeValidator(_one_value)]
+One = Annotated[_T, BeforeValidator(_one_value)]
 """A single-choice field of the given enum (a list is refused with a clear message)."""
 
 
@@ -338,15 +338,19 @@ def check_battle(battle: BattleBody, prefix: str = "") -> None:
 
 
 __all__ = [
+    "Approver",
     "ArmyInput",
     "BattleBody",
     "BattleInput",
+    "FrontCount",
     "MoraleInput",
+    "Name",
     "NationInput",
     "NwsInput",
     "One",
     "SupportInput",
     "TechnologyInput",
+    "TroopCount",
     "WarInput",
     "YearInput",
     "check_battle",

@@ -1,8 +1,9 @@
 """What the ballot pages show, as pydantic models (the JSON twins use the same models), and
 the forms a person fills in, read back into the engine's decisions.
 
-Every number here comes from the engine: exact chances from `exact_chance`, scores from
-`scores`, thresholds from `thresholds`; templates only format them.
+Every number here comes from the ruleset: exact chances and the strongest declarations from
+`fairfight.ballot.advice` (the terminal lists the same ones), scores from `scores`, thresholds
+from `thresholds`; this module and the templates only format them.
 """
 
 from __future__ import annotations
@@ -11,14 +12,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from fairfight.ballot.advice import DeclarationChance, declaration_chance, strongest_declarations
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.estimates import partisan
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.human import exact_chance, plain, vote_lines
+from fairfight.ballot.human import plain, vote_lines
 from fairfight.ballot.legislature import thresholds
 from fairfight.ballot.narration import narrate, who
 from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
-from fairfight.ballot.rules_page import percent
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.session import Session
 from fairfight.ballot.state import (
@@ -39,10 +40,11 @@ from fairfight.ballot.state import (
 from fairfight.core.errors import InputError, RuleError
 
 __all__ = [
-    "DECLARATION_ROWS",
     "CardView",
     "ChanceView",
+    "DECLARATION_ROWS",
     "GamePage",
+    "RECENT_LINES",
     "SeatView",
     "StateView",
     "checked",
@@ -129,15 +131,15 @@ def _cards(state: GameState, ids: tuple[int, ...]) -> list[CardView]:
     return [CardView(id=i, label=cards[i].label(), candidate=cards[i].is_candidate) for i in ids]
 
 
-def _chance(state: GameState, entry: Declaration) -> ChanceView:
-    chance, how = exact_chance(state, entry)
+def _chance(priced: DeclarationChance) -> ChanceView:
+    entry = priced.declaration
     return ChanceView(
         race=entry.race,
         card=entry.card,
         party=entry.party.value,
-        percent=percent(chance),
-        fraction=str(chance),
-        how=how,
+        percent=priced.percent(),
+        fraction=str(priced.chance),
+        how=priced.how,
     )
 
 
@@ -165,35 +167,6 @@ def _board(state: GameState, you: int) -> list[StateView]:
             )
         )
     return rows
-
-
-def _suggestions(state: GameState, seat: int, limit: int = 10) -> list[ChanceView]:
-    """The strongest new declarations, a different card and race each (as at the terminal)."""
-    cards = build_cards(state.key)
-    hand = [cards[c] for c in state.hands[seat] if cards[c].is_candidate]
-    gmap = game_map()
-    ranked = []
-    for index in gmap.races_in(state.year):
-        info = gmap.seats[index]
-        if info.office is Office.HOUSE and state.seats[index].holder == BOARD and info.district > 1:
-            continue  # district 1 stands for its state's board districts: they rank alike
-        for card in hand:
-            for party in Party:
-                entry = Declaration(seat, gmap.seats[index].race_id, card.id, party)
-                ranked.append((-exact_chance(state, entry)[0], card.id, index, entry))
-    ranked.sort(key=lambda row: row[:3])
-    picked: list[ChanceView] = []
-    cards_used: set[int] = set()
-    races_used: set[str] = set()
-    for _, card_id, _, entry in ranked:
-        if card_id in cards_used or entry.race in races_used:
-            continue
-        picked.append(_chance(state, entry))
-        cards_used.add(card_id)
-        races_used.add(entry.race)
-        if len(picked) == limit:
-            break
-    return picked
 
 
 def _prompt(state: GameState, seat: int) -> list[str]:
@@ -256,8 +229,12 @@ def game_page(game_id: str, session: Session) -> GamePage:
         board=_board(state, you),
         asked=asked,
         prompt=_prompt(state, you) if asked else [],
-        suggestions=_suggestions(state, you) if asked and state.phase is Phase.DECLARE else [],
-        my_declarations=[_chance(state, d) for d in mine] if state.phase is Phase.WITHDRAW else [],
+        suggestions=[_chance(priced) for priced in strongest_declarations(state, you)]
+        if asked and state.phase is Phase.DECLARE
+        else [],
+        my_declarations=[_chance(declaration_chance(state, d)) for d in mine]
+        if state.phase is Phase.WITHDRAW
+        else [],
         races_up=[game_map().seats[i].race_id for i in game_map().races_in(state.year)],
         tags=list(TAGS),
         bills=[
@@ -345,7 +322,7 @@ def describe(state: GameState, decision: Decision) -> list[str]:
             return ["Declare no candidate this year (seats of yours that come up retire)."]
         lines = []
         for entry in decision.entries:
-            view = _chance(state, entry)
+            view = _chance(declaration_chance(state, entry))
             district = (
                 f" with {cards[entry.district_card].label()}"
                 if entry.district_card != NO_CARD

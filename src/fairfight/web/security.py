@@ -6,7 +6,17 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["CONTENT_SECURITY_POLICY", "BodySizeLimit", "CrossSiteGuard", "SecurityHeaders"]
+__all__ = [
+    "ASGIApp",
+    "BodySizeLimit",
+    "CONTENT_SECURITY_POLICY",
+    "CrossSiteGuard",
+    "Message",
+    "Receive",
+    "Scope",
+    "SecurityHeaders",
+    "Send",
+]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

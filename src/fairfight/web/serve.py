@@ -9,7 +9,12 @@ import uvicorn
 from fairfight.web.app import create_app
 from fairfight.web.settings import WebSettings
 
-__all__ = ["GracefulServer", "database_url_for", "run_server"]
+__all__ = [
+    "GRACEFUL_SECONDS",
+    "GracefulServer",
+    "database_url_for",
+    "run_server",
+]
 
 GRACEFUL_SECONDS = 3
 """How long open requests get to finish once the server is asked to stop."""

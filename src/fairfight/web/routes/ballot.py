@@ -30,7 +30,9 @@ from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.templating import templates
 
 __all__ = [
+    "MAX_YEARS",
     "NAV",
+    "SEATS",
     "StartPage",
     "Store",
     "decide",

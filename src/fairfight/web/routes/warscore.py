@@ -45,11 +45,12 @@ from fairfight.web.warscore.fields import ARMY_SECTIONS, BATTLE_FIELDS, NWS_FORM
 from fairfight.web.warscore.markup import markdown_html
 
 __all__ = [
-    "NAV",
-    "UPLOAD_MAX_BYTES",
     "BattleAnswer",
     "CheckAnswer",
+    "EXAMPLE_WAR",
     "ErrorItem",
+    "NAV",
+    "UPLOAD_MAX_BYTES",
     "WarAnswer",
     "WarText",
     "api_battle",

@@ -41,6 +41,8 @@ __all__ = [
     "FieldError",
     "FormValues",
     "Outcome",
+    "REQUIRED_BLOCKS",
+    "YAML_NAME",
     "battle_to_values",
     "check_battle_data",
     "check_nws",

@@ -19,9 +19,10 @@ from fairfight.warscore.rules_page import NWS_FIELDS
 __all__ = [
     "ARMY_SECTIONS",
     "BATTLE_FIELDS",
-    "SIDES",
     "Choice",
     "FieldSpec",
+    "NWS_FORM",
+    "SIDES",
     "all_fields",
 ]
 
