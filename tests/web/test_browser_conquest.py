@@ -17,10 +17,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path
+from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path, playwright_api
 from tests.web.conquest_support import ADMIN_TOKEN, copy_season, live_server, make_app
 
-sync_api = pytest.importorskip("playwright.sync_api")
+sync_api = playwright_api()
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 PHONE, DESKTOP = 390, 1280

@@ -16,9 +16,10 @@ from fractions import Fraction
 from functools import lru_cache
 
 __all__ = [
+    "Addresses",
     "DRAW_BITS",
     "DRAW_RANGE",
-    "Addresses",
+    "SEED_HEX_LENGTH",
     "address",
     "address_tail",
     "beacon_key",

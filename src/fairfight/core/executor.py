@@ -19,6 +19,8 @@ __all__ = [
     "Executor",
     "InProcess",
     "LocalProcesses",
+    "MANAGER_EXIT_SECONDS",
+    "POLL_SECONDS",
     "Progress",
     "WorkerPool",
     "executor_for",

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = ["field_path", "input_error_from_validation", "parse_model"]
 
-M = TypeVar("M", bound="BaseModel")
+_M = TypeVar("_M", bound="BaseModel")
 
 _NOISE = ("Value error, ", "Assertion failed, ")
 """Prefixes pydantic puts before a validator's own message; the message alone is clearer."""
@@ -49,7 +49,7 @@ def input_error_from_validation(error: ValidationError, prefix: str = "") -> Inp
     return InputError(field, message)
 
 
-def parse_model(model: type[M], data: Any, prefix: str = "") -> M:
+def parse_model(model: type[_M], data: Any, prefix: str = "") -> _M:
     """Validate plain data into a pydantic model, raising InputError on the first problem."""
     from pydantic import ValidationError
 

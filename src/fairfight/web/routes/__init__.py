@@ -3,3 +3,5 @@
 The app factory discovers the modules here, so adding a ruleset's pages is adding a file.
 `NAV` is a `(order, label, path)` tuple for the site's navigation bar.
 """
+
+__all__: list[str] = []
