@@ -267,6 +267,8 @@ STANCE_SHOCK_TO_ATTACKER: dict[Stance, int] = {
 }
 """Shock the defender's Stance adds to the lead when defending [CB-1520]."""
 MARCH_MAY_INITIATE = False
+"""Whether a unit in March may initiate an assault or a bombardment [CB-1530] (a reaction
+is not an initiative: `spec.stance_may_initiate` reads this for every kind)."""
 
 # --- Step 3: volatility [CB-660..CB-700] -------------------------------------------------
 VOLATILITY_FLOOR_MEASURED: PerMille = 250
