@@ -26,6 +26,18 @@ if TYPE_CHECKING:  # the engine (and numpy) is imported only when a command runs
     from fairfight.clash.fog import FogRequest
     from fairfight.clash.spec import ClashSpec
 
+__all__ = [
+    "FOG_FIELDS",
+    "SAMPLE_STRIDE",
+    "app",
+    "draw",
+    "oracle",
+    "preview_command",
+    "resolve",
+    "rules",
+    "sweep",
+]
+
 app = typer.Typer(
     help="Deterministic integer combat: resolve a clash, preview its exact odds, check the rules.",
     no_args_is_help=True, add_completion=False,

@@ -39,6 +39,7 @@ __all__ = [
     "Preview",
     "band_of",
     "band_values",
+    "count_consequences",
     "preview",
     "threshold_draw",
 ]
