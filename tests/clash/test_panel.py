@@ -19,13 +19,13 @@ from .factories import ARMOUR, BATTERY, RIFLES, spec, unit
 def test_evaluate_with_a_draw_reconciles_the_resolution(worked_spec: ClashSpec) -> None:
     """Section 23 at r = 617: they lose 35 (inside 26-41), the lead 18 (inside 14-25)."""
     evaluated = evaluate(worked_spec, r=617)
-    outcome, line = evaluated.resolution()
-    assert outcome == resolve_exchange(worked_spec, 617)
+    line = evaluated.panel.reconciliation
+    assert evaluated.outcome == resolve_exchange(worked_spec, 617) and line is not None
     assert (line.they_lose.actual, line.you_lose.actual) == (35, 18)
     assert line.they_lose.inside and line.you_lose.inside and line.broke
     assert evaluated.evaluation().reconciliation == line
-    with pytest.raises(ValueError, match="without a draw"):
-        evaluate(worked_spec).resolution()
+    unresolved = evaluate(worked_spec)
+    assert unresolved.outcome is None and unresolved.panel.reconciliation is None
 
 
 def test_the_panel_shows_the_kernels_resolve_terms_and_their_sum(

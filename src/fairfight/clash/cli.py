@@ -125,15 +125,18 @@ def resolve(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Resolve one clash at a given draw and show every intermediate quantity."""
-    from fairfight.clash.evaluation import evaluate
+    from fairfight.clash.exchange import check_draw, resolve_exchange
+    from fairfight.clash.panel import reconcile
+    from fairfight.clash.preview import preview
 
-    resolved, reconciliation = evaluate(_load_spec(spec_file), r=r).resolution()
+    spec = _load_spec(spec_file)
+    resolved = resolve_exchange(spec, check_draw(r))
     outcome = resolved.to_json()
     if as_json:
         _print_json(outcome)
     else:
         console.print(_resolution_text(outcome), markup=False)
-        console.print(reconciliation.text, markup=False)
+        console.print(reconcile(preview(spec), resolved).text, markup=False)
 
 
 @app.command("preview")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fairfight.clash.exchange import Outcome, check_draw, resolve_exchange
 from fairfight.clash.fog import FogPreview, FogRequest
 from fairfight.clash.panel import BoardContext, attack_panel
-from fairfight.clash.panel_model import AttackPanel, Evaluation, Reconciliation
+from fairfight.clash.panel_model import AttackPanel, Evaluation
 from fairfight.clash.preview import Preview, preview
 from fairfight.clash.spec import ClashSpec, check_resolvable
 
@@ -26,12 +26,6 @@ class Evaluated:
     fog: FogPreview | None
     outcome: Outcome | None
     panel: AttackPanel
-
-    def resolution(self) -> tuple[Outcome, Reconciliation]:
-        """The resolution and its reconciliation (an evaluation made with a draw)."""
-        if self.outcome is None or self.panel.reconciliation is None:
-            raise ValueError("evaluated without a draw: nothing was resolved")
-        return self.outcome, self.panel.reconciliation
 
     def evaluation(self) -> Evaluation:
         """The JSON twin: the panel and the combat event."""
