@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from fairfight.clash import tables as t
+from fairfight.clash.board_attack import attack_preview
 from fairfight.clash.engagement import AttackOrder, plan_clash
-from fairfight.clash.game import attack_preview, candidate_attacks, player_view
 from fairfight.clash.knowledge import (
     Level,
+    attack_candidates,
     fog_preview,
     knowledge_view,
     observation_levels,
     overlay,
+    player_view,
 )
 from fairfight.clash.preview import preview
 from tests.clash.world_helpers import base_scenario, example_world, world_of
@@ -94,7 +96,8 @@ def test_the_overlay_is_the_best_batch_preview_per_enemy_tile() -> None:
         if (plan := plan_clash(view, AttackOrder(t.Kind.ASSAULT, lead,
                                                  view.board.index(1, 1)))) is not None)
     assert tiles[(1, 1)].break_permille == best
-    assert {c["lead"] for c in candidate_attacks(world, "blue")} == {"tank", "rifle", "gun"}
+    assert {plan.order.lead for plan in attack_candidates(view, "blue")} == {
+        "tank", "rifle", "gun"}
 
 
 def test_player_view_marks_units_with_no_retreat() -> None:

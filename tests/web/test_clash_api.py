@@ -91,7 +91,7 @@ def test_section_23_page_shows_the_figures(client: TestClient) -> None:
 def test_panel_agrees_with_the_text_panel() -> None:
     spec = parse_spec(section_23())
     text = render_panel(engine_preview(spec))
-    from fairfight.web.clash.panel import attack_panel
+    from fairfight.clash.panel import attack_panel
 
     panel = attack_panel(engine_preview(spec))
     assert f"ODDS {panel.odds[0]} : {panel.odds[1]}" in text

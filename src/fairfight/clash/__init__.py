@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
     )
     from fairfight.clash.batch import BatchPreview, columns_from_specs, preview_batch
     from fairfight.clash.draws import draw_r
+    from fairfight.clash.evaluation import Evaluated, evaluate
     from fairfight.clash.exchange import (
         DefenderFate,
         Outcome,
@@ -27,9 +28,11 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         allocate_losses,
         resolve_exchange,
     )
-    from fairfight.clash.fog import FogField, FogPreview, Pivot, preview_under_fog
+    from fairfight.clash.fog import FogField, FogPreview, FogRequest, Pivot, preview_under_fog
+    from fairfight.clash.panel import attack_panel
+    from fairfight.clash.panel_model import AttackPanel
     from fairfight.clash.preview import Band, Preview, preview
-    from fairfight.clash.readout import render_panel
+    from fairfight.clash.readout import format_panel, render_panel
     from fairfight.clash.rules import rules_page
     from fairfight.clash.spec import ClashSpec, Combatant, check_resolvable, parse_spec
     from fairfight.clash.tables import (
@@ -45,6 +48,7 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
     )
 
 __all__ = [
+    "AttackPanel",
     "Band",
     "BatchPreview",
     "COMBAT_LOGIC_VERSION",
@@ -52,8 +56,10 @@ __all__ = [
     "Combatant",
     "DefenderFate",
     "Disengagement",
+    "Evaluated",
     "FogField",
     "FogPreview",
+    "FogRequest",
     "Grade",
     "Kind",
     "Outcome",
@@ -69,11 +75,14 @@ __all__ = [
     "TurnXp",
     "UnitResult",
     "allocate_losses",
+    "attack_panel",
     "caught",
     "check_resolvable",
     "columns_from_specs",
     "disengage",
     "draw_r",
+    "evaluate",
+    "format_panel",
     "parse_spec",
     "preview",
     "preview_batch",
@@ -93,6 +102,9 @@ __getattr__ = lazy_exports(__name__, __all__, (
     "fog",
     "preview",
     "readout",
+    "evaluation",
+    "panel",
+    "panel_model",
     "rules",
     "spec",
     "tables",

@@ -23,8 +23,20 @@ from fairfight.core.errors import InputError, VerificationError
 from fairfight.inputs import load_json
 
 if TYPE_CHECKING:  # the engine (and numpy) is imported only when a command runs
-    from fairfight.clash.fog import FogField
+    from fairfight.clash.fog import FogRequest
     from fairfight.clash.spec import ClashSpec
+
+__all__ = [
+    "FOG_FIELDS",
+    "SAMPLE_STRIDE",
+    "app",
+    "draw",
+    "oracle",
+    "preview_command",
+    "resolve",
+    "rules",
+    "sweep",
+]
 
 app = typer.Typer(
     help="Deterministic integer combat: resolve a clash, preview its exact odds, check the rules.",
@@ -62,26 +74,22 @@ def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
         yield lambda done: bar.update(task, completed=done)
 
 
-def _parse_range(text: str | None, name: str, default: tuple[int, int]) -> tuple[int, int]:
+def _parse_range(text: str | None, name: str) -> tuple[int, int] | None:
     if text is None:
-        return default
+        return None
     low, _, high = text.partition("-")
     if not (low.isdigit() and high.isdigit()):
         raise InputError(name, "write the range as LOW-HIGH, for example 40-100")
     return int(low), int(high)
 
 
-def _parse_unobserved(text: str | None) -> list[FogField]:
-    from fairfight.clash.fog import FogField
+def _fog_request(unobserved: str, strength_range: str | None,
+                 disorder_range: str | None) -> FogRequest:
+    from fairfight.clash.fog import FogRequest, parse_fog_fields
 
-    if not text:
-        return []
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    known = {field.value: field for field in FogField}
-    for name in names:
-        if name not in known:
-            raise InputError("--unobserved", f"unknown field {name!r}; use {', '.join(known)}")
-    return [known[name] for name in names]
+    return FogRequest(parse_fog_fields(unobserved.split(","), "--unobserved"),
+                      _parse_range(strength_range, "--strength-range"),
+                      _parse_range(disorder_range, "--disorder-range"))
 
 
 def _resolution_text(outcome_json: dict[str, Any]) -> str:
@@ -109,15 +117,6 @@ def _resolution_text(outcome_json: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _reconciliation(view: Any, outcome: dict[str, Any]) -> str:
-    """What the preview predicted beside what the draw gave [CB-2440]."""
-    ld, la = view.ld_band, view.la_band
-    broke = "they broke" if outcome["defender_breaks"] else "they held"
-    return (f"predicted {ld.low}–{ld.high}, actual {outcome['ld']} (their loss); "
-            f"predicted {la.low}–{la.high}, actual {outcome['la']} (your loss); "
-            f"break chance {view.break_permille}‰, {broke}")
-
-
 @app.command()
 @guarded
 def resolve(
@@ -127,15 +126,17 @@ def resolve(
 ) -> None:
     """Resolve one clash at a given draw and show every intermediate quantity."""
     from fairfight.clash.exchange import check_draw, resolve_exchange
+    from fairfight.clash.panel import reconcile
     from fairfight.clash.preview import preview
 
     spec = _load_spec(spec_file)
-    outcome = resolve_exchange(spec, check_draw(r)).to_json()
+    resolved = resolve_exchange(spec, check_draw(r))
+    outcome = resolved.to_json()
     if as_json:
         _print_json(outcome)
     else:
         console.print(_resolution_text(outcome), markup=False)
-        console.print(_reconciliation(preview(spec), outcome), markup=False)
+        console.print(reconcile(preview(spec), resolved).text, markup=False)
 
 
 @app.command("preview")
@@ -152,29 +153,16 @@ def preview_command(
                                  help="The lead has a movement point and room to advance."),
 ) -> None:
     """The exact preview: the attack panel, or its figures as JSON."""
-    from fairfight.clash.fog import FogField, preview_under_fog
-    from fairfight.clash.preview import preview
-    from fairfight.clash.readout import render_panel
+    from fairfight.clash.evaluation import evaluate
+    from fairfight.clash.readout import format_panel
 
-    spec = _load_spec(spec_file)
-    fields = _parse_unobserved(unobserved)
-    for given, implied in ((strength_range, FogField.STRENGTH),
-                           (disorder_range, FogField.DISORDER)):
-        if given and implied not in fields:
-            fields.append(implied)  # a range is only meaningful for an unobserved field
-    view = preview(spec, capture_possible=capture)
-    fog = None
-    if fields:
-        fog = preview_under_fog(
-            spec, fields, capture_possible=capture,
-            strength_range=_parse_range(strength_range, "--strength-range",
-                                        (1, t.MAX_STRENGTH)),
-            disorder_range=_parse_range(disorder_range, "--disorder-range",
-                                        (0, t.MAX_DISORDER)))
+    evaluated = evaluate(_load_spec(spec_file),
+                         _fog_request(unobserved, strength_range, disorder_range),
+                         capture_possible=capture)
     if as_json:
-        _print_json(fog.to_json() if fog else view.to_json())
+        _print_json(evaluated.fog.to_json() if evaluated.fog else evaluated.preview.to_json())
     else:
-        console.print(render_panel(view, fog), markup=False, end="")
+        console.print(format_panel(evaluated.panel), markup=False, end="")
 
 
 @app.command()

@@ -117,7 +117,8 @@ def _record(cls: type) -> Any:
 _ColumnsRecord = _record(Columns)
 _GLOBALS: dict[str, Any] = dict(vars(kernel))
 _GLOBALS.update(Prepared=_record(Prepared), Exchange=_record(Exchange))
-for _name in ("contribution", "resolve", "_distinct_roles", "prepare", "exchange"):
+for _name in ("power_terms", "contribution", "resolve_terms", "resolve", "_distinct_roles",
+              "prepare", "exchange"):
     _source = getattr(kernel, _name)
     _GLOBALS[_name] = numba.njit(cache=True, error_model="numpy", inline="always")(
         types.FunctionType(_source.__code__, _GLOBALS, _name, _source.__defaults__))

@@ -16,7 +16,7 @@ import numpy as np
 from fairfight.clash import tables as t
 from fairfight.clash.kernel import Columns
 from fairfight.clash.parallel import Int64Array
-from fairfight.clash.spec import ClashSpec, Combatant
+from fairfight.clash.spec import ClashSpec, Combatant, stance_may_initiate
 
 __all__ = [
     "ORACLE_SIZE",
@@ -150,7 +150,7 @@ def oracle_specs() -> list[ClashSpec]:
         stance = stances[int(point.stance[0])]
         strength, disorder = int(point.strength[0]), int(point.disorder[0])
         lead_stance = stance
-        if stance is t.Stance.MARCH and kind is not t.Kind.REACTION:
+        if not stance_may_initiate(stance, kind):
             lead_stance = t.Stance.ADVANCE
         supporters: tuple[Combatant, ...] = ()
         if kind is t.Kind.ASSAULT:
@@ -197,10 +197,11 @@ def random_columns(n: int, seed: int) -> Columns:
              (t.Kind.ASSAULT, t.Kind.BOMBARDMENT, t.Kind.REACTION)]
     kind = pick(kinds)
     assault = kind == list(t.Kind).index(t.Kind.ASSAULT)
-    march = list(t.Stance).index(t.Stance.MARCH)
     lead_stance = between(0, len(t.Stance) - 1)
-    reaction = kind == list(t.Kind).index(t.Kind.REACTION)
-    lead_stance = np.where((lead_stance == march) & ~reaction, march + 1, lead_stance)
+    may_initiate = np.asarray([[stance_may_initiate(stance, kind_of) for stance in t.Stance]
+                               for kind_of in t.Kind])  # [kind code, stance code]
+    advance = list(t.Stance).index(t.Stance.ADVANCE)
+    lead_stance = np.where(may_initiate[kind, lead_stance], lead_stance, advance)
     supporters = np.where(assault, between(0, t.MAX_SUPPORTERS), 0)
     cast = {name: between(0, CAST_SIZE - 1) for name in ("lead", "s1", "s2", "defender")}
     s1_strength = np.where(supporters >= 1, between(1, 100), 0)

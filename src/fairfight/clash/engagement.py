@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairfight.clash import tables as t
-from fairfight.clash.kernel import contribution
+from fairfight.clash.kernel import contribution, power_terms
 from fairfight.clash.ops import INT_OPS
 from fairfight.clash.spec import MAX_FLANKERS, ClashSpec, Combatant
 from fairfight.clash.world import Unit, World
@@ -56,9 +56,9 @@ _CODE: dict[Any, int] = {
 
 
 def _contribution(view: World, unit: Unit, base: int, terrain: t.Terrain, factor: int) -> int:
-    return int(contribution(
-        INT_OPS, base, unit.strength, _CODE[unit.grade], _CODE[view.supply_tier(unit)],
-        _CODE[unit.cls.role], _CODE[terrain], factor))
+    terms = power_terms(INT_OPS, _CODE[unit.grade], _CODE[view.supply_tier(unit)],
+                        _CODE[unit.cls.role], _CODE[terrain])
+    return int(contribution(INT_OPS, base, unit.strength, terms, factor))
 
 
 def support_contribution(view: World, unit: Unit, terrain: t.Terrain) -> int:

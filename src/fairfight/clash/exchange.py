@@ -24,6 +24,7 @@ __all__ = [
     "UnitResult",
     "allocate_losses",
     "check_draw",
+    "consequences",
     "may_retreat",
     "prepare_spec",
     "resolve_exchange",
@@ -204,12 +205,14 @@ def resolve_exchange(
     check_draw(r)
     p = prepare_spec(spec)
     x = exchange(INT_OPS, p, r)
-    return _consequences(spec, p, x, turn_xp or TurnXp(), defender_in_city)
+    return consequences(spec, p, x, turn_xp or TurnXp(), defender_in_city)
 
 
-def _consequences(
+def consequences(
     spec: ClashSpec, p: Prepared, x: Exchange, turn_xp: TurnXp, defender_in_city: bool | None,
 ) -> Outcome:
+    """Steps 8-9 for one exchange: losses, the defender's fate, whether the tile is cleared
+    and the lead may advance [CB-1040..CB-1300]; the preview counts its consequences here."""
     kind = spec.kind
     lead, defender = spec.lead, spec.defender
     breaks, falters = bool(x.defender_breaks), bool(x.attacker_falters)

@@ -29,16 +29,24 @@ from fairfight.clash.verdict import verdict_text
 from fairfight.core.errors import InputError
 
 __all__ = [
+    "DISORDER_RANGE",
     "ESTIMATED_WIN_PERMILLE",
+    "STRENGTH_RANGE",
     "FogField",
     "FogPreview",
+    "FogRequest",
     "Pivot",
+    "parse_fog_fields",
     "preview_under_fog",
     "shown_pivots",
 ]
 
 ESTIMATED_WIN_PERMILLE = 400
 """The command layer's single number when the target's strength is unobserved [CB-2260]."""
+STRENGTH_RANGE = (1, t.MAX_STRENGTH)
+"""What an unobserved strength may be when no narrower range is known."""
+DISORDER_RANGE = (0, t.MAX_DISORDER)
+"""What an unobserved disorder may be when no narrower range is known."""
 PIVOTS_SHOWN = 2
 NO_VERDICT_CHANGE = "does not change the verdict"
 """The marking of a shown pivot that fills a place without changing the verdict."""
@@ -254,8 +262,8 @@ def _check_range(name: str, bounds: tuple[int, int], low: int) -> tuple[int, int
 
 def preview_under_fog(
     spec: ClashSpec, unobserved: Iterable[FogField], *,
-    strength_range: tuple[int, int] = (1, t.MAX_STRENGTH),
-    disorder_range: tuple[int, int] = (0, t.MAX_DISORDER),
+    strength_range: tuple[int, int] = STRENGTH_RANGE,
+    disorder_range: tuple[int, int] = DISORDER_RANGE,
     capture_possible: bool = False, defender_in_city: bool | None = None,
 ) -> FogPreview:
     """The preview over the viewer's knowledge: exact for the estimate, ranged for unknowns."""
@@ -305,3 +313,40 @@ def preview_under_fog(
 
 def _evaluations(previews: dict[bytes, Preview]) -> int:
     return sum(view.evaluations for view in previews.values())
+
+
+def parse_fog_fields(names: Iterable[str], field: str) -> tuple[FogField, ...]:
+    """Field names as given on the command line or in a form, each once, in order."""
+    known = {name.value: name for name in FogField}
+    chosen = [name.strip() for name in names if name.strip()]
+    for name in chosen:
+        if name not in known:
+            raise InputError(field, f"unknown field {name!r}; use {', '.join(known)}")
+    return tuple(dict.fromkeys(known[name] for name in chosen))
+
+
+@dataclass(frozen=True, slots=True)
+class FogRequest:
+    """What the viewer has not observed of the defender: fields, and the range a strength or
+    disorder may take (a range given makes its field unobserved)."""
+
+    unobserved: tuple[FogField, ...] = ()
+    strength_range: tuple[int, int] | None = None
+    disorder_range: tuple[int, int] | None = None
+
+    def fields(self) -> tuple[FogField, ...]:
+        """The unobserved fields, those implied by a range included."""
+        implied = [name for name, given in ((FogField.STRENGTH, self.strength_range),
+                                            (FogField.DISORDER, self.disorder_range)) if given]
+        return tuple(dict.fromkeys((*self.unobserved, *implied)))
+
+    def preview(self, spec: ClashSpec, *, capture_possible: bool = False,
+                defender_in_city: bool | None = None) -> FogPreview | None:
+        """The preview under this fog, or None when everything is observed."""
+        unknown = self.fields()
+        if not unknown:
+            return None
+        return preview_under_fog(
+            spec, unknown, capture_possible=capture_possible, defender_in_city=defender_in_city,
+            strength_range=self.strength_range or STRENGTH_RANGE,
+            disorder_range=self.disorder_range or DISORDER_RANGE)

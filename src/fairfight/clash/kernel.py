@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from fairfight.clash import tables as t
 from fairfight.clash.ops import Ops, Value
@@ -20,12 +20,16 @@ __all__ = [
     "ROLE_TERRAIN_COLUMN",
     "Columns",
     "Exchange",
+    "PowerTerms",
     "Prepared",
+    "ResolveTerms",
     "column",
     "contribution",
     "exchange",
+    "power_terms",
     "prepare",
     "resolve",
+    "resolve_terms",
 ]
 
 
@@ -122,6 +126,10 @@ class Columns:
 class Prepared:
     """Every quantity of Steps 1-4 plus the draw-independent terms of Steps 6-7."""
 
+    power_lead: PowerTerms
+    power_support1: PowerTerms
+    power_support2: PowerTerms
+    power_defender: PowerTerms
     contribution_lead: Value
     contribution_support1: Value
     contribution_support2: Value
@@ -143,6 +151,8 @@ class Prepared:
     volatility_defender: Value
     volatility: Value
     reliability: Value
+    resolve_terms_attacker: ResolveTerms
+    resolve_terms_defender: ResolveTerms
     resolve_attacker: Value
     resolve_defender: Value
     intensity_out: Value
@@ -177,38 +187,62 @@ class Exchange:
     attacker_falters: Value
 
 
-def contribution(
-    ops: Ops, base: Value, strength: Value, grade: Value, supply: Value, role: Value,
-    terrain: Value, factor: int,
-) -> Value:
+class PowerTerms(NamedTuple):
+    """The per-mille modifiers of one unit's power, each a term the panel names [CB-470]."""
+
+    grade: Value
+    supply: Value
+    role_terrain: Value
+
+
+class ResolveTerms(NamedTuple):
+    """The terms of a resolve, in the order of CB-710; the resolve is their clamped sum."""
+
+    base: Value
+    grade: Value
+    stance: Value
+    works: Value
+    supply: Value
+    own_city: Value
+    disorder: Value
+    strength: Value
+    encircled: Value
+    shaken: Value
+
+
+def power_terms(ops: Ops, grade: Value, supply: Value, role: Value, terrain: Value) -> PowerTerms:
+    """A unit's grade, supply and role-in-terrain modifiers [CB-480..CB-510]."""
+    return PowerTerms(ops.take(GRADE_POWER, grade), ops.take(SUPPLY_POWER, supply),
+                      ops.take(ROLE_TERRAIN_COLUMN, role * TERRAIN_COUNT + terrain))
+
+
+def contribution(ops: Ops, base: Value, strength: Value, terms: PowerTerms, factor: int) -> Value:
     """One unit's raw power: one expression, one division, floored per unit [CB-470, CB-530]."""
-    modifiers = (
-        PER_MILLE
-        + ops.take(GRADE_POWER, grade)
-        + ops.take(SUPPLY_POWER, supply)
-        + ops.take(ROLE_TERRAIN_COLUMN, role * TERRAIN_COUNT + terrain)
-    )
-    return base * strength * modifiers * factor // t.CONTRIBUTION_DIVISOR
+    return base * strength * (PER_MILLE + sum(terms)) * factor // t.CONTRIBUTION_DIVISOR
 
 
-def resolve(
+def resolve_terms(
     ops: Ops, grade: Value, stance: Value, works: Value, supply: Value, in_own_city: Value,
     disorder: Value, strength: Value, encircled: Value, shaken: Value,
-) -> Value:
-    """Resolve, by the same function for both sides [CB-710, CB-780]."""
-    total = (
-        t.RESOLVE_BASE
-        + ops.take(GRADE_RESOLVE, grade)
-        + ops.take(STANCE_RESOLVE, stance)
-        + t.RESOLVE_PER_WORKS * works
-        + ops.take(SUPPLY_RESOLVE, supply)
-        + ops.where(in_own_city, t.OWN_CITY_RESOLVE, 0)
-        - disorder
-        - (t.MAX_STRENGTH - strength) // t.STRENGTH_RESOLVE_DIVISOR
-        + ops.where(encircled, t.ENCIRCLED_RESOLVE, 0)
-        + ops.where(shaken > 0, t.SHAKEN_RESOLVE, 0)
+) -> ResolveTerms:
+    """Each term of a resolve, by the same function for both sides [CB-710, CB-780]."""
+    return ResolveTerms(
+        base=t.RESOLVE_BASE,
+        grade=ops.take(GRADE_RESOLVE, grade),
+        stance=ops.take(STANCE_RESOLVE, stance),
+        works=t.RESOLVE_PER_WORKS * works,
+        supply=ops.take(SUPPLY_RESOLVE, supply),
+        own_city=ops.where(in_own_city, t.OWN_CITY_RESOLVE, 0),
+        disorder=-disorder,
+        strength=-((t.MAX_STRENGTH - strength) // t.STRENGTH_RESOLVE_DIVISOR),
+        encircled=ops.where(encircled, t.ENCIRCLED_RESOLVE, 0),
+        shaken=ops.where(shaken > 0, t.SHAKEN_RESOLVE, 0),
     )
-    return ops.clamp(total, t.RESOLVE_MIN, t.RESOLVE_MAX)
+
+
+def resolve(ops: Ops, terms: ResolveTerms) -> Value:
+    """A resolve: the sum of its terms, held within the limits [CB-710, CB-780]."""
+    return ops.clamp(sum(terms), t.RESOLVE_MIN, t.RESOLVE_MAX)
 
 
 def _distinct_roles(ops: Ops, c: Columns) -> Value:
@@ -229,14 +263,20 @@ def prepare(ops: Ops, c: Columns) -> Prepared:
     is_reaction = c.kind == REACTION
     is_assault = c.kind == ASSAULT
     # Step 1 [CB-470..CB-530]
-    lead = contribution(ops, c.lead_atk, c.lead_strength, c.lead_grade, c.lead_supply,
-                        c.lead_role, c.terrain, t.LEAD_FACTOR)
-    support1 = contribution(ops, c.support1_atk, c.support1_strength, c.support1_grade,
-                            c.support1_supply, c.support1_role, c.terrain, t.SUPPORTER_FACTOR)
-    support2 = contribution(ops, c.support2_atk, c.support2_strength, c.support2_grade,
-                            c.support2_supply, c.support2_role, c.terrain, t.SUPPORTER_FACTOR)
-    defender = contribution(ops, c.defender_def, c.defender_strength, c.defender_grade,
-                            c.defender_supply, c.defender_role, c.terrain, t.LEAD_FACTOR)
+    power_lead = power_terms(ops, c.lead_grade, c.lead_supply, c.lead_role, c.terrain)
+    power_support1 = power_terms(ops, c.support1_grade, c.support1_supply, c.support1_role,
+                                 c.terrain)
+    power_support2 = power_terms(ops, c.support2_grade, c.support2_supply, c.support2_role,
+                                 c.terrain)
+    power_defender = power_terms(ops, c.defender_grade, c.defender_supply, c.defender_role,
+                                 c.terrain)
+    lead = contribution(ops, c.lead_atk, c.lead_strength, power_lead, t.LEAD_FACTOR)
+    support1 = contribution(ops, c.support1_atk, c.support1_strength, power_support1,
+                            t.SUPPORTER_FACTOR)
+    support2 = contribution(ops, c.support2_atk, c.support2_strength, power_support2,
+                            t.SUPPORTER_FACTOR)
+    defender = contribution(ops, c.defender_def, c.defender_strength, power_defender,
+                            t.LEAD_FACTOR)
     a_raw = lead + support1 + support2
     d_raw = defender
     # Step 2 [CB-540..CB-640, CB-1790]
@@ -262,11 +302,12 @@ def prepare(ops: Ops, c: Columns) -> Prepared:
                            + ops.take(TERRAIN_CHAOS, c.terrain),
                            c.volatility_floor, t.VOLATILITY_MAX)
     # Step 4 [CB-710..CB-780]; city and encirclement are the defender's alone
-    resolve_attacker = resolve(ops, c.lead_grade, c.lead_stance, c.lead_works, c.lead_supply,
-                               False, c.lead_disorder, c.lead_strength, False, c.lead_shaken)
-    resolve_defender = resolve(ops, c.defender_grade, c.defender_stance, c.defender_works,
-                               c.defender_supply, c.in_own_city, c.defender_disorder,
-                               c.defender_strength, c.encircled, c.defender_shaken)
+    resolve_terms_attacker = resolve_terms(
+        ops, c.lead_grade, c.lead_stance, c.lead_works, c.lead_supply, False, c.lead_disorder,
+        c.lead_strength, False, c.lead_shaken)
+    resolve_terms_defender = resolve_terms(
+        ops, c.defender_grade, c.defender_stance, c.defender_works, c.defender_supply,
+        c.in_own_city, c.defender_disorder, c.defender_strength, c.encircled, c.defender_shaken)
     # fixed shock terms [CB-960..CB-1000, CB-1810]
     flank_shock = ops.where(
         is_assault,
@@ -280,6 +321,8 @@ def prepare(ops: Ops, c: Columns) -> Prepared:
     works_shock = ops.where(
         is_assault, ops.minimum(t.WORKS_SHOCK_CAP, t.WORKS_SHOCK_PER_LEVEL * c.defender_works), 0)
     return Prepared(
+        power_lead=power_lead, power_support1=power_support1, power_support2=power_support2,
+        power_defender=power_defender,
         contribution_lead=lead, contribution_support1=support1,
         contribution_support2=support2, contribution_defender=defender,
         a_raw=a_raw, d_raw=d_raw, distinct_roles=roles,
@@ -288,7 +331,10 @@ def prepare(ops: Ops, c: Columns) -> Prepared:
         position_term=position, stack_term=stack, defender_mods=defender_mods, a=a, d=d,
         volatility_lead=volatility_lead, volatility_defender=volatility_defender,
         volatility=volatility, reliability=volatility // t.RELIABILITY_DIVISOR,
-        resolve_attacker=resolve_attacker, resolve_defender=resolve_defender,
+        resolve_terms_attacker=resolve_terms_attacker,
+        resolve_terms_defender=resolve_terms_defender,
+        resolve_attacker=resolve(ops, resolve_terms_attacker),
+        resolve_defender=resolve(ops, resolve_terms_defender),
         intensity_out=ops.take(INTENSITY_OUT, c.kind),
         intensity_back=ops.take(INTENSITY_BACK, c.kind),
         lead_strength=c.lead_strength, defender_strength=c.defender_strength,

@@ -23,9 +23,12 @@ from fairfight.clash.engagement import (
     ClashPlan,
     eligible_supporters,
     plan_clash,
+    retreat_candidates,
 )
 from fairfight.clash.fog import FogField, FogPreview, preview_under_fog
+from fairfight.clash.spec import stance_may_initiate
 from fairfight.clash.world import Unit, World, chebyshev
+from fairfight.core.errors import InputError
 
 __all__ = [
     "CONTACT_RANGE",
@@ -34,10 +37,13 @@ __all__ = [
     "Level",
     "OverlayTile",
     "attack_candidates",
+    "check_player",
     "fog_preview",
     "knowledge_view",
     "observation_levels",
     "overlay",
+    "overlay_data",
+    "player_view",
 ]
 
 CONTACT_RANGE = 2
@@ -150,7 +156,7 @@ def attack_candidates(view: World, player: str, *,
         if unit.player != player or unit.cls.atk == 0 or unit.strength < 1:
             continue
         stance = unit.stance
-        if stance is t.Stance.MARCH:
+        if not stance_may_initiate(stance):
             unit.stance = t.Stance.ADVANCE
         for target in view.board.neighbours[unit.tile]:
             if not view.hostile_at(player, target):
@@ -202,3 +208,38 @@ def overlay(world: World, player: str) -> list[OverlayTile]:
     return [OverlayTile(view.board.xy(tile), chance, plan.order.lead, plan.supporters,
                         any(u.id in view.unobserved for u in view.units_at(tile)))
             for tile, (chance, plan) in sorted(best.items())]
+
+
+def check_player(world: World, player: str) -> None:
+    """A player of the world, or an input error naming the players."""
+    if player not in world.sides:
+        raise InputError("player", f"unknown player {player!r}; players: "
+                         + ", ".join(world.sides))
+
+
+def player_view(world: World, player: str) -> dict[str, Any]:
+    """What `player` sees, as plain data: every own unit, enemies by observation level with
+    unobserved fields named, and the units with no retreat candidate marked [CB-1410]."""
+    check_player(world, player)
+    view = knowledge_view(world, player)
+    levels = observation_levels(world, player)
+    units = []
+    for unit in view.units.values():
+        data = unit.to_json(view.board)
+        data["grade"] = unit.grade.value
+        data["level"] = 3 if view.allied(unit.player, player) else int(levels[unit.id])
+        data["unobserved"] = list(view.unobserved.get(unit.id, ()))
+        data["cut_off"] = not retreat_candidates(view, view.units_at(unit.tile), unit.tile, -1)
+        units.append(data)
+    return {"player": player, "turn": view.turn, "width": view.board.width,
+            "height": view.board.height,
+            "cities": [{"tile": list(view.board.xy(tile)), "owner": owner,
+                        "works": view.city_works[tile]}
+                       for tile, owner in sorted(view.city_owner.items())],
+            "units": units}
+
+
+def overlay_data(world: World, player: str) -> list[dict[str, Any]]:
+    """The hostile-tile overlay as plain data [CB-2430]."""
+    check_player(world, player)
+    return [tile.to_json() for tile in overlay(world, player)]

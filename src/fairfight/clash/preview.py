@@ -3,16 +3,30 @@
 The preview runs the resolution's own kernel: Steps 1-4 once, then the exchange at the
 draws it needs. Every quantity is monotone in r [CB-2150], so each chance is the distance
 to a threshold draw found by bisection, an exact count of draws out of 1000.
+
+The consequences (retreat, rout, a cleared tile, the lead's advance) are the resolution's
+own `consequences`, applied once per stretch of draws between the thresholds of what they
+read (break, lead survives, defender's loss reaching its strength). When that last
+threshold is inside the draws, finding it costs up to ten more evaluations, bracketed by
+the draws already evaluated.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from fairfight.clash import tables as t
-from fairfight.clash.exchange import may_retreat, prepare_spec, stance_may_advance
+from fairfight.clash.exchange import (
+    DefenderFate,
+    Outcome,
+    TurnXp,
+    consequences,
+    may_retreat,
+    prepare_spec,
+)
 from fairfight.clash.kernel import Exchange, Prepared, exchange
 from fairfight.clash.ops import INT_OPS, Ops, Value
 from fairfight.clash.spec import ClashSpec
@@ -21,9 +35,11 @@ from fairfight.core.exact import least_true
 __all__ = [
     "BAND_DRAWS",
     "Band",
+    "Consequences",
     "Preview",
     "band_of",
     "band_values",
+    "count_consequences",
     "preview",
     "threshold_draw",
 ]
@@ -62,17 +78,57 @@ def band_of(values: tuple[int, int, int]) -> Band:
     return Band(*band_values(INT_OPS, *values))
 
 
-def threshold_draw(holds: Callable[[int], bool]) -> int:
+def threshold_draw(holds: Callable[[int], bool], known: Iterable[int] = ()) -> int:
     """The least r in 0..999 where a monotone predicate holds, or 1000 when it never does.
 
     The ends are checked first (the preview has evaluated them for the bands already), then
-    bisection over 1..999 needs at most 10 more evaluations [CB-2170, CB-2220].
+    bisection over 1..999 needs at most 10 more evaluations [CB-2170, CB-2220]; draws in
+    `known`, already evaluated, narrow the bisection first.
     """
     if holds(0):
         return 0
     if not holds(t.HIGH_DRAW):
         return t.DRAWS
-    return least_true(1, t.HIGH_DRAW, holds)
+    low, high = 1, t.HIGH_DRAW
+    for r in known:
+        if holds(r):
+            high = min(high, r)
+        else:
+            low = max(low, r + 1)
+    return high if low >= high else least_true(low, high - 1, holds)
+
+
+@dataclass(frozen=True, slots=True)
+class Consequences:
+    """Draws out of 1000 ending in each consequence of the resolution [CB-1040]."""
+
+    fates: tuple[tuple[DefenderFate, int], ...]
+    """Each defender fate and its draws (fates no draw reaches are left out)."""
+    cleared: int
+    """Draws where the tile is left empty [CB-1060]."""
+    advance: int
+    """Draws where the lead may advance into the cleared tile [CB-1060, CB-1080]."""
+
+    def of(self, fate: DefenderFate) -> int:
+        """The draws ending in one fate."""
+        return dict(self.fates).get(fate, 0)
+
+    def to_json(self) -> dict[str, Any]:
+        """The counts as plain JSON."""
+        return {"fates": {fate.value: count for fate, count in self.fates},
+                "cleared": self.cleared, "advance": self.advance}
+
+
+def count_consequences(stretches: Iterable[tuple[int, Outcome]]) -> Consequences:
+    """The consequences of each stretch (its draw count, one resolution in it) added up."""
+    fates: dict[DefenderFate, int] = {}
+    cleared = advance = 0
+    for draws, outcome in stretches:
+        fates[outcome.fate] = fates.get(outcome.fate, 0) + draws
+        cleared += draws * outcome.tile_cleared
+        advance += draws * outcome.lead_may_advance
+    return Consequences(tuple(sorted(fates.items(), key=lambda item: list(DefenderFate).index(
+        item[0]))), cleared, advance)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +144,7 @@ class Preview:
     r_def: int
     r_att: int
     r_surv: int
+    consequences: Consequences
     capture_possible: bool
     evaluations: int
     defender_in_city: bool | None = None
@@ -120,14 +177,9 @@ class Preview:
 
     @property
     def capture_permille(self) -> int:
-        """The win chance when an advance could follow a win [CB-2210]: the caller vouches for
-        the lead's movement point and room; the lead's Stance must allow an advance (Advance
-        or Hold, CB-1080), and the tile must empty on a break, so an assault on a city or works
-        (whose garrison holds, shaken) captures nothing."""
-        tile_empties = self.defender_may_retreat and t.KIND_PROFILES[self.spec.kind].may_advance
-        lead_may_move = stance_may_advance(self.spec.lead.stance)
-        return self.win_permille if (
-            self.capture_possible and tile_empties and lead_may_move) else 0
+        """Draws where the lead takes the tile [CB-2210]: the resolution lets it advance, and
+        the caller vouches for its movement point and room (`capture_possible`)."""
+        return self.consequences.advance if self.capture_possible else 0
 
     def to_json(self) -> dict[str, Any]:
         """The preview as plain JSON."""
@@ -141,7 +193,8 @@ class Preview:
             "r_def": self.r_def, "r_att": self.r_att, "r_surv": self.r_surv,
             "break_permille": self.break_permille, "falter_permille": self.falter_permille,
             "destroyed_permille": self.destroyed_permille, "win_permille": self.win_permille,
-            "capture_permille": self.capture_permille, "evaluations": self.evaluations,
+            "capture_permille": self.capture_permille,
+            "consequences": self.consequences.to_json(), "evaluations": self.evaluations,
             "combat_logic_version": t.COMBAT_LOGIC_VERSION,
         }
 
@@ -169,6 +222,12 @@ def preview(spec: ClashSpec, *, capture_possible: bool = False,
     r_def = threshold_draw(lambda r: bool(at(r).defender_breaks))
     r_att = threshold_draw(lambda r: not at(r).attacker_shock_reaches_resolve)
     r_surv = threshold_draw(lambda r: at(r).la < lead_strength)
+    defender_strength = spec.defender.strength
+    r_kill = threshold_draw(lambda r: at(r).ld >= defender_strength, sorted(evaluated))
+    edges = sorted({0, r_def, r_surv, r_kill, t.DRAWS} - {t.DRAWS}) + [t.DRAWS]
+    counted = count_consequences(
+        (end - start, consequences(spec, prepared, at(start), TurnXp(), defender_in_city))
+        for start, end in itertools.pairwise(edges))
     return Preview(
         spec=spec, prepared=prepared,
         ld_band=band_of((low.ld, median.ld, high.ld)),
@@ -177,6 +236,7 @@ def preview(spec: ClashSpec, *, capture_possible: bool = False,
             (low.shock_defender, median.shock_defender, high.shock_defender)),
         shock_attacker_band=band_of(
             (low.shock_attacker, median.shock_attacker, high.shock_attacker)),
-        r_def=r_def, r_att=r_att, r_surv=r_surv, capture_possible=capture_possible,
+        r_def=r_def, r_att=r_att, r_surv=r_surv, consequences=counted,
+        capture_possible=capture_possible,
         evaluations=len(evaluated), defender_in_city=defender_in_city,
     )

@@ -25,6 +25,7 @@ __all__ = [
     "Combatant",
     "check_resolvable",
     "parse_spec",
+    "stance_may_initiate",
     "to_columns",
 ]
 
@@ -93,7 +94,7 @@ class ClashSpec(BaseModel):
         kind = info.data.get("kind")
         if lead.atk == 0 and kind in (t.Kind.ASSAULT, t.Kind.REACTION):
             raise ValueError("a unit with atk 0 may not initiate an assault or a reaction (CB-230)")
-        if lead.stance is t.Stance.MARCH and kind in (t.Kind.ASSAULT, t.Kind.BOMBARDMENT):
+        if isinstance(kind, t.Kind) and not stance_may_initiate(lead.stance, kind):
             raise ValueError("a unit in stance march may not initiate (CB-1530)")
         return lead
 
@@ -138,6 +139,12 @@ class ClashSpec(BaseModel):
     def canonical_bytes(self) -> bytes:
         """The one byte form of this specification: canonical JSON [CB-320]."""
         return canonical_json(self.to_json())
+
+
+def stance_may_initiate(stance: t.Stance, kind: t.Kind = t.Kind.ASSAULT) -> bool:
+    """Whether a lead in this Stance may initiate a clash of this kind [CB-1530]."""
+    return (stance is not t.Stance.MARCH or t.MARCH_MAY_INITIATE
+            or kind not in (t.Kind.ASSAULT, t.Kind.BOMBARDMENT))
 
 
 def parse_spec(data: Any, prefix: str = "") -> ClashSpec:

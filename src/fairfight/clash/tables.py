@@ -12,6 +12,31 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeAlias
 
+__all__ = [  # constants, then the enums and records, then the one function
+    "AMBUSH_SHOCK", "AMPHIBIOUS", "BOMBARD_DISORDER_BASE", "BOMBARD_DISORDER_PER_LOSS",
+    "BOMBARD_STRENGTH_FLOOR", "BROKE_DISORDER", "CALIBRATION_CAST", "CAUGHT",
+    "COMBAT_LOGIC_VERSION", "COMBINED_ARMS", "CONTRIBUTION_DIVISOR",
+    "DEFENDER_LOSS_DISORDER_DIVISOR", "DISENGAGE_DISORDER", "DISENGAGE_LOSS_NUMERATOR",
+    "DRAWS", "DRAW_LOW_BITS", "ENCIRCLED_RESOLVE", "FALTER_DISORDER", "FLANK_SHOCK_CAP",
+    "FLANK_SHOCK_PER_FLANKER", "FORCE_MODS_MAX", "FORCE_MODS_MIN", "GRADE_POWER",
+    "GRADE_RESOLVE", "GRADE_VOLATILITY", "GRADE_XP_THRESHOLD", "HIGH_DRAW", "KIND_PROFILES",
+    "LEAD_DISORDER", "LEAD_FACTOR", "MARCH_MAY_INITIATE", "MAX_ATTACKER_TOTAL",
+    "MAX_DEFENDER_TOTAL", "MAX_DISORDER", "MAX_POSITION", "MAX_STRENGTH", "MAX_SUPPORTERS",
+    "MEDIAN_DRAW", "MIN_POWER", "OWN_CITY_RESOLVE", "PER_MILLE", "POSITION_STEP",
+    "PREPARED_FIRE", "RECOVERY_BASE", "RELIABILITY_DIVISOR", "RESOLVE_BASE", "RESOLVE_MAX",
+    "RESOLVE_MIN", "RESOLVE_PER_WORKS", "RIVER_CROSSING", "ROLE_TERRAIN", "SHAKEN_ON_HOLD",
+    "SHAKEN_RESOLVE", "STACK_CAP", "STACK_STEP", "STANCE_ATTACK", "STANCE_DEFENCE",
+    "STANCE_RESOLVE", "STANCE_SHOCK_TO_ATTACKER", "STANCE_SHOCK_TO_DEFENDER",
+    "STRENGTH_RESOLVE_DIVISOR", "STRENGTH_SCALE", "SUPPLY_POWER", "SUPPLY_RESOLVE",
+    "SUPPLY_VOLATILITY", "SUPPORTER_DISORDER", "SUPPORTER_FACTOR", "SWING_DIVISOR",
+    "TERRAIN_CHAOS", "TERRAIN_COVER", "UPHILL", "VOLATILITY_FLOORS",
+    "VOLATILITY_FLOOR_CHAOTIC", "VOLATILITY_FLOOR_MEASURED", "VOLATILITY_MAX",
+    "WORKS_SHOCK_CAP", "WORKS_SHOCK_PER_LEVEL", "XP_BASE", "XP_DAMAGE_DIVISOR", "XP_MAX",
+    "XP_OPPONENT_BROKE", "XP_PER_TURN_CAP", "XP_SUPPORTER_DIVISOR", "Grade", "Kind",
+    "KindProfile", "PerMille", "RecoverySituation", "RetreatClass", "Role", "Stance",
+    "SupplyTier", "Terrain", "UnitClass", "grade_for_xp",
+]
+
 PerMille: TypeAlias = int
 """A fraction expressed in thousandths."""
 
@@ -267,6 +292,8 @@ STANCE_SHOCK_TO_ATTACKER: dict[Stance, int] = {
 }
 """Shock the defender's Stance adds to the lead when defending [CB-1520]."""
 MARCH_MAY_INITIATE = False
+"""Whether a unit in March may initiate an assault or a bombardment [CB-1530] (a reaction
+is not an initiative: `spec.stance_may_initiate` reads this for every kind)."""
 
 # --- Step 3: volatility [CB-660..CB-700] -------------------------------------------------
 VOLATILITY_FLOOR_MEASURED: PerMille = 250

@@ -33,6 +33,7 @@ from fairfight.clash.orders import (
     TurnOrders,
     UnitOrders,
 )
+from fairfight.clash.spec import stance_may_initiate
 from fairfight.clash.world import Unit, World, chebyshev
 from fairfight.core.records import digest
 
@@ -209,7 +210,7 @@ class _Cascade:
         self.clash(battery, plan, advance=False)
 
     def initiate_problem(self, unit: Unit, target: int, reach: int) -> str | None:
-        if unit.stance is t.Stance.MARCH:
+        if not stance_may_initiate(unit.stance):
             return "a unit in march may not initiate"
         if unit.barred:
             return "it faltered this turn"

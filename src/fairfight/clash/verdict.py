@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from fairfight.clash import tables as t
 
-__all__ = ["CHANCE_WORDS", "NO_BREAK_CHECK", "chance_words", "verdict_text", "verdict_words"]
+__all__ = [
+    "CHANCE_WORDS",
+    "NO_BREAK_CHECK",
+    "chance_words",
+    "verdict_breaks",
+    "verdict_text",
+    "verdict_words",
+]
 
 NO_BREAK_CHECK = "No break check"
 """A bombardment's verdict: it has no break checks [CB-1020]."""
@@ -26,11 +33,16 @@ def chance_words(permille: int) -> str:
     return next(words for bound, words in CHANCE_WORDS if permille <= bound)
 
 
+def verdict_breaks(break_permille: int) -> bool:
+    """Whether the verdict says "they break": from an even chance up."""
+    return break_permille * 2 >= t.DRAWS
+
+
 def verdict_words(break_permille: int) -> tuple[str, str]:
     """The verdict on a break chance: who gives way ("they break" from an even chance up,
     else "they hold") and how sure that is, in words."""
     words = chance_words(break_permille)
-    if break_permille * 2 >= t.DRAWS:
+    if verdict_breaks(break_permille):
         return "they break", words
     return "they hold", f"a break is {words}"
 

@@ -142,7 +142,8 @@ def _board(
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """A text map of the game now: units, Stances, and the overlay of a player."""
-    from fairfight.clash.game import board_text, overlay_data, player_view
+    from fairfight.clash.board_text import board_text
+    from fairfight.clash.knowledge import overlay_data, player_view
     from fairfight.clash.record import load_record
 
     world = load_record(game_file).world()
@@ -169,15 +170,15 @@ def _attack(
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """The attack panel for one assault, from what the player knows."""
-    from fairfight.clash.game import attack_preview
+    from fairfight.clash.board_attack import attack_preview
     from fairfight.clash.record import load_record
 
     x, _, y = target.partition(",")
     if not (x.strip().isdigit() and y.strip().isdigit()):
         raise InputError("--target", "write the tile as X,Y, for example 3,4")
-    chosen = None if supporters is None else [s for s in supporters.split(",") if s]
-    result = attack_preview(load_record(game_file).world(), player, lead,
-                            (int(x), int(y)), chosen)
+    chosen = None if supporters is None else tuple(s for s in supporters.split(",") if s)
+    result = attack_preview(load_record(game_file).world(), player, lead, (int(x), int(y)),
+                            chosen)
     if as_json:
         emit_json(result)
     else:

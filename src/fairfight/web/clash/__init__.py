@@ -1,2 +1,4 @@
-"""Helpers of the clash pages: the panel as data, reconciliation, single exchanges, the
-board sandbox and its game store."""
+"""Helpers of the clash pages: single exchanges (the request models), the board sandbox, its
+drawing and its game store. The attack panel itself is `fairfight.clash.panel`'s value."""
+
+__all__: list[str] = []

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairfight.clash import tables as t
+from fairfight.clash.board_text import CLASS_LETTER, STANCE_MARK
 from fairfight.clash.engagement import retreat_candidates
-from fairfight.clash.game import CLASS_LETTER, STANCE_MARK
 from fairfight.clash.knowledge import OverlayTile
 from fairfight.clash.scenario import TERRAIN_LETTERS
+from fairfight.clash.spec import stance_may_initiate
 from fairfight.clash.world import World, chebyshev
 
 __all__ = [
@@ -268,5 +268,5 @@ def unit_rows(world: World, viewer: str) -> list[dict[str, Any]]:
                      "at": (x, y), "strength": unit.strength, "disorder": unit.disorder,
                      "stance": unit.stance.value, "grade": unit.grade.value,
                      "estimated": list(world.unobserved.get(unit.id, ())),
-                     "may_initiate": unit.stance is not t.Stance.MARCH})
+                     "may_initiate": stance_may_initiate(unit.stance)})
     return sorted(rows, key=lambda row: (not row["own"], row["player"], row["id"]))

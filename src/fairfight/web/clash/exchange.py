@@ -1,7 +1,7 @@
 """Single exchanges on the web: the built-in specifications, preview and resolution requests.
 
-The request models are the JSON twins of the exchange page's form; both end in `evaluate`,
-which calls the engine's preview (and, under fog, `preview_under_fog`) and the resolution.
+The request models are the JSON twins of the exchange page's form; both end in the engine's
+`evaluation.evaluate`, the path the command line takes too.
 """
 
 from __future__ import annotations
@@ -9,22 +9,19 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib.resources import files
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
 from fairfight.clash import tables as t
-from fairfight.clash.exchange import resolve_exchange
-from fairfight.clash.fog import FogField, preview_under_fog
-from fairfight.clash.preview import preview
-from fairfight.clash.spec import ClashSpec, check_resolvable, parse_spec
+from fairfight.clash.evaluation import evaluate as clash_evaluate
+from fairfight.clash.fog import FogField, FogRequest
+from fairfight.clash.panel_model import Evaluation
+from fairfight.clash.spec import ClashSpec, parse_spec
 from fairfight.core.errors import InputError
-from fairfight.web.clash.panel import AttackPanel, attack_panel
-from fairfight.web.clash.reconcile import Reconciliation, reconcile
 
 __all__ = [
     "EXAMPLES",
-    "Evaluation",
     "PreviewRequest",
     "ResolveRequest",
     "evaluate",
@@ -64,6 +61,10 @@ class PreviewRequest(BaseModel):
     capture_possible: StrictBool = False
     defender_in_city: StrictBool | None = None
 
+    def fog(self) -> FogRequest:
+        """The fog part of the request, as the engine takes it."""
+        return FogRequest(tuple(self.unobserved), self.strength_range, self.disorder_range)
+
 
 class ResolveRequest(PreviewRequest):
     """A preview request and the draw to resolve it at."""
@@ -71,35 +72,7 @@ class ResolveRequest(PreviewRequest):
     r: Annotated[StrictInt, Field(ge=0, le=t.HIGH_DRAW)]
 
 
-class Evaluation(BaseModel):
-    """The panel, and after a resolution the combat event and the reconciliation line."""
-
-    panel: AttackPanel
-    outcome: dict[str, Any] | None = None
-    reconciliation: Reconciliation | None = None
-
-
 def evaluate(request: PreviewRequest, r: int | None = None) -> Evaluation:
     """The attack panel for a request; with a draw, also the resolution and reconciliation."""
-    spec = request.spec
-    check_resolvable(spec)
-    view = preview(spec, capture_possible=request.capture_possible,
-                   defender_in_city=request.defender_in_city)
-    fog = None
-    if request.unobserved or request.strength_range or request.disorder_range:
-        unknown = set(request.unobserved)
-        if request.strength_range:
-            unknown.add(FogField.STRENGTH)
-        if request.disorder_range:
-            unknown.add(FogField.DISORDER)
-        fog = preview_under_fog(
-            spec, unknown, capture_possible=request.capture_possible,
-            defender_in_city=request.defender_in_city,
-            strength_range=request.strength_range or (1, t.MAX_STRENGTH),
-            disorder_range=request.disorder_range or (0, t.MAX_DISORDER))
-    panel = attack_panel(view, fog)
-    if r is None:
-        return Evaluation(panel=panel)
-    outcome = resolve_exchange(spec, r, defender_in_city=request.defender_in_city)
-    return Evaluation(panel=panel, outcome=outcome.to_json(),
-                      reconciliation=reconcile(view, outcome))
+    return clash_evaluate(request.spec, request.fog(), capture_possible=request.capture_possible,
+                          defender_in_city=request.defender_in_city, r=r).evaluation()

@@ -19,12 +19,12 @@ from typing import Any
 
 import yaml
 
-from fairfight.clash import tables as t
 from fairfight.clash.ai import ai_orders
-from fairfight.clash.engagement import AttackOrder
 from fairfight.clash.exchange import Outcome, resolve_exchange
 from fairfight.clash.generate import generate_scenario
 from fairfight.clash.orders import TurnOrders, UnitOrders, check_orders
+from fairfight.clash.panel import reconcile
+from fairfight.clash.panel_model import Reconciliation
 from fairfight.clash.preview import preview
 from fairfight.clash.record import merge_orders
 from fairfight.clash.scenario import load_scenario, parse_scenario
@@ -33,7 +33,6 @@ from fairfight.clash.spec import parse_spec
 from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError
-from fairfight.web.clash.reconcile import Reconciliation, reconcile
 
 __all__ = [
     "COOKIE",
@@ -42,7 +41,6 @@ __all__ = [
     "Game",
     "GameStore",
     "PlayedTurn",
-    "attack_order",
     "builtin_scenario",
     "new_session_id",
     "reconcile_event",
@@ -211,8 +209,3 @@ def start_game(name: str, world: World, player: str, ai: bool,
 def world_of(name: str) -> World:
     """A built-in scenario's world."""
     return world_from_scenario(parse_scenario(builtin_scenario(name)))
-
-
-def attack_order(lead: str, target: int, supporters: tuple[str, ...] | None) -> AttackOrder:
-    """An assault order as the panel previews it."""
-    return AttackOrder(t.Kind.ASSAULT, lead, target, supporters)

@@ -18,8 +18,8 @@ from pydantic import BaseModel, StrictBool
 from starlette.exceptions import HTTPException
 
 from fairfight.clash import tables as t
-from fairfight.clash.game import overlay_data, player_view
-from fairfight.clash.knowledge import overlay
+from fairfight.clash.knowledge import overlay, overlay_data, player_view
+from fairfight.clash.panel_model import Reconciliation
 from fairfight.core.errors import InputError
 from fairfight.web.clash.board import (
     adjacent_enemy_tiles,
@@ -48,7 +48,6 @@ from fairfight.web.clash.play import (
     parse_point,
     viewed_world,
 )
-from fairfight.web.clash.reconcile import Reconciliation
 from fairfight.web.templating import templates
 
 __all__ = [

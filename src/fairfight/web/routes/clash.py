@@ -1,9 +1,9 @@
 """Clash pages and their JSON twins: the attack panel on single exchanges, the rules page,
 and (from `fairfight.web.clash.sandbox`) the board sandbox.
 
-Every figure comes from the engine: the panel is `fairfight.clash.preview` structured by
-`fairfight.web.clash.panel`, rendered server-side; the JSON under /api/clash/ is the same
-model. The exchange page is plain links and forms (it needs no JavaScript).
+Every figure comes from the engine: the panel is `fairfight.clash.panel`'s value, built by
+`fairfight.clash.evaluation.evaluate` and rendered server-side; the JSON under /api/clash/ is
+the same model. The exchange page is plain links and forms (it needs no JavaScript).
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from pydantic import BaseModel, ValidationError
 
-from fairfight.clash.fog import FogField
+from fairfight.clash.fog import FogField, parse_fog_fields
+from fairfight.clash.panel_model import Evaluation
 from fairfight.clash.rules import rules_page
 from fairfight.clash.spec import ClashSpec
 from fairfight.core.errors import InputError
 from fairfight.core.validation import input_error_from_validation
 from fairfight.web.clash.exchange import (
     EXAMPLES,
-    Evaluation,
     PreviewRequest,
     ResolveRequest,
     evaluate,
@@ -72,15 +72,6 @@ def _parse_draw(text: str | None) -> int | None:
     return int(value)
 
 
-def _fog_fields(names: list[str]) -> list[FogField]:
-    known = {field.value: field for field in FogField}
-    names = [name for name in names if name]
-    for name in names:
-        if name not in known:
-            raise InputError("fog", f"unknown field {name!r}; use {', '.join(known)}")
-    return [known[name] for name in dict.fromkeys(names)]
-
-
 def _exchange(request: Request, *, example: str, spec: ClashSpec | None, spec_text: str,
               fog: list[str], capture: bool, r_text: str | None) -> HTMLResponse:
     evaluation: Evaluation | None = None
@@ -90,7 +81,8 @@ def _exchange(request: Request, *, example: str, spec: ClashSpec | None, spec_te
     try:
         r = _parse_draw(r_text)
         chosen = spec if spec is not None else example_spec(example)
-        evaluation = evaluate(PreviewRequest(spec=chosen, unobserved=_fog_fields(fog),
+        fields = list(parse_fog_fields(fog, "fog"))
+        evaluation = evaluate(PreviewRequest(spec=chosen, unobserved=fields,
                                              capture_possible=capture), r)
     except InputError as refusal:
         error, status = refusal.one_line().split(": ", 1)[1], 422

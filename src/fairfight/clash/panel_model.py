@@ -1,24 +1,32 @@
-"""The attack panel's data model: what the JSON under /api/clash/ carries and the page shows.
+"""The attack panel as a value: what the command line prints, the page shows and the JSON
+under /api/clash/ carries.
 
-Each field is filled by `panel.attack_panel` from the engine's preview; nothing here computes.
+Each field is filled by `panel.attack_panel` from the engine's preview, resolution and
+tables; `readout` and the template `clash/_panel.html` only format it.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import Any, Literal
+
+from pydantic import BaseModel, computed_field
 
 __all__ = [
     "Alternative",
     "AttackPanel",
+    "BandCheck",
     "BandView",
     "BreakChecks",
     "Chance",
+    "Evaluation",
     "FogView",
     "Force",
     "Item",
     "PivotView",
+    "Reconciliation",
     "Resolve",
     "RetreatView",
+    "SupporterLoss",
     "UnitLine",
 ]
 
@@ -64,15 +72,35 @@ class BandView(BaseModel):
     """[lowest, highest] strength after the loss (the bombardment floor applied)."""
 
 
+class SupporterLoss(BaseModel):
+    """What a supporter loses with the lead's band, and the strengths it leaves [CB-900]."""
+
+    label: str
+    low: int
+    high: int
+    strength: int
+    left: list[int]
+    """[lowest, highest] strength after the loss."""
+
+
 class Chance(BaseModel):
     """A break or falter check: the plain-words line, the per-mille chance and its inputs."""
 
     checked: bool
+    outcome: Literal["break", "hold", "falters", "steady", "none"]
+    """What the line announces: the verdict's side, whether the attack may falter, or no
+    check at all (a bombardment)."""
+    head: str
+    """The words the line opens with ("They break", "Your attack falters")."""
     text: str
     permille: int | None
     words: str
     resolve: int | None
     shock: list[int] | None
+
+    def shouted(self) -> str:
+        """The line with its opening words in capitals, as the text panel prints a verdict."""
+        return self.head.upper() + self.text[len(self.head):]
 
 
 class Resolve(BaseModel):
@@ -82,6 +110,8 @@ class Resolve(BaseModel):
     terms: list[Item]
     held: bool
     """True when the terms' sum was held inside the resolve limits."""
+    limits: list[int]
+    """[lowest, highest] resolve [CB-780]."""
 
 
 class BreakChecks(BaseModel):
@@ -133,6 +163,8 @@ class FogView(BaseModel):
     """The provisional part: unobserved fields, ranges over them, at most two pivots."""
 
     provisional: list[str]
+    summary: str
+    """The ranges in one sentence."""
     break_range: list[int]
     la_range: list[int]
     ld_range: list[int]
@@ -140,6 +172,31 @@ class FogView(BaseModel):
     estimated: bool
     command_win_permille: int
     cases: int
+
+
+class BandCheck(BaseModel):
+    """One band: the prediction (min, median, max), the actual value, and whether it is in."""
+
+    predicted: list[int]
+    actual: int
+    inside: bool
+    text: str
+
+
+class Reconciliation(BaseModel):
+    """What the panel predicted beside what the draw gave [CB-2440]."""
+
+    r: int
+    they_lose: BandCheck
+    you_lose: BandCheck
+    break_permille: int
+    broke: bool
+    faltered: bool
+    fate: str
+    summary: str
+    """The break chance, what happened and the defender's fate, in one sentence."""
+    text: str
+    """The whole reconciliation on one line."""
 
 
 class AttackPanel(BaseModel):
@@ -150,8 +207,11 @@ class AttackPanel(BaseModel):
     terrain: str
     verdict: Chance
     falter: Chance
+    provisional: bool
+    """Whether fog leaves the verdict and the bands provisional."""
     they_lose: BandView
     you_lose: BandView
+    supporters_lose: list[SupporterLoss]
     odds: list[int]
     reliability: int
     volatility: int
@@ -166,3 +226,18 @@ class AttackPanel(BaseModel):
     evaluations: int
     combat_logic_version: int
     option: str | None
+    reconciliation: Reconciliation | None = None
+    """After a resolution: where the draw fell against the prediction."""
+
+
+class Evaluation(BaseModel):
+    """The panel, and after a resolution the combat event (its reconciliation in the panel)."""
+
+    panel: AttackPanel
+    outcome: dict[str, Any] | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def reconciliation(self) -> Reconciliation | None:
+        """The panel's reconciliation, beside the outcome for JSON readers."""
+        return self.panel.reconciliation

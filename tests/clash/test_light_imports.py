@@ -1,0 +1,55 @@
+"""Importing the clash ruleset loads none of the edges' libraries, and numba only on demand.
+
+Each check runs in a fresh interpreter, so modules other tests imported do not hide a heavy
+import: the command line (typer, rich), the web (fastapi), the store (sqlalchemy), the
+cluster (dask) and the compiler (numba) stay out of `sys.modules`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+HEAVY = ("typer", "rich", "fastapi", "sqlalchemy", "dask", "numba")
+LIGHT_MODULES = (
+    "fairfight.clash", "fairfight.clash.spec", "fairfight.clash.exchange",
+    "fairfight.clash.preview", "fairfight.clash.world", "fairfight.clash.turn",
+    "fairfight.clash.fog", "fairfight.clash.panel", "fairfight.clash.evaluation",
+    "fairfight.clash.readout", "fairfight.clash.batch", "fairfight.clash.board_attack",
+)
+
+
+def loaded_after(code: str) -> list[str]:
+    """The heavy top-level packages in `sys.modules` after running `code` in a fresh
+    interpreter."""
+    probe = (f"import sys\n{code}\nimport json\n"
+             f"print(json.dumps(sorted({{name.split('.')[0] for name in sys.modules}} & "
+             f"set({list(HEAVY)!r}))))")
+    environment = {**os.environ, "PYTHONPATH": str(SRC)}
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True, env=environment)
+    found: list[str] = json.loads(result.stdout.strip().splitlines()[-1])
+    return found
+
+
+@pytest.mark.parametrize("module", LIGHT_MODULES)
+def test_importing_loads_no_edge_library(module: str) -> None:
+    assert loaded_after(f"import {module}") == []
+
+
+def test_a_public_name_of_the_package_loads_no_edge_library() -> None:
+    assert loaded_after("import fairfight.clash as c\nc.preview\nc.evaluate\nc.render_panel") == []
+
+
+def test_numba_loads_when_the_compiled_batch_runs() -> None:
+    """The probe can see a heavy import: the compiled batch preview does bring numba."""
+    code = ("from fairfight.clash.batch import columns_from_specs, preview_batch\n"
+            "from fairfight.clash.corpus import oracle_specs\n"
+            "preview_batch(columns_from_specs(oracle_specs()[:2]))")
+    assert loaded_after(code) == ["numba"]

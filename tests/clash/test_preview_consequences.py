@@ -1,0 +1,98 @@
+"""The preview's consequences are the resolution's, counted over all 1000 draws.
+
+The preview applies `exchange.consequences` once per stretch of draws between thresholds;
+here the brute force resolves the clash with `resolve_exchange` and counts every draw. The
+consequences read an exchange only through its two losses and its two break flags, so the
+brute force resolves one draw per distinct (ld, la, breaks, falters) of the 1000 (computed
+by the array kernel) and weighs it by the draws that share it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairfight.clash import tables as t
+from fairfight.clash.batch import columns_from_specs
+from fairfight.clash.exchange import DefenderFate, resolve_exchange
+from fairfight.clash.invariants import every_draw
+from fairfight.clash.preview import Consequences, preview
+from fairfight.clash.spec import ClashSpec
+
+from .factories import ARMOUR, RIFLES, spec, unit
+from .strategies import clash_specs
+
+
+@st.composite
+def any_clash(draw: st.DrawFn) -> tuple[ClashSpec, bool | None]:
+    """Any clash, with garrisons (cities, works, stacks), reactions led from March and
+    Entrench leads made more frequent than a uniform draw would make them, and the board's
+    `defender_in_city` (a city of another owner) given or not."""
+    chosen = draw(clash_specs())
+    lead = chosen.lead
+    if chosen.kind is t.Kind.REACTION and draw(st.booleans()):
+        lead = lead.model_copy(update={"stance": t.Stance.MARCH})
+    elif draw(st.integers(0, 3)) == 0:
+        lead = lead.model_copy(update={"stance": t.Stance.ENTRENCH})
+    defender = chosen.defender
+    if draw(st.booleans()):  # a weak defender, so that its loss can reach its strength
+        defender = defender.model_copy(update={"strength": draw(st.integers(1, 20))})
+    return (chosen.model_copy(update={"lead": lead, "defender": defender}),
+            draw(st.sampled_from([None, False, True])))
+
+
+def brute_force(chosen: ClashSpec, defender_in_city: bool | None) -> Consequences:
+    """The consequences of `resolve_exchange` counted over all 1000 draws."""
+    x = every_draw(columns_from_specs([chosen]))
+    keys = np.stack([x.ld[0], x.la[0], x.defender_breaks[0], x.attacker_falters[0]], axis=1)
+    _, first, draws = np.unique(keys, axis=0, return_index=True, return_counts=True)
+    fates: Counter[DefenderFate] = Counter()
+    cleared = advance = 0
+    for r, count in zip(first.tolist(), draws.tolist(), strict=True):
+        outcome = resolve_exchange(chosen, r, defender_in_city=defender_in_city)
+        fates[outcome.fate] += count
+        cleared += count * outcome.tile_cleared
+        advance += count * outcome.lead_may_advance
+    order = list(DefenderFate)
+    return Consequences(tuple(sorted(fates.items(), key=lambda item: order.index(item[0]))),
+                        cleared, advance)
+
+
+def _check(chosen: ClashSpec, defender_in_city: bool | None) -> None:
+    view = preview(chosen, capture_possible=True, defender_in_city=defender_in_city)
+    assert view.consequences == brute_force(chosen, defender_in_city)
+    assert view.capture_permille == view.consequences.advance
+    assert sum(count for _, count in view.consequences.fates) == t.DRAWS
+
+
+@settings(max_examples=2000, deadline=None, derandomize=True)
+@given(any_clash())
+def test_preview_consequences_equal_the_resolutions_over_every_draw(
+        case: tuple[ClashSpec, bool | None]) -> None:
+    _check(*case)
+
+
+@pytest.mark.slow  # a bigger sweep; 40,000 examples also pass (about 3 minutes)
+@settings(max_examples=6_000, deadline=None, derandomize=True)
+@given(any_clash())
+def test_preview_consequences_over_a_bigger_sweep(case: tuple[ClashSpec, bool | None]) -> None:
+    _check(*case)
+
+
+def test_a_destroyed_garrison_gives_up_its_city() -> None:
+    """The clash issue's case: a city garrison at 14 strength that loses 14 is destroyed
+    and, alone on its tile, leaves the city to the lead (CB-1040: destroyed at strength 0;
+    CB-1060: a cleared tile may be entered), though a broken garrison would hold, shaken."""
+    garrison = spec(unit(ARMOUR, strength=100, grade=t.Grade.ELITE),
+                    unit(RIFLES, strength=14, stance=t.Stance.HOLD), in_own_city=True)
+    resolved = [resolve_exchange(garrison, r) for r in range(t.DRAWS)]
+    taken = sum(outcome.lead_may_advance for outcome in resolved)
+    assert taken > 0  # the resolution does take the city at some draws
+    view = preview(garrison, capture_possible=True)
+    assert view.capture_permille == taken
+    assert view.consequences.of(DefenderFate.DESTROYED) == sum(
+        outcome.fate is DefenderFate.DESTROYED for outcome in resolved)
