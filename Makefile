@@ -3,7 +3,7 @@ VENV   := .venv
 PYTHON := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean system-packages
+.PHONY: run test lint bench clean system-packages node-tools
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -22,11 +22,15 @@ lint: $(STAMP)
 system-packages:
 	@bash tools/system-packages.sh
 
-test: lint system-packages
+# axe-core (accessibility checks of the pages), from npm at the version package-lock.json pins.
+node-tools: system-packages
+	@bash tools/node-tools.sh
+
+test: lint system-packages node-tools
 	$(VENV)/bin/pytest
 
 bench: $(STAMP)
 	$(PYTHON) -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -11,6 +11,7 @@ import glob
 import importlib
 import os
 import shutil
+from pathlib import Path
 from types import ModuleType
 from typing import NoReturn
 
@@ -19,6 +20,7 @@ import pytest
 __all__ = [
     "BROWSER_WAIT_MS",
     "CHROMIUM_ARGS",
+    "axe_script",
     "chromium_path",
     "node_path",
     "playwright_api",
@@ -81,3 +83,14 @@ def postgres_bin() -> str:
     """The folder holding PostgreSQL's server programs (initdb, pg_ctl, postgres)."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     return require(os.path.dirname(found[-1]) if found else None, "postgresql")
+
+
+AXE_SCRIPT = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core as `make test` installs it from npm (package.json); a test injects it into a page."""
+
+
+def axe_script() -> str:
+    """The text of axe-core, to add to a page under test, or skip (fail under CI) without it."""
+    found = str(AXE_SCRIPT) if AXE_SCRIPT.is_file() else None
+    path = require(found, "axe-core (npm package; `make test` installs it with npm)")
+    return Path(path).read_text(encoding="utf-8")
