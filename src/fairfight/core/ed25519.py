@@ -18,6 +18,7 @@ Decisions the RFC leaves open:
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from typing import TypeAlias
 
 __all__ = ["GROUP_ORDER", "PUBLIC_KEY_BYTES", "SIGNATURE_BYTES", "valid_public_key", "verify"]
@@ -111,23 +112,35 @@ def _base_point() -> _Point:
 _BASE_MULTIPLES = _affine_table(_multiples(_base_point()))
 
 
-def _double_scalar_multiply(s: int, k: int, point: _Point) -> _Point:
-    """[s]B + [k]point, both scalars below 2**256, sharing one chain of doublings (Straus's
-    trick with 4-bit windows): about 250 doublings and 130 additions in all."""
-    point_table = _multiples(point)
+@lru_cache(maxsize=32)
+def _minus_key_multiples(public_key: bytes) -> tuple[_Point, ...] | None:
+    """0, 1, ..., 15 times -A for an encoded key A, or None when A is no point. Kept for the
+    last few keys: a season's heads are all signed with one."""
+    decoded = _decode_point(public_key)
+    if decoded is None:
+        return None
+    x, y = decoded
+    return tuple(_multiples((_P - x, y, 1, (_P - x) * y % _P)))
+
+
+def _double_scalar_multiply(s: int, k: int, point_table: tuple[_Point, ...]) -> _Point:
+    """[s]B + [k]P, both scalars below 2**256, given the multiples 0..15 of P: one chain of
+    doublings shared by both scalars (Straus's trick with 4-bit windows), about 250 doublings
+    and 130 additions in all."""
     p = _P
     d2 = _D2
     x1, y1, z1, t1 = _IDENTITY
     for window in range(_WINDOWS - 1, -1, -1):
         if window != _WINDOWS - 1:
-            for _ in range(_WINDOW_BITS):  # doubling, section 5.1.4 (T only on the last)
+            for _ in range(_WINDOW_BITS):
+                # Doubling as in section 5.1.4, with E = H - (X1 + Y1)^2 written -2*X1*Y1, and
+                # T left out but for the last of the four (no doubling reads it).
                 a = x1 * x1 % p
                 b = y1 * y1 % p
-                c = 2 * z1 * z1 % p
                 h = a + b
-                e = h - (x1 + y1) * (x1 + y1)
+                e = x1 * y1 * -2 % p
                 g = a - b
-                f = c + g
+                f = (z1 * z1 << 1) % p + g
                 x1, y1, z1 = e * f % p, g * h % p, f * g % p
             t1 = e * h % p
         shift = window * _WINDOW_BITS
@@ -183,14 +196,12 @@ def verify(public_key: _BytesLike, message: _BytesLike, signature: _BytesLike) -
     s = int.from_bytes(encoded_s, "little")
     if s >= GROUP_ORDER:
         return False
-    a = _decode_point(key)
+    minus_a_multiples = _minus_key_multiples(key)
     r = _decode_point(encoded_r)
-    if a is None or r is None:
+    if minus_a_multiples is None or r is None:
         return False
     digest = hashlib.sha512(encoded_r + key + bytes(message)).digest()
     k = int.from_bytes(digest, "little") % GROUP_ORDER
-    ax, ay = a
-    minus_a: _Point = (_P - ax, ay, 1, (_P - ax) * ay % _P)
-    x, y, z, _t = _double_scalar_multiply(s, k, minus_a)  # [S]B - [k]A, to compare with R
+    x, y, z, _t = _double_scalar_multiply(s, k, minus_a_multiples)  # [S]B - [k]A, against R
     rx, ry = r
     return (x - rx * z) % _P == 0 and (y - ry * z) % _P == 0
