@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+from pathlib import Path
 
 import pytest
 
@@ -230,3 +232,18 @@ def test_hex_form_round_trips_and_refuses_other_spellings() -> None:
     for bad in ("nope", [text[0].upper()], [text[0][:-2]], [text[0] + "00"], [7], ["zz" * 32]):
         with pytest.raises(ValueError):
             merkle.hashes_from_hex(bad)
+
+
+def test_the_three_leaf_vector_worked_out_with_sha256sum() -> None:
+    """Hashes computed with coreutils (tests/core/golden/merkle_three_leaves.json names how)."""
+    golden = json.loads((Path(__file__).parent / "golden" / "merkle_three_leaves.json").read_text())
+    tree = merkle.MerkleTree.of_leaves(text.encode() for text in golden["leaves"])
+    assert [tree.leaf_hash(index).hex() for index in range(3)] == golden["leaf_hashes"]
+    assert tree.root(2).hex() == golden["root_of_2"]
+    assert tree.root().hex() == golden["root_of_3"]
+    assert merkle.hashes_to_hex(tree.inclusion_proof(2)) == golden["inclusion_of_leaf_2_in_3"]
+    assert merkle.hashes_to_hex(tree.inclusion_proof(0)) == golden["inclusion_of_leaf_0_in_3"]
+    assert merkle.hashes_to_hex(tree.consistency_proof(2)) == golden["consistency_of_2_with_3"]
+    root, old_root = bytes.fromhex(golden["root_of_3"]), bytes.fromhex(golden["root_of_2"])
+    proof = merkle.hashes_from_hex(golden["consistency_of_2_with_3"])
+    assert merkle.verify_consistency(2, 3, old_root, root, proof)
