@@ -68,10 +68,7 @@ class MerkleTree:
     @classmethod
     def of_leaves(cls, leaves: Iterable[bytes]) -> MerkleTree:
         """The tree of these leaves (raw bytes), in order."""
-        tree = cls()
-        for leaf in leaves:
-            tree.append(leaf)
-        return tree
+        return cls.of_leaf_hashes(leaf_hash(leaf) for leaf in leaves)
 
     @classmethod
     def of_leaf_hashes(cls, hashes: Iterable[bytes]) -> MerkleTree:
@@ -175,6 +172,28 @@ def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def _climb(node: int, last: int, start: bytes, path: Sequence[bytes]) -> tuple[bytes, bytes] | None:
+    """The walk both checks of RFC 9162 share (2.1.3.2 step 4, 2.1.4.2 step 6): from `node`,
+    in a tree whose last leaf is `last`, fold the path's hashes into `start`. Returns the hash
+    built from the hashes that join on the left only (the older tree's root, in a consistency
+    proof) and the hash built from all of them; None unless the path ends exactly at the root."""
+    left_only = everything = start
+    for step in path:
+        if last == 0:
+            return None
+        if node & 1 or node == last:
+            left_only = node_hash(step, left_only)
+            everything = node_hash(step, everything)
+            while not node & 1 and node != 0:
+                node >>= 1
+                last >>= 1
+        else:
+            everything = node_hash(everything, step)
+        node >>= 1
+        last >>= 1
+    return (left_only, everything) if last == 0 else None
+
+
 def verify_inclusion(
     hashed_leaf: bytes, index: int, size: int, proof: Sequence[bytes], root: bytes
 ) -> bool:
@@ -184,21 +203,8 @@ def verify_inclusion(
         return False
     if index >= size or not all(_is_hash(step) for step in proof):
         return False
-    node, last = index, size - 1
-    running = hashed_leaf
-    for step in proof:
-        if last == 0:
-            return False
-        if node & 1 or node == last:
-            running = node_hash(step, running)
-            while not node & 1 and node != 0:
-                node >>= 1
-                last >>= 1
-        else:
-            running = node_hash(running, step)
-        node >>= 1
-        last >>= 1
-    return last == 0 and running == root
+    climbed = _climb(index, size - 1, hashed_leaf, proof)
+    return climbed is not None and climbed[1] == root
 
 
 def verify_consistency(
@@ -217,26 +223,13 @@ def verify_consistency(
         return False
     path = list(proof)
     if old_size & (old_size - 1) == 0:
-        path.insert(0, old_root)
+        path.insert(0, old_root)  # the old tree is one complete subtree: its root starts
     node, last = old_size - 1, size - 1
     while node & 1:
         node >>= 1
         last >>= 1
-    old_running = new_running = path[0]
-    for step in path[1:]:
-        if last == 0:
-            return False
-        if node & 1 or node == last:
-            old_running = node_hash(step, old_running)
-            new_running = node_hash(step, new_running)
-            while not node & 1 and node != 0:
-                node >>= 1
-                last >>= 1
-        else:
-            new_running = node_hash(new_running, step)
-        node >>= 1
-        last >>= 1
-    return last == 0 and old_running == old_root and new_running == root
+    climbed = _climb(node, last, path[0], path[1:])
+    return climbed is not None and climbed == (old_root, root)
 
 
 def hashes_to_hex(hashes: Iterable[bytes]) -> list[str]:

@@ -130,6 +130,33 @@
     return number === 1;
   }
 
+  /*
+   * The walk both checks of RFC 9162 share (2.1.3.2 step 4, 2.1.4.2 step 6), as merkle._climb:
+   * from `node`, in a tree whose last leaf is `last`, fold the path's hashes into `start`.
+   * Resolves to [the hash of the hashes joining on the left only, the hash of all of them], or
+   * null unless the path ends exactly at the root.
+   */
+  async function climb(node, last, start, path) {
+    let leftOnly = start;
+    let everything = start;
+    for (const step of path) {
+      if (last === 0) return null;
+      if (isOdd(node) || node === last) {
+        leftOnly = await nodeHash(step, leftOnly);
+        everything = await nodeHash(step, everything);
+        while (!isOdd(node) && node !== 0) {
+          node = half(node);
+          last = half(last);
+        }
+      } else {
+        everything = await nodeHash(everything, step);
+      }
+      node = half(node);
+      last = half(last);
+    }
+    return last === 0 ? [leftOnly, everything] : null;
+  }
+
   /* Whether `proof` puts the leaf with this hash at `index` of the tree of `size` leaves whose
      root is `root` (RFC 9162 2.1.3.2). */
   async function verifyInclusion(hashedLeaf, index, size, proof, rootHash) {
@@ -137,24 +164,8 @@
       return false;
     }
     if (index >= size || !Array.isArray(proof) || !proof.every(isHash)) return false;
-    let node = index;
-    let last = size - 1;
-    let running = hashedLeaf;
-    for (const step of proof) {
-      if (last === 0) return false;
-      if (isOdd(node) || node === last) {
-        running = await nodeHash(step, running);
-        while (!isOdd(node) && node !== 0) {
-          node = half(node);
-          last = half(last);
-        }
-      } else {
-        running = await nodeHash(running, step);
-      }
-      node = half(node);
-      last = half(last);
-    }
-    return last === 0 && sameBytes(running, rootHash);
+    const climbed = await climb(index, size - 1, hashedLeaf, proof);
+    return climbed !== null && sameBytes(climbed[1], rootHash);
   }
 
   /* Whether `proof` shows the tree of `oldSize` leaves with root `oldRoot` is a prefix of the
@@ -169,32 +180,15 @@
     }
     if (oldSize === size) return proof.length === 0 && sameBytes(oldRoot, rootHash);
     if (proof.length === 0) return false;
-    const path = [...proof];
-    if (isPowerOfTwo(oldSize)) path.unshift(oldRoot);
+    const path = isPowerOfTwo(oldSize) ? [oldRoot, ...proof] : [...proof];
     let node = oldSize - 1;
     let last = size - 1;
     while (isOdd(node)) {
       node = half(node);
       last = half(last);
     }
-    let oldRunning = path[0];
-    let newRunning = path[0];
-    for (const step of path.slice(1)) {
-      if (last === 0) return false;
-      if (isOdd(node) || node === last) {
-        oldRunning = await nodeHash(step, oldRunning);
-        newRunning = await nodeHash(step, newRunning);
-        while (!isOdd(node) && node !== 0) {
-          node = half(node);
-          last = half(last);
-        }
-      } else {
-        newRunning = await nodeHash(newRunning, step);
-      }
-      node = half(node);
-      last = half(last);
-    }
-    return last === 0 && sameBytes(oldRunning, oldRoot) && sameBytes(newRunning, rootHash);
+    const climbed = await climb(node, last, path[0], path.slice(1));
+    return climbed !== null && sameBytes(climbed[0], oldRoot) && sameBytes(climbed[1], rootHash);
   }
 
   // ------------------------------------------------------------------ Ed25519
