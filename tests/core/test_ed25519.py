@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +202,19 @@ def test_arguments_that_are_not_bytes_raise_type_error(good: tuple[bytes, bytes,
     with pytest.raises(TypeError):
         ed25519.valid_public_key(public_key.hex())  # type: ignore[arg-type]
     assert ed25519.verify(bytearray(public_key), memoryview(message), bytearray(signature))
+
+
+def test_the_module_runs_alone_under_a_bare_python(tmp_path: Path) -> None:
+    """Copied out of the package, as an archive ships it, and run with `python -S`."""
+    shutil.copy(ed25519.__file__, tmp_path / "ed25519.py")
+    vector = rfc_vectors()[1]
+    check = "import ed25519, sys; print(ed25519.verify(*(bytes.fromhex(h) for h in sys.argv[1:])))"
+    arguments = [vector["public_key"], vector["message"], vector["signature"]]
+    run = subprocess.run(
+        [sys.executable, "-S", "-c", check, *arguments],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert run.stdout.strip() == "True"

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -247,3 +250,18 @@ def test_the_three_leaf_vector_worked_out_with_sha256sum() -> None:
     root, old_root = bytes.fromhex(golden["root_of_3"]), bytes.fromhex(golden["root_of_2"])
     proof = merkle.hashes_from_hex(golden["consistency_of_2_with_3"])
     assert merkle.verify_consistency(2, 3, old_root, root, proof)
+
+
+def test_the_module_runs_alone_under_a_bare_python(tmp_path: Path) -> None:
+    """Copied out of the package, as an archive ships it, and run with `python -S`."""
+    shutil.copy(merkle.__file__, tmp_path / "merkle.py")
+    check = "import merkle; print(merkle.tree_hash([b'first', b'second', b'third']).hex())"
+    run = subprocess.run(
+        [sys.executable, "-S", "-c", check],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    golden = json.loads((Path(__file__).parent / "golden" / "merkle_three_leaves.json").read_text())
+    assert run.stdout.strip() == golden["root_of_3"]
