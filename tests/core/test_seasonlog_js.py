@@ -59,6 +59,19 @@ const cases = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
 );
 """
 
+# Where no Ed25519 check is possible, a genuine signature must be an error, never false.
+UNCHECKABLE = r"""
+async (c) => {
+  const log = self.FairfightSeasonLog;
+  const hex = log.bytesFromHex;
+  try {
+    return String(await log.verifyEd25519(hex(c.public_key), hex(c.message), hex(c.signature)));
+  } catch (error) {
+    return error.message;
+  }
+}
+"""
+
 Case = dict[str, Any]
 
 
@@ -268,10 +281,14 @@ def test_javascript_in_a_browser_gives_pythons_answer() -> None:
             answers = page.evaluate(
                 f"(cases) => ({ANSWER_ALL})(self.FairfightSeasonLog, cases)", payload()
             )
+            insecure = browser.new_page()  # about:blank: no secure context, no Web Crypto
+            insecure.add_script_tag(content=SEASONLOG_JS.read_text())
+            refusal = insecure.evaluate(UNCHECKABLE, signature_cases()[0])
         finally:
             browser.close()
     for name in ("inclusion", "consistency", "roots", "signatures", "keys"):
         assert disagreements(answers, name) == [], name
+    assert "Web Crypto is missing here" in refusal
 
 
 def test_the_cases_hold_passes_and_refusals_alike() -> None:

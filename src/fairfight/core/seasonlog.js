@@ -12,7 +12,9 @@
  *
  * Bytes are Uint8Array (a Node Buffer is one); hashes are 32 bytes; a proof is an array of
  * hashes, innermost first; sizes and indices are non-negative safe integers. Every check
- * resolves to true or false and never throws on malformed input.
+ * resolves to true or false and never throws on malformed input; verifyEd25519 rejects (with
+ * an Error saying so) only where the platform cannot check Ed25519 at all, so that a browser
+ * without it never reports a genuine signature as false.
  *
  * In Node: const log = require("./seasonlog.js"); in a page or a worker, load the file and use
  * self.FairfightSeasonLog. Every function that hashes returns a Promise.
@@ -259,27 +261,36 @@
   const SPKI_PREFIX = bytesFromHex("302a300506032b6570032100");
 
   /* Whether `signature` is the Ed25519 signature of `message` under `publicKey` (RFC 8032
-     section 5.1.7, cofactorless as OpenSSL and BoringSSL check it). Malformed input: false. */
+     section 5.1.7, cofactorless as OpenSSL and BoringSSL check it). Malformed input: false.
+     A key is decoded here first: the libraries would reduce a non-canonical one. */
   async function verifyEd25519(publicKey, message, signature) {
     if (!isBytes(publicKey) || !isBytes(message) || !isBytes(signature)) return false;
     if (publicKey.length !== 32 || signature.length !== 64) return false;
     if (littleEndian(signature.subarray(32)) >= GROUP_ORDER) return false;
     if (decodePoint(publicKey) === null) return false;
+    if (inNode) {
+      const nodeCrypto = require("node:crypto");
+      const der = new Uint8Array(SPKI_PREFIX.length + 32);
+      der.set(SPKI_PREFIX);
+      der.set(publicKey, SPKI_PREFIX.length);
+      const spki = { key: Buffer.from(der), format: "der", type: "spki" };
+      return nodeCrypto.verify(null, message, nodeCrypto.createPublicKey(spki), signature);
+    }
+    const key = await ed25519Key(publicKey);
+    return root.crypto.subtle.verify({ name: "Ed25519" }, key, signature, message);
+  }
+
+  /* The key as Web Crypto holds it. A browser without Ed25519 (or a page outside a secure
+     context, which has no Web Crypto at all) is an error, never a signature that fails. */
+  async function ed25519Key(publicKey) {
+    const subtle = root.crypto && root.crypto.subtle;
+    if (!subtle) {
+      throw new Error("Web Crypto is missing here: open the page over https or from localhost");
+    }
     try {
-      if (inNode) {
-        const nodeCrypto = require("node:crypto");
-        const der = new Uint8Array(SPKI_PREFIX.length + 32);
-        der.set(SPKI_PREFIX);
-        der.set(publicKey, SPKI_PREFIX.length);
-        const spki = { key: Buffer.from(der), format: "der", type: "spki" };
-        const key = nodeCrypto.createPublicKey(spki);
-        return nodeCrypto.verify(null, message, key, signature);
-      }
-      const subtle = root.crypto.subtle;
-      const key = await subtle.importKey("raw", publicKey, { name: "Ed25519" }, false, ["verify"]);
-      return await subtle.verify({ name: "Ed25519" }, key, signature, message);
-    } catch (_error) {
-      return false;
+      return await subtle.importKey("raw", publicKey, { name: "Ed25519" }, false, ["verify"]);
+    } catch (error) {
+      throw new Error(`this browser cannot check Ed25519 signatures (${error && error.name})`);
     }
   }
 
