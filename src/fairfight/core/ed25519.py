@@ -8,7 +8,8 @@ Decisions the RFC leaves open:
 - The group equation is checked cofactorless, `[S]B = R + [k]A'`, which RFC 8032 section
   5.1.7 allows in place of multiplying both sides by 8. OpenSSL (behind `cryptography` and
   node:crypto) and BoringSSL (behind Chromium's Web Crypto) check it the same way, so the
-  verifiers agree even on signatures crafted with small-order points.
+  verifiers give one answer on signatures crafted with small-order points too (the tests show
+  it for the trivial forgery under the identity key).
 - Malformed input is refused, never raised: a key or signature of the wrong length, an `S` that
   is not below the group order L, or an `A` or `R` that does not decode as a point by the rules
   of section 5.1.3 (including the non-canonical encodings `y >= p` and `x = 0` with the sign bit
@@ -91,7 +92,7 @@ def _multiples(point: _Point) -> list[_Point]:
 
 
 def _affine_table(points: list[_Point]) -> list[tuple[int, int, int]]:
-    """Each point as (y+x, y-x, 2d*x*y) with Z = 1, so that adding it costs three fewer
+    """Each point as (y+x, y-x, 2d*x*y) with Z = 1, so that adding it costs two fewer
     multiplications on every verification."""
     table = []
     for x, y, z, _t in points:
