@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fairfight.conquest import archive, engine, publication, season
+from fairfight.conquest import archive, engine, publication, season, tables
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.core.errors import InputError, VerificationError
 from tests.conquest.helpers import SEED, reseal
@@ -52,7 +52,7 @@ def test_the_archive_holds_the_record_the_verifiers_and_a_manifest(
     record: Path, zipped: Path
 ) -> None:
     names = sorted(p.name for p in record.iterdir())
-    expected = {*engine.RECORD_FILES.values(), *archive.ENGINE_FILES, archive.GUIDE}
+    expected = {*tables.RECORD_FILES.values(), *archive.ENGINE_FILES, archive.GUIDE}
     assert set(names) == (expected - {"beacon.json"}) | {archive.MANIFEST}
     with zipfile.ZipFile(zipped) as packed:
         assert sorted(packed.namelist()) == names
