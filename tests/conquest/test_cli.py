@@ -172,7 +172,7 @@ def test_exports_are_byte_identical_across_runs(tmp_path: Path) -> None:
             {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*")}
         )
         digests[-1]["zip"] = hashlib.sha256((tmp_path / f"{run}.zip").read_bytes()).hexdigest()
-    files = 7 + len(archive.ENGINE_FILES) + 2  # no beacon.json; the guide and the manifest
+    files = 7 + len(archive.ENGINE_FILES) + 2 + 1  # no beacon.json; guide, manifest; the zip
     assert digests[0] == digests[1] and len(digests[0]) == files
 
 
