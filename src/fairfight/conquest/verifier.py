@@ -18,39 +18,17 @@ from pathlib import Path
 from typing import Any
 
 if __package__:
-    from fairfight.conquest import tables
-    from fairfight.conquest.beacons import PUBLISHED, beacon_timing, checked_published
-    from fairfight.conquest.engine import (
-        ABSENT,
-        LedgerRefusal,
-        Plain,
-        ReplayMismatch,
-        map_sha256,
-        new_state,
-        play_step,
-        season_key,
-        shown,
-    )
+    from fairfight.conquest import beacons, engine, tables
     from fairfight.core.draws import verify_reveal
 else:  # a plain file in a season archive: the files lying beside it stand in for the package
+    import beacons  # type: ignore[import-not-found, no-redef, unused-ignore]
+    import engine  # type: ignore[import-not-found, no-redef, unused-ignore]
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]
-    from beacons import (  # type: ignore[import-not-found, no-redef, unused-ignore]
-        PUBLISHED,
-        beacon_timing,
-        checked_published,
-    )
     from draws import verify_reveal  # type: ignore[import-not-found, no-redef, unused-ignore]
-    from engine import (  # type: ignore[import-not-found, no-redef, unused-ignore]
-        ABSENT,
-        LedgerRefusal,
-        Plain,
-        ReplayMismatch,
-        map_sha256,
-        new_state,
-        play_step,
-        season_key,
-        shown,
-    )
+
+Plain = engine.Plain
+ReplayMismatch = engine.ReplayMismatch
+"""The mismatch every check raises (a `core.errors.VerificationError`), defined with the rules."""
 
 __all__ = [
     "check_header",
@@ -112,7 +90,7 @@ def _surely_equal(saved: Any, replayed: Any) -> bool:
         if len(saved) != len(replayed):
             return False
         for key, value in saved.items():
-            other = replayed.get(key, ABSENT)
+            other = replayed.get(key, engine.ABSENT)
             if type(value) in _PLAIN_LEAVES and type(value) is type(other):
                 if value != other:
                     return False
@@ -129,7 +107,7 @@ def _surely_equal(saved: Any, replayed: Any) -> bool:
 def first_difference(saved: Any, replayed: Any, path: str = "") -> tuple[str, Any, Any] | None:
     """The first place (dotted path, keys in sorted order) where two JSON values differ.
 
-    Returns (path, saved, replayed); a key one side lacks is given as `ABSENT`.
+    Returns (path, saved, replayed); a key one side lacks is given as `engine.ABSENT`.
     """
     if _surely_equal(saved, replayed):
         return None
@@ -137,7 +115,7 @@ def first_difference(saved: Any, replayed: Any, path: str = "") -> tuple[str, An
         for key in sorted(set(saved) | set(replayed)):
             where = f"{path}.{key}" if path else str(key)
             if key not in saved or key not in replayed:
-                return where, saved.get(key, ABSENT), replayed.get(key, ABSENT)
+                return where, saved.get(key, engine.ABSENT), replayed.get(key, engine.ABSENT)
             found = first_difference(saved[key], replayed[key], where)
             if found:
                 return found
@@ -169,13 +147,13 @@ def _check_known(place: str, value: Any, fields: Iterable[str], path: str = "") 
     """An object with no key outside `fields` (the first unknown key in sorted order is named)."""
     if not isinstance(value, dict):
         raise ReplayMismatch(
-            place, f"field {path or 'value'}: must be an object, found {shown(value)}"
+            place, f"field {path or 'value'}: must be an object, found {engine.shown(value)}"
         )
     allowed = set(fields)
     for key in sorted(value):
         if key not in allowed:
             raise ReplayMismatch.of_field(
-                place, f"{path}.{key}" if path else key, ABSENT, value[key]
+                place, f"{path}.{key}" if path else key, engine.ABSENT, value[key]
             )
 
 
@@ -204,12 +182,17 @@ def engine_files_named(files: Any) -> tuple[str, ...]:
 def check_header(header: Any) -> None:
     """Raise ReplayMismatch unless the header holds exactly its fields, each well formed [§8]."""
     if not isinstance(header, dict):
-        raise ReplayMismatch("header", f"field value: must be an object, found {shown(header)}")
+        raise ReplayMismatch(
+            "header", f"field value: must be an object, found {engine.shown(header)}"
+        )
     if header.get("engine_version") != tables.ENGINE_VERSION:
         raise ReplayMismatch.of_field(
-            "header", "engine_version", tables.ENGINE_VERSION, header.get("engine_version", ABSENT)
+            "header",
+            "engine_version",
+            tables.ENGINE_VERSION,
+            header.get("engine_version", engine.ABSENT),
         )
-    _check_known("header", header, (*_HEADER_FIELDS, PUBLISHED))
+    _check_known("header", header, (*_HEADER_FIELDS, beacons.PUBLISHED))
     _check_present("header", header, _HEADER_FIELDS)
     if header["ruleset"] != "conquest":
         raise ReplayMismatch.of_field("header", "ruleset", "conquest", header["ruleset"])
@@ -228,7 +211,8 @@ def check_header(header: Any) -> None:
     cap = header["max_battles"]
     if cap is not None and not _is_int(cap, 1):
         raise ReplayMismatch(
-            "header", f"field max_battles: must be null or a whole number >= 1, found {shown(cap)}"
+            "header",
+            f"field max_battles: must be null or a whole number >= 1, found {engine.shown(cap)}",
         )
     spec = header["beacon"]
     if spec is not None:
@@ -240,10 +224,12 @@ def check_header(header: Any) -> None:
         for key in ("period_seconds", "round"):
             if not _is_int(spec[key], 1):
                 raise ReplayMismatch("header", f"field beacon.{key}: must be a whole number >= 1")
-    if PUBLISHED in header:
+    if beacons.PUBLISHED in header:
         if spec is None:
-            raise ReplayMismatch.of_field("header", PUBLISHED, ABSENT, header[PUBLISHED])
-        checked_published(header[PUBLISHED])
+            raise ReplayMismatch.of_field(
+                "header", beacons.PUBLISHED, engine.ABSENT, header[beacons.PUBLISHED]
+            )
+        beacons.checked_published(header[beacons.PUBLISHED])
 
 
 def _check_map_fields(map_data: Any) -> None:
@@ -268,11 +254,13 @@ def _check_ledger_lines(ledger: list[Any]) -> None:
         place = f"ledger seq {seq}" if _is_int(seq) else f"ledger[{i}]"
         _check_fields(place, entry, _LEDGER_FIELDS)
         if not isinstance(seq, int) or not _is_int(seq) or seq <= previous_seq:
-            raise ReplayMismatch(f"ledger[{i}].seq", f"must increase strictly, found {shown(seq)}")
+            raise ReplayMismatch(
+                f"ledger[{i}].seq", f"must increase strictly, found {engine.shown(seq)}"
+            )
         battle = entry["before_battle"]
         if not _is_int(battle) or battle < previous_battle:
             raise ReplayMismatch(
-                f"{place}.before_battle", f"must not go back, found {shown(battle)}"
+                f"{place}.before_battle", f"must not go back, found {engine.shown(battle)}"
             )
         if battle < 1:
             raise ReplayMismatch(
@@ -293,8 +281,8 @@ def _replay_season(state: Plain, ledger: list[Plain]) -> tuple[Plain, list[Plain
     entries = []
     while not state["board"]["ended"]:
         try:
-            state, entry = play_step(state, ledger)
-        except LedgerRefusal as refusal:
+            state, entry = engine.play_step(state, ledger)
+        except engine.LedgerRefusal as refusal:
             raise ReplayMismatch(refusal.field, refusal.rule) from None
         entries.append(entry)
     for contribution in ledger:
@@ -323,8 +311,8 @@ def _season_key_of(record: Mapping[str, Any], header: Plain, seed: str) -> tuple
     if spec is None:
         if beacon is not None:
             raise ReplayMismatch("beacon", "recorded, but the header names no beacon round")
-        return season_key(seed, None), []
-    _, timing = beacon_timing(header)
+        return engine.season_key(seed, None), []
+    _, timing = beacons.beacon_timing(header)
     if beacon is None:
         raise ReplayMismatch("beacon", "the header names a beacon round but none is recorded")
     _check_fields("beacon", beacon, _BEACON_VALUE_FIELDS)
@@ -336,7 +324,7 @@ def _season_key_of(record: Mapping[str, Any], header: Plain, seed: str) -> tuple
         f"beacon round {beacon['round']} mixed into the season key; its signature is not "
         "checked here (check it against the beacon's own public record)"
     )
-    return season_key(seed, beacon["randomness"]), [timing, note]
+    return engine.season_key(seed, beacon["randomness"]), [timing, note]
 
 
 def _verify(record: Mapping[str, Any]) -> list[str]:
@@ -361,7 +349,7 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
         raise ReplayMismatch("seed", "its SHA-256 does not match the published commitment")
     map_data = record["map"]
     _check_map_fields(map_data)
-    if map_sha256(map_data) != header["map_sha256"]:
+    if engine.map_sha256(map_data) != header["map_sha256"]:
         raise ReplayMismatch("map", "its SHA-256 does not match header.map_sha256")
     if map_data["name"] != header["map_name"]:
         raise ReplayMismatch.of_field("header", "map_name", map_data["name"], header["map_name"])
@@ -369,7 +357,7 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
     key, beacon_notes = _season_key_of(record, header, seed)
     notes += beacon_notes
     try:
-        state = new_state(map_data, key, header["max_battles"])
+        state = engine.new_state(map_data, key, header["max_battles"])
     except ValueError as error:
         raise ReplayMismatch("map", str(error)) from None
     ledger = list(record["ledger"])
@@ -410,7 +398,7 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> Plain:
     value: Plain = {}
     for key, item in pairs:
         if key in value:
-            raise _RecordFileError(f"the key {shown(key)} appears twice")
+            raise _RecordFileError(f"the key {engine.shown(key)} appears twice")
         value[key] = item
     return value
 
@@ -445,7 +433,7 @@ def _parse_record_file(name: str, data: bytes) -> Any:
             raise ReplayMismatch(name, f"line {number}: {error}") from None
         except ValueError as error:
             raise ReplayMismatch(
-                name, f"line {number}: not valid JSON ({shown(str(error))})"
+                name, f"line {number}: not valid JSON ({engine.shown(str(error))})"
             ) from None
     return values if name.endswith(".jsonl") else values[0]
 
@@ -502,7 +490,8 @@ def _check_manifest(files: Mapping[str, bytes]) -> dict[str, str]:
         digest, _, name = line.partition("  ")
         if not _is_hex64(digest) or name not in _archive_names() or name == tables.MANIFEST:
             raise ReplayMismatch(
-                tables.MANIFEST, f"line {number}: not '<sha256>  <record file name>': {shown(line)}"
+                tables.MANIFEST,
+                f"line {number}: not '<sha256>  <record file name>': {engine.shown(line)}",
             )
         if name in listed:
             raise ReplayMismatch(tables.MANIFEST, f"line {number}: {name} is listed twice")
