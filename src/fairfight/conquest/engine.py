@@ -46,17 +46,8 @@ if __package__:
     from fairfight.core.exact import at_least_scaled
 else:  # a plain file in a season archive: the files lying beside it stand in for the package
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]
-    from draws import (  # type: ignore[import-not-found, no-redef, unused-ignore]
-        beacon_key,
-        below,
-        hash64_run,
-        validate_seed,
-    )
-    from errors import (  # type: ignore[import-not-found, no-redef, unused-ignore]
-        InputError,
-        RuleError,
-        VerificationError,
-    )
+    from draws import beacon_key, below, hash64_run, validate_seed  # type: ignore[import-not-found, no-redef, unused-ignore]
+    from errors import InputError, RuleError, VerificationError  # type: ignore[import-not-found, no-redef, unused-ignore]
     from exact import at_least_scaled  # type: ignore[import-not-found, no-redef, unused-ignore]
 
 __all__ = [
