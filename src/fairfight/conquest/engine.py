@@ -812,6 +812,10 @@ def odds_line(attacker: Plain, defender: Plain, secured: str | None) -> Plain:
     }
 
 
+_FIRST_ROUND_DRAW = tables.DRAW_ROLES.index(f"round {tables.CATEGORIES[0]}")
+"""The index, within a battle's draws, of the first round's draw (the picks come first)."""
+
+
 def _fight(
     entry: Plain, attacker: Plain, defender: Plain, draws: list[int], secured: str | None
 ) -> None:
@@ -819,11 +823,12 @@ def _fight(
     line = odds_line(attacker, defender, secured)
     first = entry["draws"][0]["index"]
     rounds, attacker_wins = [], 0
-    for i, shown in enumerate(line["rounds"]):
-        won = (draws[3 + i] >> tables.ROUND_BITS) < line["q"][i]
+    for i, odds in enumerate(line["rounds"]):
+        index = _FIRST_ROUND_DRAW + i
+        won = (draws[index] >> tables.ROUND_BITS) < line["q"][i]
         attacker_wins += won
         rounds.append(
-            {**shown, "draw_index": first + 3 + i, "winner": "attacker" if won else "defender"}
+            {**odds, "draw_index": first + index, "winner": "attacker" if won else "defender"}
         )
     natural = "attacker" if attacker_wins >= tables.ROUNDS_TO_WIN else "defender"
     after = line["after"]
