@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fairfight.conquest import engine, tables
-from fairfight.conquest.forecast_kernel import NO_CAP, run_seasons
+from fairfight.conquest.forecast_kernel import NO_CAP, TRACE_FIELDS, run_seasons
 from fairfight.core.executor import Executor, in_process
 
 __all__ = [
@@ -131,7 +131,8 @@ def run_chunk(arrays: SeasonArrays, key: int, first_season: int, seasons: int) -
     lengths = np.zeros(seasons, dtype=np.int64)
     kernel: Any = run_seasons
     kernel(*arrays.kernel_arguments(), np.uint64(key), first_season, seasons,
-                np.zeros((0, 8), dtype=np.uint64), np.zeros((0, 0, 5), dtype=np.int64),
+                np.zeros((0, tables.DRAWS_PER_BATTLE), dtype=np.uint64),
+                np.zeros((0, 0, len(TRACE_FIELDS)), dtype=np.int64),
                 titles, held, survived, lengths)
     return _Totals(seasons, titles, held, survived, int(lengths.sum()))
 

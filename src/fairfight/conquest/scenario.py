@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from fairfight.conquest import tables
 from fairfight.conquest.tables import RATING_MAX, RATING_MIN
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
@@ -63,9 +64,9 @@ Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True)]
 class BorderKind(enum.StrEnum):
     """How two regions touch."""
 
-    LAND = "land"
+    LAND = tables.LAND
     """A shared land boundary; rivers and lakes on the line count."""
-    SEA = "sea"
+    SEA = tables.SEA
     """A crossing over open water; the attacker fights at a penalty."""
 
 
