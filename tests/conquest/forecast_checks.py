@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from fairfight.conquest import engine
+from fairfight.conquest import engine, tables
 from fairfight.conquest.forecast import season_arrays
 from fairfight.conquest.forecast_kernel import run_seasons
 from fairfight.core.draws import hash64_run
@@ -26,7 +26,7 @@ def kernel_traces(states: list[dict[str, Any]], ledgers: list[list[dict[str, Any
     traces = []
     for state, board in zip(states, boards, strict=True):
         arrays = season_arrays(state["world"], board, state["max_battles"])
-        first = engine.DRAWS_PER_BATTLE * (board["next_battle"] - 1)
+        first = tables.DRAWS_PER_BATTLE * (board["next_battle"] - 1)
         table = np.asarray([hash64_run(state["key"], first, 8 * most_battles)], dtype=np.uint64)
         trace = np.full((1, most_battles, 5), -1, dtype=np.int64)
         totals = [np.zeros(len(arrays.codes), dtype=np.int64) for _ in range(3)]

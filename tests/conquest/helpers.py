@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import archive, engine
+from fairfight.conquest import archive, engine, tables
 
 SEED = "5eed" * 16
 OTHER_SEED = "0123456789abcdef" * 4
@@ -92,12 +92,12 @@ def record_of(
     seed: str = SEED,
     contributions: Mapping[int, Sequence[tuple[str, int]]] | None = None,
 ) -> dict[str, Any]:
-    """A published record (as `engine.load_record` returns it) of a whole season."""
+    """A published record (as `verifier.load_record` returns it) of a whole season."""
     state, history, ledger = play(map_data, seed, contributions)
     return {
         "header": {
             "ruleset": "conquest",
-            "engine_version": engine.ENGINE_VERSION,
+            "engine_version": tables.ENGINE_VERSION,
             "engine_files": archive.engine_digests(archive.engine_sources()),
             "map_name": map_data["name"],
             "map_sha256": engine.map_sha256(map_data),

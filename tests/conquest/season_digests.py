@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from fairfight.conquest import engine
+from fairfight.conquest import engine, tables
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.core.draws import below, hash64
 
@@ -52,7 +52,7 @@ def _contributions(state: dict[str, Any], seed: str, seq: int) -> list[dict[str,
     for code, amount in wanted:
         pool = board["factions"][code]
         before = pool["pool"] + sum(e["amount"] for e in entries if e["faction"] == code)
-        if pool["pool_state"] != "open" or before + amount > engine.POOL_CAP:
+        if pool["pool_state"] != "open" or before + amount > tables.POOL_CAP:
             continue
         seq += 1
         entries.append({"seq": seq, "before_battle": battle, "faction": code, "amount": amount})

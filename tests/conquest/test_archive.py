@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from fairfight.conquest import archive, engine, publication, season
+from fairfight.conquest import archive, engine, publication, season, tables
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.core.errors import InputError, VerificationError
-from tests.conquest.helpers import SEED, reseal
+from tests.conquest.helpers import SEED, record_of, reseal
+from tests.conquest.verifiers import javascript_verdicts, python_verdict
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +53,7 @@ def test_the_archive_holds_the_record_the_verifiers_and_a_manifest(
     record: Path, zipped: Path
 ) -> None:
     names = sorted(p.name for p in record.iterdir())
-    expected = {*engine.RECORD_FILES.values(), *archive.ENGINE_FILES, archive.GUIDE}
+    expected = {*tables.RECORD_FILES.values(), *archive.ENGINE_FILES, archive.GUIDE}
     assert set(names) == (expected - {"beacon.json"}) | {archive.MANIFEST}
     with zipfile.ZipFile(zipped) as packed:
         assert sorted(packed.namelist()) == names
@@ -156,3 +157,37 @@ def test_the_web_download_is_the_exported_zip_byte_for_byte(exported: tuple[Path
     folder, zipped = exported
     files = publication.archive_files_of(folder.parent / "season.db")
     assert archive.zip_bytes(files) == zipped.read_bytes()
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conquest" / "tiny-record"
+
+
+def _legacy_archive(folder: Path, extra: bytes | None = None) -> None:
+    """A season whose header names the three verifier files of older archives, written with
+    the example archive's own three files (and, with `extra`, a `verifier.py` it does not name)."""
+    legacy = {name: (EXAMPLE / name).read_bytes() for name in tables.LEGACY_ENGINE_FILES}
+    record = record_of(synthetic_map(8, 9, 3), SEED, {1: [("ZZ-003", 25)]})
+    record["header"]["engine_files"] = archive.engine_digests(legacy)
+    archive.write_folder(archive.archive_files(record, legacy), folder)
+    if extra is not None:
+        (folder / "verifier.py").write_bytes(extra)
+        reseal(folder)
+
+
+def test_an_archive_of_an_older_release_is_still_accepted_by_both_verifiers(
+    tmp_path: Path,
+) -> None:
+    """Seasons started before the verifier had its own file name three files in the header."""
+    _legacy_archive(tmp_path / "old")
+    assert python_verdict(tmp_path / "old")[0] is True
+    assert javascript_verdicts([tmp_path / "old"], tmp_path)[str(tmp_path / "old")]["ok"] is True
+
+
+def test_a_verifier_file_the_header_does_not_name_is_refused_by_both(tmp_path: Path) -> None:
+    """A `verifier.py` slipped into an older archive would run first for a fan following
+    today's guide; the header never named it, so both verifiers refuse the archive."""
+    folder = tmp_path / "slipped"
+    _legacy_archive(folder, extra=b"print('all fine')\n")
+    expected = "verifier.py: is not one of the files header.engine_files names"
+    assert python_verdict(folder)[1] == expected
+    assert javascript_verdicts([folder], tmp_path)[str(folder)]["message"] == expected

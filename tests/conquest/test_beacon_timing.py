@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from fairfight.conquest import archive, beacons, engine, publication, season
+from fairfight.conquest import archive, beacons, engine, publication, season, tables, verifier
 from fairfight.conquest.cli import app
 from tests.conquest.helpers import SEED, star_map
 from tests.conquest.verifiers import ENGINE_JS, javascript_verdicts, python_verdict
@@ -65,7 +65,7 @@ def _record(header_changes: dict[str, Any], beacon_round: int = AN_HOUR_LATER) -
         history.append(entry)
     header: dict[str, Any] = {
         "ruleset": "conquest",
-        "engine_version": engine.ENGINE_VERSION,
+        "engine_version": tables.ENGINE_VERSION,
         "engine_files": archive.engine_digests(archive.engine_sources()),
         "map_name": "star",
         "map_sha256": engine.map_sha256(map_data),
@@ -263,11 +263,11 @@ def test_the_timing_note_comes_before_the_beacon_note_in_both(tmp_path: Path) ->
 
 def test_a_stored_header_with_a_bad_time_is_a_damaged_season() -> None:
     header = _record({})["header"]
-    engine.check_header(header)
+    verifier.check_header(header)
     broken = copy.deepcopy(header)
     broken["published"] = "yesterday"
     with pytest.raises(engine.ReplayMismatch, match="field published"):
-        engine.check_header(broken)
+        verifier.check_header(broken)
 
 
 # ---------------------------------------------------------------- conquest new
@@ -285,7 +285,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> datetime:
 
 
 def test_the_lead_figures_hold() -> None:
-    assert engine.BEACON_LEAD_SECONDS == 60
+    assert tables.BEACON_LEAD_SECONDS == 60
     assert _came_out(FIRST_ALLOWED) == PUBLISHED_AT + 60
     assert _came_out(FIRST_ALLOWED - 1) == PUBLISHED_AT + 57
 
@@ -360,9 +360,9 @@ def test_the_docs_state_the_engine_figures() -> None:
     root = Path(engine.__file__).resolve().parents[3]
     docs = (root / "docs" / "conquest.md").read_text(encoding="utf-8")
     guide = (Path(engine.__file__).parent / "VERIFY.md").read_text(encoding="utf-8")
-    clock = f"{engine.QUICKNET['genesis']} + {engine.QUICKNET['period_seconds']} × (r − 1)"
+    clock = f"{tables.QUICKNET['genesis']} + {tables.QUICKNET['period_seconds']} × (r − 1)"
     assert clock in docs and clock in guide
-    assert f"less than {engine.BEACON_LEAD_SECONDS} seconds after" in docs
+    assert f"less than {tables.BEACON_LEAD_SECONDS} seconds after" in docs
 
 
 CLOCKS = """
@@ -399,7 +399,7 @@ def test_both_verifiers_read_and_write_times_alike() -> None:
         check=True,
     )
     script = json.loads(run.stdout)
-    python = [engine.published_seconds(text) for text in texts]
+    python = [beacons.published_seconds(text) for text in texts]
     assert script["texts"] == [None if s is None else str(s) for s in python]
     for text, value in zip(texts, python, strict=True):
         try:
@@ -410,5 +410,5 @@ def test_both_verifiers_read_and_write_times_alike() -> None:
         if expected is not None and len(text) != len("2024-05-01T12:00:00Z"):
             expected = None  # strptime lets one-digit fields through; the format does not
         assert value == expected, text
-    assert script["seconds"] == [engine.utc_text(s) for s in seconds]
-    assert [engine.utc_text(s) for s in seconds[:-1]] == [_utc(s) for s in seconds[:-1]]
+    assert script["seconds"] == [beacons.utc_text(s) for s in seconds]
+    assert [beacons.utc_text(s) for s in seconds[:-1]] == [_utc(s) for s in seconds[:-1]]

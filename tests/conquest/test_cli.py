@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from fairfight.conquest import publication, season
+from fairfight.conquest import archive, publication, season
 from fairfight.conquest.cli import app
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.core.errors import InputError, RuleError
@@ -34,7 +34,6 @@ def _one_line(result: Result) -> str:
 
 
 def test_new_prints_the_header_and_commitment(tmp_path: Path) -> None:
-    pytest.importorskip("fairfight.conquest.scenario")
     map_file = tmp_path / "star.json"
     map_file.write_text(json.dumps(star_map()), encoding="utf-8")
     result = cli("new", tmp_path / "s.db", "--map", map_file, "--seed", SEED, "--max-battles", "3")
@@ -173,7 +172,8 @@ def test_exports_are_byte_identical_across_runs(tmp_path: Path) -> None:
             {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*")}
         )
         digests[-1]["zip"] = hashlib.sha256((tmp_path / f"{run}.zip").read_bytes()).hexdigest()
-    assert digests[0] == digests[1] and len(digests[0]) == 7 + 5 + 1  # 5: verifier, guide, manifest
+    files = 7 + len(archive.ENGINE_FILES) + 2 + 1  # no beacon.json; guide, manifest; the zip
+    assert digests[0] == digests[1] and len(digests[0]) == files
 
 
 @pytest.mark.parametrize("target", ["draw", "ledger", "owner", "seed"])
@@ -277,7 +277,6 @@ def test_bad_files_are_one_line_errors(tmp_path: Path) -> None:
 
 
 def test_map_stats_counts_a_map_file(tmp_path: Path) -> None:
-    pytest.importorskip("fairfight.conquest.scenario")
     map_file = tmp_path / "generated.json"
     map_file.write_text(json.dumps(synthetic_map(20, 25, 10)), encoding="utf-8")
     result = cli("map-stats", "--map", map_file, "--json")

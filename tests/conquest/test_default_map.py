@@ -5,18 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from typer.testing import CliRunner
 
-from fairfight.conquest import engine
+from fairfight.conquest import engine, scenario
 from fairfight.conquest.cli import app
 from tests.conquest.helpers import SEED, play
 
 
 def _default_map() -> dict[str, Any]:
-    scenario = pytest.importorskip("fairfight.conquest.scenario")
-    if not scenario.map_path(scenario.DEFAULT_MAP).is_file():
-        pytest.skip("the default map is not installed in this checkout")
+    assert scenario.map_path(scenario.DEFAULT_MAP).is_file(), "the default map ships in maps/"
     loaded: dict[str, Any] = scenario.load_map(scenario.DEFAULT_MAP)
     return loaded
 

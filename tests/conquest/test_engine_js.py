@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from fairfight.conquest import archive, engine
+from fairfight.conquest import archive, engine, tables
 from fairfight.conquest.synthetic import synthetic_map
 from tests.conquest.helpers import reseal
 from tests.conquest.verifiers import ENGINE_JS, javascript_verdicts, python_verdict
@@ -90,7 +90,7 @@ def _season(index: int) -> dict[str, Any]:
     return {
         "header": {
             "ruleset": "conquest",
-            "engine_version": engine.ENGINE_VERSION,
+            "engine_version": tables.ENGINE_VERSION,
             "engine_files": archive.engine_digests(archive.engine_sources()),
             "map_name": map_data["name"],
             "map_sha256": engine.map_sha256(map_data),
@@ -287,9 +287,10 @@ def test_the_node_command_prints_what_the_python_command_prints(
 CLUES = """
 const e = require(process.argv[1]);
 const tx = e.populationPower(29145505n), ai = e.populationPower(13572n);
-const clamp = e.battleChance([e.LOWEST, e.LOWEST, e.LOWEST, e.LOWEST, e.LOWEST]);
+const floor = e.ROUND_FLOOR;
+const clamp = e.battleChance([floor, floor, floor, floor, floor]);
 const even = e.battleChance([2n ** 31n, 2n ** 31n, 2n ** 31n, 2n ** 31n, 2n ** 31n]);
-process.stdout.write(JSON.stringify({ ratio: String((tx * 10000n) / ai), lowest: String(e.LOWEST),
+process.stdout.write(JSON.stringify({ ratio: String((tx * 10000n) / ai), lowest: String(floor),
   clamp, even }));
 """
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from fairfight.conquest import engine, publication
+from fairfight.conquest import engine, publication, scenario, verifier
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "conquest"
 
@@ -15,12 +13,11 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "conquest"
 def test_the_example_record_verifies() -> None:
     notes = publication.verify_folder(EXAMPLES / "tiny-record")
     assert any("8 battles replayed" in note for note in notes)
-    history = engine.load_record(EXAMPLES / "tiny-record")["history"]
+    history = verifier.load_record(EXAMPLES / "tiny-record")["history"]
     assert [entry["kind"] for entry in history].count("bonus") == 1
 
 
 def test_the_example_record_plays_the_example_map() -> None:
-    scenario = pytest.importorskip("fairfight.conquest.scenario")
     tiny = scenario.load_map(str(EXAMPLES / "tiny-map.json"))  # as `conquest new --map` loads it
     header = json.loads((EXAMPLES / "tiny-record" / "header.json").read_text(encoding="utf-8"))
     assert header["map_sha256"] == engine.map_sha256(tiny)
@@ -28,6 +25,5 @@ def test_the_example_record_plays_the_example_map() -> None:
 
 
 def test_the_example_map_passes_the_map_loader() -> None:
-    scenario = pytest.importorskip("fairfight.conquest.scenario")
     loaded = scenario.load_map(str(EXAMPLES / "tiny-map.json"))
     assert len(loaded["regions"]) == 8

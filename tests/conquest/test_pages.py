@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from fairfight.conquest import engine, episodes
+from fairfight.conquest import engine, episodes, tables
 from fairfight.conquest.cli import app
 from fairfight.conquest.demo import run_demo
 from fairfight.conquest.rules import (
@@ -86,27 +86,27 @@ def test_rules_page_shows_every_constant() -> None:
     for leaf in _walk(rules_context()):
         assert leaf in page, leaf
     for expected in (
-        multiplier(engine.HOME_BONUS),
-        multiplier(engine.SEA_FACTOR),
-        multiplier(engine.COUNTER_BONUS),
-        multiplier(engine.SPECIAL_BONUS),
-        multiplier(engine.MORALE_DECAY),
-        share_percent(engine.UPSET_BELOW),
-        f"${engine.POOL_CAP}",
-        f"${engine.POOL_STEP}",
+        multiplier(tables.HOME_BONUS),
+        multiplier(tables.SEA_FACTOR),
+        multiplier(tables.COUNTER_BONUS),
+        multiplier(tables.SPECIAL_BONUS),
+        multiplier(tables.MORALE_DECAY),
+        share_percent(tables.UPSET_BELOW),
+        f"${tables.POOL_CAP}",
+        f"${tables.POOL_STEP}",
     ):
         assert expected in page
-    for weight in engine.RATING_WEIGHTS.values():
+    for weight in tables.RATING_WEIGHTS.values():
         assert f"| {weight} |" in page
-    for kind in engine.FactionType:
-        assert f"| {kind.value} | {engine.COUNTERS[kind].value} |" in page
+    for kind in tables.FactionType:
+        assert f"| {kind.value} | {tables.COUNTERS[kind].value} |" in page
     assert "×1.12" in page and "×0.8" in page and "18.9%" in page and "81.1%" in page
     assert "filled by fans after the conquest" in page
 
 
 def test_member_docs_reads_each_enum_member_docstring() -> None:
-    docs = docs_by_value(engine.Reason)
-    assert set(docs) == {r.value for r in engine.Reason}
+    docs = docs_by_value(tables.Reason)
+    assert set(docs) == {r.value for r in tables.Reason}
     assert all(docs.values())
 
 
@@ -133,7 +133,7 @@ def _times(value: Fraction) -> str:
 
 def _page_forms() -> dict[str, list[str]]:
     """How each engine constant shows on the rules page, formatted here from its value."""
-    e = engine
+    e = tables
     full_after = (e.INTEGRATION_DENOMINATOR - e.INTEGRATION_START) // e.INTEGRATION_STEP + 1
     return {
         "BASIS_POINTS": [f"1/{e.BASIS_POINTS}"],
@@ -152,7 +152,9 @@ def _page_forms() -> dict[str, list[str]]:
         "COUNTER_CIRCLE": [f"| {t.value} |" for t in e.COUNTER_CIRCLE],
         "DRAWS_PER_BATTLE": [f"{e.DRAWS_PER_BATTLE}(n − 1)"],
         "DRAW_ROLES": [f"{i}. {role}" for i, role in enumerate(e.DRAW_ROLES)],
+        "ENGINE_FILES": [f"`{name}`" for name in e.ENGINE_FILES],
         "ENGINE_VERSION": [e.ENGINE_VERSION],
+        "GUIDE": [f"a guide, `{e.GUIDE}`"],
         "FAN_BOOST_AT_CAP": [f"1 + {_percent(e.FAN_BOOST_AT_CAP)} × pool ÷ ${e.POOL_CAP}"],
         "HOME_BONUS": [f"| home | {_times(e.HOME_BONUS)} |"],
         "INTEGRATION_DENOMINATOR": [f"| {full_after} and later | 100% |"],
@@ -163,6 +165,10 @@ def _page_forms() -> dict[str, list[str]]:
             f"adding {_percent(Fraction(e.INTEGRATION_STEP, e.INTEGRATION_DENOMINATOR))}"
         ],
         "LAND": [f"{e.LAND} fight"],
+        "LEGACY_ENGINE_FILES": [
+            "carries " + ", ".join(f"`{name}`" for name in e.LEGACY_ENGINE_FILES) + " instead"
+        ],
+        "MANIFEST": [f"and `{e.MANIFEST}`, the SHA-256"],
         "MORALE_CAP_BP": [f"never exceeds {_percent(Fraction(e.MORALE_CAP_BP, e.BASIS_POINTS))}"],
         "MORALE_DECAY": [f"decays {_times(e.MORALE_DECAY)}"],
         "MORALE_UPSET_BP": [f"or {_percent(Fraction(e.MORALE_UPSET_BP, e.BASIS_POINTS))}"],
@@ -189,6 +195,7 @@ def _page_forms() -> dict[str, list[str]]:
         "ROUND_SCALE": [f"out of 2^{e.ROUND_SCALE.bit_length() - 1}"],
         "SEA": [f"{e.SEA} border"],
         "SEA_FACTOR": [f"| sea | {_times(e.SEA_FACTOR)} |"],
+        "SHOWN_LENGTH": [f"cut to {e.SHOWN_LENGTH} characters"],
         "SPECIAL_BONUS": [f"| special | {_times(e.SPECIAL_BONUS)} |"],
         "STRENGTH_FACTORS": [f"| {name} |" for name in e.STRENGTH_FACTORS],
         "UPSET_BELOW": [f"under {_percent(e.UPSET_BELOW)}"],
@@ -196,10 +203,10 @@ def _page_forms() -> dict[str, list[str]]:
 
 
 def test_rules_page_shows_every_engine_constant() -> None:
-    """Walk the engine's constants themselves, so a new one cannot be left off the page."""
+    """Walk the tables' constants themselves, so a new one cannot be left off the page."""
     constants = {
         name
-        for name, value in vars(engine).items()
+        for name, value in vars(tables).items()
         if name.isupper() and not name.startswith("_") and not isinstance(value, type)
     }
     forms = _page_forms()

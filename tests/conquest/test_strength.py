@@ -9,7 +9,7 @@ from math import comb
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fairfight.conquest import engine
+from fairfight.conquest import engine, tables
 from fairfight.core.exact import at_least
 
 TWO_32 = 2**32
@@ -58,10 +58,10 @@ def test_clamp_floor_gives_a_five_percent_battle_chance() -> None:
     )
     assert round(float(by_hand), 4) == 0.0498
     assert at_least(3, [Fraction(189, 1000)] * 5) == by_hand
-    floor = engine.battle_chance([engine.ROUND_FLOOR] * 5)
+    floor = engine.battle_chance([tables.ROUND_FLOOR] * 5)
     assert round(float(floor), 4) == 0.0498
-    assert engine.ROUND_FLOOR == 189 * TWO_32 // 1000
-    assert engine.ROUND_CEILING == TWO_32 - engine.ROUND_FLOOR
+    assert tables.ROUND_FLOOR == 189 * TWO_32 // 1000
+    assert tables.ROUND_CEILING == TWO_32 - tables.ROUND_FLOOR
 
 
 def _fan_shift(amount: int) -> float:
@@ -132,14 +132,14 @@ def test_integration_ramps_from_a_quarter_to_full_over_eight_battles() -> None:
 
 
 def test_counter_circle_each_type_beats_one_and_loses_to_one() -> None:
-    kinds = list(engine.FactionType)
+    kinds = list(tables.FactionType)
     for kind in kinds:
-        beaten_by = [other for other in kinds if engine.COUNTERS[other] == kind]
-        assert len(beaten_by) == 1 and engine.COUNTERS[kind] != kind
+        beaten_by = [other for other in kinds if tables.COUNTERS[other] == kind]
+        assert len(beaten_by) == 1 and tables.COUNTERS[kind] != kind
     forge, supply, route = (
-        engine.FactionType.FORGE,
-        engine.FactionType.SUPPLY,
-        engine.FactionType.ROUTE,
+        tables.FactionType.FORGE,
+        tables.FactionType.SUPPLY,
+        tables.FactionType.ROUTE,
     )
     assert engine.counter_bonuses(forge, supply) == (Fraction(108, 100), 1)
     assert engine.counter_bonuses(supply, forge) == (1, Fraction(108, 100))

@@ -6,7 +6,6 @@ import ast
 import copy
 import functools
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,9 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairfight.conquest import archive, engine
+from fairfight.conquest import archive, engine, verifier
 from fairfight.conquest.synthetic import synthetic_map
-from fairfight.core import draws
 from fairfight.core.records import canonical_json
 from tests.conquest.helpers import SEED, record_of, reseal
 
@@ -41,14 +39,14 @@ def season() -> dict[str, Any]:
 
 def _mismatch(record: dict[str, Any]) -> engine.ReplayMismatch:
     with pytest.raises(engine.ReplayMismatch) as caught:
-        engine.verify_record(record)
+        verifier.verify_record(record)
     return caught.value
 
 
 def test_a_true_record_replays_exactly() -> None:
     record = season()
     assert len(record["history"]) >= 135
-    notes = engine.verify_record(record)
+    notes = verifier.verify_record(record)
     assert any("final map matches" in note for note in notes)
 
 
@@ -131,11 +129,17 @@ def test_ledger_out_of_order_and_changed_map_are_named() -> None:
 
 
 def _standalone_engine(folder: Path) -> None:
-    """Lay out engine.py and core/draws.py as namespace packages, nothing else."""
+    """Lay out the verifier's files as namespace packages, as in `src/`, nothing else."""
     (folder / "fairfight" / "conquest").mkdir(parents=True)
     (folder / "fairfight" / "core").mkdir()
-    shutil.copy(engine.__file__, folder / "fairfight" / "conquest" / "engine.py")
-    shutil.copy(draws.__file__, folder / "fairfight" / "core" / "draws.py")
+    for name, source in archive.engine_sources().items():
+        if name.endswith(".py"):
+            package = "core" if name in _CORE_FILES else "conquest"
+            (folder / "fairfight" / package / name).write_bytes(source)
+
+
+_CORE_FILES = ("draws.py", "errors.py", "exact.py")
+"""The shipped files whose home is `fairfight.core`."""
 
 
 def _write_record(record: dict[str, Any], folder: Path) -> None:
@@ -143,18 +147,21 @@ def _write_record(record: dict[str, Any], folder: Path) -> None:
     archive.write_folder(archive.archive_files(record, archive.engine_sources()), folder)
 
 
-def test_bare_python_verifies_with_the_engine_file_alone(tmp_path: Path) -> None:
-    verifier = tmp_path / "verifier"
-    _standalone_engine(verifier)
+@pytest.mark.parametrize("module", ["verifier", "engine"])
+def test_bare_python_verifies_with_the_shipped_files_alone(tmp_path: Path, module: str) -> None:
+    """`python -S -m fairfight.conquest.verifier` (and the engine's older alias) with only the
+    shipped files on the path."""
+    standalone = tmp_path / "standalone"
+    _standalone_engine(standalone)
     good, bad = season(), season()
     bad["history"][7]["draws"][4]["value"] ^= 1
     _write_record(good, tmp_path / "good")
     _write_record(bad, tmp_path / "bad")
-    command = [sys.executable, "-S", "-m", "fairfight.conquest.engine", "verify"]
+    command = [sys.executable, "-S", "-m", f"fairfight.conquest.{module}", "verify"]
     environment = {"PATH": "/usr/bin:/bin"}
     passed = subprocess.run(
         [*command, str(tmp_path / "good")],
-        cwd=verifier,
+        cwd=standalone,
         capture_output=True,
         text=True,
         env=environment,
@@ -164,7 +171,7 @@ def test_bare_python_verifies_with_the_engine_file_alone(tmp_path: Path) -> None
     assert "final map matches" in passed.stdout
     failed = subprocess.run(
         [*command, str(tmp_path / "bad")],
-        cwd=verifier,
+        cwd=standalone,
         capture_output=True,
         text=True,
         env=environment,
@@ -173,25 +180,27 @@ def test_bare_python_verifies_with_the_engine_file_alone(tmp_path: Path) -> None
     assert failed.returncode == 1
     assert "battle 8" in failed.stderr and "draws[4].value" in failed.stderr
     where = subprocess.run(
-        [sys.executable, "-S", "-c", "import fairfight.conquest.engine as e; print(e.__file__)"],
-        cwd=verifier,
+        [sys.executable, "-S", "-c", f"import fairfight.conquest.{module} as m; print(m.__file__)"],
+        cwd=standalone,
         capture_output=True,
         text=True,
         env=environment,
         check=True,
     )
-    assert where.stdout.strip().startswith(str(verifier))
+    assert where.stdout.strip().startswith(str(standalone))
 
 
-def test_the_archive_verifies_itself_with_its_own_engine_file(tmp_path: Path) -> None:
-    """`python3 engine.py verify .` inside an archive uses the engine and draws.py beside it."""
+@pytest.mark.parametrize("program", ["verifier.py", "engine.py"])
+def test_the_archive_verifies_itself_with_its_own_files(tmp_path: Path, program: str) -> None:
+    """`python3 verifier.py verify .` inside an archive uses the files beside it; `engine.py
+    verify .`, as older archives' guides say, runs the same verifier."""
     good, bad = season(), season()
     bad["history"][7]["draws"][4]["value"] ^= 1
     _write_record(good, tmp_path / "good")
     _write_record(bad, tmp_path / "bad")
     for name, code in (("good", 0), ("bad", 1)):
         run = subprocess.run(
-            [sys.executable, "-S", "engine.py", "verify", "."],
+            [sys.executable, "-S", program, "verify", "."],
             cwd=tmp_path / name,
             capture_output=True,
             text=True,
@@ -202,16 +211,34 @@ def test_the_archive_verifies_itself_with_its_own_engine_file(tmp_path: Path) ->
     assert "battle 8: field draws[4].value: expected " in run.stderr
 
 
-def test_engine_imports_only_the_standard_library_and_draws() -> None:
-    tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
+def _imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, `from package import module` counted as package.module."""
     imported = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
-            imported.add(node.module)
-    outside = {name for name in imported if name.split(".")[0] not in sys.stdlib_module_names}
-    assert outside == {"fairfight.core.draws", "draws"}  # `draws` when run from an archive
+            shipped_module = node.module in ("fairfight.conquest", "fairfight.core")
+            imported.update(
+                f"{node.module}.{alias.name}" if shipped_module else node.module
+                for alias in node.names
+            )
+    return imported
+
+
+@pytest.mark.parametrize("name", [n for n in archive.ENGINE_FILES if n.endswith(".py")])
+def test_each_shipped_file_imports_only_the_standard_library_and_shipped_files(name: str) -> None:
+    """The archive carries every file its Python verifier imports, and nothing else is needed:
+    as a package module (`fairfight.core.draws`) or as a plain file beside it (`draws`)."""
+    path = next(
+        Path(str(m.__file__)) for m in archive._SHIPPED if Path(str(m.__file__)).name == name
+    )
+    shipped = {n.removesuffix(".py") for n in archive.ENGINE_FILES if n.endswith(".py")}
+    for module in _imported_modules(path):
+        if module.split(".")[0] in sys.stdlib_module_names:
+            continue
+        plain = module.removeprefix("fairfight.conquest.").removeprefix("fairfight.core.")
+        assert plain in shipped, (name, module)
 
 
 def test_a_malformed_record_is_a_named_mismatch_not_a_crash() -> None:
@@ -345,7 +372,7 @@ def test_record_files_hold_only_whole_numbers_and_unique_keys(tmp_path: Path) ->
     map_file.write_text(map_file.read_text().replace('"population":', '"population":8e6,"x":', 1))
     reseal(tmp_path / "r")
     with pytest.raises(engine.ReplayMismatch) as caught:
-        engine.load_record(tmp_path / "r")
+        verifier.load_record(tmp_path / "r")
     assert caught.value.place == "map.json" and "numbers must be whole, found 8e6" in str(
         caught.value
     )
@@ -354,17 +381,17 @@ def test_record_files_hold_only_whole_numbers_and_unique_keys(tmp_path: Path) ->
     ledger.write_text(ledger.read_text().replace('{"amount":', '{"amount":5,"amount":', 1))
     reseal(tmp_path / "s")
     with pytest.raises(engine.ReplayMismatch, match="appears twice"):
-        engine.load_record(tmp_path / "s")
+        verifier.load_record(tmp_path / "s")
     _write_record(record, tmp_path / "t")
     (tmp_path / "t" / "history.jsonl").write_bytes(b'{"a":"\xff"}\n')
     reseal(tmp_path / "t")
     with pytest.raises(engine.ReplayMismatch, match="not UTF-8"):
-        engine.load_record(tmp_path / "t")
+        verifier.load_record(tmp_path / "t")
 
 
 def test_the_verifier_knows_the_same_map_keys_as_the_map_schema() -> None:
     schema_file = Path(engine.__file__).parent / "maps" / "map.schema.json"
     schema = json.loads(schema_file.read_text(encoding="utf-8"))
     kinds = {"map": schema, **{k.lower(): v for k, v in schema["$defs"].items()}}
-    for kind, keys in engine._MAP_FIELDS.items():
+    for kind, keys in verifier._MAP_FIELDS.items():
         assert sorted(kinds[kind]["properties"]) == sorted(keys), kind

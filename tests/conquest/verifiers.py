@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import engine
+from fairfight.conquest import engine, verifier
 from tests.system import node_path
 
 __all__ = ["ENGINE_JS", "javascript_verdicts", "python_verdict"]
@@ -28,7 +28,7 @@ const engine = require(process.argv[2]);
 def python_verdict(folder: Path) -> tuple[bool, str | None, list[str] | None]:
     """(passed, the first difference, the notes) from the standard-library verifier."""
     try:
-        notes = engine.verify_record(engine.load_record(folder))
+        notes = verifier.verify_record(verifier.load_record(folder))
     except engine.ReplayMismatch as mismatch:
         return False, str(mismatch), None
     return True, None, notes

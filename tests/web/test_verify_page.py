@@ -16,7 +16,7 @@ import uvicorn
 from fastapi import APIRouter, Response
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import archive, engine, publication, season
+from fairfight.conquest import archive, engine, publication, season, verifier
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.web import WebSettings, create_app
 from tests.conquest.helpers import SEED, reseal
@@ -82,7 +82,7 @@ def _beacon_archives(root: Path) -> dict[str, Path]:
 
 def _python_message(path: Path) -> str:
     with pytest.raises(engine.ReplayMismatch) as caught:
-        engine.verify_record(engine.load_record(path))
+        verifier.verify_record(verifier.load_record(path))
     return str(caught.value)
 
 

@@ -1,7 +1,8 @@
 """The conquest ruleset: a season of exact, verifiable battles between regional factions.
 
-`engine` holds every rule (standard library only); `season` runs a stored season;
-`episodes` formats what a battle shows; `demo.run_demo` plays a whole season in one call.
+`tables` holds every rule constant and enum, `engine` the rules and `verifier` the record
+verifier (all three standard library only); `season` runs a stored season; `episodes` formats
+what a battle shows; `demo.run_demo` plays a whole season in one call.
 """
 
 from typing import TYPE_CHECKING
@@ -11,14 +12,8 @@ from fairfight.lazy import lazy_exports
 if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
     from fairfight.conquest.demo import DemoResult, run_demo
     from fairfight.conquest.engine import (
-        ENGINE_VERSION,
-        BattleKind,
-        Category,
-        FactionType,
         LedgerRefusal,
         MapError,
-        PoolState,
-        Reason,
         ReplayMismatch,
         battle_chance,
         check_contribution,
@@ -28,7 +23,6 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         play_step,
         population_power,
         round_chance,
-        verify_record,
     )
     from fairfight.conquest.publication import export_record, verify_folder
     from fairfight.conquest.rules import rules_page
@@ -43,6 +37,15 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         summary,
     )
     from fairfight.conquest.synthetic import synthetic_map
+    from fairfight.conquest.tables import (
+        ENGINE_VERSION,
+        BattleKind,
+        Category,
+        FactionType,
+        PoolState,
+        Reason,
+    )
+    from fairfight.conquest.verifier import verify_record
 
 __all__ = [
     "BattleKind",
@@ -79,13 +82,15 @@ __all__ = [
     "verify_record",
 ]
 
-__getattr__ = lazy_exports(__name__, __all__, (
-    "demo",
+__getattr__ = lazy_exports(__name__, __all__, (  # the light, standard-library modules first
+    "tables",
     "engine",
-    "publication",
-    "rules",
-    "season",
+    "verifier",
     "synthetic",
+    "rules",
+    "publication",
+    "season",
+    "demo",
 ))
 
 del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

@@ -1,10 +1,11 @@
 """The season archive: the public record plus everything needed to check it, in one place.
 
-An archive holds the record files, the three verifier files (`engine.py`, `draws.py`,
-`engine.js`), `VERIFY.md` and `manifest.sha256` (the SHA-256 of every other file, in the format
-`sha256sum -c` reads). The season header, published before battle 1, names the SHA-256 of the
-three verifier files, so an engine swapped afterwards no longer matches. Written as a folder or
-as a `.zip` with fixed timestamps, so the same season always gives the same bytes.
+An archive holds the record files, the verifier files (`verifier.py` and every file it imports,
+and `engine.js`; see `tables.ENGINE_FILES`), `VERIFY.md` and `manifest.sha256` (the SHA-256 of
+every other file, in the format `sha256sum -c` reads). The season header, published before
+battle 1, names the SHA-256 of each verifier file, so an engine swapped afterwards no longer
+matches. Written as a folder or as a `.zip` with fixed timestamps, so the same season always
+gives the same bytes.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import engine
-from fairfight.core import draws
+from fairfight.conquest import beacons, engine, tables, verifier
+from fairfight.core import draws, errors, exact
 from fairfight.core.records import canonical_json
 
 __all__ = [
@@ -33,33 +34,35 @@ __all__ = [
     "zip_bytes",
 ]
 
-ENGINE_FILES = ("draws.py", "engine.js", "engine.py")
-"""The verifier files every archive carries, by the names they have in it."""
-GUIDE = "VERIFY.md"
-MANIFEST = "manifest.sha256"
+ENGINE_FILES = tables.ENGINE_FILES
+"""The verifier files every new archive carries, by the names they have in it."""
+GUIDE = tables.GUIDE
+MANIFEST = tables.MANIFEST
+_SHIPPED = (beacons, draws, engine, errors, exact, tables, verifier)
+"""The modules whose files are shipped under their own names (engine.js besides)."""
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 """Every zip entry carries this date, so an archive's bytes depend on its contents only."""
 
 
 def engine_sources() -> dict[str, bytes]:
     """The verifier files of this installation, as an archive names them."""
-    here = Path(engine.__file__).parent
-    return {
-        "draws.py": Path(draws.__file__).read_bytes(),
-        "engine.js": (here / "engine.js").read_bytes(),
-        "engine.py": Path(engine.__file__).read_bytes(),
+    sources = {
+        Path(str(module.__file__)).name: Path(str(module.__file__)).read_bytes()
+        for module in _SHIPPED
     }
+    sources["engine.js"] = Path(engine.__file__).with_name("engine.js").read_bytes()
+    return {name: sources[name] for name in ENGINE_FILES}
 
 
 def engine_digests(sources: Mapping[str, bytes]) -> dict[str, str]:
     """SHA-256 (lowercase hex) of each verifier file: what the season header publishes."""
-    return {name: hashlib.sha256(sources[name]).hexdigest() for name in ENGINE_FILES}
+    return {name: hashlib.sha256(sources[name]).hexdigest() for name in sorted(sources)}
 
 
 def record_files(record: Mapping[str, Any]) -> dict[str, bytes]:
     """The record files by name, each canonical; a role with no value (no seed yet) is left out."""
     files = {}
-    for role, name in engine.RECORD_FILES.items():
+    for role, name in tables.RECORD_FILES.items():
         value = record[role]
         if value is None:
             continue
@@ -75,7 +78,7 @@ def record_files(record: Mapping[str, Any]) -> dict[str, bytes]:
 def archive_files(record: Mapping[str, Any], sources: Mapping[str, bytes]) -> dict[str, bytes]:
     """Every file of the archive by name, the manifest included."""
     guide = (Path(engine.__file__).parent / GUIDE).read_bytes()
-    files = {**record_files(record), **{name: sources[name] for name in ENGINE_FILES}}
+    files = {**record_files(record), **sources}
     files[GUIDE] = guide
     lines = [f"{hashlib.sha256(files[name]).hexdigest()}  {name}\n" for name in sorted(files)]
     files[MANIFEST] = "".join(lines).encode("ascii")
@@ -83,9 +86,10 @@ def archive_files(record: Mapping[str, Any], sources: Mapping[str, bytes]) -> di
 
 
 def write_folder(files: Mapping[str, bytes], folder: Path) -> list[Path]:
-    """Write the archive as a folder; record files no longer in it (a stale seed) are removed."""
+    """Write the archive as a folder; archive files no longer in it (a stale seed, the verifier
+    files of another release) are removed."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name in engine.RECORD_FILES.values():
+    for name in (*tables.RECORD_FILES.values(), *ENGINE_FILES):
         if name not in files:
             (folder / name).unlink(missing_ok=True)
     written = []

@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.console import Console
 
-from fairfight.conquest import engine, episodes, publication, season
+from fairfight.conquest import episodes, publication, season, tables
 
 __all__ = ["DemoResult", "run_demo"]
 
@@ -40,12 +40,12 @@ def _fund_first_rebellion(path: Path, say: Callable[[str], None]) -> int:
     """Fans of the first absorbed faction with an empty open pool raise its fund to the cap."""
     board = season.summary(path).board
     for code, faction in sorted(board["factions"].items()):
-        if not faction["standing"] and faction["pool_state"] == engine.PoolState.OPEN:
+        if not faction["standing"] and faction["pool_state"] == tables.PoolState.OPEN:
             steps = [20, 20, 10]
             for amount in steps:
                 season.contribute(path, code, amount, key=f"demo-fund-{code}-{amount}-{len(steps)}")
                 steps = steps[1:]
-            say(f"fans of absorbed {code} fill its rebellion fund to ${engine.POOL_CAP}")
+            say(f"fans of absorbed {code} fill its rebellion fund to ${tables.POOL_CAP}")
             return 3
     return 0
 
@@ -83,7 +83,7 @@ def run_demo(
         for amount in (25, 25):
             season.contribute(path, smallest, amount)
         say(
-            f"fans give ${sum(boost)} to {largest} and fill {smallest}'s pool to ${engine.POOL_CAP}"
+            f"fans give ${sum(boost)} to {largest} and fill {smallest}'s pool to ${tables.POOL_CAP}"
         )
         contributions, entries, funded = 5, [], 0
         while not funded:
@@ -99,7 +99,7 @@ def run_demo(
             entry
             for entry in entries
             if entry["upset"]
-            or entry["reason"] != engine.Reason.NATURAL
+            or entry["reason"] != tables.Reason.NATURAL
             or entry["kind"] == "bonus"
         ]
         highlights = [episodes.headline(entry) for entry in notable]
@@ -108,7 +108,7 @@ def run_demo(
             say(f"  {line}")
         if len(highlights) > HIGHLIGHTS_SHOWN:
             say(f"  ... and {len(highlights) - HIGHLIGHTS_SHOWN} more")
-        rebellions = [entry for entry in entries if entry["kind"] == engine.BattleKind.BONUS]
+        rebellions = [entry for entry in entries if entry["kind"] == tables.BattleKind.BONUS]
         if rebellions:
             say(episodes.render_episode(rebellions[0]))
         final = season.standings(season.summary(path))

@@ -16,48 +16,71 @@
 "use strict";
 
 (function (root) {
-  const ENGINE_VERSION = "fairfight-conquest-1";
-
   // ------------------------------------------------------------------ the rules' constants
+  // Each named and valued as in tables.py (tests/conquest/test_tables.py compares the two); the
+  // fractions follow the Ratio class below.
 
+  const ENGINE_VERSION = "fairfight-conquest-1";
   const CATEGORIES = ["P", "S", "M", "R", "U"];
-  const WEIGHTS = { P: 30n, S: 25n, M: 20n, R: 15n, U: 10n };
-  const TYPE_OF = { P: "Forge", S: "Supply", M: "Route", R: "Fortress", U: "Alliance" };
-  const BEATS = {
-    Forge: "Supply",
-    Supply: "Route",
-    Route: "Fortress",
-    Fortress: "Alliance",
-    Alliance: "Forge",
-  };
-  const SCALE_BITS = 32n;
-  const SCALE = 1n << SCALE_BITS;
-  const LOWEST = (189n * SCALE) / 1000n;
-  const HIGHEST = SCALE - LOWEST;
-  const TOP_WINS = 3;
-  const DRAWS_EACH = 8n;
+  const RATING_WEIGHTS = { P: 30n, S: 25n, M: 20n, R: 15n, U: 10n };
+  const RATING_MIN = 1n;
+  const RATING_MAX = 10n;
+  const CATEGORY_TYPES = { P: "Forge", S: "Supply", M: "Route", R: "Fortress", U: "Alliance" };
+  const COUNTER_CIRCLE = CATEGORIES.map((c) => CATEGORY_TYPES[c]);
+  const COUNTERS = Object.fromEntries(
+    COUNTER_CIRCLE.map((kind, i) => [kind, COUNTER_CIRCLE[(i + 1) % COUNTER_CIRCLE.length]]),
+  );
+  const POWER_SCALE = 10n ** 6n;
+  const STRENGTH_FACTORS = ["home", "sea", "counter", "morale"];
+  const ROUND_BITS = 32n;
+  const ROUND_SCALE = 1n << ROUND_BITS;
+  const CLAMP_PER_MILLE = 189n;
+  const ROUND_FLOOR = (CLAMP_PER_MILLE * ROUND_SCALE) / 1000n;
+  const ROUND_CEILING = ROUND_SCALE - ROUND_FLOOR;
+  const ROUNDS_TO_WIN = 3;
+  const DRAWS_PER_BATTLE = 8n;
+  const DRAW_ROLES = ["attacker", "defender", "border", ...CATEGORIES.map((c) => `round ${c}`)];
+  const FIRST_ROUND_DRAW = DRAW_ROLES.indexOf(`round ${CATEGORIES[0]}`);
+  const BASIS_POINTS = 10000n;
+  const MORALE_WIN_BP = 200n;
+  const MORALE_UPSET_BP = 600n;
+  const MORALE_CAP_BP = 1200n;
+  const INTEGRATION_START = 8n;
+  const INTEGRATION_STEP = 3n;
+  const INTEGRATION_DENOMINATOR = 32n;
   const POOL_STEP = 5n;
-  const POOL_FULL = 50n;
-  const MORALE_CAP = 1200n;
-  const MORALE_WIN = 200n;
-  const MORALE_UPSET = 600n;
-  const SHOWN = 40;
+  const POOL_CAP = 50n;
+  const LAND = "land";
+  const SEA = "sea";
+  const BORDER_KINDS = [LAND, SEA];
+  const SHOWN_LENGTH = 40;
   const FILE_LIMIT = 64 * 1024 * 1024;
 
-  const RECORD = [
-    ["header", "header.json"],
-    ["commitment", "commitment.txt"],
-    ["seed", "seed.txt"],
-    ["beacon", "beacon.json"],
-    ["map", "map.json"],
-    ["ledger", "ledger.jsonl"],
-    ["history", "history.jsonl"],
-    ["final_map", "final-map.json"],
+  const RECORD_FILES = {
+    header: "header.json",
+    commitment: "commitment.txt",
+    seed: "seed.txt",
+    beacon: "beacon.json",
+    map: "map.json",
+    ledger: "ledger.jsonl",
+    history: "history.jsonl",
+    final_map: "final-map.json",
+  };
+  const ENGINE_FILES = [
+    "beacons.py",
+    "draws.py",
+    "engine.js",
+    "engine.py",
+    "errors.py",
+    "exact.py",
+    "tables.py",
+    "verifier.py",
   ];
-  const ENGINE_FILES = ["draws.py", "engine.js", "engine.py"];
+  /* The verifier files of archives written before the verifier left engine.py; still accepted. */
+  const LEGACY_ENGINE_FILES = ["draws.py", "engine.js", "engine.py"];
   const GUIDE = "VERIFY.md";
   const MANIFEST = "manifest.sha256";
-  const ARCHIVE_NAMES = [...RECORD.map((pair) => pair[1]), ...ENGINE_FILES, GUIDE, MANIFEST];
+  const ARCHIVE_NAMES = [...Object.values(RECORD_FILES), ...ENGINE_FILES, GUIDE, MANIFEST];
 
   const HEADER_KEYS = [
     "beacon",
@@ -236,7 +259,7 @@
 
   class WholeNumbers extends Error {
     constructor(lexeme) {
-      super(`numbers must be whole, found ${lexeme.slice(0, SHOWN)}`);
+      super(`numbers must be whole, found ${lexeme.slice(0, SHOWN_LENGTH)}`);
     }
   }
 
@@ -275,8 +298,8 @@
   function shown(value) {
     if (value === NOTHING) return "nothing";
     const letters = Array.from(compact(value));
-    if (letters.length <= SHOWN) return letters.join("");
-    return `${letters.slice(0, SHOWN - 3).join("")}...`;
+    if (letters.length <= SHOWN_LENGTH) return letters.join("");
+    return `${letters.slice(0, SHOWN_LENGTH - 3).join("")}...`;
   }
 
   function differs(place, path, expected, found) {
@@ -397,11 +420,14 @@
   }
 
   const ONE = new Ratio(1n);
-  const HOME_FACTOR = new Ratio(112n, 100n);
-  const SEA_FACTOR = new Ratio(8n, 10n);
-  const COUNTER_FACTOR = new Ratio(108n, 100n);
-  const SPECIAL_FACTOR = new Ratio(11n, 10n);
-  const UPSET_LINE = new Ratio(35n, 100n);
+  const POWER_EXPONENT = new Ratio(7n, 20n);
+  const SPECIAL_BONUS = new Ratio(110n, 100n);
+  const HOME_BONUS = new Ratio(112n, 100n);
+  const SEA_FACTOR = new Ratio(80n, 100n);
+  const COUNTER_BONUS = new Ratio(108n, 100n);
+  const UPSET_BELOW = new Ratio(35n, 100n);
+  const MORALE_DECAY = new Ratio(82n, 100n);
+  const FAN_BOOST_AT_CAP = new Ratio(10n, 100n);
 
   // ------------------------------------------------------------------ strength
 
@@ -422,7 +448,10 @@
   function populationPower(people) {
     let power = powerMemo.get(people);
     if (power === undefined) {
-      power = integerRoot(people ** 7n * 10n ** 120n, 20n);
+      power = integerRoot(
+        people ** POWER_EXPONENT.top * POWER_SCALE ** POWER_EXPONENT.bottom,
+        POWER_EXPONENT.bottom,
+      );
       powerMemo.set(people, power);
     }
     return power;
@@ -430,7 +459,7 @@
 
   function weightedRating(ratings) {
     let total = 0n;
-    for (const c of CATEGORIES) total += WEIGHTS[c] * ratings[c];
+    for (const c of CATEGORIES) total += RATING_WEIGHTS[c] * ratings[c];
     return total;
   }
 
@@ -471,7 +500,7 @@
       const population = countAtLeast(region.population, `regions[${i}].population`, 1n);
       const scores = {};
       for (const c of CATEGORIES) {
-        scores[c] = countAtLeast(ratings[c], `regions[${i}].ratings.${c}`, 1n, 10n);
+        scores[c] = countAtLeast(ratings[c], `regions[${i}].ratings.${c}`, RATING_MIN, RATING_MAX);
       }
       regions.set(code, { population, ratings: scores, special });
     });
@@ -490,11 +519,11 @@
       if (seen.has(`${a} ${b}`)) {
         throw mapProblem(`borders[${i}]`, `the pair ${a}-${b} is listed twice`);
       }
-      if (kind !== "land" && kind !== "sea") {
+      if (!BORDER_KINDS.includes(kind)) {
         throw mapProblem(`borders[${i}].kind`, "must be land or sea");
       }
       const remote = truthy(border.remote);
-      if (remote && kind !== "sea") {
+      if (remote && kind !== SEA) {
         throw mapProblem(`borders[${i}].remote`, "only a sea link can be remote");
       }
       seen.add(`${a} ${b}`);
@@ -575,8 +604,9 @@
       if (code === faction || region.captured_at === null) {
         total += people;
       } else {
-        const step = 8n + 3n * (n - region.captured_at - 1n);
-        total += step >= 32n ? people : (people * step) / 32n;
+        const step = INTEGRATION_START + INTEGRATION_STEP * (n - region.captured_at - 1n);
+        const share = step >= INTEGRATION_DENOMINATOR ? INTEGRATION_DENOMINATOR : step;
+        total += (people * share) / INTEGRATION_DENOMINATOR;
       }
     }
     return total;
@@ -618,7 +648,7 @@
     return Object.keys(board.factions)
       .filter((code) => {
         const f = board.factions[code];
-        return !f.standing && f.pool_state === "open" && f.pool === POOL_FULL;
+        return !f.standing && f.pool_state === "open" && f.pool === POOL_CAP;
       })
       .sort();
   }
@@ -649,7 +679,7 @@
       throw refuse("faction", `no faction has the code ${quoted(faction)}`);
     }
     const stepped = typeof amount === "bigint" && amount % POOL_STEP === 0n;
-    if (!stepped || amount < POOL_STEP || amount > POOL_FULL) {
+    if (!stepped || amount < POOL_STEP || amount > POOL_CAP) {
       throw refuse("amount", `must be $5 to $50 in $5 steps, got ${quoted(amount)}`);
     }
     if (entry.before_battle !== board.next_battle) {
@@ -660,7 +690,7 @@
     if (pool.pool_state === "spent") {
       throw refuse("faction", `${faction} has already spent its pool this season`);
     }
-    if (pool.pool + amount > POOL_FULL) {
+    if (pool.pool + amount > POOL_CAP) {
       const rule = `${faction}'s pool holds $${pool.pool}; $${amount} more would pass the $50 cap`;
       throw refuse("amount", rule);
     }
@@ -679,7 +709,7 @@
       faction,
       fan: factors.fan,
       home: factors.home,
-      morale: new Ratio(10000n + moraleBp, 10000n),
+      morale: new Ratio(BASIS_POINTS + moraleBp, BASIS_POINTS),
       morale_bp: moraleBp,
       people,
       pool: factors.pool,
@@ -687,25 +717,27 @@
       sea: factors.sea,
       special: home.special,
       special_active: factors.specialActive,
-      type: TYPE_OF[home.special],
+      type: CATEGORY_TYPES[home.special],
       weighted_rating: rating,
     };
   }
 
   function counterFactors(typeA, typeD) {
-    if (BEATS[typeA] === typeD) return [COUNTER_FACTOR, ONE];
-    if (BEATS[typeD] === typeA) return [ONE, COUNTER_FACTOR];
+    if (COUNTERS[typeA] === typeD) return [COUNTER_BONUS, ONE];
+    if (COUNTERS[typeD] === typeA) return [ONE, COUNTER_BONUS];
     return [ONE, ONE];
   }
 
   function fanFactor(pool) {
-    return pool > 0n && pool < POOL_FULL ? new Ratio(500n + pool, 500n) : ONE;
+    if (pool <= 0n || pool >= POOL_CAP) return ONE;
+    const span = FAN_BOOST_AT_CAP.bottom * POOL_CAP; // 1 + 0.10 a / 50 = (500 + a) / 500
+    return new Ratio(span + FAN_BOOST_AT_CAP.top * pool, span);
   }
 
   /* A side's strength in one round, as an exact fraction. */
   function strength(side, category, withFan) {
-    const factors = [side.home, side.sea, side.counter, side.morale];
-    if (side.special_active && side.special === category) factors.push(SPECIAL_FACTOR);
+    const factors = STRENGTH_FACTORS.map((name) => side[name]);
+    if (side.special_active && side.special === category) factors.push(SPECIAL_BONUS);
     if (withFan) factors.push(side.fan);
     let top = side.base;
     let bottom = 1n;
@@ -720,8 +752,8 @@
   function roundChance(mine, theirs) {
     const a = mine.top * theirs.bottom;
     const d = theirs.top * mine.bottom;
-    const q = (a * SCALE) / (a + d);
-    return q < LOWEST ? LOWEST : q > HIGHEST ? HIGHEST : q;
+    const q = (a * ROUND_SCALE) / (a + d);
+    return q < ROUND_FLOOR ? ROUND_FLOOR : q > ROUND_CEILING ? ROUND_CEILING : q;
   }
 
   /* Chance of at least three round wins of five (each p = q / 2^32), exactly. */
@@ -730,14 +762,14 @@
     for (const q of chances) {
       const next = new Array(ways.length + 1).fill(0n);
       ways.forEach((w, k) => {
-        next[k] += w * (SCALE - q);
+        next[k] += w * (ROUND_SCALE - q);
         next[k + 1] += w * q;
       });
       ways = next;
     }
     let top = 0n;
-    for (let k = TOP_WINS; k < ways.length; k += 1) top += ways[k];
-    return new Ratio(top, SCALE ** BigInt(chances.length));
+    for (let k = ROUNDS_TO_WIN; k < ways.length; k += 1) top += ways[k];
+    return new Ratio(top, ROUND_SCALE ** BigInt(chances.length));
   }
 
   function sideData(side) {
@@ -758,17 +790,17 @@
     const first = entry.draws[0].index;
     let wins = 0;
     entry.rounds = CATEGORIES.map((category, i) => {
-      const won = draws[3 + i] >> SCALE_BITS < after[i];
+      const won = draws[FIRST_ROUND_DRAW + i] >> ROUND_BITS < after[i];
       if (won) wins += 1;
       return {
-        after: new Ratio(after[i], SCALE).text(),
-        before: new Ratio(before[i], SCALE).text(),
+        after: new Ratio(after[i], ROUND_SCALE).text(),
+        before: new Ratio(before[i], ROUND_SCALE).text(),
         category,
-        draw_index: first + BigInt(3 + i),
+        draw_index: first + BigInt(FIRST_ROUND_DRAW + i),
         winner: won ? "attacker" : "defender",
       };
     });
-    const natural = wins >= TOP_WINS ? "attacker" : "defender";
+    const natural = wins >= ROUNDS_TO_WIN ? "attacker" : "defender";
     let chanceAfter = winChance(after);
     if (securedBy === "attacker") chanceAfter = ONE;
     if (securedBy === "defender") chanceAfter = new Ratio(0n, 1n);
@@ -782,11 +814,11 @@
     entry.natural_winner = entry[natural];
     entry.winner = entry[winner];
     entry.loser = entry[winner === "attacker" ? "defender" : "attacker"];
-    entry.upset = winnerChance.below(UPSET_LINE);
+    entry.upset = winnerChance.below(UPSET_BELOW);
   }
 
   function newEntry(n, kind, draws, attacker, defender) {
-    const first = DRAWS_EACH * (n - 1n);
+    const first = DRAWS_PER_BATTLE * (n - 1n);
     return {
       attacker: attacker.faction,
       defender: defender.faction,
@@ -805,8 +837,8 @@
     const borders = bordersBetween(world, board, attackerCode, defenderCode);
     const border = borders[pick(borders.length, draws[2])];
     const [counterA, counterD] = counterFactors(
-      TYPE_OF[world.regions.get(attackerCode).special],
-      TYPE_OF[world.regions.get(defenderCode).special],
+      CATEGORY_TYPES[world.regions.get(attackerCode).special],
+      CATEGORY_TYPES[world.regions.get(defenderCode).special],
     );
     const poolOf = (code) => {
       const faction = board.factions[code];
@@ -822,11 +854,11 @@
     const attacker = make(attackerCode, {
       counter: counterA,
       home: ONE,
-      sea: border.kind === "sea" ? SEA_FACTOR : ONE,
+      sea: border.kind === SEA ? SEA_FACTOR : ONE,
     });
-    const defender = make(defenderCode, { counter: counterD, home: HOME_FACTOR, sea: ONE });
-    const fullA = attacker.pool === POOL_FULL;
-    const fullD = defender.pool === POOL_FULL;
+    const defender = make(defenderCode, { counter: counterD, home: HOME_BONUS, sea: ONE });
+    const fullA = attacker.pool === POOL_CAP;
+    const fullD = defender.pool === POOL_CAP;
     const securedBy = fullA && !fullD ? "attacker" : fullD && !fullA ? "defender" : null;
     const entry = newEntry(n, "regular", draws, attacker, defender);
     entry.candidates = {
@@ -860,8 +892,8 @@
   function rebellion(world, board, n, draws, rebel) {
     const occupier = holder(board, rebel);
     const [counterR, counterO] = counterFactors(
-      TYPE_OF[world.regions.get(rebel).special],
-      TYPE_OF[world.regions.get(occupier).special],
+      CATEGORY_TYPES[world.regions.get(rebel).special],
+      CATEGORY_TYPES[world.regions.get(occupier).special],
     );
     const rebelSide = sideOf(world, rebel, world.regions.get(rebel).population, 0n, {
       counter: counterR,
@@ -876,7 +908,7 @@
     const occupierSide = sideOf(world, occupier, occupierPeople, occupierMorale, {
       counter: counterO,
       fan: ONE,
-      home: HOME_FACTOR,
+      home: HOME_BONUS,
       pool: 0n,
       sea: ONE,
       specialActive: holder(board, occupier) === occupier,
@@ -907,11 +939,13 @@
   /* Morale after a battle: everyone standing decays to 82%, the winner gains, 12% at most. */
   function settleMorale(board, winner, upset) {
     for (const faction of Object.values(board.factions)) {
-      if (faction.standing) faction.morale = (faction.morale * 82n) / 100n;
+      if (faction.standing) {
+        faction.morale = (faction.morale * MORALE_DECAY.top) / MORALE_DECAY.bottom;
+      }
     }
     const won = board.factions[winner];
-    const raised = won.morale + (upset ? MORALE_UPSET : MORALE_WIN);
-    won.morale = raised > MORALE_CAP ? MORALE_CAP : raised;
+    const raised = won.morale + (upset ? MORALE_UPSET_BP : MORALE_WIN_BP);
+    won.morale = raised > MORALE_CAP_BP ? MORALE_CAP_BP : raised;
   }
 
   async function nextEntry(season, ledger) {
@@ -921,8 +955,8 @@
     due.sort((x, y) => (x.seq < y.seq ? -1 : 1));
     for (const contribution of due) contribute(board, contribution);
     const draws = [];
-    for (let i = 0n; i < DRAWS_EACH; i += 1n) {
-      draws.push(await draw(season.key, DRAWS_EACH * (n - 1n) + i));
+    for (let i = 0n; i < DRAWS_PER_BATTLE; i += 1n) {
+      draws.push(await draw(season.key, DRAWS_PER_BATTLE * (n - 1n) + i));
     }
     const waiting = rebelsWaiting(board);
     const entry = waiting.length
@@ -982,6 +1016,14 @@
     }
   }
 
+  /* The verifier files a header must name: the three of an older archive when it names exactly
+   * those, else today's. */
+  function engineFilesNamed(files) {
+    const keys = isObject(files) ? Object.keys(files).sort(byCodePoint) : [];
+    const legacy = keys.join("\n") === [...LEGACY_ENGINE_FILES].sort(byCodePoint).join("\n");
+    return legacy ? LEGACY_ENGINE_FILES : ENGINE_FILES;
+  }
+
   function checkHeader(header) {
     if (!isObject(header)) {
       throw new Mismatch("header", `field value: must be an object, found ${shown(header)}`);
@@ -1001,8 +1043,9 @@
     if (!isHex64(header.map_sha256)) {
       throw new Mismatch("header", "field map_sha256: must be 64 lowercase hex digits");
     }
-    exactly("header", header.engine_files, ENGINE_FILES, "engine_files");
-    for (const name of ENGINE_FILES) {
+    const named = engineFilesNamed(header.engine_files);
+    exactly("header", header.engine_files, named, "engine_files");
+    for (const name of named) {
       if (!isHex64(header.engine_files[name])) {
         throw new Mismatch("header", `field engine_files.${name}: must be 64 lowercase hex digits`);
       }
@@ -1190,9 +1233,15 @@
     checkHeader(header);
     const notes = [];
     if (record.manifest) {
-      for (const name of ENGINE_FILES) {
-        if (record.manifest[name] !== header.engine_files[name]) {
+      const named = header.engine_files;
+      for (const name of Object.keys(named).sort(byCodePoint)) {
+        if (record.manifest[name] !== named[name]) {
           throw new Mismatch(name, "its SHA-256 is not the one header.engine_files names for it");
+        }
+      }
+      for (const name of ENGINE_FILES) {
+        if (name in record.manifest && !(name in named)) {
+          throw new Mismatch(name, "is not one of the files header.engine_files names");
         }
       }
       notes.push("every file matches manifest.sha256; the engine files are the header's");
@@ -1313,7 +1362,7 @@
   /* The record from an archive's files (a Map of name -> bytes), manifest checked first. */
   async function recordFromFiles(files) {
     const record = { manifest: await checkManifest(files) };
-    for (const [role, name] of RECORD) {
+    for (const [role, name] of Object.entries(RECORD_FILES)) {
       if (!files.has(name)) {
         if (role === "seed" || role === "beacon") {
           record[role] = null;
@@ -1478,9 +1527,70 @@
     return winChance(roundChances.map(BigInt)).text();
   }
 
+  /* The rules' constants under their tables.py names, as JSON values: integers as numbers,
+   * fractions as "top/bottom" (tests compare them with tables.py). */
+  function tables() {
+    const plain = (value) => {
+      if (typeof value === "bigint") return Number(value);
+      if (value instanceof Ratio) return value.text();
+      if (Array.isArray(value)) return value.map(plain);
+      if (value !== null && typeof value === "object") {
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item)]));
+      }
+      return value;
+    };
+    return plain({
+      BASIS_POINTS,
+      BORDER_KINDS,
+      CATEGORIES,
+      CATEGORY_TYPES,
+      CLAMP_PER_MILLE,
+      COUNTERS,
+      COUNTER_BONUS,
+      COUNTER_CIRCLE,
+      DRAWS_PER_BATTLE,
+      DRAW_ROLES,
+      ENGINE_FILES,
+      ENGINE_VERSION,
+      FAN_BOOST_AT_CAP,
+      GUIDE,
+      HOME_BONUS,
+      INTEGRATION_DENOMINATOR,
+      INTEGRATION_START,
+      INTEGRATION_STEP,
+      LAND,
+      LEGACY_ENGINE_FILES,
+      MANIFEST,
+      MORALE_CAP_BP,
+      MORALE_DECAY,
+      MORALE_UPSET_BP,
+      MORALE_WIN_BP,
+      POOL_CAP,
+      POOL_STEP,
+      POWER_EXPONENT,
+      POWER_SCALE,
+      QUICKNET,
+      RATING_MAX,
+      RATING_MIN,
+      RATING_WEIGHTS,
+      RECORD_FILES,
+      ROUNDS_TO_WIN,
+      ROUND_BITS,
+      ROUND_CEILING,
+      ROUND_FLOOR,
+      ROUND_SCALE,
+      SEA,
+      SEA_FACTOR,
+      SHOWN_LENGTH,
+      SPECIAL_BONUS,
+      STRENGTH_FACTORS,
+      UPSET_BELOW,
+    });
+  }
+
   const api = {
     ENGINE_VERSION,
-    LOWEST,
+    ROUND_FLOOR,
     Mismatch,
     battleChance,
     integerRoot,
@@ -1488,6 +1598,7 @@
     publishedSeconds,
     readJson,
     recordFromFiles,
+    tables,
     utcText,
     verifyArchive,
     verifyFiles: settle,

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from fairfight.conquest import engine
-from fairfight.conquest.forecast_kernel import NO_CAP, run_seasons
+from fairfight.conquest import engine, tables
+from fairfight.conquest.forecast_kernel import NO_CAP, TRACE_FIELDS, run_seasons
 from fairfight.core.executor import Executor, in_process
 
 __all__ = [
@@ -91,18 +91,18 @@ def season_arrays(world: engine.Plain, board: engine.Plain,
         population=np.asarray([r["population"] for r in regions], dtype=np.int64),
         rating=np.asarray([engine.weighted_rating(r["ratings"]) for r in regions],
                           dtype=np.int64),
-        special=np.asarray([engine.CATEGORIES.index(engine.Category(r["special"]))
+        special=np.asarray([tables.CATEGORIES.index(tables.Category(r["special"]))
                             for r in regions], dtype=np.int64),
         border_a=border_a,
         border_b=border_b,
-        border_sea=np.asarray([b[2] == engine.SEA for b in borders], dtype=np.bool_),
+        border_sea=np.asarray([b[2] == tables.SEA for b in borders], dtype=np.bool_),
         owner=np.asarray([index[h["owner"]] for h in held], dtype=np.int64),
         captured=np.asarray([-1 if h["captured_at"] is None else h["captured_at"]
                              for h in held], dtype=np.int64),
         standing=np.asarray([f["standing"] for f in factions], dtype=np.bool_),
         morale=np.asarray([f["morale"] for f in factions], dtype=np.int64),
         pool=np.asarray([f["pool"] for f in factions], dtype=np.int64),
-        pool_open=np.asarray([f["pool_state"] == engine.PoolState.OPEN for f in factions],
+        pool_open=np.asarray([f["pool_state"] == tables.PoolState.OPEN for f in factions],
                              dtype=np.bool_),
         battle=int(board["next_battle"]),
         max_battles=NO_CAP if max_battles is None else int(max_battles),
@@ -131,7 +131,8 @@ def run_chunk(arrays: SeasonArrays, key: int, first_season: int, seasons: int) -
     lengths = np.zeros(seasons, dtype=np.int64)
     kernel: Any = run_seasons
     kernel(*arrays.kernel_arguments(), np.uint64(key), first_season, seasons,
-                np.zeros((0, 8), dtype=np.uint64), np.zeros((0, 0, 5), dtype=np.int64),
+                np.zeros((0, tables.DRAWS_PER_BATTLE), dtype=np.uint64),
+                np.zeros((0, 0, len(TRACE_FIELDS)), dtype=np.int64),
                 titles, held, survived, lengths)
     return _Totals(seasons, titles, held, survived, int(lengths.sum()))
 

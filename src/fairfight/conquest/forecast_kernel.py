@@ -15,6 +15,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from fairfight.conquest import tables
 from fairfight.conquest.kernel_bits import (
     ONE,
     below,
@@ -34,9 +35,46 @@ NO_CAP = -1
 TRACE_FIELDS = ("attacker", "defender", "winner", "border", "upset")
 """One traced battle: faction numbers, the border index (-1 in a rebellion), the upset flag."""
 
-_ROUND_SCALE = 4294967296.0
-_ROUND_FLOOR = 189 * (1 << 32) // 1000
-_ROUND_CEILING = (1 << 32) - _ROUND_FLOOR
+# Every rule number the kernel uses, read from tables.py once, as the plain ints and floats
+# compiled code takes (a float of a Fraction is the double nearest to it, as a literal is).
+_ROUND_SCALE = float(tables.ROUND_SCALE)
+_ROUND_BITS = np.uint64(tables.ROUND_BITS)
+_ROUND_FLOOR, _ROUND_CEILING = tables.ROUND_FLOOR, tables.ROUND_CEILING
+_ROUNDS = len(tables.CATEGORIES)
+_ROUNDS_TO_WIN = tables.ROUNDS_TO_WIN
+_UPSET_BELOW = float(tables.UPSET_BELOW)
+_DRAWS = tables.DRAWS_PER_BATTLE
+_ATTACKER_DRAW, _DEFENDER_DRAW, _BORDER_DRAW = (
+    tables.DRAW_ROLES.index(role) for role in ("attacker", "defender", "border")
+)
+_FIRST_ROUND_DRAW = tables.DRAW_ROLES.index(f"round {tables.CATEGORIES[0]}")
+_SPECIAL = float(tables.SPECIAL_BONUS)
+_HOME = float(tables.HOME_BONUS)
+_SEA = float(tables.SEA_FACTOR)
+_COUNTER = float(tables.COUNTER_BONUS)
+_KINDS = len(tables.COUNTER_CIRCLE)
+_POWER_EXPONENT = float(tables.POWER_EXPONENT)
+_POWER_SCALE = float(tables.POWER_SCALE)
+_BASIS_POINTS = tables.BASIS_POINTS
+_BASIS = float(tables.BASIS_POINTS)
+_DECAY_TOP, _DECAY_BOTTOM = tables.MORALE_DECAY.numerator, tables.MORALE_DECAY.denominator
+_MORALE_WIN, _MORALE_UPSET = tables.MORALE_WIN_BP, tables.MORALE_UPSET_BP
+_MORALE_CAP = tables.MORALE_CAP_BP
+_POOL_CAP = tables.POOL_CAP
+_FAN_SPAN = tables.POOL_CAP / tables.FAN_BOOST_AT_CAP
+"""A partial pool a gives (span + a) / span: 1 + 0.10 a / 50 with span = 50 / 0.10 = 500."""
+_START, _STEP = tables.INTEGRATION_START, tables.INTEGRATION_STEP
+_SHARES = tables.INTEGRATION_DENOMINATOR
+_SETTLED_AFTER = -(-(_SHARES - _START) // _STEP) + 1
+"""A region captured in battle c counts in full from battle c + 9 on (8 + 3k reaches 32)."""
+_FAN_SPAN_INT = int(_FAN_SPAN)
+_FAN_SPAN_FLOAT = float(_FAN_SPAN)
+if _FAN_SPAN != _FAN_SPAN_INT:
+    raise ValueError("the fan factor's span must be a whole number for the kernel")
+if [tables.COUNTERS[kind] for kind in tables.COUNTER_CIRCLE] != [
+    *tables.COUNTER_CIRCLE[1:], tables.COUNTER_CIRCLE[0]
+] or list(tables.CATEGORY_TYPES.values()) != list(tables.COUNTER_CIRCLE):
+    raise ValueError("the kernel counts a type's counter as the next special round the circle")
 
 
 @numba.njit(cache=True)
@@ -48,13 +86,14 @@ def _people(x: int, battle: int, after: Any, captured: Any, population: Any, set
     ones form a prefix whose people are kept in `settled`; only the rest is walked.
     """
     region = boundary[x]
-    while region >= 0 and captured[region] <= battle - 9:
+    while region >= 0 and captured[region] <= battle - _SETTLED_AFTER:
         settled[x] += population[region]
         region = after[region]
     boundary[x] = region
     total = settled[x]
     while region >= 0:
-        total += (population[region] * (8 + 3 * (battle - captured[region] - 1))) >> 5
+        share = _START + _STEP * (battle - captured[region] - 1)
+        total += population[region] * share // _SHARES
         region = after[region]
     return total
 
@@ -71,32 +110,36 @@ def _settle(x: int, first: Any, after: Any, captured: Any, population: Any, sett
 
 @numba.njit(cache=True)
 def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int,
-            draws: Any, offset: int) -> tuple[int, float]:
-    """Rounds won by the attacker with draws offset+3..offset+7, and its battle chance."""
+            draws: Any, offset: int, dist: Any) -> tuple[int, float]:
+    """Rounds won by the attacker with the battle's round draws, and its battle chance.
+
+    `dist` is scratch space for the wins distribution (one more slot than there are rounds).
+    """
     wins = 0
-    d0, d1, d2, d3, d4, d5 = 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
-    for category in range(5):
-        a = a_strength * 1.1 if category == a_special else a_strength
-        d = d_strength * 1.1 if category == d_special else d_strength
+    dist[:] = 0.0
+    dist[0] = 1.0
+    for category in range(_ROUNDS):
+        a = a_strength * _SPECIAL if category == a_special else a_strength
+        d = d_strength * _SPECIAL if category == d_special else d_strength
         q = int(np.floor(a / (a + d) * _ROUND_SCALE))
         q = min(_ROUND_CEILING, max(_ROUND_FLOOR, q))
-        if int(draws[offset + 3 + category] >> np.uint64(32)) < q:
+        if int(draws[offset + _FIRST_ROUND_DRAW + category] >> _ROUND_BITS) < q:
             wins += 1
         p = q / _ROUND_SCALE
         r = 1.0 - p
-        d5 = d5 * r + d4 * p
-        d4 = d4 * r + d3 * p
-        d3 = d3 * r + d2 * p
-        d2 = d2 * r + d1 * p
-        d1 = d1 * r + d0 * p
-        d0 = d0 * r
-    return wins, d3 + d4 + d5
+        for k in range(_ROUNDS, 0, -1):
+            dist[k] = dist[k] * r + dist[k - 1] * p
+        dist[0] = dist[0] * r
+    chance = 0.0
+    for k in range(_ROUNDS_TO_WIN, _ROUNDS + 1):
+        chance += dist[k]
+    return wins, chance
 
 
 @numba.njit(cache=True)
 def _strength(people: int, rating: int, factor: float, morale: int) -> Any:
-    power = np.floor(people ** 0.35 * 1e6)
-    return power * rating * factor * ((10000 + morale) / 10000.0)
+    power = np.floor(people ** _POWER_EXPONENT * _POWER_SCALE)
+    return power * rating * factor * ((_BASIS_POINTS + morale) / _BASIS)
 
 
 @numba.njit(cache=True)
@@ -151,7 +194,7 @@ def _decay_morale(morale: Any, standing: Any, hot: Any, size: int) -> int:
     for j in range(size):
         x = hot[j]
         if standing[x]:
-            morale[x] = morale[x] * 82 // 100
+            morale[x] = morale[x] * _DECAY_TOP // _DECAY_BOTTOM
         if morale[x] != 0:
             hot[kept] = x
             kept += 1
@@ -165,7 +208,7 @@ def _census(degree: Any, pool: Any, pool_open: Any, standing: Any) -> tuple[int,
     for x in range(degree.shape[0]):
         if degree[x] > 0:
             eligible += 1
-        if pool[x] == 50 and pool_open[x] and not standing[x]:
+        if pool[x] == _POOL_CAP and pool_open[x] and not standing[x]:
             waiting += 1
     return eligible, waiting
 
@@ -235,7 +278,7 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
                  pool_open: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
                  state: Any, trace: Any, first: Any, last: Any, after: Any, size: Any,
                  settled: Any, boundary: Any, near: Any, degree: Any, able: Any, hot: Any,
-                 touch: Any, common: Any) -> int:
+                 touch: Any, common: Any, dist: Any) -> int:
     """Play one season to its end in place; returns the number of the next battle."""
     factions = population.shape[0]
     eligible, waiting = _census(degree, pool, pool_open, standing)
@@ -249,30 +292,31 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
         rebel = -1
         if waiting > 0:
             for x in range(factions):
-                if pool[x] == 50 and pool_open[x] and not standing[x]:
+                if pool[x] == _POOL_CAP and pool_open[x] and not standing[x]:
                     rebel = x
                     break
         if (max_battles >= 0 and battle - 1 >= max_battles) or (rebel < 0 and eligible == 0):
             return battle
         if from_table:
-            offset = 8 * played
+            offset = _DRAWS * played
         else:
             offset = 0
-            for k in range(8):
+            for k in range(_DRAWS):
                 draws[k] = splitmix(state)
         if rebel >= 0:
             occupier = owner[rebel]
-            counter_r = 1.08 if (special[rebel] + 1) % 5 == special[occupier] else 1.0
-            counter_o = 1.08 if (special[occupier] + 1) % 5 == special[rebel] else 1.0
+            counter_r = _COUNTER if (special[rebel] + 1) % _KINDS == special[occupier] else 1.0
+            counter_o = _COUNTER if (special[occupier] + 1) % _KINDS == special[rebel] else 1.0
             a_force = _strength(population[rebel], rating[rebel], counter_r, 0)
             d_force = _strength(
                 _people(occupier, battle, after, captured, population, settled, boundary),
-                rating[occupier], 1.12 * counter_o, morale[occupier])
+                rating[occupier], _HOME * counter_o, morale[occupier])
             d_special = special[occupier] if owner[occupier] == occupier else -1
-            wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset)
-            rebels_win = wins >= 3
+            wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset,
+                                   dist)
+            rebels_win = wins >= _ROUNDS_TO_WIN
             winner = rebel if rebels_win else occupier
-            upset = (chance if rebels_win else 1.0 - chance) < 0.35
+            upset = (chance if rebels_win else 1.0 - chance) < _UPSET_BELOW
             pool_open[rebel] = False
             if rebels_win:
                 owner[rebel], captured[rebel] = rebel, -1
@@ -283,33 +327,35 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             eligible, waiting = _census(degree, pool, pool_open, standing)
             attacker, defender, chosen = rebel, occupier, -1
         else:
-            attacker = select(able, below(eligible, draws[offset]))
-            defender = select(near[attacker], below(degree[attacker], draws[offset + 1]))
-            chosen = _shared_border(attacker, defender, draws[offset + 2], touch, common)
+            attacker = select(able, below(eligible, draws[offset + _ATTACKER_DRAW]))
+            defender = select(near[attacker],
+                              below(degree[attacker], draws[offset + _DEFENDER_DRAW]))
+            chosen = _shared_border(attacker, defender, draws[offset + _BORDER_DRAW], touch,
+                                    common)
             a_pool = pool[attacker] if pool_open[attacker] else 0
             d_pool = pool[defender] if pool_open[defender] else 0
-            a_full, d_full = a_pool == 50, d_pool == 50
-            a_fan = (500 + a_pool) / 500.0 if 0 < a_pool < 50 else 1.0
-            d_fan = (500 + d_pool) / 500.0 if 0 < d_pool < 50 else 1.0
-            counter_a = 1.08 if (special[attacker] + 1) % 5 == special[defender] else 1.0
-            counter_d = 1.08 if (special[defender] + 1) % 5 == special[attacker] else 1.0
-            sea = 0.8 if border_sea[chosen] else 1.0
+            a_full, d_full = a_pool == _POOL_CAP, d_pool == _POOL_CAP
+            a_fan = (_FAN_SPAN_INT + a_pool) / _FAN_SPAN_FLOAT if 0 < a_pool < _POOL_CAP else 1.0
+            d_fan = (_FAN_SPAN_INT + d_pool) / _FAN_SPAN_FLOAT if 0 < d_pool < _POOL_CAP else 1.0
+            counter_a = _COUNTER if (special[attacker] + 1) % _KINDS == special[defender] else 1.0
+            counter_d = _COUNTER if (special[defender] + 1) % _KINDS == special[attacker] else 1.0
+            sea = _SEA if border_sea[chosen] else 1.0
             a_force = _strength(
                 _people(attacker, battle, after, captured, population, settled, boundary),
                 rating[attacker], sea * counter_a * a_fan, morale[attacker])
             d_force = _strength(
                 _people(defender, battle, after, captured, population, settled, boundary),
-                rating[defender], 1.12 * counter_d * d_fan, morale[defender])
+                rating[defender], _HOME * counter_d * d_fan, morale[defender])
             a_special = special[attacker] if owner[attacker] == attacker else -1
             d_special = special[defender] if owner[defender] == defender else -1
-            wins, chance = _battle(a_force, d_force, a_special, d_special, draws, offset)
+            wins, chance = _battle(a_force, d_force, a_special, d_special, draws, offset, dist)
             if a_full and not d_full:
                 winner, upset = attacker, False
             elif d_full and not a_full:
                 winner, upset = defender, False
             else:
-                winner = attacker if wins >= 3 else defender
-                upset = (chance if winner == attacker else 1.0 - chance) < 0.35
+                winner = attacker if wins >= _ROUNDS_TO_WIN else defender
+                upset = (chance if winner == attacker else 1.0 - chance) < _UPSET_BELOW
             if a_pool > 0:
                 pool_open[attacker] = False
             if d_pool > 0:
@@ -321,7 +367,8 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
         if morale[winner] == 0:
             hot[hot_size] = winner
             hot_size += 1
-        morale[winner] = min(1200, morale[winner] + (600 if upset else 200))
+        morale[winner] = min(_MORALE_CAP,
+                             morale[winner] + (_MORALE_UPSET if upset else _MORALE_WIN))
         if trace.shape[0] > played:
             trace[played, 0], trace[played, 1], trace[played, 2] = attacker, defender, winner
             trace[played, 3], trace[played, 4] = chosen, 1 if upset else 0
@@ -364,8 +411,9 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     near, degree, able, touch = near0.copy(), degree0.copy(), able0.copy(), touch0.copy()
     hot = np.empty(factions, dtype=np.int64)
     common = np.empty(touch0.shape[1], dtype=np.uint64)
-    no_trace = np.zeros((0, 5), dtype=np.int64)
-    draws = np.empty(8, dtype=np.uint64)
+    no_trace = np.zeros((0, len(TRACE_FIELDS)), dtype=np.int64)
+    draws = np.empty(_DRAWS, dtype=np.uint64)
+    dist = np.empty(_ROUNDS + 1, dtype=np.float64)
     state = np.empty(1, dtype=np.uint64)
     from_table = table.shape[0] > 0
     for i in range(seasons):
@@ -381,7 +429,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
                            owner, captured, standing, morale, pool,
                            pool_open, battle0, max_battles, row, from_table, state, rows,
                            first, last, after, size, settled, boundary, near, degree, able,
-                           hot, touch, common)
+                           hot, touch, common, dist)
         lengths[i] = end - battle0
         best, best_regions, best_power = -1, -1, -1.0
         for x in range(factions):
@@ -391,7 +439,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
                 survived[x] += 1
                 if regions >= best_regions:
                     power = np.floor(_people(x, end, after, captured, population, settled,
-                                             boundary) ** 0.35 * 1e6)
+                                             boundary) ** _POWER_EXPONENT * _POWER_SCALE)
                     if regions > best_regions or power > best_power:
                         best, best_regions, best_power = x, regions, power
         titles[best] += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fairfight.conquest import engine
+from fairfight.conquest import engine, tables, verifier
 from fairfight.conquest.season_file import DAMAGED
 from fairfight.conquest.store import SQLITE_INTEGER_MAX, load_column
 from fairfight.core.draws import verify_reveal
@@ -32,7 +32,7 @@ __all__ = [
 _BOARD_FIELDS = ("ended", "factions", "next_battle", "regions")
 _FACTION_FIELDS = ("morale", "pool", "pool_state", "standing")
 _REGION_FIELDS = ("captured_at", "owner")
-_POOL_STATES = tuple(state.value for state in engine.PoolState)
+_POOL_STATES = tuple(state.value for state in tables.PoolState)
 
 
 def _damaged(place: str, what: str) -> InputError:
@@ -56,7 +56,7 @@ def checked_header(text: Any) -> dict[str, Any]:
     """The public header, with every field the verifier will check."""
     header = load_column("season.header", text)
     try:
-        engine.check_header(header)
+        verifier.check_header(header)
     except engine.ReplayMismatch as mismatch:
         raise _damaged("season.header", mismatch.detail) from None
     value: dict[str, Any] = header
@@ -93,10 +93,10 @@ def checked_board(text: Any, world: dict[str, Any]) -> dict[str, Any]:
         _object(where, faction, _FACTION_FIELDS)
         if not isinstance(faction["standing"], bool):
             raise _damaged(where, "standing must be true or false")
-        if not _whole(faction["morale"], 0, engine.MORALE_CAP_BP):
-            raise _damaged(where, f"morale must be a whole number from 0 to {engine.MORALE_CAP_BP}")
-        if not _whole(faction["pool"], 0, engine.POOL_CAP) or faction["pool"] % engine.POOL_STEP:
-            raise _damaged(where, f"pool must be $0 to ${engine.POOL_CAP} in ${engine.POOL_STEP}s")
+        if not _whole(faction["morale"], 0, tables.MORALE_CAP_BP):
+            raise _damaged(where, f"morale must be a whole number from 0 to {tables.MORALE_CAP_BP}")
+        if not _whole(faction["pool"], 0, tables.POOL_CAP) or faction["pool"] % tables.POOL_STEP:
+            raise _damaged(where, f"pool must be $0 to ${tables.POOL_CAP} in ${tables.POOL_STEP}s")
         if faction["pool_state"] not in _POOL_STATES:
             raise _damaged(where, f"pool_state must be one of {', '.join(_POOL_STATES)}")
     for code, region in board["regions"].items():
@@ -155,8 +155,8 @@ def checked_ledger_row(row: Any, world: dict[str, Any], next_battle: int) -> dic
     if entry["faction"] not in world["regions"]:
         raise _damaged(f"{where}.faction", "is not a faction of the map")
     amount = entry["amount"]
-    if not _whole(amount, engine.POOL_STEP, engine.POOL_CAP) or amount % engine.POOL_STEP:
-        raise _damaged(f"{where}.amount", f"must be ${engine.POOL_STEP} to ${engine.POOL_CAP}")
+    if not _whole(amount, tables.POOL_STEP, tables.POOL_CAP) or amount % tables.POOL_STEP:
+        raise _damaged(f"{where}.amount", f"must be ${tables.POOL_STEP} to ${tables.POOL_CAP}")
     return entry
 
 

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import archive, engine
+from fairfight.conquest import archive, verifier
 from fairfight.conquest.beacons import BEACON_DEFAULTS
 from fairfight.conquest.season import (
     SeasonAddress,
@@ -33,7 +33,7 @@ __all__ = [
 
 
 def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[str, Any]:
-    """The published record by role (the seed only once revealed), as `engine.load_record` reads."""
+    """The published record by role (the seed only once revealed), as `load_record` reads it."""
     return {
         "header": season.header,
         "commitment": season.commitment,
@@ -74,7 +74,8 @@ def archive_files_of(path: SeasonAddress) -> dict[str, bytes]:
     finally:
         store.close()
     digests = season.header["engine_files"]
-    if set(sources) != set(archive.ENGINE_FILES) or archive.engine_digests(sources) != digests:
+    expected = set(verifier.engine_files_named(sources))
+    if set(sources) != expected or archive.engine_digests(sources) != digests:
         raise InputError(DAMAGED, "engine_file: the stored files are not those the header names")
     return archive.archive_files(record, sources)
 
@@ -95,11 +96,8 @@ def verify_folder(source: Path) -> list[str]:
     """Replay a season archive (folder or .zip); VerificationError names the first difference."""
     if not source.is_dir() and not source.is_file():
         raise InputError(str(source), "no such folder or archive")
-    try:
-        record = engine.load_record(source)
-        notes = engine.verify_record(record)
-    except engine.ReplayMismatch as mismatch:
-        raise VerificationError(mismatch.place, mismatch.detail) from None
+    record = verifier.load_record(source)  # a ReplayMismatch is a VerificationError
+    notes = verifier.verify_record(record)
     if record["beacon"] is not None:
         notes.append(beacon_signature_note(record["header"]["beacon"], record["beacon"]))
     return notes

@@ -1,4 +1,4 @@
-"""The conquest rules page, rendered from the engine's constants and enum docstrings."""
+"""The conquest rules page, rendered from `tables.py`'s constants and enum docstrings."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import enum
 from fractions import Fraction
 from typing import Any
 
-from fairfight.conquest import engine
+from fairfight.conquest import beacons, engine, tables
 from fairfight.core.enumdocs import member_docs
 from fairfight.docs import render_page
 
@@ -33,82 +33,88 @@ def share_percent(value: Fraction) -> str:
 
 
 def rules_context() -> dict[str, Any]:
-    """Every number and name the rules page shows, read from the engine."""
-    e = engine
+    """Every number and name the rules page shows, read from the tables and the engine."""
+    t = tables
     ramp = []
     battles_after = 0
     while True:
-        share = e.integration_share(battles_after + 1, 0)
+        share = engine.integration_share(battles_after + 1, 0)
         ramp.append({"battle": battles_after + 1, "share": share_percent(share)})
         if share == 1:
             break
         battles_after += 1
-    category_docs = docs_by_value(e.Category)
+    category_docs = docs_by_value(t.Category)
+    floor_battle = engine.battle_chance([t.ROUND_FLOOR] * len(t.CATEGORIES))
     return {
-        "version": e.ENGINE_VERSION,
+        "version": t.ENGINE_VERSION,
         "categories": [
             {
                 "code": c.value,
                 "doc": category_docs[c.value],
-                "weight": e.RATING_WEIGHTS[c],
-                "type": e.CATEGORY_TYPES[c].value,
+                "weight": t.RATING_WEIGHTS[c],
+                "type": t.CATEGORY_TYPES[c].value,
             }
-            for c in e.CATEGORIES
+            for c in t.CATEGORIES
         ],
-        "rating_min": e.RATING_MIN,
-        "rating_max": e.RATING_MAX,
+        "rating_min": t.RATING_MIN,
+        "rating_max": t.RATING_MAX,
         "types": [
-            {"name": t.value, "doc": doc, "beats": e.COUNTERS[t].value}
-            for t, doc in zip(e.FactionType, docs_by_value(e.FactionType).values(), strict=True)
+            {"name": kind.value, "doc": doc, "beats": t.COUNTERS[kind].value}
+            for kind, doc in zip(t.FactionType, docs_by_value(t.FactionType).values(), strict=True)
         ],
-        "exponent": f"{float(e.POWER_EXPONENT):g}",
-        "exponent_fraction": engine.fraction_text(e.POWER_EXPONENT),
-        "power_scale": f"{e.POWER_SCALE:,}",
-        "special": multiplier(e.SPECIAL_BONUS),
-        "home": multiplier(e.HOME_BONUS),
-        "sea": multiplier(e.SEA_FACTOR),
-        "counter": multiplier(e.COUNTER_BONUS),
-        "round_bits": e.ROUND_BITS,
-        "clamp_low": share_percent(Fraction(e.CLAMP_PER_MILLE, 1000)),
-        "clamp_high": share_percent(Fraction(1000 - e.CLAMP_PER_MILLE, 1000)),
-        "clamp_floor": e.ROUND_FLOOR,
-        "clamp_ceiling": e.ROUND_CEILING,
-        "floor_battle": f"{float(e.battle_chance([e.ROUND_FLOOR] * len(e.CATEGORIES))) * 100:.3f}%",
-        "rounds": len(e.CATEGORIES),
-        "rounds_to_win": e.ROUNDS_TO_WIN,
-        "upset": share_percent(e.UPSET_BELOW),
-        "morale_win": share_percent(Fraction(e.MORALE_WIN_BP, e.BASIS_POINTS)),
-        "morale_upset": share_percent(Fraction(e.MORALE_UPSET_BP, e.BASIS_POINTS)),
-        "morale_cap": share_percent(Fraction(e.MORALE_CAP_BP, e.BASIS_POINTS)),
-        "morale_decay": multiplier(e.MORALE_DECAY),
-        "basis_points": e.BASIS_POINTS,
+        "exponent": f"{float(t.POWER_EXPONENT):g}",
+        "exponent_fraction": engine.fraction_text(t.POWER_EXPONENT),
+        "power_scale": f"{t.POWER_SCALE:,}",
+        "special": multiplier(t.SPECIAL_BONUS),
+        "home": multiplier(t.HOME_BONUS),
+        "sea": multiplier(t.SEA_FACTOR),
+        "counter": multiplier(t.COUNTER_BONUS),
+        "round_bits": t.ROUND_BITS,
+        "clamp_low": share_percent(Fraction(t.CLAMP_PER_MILLE, 1000)),
+        "clamp_high": share_percent(Fraction(1000 - t.CLAMP_PER_MILLE, 1000)),
+        "clamp_floor": t.ROUND_FLOOR,
+        "clamp_ceiling": t.ROUND_CEILING,
+        "floor_battle": f"{float(floor_battle) * 100:.3f}%",
+        "rounds": len(t.CATEGORIES),
+        "rounds_to_win": t.ROUNDS_TO_WIN,
+        "upset": share_percent(t.UPSET_BELOW),
+        "morale_win": share_percent(Fraction(t.MORALE_WIN_BP, t.BASIS_POINTS)),
+        "morale_upset": share_percent(Fraction(t.MORALE_UPSET_BP, t.BASIS_POINTS)),
+        "morale_cap": share_percent(Fraction(t.MORALE_CAP_BP, t.BASIS_POINTS)),
+        "morale_decay": multiplier(t.MORALE_DECAY),
+        "basis_points": t.BASIS_POINTS,
         "ramp": ramp,
-        "pool_step": e.POOL_STEP,
-        "pool_cap": e.POOL_CAP,
+        "pool_step": t.POOL_STEP,
+        "pool_cap": t.POOL_CAP,
         "fan_examples": [
-            {"amount": a, "factor": multiplier(e.fan_factor(a))}
-            for a in range(e.POOL_STEP, e.POOL_CAP, e.POOL_STEP)
+            {"amount": a, "factor": multiplier(engine.fan_factor(a))}
+            for a in range(t.POOL_STEP, t.POOL_CAP, t.POOL_STEP)
         ],
-        "reasons": docs_by_value(e.Reason),
-        "pool_states": docs_by_value(e.PoolState),
-        "kinds": docs_by_value(e.BattleKind),
-        "draws_per_battle": e.DRAWS_PER_BATTLE,
-        "pick_draws": e.DRAWS_PER_BATTLE - len(e.CATEGORIES),
-        "fan_boost": share_percent(e.FAN_BOOST_AT_CAP),
+        "reasons": docs_by_value(t.Reason),
+        "pool_states": docs_by_value(t.PoolState),
+        "kinds": docs_by_value(t.BattleKind),
+        "draws_per_battle": t.DRAWS_PER_BATTLE,
+        "pick_draws": t.DRAWS_PER_BATTLE - len(t.CATEGORIES),
+        "fan_boost": share_percent(t.FAN_BOOST_AT_CAP),
         "ramp_start": share_percent(
-            Fraction(e.INTEGRATION_START, e.INTEGRATION_DENOMINATOR)
+            Fraction(t.INTEGRATION_START, t.INTEGRATION_DENOMINATOR)
         ),
-        "ramp_step": share_percent(Fraction(e.INTEGRATION_STEP, e.INTEGRATION_DENOMINATOR)),
-        "draw_roles": list(enumerate(e.DRAW_ROLES)),
-        "record_files": e.RECORD_FILES,
+        "ramp_step": share_percent(Fraction(t.INTEGRATION_STEP, t.INTEGRATION_DENOMINATOR)),
+        "draw_roles": list(enumerate(t.DRAW_ROLES)),
+        "record_files": t.RECORD_FILES,
+        "engine_files": t.ENGINE_FILES,
+        "legacy_engine_files": t.LEGACY_ENGINE_FILES,
+        "guide": t.GUIDE,
+        "manifest": t.MANIFEST,
+        "shown_length": t.SHOWN_LENGTH,
         "beacon": {
-            "name": e.QUICKNET["name"],
-            "chain_hash": e.QUICKNET["chain_hash"],
-            "genesis": e.QUICKNET["genesis"],
-            "genesis_text": e.utc_text(e.QUICKNET["genesis"]),
-            "period": e.QUICKNET["period_seconds"],
+            "name": t.QUICKNET["name"],
+            "chain_hash": t.QUICKNET["chain_hash"],
+            "genesis": t.QUICKNET["genesis"],
+            "genesis_text": beacons.utc_text(t.QUICKNET["genesis"]),
+            "period": t.QUICKNET["period_seconds"],
         },
-        "beacon_lead": e.BEACON_LEAD_SECONDS,
+        "beacon_lead": t.BEACON_LEAD_SECONDS,
     }
 
 

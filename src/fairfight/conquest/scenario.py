@@ -23,6 +23,8 @@ from pydantic import (
     model_validator,
 )
 
+from fairfight.conquest import tables
+from fairfight.conquest.tables import RATING_MAX, RATING_MIN
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 from fairfight.inputs import load_json
@@ -33,8 +35,6 @@ __all__ = [
     "ConquestMap",
     "DEFAULT_MAP",
     "MAP_NAMES",
-    "MAX_RATING",
-    "MIN_RATING",
     "PopulationBasis",
     "Ratings",
     "Region",
@@ -53,25 +53,20 @@ DEFAULT_MAP = "north-america"
 MAP_NAMES: tuple[str, ...] = (DEFAULT_MAP,)
 """Maps shipped inside the package, loadable by name."""
 
-MIN_RATING = 1
-"""Lowest value of a rating [§0: ratings are integers 1..10]."""
-
-MAX_RATING = 10
-"""Highest value of a rating [§0]."""
 
 RegionCode = Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}(-[A-Z0-9]{1,3})?$")]
 """An ISO 3166-1 alpha-2 code, or an ISO 3166-2 subdivision code such as `US-TX` or `MX-JAL`."""
 
-Rating = Annotated[StrictInt, Field(ge=MIN_RATING, le=MAX_RATING)]
+Rating = Annotated[StrictInt, Field(ge=RATING_MIN, le=RATING_MAX)]
 Text = Annotated[str, StringConstraints(min_length=1, strip_whitespace=True)]
 
 
 class BorderKind(enum.StrEnum):
     """How two regions touch."""
 
-    LAND = "land"
+    LAND = tables.LAND
     """A shared land boundary; rivers and lakes on the line count."""
-    SEA = "sea"
+    SEA = tables.SEA
     """A crossing over open water; the attacker fights at a penalty."""
 
 

@@ -1,11 +1,13 @@
 """Exact probability helpers: every answer is a Fraction (or an exact count).
 
 These are the building blocks the rulesets use for odds tables and previews, so
-that a displayed chance is a ratio of counted outcomes, never an estimate.
+that a displayed chance is a ratio of counted outcomes, never an estimate. Standard
+library only: a conquest season archive ships this file beside `engine.py`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -15,6 +17,7 @@ __all__ = [
     "Comparison",
     "Distribution",
     "at_least",
+    "at_least_scaled",
     "brute_force_dice_sum",
     "compare",
     "dice_sum",
@@ -29,25 +32,37 @@ Distribution = dict[int, Fraction]
 def at_least(k: int, probabilities: Iterable[Fraction]) -> Fraction:
     """P(at least k of independent events happen), for events with the given chances.
 
-    The Poisson-binomial distribution, built one event at a time.
+    The chances are put over one common denominator and counted by `at_least_scaled`.
     """
     chances = [Fraction(p) for p in probabilities]
     for p in chances:
         if not 0 <= p <= 1:
             raise ValueError("probabilities: each must lie in [0, 1]")
+    scale = math.lcm(*(p.denominator for p in chances)) if chances else 1
+    return at_least_scaled(k, [p.numerator * (scale // p.denominator) for p in chances], scale)
+
+
+def at_least_scaled(k: int, chances: Iterable[int], scale: int) -> Fraction:
+    """P(at least k of independent events happen), event i happening with chance chances[i]/scale.
+
+    The Poisson-binomial distribution, built one event at a time in whole numbers: after n
+    events, counts[j] is P(exactly j happened) times scale**n, so nothing is reduced until the
+    one division at the end. The conquest engine's battle chance is this with k = 3 [§1.2].
+    """
+    counts = [1]
+    events = 0
+    for chance in chances:
+        if not 0 <= chance <= scale:
+            raise ValueError("chances: each must lie in [0, scale]")
+        miss = scale - chance
+        counts = [
+            (counts[j] * miss if j < len(counts) else 0) + (counts[j - 1] * chance if j else 0)
+            for j in range(len(counts) + 1)
+        ]
+        events += 1
     if k <= 0:
         return Fraction(1)
-    if k > len(chances):
-        return Fraction(0)
-    # successes[j] = P(exactly j successes so far)
-    successes = [Fraction(1)]
-    for p in chances:
-        grown = [Fraction(0)] * (len(successes) + 1)
-        for j, weight in enumerate(successes):
-            grown[j] += weight * (1 - p)
-            grown[j + 1] += weight * p
-        successes = grown
-    return sum(successes[k:], Fraction(0))
+    return Fraction(sum(counts[k:]), scale**events)
 
 
 def dice_sum(n: int, sides: int) -> Distribution:
