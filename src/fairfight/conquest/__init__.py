@@ -1,8 +1,10 @@
 """The conquest ruleset: a season of exact, verifiable battles between regional factions.
 
 `tables` holds every rule constant and enum, `engine` the rules and `verifier` the record
-verifier (all three standard library only); `season` runs a stored season; `episodes` formats
-what a battle shows; `demo.run_demo` plays a whole season in one call.
+verifier (all three standard library only); the names below are that library. The stored
+season (`fairfight.conquest.season`, which needs the database) and the demo
+(`fairfight.conquest.demo`) are edges, imported by their own names; `episodes` formats what a
+battle shows.
 """
 
 from typing import TYPE_CHECKING
@@ -10,7 +12,6 @@ from typing import TYPE_CHECKING
 from fairfight.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
-    from fairfight.conquest.demo import DemoResult, run_demo
     from fairfight.conquest.engine import (
         LedgerRefusal,
         MapError,
@@ -24,18 +25,8 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         population_power,
         round_chance,
     )
-    from fairfight.conquest.publication import export_record, verify_folder
+    from fairfight.conquest.publication import verify_folder
     from fairfight.conquest.rules import rules_page
-    from fairfight.conquest.season import (
-        contribute,
-        create_season,
-        fight,
-        odds,
-        record_beacon,
-        reveal,
-        standings,
-        summary,
-    )
     from fairfight.conquest.synthetic import synthetic_map
     from fairfight.conquest.tables import (
         ENGINE_VERSION,
@@ -50,7 +41,6 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
 __all__ = [
     "BattleKind",
     "Category",
-    "DemoResult",
     "ENGINE_VERSION",
     "FactionType",
     "LedgerRefusal",
@@ -61,22 +51,12 @@ __all__ = [
     "battle_chance",
     "check_contribution",
     "compile_world",
-    "contribute",
-    "create_season",
-    "export_record",
-    "fight",
     "map_sha256",
     "new_state",
-    "odds",
     "play_step",
     "population_power",
-    "record_beacon",
-    "reveal",
     "round_chance",
     "rules_page",
-    "run_demo",
-    "standings",
-    "summary",
     "synthetic_map",
     "verify_folder",
     "verify_record",
@@ -89,8 +69,6 @@ __getattr__ = lazy_exports(__name__, __all__, (  # the light, standard-library m
     "synthetic",
     "rules",
     "publication",
-    "season",
-    "demo",
 ))
 
 del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

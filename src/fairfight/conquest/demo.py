@@ -12,7 +12,7 @@ from rich.console import Console
 
 from fairfight.conquest import episodes, publication, season, tables
 
-__all__ = ["DemoResult", "run_demo"]
+__all__ = ["DEMO_MAP", "DemoResult", "HIGHLIGHTS_SHOWN", "run_demo"]
 
 DEMO_MAP = "north-america"
 HIGHLIGHTS_SHOWN = 12

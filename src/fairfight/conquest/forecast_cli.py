@@ -12,7 +12,7 @@ from fairfight.console import console, guarded
 from fairfight.core.errors import InputError
 from fairfight.core.records import canonical_json
 
-__all__ = ["default_forecast_seed", "forecast"]
+__all__ = ["TOP", "default_forecast_seed", "forecast"]
 
 TOP = 15
 """Factions listed by the text output (the JSON lists every faction)."""

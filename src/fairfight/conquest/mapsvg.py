@@ -19,15 +19,20 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 __all__ = [
+    "BORDER",
+    "CHANGED",
+    "CHANGED_WIDTH",
     "INSETS",
-    "MARKER_AREA_KM2",
-    "PALETTE",
-    "SOURCE_SEA_LINKS",
     "Inset",
     "LegendEntry",
+    "MARKER_AREA_KM2",
+    "MARKER_RADIUS_KM",
     "MapPicture",
+    "PALETTE",
     "RegionShape",
     "RegionView",
+    "SEA",
+    "SOURCE_SEA_LINKS",
     "draw_map",
     "faction_colours",
     "has_shapes",

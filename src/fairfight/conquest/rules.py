@@ -10,7 +10,14 @@ from fairfight.conquest import beacons, engine, tables
 from fairfight.core.enumdocs import member_docs
 from fairfight.docs import render_page
 
-__all__ = ["docs_by_value", "multiplier", "rules_context", "rules_page", "share_percent"]
+__all__ = [
+    "TEMPLATE",
+    "docs_by_value",
+    "multiplier",
+    "rules_context",
+    "rules_page",
+    "share_percent",
+]
 
 TEMPLATE = "conquest.md.j2"
 

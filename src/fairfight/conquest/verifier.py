@@ -31,6 +31,8 @@ ReplayMismatch = engine.ReplayMismatch
 """The mismatch every check raises (a `core.errors.VerificationError`), defined with the rules."""
 
 __all__ = [
+    "Plain",
+    "ReplayMismatch",
     "check_header",
     "engine_files_named",
     "first_difference",
