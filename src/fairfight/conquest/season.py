@@ -309,9 +309,15 @@ def standings(season: SeasonSummary) -> list[Standing]:
 
 
 def record_beacon(
-    path: SeasonAddress, randomness: str, signature: str | None = None
+    path: SeasonAddress, randomness: str, signature: str | None = None,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
-    """Record the named beacon round's public value; required before battle 1 [§8]."""
+    """Record the named beacon round's public value; required before battle 1 [§8].
+
+    Only a value proven to be the chain's own is stored (`beacons.checked_beacon`: the round
+    has come out by `now`, else the clock; the randomness is SHA-256 of the signature; the
+    signature verifies). The same value again is accepted; another value is refused.
+    """
     value = parse_model(_BeaconValue, {"randomness": randomness, "signature": signature})
     store = open_store(path, write=True)
     try:
@@ -320,17 +326,15 @@ def record_beacon(
             spec = season.header["beacon"]
             if spec is None:
                 raise RuleError("beacon", "this season names no beacon round")
-            beacon = {
-                "round": spec["round"],
-                "randomness": value.randomness.lower(),
-                "signature": None if value.signature is None else value.signature.lower(),
-            }
             if season.beacon is not None:
-                if season.beacon != beacon:
+                asked = (value.randomness.lower(), (value.signature or "").lower())
+                if asked != (season.beacon["randomness"], season.beacon["signature"] or ""):
                     raise RuleError("beacon", f"round {spec['round']} is already recorded")
-                return beacon
+                return season.beacon
             if season.battles:
                 raise RuleError("beacon", "battles have been fought; the beacon came too late")
+            beacon = beacons.checked_beacon(
+                spec, value.randomness, value.signature, now or beacons.utc_now())
             SeasonStore.set_beacon(session, beacon)
             return beacon
     finally:
