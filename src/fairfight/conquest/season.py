@@ -38,6 +38,7 @@ __all__ = [
     "odds",
     "open_store",
     "record_beacon",
+    "refunds_owed",
     "reveal",
     "standings",
     "summary",
@@ -215,6 +216,8 @@ def contribute(
             summary_in(session)  # a damaged season is refused before anything is written
             (outcome,) = ledger.record_contributions(
                 session, [ledger.LedgerRequest(request.faction, request.amount, claim)])
+            if isinstance(outcome, ledger.RefundOwed):  # only a paid request is refunded
+                raise AssertionError("the command line names no payment")
             if not isinstance(outcome, ledger.Recorded):
                 raise outcome
             return outcome
@@ -337,6 +340,17 @@ def record_beacon(
                 spec, value.randomness, value.signature, now or beacons.utc_now())
             SeasonStore.set_beacon(session, beacon)
             return beacon
+    finally:
+        store.close()
+
+
+def refunds_owed(path: SeasonAddress) -> list[dict[str, Any]]:
+    """The public part of every refund owed (`ledger.refunds_owed`), for the console and the
+    archive: event id, faction, amount, the battle it was dated to, field and reason."""
+    store = open_store(path)
+    try:
+        with store.transaction() as session:
+            return ledger.refunds_owed(session)
     finally:
         store.close()
 

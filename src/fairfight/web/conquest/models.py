@@ -28,6 +28,7 @@ __all__ = [
     "MapRegion",
     "MapState",
     "OddsView",
+    "RefundOwedView",
     "RevealResult",
     "RoundView",
     "SeasonList",
@@ -321,6 +322,18 @@ class Contribution(BaseModel):
     amount: int
     pool: int
     pool_state: str
+
+
+class RefundOwedView(BaseModel):
+    """A paid contribution the pool rules refused: money owed back (no payer data)."""
+
+    status: Literal["refund_owed"] = "refund_owed"
+    event_id: str = Field(description="the payment provider's event id, to find the payment")
+    faction: str
+    amount: int
+    before_battle: int = Field(description="the battle the contribution would have counted for")
+    field: str = Field(description="the field the rules refused")
+    reason: str
 
 
 class AirRequest(BaseModel):

@@ -22,6 +22,7 @@ from fairfight.web.conquest.models import (
     BeaconRequest,
     Contribution,
     ContributionRequest,
+    RefundOwedView,
     RevealResult,
 )
 from fairfight.web.conquest.payments import SIGNATURE_HEADER, verified_event
@@ -77,14 +78,17 @@ async def contribute(
     return JSONResponse(payload, status_code=status)
 
 
-@router.post("/payments/webhook", status_code=201, response_model=Contribution)
+@router.post("/payments/webhook", status_code=201, response_model=Contribution, responses={
+    200: {"model": RefundOwedView, "description": "paid, but refused by the pool rules: "
+          "recorded once as a refund owed, with the reason (the same answer on redelivery)"}})
 async def payment_webhook(
     request: Request,
     conquest: Service,
     signature: Annotated[str | None, Header(alias=SIGNATURE_HEADER, max_length=600)] = None,
 ) -> Response:
     """A settled payment from the provider, signed with HMAC-SHA256 over timestamp and body;
-    the event id makes a redelivered event count once."""
+    the event id makes a redelivered event count once. A payment the pool rules refuse is
+    recorded as a refund owed (200, with the reason), also once."""
     secret = conquest.settings.payment_secret
     if not secret:
         raise Refusal(404, "payments", "no payment provider is configured")
@@ -94,7 +98,7 @@ async def payment_webhook(
     asked = parse_model(ContributionRequest, {"faction": data.faction, "amount": data.amount})
     requested = Requested(f"payment:{event.id}", request.method, request.url.path, raw)
     status, payload = await record_contribution_async(
-        conquest.writer, conquest.in_flight, data.season, asked, requested,
+        conquest.writer, conquest.in_flight, data.season, asked, requested, payment=event.id,
     )
     conquest.live.poke()
     return JSONResponse(payload, status_code=status)
