@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "AIR_LIMIT",
     "AirRequest",
     "AirResult",
     "BattleLine",
@@ -38,6 +39,10 @@ __all__ = [
     "SpecialView",
     "StandingRow",
 ]
+
+AIR_LIMIT = 10
+"""The most battles one operator action airs (console or API); on the console more than one
+asks for a typed confirmation."""
 
 Banner = Literal["UPSET", "FAN POWER", "FAN CLASH", "REBELLION", "SECURED"]
 
@@ -340,7 +345,7 @@ class AirRequest(BaseModel):
     """How many battles to air."""
 
     model_config = ConfigDict(extra="forbid")
-    count: int = Field(1, ge=1, le=1000)
+    count: int = Field(1, ge=1, le=AIR_LIMIT, description=f"battles to air, 1 to {AIR_LIMIT}")
 
 
 class AirResult(BaseModel):
