@@ -32,6 +32,7 @@ __all__ = [
     "SeasonSummary",
     "Standing",
     "battle",
+    "champion",
     "contribute",
     "create_season",
     "fight",
@@ -309,6 +310,12 @@ def standings(season: SeasonSummary) -> list[Standing]:
         )
     rows.sort(key=lambda row: (-row.holdings, -row.power, row.faction))
     return rows
+
+
+def champion(season: SeasonSummary) -> Standing | None:
+    """The title holder once the season has ended: the first of the final standings (most
+    regions, then most population power, then the lowest code); None before the end."""
+    return standings(season)[0] if season.board["ended"] else None
 
 
 def record_beacon(

@@ -19,6 +19,7 @@ __all__ = [
     "BattlePage",
     "BeaconRequest",
     "Contribution",
+    "ContributionConfirmation",
     "ContributionRequest",
     "DrawView",
     "EpisodeView",
@@ -91,6 +92,8 @@ class BattleLine(BaseModel):
     defender: str
     winner: str
     loser: str
+    winner_name: str
+    loser_name: str
     reason: str
     upset: bool
     banners: list[Banner]
@@ -122,6 +125,9 @@ class SeasonView(BaseModel):
     latest: list[BattleLine]
     waiting_rebellions: list[str]
     payments_only: bool = Field(description="contributions come only through the payment provider")
+    champion: str | None = Field(None, description="the title holder's code, once the season "
+                                 "has ended")
+    champion_text: str | None = Field(None, description="the champion announced in words")
 
 
 class BattlePage(BaseModel):
@@ -235,6 +241,8 @@ class EpisodeView(BaseModel):
     morale_after: dict[str, int]
     morale_after_text: dict[str, str]
     season_over: bool
+    champion_text: str | None = Field(None, description="on the last episode: the champion")
+    winner_name: str
     previous: int | None
     next: int | None
 
@@ -246,6 +254,15 @@ class HoldingView(BaseModel):
     name: str
     captured_at: int | None
     share_text: str
+
+
+class LedgerRow(BaseModel):
+    """A public ledger entry (the idempotency key is never shown)."""
+
+    seq: int
+    before_battle: int
+    faction: str
+    amount: int
 
 
 class FactionCard(BaseModel):
@@ -270,6 +287,8 @@ class FactionCard(BaseModel):
     amounts: list[int] = Field(description="the amounts a fan may still add now")
     accepts_contributions: bool
     payments_only: bool
+    contributions: list[LedgerRow] = Field(description="this faction's ledger entries, oldest "
+                                           "first (the public part: no key, no payer)")
 
 
 class MapRegion(BaseModel):
@@ -291,13 +310,16 @@ class MapState(BaseModel):
     regions: list[MapRegion]
 
 
-class LedgerRow(BaseModel):
-    """A public ledger entry (the idempotency key is never shown)."""
+class ContributionConfirmation(BaseModel):
+    """What a fan is told after a contribution is recorded: amount, faction, the battle."""
 
     seq: int
-    before_battle: int
     faction: str
     amount: int
+    before_battle: int = Field(description="the battle the contribution counts for")
+    text: str
+    receipt_url: str | None = Field(None, description="where the contribution's receipt is "
+                                    "downloaded, once receipts are issued")
 
 
 class LedgerPage(BaseModel):
