@@ -32,15 +32,17 @@ QUICKNET_SIGNATURE = (
 QUICKNET_RANDOMNESS = "fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587"
 
 
-def store_unchecked_beacon(path: Path, randomness: str) -> None:
+def store_unchecked_beacon(path: Path, randomness: str, signature: str | None = None) -> None:
     """Write a beacon value into a season file past every check, as a season recorded before
-    values were verified holds one (for tests of the verifiers, which replay any value)."""
+    values were verified holds one (for tests of the verifiers, which replay any value and
+    check a recorded signature themselves)."""
     store = season.open_store(path, write=True)
     try:
         with store.transaction() as session:
             spec = season.summary_in(session).header["beacon"]
             SeasonStore.set_beacon(
-                session, {"round": spec["round"], "randomness": randomness, "signature": None})
+                session,
+                {"round": spec["round"], "randomness": randomness, "signature": signature})
     finally:
         store.close()
 
