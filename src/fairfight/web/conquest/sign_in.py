@@ -31,9 +31,9 @@ __all__ = [
     "ADDRESSES_KEPT",
     "FREE_TRIES",
     "MAX_WAIT_SECONDS",
+    "OperatorSessions",
     "SESSION_COOKIE",
     "SESSION_SECONDS",
-    "OperatorSessions",
     "SignInBrake",
 ]
 
