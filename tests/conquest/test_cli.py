@@ -18,6 +18,7 @@ from fairfight.conquest.cli import app
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.core.errors import InputError, RuleError
 from tests.conquest.helpers import SEED, reseal, star_map, table_dump
+from tests.web.conquest_support import store_unchecked_beacon
 
 runner = CliRunner()
 
@@ -256,8 +257,7 @@ def test_a_forged_beacon_signature_fails_verification(tmp_path: Path) -> None:
     season.create_season(path, star_map(), "star", seed=SEED, beacon_round=QUICKNET_ROUND,
                          published=EARLY)
     forged = "a" + QUICKNET_SIGNATURE[1:]
-    assert cli("beacon", path, "--randomness", QUICKNET_RANDOMNESS,
-               "--signature", forged).exit_code == 0
+    store_unchecked_beacon(path, QUICKNET_RANDOMNESS, forged)
     assert cli("next", path, "--to-end").exit_code == 0
     season.reveal(path)
     publication.export_record(path, tmp_path / "record")
@@ -322,7 +322,7 @@ def test_long_runs_can_print_highlights_only(tmp_path: Path) -> None:
 def _beacon_record(tmp_path: Path) -> Path:
     path = tmp_path / "b.db"
     season.create_season(path, star_map(), "star", seed=SEED, beacon_round=42, published=EARLY)
-    season.record_beacon(path, "ab" * 32, "99" * 48)
+    store_unchecked_beacon(path, "ab" * 32, "99" * 48)
     list(season.fight(path, None))
     season.reveal(path)
     publication.export_record(path, tmp_path / "record")

@@ -14,6 +14,8 @@ from pathlib import Path
 import uvicorn
 from fastapi import FastAPI
 
+from fairfight.conquest import season
+from fairfight.conquest.store import SeasonStore
 from fairfight.web import WebSettings, create_app
 from fairfight.web.conquest.operator import token_digest
 from fairfight.web.serve import GracefulServer
@@ -21,6 +23,28 @@ from fairfight.web.serve import GracefulServer
 SEED = "c0ffee" * 10 + "c0de"
 ADMIN_TOKEN = "operator-token-for-tests"
 PAYMENT_SECRET = "whsec-test-secret"
+# A published drand quicknet round (the example of the drand-verify package's README): its
+# BLS signature, and the randomness SHA-256 of that signature gives.
+QUICKNET_ROUND = 657413
+QUICKNET_SIGNATURE = (
+    "b713718a38ae728dfd477991af2822e08d2f305e47718cef9f7848ce4050e7be41076862b98fad56e91a6b85b89cd97b"
+)
+QUICKNET_RANDOMNESS = "fc1873a13f3545aeade8401532ef5519920652eee6b0d2b19ca12643b87b3587"
+
+
+def store_unchecked_beacon(path: Path, randomness: str, signature: str | None = None) -> None:
+    """Write a beacon value into a season file past every check, as a season recorded before
+    values were verified holds one (for tests of the verifiers, which replay any value and
+    check a recorded signature themselves)."""
+    store = season.open_store(path, write=True)
+    try:
+        with store.transaction() as session:
+            spec = season.summary_in(session).header["beacon"]
+            SeasonStore.set_beacon(
+                session,
+                {"round": spec["round"], "randomness": randomness, "signature": signature})
+    finally:
+        store.close()
 
 
 def copy_season(source: Path, target_dir: Path) -> Path:

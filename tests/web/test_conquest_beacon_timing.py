@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 from fairfight.conquest import season
 from tests.conquest.helpers import SEED, star_map
-from tests.web.conquest_support import make_app
+from tests.web.conquest_support import make_app, store_unchecked_beacon
 
 HTML = {"accept": "text/html"}
 PUBLISHED = datetime(2024, 5, 1, 12, 0, 0, tzinfo=UTC)
@@ -50,7 +50,7 @@ def beacon_season(tmp_path: Path) -> Path:
     season.create_season(
         path, star_map(), "star", seed=SEED, beacon_round=AN_HOUR_LATER, published=PUBLISHED
     )
-    season.record_beacon(path, "ab" * 32)
+    store_unchecked_beacon(path, "ab" * 32)  # no real round of that time is at hand
     list(season.fight(path, None))
     season.reveal(path)
     return path

@@ -43,8 +43,11 @@ def test_air_reveal_and_export(client: TestClient, season_file: Path) -> None:
     assert season.summary(season_file).battles == before + 2
     early = client.post("/api/seasons/1/operator/reveal", headers=BEARER)
     assert early.status_code == 422 and early.json()["field"] == "season"
-    client.post("/api/seasons/1/operator/air", json={"count": 1000}, headers=BEARER)
-    assert season.summary(season_file).board["ended"]
+    too_many = client.post("/api/seasons/1/operator/air", json={"count": 11}, headers=BEARER)
+    assert too_many.status_code == 422 and too_many.json()["field"] == "count"
+    while not season.summary(season_file).board["ended"]:
+        assert client.post("/api/seasons/1/operator/air", json={"count": 10},
+                           headers=BEARER).status_code == 200
     revealed = client.post("/api/seasons/1/operator/reveal", headers=BEARER).json()
     assert revealed["seed"] == season.summary(season_file).revealed_seed
     export = client.get("/api/seasons/1/operator/export", headers=BEARER)
@@ -58,18 +61,22 @@ def test_beacon_refused_for_a_season_without_one(client: TestClient) -> None:
     assert response.status_code == 422 and response.json()["field"] == "beacon"
 
 
-def test_console_forms_need_the_token(client: TestClient, season_file: Path) -> None:
+def test_console_forms_need_a_session(client: TestClient, season_file: Path) -> None:
     page = client.get("/conquest/operator", headers={"accept": "text/html"})
-    assert page.status_code == 200 and ADMIN_TOKEN not in page.text
+    assert page.status_code == 200 and 'id="sign-in-form"' in page.text
+    assert ADMIN_TOKEN not in page.text
     before = season.summary(season_file).battles
-    refused = client.post("/conquest/operator/1/air", data={"token": "nope", "count": "1"},
+    refused = client.post("/conquest/operator/1/air", data={"token": ADMIN_TOKEN, "count": "1"},
                           headers={"accept": "text/html"})
-    assert refused.status_code == 401
-    done = client.post("/conquest/operator/1/air", data={"token": ADMIN_TOKEN, "count": "1"},
+    assert refused.status_code == 401 and 'id="sign-in-message"' in refused.text
+    assert season.summary(season_file).battles == before
+    signed = client.post("/conquest/operator/sign-in", data={"token": ADMIN_TOKEN})
+    assert signed.status_code == 200 and 'id="operator-season-1"' in signed.text
+    done = client.post("/conquest/operator/1/air", data={"count": "1"},
                        headers={"accept": "text/html"})
     assert done.status_code == 200 and 'id="operator-message"' in done.text
     assert season.summary(season_file).battles == before + 1
-    cross = client.post("/conquest/operator/1/air", data={"token": ADMIN_TOKEN},
+    cross = client.post("/conquest/operator/1/air", data={"count": "1"},
                         headers={"origin": "https://elsewhere.example"})
     assert cross.status_code == 403
 

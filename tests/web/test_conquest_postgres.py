@@ -105,12 +105,18 @@ def test_contributions_and_operator_on_postgres(client: TestClient, database: st
     assert first.status_code == again.status_code == 201 and first.json() == again.json()
     assert [e["faction"] for e in season.summary(f"{database}#2").ledger].count("CA-ON") == 1
     bearer = {"authorization": f"Bearer {ADMIN_TOKEN}"}
-    aired = client.post("/api/seasons/2/operator/air", json={"count": 1000}, headers=bearer)
-    assert aired.status_code == 200 and aired.json()["ended"]
+    ended = False
+    while not ended:  # at most 10 battles an action
+        aired = client.post("/api/seasons/2/operator/air", json={"count": 10}, headers=bearer)
+        assert aired.status_code == 200
+        ended = aired.json()["ended"]
     assert season.summary(f"{database}#1").battles == 4  # the other season did not move
     revealed = client.post("/api/seasons/2/operator/reveal", headers=bearer).json()
     assert revealed["seed"] == SEEDS[1]
     assert client.get("/api/seasons/2/record").status_code == 200
+    signed = client.post("/conquest/operator/sign-in", data={"token": ADMIN_TOKEN},
+                         headers={"accept": "text/html"})
+    assert 'id="operator-season-2"' in signed.text  # the session row lives in PostgreSQL
 
 
 def test_a_postgres_season_exports_and_verifies(database: str, tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ from fairfight.conquest import archive, engine, publication, season, verifier
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.web import WebSettings, create_app
 from tests.conquest.helpers import SEED, reseal
-from tests.system import CHROMIUM_ARGS, chromium_path
+from tests.system import CHROMIUM_ARGS, chromium_path, playwright_api
+from tests.web.conquest_support import store_unchecked_beacon
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +65,7 @@ def _beacon_archives(root: Path) -> dict[str, Path]:
         path, synthetic_map(8, 10, 3), "beacon", seed=SEED, beacon_round=BEACON_ROUND,
         published=published,
     )
-    season.record_beacon(path, "cd" * 32)
+    store_unchecked_beacon(path, "cd" * 32)
     list(season.fight(path, None))
     season.reveal(path)
     publication.export_record(path, root / "beacon.zip")
@@ -163,7 +164,7 @@ def served(archives: dict[str, Path]) -> Iterator[str]:
 def test_the_browser_verifies_offline_and_names_the_first_difference(
     served: str, archives: dict[str, Path], tmp_path: Path
 ) -> None:
-    playwright = pytest.importorskip("playwright.sync_api")
+    playwright = playwright_api()
     executable = chromium_path()
     with playwright.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
@@ -197,7 +198,7 @@ def test_the_browser_verifies_offline_and_names_the_first_difference(
 def test_the_page_fetches_a_published_archive_from_this_site(
     served: str, archives: dict[str, Path]
 ) -> None:
-    playwright = pytest.importorskip("playwright.sync_api")
+    playwright = playwright_api()
     executable = chromium_path()
     with playwright.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)

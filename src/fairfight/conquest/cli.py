@@ -247,10 +247,12 @@ def _row(row: season.Standing) -> dict[str, Any]:
 def beacon(
     season_file: str = SeasonFile,
     randomness: str = typer.Option(..., help="The round's randomness, 64 hex digits."),
-    signature: str | None = typer.Option(None, help="The round's signature, hex."),
+    signature: str | None = typer.Option(
+        None, help="The round's BLS signature, 96 hex digits (required: it is verified)."),
     as_json: bool = AsJson,
 ) -> None:
-    """Record the public randomness of the beacon round the season names."""
+    """Record the beacon round the season names, once it has come out and its signature
+    verifies (any drand relay serves it at /52db9ba7…/public/ROUND)."""
     from fairfight.conquest import season
 
     value = season.record_beacon(season_file, randomness, signature)

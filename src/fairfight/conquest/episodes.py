@@ -6,7 +6,7 @@ this module only formats. Percentages are the one place a float appears, for dis
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -29,9 +29,12 @@ from fairfight.core.draws import DRAW_RANGE
 __all__ = [
     "EpisodeView",
     "SIDE_ROWS",
+    "champion_line",
+    "contribution_line",
     "defender_rounds",
     "draw_used",
     "episode_view",
+    "fighter",
     "headline",
     "morale_text",
     "percent",
@@ -156,9 +159,31 @@ def _side_rows(sides: dict[str, Any]) -> list[tuple[str, str, str]]:
     return [(label, show(sides["attacker"]), show(sides["defender"])) for label, show in SIDE_ROWS]
 
 
-def episode_view(entry: dict[str, Any]) -> EpisodeView:
-    """Everything one history entry shows [§11], as rows of text."""
-    number, attacker, defender = entry["number"], entry["attacker"], entry["defender"]
+def fighter(code: str, names: Mapping[str, str] | None = None) -> str:
+    """A faction as a heading names it: `Texas (US-TX)`, or the code alone without names."""
+    name = (names or {}).get(code)
+    return f"{name} ({code})" if name and name != code else code
+
+
+def champion_line(code: str, names: Mapping[str, str] | None, holdings: int,
+                  battles: int) -> str:
+    """The season's end, in words: who won the title and with how much."""
+    held = f"{holdings} region" + ("" if holdings == 1 else "s")
+    return f"{fighter(code, names)} is the champion: {held} held when the season ended " \
+        f"after {_count(battles, 'battle')}."
+
+
+def contribution_line(entry: Mapping[str, Any], names: Mapping[str, str] | None) -> str:
+    """A recorded contribution, in words: the amount, the faction, the battle it counts for."""
+    return (f"${entry['amount']} for {fighter(str(entry['faction']), names)}, counted in "
+            f"battle {entry['before_battle']} (ledger entry {entry['seq']})")
+
+
+def episode_view(entry: dict[str, Any], names: Mapping[str, str] | None = None) -> EpisodeView:
+    """Everything one history entry shows [§11], as rows of text; with `names` (code to
+    name) the title names the fighters as well as their codes."""
+    number = entry["number"]
+    attacker, defender = fighter(entry["attacker"], names), fighter(entry["defender"], names)
     if entry["kind"] == BattleKind.BONUS:
         title = f"Battle {number}: REBELLION in {attacker} against its occupier {defender}"
         notes = ["a bonus round on home soil: a land fight, no pools, rebels at morale 0"]

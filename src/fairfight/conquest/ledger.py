@@ -11,6 +11,10 @@ its row (`rows.ContributionKeyRow`) in the same transaction as the ledger entry,
 written or neither. A key is bound to a `KeyClaim` (where the request came from and the
 SHA-256 of its body): the same claim again is answered with the first answer and records
 nothing; another claim with the same key is refused with `KeyAlreadyUsed`.
+
+Money already paid is never refused without a trace: a request naming its payment event
+that the pool rules refuse becomes `RefundOwed`, written (`rows.RefundRow`, keyed by the
+event) in the same transaction; the same event again gets the same refusal and writes nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from fairfight.conquest import engine
-from fairfight.conquest.rows import ContributionKeyRow, json_text, season_of
+from fairfight.conquest.rows import ContributionKeyRow, RefundRow, json_text, season_of
 from fairfight.conquest.store import SeasonStore
 from fairfight.core.errors import InputError, RuleError
 
@@ -34,8 +38,10 @@ __all__ = [
     "LedgerOutcome",
     "LedgerRequest",
     "Recorded",
+    "RefundOwed",
     "command_line_claim",
     "record_contributions",
+    "refunds_owed",
 ]
 
 COMMAND_LINE = "CLI"
@@ -70,6 +76,8 @@ class LedgerRequest:
     faction: str
     amount: int
     claim: KeyClaim | None = None
+    payment: str | None = None
+    """The payment event the money came with; a refusal is then recorded as a refund owed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +96,24 @@ class Recorded:
         return {**self.entry, "pool": self.pool, "pool_state": self.pool_state}
 
 
-LedgerOutcome = Recorded | RuleError | InputError
-"""A request's outcome: recorded (or replayed), or the refusal that wrote nothing."""
+@dataclass(frozen=True, slots=True)
+class RefundOwed:
+    """A paid contribution the pool rules refused: recorded as money owed back, with the
+    reason; `repeated` when it is a redelivered event's first answer."""
+
+    refund: dict[str, Any]
+    """The public part (`rows.RefundRow.public`): event id, faction, amount, the battle it
+    would have counted for, the refused field and the reason. No payer data exists here."""
+    repeated: bool = False
+
+    def answer(self) -> dict[str, Any]:
+        """What the payment's sender is answered with."""
+        return {"status": "refund_owed", **self.refund}
+
+
+LedgerOutcome = Recorded | RefundOwed | RuleError | InputError
+"""A request's outcome: recorded (or replayed), a refund owed, or the refusal that wrote
+nothing."""
 
 
 @dataclass(slots=True)
@@ -100,6 +124,7 @@ class _Batch:
     board: dict[str, Any]
     last: int
     keys: dict[str, ContributionKeyRow]
+    refunds: dict[str, RefundRow] = field(default_factory=dict)
     due: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
@@ -137,11 +162,37 @@ def _add(session: Session, batch: _Batch, faction: str, amount: int) -> Recorded
     return Recorded(entry, after["pool"], after["pool_state"])
 
 
-def _one(session: Session, batch: _Batch, request: LedgerRequest) -> Recorded:
-    claim = request.claim
+def _refund(session: Session, batch: _Batch, request: LedgerRequest, payment: str,
+            refusal: RuleError) -> RefundOwed:
+    """Record the refused payment as a refund owed (keyed by its event, bound to its body)."""
+    row = batch.refunds[payment] = RefundRow(
+        season_id=season_of(session), event_id=payment, faction=request.faction,
+        amount=request.amount, before_battle=batch.board["next_battle"], field=refusal.field,
+        reason=refusal.rule, body_sha256="" if request.claim is None else request.claim.body_sha256,
+    )
+    SeasonStore.add_refund(session, row)
+    return RefundOwed(row.public())
+
+
+def _refund_replay(earlier: RefundRow, claim: KeyClaim | None) -> RefundOwed:
+    if claim is not None and earlier.body_sha256 != claim.body_sha256:
+        raise KeyAlreadyUsed("key", f"payment event {earlier.event_id} was already answered "
+                             "for another body (refund owed); an event id names one payment")
+    return RefundOwed(earlier.public(), repeated=True)
+
+
+def _one(session: Session, batch: _Batch, request: LedgerRequest) -> Recorded | RefundOwed:
+    claim, payment = request.claim, request.payment
     if claim is not None and claim.key in batch.keys:
         return _replay(batch.keys[claim.key], claim)
-    recorded = _add(session, batch, request.faction, request.amount)
+    if payment is not None and payment in batch.refunds:
+        return _refund_replay(batch.refunds[payment], claim)
+    try:
+        recorded = _add(session, batch, request.faction, request.amount)
+    except RuleError as refusal:
+        if payment is None:
+            raise
+        return _refund(session, batch, request, payment, refusal)
     if claim is not None:
         claimed = batch.keys[claim.key] = ContributionKeyRow(
             key=claim.key, season_id=season_of(session), method=claim.method, path=claim.path,
@@ -161,10 +212,12 @@ def record_contributions(
     of them was recorded.
     """
     keys = sorted({r.claim.key for r in requests if r.claim is not None})
+    payments = sorted({r.payment for r in requests if r.payment is not None})
     batch = _Batch(
         board=SeasonStore.board(session),
         last=SeasonStore.last_seq(session),
         keys=SeasonStore.claimed_keys(session, keys) if keys else {},
+        refunds=SeasonStore.refunds_for(session, payments) if payments else {},
     )
     outcomes: list[LedgerOutcome] = []
     # The new rows are flushed together at the commit: no query in the loop needs them
@@ -176,3 +229,9 @@ def record_contributions(
             except (RuleError, InputError) as refusal:
                 outcomes.append(refusal)
     return outcomes
+
+
+def refunds_owed(session: Session) -> list[dict[str, Any]]:
+    """The public part of every refund owed in the transaction's season, by battle then
+    event id: what the console lists and what the archive may publish (no payer data)."""
+    return [row.public() for row in SeasonStore.refunds_owed(session)]

@@ -6,8 +6,9 @@ database holding these tables, `store.SeasonStore` composes the two, and `ledger
 contributions through the store.
 
 Two metadata: `SEASON_TABLES` (what every season file must hold; an open refuses a file
-without them) and `KEY_TABLES` (the claimed idempotency keys, created on first need so files
-made before it existed still open; `ensure_key_table`).
+without them) and `KEY_TABLES` (tables added later, each created on first need so files made
+before it existed still open, `ensure_key_table`: the claimed idempotency keys, the refunds
+owed for paid contributions the rules refused, and the operator's console sessions).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ __all__ = [
     "KEY_TABLES",
     "LedgerRow",
     "OLD_KEY_TABLE",
+    "OperatorSessionRow",
+    "RefundRow",
     "SEASON_INFO_KEY",
     "SEASON_ROW_ID",
     "SEASON_TABLES",
@@ -46,6 +49,7 @@ __all__ = [
     "SeasonRow",
     "check_stored_integer",
     "ensure_key_table",
+    "has_table",
     "json_text",
     "load_column",
     "season_of",
@@ -147,27 +151,71 @@ class ContributionKeyRow(_KeysBase):
     answer: Mapped[str] = mapped_column(Text)
 
 
+class RefundRow(_KeysBase):
+    """A paid contribution the pool rules refused: the money is owed back to the payer.
+
+    Keyed by the payment event, so a redelivered event finds its refusal instead of adding a
+    second row (the primary key holds across processes). No payer data is kept: the event id
+    is how the provider finds the payment to refund.
+    """
+
+    __tablename__ = "refund_owed"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    faction: Mapped[str] = mapped_column(String(32))
+    amount: Mapped[int] = mapped_column(Integer)
+    before_battle: Mapped[int] = mapped_column(Integer)
+    field: Mapped[str] = mapped_column(String(64))
+    reason: Mapped[str] = mapped_column(Text)
+    body_sha256: Mapped[str] = mapped_column(String(64))
+
+    def public(self) -> dict[str, Any]:
+        """What may be published: amount, faction, the refusal and the event id."""
+        return {"event_id": self.event_id, "faction": self.faction, "amount": self.amount,
+                "before_battle": self.before_battle, "field": self.field,
+                "reason": self.reason}
+
+
+class OperatorSessionRow(_KeysBase):
+    """A signed-in operator console: the SHA-256 of its cookie and when it expires.
+
+    The cookie itself is never stored, so a copy of the database signs nobody in; every
+    service process reads the same rows.
+    """
+
+    __tablename__ = "operator_session"
+    session_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    expires: Mapped[int] = mapped_column(Integer)
+
+
 OLD_KEY_TABLE = "web_request_keys"
 """Where the web alone kept its keys (one key per database) before `contribution_key`."""
 
 
 def ensure_key_table(connection: Connection) -> None:
-    """Create the key table if it is missing, taking over the keys of the older web table.
+    """Create the later tables that are missing, taking over the keys of the older web table
+    when the key table itself is new.
 
     The old table is left in place (a server process of the older version may still read
     it); its keys are copied once, when the new table is made.
     """
     tables = set(inspect(connection).get_table_names())
-    if ContributionKeyRow.__tablename__ in tables:
+    missing = [table for table in KEY_TABLES.sorted_tables if table.name not in tables]
+    if not missing:
         return
-    KEY_TABLES.create_all(connection)
-    if OLD_KEY_TABLE in tables:
+    KEY_TABLES.create_all(connection, tables=missing)
+    if ContributionKeyRow.__tablename__ not in tables and OLD_KEY_TABLE in tables:
         connection.execute(text(
             f"INSERT INTO {ContributionKeyRow.__tablename__} "
             "(season_id, key, method, path, body_sha256, ledger_seq, answer) "
             f"SELECT season_id, key, method, path, body_sha256, ledger_seq, response "
             f"FROM {OLD_KEY_TABLE}"
         ))
+
+
+def has_table(connection: Connection, name: str) -> bool:
+    """Whether a later table exists yet (a read-only reader cannot create it)."""
+    return name in set(inspect(connection).get_table_names())
 
 
 def json_text(value: Any) -> str:

@@ -16,7 +16,15 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import archive, beacons, engine, integrity, ledger, season_odds
+from fairfight.conquest import (
+    archive,
+    beacon_check,
+    beacons,
+    engine,
+    integrity,
+    ledger,
+    season_odds,
+)
 from fairfight.conquest.beacons import BEACON_DEFAULTS
 from fairfight.conquest.rows import SQLITE_INTEGER_MAX, check_stored_integer, season_of
 from fairfight.conquest.store import SeasonStore
@@ -32,12 +40,14 @@ __all__ = [
     "SeasonSummary",
     "Standing",
     "battle",
+    "champion",
     "contribute",
     "create_season",
     "fight",
     "odds",
     "open_store",
     "record_beacon",
+    "refunds_owed",
     "reveal",
     "standings",
     "summary",
@@ -215,6 +225,8 @@ def contribute(
             summary_in(session)  # a damaged season is refused before anything is written
             (outcome,) = ledger.record_contributions(
                 session, [ledger.LedgerRequest(request.faction, request.amount, claim)])
+            if isinstance(outcome, ledger.RefundOwed):  # only a paid request is refunded
+                raise AssertionError("the command line names no payment")
             if not isinstance(outcome, ledger.Recorded):
                 raise outcome
             return outcome
@@ -308,10 +320,22 @@ def standings(season: SeasonSummary) -> list[Standing]:
     return rows
 
 
+def champion(season: SeasonSummary) -> Standing | None:
+    """The title holder once the season has ended: the first of the final standings (most
+    regions, then most population power, then the lowest code); None before the end."""
+    return standings(season)[0] if season.board["ended"] else None
+
+
 def record_beacon(
-    path: SeasonAddress, randomness: str, signature: str | None = None
+    path: SeasonAddress, randomness: str, signature: str | None = None,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
-    """Record the named beacon round's public value; required before battle 1 [§8]."""
+    """Record the named beacon round's public value; required before battle 1 [§8].
+
+    Only a value proven to be the chain's own is stored (`beacon_check.checked_beacon`: the round
+    has come out by `now`, else the clock; the randomness is SHA-256 of the signature; the
+    signature verifies). The same value again is accepted; another value is refused.
+    """
     value = parse_model(_BeaconValue, {"randomness": randomness, "signature": signature})
     store = open_store(path, write=True)
     try:
@@ -320,19 +344,28 @@ def record_beacon(
             spec = season.header["beacon"]
             if spec is None:
                 raise RuleError("beacon", "this season names no beacon round")
-            beacon = {
-                "round": spec["round"],
-                "randomness": value.randomness.lower(),
-                "signature": None if value.signature is None else value.signature.lower(),
-            }
             if season.beacon is not None:
-                if season.beacon != beacon:
+                asked = (value.randomness.lower(), (value.signature or "").lower())
+                if asked != (season.beacon["randomness"], season.beacon["signature"] or ""):
                     raise RuleError("beacon", f"round {spec['round']} is already recorded")
-                return beacon
+                return season.beacon
             if season.battles:
                 raise RuleError("beacon", "battles have been fought; the beacon came too late")
+            beacon = beacon_check.checked_beacon(
+                spec, value.randomness, value.signature, now or beacons.utc_now())
             SeasonStore.set_beacon(session, beacon)
             return beacon
+    finally:
+        store.close()
+
+
+def refunds_owed(path: SeasonAddress) -> list[dict[str, Any]]:
+    """The public part of every refund owed (`ledger.refunds_owed`), for the console and the
+    archive: event id, faction, amount, the battle it was dated to, field and reason."""
+    store = open_store(path)
+    try:
+        with store.transaction() as session:
+            return ledger.refunds_owed(session)
     finally:
         store.close()
 

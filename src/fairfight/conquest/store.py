@@ -35,9 +35,11 @@ from fairfight.conquest.rows import (
     EngineFileRow,
     HistoryRow,
     LedgerRow,
+    RefundRow,
     SeasonRow,
     check_stored_integer,
     ensure_key_table,
+    has_table,
     json_text,
     load_column,
     season_of,
@@ -293,6 +295,22 @@ class SeasonStore:
         return {row.key: row for row in session.scalars(query)}
 
     @staticmethod
+    def refunds_for(session: Session, event_ids: list[str]) -> dict[str, RefundRow]:
+        """The season's refunds owed among these payment events (the table made if missing)."""
+        ensure_key_table(session.connection())
+        query = select(RefundRow).where(
+            RefundRow.season_id == season_of(session), RefundRow.event_id.in_(event_ids))
+        return {row.event_id: row for row in session.scalars(query)}
+
+    @staticmethod
+    def refunds_owed(session: Session) -> list[RefundRow]:
+        """Every refund owed in the season, by battle then event id (none before the table)."""
+        if not has_table(session.connection(), RefundRow.__tablename__):
+            return []
+        query = select(RefundRow).where(RefundRow.season_id == season_of(session))
+        return list(session.scalars(query.order_by(RefundRow.before_battle, RefundRow.event_id)))
+
+    @staticmethod
     def version(session: Session) -> Version:
         """A cheap probe of the season's state: one row count, one max, two null checks."""
         season_id = season_of(session)
@@ -345,6 +363,11 @@ class SeasonStore:
     def claim_key(session: Session, claimed: ContributionKeyRow) -> None:
         """Record a claimed idempotency key with its answer, in the ledger entry's transaction."""
         session.add(claimed)
+
+    @staticmethod
+    def add_refund(session: Session, refund: RefundRow) -> None:
+        """Record a paid contribution the rules refused, in the transaction that refused it."""
+        session.add(refund)
 
     @staticmethod
     def add_battle(session: Session, entry: dict[str, Any], board: dict[str, Any]) -> None:

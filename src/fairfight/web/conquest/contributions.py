@@ -21,15 +21,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from fairfight.conquest.ledger import KeyAlreadyUsed, KeyClaim, LedgerRequest, Recorded
+from fairfight.conquest.ledger import KeyAlreadyUsed, KeyClaim, LedgerRequest, RefundOwed
 from fairfight.web.conquest.models import ContributionRequest
 from fairfight.web.conquest.refusals import Refusal
-from fairfight.web.conquest.writer import ContributionWriter
+from fairfight.web.conquest.writer import Answered, ContributionWriter
 
 __all__ = [
     "IDEMPOTENCY_HEADER",
     "InFlight",
     "KEY_PATTERN",
+    "REFUND_OWED",
     "Requested",
     "check_key",
     "record_contribution",
@@ -40,6 +41,9 @@ IDEMPOTENCY_HEADER = "Idempotency-Key"
 KEY_PATTERN = r"^[\x21-\x7e]{1,200}$"
 """A key is 1 to 200 printable ASCII characters without spaces."""
 CREATED = 201
+REFUND_OWED = 200
+"""A paid contribution the rules refused is answered 200: the event was handled (recorded as
+a refund owed), so the provider need not deliver it again; the body says it was refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +108,13 @@ def _answered() -> Iterator[None]:
         raise Refusal(422, IDEMPOTENCY_HEADER, reused.rule) from None
 
 
-def _ledger_request(request: ContributionRequest, requested: Requested) -> LedgerRequest:
-    return LedgerRequest(request.faction, request.amount, requested.claim())
+def _ledger_request(request: ContributionRequest, requested: Requested,
+                    payment: str | None) -> LedgerRequest:
+    return LedgerRequest(request.faction, request.amount, requested.claim(), payment)
 
 
-def _answer(recorded: Recorded) -> tuple[int, dict[str, Any]]:
-    return CREATED, recorded.answer()
+def _answer(outcome: Answered) -> tuple[int, dict[str, Any]]:
+    return (REFUND_OWED if isinstance(outcome, RefundOwed) else CREATED), outcome.answer()
 
 
 def record_contribution(
@@ -119,15 +124,18 @@ def record_contribution(
     """Record one parsed contribution under its key: (201, entry and pool), or the key's
     original answer. Waits (in this thread) for the commit of the batch that carries it."""
     with in_flight.claim(requested.key), _answered():
-        future = writer.submit(season_id, _ledger_request(request, requested))
+        future = writer.submit(season_id, _ledger_request(request, requested, None))
         return _answer(future.result())
 
 
 async def record_contribution_async(
     writer: ContributionWriter, in_flight: InFlight, season_id: int,
-    request: ContributionRequest, requested: Requested,
+    request: ContributionRequest, requested: Requested, payment: str | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """`record_contribution` for the event loop: no worker thread waits on the commit."""
+    """`record_contribution` for the event loop: no worker thread waits on the commit.
+
+    With `payment` (the event id of money already paid), a refusal of the rules is recorded
+    as a refund owed and answered (200, the refund) instead of raising."""
     with in_flight.claim(requested.key), _answered():
-        future = writer.submit(season_id, _ledger_request(request, requested))
+        future = writer.submit(season_id, _ledger_request(request, requested, payment))
         return _answer(await asyncio.wrap_future(future))

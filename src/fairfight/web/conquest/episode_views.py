@@ -10,7 +10,7 @@ from fairfight.conquest import engine, episodes
 from fairfight.conquest.rules import docs_by_value
 from fairfight.web.conquest.catalog import Snapshot
 from fairfight.web.conquest.models import DrawView, EpisodeView, OddsView, RoundView, SideView
-from fairfight.web.conquest.views import banners, permille
+from fairfight.web.conquest.views import banners, champion_text, names, permille
 
 __all__ = ["episode"]
 
@@ -85,7 +85,7 @@ def episode(snap: Snapshot, number: int) -> EpisodeView:
         cached: EpisodeView = snap.views[key]
         return cached
     entry = snap.history[number - 1]
-    text = episodes.episode_view(entry)
+    text = episodes.episode_view(entry, names(snap))
     morale = entry["morale_after"]
     view = EpisodeView(
         season=snap.season_id,
@@ -122,6 +122,8 @@ def episode(snap: Snapshot, number: int) -> EpisodeView:
         morale_after={entry[role]: value for role, value in morale.items()},
         morale_after_text={entry[role]: episodes.morale_text(v) for role, v in morale.items()},
         season_over=entry["season_over"],
+        champion_text=champion_text(snap) if entry["season_over"] else None,
+        winner_name=snap.name_of(entry["winner"]),
         previous=number - 1 if number > 1 else None,
         next=number + 1 if number < len(snap.history) else None,
     )

@@ -47,7 +47,7 @@ EFFECT_CACHE_SIZE = 128
 METHOD_ANCHOR = "forecast-method"
 """The id of the methodology note on the season home page."""
 
-Status = Literal["off", "computing", "updating", "ready"]
+Status = Literal["off", "computing", "updating", "ready", "decided"]
 StateKey = tuple[int, int]
 
 
@@ -62,9 +62,12 @@ class FactionForecast(BaseModel):
     title_high: str = Field(description="upper end of the 95% Wilson interval")
     title_text: str
     interval_text: str
-    expected_regions: str
+    expected_regions: str = Field(description="mean regions held at the end, six places")
+    expected_regions_text: str = Field(description="the same for people, one place")
     survival_chance: str
     survival_text: str
+    listed: bool = Field(description="shown in the page's table: some simulated title or some "
+                         "chance of still standing")
 
 
 class ForecastView(BaseModel):
@@ -72,11 +75,17 @@ class ForecastView(BaseModel):
 
     season: int
     status: Status = Field(description="off, computing (none yet), updating (older one "
-                           "shown while a fresh one runs) or ready")
+                           "shown while a fresh one runs), ready, or decided (the season is "
+                           "over: the title is decided and no odds are given)")
     as_of_battle: int | None = Field(None, description="the battle the forecast stands before")
     seasons: int = Field(description="simulated seasons (0 when none is ready)")
     forecast_seed: str | None = None
-    mean_battles_left: str | None = None
+    battles_left: int | None = Field(None, description="history entries (battles, rebellion "
+                                     "bonus rounds included) the simulated seasons played after "
+                                     "the as-of state, summed over all simulated seasons")
+    mean_battles_left: str | None = Field(None, description="battles_left / seasons: the "
+                                          "entries one simulated season still played, on "
+                                          "average (two places)")
     factions: list[FactionForecast] = []
     method_url: str
 
@@ -118,7 +127,9 @@ def _line(snap: Snapshot, odds: FactionOdds) -> FactionForecast:
         title_high=plain["title_interval"][1], title_text=_percent(odds.title_chance),
         interval_text=f"{_percent(low)} to {_percent(high)}",
         expected_regions=plain["expected_regions"],
+        expected_regions_text=f"{odds.expected_regions:.1f}",
         survival_chance=plain["survival_chance"], survival_text=_percent(odds.survival_chance),
+        listed=bool(odds.titles or odds.survived),
     )
 
 
@@ -209,6 +220,8 @@ class ForecastCache:
     def view(self, snap: Snapshot) -> ForecastView:
         """The season's odds now, without waiting: what is ready, or that it is coming."""
         base = {"season": snap.season_id, "method_url": self.method_url(snap.season_id)}
+        if snap.board["ended"]:
+            return ForecastView(status="decided", seasons=0, **base)
         if not self.enabled:
             return ForecastView(status="off", seasons=0, **base)
         ready = self._ready.get(snap.season_id)
@@ -221,7 +234,7 @@ class ForecastCache:
         return ForecastView(
             status="ready" if current else "updating", as_of_battle=made.as_of_battle,
             seasons=made.seasons, forecast_seed=made.forecast_seed,
-            mean_battles_left=f"{made.mean_battles_left:.2f}",
+            battles_left=made.battles_left, mean_battles_left=f"{made.mean_battles_left:.2f}",
             factions=[_line(snap, odds) for odds in made.factions], **base,
         )
 

@@ -12,12 +12,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "AIR_LIMIT",
     "AirRequest",
     "AirResult",
     "BattleLine",
     "BattlePage",
     "BeaconRequest",
     "Contribution",
+    "ContributionConfirmation",
     "ContributionRequest",
     "DrawView",
     "EpisodeView",
@@ -28,6 +30,7 @@ __all__ = [
     "MapRegion",
     "MapState",
     "OddsView",
+    "RefundOwedView",
     "RevealResult",
     "RoundView",
     "SeasonList",
@@ -37,6 +40,10 @@ __all__ = [
     "SpecialView",
     "StandingRow",
 ]
+
+AIR_LIMIT = 10
+"""The most battles one operator action airs (console or API); on the console more than one
+asks for a typed confirmation."""
 
 Banner = Literal["UPSET", "FAN POWER", "FAN CLASH", "REBELLION", "SECURED"]
 
@@ -85,6 +92,8 @@ class BattleLine(BaseModel):
     defender: str
     winner: str
     loser: str
+    winner_name: str
+    loser_name: str
     reason: str
     upset: bool
     banners: list[Banner]
@@ -116,6 +125,9 @@ class SeasonView(BaseModel):
     latest: list[BattleLine]
     waiting_rebellions: list[str]
     payments_only: bool = Field(description="contributions come only through the payment provider")
+    champion: str | None = Field(None, description="the title holder's code, once the season "
+                                 "has ended")
+    champion_text: str | None = Field(None, description="the champion announced in words")
 
 
 class BattlePage(BaseModel):
@@ -229,6 +241,8 @@ class EpisodeView(BaseModel):
     morale_after: dict[str, int]
     morale_after_text: dict[str, str]
     season_over: bool
+    champion_text: str | None = Field(None, description="on the last episode: the champion")
+    winner_name: str
     previous: int | None
     next: int | None
 
@@ -240,6 +254,15 @@ class HoldingView(BaseModel):
     name: str
     captured_at: int | None
     share_text: str
+
+
+class LedgerRow(BaseModel):
+    """A public ledger entry (the idempotency key is never shown)."""
+
+    seq: int
+    before_battle: int
+    faction: str
+    amount: int
 
 
 class FactionCard(BaseModel):
@@ -264,6 +287,8 @@ class FactionCard(BaseModel):
     amounts: list[int] = Field(description="the amounts a fan may still add now")
     accepts_contributions: bool
     payments_only: bool
+    contributions: list[LedgerRow] = Field(description="this faction's ledger entries, oldest "
+                                           "first (the public part: no key, no payer)")
 
 
 class MapRegion(BaseModel):
@@ -285,13 +310,16 @@ class MapState(BaseModel):
     regions: list[MapRegion]
 
 
-class LedgerRow(BaseModel):
-    """A public ledger entry (the idempotency key is never shown)."""
+class ContributionConfirmation(BaseModel):
+    """What a fan is told after a contribution is recorded: amount, faction, the battle."""
 
     seq: int
-    before_battle: int
     faction: str
     amount: int
+    before_battle: int = Field(description="the battle the contribution counts for")
+    text: str
+    receipt_url: str | None = Field(None, description="where the contribution's receipt is "
+                                    "downloaded, once receipts are issued")
 
 
 class LedgerPage(BaseModel):
@@ -323,11 +351,23 @@ class Contribution(BaseModel):
     pool_state: str
 
 
+class RefundOwedView(BaseModel):
+    """A paid contribution the pool rules refused: money owed back (no payer data)."""
+
+    status: Literal["refund_owed"] = "refund_owed"
+    event_id: str = Field(description="the payment provider's event id, to find the payment")
+    faction: str
+    amount: int
+    before_battle: int = Field(description="the battle the contribution would have counted for")
+    field: str = Field(description="the field the rules refused")
+    reason: str
+
+
 class AirRequest(BaseModel):
     """How many battles to air."""
 
     model_config = ConfigDict(extra="forbid")
-    count: int = Field(1, ge=1, le=1000)
+    count: int = Field(1, ge=1, le=AIR_LIMIT, description=f"battles to air, 1 to {AIR_LIMIT}")
 
 
 class AirResult(BaseModel):

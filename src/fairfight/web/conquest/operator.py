@@ -2,25 +2,31 @@
 
 The service keeps only the SHA-256 of the admin token (`FAIRFIGHT_ADMIN_TOKEN_SHA256`) and
 compares digests in constant time. With no token configured, every operator action is refused.
+`authorise` is the one gate of the API and the console's sign-in: an address that keeps
+sending wrong tokens is made to wait (`sign_in.SignInBrake`) before its token is looked at.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 
 from fairfight.conquest import archive, publication, season
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.models import AirResult, BeaconRequest, RevealResult
 from fairfight.web.conquest.refusals import Refusal
+from fairfight.web.conquest.sign_in import SignInBrake
 from fairfight.web.conquest.views import battle_line
 
 __all__ = [
     "air",
+    "authorise",
     "bearer_token",
     "check_token",
     "record_beacon",
     "record_zip",
+    "refuse_while_braked",
     "reveal",
     "token_digest",
 ]
@@ -49,6 +55,31 @@ def check_token(expected_sha256: str | None, token: str | None) -> None:
         raise Refusal(401, "authorization", "an operator token is required", challenge)
     if not hmac.compare_digest(token_digest(token), expected_sha256.strip().lower()):
         raise Refusal(401, "authorization", "the operator token is not valid", challenge)
+
+
+def refuse_while_braked(brake: SignInBrake, address: str) -> None:
+    """429 while the address must wait after its wrong tokens (the token is not looked at)."""
+    wait = brake.wait(address)
+    if wait > 0:
+        seconds = math.ceil(wait)
+        raise Refusal(429, "authorization", f"too many wrong tokens from this address; "
+                      f"try again in {seconds} s", {"Retry-After": str(seconds)})
+
+
+def authorise(brake: SignInBrake, expected_sha256: str | None, address: str,
+              token: str | None) -> None:
+    """Let the token through, or refuse: 429 while the address must wait, else 401.
+
+    A wrong token (not a missing one) counts against the address; a right one clears it.
+    """
+    refuse_while_braked(brake, address)
+    try:
+        check_token(expected_sha256, token)
+    except Refusal:
+        if token is not None and expected_sha256:
+            brake.missed(address)
+        raise
+    brake.passed(address)
 
 
 def air(catalog: SeasonCatalog, season_id: int, count: int) -> AirResult:

@@ -1,4 +1,5 @@
-"""The conquest service of one app: its catalog, keys in flight, writer and broadcaster.
+"""The conquest service of one app: its catalog, keys in flight, writer, broadcaster, and
+the operator's sessions and sign-in brake.
 
 `install` puts one `ConquestService` on `app.state.conquest`; routes reach it through the
 `service` dependency, so tests build an app per database URL and nothing is global.
@@ -14,6 +15,7 @@ from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.forecasts import ForecastCache
 from fairfight.web.conquest.live import Broadcaster
 from fairfight.web.conquest.refusals import install_refusals
+from fairfight.web.conquest.sign_in import OperatorSessions, SignInBrake
 from fairfight.web.conquest.writer import ContributionWriter
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.settings import WebSettings
@@ -33,6 +35,8 @@ class ConquestService:
         self.forecasts = ForecastCache(self.catalog, settings.forecast_seasons,
                                        settings.forecast_seed)
         self.live.listeners.append(self.forecasts.refresh)
+        self.sessions = OperatorSessions(self.catalog.database)
+        self.brake = SignInBrake()
 
     @property
     def payments_only(self) -> bool:

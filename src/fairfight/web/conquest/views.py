@@ -11,12 +11,13 @@ from typing import Any
 
 from fairfight.conquest import engine, episodes, fan_pools
 from fairfight.conquest.rules import share_percent
-from fairfight.conquest.season import standings
+from fairfight.conquest.season import champion, standings
 from fairfight.web.conquest.catalog import Snapshot
 from fairfight.web.conquest.models import (
     Banner,
     BattleLine,
     BattlePage,
+    ContributionConfirmation,
     FactionCard,
     HoldingView,
     LedgerPage,
@@ -34,9 +35,12 @@ __all__ = [
     "banners",
     "battle_line",
     "battle_page",
+    "champion_text",
+    "confirmation",
     "faction_card",
     "ledger_page",
     "map_state",
+    "names",
     "pending_board",
     "permille",
     "season_ref",
@@ -73,9 +77,27 @@ def banners(entry: dict[str, Any]) -> list[Banner]:
     return shown
 
 
-def battle_line(season_id: int, entry: dict[str, Any]) -> BattleLine:
-    """One history entry as a line of the battle list."""
+def names(snap: Snapshot) -> dict[str, str]:
+    """Every region's (and faction's) display name, by code."""
+    if "names" not in snap.views:
+        snap.views["names"] = {code: snap.name_of(code) for code in snap.regions}
+    found: dict[str, str] = snap.views["names"]
+    return found
+
+
+def champion_text(snap: Snapshot) -> str | None:
+    """The champion announced in words, once the season has ended."""
+    held = champion(snap.summary)
+    if held is None:
+        return None
+    return episodes.champion_line(held.faction, names(snap), held.holdings, snap.summary.battles)
+
+
+def battle_line(season_id: int, entry: dict[str, Any],
+                named: dict[str, str] | None = None) -> BattleLine:
+    """One history entry as a line of the battle list (fighters named when `named` is given)."""
     chance = episodes.winner_chance(entry)
+    named = named or {}
     return BattleLine(
         number=entry["number"],
         kind=entry["kind"],
@@ -83,6 +105,8 @@ def battle_line(season_id: int, entry: dict[str, Any]) -> BattleLine:
         defender=entry["defender"],
         winner=entry["winner"],
         loser=entry["loser"],
+        winner_name=named.get(entry["winner"], entry["winner"]),
+        loser_name=named.get(entry["loser"], entry["loser"]),
         reason=entry["reason"],
         upset=entry["upset"],
         banners=banners(entry),
@@ -170,9 +194,12 @@ def season_view(snap: Snapshot, payments_only: bool) -> SeasonView:
         ended=summary.board["ended"],
         revealed_seed=summary.revealed_seed,
         standings=_standings(snap),
-        latest=[battle_line(snap.season_id, e) for e in reversed(snap.history[-LATEST_SHOWN:])],
+        latest=[battle_line(snap.season_id, e, names(snap))
+                for e in reversed(snap.history[-LATEST_SHOWN:])],
         waiting_rebellions=engine.waiting_rebellions(pending_board(snap)),
         payments_only=payments_only,
+        champion=None if (held := champion(summary)) is None else held.faction,
+        champion_text=champion_text(snap),
     )
     snap.views[key] = view
     return view
@@ -187,7 +214,7 @@ def battle_page(snap: Snapshot, page: int, per_page: int) -> BattlePage:
         page=page,
         per_page=per_page,
         total=len(snap.history),
-        battles=[battle_line(snap.season_id, entry) for entry in chunk],
+        battles=[battle_line(snap.season_id, entry, names(snap)) for entry in chunk],
     )
 
 
@@ -230,7 +257,7 @@ def faction_card(snap: Snapshot, code: str, payments_only: bool) -> FactionCard:
         morale_bp=faction["morale"],
         morale_text=episodes.morale_text(faction["morale"]),
         holdings=holdings,
-        battles=[battle_line(snap.season_id, e) for e in fought],
+        battles=[battle_line(snap.season_id, e, names(snap)) for e in fought],
         pool=faction["pool"],
         pool_state=faction["pool_state"],
         pool_note=fan_pools.pool_note(board, code, snap.history),
@@ -238,7 +265,18 @@ def faction_card(snap: Snapshot, code: str, payments_only: bool) -> FactionCard:
         amounts=amounts,
         accepts_contributions=bool(amounts),
         payments_only=payments_only,
+        contributions=[LedgerRow(**entry) for entry in snap.summary.ledger
+                       if entry["faction"] == code],
     )
+
+
+def confirmation(snap: Snapshot, code: str, seq: int | None) -> ContributionConfirmation | None:
+    """The words a fan reads after contributing: ledger entry `seq`, if it is this faction's."""
+    entry = next((e for e in snap.summary.ledger if e["seq"] == seq), None)
+    if entry is None or entry["faction"] != code:
+        return None
+    return ContributionConfirmation(
+        **entry, text=f"Recorded: {episodes.contribution_line(entry, names(snap))}.")
 
 
 def map_state(snap: Snapshot, after_battle: int | None = None) -> MapState:

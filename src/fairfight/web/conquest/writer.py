@@ -18,15 +18,23 @@ from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import Future
 
-from fairfight.conquest.ledger import LedgerOutcome, LedgerRequest, Recorded, record_contributions
+from fairfight.conquest.ledger import (
+    LedgerOutcome,
+    LedgerRequest,
+    Recorded,
+    RefundOwed,
+    record_contributions,
+)
 from fairfight.web.conquest.catalog import SeasonCatalog
 
-__all__ = ["BATCH_LIMIT", "ContributionWriter", "record_batch"]
+__all__ = ["Answered", "BATCH_LIMIT", "ContributionWriter", "record_batch"]
 
 BATCH_LIMIT = 256
 """The most contributions one transaction carries (keeps a batch's lock hold short)."""
 
-_Job = tuple[int, LedgerRequest, "Future[Recorded]"]
+Answered = Recorded | RefundOwed
+"""What a waiting request's future resolves to: its entry, or the refund its payment is owed."""
+_Job = tuple[int, LedgerRequest, "Future[Answered]"]
 
 
 def record_batch(
@@ -50,10 +58,10 @@ class ContributionWriter:
         self._lock = threading.Lock()
         self._closed = False
 
-    def submit(self, season_id: int, request: LedgerRequest) -> Future[Recorded]:
+    def submit(self, season_id: int, request: LedgerRequest) -> Future[Answered]:
         """Queue a contribution; the future resolves after the commit that carries it (to the
         recorded entry, or to the refusal it got)."""
-        future: Future[Recorded] = Future()
+        future: Future[Answered] = Future()
         with self._lock:
             if self._closed:
                 raise RuntimeError("the service is shutting down")
@@ -106,7 +114,7 @@ class ContributionWriter:
             except Exception as error:  # noqa: BLE001 -- the whole transaction failed
                 outcomes = [error] * len(live)
             for (_, _, future), outcome in zip(live, outcomes, strict=True):
-                if isinstance(outcome, Recorded):
+                if isinstance(outcome, Recorded | RefundOwed):
                     future.set_result(outcome)
                 else:
                     future.set_exception(outcome)

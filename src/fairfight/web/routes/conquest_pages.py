@@ -117,7 +117,8 @@ def _card(
     return _page(
         request, "faction.html", status,
         season=views.season_ref(snap), card=views.faction_card(snap, code, conquest.payments_only),
-        form_key=secrets.token_urlsafe(18), error=error, added=added,
+        form_key=secrets.token_urlsafe(18), error=error,
+        confirmation=views.confirmation(snap, code, added),
         forecast=conquest.forecasts.view(snap), effect=effect,
     )
 

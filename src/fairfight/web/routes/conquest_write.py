@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import json
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, Depends, FastAPI, Header, Request, Response
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from fairfight.core.validation import parse_model
@@ -22,6 +24,7 @@ from fairfight.web.conquest.models import (
     BeaconRequest,
     Contribution,
     ContributionRequest,
+    RefundOwedView,
     RevealResult,
 )
 from fairfight.web.conquest.payments import SIGNATURE_HEADER, verified_event
@@ -31,6 +34,7 @@ from fairfight.web.conquest.service import ConquestService, install_service, ser
 __all__ = [
     "air",
     "beacon",
+    "client_address",
     "contribute",
     "export",
     "install",
@@ -40,6 +44,7 @@ __all__ = [
 ]
 
 router = APIRouter(prefix="/api", tags=["conquest"])
+M = TypeVar("M", bound=BaseModel)
 Service = Annotated[ConquestService, Depends(service)]
 
 
@@ -77,14 +82,17 @@ async def contribute(
     return JSONResponse(payload, status_code=status)
 
 
-@router.post("/payments/webhook", status_code=201, response_model=Contribution)
+@router.post("/payments/webhook", status_code=201, response_model=Contribution, responses={
+    200: {"model": RefundOwedView, "description": "paid, but refused by the pool rules: "
+          "recorded once as a refund owed, with the reason (the same answer on redelivery)"}})
 async def payment_webhook(
     request: Request,
     conquest: Service,
     signature: Annotated[str | None, Header(alias=SIGNATURE_HEADER, max_length=600)] = None,
 ) -> Response:
     """A settled payment from the provider, signed with HMAC-SHA256 over timestamp and body;
-    the event id makes a redelivered event count once."""
+    the event id makes a redelivered event count once. A payment the pool rules refuse is
+    recorded as a refund owed (200, with the reason), also once."""
     secret = conquest.settings.payment_secret
     if not secret:
         raise Refusal(404, "payments", "no payment provider is configured")
@@ -94,45 +102,71 @@ async def payment_webhook(
     asked = parse_model(ContributionRequest, {"faction": data.faction, "amount": data.amount})
     requested = Requested(f"payment:{event.id}", request.method, request.url.path, raw)
     status, payload = await record_contribution_async(
-        conquest.writer, conquest.in_flight, data.season, asked, requested,
+        conquest.writer, conquest.in_flight, data.season, asked, requested, payment=event.id,
     )
     conquest.live.poke()
     return JSONResponse(payload, status_code=status)
 
 
-def _authorised(conquest: ConquestService, authorization: str | None) -> None:
-    operator.check_token(conquest.settings.admin_token_sha256, operator.bearer_token(authorization))
+def client_address(request: Request) -> str:
+    """The address wrong tokens are counted against (the peer; behind a proxy, the proxy)."""
+    return request.client.host if request.client else "unknown"
 
 
-Authorization = Annotated[str | None, Header(max_length=600)]
+def _authorised(conquest: ConquestService, request: Request) -> None:
+    """The token check, from the header alone: it runs before the body is read."""
+    operator.authorise(conquest.brake, conquest.settings.admin_token_sha256,
+                       client_address(request), operator.bearer_token(
+                           request.headers.get("authorization")))
 
 
-@router.post("/seasons/{season_id:int}/operator/air", tags=["operator"])
-async def air(
-    season_id: int, conquest: Service, request: AirRequest, authorization: Authorization = None
-) -> AirResult:
-    """Air the next battle, or the next `count` (operator token required)."""
-    _authorised(conquest, authorization)
-    result = await run_in_threadpool(operator.air, conquest.catalog, season_id, request.count)
+async def _body(request: Request, model: type[M]) -> M:
+    """Read and parse the body, only once the token has passed."""
+    raw = await request.body()
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        raise Refusal(400, "body", "is not JSON") from None
+    return parse_model(model, data)
+
+
+def _json_body(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI entry of a body the route reads itself (after checking the token)."""
+    return {"requestBody": {"required": False, "content": {
+        "application/json": {"schema": model.model_json_schema()}}}}
+
+
+BEARER: dict[int | str, dict[str, Any]] = {
+    401: {"description": "no valid `Authorization: Bearer TOKEN`"},
+    429: {"description": "too many wrong tokens from this address; see Retry-After"},
+}
+
+
+@router.post("/seasons/{season_id:int}/operator/air", tags=["operator"], responses=BEARER,
+             openapi_extra=_json_body(AirRequest))
+async def air(season_id: int, conquest: Service, request: Request) -> AirResult:
+    """Air the next battle, or the next `count` (1 to 10; operator token required)."""
+    _authorised(conquest, request)
+    asked = await _body(request, AirRequest)
+    result = await run_in_threadpool(operator.air, conquest.catalog, season_id, asked.count)
     conquest.live.poke()
     return result
 
 
-@router.post("/seasons/{season_id:int}/operator/beacon", tags=["operator"])
-async def beacon(
-    season_id: int, conquest: Service, value: BeaconRequest, authorization: Authorization = None
-) -> dict[str, str]:
-    """Record the beacon round's randomness before battle 1 (operator token required)."""
-    _authorised(conquest, authorization)
+@router.post("/seasons/{season_id:int}/operator/beacon", tags=["operator"], responses=BEARER,
+             openapi_extra=_json_body(BeaconRequest))
+async def beacon(season_id: int, conquest: Service, request: Request) -> dict[str, str]:
+    """Record the beacon round once it is out: its randomness and BLS signature, checked with
+    drand-verify before anything is stored (operator token required)."""
+    _authorised(conquest, request)
+    value = await _body(request, BeaconRequest)
     return await run_in_threadpool(operator.record_beacon, conquest.catalog, season_id, value)
 
 
-@router.post("/seasons/{season_id:int}/operator/reveal", tags=["operator"])
-async def reveal_seed(
-    season_id: int, conquest: Service, authorization: Authorization = None
-) -> RevealResult:
+@router.post("/seasons/{season_id:int}/operator/reveal", tags=["operator"], responses=BEARER)
+async def reveal_seed(season_id: int, conquest: Service, request: Request) -> RevealResult:
     """Publish the seed once the season is over (operator token required)."""
-    _authorised(conquest, authorization)
+    _authorised(conquest, request)
     return await run_in_threadpool(operator.reveal, conquest.catalog, season_id)
 
 
@@ -140,13 +174,11 @@ async def reveal_seed(
     "/seasons/{season_id:int}/operator/export",
     tags=["operator"],
     response_class=Response,
-    responses={200: {"content": {"application/zip": {}}}},
+    responses={200: {"content": {"application/zip": {}}}, **BEARER},
 )
-async def export(
-    season_id: int, conquest: Service, authorization: Authorization = None
-) -> Response:
+async def export(season_id: int, conquest: Service, request: Request) -> Response:
     """The public record as it stands (a zip; the seed only after the reveal)."""
-    _authorised(conquest, authorization)
+    _authorised(conquest, request)
     data = await run_in_threadpool(operator.record_zip, conquest.catalog, season_id)
     return Response(data, media_type="application/zip", headers={
         "Content-Disposition": f'attachment; filename="season-{season_id}-record.zip"'})

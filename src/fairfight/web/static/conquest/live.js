@@ -34,6 +34,7 @@
         document.querySelectorAll("[data-live][id]").forEach(function (old) {
           var replacement = fresh.getElementById(old.id);
           if (replacement) { old.replaceWith(document.importNode(replacement, true)); }
+          else { old.remove(); } // e.g. the title odds, gone once the title is decided
         });
       })
       .catch(function () { /* the next event retries */ })
