@@ -92,6 +92,7 @@
     "ruleset",
   ];
   const PUBLISHED = "published";
+  const LOG_KEY = "log_key";
   const PUBLISHED_FORM = "YYYY-MM-DDTHH:MM:SSZ";
   const PUBLISHED_PATTERN = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z$/;
   /* drand quicknet: round r comes out at genesis + (r - 1) * period_seconds (unix seconds). */
@@ -1032,7 +1033,7 @@
       const found = has(header, "engine_version") ? header.engine_version : NOTHING;
       throw differs("header", "engine_version", ENGINE_VERSION, found);
     }
-    onlyKnown("header", header, [...HEADER_KEYS, PUBLISHED]);
+    onlyKnown("header", header, [...HEADER_KEYS, PUBLISHED, LOG_KEY]);
     present("header", header, HEADER_KEYS);
     if (header.ruleset !== "conquest") {
       throw differs("header", "ruleset", "conquest", header.ruleset);
@@ -1070,6 +1071,9 @@
     if (has(header, PUBLISHED)) {
       if (spec === null) throw differs("header", PUBLISHED, NOTHING, header[PUBLISHED]);
       checkedPublished(header[PUBLISHED]);
+    }
+    if (has(header, LOG_KEY) && !isHex64(header[LOG_KEY])) {
+      throw new Mismatch("header", `field ${LOG_KEY}: must be 64 lowercase hex digits`);
     }
   }
 

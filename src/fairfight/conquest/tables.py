@@ -16,17 +16,20 @@ __all__ = [
     "BASIS_POINTS",
     "BEACON_LEAD_SECONDS",
     "BORDER_KINDS",
+    "BattleKind",
     "CATEGORIES",
     "CATEGORY_TYPES",
     "CLAMP_PER_MILLE",
     "COUNTERS",
     "COUNTER_BONUS",
     "COUNTER_CIRCLE",
+    "Category",
     "DRAWS_PER_BATTLE",
     "DRAW_ROLES",
     "ENGINE_FILES",
     "ENGINE_VERSION",
     "FAN_BOOST_AT_CAP",
+    "FactionType",
     "GUIDE",
     "HOME_BONUS",
     "INTEGRATION_DENOMINATOR",
@@ -34,6 +37,7 @@ __all__ = [
     "INTEGRATION_STEP",
     "LAND",
     "LEGACY_ENGINE_FILES",
+    "LOG_KEY",
     "MANIFEST",
     "MORALE_CAP_BP",
     "MORALE_DECAY",
@@ -43,6 +47,7 @@ __all__ = [
     "POOL_STEP",
     "POWER_EXPONENT",
     "POWER_SCALE",
+    "PoolState",
     "QUICKNET",
     "RATING_MAX",
     "RATING_MIN",
@@ -53,17 +58,13 @@ __all__ = [
     "ROUND_CEILING",
     "ROUND_FLOOR",
     "ROUND_SCALE",
+    "Reason",
     "SEA",
     "SEA_FACTOR",
     "SHOWN_LENGTH",
     "SPECIAL_BONUS",
     "STRENGTH_FACTORS",
     "UPSET_BELOW",
-    "BattleKind",
-    "Category",
-    "FactionType",
-    "PoolState",
-    "Reason",
 ]
 
 ENGINE_VERSION = "fairfight-conquest-1"
@@ -244,6 +245,9 @@ ENGINE_FILES = (
 and engine.js); the header names the SHA-256 of each."""
 LEGACY_ENGINE_FILES = ("draws.py", "engine.js", "engine.py")
 """The verifier files of archives written before the verifier left engine.py; still accepted."""
+LOG_KEY = "log_key"
+"""The optional header field holding the season key's Ed25519 public key (64 hex digits): every
+signed head of the season log verifies under it, so it is published before battle 1."""
 GUIDE = "VERIFY.md"
 MANIFEST = "manifest.sha256"
 """`sha256sum` format: one `<64 hex digits>  <file name>` line per other file of the archive."""

@@ -194,7 +194,7 @@ def check_header(header: Any) -> None:
             tables.ENGINE_VERSION,
             header.get("engine_version", engine.ABSENT),
         )
-    _check_known("header", header, (*_HEADER_FIELDS, beacons.PUBLISHED))
+    _check_known("header", header, (*_HEADER_FIELDS, beacons.PUBLISHED, tables.LOG_KEY))
     _check_present("header", header, _HEADER_FIELDS)
     if header["ruleset"] != "conquest":
         raise ReplayMismatch.of_field("header", "ruleset", "conquest", header["ruleset"])
@@ -232,6 +232,8 @@ def check_header(header: Any) -> None:
                 "header", beacons.PUBLISHED, engine.ABSENT, header[beacons.PUBLISHED]
             )
         beacons.checked_published(header[beacons.PUBLISHED])
+    if tables.LOG_KEY in header and not _is_hex64(header[tables.LOG_KEY]):
+        raise ReplayMismatch("header", f"field {tables.LOG_KEY}: must be 64 lowercase hex digits")
 
 
 def _check_map_fields(map_data: Any) -> None:
