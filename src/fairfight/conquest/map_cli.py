@@ -16,7 +16,11 @@ from fairfight.console import console, emit_json, guarded
 from fairfight.core.errors import InputError
 from fairfight.inputs import check_output_file
 
-__all__ = ["app", "build", "maps"]
+__all__ = [
+    "app",
+    "build",
+    "maps",
+]
 
 app = typer.Typer(help="Build conquest maps from boundary data.", no_args_is_help=True,
                   add_completion=False)

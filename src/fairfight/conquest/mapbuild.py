@@ -31,11 +31,11 @@ from fairfight.core.validation import parse_model
 from fairfight.inputs import MAX_DEPTH, read_text
 
 __all__ = [
+    "BuildReport",
+    "BuiltMap",
     "COLUMNS",
     "MAX_GEOJSON_BYTES",
     "MAX_TABLE_BYTES",
-    "BuildReport",
-    "BuiltMap",
     "build_map",
     "map_text",
     "read_factions",
@@ -139,10 +139,10 @@ def read_regions(path: Path) -> dict[str, _Outline]:
         except (ValueError, TypeError, IndexError, AttributeError) as error:
             raise InputError(f"{where}.geometry",
                              f"not a {feature.geometry.type}: {error}") from None
-        if geometry.is_empty or geometry.area <= 0:
-            raise InputError(f"{where}.geometry", "the outline encloses no area")
         if not geometry.is_valid:
             raise InputError(f"{where}.geometry", f"invalid geometry: {explain_validity(geometry)}")
+        if geometry.is_empty or geometry.area <= 0:
+            raise InputError(f"{where}.geometry", "the outline encloses no area")
         outlines[code] = _Outline(code, where, geometry, feature.properties.off_map)
     return outlines
 
@@ -203,7 +203,8 @@ def read_factions(path: Path) -> tuple[dict[str, dict[str, Any]], tuple[str, ...
         line = reader.line_num
         if not any(cell.strip() for cell in cells):
             continue
-        code = cells[header.index("code")].strip() if len(cells) == len(header) else "?"
+        index = header.index("code")
+        code = cells[index].strip() if len(cells) > index else "?"
         where = f"{path} line {line} ({code})"
         if len(cells) != len(header):
             raise InputError(where, f"has {len(cells)} cells, the header has {len(header)}")

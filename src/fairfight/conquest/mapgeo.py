@@ -29,17 +29,17 @@ from shapely.geometry import LineString, Point  # type: ignore[import-untyped]
 from shapely.ops import nearest_points, substring  # type: ignore[import-untyped]
 
 __all__ = [
-    "END_TRIM_KM",
     "EARTH_KM",
+    "END_TRIM_KM",
+    "Geometry",
     "KM_PER_DEG",
     "LAND_TOLERANCE_KM",
+    "Link",
     "MAX_REMOTE_KM",
     "MAX_SEA_KM",
     "MIN_SHARED_KM",
-    "TOUCH_KM",
-    "Geometry",
-    "Link",
     "Pair",
+    "TOUCH_KM",
     "closest_points",
     "components",
     "haversine_km",

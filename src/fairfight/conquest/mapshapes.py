@@ -16,16 +16,16 @@ from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+import shapely  # type: ignore[import-untyped]
 from shapely.geometry import MultiPolygon, Polygon  # type: ignore[import-untyped]
-from shapely.ops import transform  # type: ignore[import-untyped]
 
 from fairfight.conquest.mapgeo import EARTH_KM, Geometry
 
 __all__ = [
+    "AlbersConic",
     "MIN_ISLAND_KM2",
     "SIMPLIFY_KM",
     "SIMPLIFY_SHARE",
-    "AlbersConic",
     "outline_svg",
     "shapes_document",
 ]
@@ -132,12 +132,11 @@ def shapes_document(outlines: Mapping[str, Geometry], source: str) -> dict[str, 
     north = max(outline.bounds[3] for outline in outlines.values())
     albers = AlbersConic.fitted((west, south, east, north))
 
-    def project(x: Any, y: Any) -> tuple[Any, Any]:
-        points = [albers(lon, lat) for lon, lat in zip(x, y, strict=True)]
-        return [p[0] for p in points], [p[1] for p in points]
+    def project(coords: Any) -> list[tuple[float, float]]:
+        return [albers(float(lon), float(lat)) for lon, lat in coords]
 
     shapes = {
-        code: _region_shape([transform(project, part).buffer(0)
+        code: _region_shape([shapely.transform(part, project).buffer(0)
                              for part in _polygons(outlines[code])])
         for code in sorted(outlines, key=str.encode)
     }
