@@ -139,6 +139,10 @@ def read_regions(path: Path) -> dict[str, _Outline]:
         except (ValueError, TypeError, IndexError, AttributeError) as error:
             raise InputError(f"{where}.geometry",
                              f"not a {feature.geometry.type}: {error}") from None
+        west, south, east, north = geometry.bounds
+        if not (south >= -90 and north <= 90 and west >= -540 and east <= 540):
+            raise InputError(f"{where}.geometry",
+                             "coordinates must be longitude and latitude in degrees")
         if not geometry.is_valid:
             raise InputError(f"{where}.geometry", f"invalid geometry: {explain_validity(geometry)}")
         if geometry.is_empty or geometry.area <= 0:

@@ -13,8 +13,9 @@ between the two nearest points. The sea rule is the one the north-america map wa
 3. corners: a pair closer than TOUCH_KM whose meeting point is within TOUCH_KM of a third
    region is a corner contact, not a crossing;
 4. remote links: while the graph is cut, the cut-off group with the smallest code is joined to
-   the largest group by its closest pair, labelled remote (here within a reach, so a region
-   beyond every reach stays cut off and the map is refused).
+   the largest group by its closest pair, labelled remote. Here the pair must be within a
+   reach: a group beyond it is passed over for the next one, and if no group can be joined the
+   map stays cut and the builder refuses it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from shapely import STRtree, affinity  # type: ignore[import-untyped]
-from shapely.geometry import LineString, Point  # type: ignore[import-untyped]
+from shapely.geometry import LineString, Point, box  # type: ignore[import-untyped]
 from shapely.ops import nearest_points, substring  # type: ignore[import-untyped]
 
 __all__ = [
@@ -140,6 +141,11 @@ def shared_boundary_km(first: Geometry, second: Geometry,
     """Length of boundary the two outlines share: the shorter of each one's boundary lying
     within `tolerance_km` of the other, so a point contact counts for almost nothing."""
     reach = _degrees(tolerance_km)
+    # Only the parts near the other outline matter; the cut edges lie beyond the tolerance.
+    first, second = (first.intersection(box(*second.bounds).buffer(reach)),
+                     second.intersection(box(*first.bounds).buffer(reach)))
+    if first.is_empty or second.is_empty:
+        return 0.0
     contact = first.buffer(reach).intersection(second.buffer(reach))
     if contact.is_empty:
         return 0.0
@@ -253,16 +259,23 @@ def sea_links(outlines: Mapping[str, Geometry], land: Iterable[Pair],
     joined = land_pairs | {(link.a, link.b) for link in links}
     while len(groups := components(codes, joined)) > 1:
         largest = max(groups, key=len)
-        cut_off = next(group for group in groups if group is not largest)
-        reachable = [
-            (haversine_km(*closest_points(outlines[x], outlines[y])), x, y)
-            for x in sorted(cut_off, key=str.encode) for y in sorted(largest, key=str.encode)
-            if _gap_km(outlines[x], outlines[y]) <= max_remote_km
-        ]
-        best = min((choice for choice in reachable if choice[0] <= max_remote_km), default=None)
+        best = next((pair for group in groups if group is not largest
+                     if (pair := _closest_pair(outlines, group, largest, max_remote_km))), None)
         if best is None:
             break
-        a, b = ordered(best[1], best[2])
-        links.append(_link(a, b, *closest_points(outlines[a], outlines[b]), remote=True))
-        joined.add((a, b))
+        links.append(_link(*best, *closest_points(outlines[best[0]], outlines[best[1]]),
+                           remote=True))
+        joined.add(best)
     return sorted(links, key=lambda link: (link.a.encode(), link.b.encode()))
+
+
+def _closest_pair(outlines: Mapping[str, Geometry], cut_off: set[str], largest: set[str],
+                  reach_km: float) -> Pair | None:
+    """The closest pair joining `cut_off` to `largest` within `reach_km`, ties by code."""
+    reachable = [
+        (haversine_km(*closest_points(outlines[x], outlines[y])), x, y)
+        for x in sorted(cut_off, key=str.encode) for y in sorted(largest, key=str.encode)
+        if _gap_km(outlines[x], outlines[y]) <= reach_km
+    ]
+    best = min((choice for choice in reachable if choice[0] <= reach_km), default=None)
+    return None if best is None else ordered(best[1], best[2])
