@@ -28,7 +28,6 @@ Then: fairfight conquest map build tools/europe_regions.geojson tools/europe_fac
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import math
 import struct
@@ -40,6 +39,8 @@ from typing import Any
 
 from shapely.geometry import MultiPolygon, Polygon, box, mapping
 from shapely.ops import unary_union
+
+from conquest_build_map import ratings_module  # the rating rule's loader, beside this script
 
 TOOLS = Path(__file__).resolve().parent
 DATASET = "geopandas/datasets/naturalearth_lowres/naturalearth_lowres"
@@ -129,16 +130,6 @@ def rounded(geometry: Any) -> Any:
         [g for g in merged.geoms if isinstance(g, Polygon)])
 
 
-def ratings_rule() -> Any:
-    """tools/conquest_ratings.py, the one home of the rating rule, loaded as a module."""
-    spec = importlib.util.spec_from_file_location("conquest_ratings", TOOLS / "conquest_ratings.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def feature(code: str, geometry: Any, **extra: Any) -> dict[str, Any]:
     return {"type": "Feature", "properties": {"code": code, **extra}, "geometry": mapping(geometry)}
 
@@ -178,7 +169,7 @@ def main() -> None:
         writer = csv.DictWriter(handle, fieldnames=list(indicators[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(indicators)
-    rule = ratings_rule()
+    rule = ratings_module()
     values = {
         "P": {r["code"]: Fraction(r["gdp_per_person_usd"]) for r in indicators},
         "S": {r["code"]: Fraction(r["area_km2"]) for r in indicators},

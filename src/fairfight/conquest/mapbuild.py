@@ -28,7 +28,12 @@ from fairfight.conquest import mapgeo
 from fairfight.conquest.scenario import BorderKind, Region, validate_map
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
-from fairfight.inputs import MAX_DEPTH, read_text
+from fairfight.inputs import (  # _no_constant and _unique_object: load_json's own JSON hooks
+    MAX_DEPTH,
+    _no_constant,
+    _unique_object,
+    read_text,
+)
 
 __all__ = [
     "BuildReport",
@@ -95,25 +100,12 @@ class _Outline:
     off_map: bool
 
 
-def _refuse_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ValueError(f"key {key[:60]!r} is given twice in one object")
-        result[key] = value
-    return result
-
-
-def _no_constant(text: str) -> float:
-    raise ValueError(f"{text} is not a JSON number")
-
-
 def _parse_geojson(path: Path) -> Any:
-    """GeoJSON text as data: like `inputs.load_json` (size cap, strict UTF-8, no repeated keys,
-    no NaN, bounded depth) except that coordinates are fractions, as GeoJSON writes them."""
+    """GeoJSON text as data: `inputs.load_json`'s size cap, strict UTF-8 and hooks (no repeated
+    keys, no NaN), except that numbers may have fractions, as GeoJSON coordinates do."""
     text = read_text(path, MAX_GEOJSON_BYTES)
     try:
-        data = json.loads(text, object_pairs_hook=_refuse_repeats, parse_constant=_no_constant)
+        data = json.loads(text, object_pairs_hook=_unique_object, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise InputError(str(path), f"JSON syntax error at line {error.lineno} column "
                                     f"{error.colno}: {error.msg}") from None
