@@ -236,7 +236,10 @@ def _link(a: str, b: str, p: Point, q: Point, remote: bool) -> Link:
 def sea_links(outlines: Mapping[str, Geometry], land: Iterable[Pair],
               off_map: Geometry | None = None,
               max_remote_km: float = MAX_REMOTE_KM) -> list[Link]:
-    """Sea links by the coastline rule (module docstring), sorted by pair."""
+    """Sea links by the coastline rule (module docstring), sorted by pair.
+
+    A region named in `land` may lack an outline (an inland region that no coast reaches);
+    it still counts in the groups the remote step joins."""
     land_pairs = set(land)
     blockers = _Land(outlines, off_map)
     codes = sorted(outlines, key=str.encode)
@@ -257,7 +260,8 @@ def sea_links(outlines: Mapping[str, Geometry], land: Iterable[Pair],
             if _crossing_is_clear(p, q, (a, b), blockers):
                 links.append(_link(a, b, p, q, remote=False))
     joined = land_pairs | {(link.a, link.b) for link in links}
-    while len(groups := components(codes, joined)) > 1:
+    everyone = set(codes) | {code for pair in land_pairs for code in pair}
+    while len(groups := components(everyone, joined)) > 1:
         largest = max(groups, key=len)
         best = next((pair for group in groups if group is not largest
                      if (pair := _closest_pair(outlines, group, largest, max_remote_km))), None)
@@ -274,7 +278,8 @@ def _closest_pair(outlines: Mapping[str, Geometry], cut_off: set[str], largest: 
     """The closest pair joining `cut_off` to `largest` within `reach_km`, ties by code."""
     reachable = [
         (haversine_km(*closest_points(outlines[x], outlines[y])), x, y)
-        for x in sorted(cut_off, key=str.encode) for y in sorted(largest, key=str.encode)
+        for x in sorted(cut_off & outlines.keys(), key=str.encode)
+        for y in sorted(largest & outlines.keys(), key=str.encode)
         if _gap_km(outlines[x], outlines[y]) <= reach_km
     ]
     best = min((choice for choice in reachable if choice[0] <= reach_km), default=None)
