@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from fairfight.conquest import engine, mapbuild, mapgeo, mapsvg
@@ -92,6 +94,33 @@ def test_shared_length_is_measured_in_kilometres() -> None:
     assert edge == pytest.approx(111.195 + reach, abs=0.01)
     corner = mapgeo.shared_boundary_km(box(10, 50, 11, 51), box(11, 51, 12, 52))
     assert corner == pytest.approx(reach, abs=0.01) and corner < mapgeo.MIN_SHARED_KM
+
+
+@given(
+    widths=st.lists(st.sampled_from([0.2, 0.6, 1.0, 2.5]), min_size=1, max_size=4),
+    heights=st.lists(st.sampled_from([0.1, 0.4, 1.5]), min_size=1, max_size=4),
+    south=st.sampled_from([-55.0, -10.0, 30.0, 62.0]),
+)
+@settings(max_examples=25)
+def test_a_block_of_cells_borders_exactly_its_edge_neighbours(
+    widths: list[float], heights: list[float], south: float
+) -> None:
+    """Cells of a block share edges with their four neighbours and touch the diagonal ones
+    at a corner only; every other line between two cells crosses a third cell. Cells stay
+    wider than 6 km: a crossing that short is not tested (3 km are trimmed at each end)."""
+    from shapely.geometry import box
+
+    xs = [10.0 + sum(widths[:i]) for i in range(len(widths) + 1)]
+    ys = [south + sum(heights[:j]) for j in range(len(heights) + 1)]
+    cells = {f"C{i}{j}": box(xs[i], ys[j], xs[i + 1], ys[j + 1])
+             for i in range(len(widths)) for j in range(len(heights))}
+    expected = {(f"C{i}{j}", f"C{i + 1}{j}") for i in range(len(widths) - 1)
+                for j in range(len(heights))}
+    expected |= {(f"C{i}{j}", f"C{i}{j + 1}") for i in range(len(widths))
+                 for j in range(len(heights) - 1)}
+    land = mapgeo.land_borders(cells)
+    assert set(land) == expected
+    assert mapgeo.sea_links(cells, land, max_remote_km=0) == []
 
 
 def test_the_built_map_is_one_the_engine_loads(tmp_path: Path) -> None:
