@@ -216,6 +216,8 @@ FAR_WEST = "[[[30.0, 50.5], [30.5, 50.0], [31.0, 50.5], [30.5, 51.0], [30.0, 50.
         ("geojson", '"type": "Polygon", "coordinates": [[[11.0',
          '"type": "Point", "coordinates": [[[11.0', "features[1].geometry.type: Input should be"),
         ("geojson", "[[[10.0, 50.0], [11.0, 50.0], [11.0, 51.0], [10.0, 51.0], [10.0, 50.0]]]",
+         "[]", "features[0] (AA).geometry: the outline has no points"),
+        ("geojson", "[[[10.0, 50.0], [11.0, 50.0], [11.0, 51.0], [10.0, 51.0], [10.0, 50.0]]]",
          "[[[10.0, 95.0], [11.0, 95.0], [11.0, 96.0], [10.0, 96.0], [10.0, 95.0]]]",
          "features[0] (AA).geometry: coordinates must be longitude and latitude in degrees"),
         ("geojson", "[[[10.0, 50.0], [11.0, 50.0],", "[[[10.0, 50.0], [11.0, NaN],",

@@ -29,7 +29,6 @@ from fairfight.conquest.scenario import BorderKind, Region, validate_map
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 from fairfight.inputs import (  # _no_constant and _unique_object: load_json's own JSON hooks
-    MAX_DEPTH,
     _no_constant,
     _unique_object,
     read_text,
@@ -112,7 +111,7 @@ def _parse_geojson(path: Path) -> Any:
     except ValueError as error:
         raise InputError(str(path), str(error)) from None
     except RecursionError:
-        raise InputError(str(path), f"nested more than {MAX_DEPTH} levels deep") from None
+        raise InputError(str(path), "nested too deeply for a GeoJSON file") from None
     return data
 
 
@@ -131,13 +130,15 @@ def read_regions(path: Path) -> dict[str, _Outline]:
         except (ValueError, TypeError, IndexError, AttributeError) as error:
             raise InputError(f"{where}.geometry",
                              f"not a {feature.geometry.type}: {error}") from None
+        if geometry.is_empty:
+            raise InputError(f"{where}.geometry", "the outline has no points")
         west, south, east, north = geometry.bounds
         if not (south >= -90 and north <= 90 and west >= -540 and east <= 540):
             raise InputError(f"{where}.geometry",
                              "coordinates must be longitude and latitude in degrees")
         if not geometry.is_valid:
             raise InputError(f"{where}.geometry", f"invalid geometry: {explain_validity(geometry)}")
-        if geometry.is_empty or geometry.area <= 0:
+        if geometry.area <= 0:
             raise InputError(f"{where}.geometry", "the outline encloses no area")
         outlines[code] = _Outline(code, where, geometry, feature.properties.off_map)
     return outlines
