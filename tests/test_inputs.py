@@ -77,6 +77,17 @@ def test_json_duplicates_fractions_constants_and_long_integers(tmp_path: Path) -
     assert inputs.parse_json("[-12, 0]", "f") == [-12, 0]
 
 
+def test_measurements_may_have_fractions_when_the_format_says_so() -> None:
+    text = '{"coordinates": [[-3.5, 51.25], [2e1, 0]]}'
+    with pytest.raises(InputError, match="not a whole number"):
+        inputs.parse_json(text, "shapes.geojson")
+    value = inputs.parse_json(text, "shapes.geojson", fractions=True)
+    assert value == {"coordinates": [[-3.5, 51.25], [20.0, 0]]}
+    for refused in ('{"a": NaN}', '{"a": 1, "a": 2}', "[" * 2000 + "]" * 2000):
+        with pytest.raises(InputError):
+            inputs.parse_json(refused, "shapes.geojson", fractions=True)
+
+
 def test_json_deep_nesting_is_one_line() -> None:
     assert "nested" in refused(inputs.parse_json, "[" * 100_000 + "]" * 100_000, "f").rule
     assert "nested" in refused(inputs.parse_json, "[" * 80 + "]" * 80, "f").rule

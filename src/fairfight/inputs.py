@@ -189,16 +189,17 @@ def _first_problem(value: Any) -> tuple[str, str] | None:
     return None
 
 
-def parse_json(text: str, where: str) -> Any:
+def parse_json(text: str, where: str, *, fractions: bool = False) -> Any:
     """Parse JSON text refusing duplicate keys, fractions, NaN, long integers and deep nesting.
 
-    Every number in this project's files is an integer, so `8e6` or `1.5` is refused with
-    the path of the field that holds it.
+    Every number in this project's own files is an integer, so `8e6` or `1.5` is refused with
+    the path of the field that holds it. `fractions=True` is for formats made elsewhere whose
+    numbers are measurements (GeoJSON coordinates): they are read as floats.
     """
     try:
         value = json.loads(
             text, object_pairs_hook=_unique_object, parse_int=_whole_number,
-            parse_float=_Fraction, parse_constant=_no_constant,
+            parse_float=float if fractions else _Fraction, parse_constant=_no_constant,
         )
     except json.JSONDecodeError as error:
         raise InputError(
@@ -214,9 +215,9 @@ def parse_json(text: str, where: str) -> Any:
     return value
 
 
-def load_json(path: Path, limit: int = MAX_DOCUMENT_BYTES) -> Any:
+def load_json(path: Path, limit: int = MAX_DOCUMENT_BYTES, *, fractions: bool = False) -> Any:
     """A JSON file read and parsed with every check of `read_text` and `parse_json`."""
-    return parse_json(read_text(path, limit), str(path))
+    return parse_json(read_text(path, limit), str(path), fractions=fractions)
 
 
 def load_jsonl(path: Path, limit: int | None = None) -> Iterator[tuple[int, Any]]:

@@ -28,11 +28,7 @@ from fairfight.conquest import mapgeo
 from fairfight.conquest.scenario import BorderKind, Region, validate_map
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
-from fairfight.inputs import (  # _no_constant and _unique_object: load_json's own JSON hooks
-    _no_constant,
-    _unique_object,
-    read_text,
-)
+from fairfight.inputs import load_json, read_text
 
 __all__ = [
     "BuildReport",
@@ -100,19 +96,10 @@ class _Outline:
 
 
 def _parse_geojson(path: Path) -> Any:
-    """GeoJSON text as data: `inputs.load_json`'s size cap, strict UTF-8 and hooks (no repeated
-    keys, no NaN), except that numbers may have fractions, as GeoJSON coordinates do."""
-    text = read_text(path, MAX_GEOJSON_BYTES)
-    try:
-        data = json.loads(text, object_pairs_hook=_unique_object, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise InputError(str(path), f"JSON syntax error at line {error.lineno} column "
-                                    f"{error.colno}: {error.msg}") from None
-    except ValueError as error:
-        raise InputError(str(path), str(error)) from None
-    except RecursionError:
-        raise InputError(str(path), "nested too deeply for a GeoJSON file") from None
-    return data
+    """GeoJSON as data, with every check of `inputs.load_json` (size cap, strict UTF-8, no
+    repeated keys, no NaN, bounded nesting) except that numbers may have fractions, as GeoJSON
+    coordinates do."""
+    return load_json(path, MAX_GEOJSON_BYTES, fractions=True)
 
 
 def read_regions(path: Path) -> dict[str, _Outline]:
