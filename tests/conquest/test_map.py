@@ -24,7 +24,7 @@ def shipped() -> dict[str, Any]:
 
 
 def test_the_default_map_is_north_america(shipped: dict[str, Any]) -> None:
-    assert MAP_NAMES == ("north-america",)
+    assert MAP_NAMES[0] == "north-america" and "europe" in MAP_NAMES
     assert load_map() == shipped
     assert load_map(map_path("north-america")) == shipped
     assert shipped["name"] == "north-america"
@@ -333,3 +333,10 @@ def test_the_map_notes_state_the_shipped_counts(shipped: dict[str, Any]) -> None
         f"links ({stats['remote']} of them labelled remote), {stats['borders']} borders in all."
     )
     assert summary in notes
+
+
+def test_every_shipped_map_loads_by_name_and_validates() -> None:
+    for name in MAP_NAMES:
+        data = load_map(name)
+        assert data["name"] == name
+        validate_map(data)

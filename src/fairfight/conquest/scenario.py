@@ -53,7 +53,7 @@ __all__ = [
 DEFAULT_MAP = "north-america"
 """The map a season uses when none is named."""
 
-MAP_NAMES: tuple[str, ...] = (DEFAULT_MAP,)
+MAP_NAMES: tuple[str, ...] = (DEFAULT_MAP, "europe")
 """Maps shipped inside the package, loadable by name."""
 
 
