@@ -116,7 +116,7 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     blue.click("#mode-move")
     blue.click("a.cb-target-link[href*='path=2%2C2']")
     steps = blue.inner_text("#path-steps")
-    assert "(2,2) — 1 of 3 MP" in steps and "reaction possible: r-front" in steps
+    assert "(2,2) — 1 of 3 MP" in steps and "reaction possible: Red Front" in steps
     shots(blue, "clash-seat-move-path")
     assert_accessible(blue)
     blue.click("#order-move")
@@ -170,3 +170,29 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     shots(blue, "clash-seat-turn-3-blue")
     blue_context.close()
     red_context.close()
+
+
+def test_hot_seat_hands_the_screen_over(browser: Any, service: Service) -> None:
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{service.base}/clash")
+    page.check("#new-table input[name=scenario][value=belvoir-wood]")
+    page.check("#new-table input[name=mode][value=hotseat]")
+    page.click("#new-table button[type=submit]")
+    assert "Hand over to blue" in page.inner_text("#handover")
+    assert page.locator("svg.cb-board").count() == 0
+    assert_accessible(page)
+    page.click("#take-seat")
+    page.click("g.cb-unit[data-unit='battery-1']")
+    page.select_option("#stance-only", "entrench")
+    page.click("#order-stance")
+    assert "1st Field Bty" in page.inner_text("#activation")
+    commit(page)
+    assert "Hand over to red" in page.inner_text("#handover")
+    assert "1st Field Bty" not in page.content() and "battery-1" not in page.content()
+    shots(page, "clash-hotseat-handover")
+    page.click("#take-seat")
+    assert "you play red" in page.inner_text("h1")
+    assert "entrench" not in page.inner_text("#orders")
+    assert_accessible(page)
+    context.close()

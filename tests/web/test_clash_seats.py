@@ -244,7 +244,7 @@ def test_orders_by_hand_on_the_pages(app: FastAPI, creator: TestClient) -> None:
     game, blue, _ = open_seats(app, creator)
     move = blue.get(f"/clash/play/{game}?select=b-tank&mode=move&path=2,2").text
     assert re.search(r"\(2,2\) — 1 of 3 MP <strong class=\"cb-warn\">⚠ reaction possible: "
-                     r"r-front", move)
+                     r"Red Front", move)
     bombard = blue.get(f"/clash/play/{game}?select=b-guns&mode=bombard").text
     assert "Range 2 (highlighted), shots left 1; targets in range: 1." in bombard
     base = {"turn": "1", "unit": "b-guns"}

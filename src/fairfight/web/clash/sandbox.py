@@ -10,6 +10,7 @@ token in the `fairfight_clash` cookie.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from os import environ
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -283,6 +284,8 @@ def sandbox_game(request: Request, select: str = "", target: str = "", without: 
             for uid in attack.plan.supporters}
         context["plan_supporters"] = ",".join(attack.plan.supporters)
     layer_tiles = overlay(game.world, game.player) if layer and played is None else None
+    if layer_tiles is not None and not fogged:   # "provisional" is a mark of fog alone
+        layer_tiles = [replace(tile, provisional=False) for tile in layer_tiles]
     context["drawing"] = draw_board(
         world, game.player, link=link if played is None else None, selected=select,
         targets=targets, overlay=layer_tiles, retreat=retreat, target=target_tile,

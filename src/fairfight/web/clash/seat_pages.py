@@ -133,6 +133,7 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
                            target=attack.plan.order.target if attack else None,
                            highlights=highlights, arrows=arrows),
         units=unit_rows(view, side),
+        names={uid: unit.name for uid, unit in view.units.items()},
         pending={uid: o.model_dump(mode="json", exclude_none=True)
                  for uid, o in pending.items()},
         activation=activation_preview(view, side, pending),
