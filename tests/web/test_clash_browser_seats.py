@@ -53,6 +53,8 @@ class Service:
 
     def stop(self) -> None:
         assert self.server is not None and self.thread is not None
+        for hook in self.server.config.app.state.exit_hooks:   # as `fairfight serve` does
+            hook()
         self.server.should_exit = True
         self.thread.join()
 
@@ -122,6 +124,7 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     blue.click("#order-move")
     assert "bombard (3,1)" in blue.inner_text("#activation")
     commit(blue)
+    red.goto(f"{service.base}/clash/play/{game}")   # (its live stream would reload it)
     red.click("g.cb-unit[data-unit='r-front']")   # out of Hold: it will not react
     red.select_option("#stance-only", "advance")
     red.click("#order-stance")
@@ -148,6 +151,7 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     blue.click("#order-attack")
     assert "assault" in blue.inner_text("#activation")
     commit(blue)
+    red.goto(f"{service.base}/clash/play/{game}")
     commit(red)
     red.wait_for_selector("#events")
     assert "Assault by" in red.inner_text("#events")
@@ -196,3 +200,19 @@ def test_hot_seat_hands_the_screen_over(browser: Any, service: Service) -> None:
     assert "entrench" not in page.inner_text("#orders")
     assert_accessible(page)
     context.close()
+
+
+def test_a_waiting_page_reloads_when_the_other_side_commits(browser: Any,
+                                                            service: Service) -> None:
+    table = new_table(service.base)
+    blue_context, red_context = browser.new_context(), browser.new_context()
+    blue, red = blue_context.new_page(), red_context.new_page()
+    blue.goto(service.base + table["seats"]["blue"])
+    red.goto(service.base + table["seats"]["red"])
+    commit(blue)
+    assert "blue: ✓ committed" in blue.inner_text("#commit-state")
+    red.wait_for_function("document.readyState === 'complete'")
+    commit(red)
+    blue.wait_for_selector("text=turn 2", timeout=15_000)   # reloaded by its live stream
+    blue_context.close()
+    red_context.close()

@@ -267,3 +267,29 @@ def test_orders_by_hand_on_the_pages(app: FastAPI, creator: TestClient) -> None:
         {"do": "abandon", "to": [0, 0]}]
     blue.post(f"/clash/play/{game}/cancel", data={"turn": "1", "unit": "b-guns"})
     assert "b-guns" not in seat_state(blue, game)["pending"]
+
+
+def _stream_event(client: TestClient, game: str, last: str | None = None) -> dict[str, str]:
+    headers = {"last-event-id": last} if last else {}
+    with client.stream("GET", f"/api/clash/play/{game}/stream?limit=1",
+                       headers=headers) as answer:
+        assert answer.headers["content-type"].startswith("text/event-stream")
+        assert answer.headers["x-accel-buffering"] == "no"
+        body = "".join(answer.iter_text())
+    fields = dict(line.split(": ", 1) for line in body.strip().splitlines())
+    return fields
+
+
+def test_the_live_stream_says_only_that_the_game_moved_on(app: FastAPI,
+                                                          creator: TestClient) -> None:
+    app.state.clash.stream_poll_seconds = 0.01
+    game, blue, red = open_seats(app, creator)
+    first = _stream_event(blue, game)
+    assert first["event"] == "progress"
+    assert json.loads(first["data"])["committed"] == {"blue": False, "red": False}
+    commit(red, game)
+    after = _stream_event(blue, game, last=first["id"])
+    data = json.loads(after["data"])
+    assert after["id"] != first["id"] and data["committed"] == {"blue": False, "red": True}
+    assert set(data) == {"turn", "committed", "turns_played", "side", "finished"}
+    assert creator.get(f"/api/clash/play/{game}/stream?limit=1").status_code == 404

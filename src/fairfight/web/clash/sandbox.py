@@ -52,6 +52,7 @@ from fairfight.web.clash.play import (
 )
 from fairfight.web.clash.service import ClashService, Game
 from fairfight.web.clash.store import ClashSettings, ClashStore
+from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -132,8 +133,13 @@ def install_sandbox(app: FastAPI) -> None:
     """Open the clash games' database and attach the game service to the app."""
     settings = ClashSettings()
     url = clash_database_url(app.state.settings.database_url)
-    app.state.clash = ClashService(ClashStore(url), settings.games_per_client,
-                                   settings.turn_clock_seconds)
+    service = ClashService(ClashStore(url), settings.games_per_client,
+                           settings.turn_clock_seconds)
+    app.state.clash = service
+    if not hasattr(app.state, "exit_hooks"):
+        app.state.exit_hooks = []
+    app.state.exit_hooks.append(service.stopping.set)   # `fairfight serve` calls these
+    on_shutdown(app, service.store.close)
 
 
 def clash_service(request: Request) -> ClashService:

@@ -115,6 +115,10 @@ class ClashService:
         self.store = store
         self.games_per_client = games_per_client
         self.turn_clock_seconds = turn_clock_seconds
+        self.stream_poll_seconds = 1.0
+        """How often a seat's live stream reads the game's progress."""
+        self.stopping = threading.Event()
+        """Set when the server is asked to stop: live streams end at once."""
         self._worlds: OrderedDict[tuple[str, int], World] = OrderedDict()
         self._lock = threading.Lock()
 

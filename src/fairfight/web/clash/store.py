@@ -208,8 +208,10 @@ class ClashStore:
             yield connection
 
     def close(self) -> None:
-        """Release the pooled connections."""
-        self.engine.dispose()
+        """Release the pooled connections (an in-memory database keeps its one connection:
+        closing it would forget every game while the app may still be serving)."""
+        if not isinstance(self.engine.pool, StaticPool):
+            self.engine.dispose()
 
     # --- games and seats ------------------------------------------------------------------
     def create(self, *, name: str, mode: str, scenario: dict[str, Any], version: int,
