@@ -293,3 +293,11 @@ def test_the_live_stream_says_only_that_the_game_moved_on(app: FastAPI,
     assert after["id"] != first["id"] and data["committed"] == {"blue": False, "red": True}
     assert set(data) == {"turn", "committed", "turns_played", "side", "finished"}
     assert creator.get(f"/api/clash/play/{game}/stream?limit=1").status_code == 404
+
+
+def test_a_seat_token_opens_nothing_in_the_sandbox(app: FastAPI, creator: TestClient) -> None:
+    game, blue, _ = open_seats(app, creator)
+    token = blue.cookies[f"fairfight_clash_seat_{game}"]
+    peeking = TestClient(app, cookies={"fairfight_clash": token})
+    assert peeking.get("/clash/game/scenario.json").status_code == 404   # the truth
+    assert peeking.get("/api/clash/game").status_code == 404

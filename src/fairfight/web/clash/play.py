@@ -24,6 +24,7 @@ from fairfight.web.clash.service import Game
 
 __all__ = [
     "BoardPanel",
+    "Coordinate",
     "OrderRequest",
     "PlannedAttack",
     "board_panel",

@@ -58,6 +58,7 @@ from fairfight.web.templating import templates
 __all__ = [
     "GameState",
     "NewGame",
+    "SCENARIO_MAX_BYTES",
     "TurnAnswer",
     "api_game",
     "api_new_game",
@@ -68,6 +69,9 @@ __all__ = [
     "api_scenario",
     "api_scenarios",
     "api_turn",
+    "clash_database_url",
+    "clash_service",
+    "client_address",
     "install_sandbox",
     "sandbox_clear",
     "sandbox_game",
@@ -153,8 +157,15 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _game(request: Request) -> Game:
+def _sandbox_game(request: Request) -> Game | None:
+    """The browser's game against the AI; a two-player seat is never opened here (these
+    routes may show the truth, its pages never do)."""
     game = clash_service(request).open_seat(request.cookies.get(COOKIE))
+    return game if game is not None and not game.fog_enforced else None
+
+
+def _game(request: Request) -> Game:
+    game = _sandbox_game(request)
     if game is None:
         raise HTTPException(404, "no sandbox game in this session; start one at /clash")
     return game
@@ -196,7 +207,7 @@ def _turn_answer(request: Request, game: Game, number: int) -> TurnAnswer:
 @sandbox_router.get("/clash", response_class=HTMLResponse, include_in_schema=False)
 def sandbox_home(request: Request) -> HTMLResponse:
     """Start a game: a built-in or uploaded scenario, your side, the AI on the other."""
-    game = clash_service(request).open_seat(request.cookies.get(COOKIE))
+    game = _sandbox_game(request)
     return templates.TemplateResponse(request, "clash/home.html", {
         "scenarios": SCENARIOS, "game": game, "upload_max": SCENARIO_MAX_BYTES})
 
@@ -239,7 +250,7 @@ def sandbox_game(request: Request, select: str = "", target: str = "", without: 
                  fog: str = "off", stance: str = "", turn: int | None = None,
                  event: int | None = None) -> Response:
     """The board, the attack panel of the selected attack, the orders and the turn log."""
-    game = clash_service(request).open_seat(request.cookies.get(COOKIE))
+    game = _sandbox_game(request)
     if game is None:
         return RedirectResponse("/clash", status_code=303)
     layer = request.query_params.get("overlay", "on") != "off"

@@ -30,11 +30,11 @@ from fairfight.web.clash.service import Game
 from fairfight.web.clash.store import TABLE_SEAT
 
 __all__ = [
-    "SEAT_COOKIE",
     "CancelRequest",
     "CommitRequest",
     "HandOver",
     "NewTable",
+    "SEAT_COOKIE",
     "SeatOrder",
     "SeatState",
     "SeatTurn",
@@ -46,8 +46,11 @@ __all__ = [
     "api_seat",
     "api_seat_order",
     "api_seat_turn",
+    "keep_seat",
+    "new_table",
     "open_seat_link",
     "seat_game",
+    "seat_link",
     "seat_state",
     "seats_router",
 ]
