@@ -245,6 +245,7 @@ def test_orders_by_hand_on_the_pages(app: FastAPI, creator: TestClient) -> None:
     move = blue.get(f"/clash/play/{game}?select=b-tank&mode=move&path=2,2").text
     assert re.search(r"\(2,2\) — 1 of 3 MP <strong class=\"cb-warn\">⚠ reaction possible: "
                      r"Red Front", move)
+    assert move.count("⚠ reaction</text>") == 1   # the step's tile on the board
     bombard = blue.get(f"/clash/play/{game}?select=b-guns&mode=bombard").text
     assert "Range 2 (highlighted), shots left 1; targets in range: 1." in bombard
     base = {"turn": "1", "unit": "b-guns"}
@@ -301,3 +302,21 @@ def test_a_seat_token_opens_nothing_in_the_sandbox(app: FastAPI, creator: TestCl
     peeking = TestClient(app, cookies={"fairfight_clash": token})
     assert peeking.get("/clash/game/scenario.json").status_code == 404   # the truth
     assert peeking.get("/api/clash/game").status_code == 404
+
+
+def test_a_game_against_the_ai_takes_every_order_on_the_play_page(creator: TestClient) -> None:
+    started = creator.post("/api/clash/games", json={"scenario": "skirmish"})
+    assert started.status_code == 200
+    page = creator.get("/clash/game").text
+    game = re.search(r'href="/clash/play/([^"]+)" id="all-orders"', page)
+    assert game
+    play = creator.get(f"/clash/play/{game[1]}").text
+    assert "the AI plays red" in play
+    unit = next(u["id"] for u in creator.get("/api/clash/game").json()["view"]["units"]
+                if u["player"] == "blue")
+    assert creator.post(f"/clash/play/{game[1]}/orders", data={
+        "turn": "1", "unit": unit, "kind": "stance", "stance": "entrench"},
+        follow_redirects=False).status_code == 303
+    assert creator.post(f"/clash/play/{game[1]}/commit", data={"turn": "1"},
+                        follow_redirects=False).status_code == 303
+    assert creator.get("/api/clash/game").json()["turns_played"] == 1   # the AI played too

@@ -68,6 +68,8 @@ class TileMark:
     provisional: bool = False
     retreat: str = ""
     highlight: bool = False
+    warning: bool = False
+    """A step of the drawn move path where an enemy could react."""
 
 
 @dataclass(slots=True)
@@ -140,7 +142,8 @@ def draw_board(world: World, viewer: str, *, link: Any = None, selected: str | N
                targets: set[int] | None = None, overlay: list[OverlayTile] | None = None,
                retreat: tuple[int | None, tuple[int, ...]] | None = None,
                target: int | None = None, highlights: tuple[int, ...] = (),
-               arrows: tuple[tuple[int, int, str], ...] = ()) -> Drawing:
+               arrows: tuple[tuple[int, int, str], ...] = (),
+               warnings: frozenset[int] = frozenset()) -> Drawing:
     """The board of `world` (the truth or a knowledge view) as seen by `viewer`.
 
     `link(kind, value)` builds the href of a unit or tile; `targets` are the enemy tiles the
@@ -159,7 +162,8 @@ def draw_board(world: World, viewer: str, *, link: Any = None, selected: str | N
                         elevation=board.elevation[tile],
                         works=world.city_works.get(tile, board.works[tile]),
                         depot=board.depots.get(tile), city=tile in world.city_owner,
-                        city_owner=world.city_owner.get(tile), highlight=tile in highlights)
+                        city_owner=world.city_owner.get(tile), highlight=tile in highlights,
+                        warning=tile in warnings)
         if targets and tile in targets and link is not None:
             mark.href, mark.target = link("target", (x, y)), True
         if tile in marks:

@@ -131,7 +131,9 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
                            retreat=(attack.plan.destination, attack.plan.candidates)
                            if attack else None,
                            target=attack.plan.order.target if attack else None,
-                           highlights=highlights, arrows=arrows),
+                           highlights=highlights, arrows=arrows,
+                           warnings=frozenset(step.tile for step in chosen.steps
+                                              if step.reactors) if chosen else frozenset()),
         units=unit_rows(view, side),
         names={uid: unit.name for uid, unit in view.units.items()},
         pending={uid: o.model_dump(mode="json", exclude_none=True)

@@ -24,7 +24,7 @@ from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.world import world_from_scenario
 from fairfight.web.clash.activation import activation_preview
 from fairfight.web.clash.caps import check_scenario_size
-from fairfight.web.clash.games import builtin_scenario, sides_of
+from fairfight.web.clash.games import COOKIE, builtin_scenario, sides_of
 from fairfight.web.clash.sandbox import clash_service, client_address
 from fairfight.web.clash.service import Game
 from fairfight.web.clash.store import TABLE_SEAT
@@ -135,7 +135,8 @@ def _token(request: Request, game_id: str) -> str | None:
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
         return header[7:].strip()
-    return request.cookies.get(SEAT_COOKIE.format(game=game_id))
+    # a game against the AI is a seat too: its sandbox cookie opens the full order page
+    return request.cookies.get(SEAT_COOKIE.format(game=game_id)) or request.cookies.get(COOKIE)
 
 
 def seat_game(request: Request, game_id: str) -> Game:
