@@ -320,3 +320,16 @@ def test_a_game_against_the_ai_takes_every_order_on_the_play_page(creator: TestC
     assert creator.post(f"/clash/play/{game[1]}/commit", data={"turn": "1"},
                         follow_redirects=False).status_code == 303
     assert creator.get("/api/clash/game").json()["turns_played"] == 1   # the AI played too
+
+
+def test_an_assault_preview_is_marked_when_earlier_orders_may_change_it(
+        app: FastAPI, creator: TestClient) -> None:
+    game, blue, _ = open_seats(app, creator)
+    # the armour (Advance) moves next to red's front before the guns (Hold) fire on it
+    order(blue, game, "b-tank", {"actions": [{"do": "move", "path": [[2, 2]]}]})
+    board = blue.get(f"/api/clash/play/{game}").json()["activation"]
+    assert [row["unit"] for row in board][:1] == ["b-tank"]
+    order(blue, game, "b-guns", {"actions": [{"do": "bombard", "target": [3, 1]}]})
+    rows = {row["unit"]: row for row in seat_state(blue, game)["activation"]}
+    assert rows["b-guns"]["may_change"] == ["Blue Armour acts first"]
+    assert rows["b-tank"]["may_change"] == []

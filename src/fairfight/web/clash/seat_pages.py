@@ -22,7 +22,13 @@ from fairfight.core.errors import InputError
 from fairfight.web.clash.activation import activation_preview
 from fairfight.web.clash.board import describe_event, draw_board, event_tiles, unit_rows
 from fairfight.web.clash.games import SCENARIOS
-from fairfight.web.clash.play import PlannedAttack, board_panel, parse_point
+from fairfight.web.clash.play import (
+    OrderRequest,
+    PlannedAttack,
+    board_panel,
+    order_of,
+    parse_point,
+)
 from fairfight.web.clash.sandbox import clash_service
 from fairfight.web.clash.seats import NewTable, keep_seat, new_table, seat_game, seat_link
 from fairfight.web.clash.service import Game
@@ -83,7 +89,8 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
     context: dict[str, Any] = {"game": game, "side": side, "error": "", "select": select,
                                "stances": [s.value for s in t.Stance], "base": game_id,
                                "deadline": service.deadline(game), "played": None,
-                               "events": [], "event": 0, "reconciliation": None}
+                               "events": [], "event": 0, "reconciliation": None,
+                               "may_change": ()}
     if not side:
         return templates.TemplateResponse(request, "clash/handover.html", context)
     view = knowledge_view(game.world, side)
@@ -122,6 +129,11 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
             {"select": select, "mode": chosen.mode if chosen else "", "target": point})
 
     pending = game.pending
+    if attack is not None:   # would earlier activations of this turn change this preview?
+        trial = {**pending, select: order_of(OrderRequest(lead=select,
+                                                          target=parse_point(target)))}
+        row = next(a for a in activation_preview(view, side, trial) if a.unit == select)
+        context["may_change"] = row.may_change
     context.update(
         chosen=chosen, attack=attack, target=target, path=path,
         drawing=draw_board(view if played is None else knowledge_view(played.after, side),
