@@ -170,3 +170,11 @@ def test_pages_carry_no_inline_script_or_style(client: TestClient) -> None:
                  "/clash/rules"):
         page = client.get(path).text
         assert "<script>" not in page and "style=" not in page, path
+
+
+def test_the_overlay_marks_provisional_only_under_fog(client: TestClient) -> None:
+    new_game(client)
+    fogged = client.get("/clash/game?fog=on").text
+    clear = client.get("/clash/game?fog=off").text
+    assert re.search(r"▲\d+‰\?", fogged)   # the defender's grade is not observed
+    assert "‰?" not in clear and re.search(r"▲\d+‰<", clear)

@@ -68,6 +68,8 @@ class TileMark:
     provisional: bool = False
     retreat: str = ""
     highlight: bool = False
+    warning: bool = False
+    """A step of the drawn move path where an enemy could react."""
 
 
 @dataclass(slots=True)
@@ -140,7 +142,8 @@ def draw_board(world: World, viewer: str, *, link: Any = None, selected: str | N
                targets: set[int] | None = None, overlay: list[OverlayTile] | None = None,
                retreat: tuple[int | None, tuple[int, ...]] | None = None,
                target: int | None = None, highlights: tuple[int, ...] = (),
-               arrows: tuple[tuple[int, int, str], ...] = ()) -> Drawing:
+               arrows: tuple[tuple[int, int, str], ...] = (),
+               warnings: frozenset[int] = frozenset()) -> Drawing:
     """The board of `world` (the truth or a knowledge view) as seen by `viewer`.
 
     `link(kind, value)` builds the href of a unit or tile; `targets` are the enemy tiles the
@@ -159,7 +162,8 @@ def draw_board(world: World, viewer: str, *, link: Any = None, selected: str | N
                         elevation=board.elevation[tile],
                         works=world.city_works.get(tile, board.works[tile]),
                         depot=board.depots.get(tile), city=tile in world.city_owner,
-                        city_owner=world.city_owner.get(tile), highlight=tile in highlights)
+                        city_owner=world.city_owner.get(tile), highlight=tile in highlights,
+                        warning=tile in warnings)
         if targets and tile in targets and link is not None:
             mark.href, mark.target = link("target", (x, y)), True
         if tile in marks:
@@ -209,29 +213,55 @@ def adjacent_enemy_tiles(world: World, unit_id: str) -> set[int]:
             and chebyshev(world.board.width, unit.tile, tile) == 1}
 
 
+def _named(world: World, unit_id: str) -> str:
+    """A unit by the name the board shows (its id when the world no longer holds it)."""
+    unit = world.units.get(unit_id)
+    return unit.name if unit is not None else unit_id
+
+
+def _order_line(world: World, unit_id: str, orders: dict[str, Any]) -> str:
+    parts = [orders["stance"]] if orders.get("stance") else []
+    if "withdraw_reflex" in orders:
+        parts.append("withdraw reflex " + ("on" if orders["withdraw_reflex"] else "off"))
+    for action in orders.get("actions", ()):
+        point = action.get("target") or action.get("to") or (action.get("path") or [[]])[-1]
+        parts.append(f"{action['do']} {tuple(point)}")
+    return f"{_named(world, unit_id)}: {', '.join(parts) or 'stand'}"
+
+
 def describe_event(world: World, event: dict[str, Any]) -> str:
-    """One line for the turn's event log (the figures are the event's own)."""
+    """One line for the turn's event log (the figures are the event's own, the units by the
+    board's names)."""
     kind = event.get("event", "")
     if kind == "clash":
         plan, outcome = event["plan"], event["outcome"]
-        return (f"{plan['kind'].capitalize()} by {event['initiator']} on "
+        return (f"{plan['kind'].capitalize()} by {_named(world, event['initiator'])} on "
                 f"{tuple(plan['target'])} (r = {event['r']}): they lose {outcome['ld']}, "
                 f"lead loses {outcome['la']}; defender {outcome['fate'].replace('_', ' ')}")
     if kind in ("move", "abandon", "advance"):
-        return f"{event['unit']} {kind}s {tuple(event['frm'])} → {tuple(event['to'])}"
+        return (f"{_named(world, event['unit'])} {kind}s {tuple(event['frm'])} → "
+                f"{tuple(event['to'])}")
     if kind == "retreat":
-        return f"{', '.join(event['units'])} retreat {tuple(event['frm'])} → {tuple(event['to'])}"
+        return (f"{', '.join(_named(world, u) for u in event['units'])} retreat "
+                f"{tuple(event['frm'])} → {tuple(event['to'])}")
     if kind == "rout":
-        return f"{', '.join(event['units'])} routed at {tuple(event['tile'])}: cut off, destroyed"
+        return (f"{', '.join(_named(world, u) for u in event['units'])} routed at "
+                f"{tuple(event['tile'])}: cut off, destroyed")
     if kind == "destroyed":
-        return f"{event['unit']} destroyed ({event['cause']})"
+        return f"{_named(world, event['unit'])} destroyed ({event['cause']})"
     if kind == "skipped":
-        return f"{event['unit']}: {event['action']} not carried out — {event['reason']}"
+        return (f"{_named(world, event['unit'])}: {event['action']} not carried out — "
+                f"{event['reason']}")
     if kind == "orders":
-        return f"orders given to {len(event['orders'])} units"
+        given = event["orders"]
+        if not given:
+            return "no orders"
+        return "orders — " + "; ".join(_order_line(world, uid, o) for uid, o in given.items())
     if kind in ("turn", "end"):
         return f"{'start' if kind == 'turn' else 'end'} of turn {event['turn']}"
-    details = ", ".join(f"{key} {value}" for key, value in event.items() if key != "event")
+    details = ", ".join(
+        f"{key} {_named(world, value) if key in ('unit', 'attacker') else value}"
+        for key, value in event.items() if key != "event")
     return f"{kind}: {details}"
 
 

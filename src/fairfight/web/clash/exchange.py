@@ -23,6 +23,7 @@ from fairfight.core.errors import InputError
 __all__ = [
     "EXAMPLES",
     "PreviewRequest",
+    "Range",
     "ResolveRequest",
     "evaluate",
     "example_spec",

@@ -1,17 +1,15 @@
-"""Sandbox games, kept in memory per browser session: the world, each played turn, orders.
+"""Clash games on the web: the built-in scenarios, uploaded ones, who plays which side, a
+played turn as the pages show it, and the reconciliation of a clash event.
 
-A game is keyed by a random session id held in a cookie. Games live in the serving process
-only (a restart forgets them; the oldest are dropped beyond `MAX_GAMES`): the sandbox is for
-trying the rules, and a game can always be saved as a scenario and loaded again.
+Games themselves live in the database (`store`, `service`): this module holds what is the
+same for every game, whoever plays it.
 """
 
 from __future__ import annotations
 
-import secrets
 import tempfile
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from contextlib import suppress
+from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -19,40 +17,32 @@ from typing import Any
 
 import yaml
 
-from fairfight.clash.ai import ai_orders
 from fairfight.clash.exchange import Outcome, resolve_exchange
 from fairfight.clash.generate import generate_scenario
-from fairfight.clash.orders import TurnOrders, UnitOrders, check_orders
 from fairfight.clash.panel import reconcile
 from fairfight.clash.panel_model import Reconciliation
 from fairfight.clash.preview import preview
-from fairfight.clash.record import merge_orders
 from fairfight.clash.scenario import load_scenario, parse_scenario
 from fairfight.clash.setpieces import siege_scenario
 from fairfight.clash.spec import parse_spec
-from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError
+from fairfight.web.clash.caps import check_scenario_size
 
 __all__ = [
     "COOKIE",
-    "MAX_GAMES",
     "SCENARIOS",
-    "Game",
-    "GameStore",
     "PlayedTurn",
     "builtin_scenario",
-    "new_session_id",
     "reconcile_event",
     "scenario_from_text",
-    "start_game",
+    "sides_of",
     "world_of",
 ]
 
 COOKIE = "fairfight_clash"
-"""The cookie naming the browser's sandbox game."""
-MAX_GAMES = 500
-"""Games kept at once; the least recently used is dropped beyond this."""
+"""The cookie holding the seat token of the browser's game against the AI."""
+
 SCENARIOS: dict[str, str] = {
     "belvoir-wood": "Belvoir Wood — the §23 worked example as a board (3 x 4)",
     "siege": "Siege of Castel — a works-3 city, a gun line and armour (5 x 5)",
@@ -81,28 +71,26 @@ def builtin_scenario(name: str) -> dict[str, Any]:
     raise InputError("scenario", f"unknown scenario {name!r}; use {', '.join(SCENARIOS)}")
 
 
-def scenario_from_text(text: str) -> World:
-    """An uploaded scenario (YAML or JSON), read by the command line's reader."""
+def scenario_from_text(text: str) -> dict[str, Any]:
+    """An uploaded scenario (YAML or JSON) as plain scenario data: its size checked against
+    the caps first, then read by the command line's reader."""
+    with suppress(yaml.YAMLError):   # the reader below names a syntax error
+        check_scenario_size(yaml.safe_load(text))
     with tempfile.TemporaryDirectory(prefix="fairfight-scenario-") as folder:
         path = Path(folder) / "scenario.yaml"
         path.write_text(text, encoding="utf-8")
         try:
-            return world_from_scenario(load_scenario(path))
+            return world_from_scenario(load_scenario(path)).to_scenario()
         except InputError as error:
             if error.field == str(path):
                 raise InputError("file", error.rule) from None
             raise
 
 
-def new_session_id() -> str:
-    """A fresh unguessable session id."""
-    return secrets.token_urlsafe(18)
-
-
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PlayedTurn:
-    """One turn as played: the world before and after, the orders, the events, and the
-    reconciliation line of each clash event (by event index)."""
+    """One turn as a page shows it: the worlds before and after, the orders, the events
+    (as the viewer saw them under fog), and each clash event's reconciliation line."""
 
     number: int
     before: World
@@ -110,46 +98,6 @@ class PlayedTurn:
     orders: dict[str, Any]
     events: list[dict[str, Any]]
     reconciliations: dict[int, Reconciliation]
-
-
-@dataclass(slots=True)
-class Game:
-    """A sandbox game: the true world, the human's side, the AI's sides, orders and turns."""
-
-    name: str
-    world: World
-    player: str
-    ai_players: tuple[str, ...]
-    pending: dict[str, UnitOrders] = field(default_factory=dict)
-    turns: list[PlayedTurn] = field(default_factory=list)
-    autopilot: bool = False
-    """The AI also orders the human's units that were given no orders."""
-
-    def order(self, unit_id: str, orders: UnitOrders) -> None:
-        """Set one unit's orders for the coming turn, checked as the engine checks them."""
-        check_orders(self.world, TurnOrders(player=self.player, orders={unit_id: orders}))
-        self.pending[unit_id] = orders
-
-    def play(self) -> PlayedTurn:
-        """The Cascade of one turn: the human's orders and the AI's, then reconciliation."""
-        parts = [ai_orders(self.world, player) for player in self.ai_players]
-        if self.autopilot:
-            suggested = ai_orders(self.world, self.player).orders
-            parts.append(TurnOrders(orders={uid: orders for uid, orders in suggested.items()
-                                            if uid not in self.pending}))
-        parts.append(TurnOrders(player=self.player, orders=dict(self.pending)))
-        orders = merge_orders(parts)
-        before = self.world
-        result = run_turn(before, orders)
-        lines = {index: reconcile_event(event) for index, event in enumerate(result.events)
-                 if event.get("event") == "clash"}
-        played = PlayedTurn(before.turn, before, result.world,
-                            orders.model_dump(mode="json", exclude_none=True), result.events,
-                            lines)
-        self.turns.append(played)
-        self.world = result.world
-        self.pending = {}
-        return played
 
 
 def reconcile_event(event: dict[str, Any]) -> Reconciliation:
@@ -166,44 +114,15 @@ def reconcile_event(event: dict[str, Any]) -> Reconciliation:
     return reconcile(view, outcome)
 
 
-class GameStore:
-    """Games by session id, least recently used dropped beyond a limit; thread-safe."""
-
-    def __init__(self, limit: int = MAX_GAMES) -> None:
-        self._games: OrderedDict[str, Game] = OrderedDict()
-        self._limit = limit
-        self._lock = threading.Lock()
-
-    def get(self, session: str | None) -> Game | None:
-        """The session's game, if any."""
-        if not session:
-            return None
-        with self._lock:
-            game = self._games.get(session)
-            if game is not None:
-                self._games.move_to_end(session)
-            return game
-
-    def put(self, session: str, game: Game) -> None:
-        """Store (or replace) the session's game."""
-        with self._lock:
-            self._games[session] = game
-            self._games.move_to_end(session)
-            while len(self._games) > self._limit:
-                self._games.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-
-def start_game(name: str, world: World, player: str, ai: bool,
-               autopilot: bool = False) -> Game:
-    """A new game on a world; with `ai`, every other player is played by the AI."""
+def sides_of(world: World, player: str, ai: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(human sides, AI sides) of a game: `player` alone with the AI on every side hostile
+    to it, or every side human."""
     if player not in world.sides:
         raise InputError("side", f"unknown player {player!r}; players: "
                          + ", ".join(world.sides))
-    others = tuple(p for p in world.sides if not world.allied(p, player)) if ai else ()
-    return Game(name=name, world=world, player=player, ai_players=others, autopilot=autopilot)
+    if not ai:
+        return tuple(world.sides), ()
+    return (player,), tuple(p for p in world.sides if not world.allied(p, player))
 
 
 def world_of(name: str) -> World:

@@ -20,10 +20,11 @@ from fairfight.clash.orders import AssaultAction, UnitId, UnitOrders
 from fairfight.clash.panel_model import AttackPanel
 from fairfight.clash.world import World
 from fairfight.core.errors import InputError
-from fairfight.web.clash.games import Game
+from fairfight.web.clash.service import Game
 
 __all__ = [
     "BoardPanel",
+    "Coordinate",
     "OrderRequest",
     "PlannedAttack",
     "board_panel",
@@ -70,9 +71,12 @@ def parse_point(text: str, field: str = "target") -> tuple[int, int]:
 
 
 def viewed_world(game: Game, fog: bool, world: World | None = None) -> World:
-    """What the panel reads: the player's knowledge view under fog, else a copy of the truth."""
+    """What the panel reads: the player's knowledge view under fog (always, when two humans
+    play), else a copy of the truth."""
     source = world if world is not None else game.world
-    return knowledge_view(source, game.player) if fog else source.copy()
+    if fog or game.fog_enforced:
+        return knowledge_view(source, game.player)
+    return source.copy()
 
 
 def board_panel(game: Game, lead: str, target: tuple[int, int],

@@ -3,12 +3,15 @@
 Pick a scenario and a side; click one of your units, then an enemy next to it: the attack
 panel appears beside the board with the retreat tile drawn on it. Order the attack, run the
 Cascade (the AI orders the other side), and step through the turn's events, each clash with
-its reconciliation line. The game lives in memory under the session cookie (`games.py`).
+its reconciliation line. The game is stored in the database; the browser holds its seat
+token in the `fairfight_clash` cookie.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from os import environ
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -20,6 +23,8 @@ from starlette.exceptions import HTTPException
 from fairfight.clash import tables as t
 from fairfight.clash.knowledge import overlay, overlay_data, player_view
 from fairfight.clash.panel_model import Reconciliation
+from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.world import world_from_scenario
 from fairfight.core.errors import InputError
 from fairfight.web.clash.board import (
     adjacent_enemy_tiles,
@@ -31,13 +36,10 @@ from fairfight.web.clash.board import (
 from fairfight.web.clash.games import (
     COOKIE,
     SCENARIOS,
-    Game,
-    GameStore,
+    PlayedTurn,
     builtin_scenario,
-    new_session_id,
     scenario_from_text,
-    start_game,
-    world_of,
+    sides_of,
 )
 from fairfight.web.clash.play import (
     BoardPanel,
@@ -48,11 +50,15 @@ from fairfight.web.clash.play import (
     parse_point,
     viewed_world,
 )
+from fairfight.web.clash.service import ClashService, Game
+from fairfight.web.clash.store import ClashSettings, ClashStore
+from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.templating import templates
 
 __all__ = [
     "GameState",
     "NewGame",
+    "SCENARIO_MAX_BYTES",
     "TurnAnswer",
     "api_game",
     "api_new_game",
@@ -63,6 +69,9 @@ __all__ = [
     "api_scenario",
     "api_scenarios",
     "api_turn",
+    "clash_database_url",
+    "clash_service",
+    "client_address",
     "install_sandbox",
     "sandbox_clear",
     "sandbox_game",
@@ -109,27 +118,71 @@ class TurnAnswer(BaseModel):
     reconciliations: dict[int, Reconciliation]
 
 
+def clash_database_url(conquest_url: str) -> str:
+    """The clash games' own database beside the service's: a SQLite file `X.db` gets
+    `X-clash.db` (never the season file itself), memory stays memory, a server database
+    holds the clash tables too. `FAIRFIGHT_CLASH_DATABASE_URL` overrides it."""
+    if environ.get("FAIRFIGHT_CLASH_DATABASE_URL"):
+        return ClashSettings().database_url
+    if not conquest_url.startswith("sqlite"):
+        return conquest_url
+    head, _, file = conquest_url.rpartition("/")
+    if file in ("", ":memory:"):
+        return "sqlite://"
+    stem = file.removesuffix(".db")
+    return f"{head}/{stem}-clash.db"
+
+
 def install_sandbox(app: FastAPI) -> None:
-    """Attach the in-memory game store to the app."""
-    app.state.clash_games = GameStore()
+    """Open the clash games' database and attach the game service to the app."""
+    settings = ClashSettings()
+    url = clash_database_url(app.state.settings.database_url)
+    service = ClashService(ClashStore(url), settings.games_per_client,
+                           settings.turn_clock_seconds)
+    app.state.clash = service
+    if not hasattr(app.state, "exit_hooks"):
+        app.state.exit_hooks = []
+    app.state.exit_hooks.append(service.stopping.set)   # `fairfight serve` calls these
+    on_shutdown(app, service.store.close)
 
 
-def _store(request: Request) -> GameStore:
-    store: GameStore = request.app.state.clash_games
-    return store
+def clash_service(request: Request) -> ClashService:
+    """The app's clash game service."""
+    service: ClashService = request.app.state.clash
+    return service
+
+
+def client_address(request: Request) -> str:
+    """The address the per-client cap counts (as the server saw it)."""
+    return request.client.host if request.client else "unknown"
+
+
+def _sandbox_game(request: Request) -> Game | None:
+    """The browser's game against the AI; a two-player seat is never opened here (these
+    routes may show the truth, its pages never do)."""
+    game = clash_service(request).open_seat(request.cookies.get(COOKIE))
+    return game if game is not None and not game.fog_enforced else None
 
 
 def _game(request: Request) -> Game:
-    game = _store(request).get(request.cookies.get(COOKIE))
+    game = _sandbox_game(request)
     if game is None:
         raise HTTPException(404, "no sandbox game in this session; start one at /clash")
     return game
 
 
-def _begin(request: Request, response: Response, game: Game) -> None:
-    session = request.cookies.get(COOKIE) or new_session_id()
-    _store(request).put(session, game)
-    response.set_cookie(COOKIE, session, httponly=True, samesite="lax", max_age=7 * 86400)
+def _begin(request: Request, response: Response, name: str, scenario: dict[str, Any],
+           side: str, ai: bool, autopilot: bool = False) -> Game:
+    """Store a game against the AI (or every side at this one seat) and seat the browser."""
+    world = world_from_scenario(parse_scenario(scenario))
+    _, ai_players = sides_of(world, side, ai)   # without the AI the other sides stand
+    service = clash_service(request)
+    game_id, tokens = service.start(
+        name=name, scenario=scenario, mode="solo", humans=(side,), ai_players=ai_players,
+        client=client_address(request), autopilot=autopilot)
+    response.set_cookie(COOKIE, tokens[side], httponly=True, samesite="lax",
+                        max_age=30 * 86400)
+    return service.open(game_id, side)
 
 
 def _state(game: Game) -> GameState:
@@ -142,10 +195,8 @@ def _state(game: Game) -> GameState:
         turns_played=len(game.turns))
 
 
-def _turn_answer(game: Game, number: int) -> TurnAnswer:
-    played = next((turn for turn in game.turns if turn.number == number), None)
-    if played is None:
-        raise InputError("turn", f"turn {number} has not been played")
+def _turn_answer(request: Request, game: Game, number: int) -> TurnAnswer:
+    played = clash_service(request).played(game, number)
     return TurnAnswer(turn=played.number, events=played.events,
                       reconciliations=played.reconciliations)
 
@@ -156,15 +207,9 @@ def _turn_answer(game: Game, number: int) -> TurnAnswer:
 @sandbox_router.get("/clash", response_class=HTMLResponse, include_in_schema=False)
 def sandbox_home(request: Request) -> HTMLResponse:
     """Start a game: a built-in or uploaded scenario, your side, the AI on the other."""
-    game = _store(request).get(request.cookies.get(COOKIE))
+    game = _sandbox_game(request)
     return templates.TemplateResponse(request, "clash/home.html", {
         "scenarios": SCENARIOS, "game": game, "upload_max": SCENARIO_MAX_BYTES})
-
-
-def _new_game_redirect(request: Request, game: Game) -> Response:
-    response = RedirectResponse("/clash/game", status_code=303)
-    _begin(request, response, game)
-    return response
 
 
 @sandbox_router.post("/clash/games", include_in_schema=False)
@@ -172,8 +217,10 @@ def sandbox_new(request: Request, scenario: Annotated[str, Form()] = "belvoir-wo
                 side: Annotated[str, Form()] = "blue", ai: Annotated[str, Form()] = "",
                 autopilot: Annotated[str, Form()] = "") -> Response:
     """A new game on a built-in scenario (the form posts here)."""
-    game = start_game(scenario, world_of(scenario), side, bool(ai), bool(autopilot))
-    return _new_game_redirect(request, game)
+    response = RedirectResponse("/clash/game", status_code=303)
+    _begin(request, response, scenario, builtin_scenario(scenario), side, bool(ai),
+           bool(autopilot))
+    return response
 
 
 @sandbox_router.post("/clash/games/upload", include_in_schema=False)
@@ -188,8 +235,10 @@ async def sandbox_upload(request: Request, file: Annotated[UploadFile, File()],
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("file", "is not UTF-8 text") from None
-    world = scenario_from_text(text)
-    return _new_game_redirect(request, start_game(world.name, world, side, bool(ai)))
+    data = scenario_from_text(text)
+    response = RedirectResponse("/clash/game", status_code=303)
+    _begin(request, response, str(data.get("name", "scenario")), data, side, bool(ai))
+    return response
 
 
 def _flags(fog: bool, layer: bool) -> dict[str, str]:
@@ -201,7 +250,7 @@ def sandbox_game(request: Request, select: str = "", target: str = "", without: 
                  fog: str = "off", stance: str = "", turn: int | None = None,
                  event: int | None = None) -> Response:
     """The board, the attack panel of the selected attack, the orders and the turn log."""
-    game = _store(request).get(request.cookies.get(COOKIE))
+    game = _sandbox_game(request)
     if game is None:
         return RedirectResponse("/clash", status_code=303)
     layer = request.query_params.get("overlay", "on") != "off"
@@ -211,7 +260,7 @@ def sandbox_game(request: Request, select: str = "", target: str = "", without: 
                                "target": target, "stances": [s.value for s in t.Stance],
                                "error": "", "attack": None, "event": None, "played": None}
     status = 200
-    played = next((p for p in game.turns if p.number == turn), None) if turn else None
+    played = clash_service(request).played(game, turn) if turn else None
     world = viewed_world(game, fogged, played.after if played else None)
     highlights: tuple[int, ...] = ()
     arrows: tuple[tuple[int, int, str], ...] = ()
@@ -252,6 +301,8 @@ def sandbox_game(request: Request, select: str = "", target: str = "", without: 
             for uid in attack.plan.supporters}
         context["plan_supporters"] = ",".join(attack.plan.supporters)
     layer_tiles = overlay(game.world, game.player) if layer and played is None else None
+    if layer_tiles is not None and not fogged:   # "provisional" is a mark of fog alone
+        layer_tiles = [replace(tile, provisional=False) for tile in layer_tiles]
     context["drawing"] = draw_board(
         world, game.player, link=link if played is None else None, selected=select,
         targets=targets, overlay=layer_tiles, retreat=retreat, target=target_tile,
@@ -292,24 +343,32 @@ def sandbox_order(request: Request, lead: Annotated[str, Form()],
         uid for uid in supporters.split(",") if uid][:2]
     order = OrderRequest(lead=lead, target=parse_point(target), supporters=chosen,
                          stance=t.Stance(stance) if stance else None, advance=bool(advance))
-    game.order(lead, order_of(order))
+    clash_service(request).order(game, lead, order_of(order))
     return RedirectResponse("/clash/game", status_code=303)
 
 
 @sandbox_router.post("/clash/game/orders/clear", include_in_schema=False)
 def sandbox_clear(request: Request) -> Response:
     """Withdraw every order given this turn."""
-    _game(request).pending.clear()
+    clash_service(request).cancel(_game(request), None)
     return RedirectResponse("/clash/game", status_code=303)
 
 
 @sandbox_router.post("/clash/game/turn", include_in_schema=False)
 def sandbox_turn(request: Request) -> Response:
     """Run the Cascade and show the turn's first clash (or first event)."""
-    played = _game(request).play()
+    played = _play(request, _game(request))
     first = min(played.reconciliations, default=0)
     return RedirectResponse(f"/clash/game?turn={played.number}&event={first}",
                             status_code=303)
+
+
+def _play(request: Request, game: Game) -> PlayedTurn:
+    """Run the Cascade of a game against the AI: its one human side commits."""
+    played = clash_service(request).commit(game, game.world.turn)
+    if played is None:
+        raise HTTPException(409, "turn: this turn was played by another request; reload")
+    return played
 
 
 @sandbox_router.get("/clash/game/scenario.json", include_in_schema=False)
@@ -339,9 +398,8 @@ def api_scenario(name: str) -> dict[str, Any]:
 @sandbox_router.post("/api/clash/games", tags=["clash sandbox"])
 def api_new_game(request: Request, response: Response, body: NewGame) -> GameState:
     """Start a game in this session (a cookie names it)."""
-    game = start_game(body.scenario, world_of(body.scenario), body.side, body.ai,
-                      body.autopilot)
-    _begin(request, response, game)
+    game = _begin(request, response, body.scenario, builtin_scenario(body.scenario),
+                  body.side, body.ai, body.autopilot)
     return _state(game)
 
 
@@ -375,7 +433,7 @@ def api_overlay(request: Request) -> list[dict[str, Any]]:
 def api_order(request: Request, body: OrderRequest) -> dict[str, Any]:
     """Give one of your units an assault order for the coming turn; returns all orders."""
     game = _game(request)
-    game.order(body.lead, order_of(body))
+    clash_service(request).order(game, body.lead, order_of(body))
     return {uid: o.model_dump(mode="json", exclude_none=True) for uid, o in game.pending.items()}
 
 
@@ -383,11 +441,11 @@ def api_order(request: Request, body: OrderRequest) -> dict[str, Any]:
 def api_turn(request: Request) -> TurnAnswer:
     """Run the Cascade of one turn (the AI orders its sides) and reconcile every clash."""
     game = _game(request)
-    played = game.play()
-    return _turn_answer(game, played.number)
+    played = _play(request, game)
+    return _turn_answer(request, game, played.number)
 
 
 @sandbox_router.get("/api/clash/game/turns/{number}", tags=["clash sandbox"])
 def api_played_turn(request: Request, number: int) -> TurnAnswer:
     """A played turn's events and reconciliation lines."""
-    return _turn_answer(_game(request), number)
+    return _turn_answer(request, _game(request), number)

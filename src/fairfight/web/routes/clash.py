@@ -28,7 +28,10 @@ from fairfight.web.clash.exchange import (
     evaluate,
     example_spec,
 )
+from fairfight.web.clash.live import live_router
 from fairfight.web.clash.sandbox import install_sandbox, sandbox_router
+from fairfight.web.clash.seat_pages import seat_pages_router
+from fairfight.web.clash.seats import seats_router
 from fairfight.web.templating import templates
 from fairfight.web.warscore.markup import markdown_html
 
@@ -49,6 +52,9 @@ __all__ = [
 
 router = APIRouter()
 router.include_router(sandbox_router)
+router.include_router(seats_router)
+router.include_router(seat_pages_router)
+router.include_router(live_router)
 NAV = (30, "Clash", "/clash")
 
 

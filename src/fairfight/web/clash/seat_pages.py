@@ -1,0 +1,239 @@
+"""The pages of a two-human game: the board as the seated side knows it, every order by hand,
+the activation order before the turn runs, the hand-over screen, the turn's events as the
+side saw them, and the replay of a finished game by URL (`/clash/replay/<game>?turn=N`).
+
+Forms post and redirect; the page needs no JavaScript (the sandbox script only swaps pages
+in place). Every figure is read from the side's knowledge view.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.exceptions import HTTPException
+
+from fairfight.clash import tables as t
+from fairfight.clash.knowledge import knowledge_view, overlay
+from fairfight.clash.world import World
+from fairfight.core.errors import InputError
+from fairfight.web.clash.activation import activation_preview
+from fairfight.web.clash.board import describe_event, draw_board, event_tiles, unit_rows
+from fairfight.web.clash.games import SCENARIOS
+from fairfight.web.clash.play import (
+    OrderRequest,
+    PlannedAttack,
+    board_panel,
+    order_of,
+    parse_point,
+)
+from fairfight.web.clash.sandbox import clash_service
+from fairfight.web.clash.seats import NewTable, keep_seat, new_table, seat_game, seat_link
+from fairfight.web.clash.service import Game
+from fairfight.web.clash.store import TABLE_SEAT
+from fairfight.web.clash.table_orders import form_orders, selection
+from fairfight.web.templating import templates
+
+__all__ = [
+    "play_cancel",
+    "play_commit",
+    "play_hand_over",
+    "play_order",
+    "play_page",
+    "replay_page",
+    "seat_pages_router",
+    "tables_new",
+]
+
+seat_pages_router = APIRouter()
+
+
+def _played_context(world_for_log: World, game: Game, played: Any, event: int | None,
+                    ) -> dict[str, Any]:
+    index = event if event is not None and 0 <= event < len(played.events) else 0
+    highlights, arrows = (event_tiles(world_for_log, played.events[index])
+                          if played.events else ((), ()))
+    return {"played": played, "event": index, "highlights": highlights, "arrows": arrows,
+            "events": [describe_event(world_for_log, e) for e in played.events],
+            "reconciliation": played.reconciliations.get(index)}
+
+
+@seat_pages_router.post("/clash/tables", include_in_schema=False)
+def tables_new(request: Request, scenario: Annotated[str, Form()] = "skirmish",
+               mode: Annotated[str, Form()] = "online") -> Response:
+    """A two-human game from the home page's form: a hot-seat table opens at once; an
+    online game shows both seat links."""
+    body = NewTable(scenario=scenario, mode="hotseat" if mode == "hotseat" else "online")
+    game_id, tokens = new_table(request, body)
+    if body.mode == "hotseat":
+        response = RedirectResponse(f"/clash/play/{game_id}", status_code=303)
+        keep_seat(response, game_id, tokens[TABLE_SEAT])
+        return response
+    return templates.TemplateResponse(request, "clash/seats.html", {
+        "game_id": game_id, "name": SCENARIOS.get(scenario, scenario),
+        "links": {side: str(request.base_url).rstrip("/") + seat_link(game_id, token)
+                  for side, token in tokens.items()}})
+
+
+@seat_pages_router.get("/clash/play/{game_id}", response_class=HTMLResponse,
+                       include_in_schema=False)
+def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
+              path: str = "", target: str = "", turn: int | None = None,
+              event: int | None = None) -> Response:
+    """The board as your side knows it, the selected unit's orders, and the turn's log."""
+    game = seat_game(request, game_id)
+    service = clash_service(request)
+    side = game.player
+    context: dict[str, Any] = {"game": game, "side": side, "error": "", "select": select,
+                               "stances": [s.value for s in t.Stance], "base": game_id,
+                               "deadline": service.deadline(game), "played": None,
+                               "events": [], "event": 0, "reconciliation": None,
+                               "may_change": ()}
+    if not side:
+        return templates.TemplateResponse(request, "clash/handover.html", context)
+    view = knowledge_view(game.world, side)
+    status = 200
+    highlights: tuple[int, ...] = ()
+    arrows: tuple[tuple[int, int, str], ...] = ()
+    played = service.played(game, turn) if turn else None
+    if played is not None:
+        log_world = knowledge_view(played.after, side)
+        context.update(_played_context(log_world, game, played, event))
+        highlights, arrows = context["highlights"], context["arrows"]
+    chosen = None
+    attack: PlannedAttack | None = None
+    if select in view.units and view.allied(view.units[select].player, side) \
+            and played is None:
+        chosen = selection(view, select, mode, path)
+        highlights = chosen.highlights
+        if chosen.mode == "assault" and target:
+            try:
+                attack = board_panel(game, select, parse_point(target), fog=True)
+            except (InputError, ValueError) as refusal:
+                context["error"], status = str(refusal), 422
+        if chosen.mode == "move" and chosen.path:
+            tiles = [view.units[select].tile, *(view.board.index(*p) for p in chosen.path)]
+            arrows = tuple((a, b, "move") for a, b in zip(tiles, tiles[1:], strict=False))
+
+    def link(kind: str, value: Any) -> str:
+        if kind == "unit":
+            return f"/clash/play/{game_id}?" + urlencode({"select": value})
+        point = f"{value[0]},{value[1]}"
+        if chosen is not None and chosen.mode == "move":
+            return f"/clash/play/{game_id}?" + urlencode(
+                {"select": select, "mode": "move", "path": ";".join(
+                    [*(f"{x},{y}" for x, y in chosen.path), point])})
+        return f"/clash/play/{game_id}?" + urlencode(
+            {"select": select, "mode": chosen.mode if chosen else "", "target": point})
+
+    pending = game.pending
+    if attack is not None:   # would earlier activations of this turn change this preview?
+        trial = {**pending, select: order_of(OrderRequest(lead=select,
+                                                          target=parse_point(target)))}
+        row = next(a for a in activation_preview(view, side, trial) if a.unit == select)
+        context["may_change"] = row.may_change
+    context.update(
+        chosen=chosen, attack=attack, target=target, path=path,
+        drawing=draw_board(view if played is None else knowledge_view(played.after, side),
+                           side, link=link if played is None else None, selected=select,
+                           targets=chosen.clickable if chosen else set(),
+                           overlay=overlay(game.world, side) if played is None else None,
+                           retreat=(attack.plan.destination, attack.plan.candidates)
+                           if attack else None,
+                           target=attack.plan.order.target if attack else None,
+                           highlights=highlights, arrows=arrows,
+                           warnings=frozenset(step.tile for step in chosen.steps
+                                              if step.reactors) if chosen else frozenset()),
+        units=unit_rows(view, side),
+        names={uid: unit.name for uid, unit in view.units.items()},
+        pending={uid: o.model_dump(mode="json", exclude_none=True)
+                 for uid, o in pending.items()},
+        activation=activation_preview(view, side, pending),
+        committed={s: game.committed(s) for s in game.row.humans},
+        plan_supporters=",".join(attack.plan.supporters) if attack else "")
+    if chosen is not None:
+        context["unit"] = view.units[select]
+        context["tile_names"] = {i: f"({view.board.xy(i)[0]},{view.board.xy(i)[1]})"
+                                 for i in chosen.clickable}
+    return templates.TemplateResponse(request, "clash/play.html", context, status_code=status)
+
+
+async def _form(request: Request) -> dict[str, str]:
+    form = await request.form()
+    return {key: value for key, value in form.items() if isinstance(value, str)}
+
+
+def _turn_of(form: dict[str, str]) -> int:
+    text = form.get("turn", "")
+    if not text.isdigit():
+        raise InputError("turn", "the form names the turn it answers")
+    return int(text)
+
+
+@seat_pages_router.post("/clash/play/{game_id}/orders", include_in_schema=False)
+async def play_order(request: Request, game_id: str) -> Response:
+    """One unit's order from the page's forms."""
+    form = await _form(request)
+    game = seat_game(request, game_id)
+    clash_service(request).order(game, form.get("unit", ""), form_orders(form),
+                                 _turn_of(form))
+    return RedirectResponse(f"/clash/play/{game_id}", status_code=303)
+
+
+@seat_pages_router.post("/clash/play/{game_id}/cancel", include_in_schema=False)
+async def play_cancel(request: Request, game_id: str) -> Response:
+    """Withdraw one unit's orders (or all, without a unit)."""
+    form = await _form(request)
+    game = seat_game(request, game_id)
+    clash_service(request).cancel(game, form.get("unit") or None, _turn_of(form))
+    return RedirectResponse(f"/clash/play/{game_id}", status_code=303)
+
+
+@seat_pages_router.post("/clash/play/{game_id}/commit", include_in_schema=False)
+async def play_commit(request: Request, game_id: str) -> Response:
+    """Commit the side's orders; after the turn, show its events as the side saw them."""
+    form = await _form(request)
+    game = seat_game(request, game_id)
+    played = clash_service(request).commit(game, _turn_of(form))
+    if played is not None and game.seat != TABLE_SEAT:
+        return RedirectResponse(f"/clash/play/{game_id}?turn={played.number}",
+                                status_code=303)
+    return RedirectResponse(f"/clash/play/{game_id}", status_code=303)
+
+
+@seat_pages_router.post("/clash/play/{game_id}/handover", include_in_schema=False)
+def play_hand_over(request: Request, game_id: str, side: Annotated[str, Form()]) -> Response:
+    """The next side sits down at a hot-seat table: it reads its view of the last turn."""
+    game = seat_game(request, game_id)
+    clash_service(request).hand_over(game, side)
+    last = game.turn_numbers[-1] if game.turns else None
+    suffix = f"?turn={last}" if last is not None else ""
+    return RedirectResponse(f"/clash/play/{game_id}{suffix}", status_code=303)
+
+
+@seat_pages_router.get("/clash/replay/{game_id}", response_class=HTMLResponse,
+                       include_in_schema=False)
+def replay_page(request: Request, game_id: str, turn: int | None = None,
+                event: int | None = None) -> Response:
+    """A finished game, turn by turn, with the whole truth (nothing is secret any more)."""
+    service = clash_service(request)
+    try:
+        game = service.open(game_id, TABLE_SEAT)
+    except LookupError:
+        raise HTTPException(404, "no such game") from None
+    if not game.finished:
+        raise HTTPException(403, "game: it is still being played; replays open when it ends")
+    number = turn if turn is not None else (game.turn_numbers[-1] if game.turns else None)
+    context: dict[str, Any] = {"game": game, "turn": number, "played": None, "events": [],
+                               "event": 0, "reconciliation": None}
+    if number is not None:
+        played = service.played(game, number, truth=True)
+        context.update(_played_context(played.after, game, played, event))
+        context["drawing"] = draw_board(played.after, game.row.humans[0],
+                                        highlights=context["highlights"],
+                                        arrows=context["arrows"])
+    else:
+        context["drawing"] = draw_board(game.world, game.row.humans[0])
+    return templates.TemplateResponse(request, "clash/replay.html", context)

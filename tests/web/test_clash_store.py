@@ -1,0 +1,115 @@
+"""Clash games in the database: across restarts and processes, stored as their record,
+pinned to their combat logic version, replayed by URL once finished."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, inspect, text
+
+from fairfight.clash import tables as t
+from fairfight.web import WebSettings, create_app
+from fairfight.web.clash import service
+from fairfight.web.clash.sandbox import clash_database_url
+from tests.web.test_clash_seats import commit, open_seats, order, seat_state
+
+
+@pytest.fixture
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    url = f"sqlite:///{tmp_path / 'clash.db'}"
+    monkeypatch.setenv("FAIRFIGHT_CLASH_DATABASE_URL", url)
+    return url
+
+
+def test_the_clash_file_is_never_the_season_file() -> None:
+    assert clash_database_url("sqlite:///data/season.db") == "sqlite:///data/season-clash.db"
+    assert clash_database_url("sqlite://") == "sqlite://"
+    server = "postgresql+psycopg://fairfight@db/fairfight"
+    assert clash_database_url(server) == server
+
+
+def test_a_game_survives_a_restart_and_a_second_process(database: str) -> None:
+    first = create_app(WebSettings(database_url="sqlite://"))
+    with TestClient(first) as creator:
+        game, blue, red = open_seats(first, creator)
+        assert order(blue, game, "b-guns", {"actions": [{"do": "move", "path": [[0, 0]]}]}
+                     ).status_code == 200
+        assert commit(blue, game).status_code == 200
+    # a restart: a new app on the same database; the browsers keep their seat cookies
+    second = create_app(WebSettings(database_url="sqlite://"))
+    other = create_app(WebSettings(database_url="sqlite://"))   # another process
+    blue2, red2 = TestClient(second), TestClient(other)
+    blue2.cookies.update(blue.cookies)
+    red2.cookies.update(red.cookies)
+    assert seat_state(blue2, game)["committed"] == {"blue": True, "red": False}
+    assert seat_state(blue2, game)["pending"]["b-guns"]["actions"][0]["path"] == [[0, 0]]
+    assert commit(red2, game).status_code == 200
+    state = seat_state(blue2, game)
+    assert state["turn"] == 2 and state["turns_played"] == [1]
+    guns = next(u for u in state["view"]["units"] if u["id"] == "b-guns")
+    assert guns["at"] == [0, 0]
+
+
+def test_a_game_is_stored_as_its_record(database: str) -> None:
+    app = create_app(WebSettings(database_url="sqlite://"))
+    with TestClient(app) as creator:
+        game, blue, red = open_seats(app, creator)
+        commit(blue, game)
+        commit(red, game)
+    engine = create_engine(database)
+    columns = {table: {c["name"] for c in inspect(engine).get_columns(table)}
+               for table in inspect(engine).get_table_names()}
+    assert columns["clash_turns"] == {"game_id", "number", "orders", "events"}
+    assert not any("world" in name for names in columns.values() for name in names)
+    with engine.connect() as connection:
+        row = connection.execute(text("select scenario, combat_logic_version from clash_games")
+                                 ).one()
+        tokens = connection.execute(text("select token_sha256 from clash_seats")).scalars()
+        assert all(len(token) == 64 for token in tokens)   # only digests are kept
+    assert '"seed_key":"crossing"' in row.scenario
+    assert row.combat_logic_version == t.COMBAT_LOGIC_VERSION
+    engine.dispose()
+
+
+def test_another_combat_logic_version_refuses_to_continue(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(WebSettings(database_url="sqlite://"))
+    with TestClient(app) as creator:
+        game, blue, _ = open_seats(app, creator)
+        monkeypatch.setattr(t, "COMBAT_LOGIC_VERSION", t.COMBAT_LOGIC_VERSION + 1)
+        answer = blue.get(f"/api/clash/play/{game}")
+    assert answer.status_code == 409
+    assert answer.json()["field"] == "game.combat_logic_version"
+    assert "cannot continue here" in answer.json()["message"]
+
+
+def test_a_finished_game_replays_by_url(database: str,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(WebSettings(database_url="sqlite://"))
+    with TestClient(app) as creator:
+        game, blue, red = open_seats(app, creator)
+        assert creator.get(f"/clash/replay/{game}").status_code == 403   # still played
+        order(blue, game, "b-guns", {"actions": [{"do": "bombard", "target": [3, 1]}]})
+        commit(blue, game)
+        commit(red, game)
+        monkeypatch.setattr(service, "MAX_TURNS", 1)
+        assert seat_state(blue, game)["finished"]
+        page = creator.get(f"/clash/replay/{game}?turn=1")
+        assert page.status_code == 200
+        assert "Red Reserve" in page.text   # the whole truth, once the game is over
+        assert "Bombardment by Blue Guns" in page.text
+        assert commit(blue, game, turn=2).status_code == 409
+
+
+def test_the_sandbox_game_survives_a_restart(database: str) -> None:
+    with TestClient(create_app(WebSettings(database_url="sqlite://"))) as first:
+        assert first.post("/api/clash/games", json={"scenario": "belvoir-wood"}
+                          ).status_code == 200
+        cookies = first.cookies
+    with TestClient(create_app(WebSettings(database_url="sqlite://"))) as second:
+        second.cookies.update(cookies)
+        assert second.get("/api/clash/game").json()["name"] == "belvoir-wood"
+        assert second.post("/api/clash/game/turn").status_code == 200
+        assert second.get("/api/clash/game").json()["turns_played"] == 1
