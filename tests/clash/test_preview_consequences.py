@@ -9,6 +9,7 @@ by the array kernel) and weighs it by the draws that share it.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import numpy as np
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from fairfight.clash import tables as t
 from fairfight.clash.batch import columns_from_specs
+from fairfight.clash.consequence_oracle import OracleCase, random_cases, resolved_consequences
 from fairfight.clash.exchange import DefenderFate, resolve_exchange
 from fairfight.clash.invariants import every_draw
 from fairfight.clash.preview import Consequences, preview
@@ -96,3 +98,39 @@ def test_a_destroyed_garrison_gives_up_its_city() -> None:
     assert view.capture_permille == taken
     assert view.consequences.of(DefenderFate.DESTROYED) == sum(
         outcome.fate is DefenderFate.DESTROYED for outcome in resolved)
+
+
+def test_the_consequence_oracle_command_reports_its_count() -> None:
+    """`clash oracle --consequences N` is the large run (100,000 clashes: 0 differences, in
+    docs/clash.md); here a few hundred of its clashes, every kind among them."""
+    from typer.testing import CliRunner
+
+    from fairfight.cli import app
+
+    result = CliRunner().invoke(app, ["clash", "oracle", "--consequences", "300", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["cases"] == 300 and summary["differences"] == 0 and summary["passed"]
+    assert set(summary["by_kind"]) == {"assault", "bombardment", "reaction"}
+
+
+def test_the_oracles_cases_include_garrisons_march_and_entrench_leads() -> None:
+    cases = random_cases(400, seed=1)
+    assert any(c.spec.kind is t.Kind.REACTION and c.spec.lead.stance is t.Stance.MARCH
+               for c in cases)
+    assert any(c.spec.lead.stance is t.Stance.ENTRENCH for c in cases)
+    assert any(c.spec.in_own_city and c.spec.defender.works == 0 for c in cases)
+    assert any(c.defender_in_city is True and not c.spec.in_own_city for c in cases)
+    assert random_cases(5, seed=1) == cases[:5]
+
+
+def test_the_oracle_finds_a_preview_that_disagrees() -> None:
+    """The comparison can fail: a resolution whose fates differ from the preview's is
+    reported (here the brute force is given the opposite city flag)."""
+    case = next(c for c in random_cases(2000, seed=2)
+                if c.spec.kind is t.Kind.ASSAULT and c.defender_in_city is True
+                and c.spec.defender.works == 0
+                and preview(c.spec, defender_in_city=True).break_permille > 0)
+    flipped = OracleCase(case.spec, False)
+    shown = preview(case.spec, capture_possible=True, defender_in_city=True).consequences
+    assert resolved_consequences([flipped])[0] != shown
