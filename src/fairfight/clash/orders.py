@@ -19,6 +19,7 @@ from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 
 __all__ = [
+    "MAX_PRIORITY",
     "AbandonAction",
     "Action",
     "AssaultAction",
@@ -29,6 +30,9 @@ __all__ = [
     "check_orders",
     "parse_orders",
 ]
+
+MAX_PRIORITY = 9
+"""Highest activation priority a unit's orders may carry."""
 
 Point = tuple[Annotated[StrictInt, Field(ge=0)], Annotated[StrictInt, Field(ge=0)]]
 UnitId = Annotated[str, Field(pattern=NAME_PATTERN)]
@@ -85,6 +89,10 @@ class UnitOrders(BaseModel):
     stance: t.Stance | None = None
     withdraw_reflex: StrictBool | None = None
     actions: Annotated[list[Action], Field(max_length=8)] = []
+    priority: Annotated[StrictInt, Field(ge=0, le=MAX_PRIORITY)] | None = None
+    """Reorders the player's own activations: the player's units take the places their
+    Stances give the player in the Cascade, higher priority first (none given counts as 0
+    and keeps the Stance order), so guns can fire before the assault they prepare."""
     reason: Annotated[str, Field(max_length=200)] | None = None
     """Why the order was given (the AI explains itself here); not read by the rules."""
 

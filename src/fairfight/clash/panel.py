@@ -325,7 +325,7 @@ def attack_panel(view: Preview, fog: FogPreview | None = None,
     floor = t.BOMBARD_STRENGTH_FLOOR if spec.kind is t.Kind.BOMBARDMENT else 0
     verdict, falter = _verdict(view)
     retreat = None
-    if where.on_board and spec.kind is not t.Kind.BOMBARDMENT:
+    if where.on_board and spec.kind is not t.Kind.BOMBARDMENT and view.defender_may_retreat:
         retreat = RetreatView(to=list(where.retreat_to) if where.retreat_to else None,
                               label=where.retreat_label,
                               candidates=[list(c) for c in where.candidates],

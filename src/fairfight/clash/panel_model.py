@@ -220,6 +220,8 @@ class AttackPanel(BaseModel):
     break_checks: BreakChecks | None
     consequence: list[str]
     retreat: RetreatView | None
+    """The retreat tile on a board; None off the board, for a bombardment, and for a
+    defender that may not retreat (the consequence says so) [CB-1340, CB-2420]."""
     alternatives: list[Alternative]
     fog: FogView | None
     own_losses_note: str
