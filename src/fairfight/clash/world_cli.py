@@ -219,14 +219,22 @@ def _playtest(
         console.print(playtest_table(report), markup=False, end="")
 
 
-def _schema(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Print the JSON Schema of a scenario file (indented; --json for one line)."""
-    from fairfight.clash.scenario import scenario_schema
+def _schema(
+    kind: str = typer.Option("scenario", "--kind",
+                             help="scenario, orders, record (one line of it) or outcome."),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Print the JSON Schema of a scenario, a turn's orders, a record line or an outcome
+    (indented; --json for one line)."""
+    from fairfight.clash.schemas import SCHEMA_KINDS, json_schema
 
+    if kind not in SCHEMA_KINDS:
+        raise InputError("--kind", f"must be one of {', '.join(SCHEMA_KINDS)}")
+    schema = json_schema(kind)
     if as_json:
-        emit_json(scenario_schema())
+        emit_json(schema)
     else:
-        typer.echo(json.dumps(scenario_schema(), indent=2, sort_keys=True))
+        typer.echo(json.dumps(schema, indent=2, sort_keys=True))
 
 
 def register(app: typer.Typer) -> None:
