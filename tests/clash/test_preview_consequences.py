@@ -1,27 +1,23 @@
 """The preview's consequences are the resolution's, counted over all 1000 draws.
 
 The preview applies `exchange.consequences` once per stretch of draws between thresholds;
-here the brute force resolves the clash with `resolve_exchange` and counts every draw. The
-consequences read an exchange only through its two losses and its two break flags, so the
-brute force resolves one draw per distinct (ld, la, breaks, falters) of the 1000 (computed
-by the array kernel) and weighs it by the draws that share it.
+here the brute force (`consequence_oracle.resolved_consequences`) resolves the clash with
+`resolve_exchange` and counts every draw: the consequences read an exchange only through its
+two losses and its two break flags, so it resolves one draw per distinct (ld, la, breaks,
+falters) of the 1000 (found by the array kernel) and weighs it by the draws that share it.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairfight.clash import tables as t
-from fairfight.clash.batch import columns_from_specs
 from fairfight.clash.consequence_oracle import OracleCase, random_cases, resolved_consequences
 from fairfight.clash.exchange import DefenderFate, resolve_exchange
-from fairfight.clash.invariants import every_draw
 from fairfight.clash.preview import Consequences, preview
 from fairfight.clash.spec import ClashSpec
 
@@ -48,20 +44,9 @@ def any_clash(draw: st.DrawFn) -> tuple[ClashSpec, bool | None]:
 
 
 def brute_force(chosen: ClashSpec, defender_in_city: bool | None) -> Consequences:
-    """The consequences of `resolve_exchange` counted over all 1000 draws."""
-    x = every_draw(columns_from_specs([chosen]))
-    keys = np.stack([x.ld[0], x.la[0], x.defender_breaks[0], x.attacker_falters[0]], axis=1)
-    _, first, draws = np.unique(keys, axis=0, return_index=True, return_counts=True)
-    fates: Counter[DefenderFate] = Counter()
-    cleared = advance = 0
-    for r, count in zip(first.tolist(), draws.tolist(), strict=True):
-        outcome = resolve_exchange(chosen, r, defender_in_city=defender_in_city)
-        fates[outcome.fate] += count
-        cleared += count * outcome.tile_cleared
-        advance += count * outcome.lead_may_advance
-    order = list(DefenderFate)
-    return Consequences(tuple(sorted(fates.items(), key=lambda item: order.index(item[0]))),
-                        cleared, advance)
+    """The consequences of `resolve_exchange` counted over all 1000 draws (one resolution
+    per class of draws with equal losses and break flags, `distribution.draw_classes`)."""
+    return resolved_consequences([OracleCase(chosen, defender_in_city)])[0]
 
 
 def _check(chosen: ClashSpec, defender_in_city: bool | None) -> None:

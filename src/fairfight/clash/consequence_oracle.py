@@ -22,9 +22,8 @@ from typing import TypeVar
 import numpy as np
 
 from fairfight.clash import tables as t
-from fairfight.clash.batch import columns_from_specs
+from fairfight.clash.distribution import draw_classes
 from fairfight.clash.exchange import DefenderFate, resolve_exchange
-from fairfight.clash.invariants import every_draw
 from fairfight.clash.preview import Consequences, preview
 from fairfight.clash.spec import ClashSpec, Combatant, stance_may_initiate
 
@@ -112,16 +111,12 @@ def random_cases(n: int, seed: int = 0) -> list[OracleCase]:
 
 def resolved_consequences(cases: Sequence[OracleCase]) -> list[Consequences]:
     """For each case, the consequences of `resolve_exchange` counted over all 1000 draws."""
-    x = every_draw(columns_from_specs([case.spec for case in cases]))
     order = list(DefenderFate)
     result = []
-    for row, case in enumerate(cases):
-        keys = np.stack([x.ld[row], x.la[row], x.defender_breaks[row],
-                         x.attacker_falters[row]], axis=1)
-        _, first, draws = np.unique(keys, axis=0, return_index=True, return_counts=True)
+    for case, classes in zip(cases, draw_classes([case.spec for case in cases]), strict=True):
         fates: Counter[DefenderFate] = Counter()
         cleared = advance = 0
-        for r, count in zip(first.tolist(), draws.tolist(), strict=True):
+        for r, count in classes:
             outcome = resolve_exchange(case.spec, r, defender_in_city=case.defender_in_city)
             fates[outcome.fate] += count
             cleared += count * outcome.tile_cleared
