@@ -151,12 +151,9 @@ def _board(
         raise InputError("--player", f"unknown player {player!r}")
     if overlay and player is None:
         raise InputError("--overlay", "name the player whose overlay to show (--player)")
-    if as_json:
-        if player is None:
-            emit_json({"turn": world.turn, "scenario": world.to_scenario()})
-        else:
-            emit_json({**player_view(world, player),
-                       "overlay": overlay_data(world, player) if overlay else None})
+    if as_json:   # one shape with and without --player: the truth is a view too
+        emit_json({**player_view(world, player),
+                   "overlay": overlay_data(world, player) if overlay and player else None})
         return
     console.print(board_text(world, player, overlay), markup=False, end="")
 
