@@ -4,18 +4,17 @@ A game that embeds the engine builds `ClashSpec` values and hands them to the ba
 the columns must cost less than the preview itself (target: 100,000 specs in 0.1 s). The
 baseline, measured in the same run, is the field-by-field path (`spec.to_columns` per spec,
 then one `np.fromiter` per column), which the packed rows replaced; the batch preview of the
-same columns is printed beside it. CPU seconds of this process, best of five, so that other
-work on the machine counts less.
+same columns is printed beside it. Each figure is the CPU seconds of this process in its
+fastest run (`bench_clash.timed`), so that other work on the shared machine counts less.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import fields
 
 import numpy as np
 
+from bench.bench_clash import timed
 from fairfight.clash.batch import columns_from_specs, preview_batch
 from fairfight.clash.consequence_oracle import random_cases
 from fairfight.clash.kernel import Columns
@@ -23,15 +22,6 @@ from fairfight.clash.spec import ClashSpec, to_columns
 
 SPECS = 100_000
 TARGET_SECONDS = 0.1
-
-
-def _cpu_seconds(work: Callable[[], object], repeats: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        started = time.process_time()
-        work()
-        best = min(best, time.process_time() - started)
-    return best
 
 
 def field_by_field(specs: list[ClashSpec]) -> Columns:
@@ -48,9 +38,9 @@ def main() -> None:
     packed, old = columns_from_specs(specs), field_by_field(specs)
     assert all(np.array_equal(getattr(packed, f.name), getattr(old, f.name))
                for f in fields(Columns))
-    baseline = _cpu_seconds(lambda: field_by_field(specs), repeats=2)
-    columns = _cpu_seconds(lambda: columns_from_specs(specs))
-    batch = _cpu_seconds(lambda: preview_batch(packed), repeats=3)
+    _, baseline = timed(lambda: field_by_field(specs), repeats=2)
+    _, columns = timed(lambda: columns_from_specs(specs), repeats=5)
+    _, batch = timed(lambda: preview_batch(packed), repeats=3)
     print(f"{SPECS:,} specs to columns, field by field (baseline)   {baseline:8.3f} s", flush=True)
     print(f"{SPECS:,} specs to columns, packed rows                 {columns:8.3f} s  "
           f"({baseline / columns:,.1f}x faster; target <= {TARGET_SECONDS} s: "

@@ -2,8 +2,9 @@
 
 CB-1100 (a retreated or disengaged unit acts no more), CB-1340 and CB-2020-2030 (a garrison
 never disengages by reflex and shows no retreat tile), the retreat room of the survivors,
-skipped orders of a halted unit (CB-1780), city recovery only in a city of one's own side
-(CB-2070), and the bombardment's Stance term (clash-tables decision 6, CB-210).
+city recovery only in a city of one's own side (CB-2070), and the bombardment's Stance term
+(clash-tables decision 6, CB-210). The skipped orders of a halted unit (CB-1780) are in
+test_turn.py, with the reaction that halts it.
 """
 
 from __future__ import annotations
@@ -126,20 +127,6 @@ def test_retreat_room_is_checked_for_the_survivors() -> None:
         {"event": "retreat", "units": ["scout"], "frm": [1, 1], "to": [2, 1]}]
     assert not events_of(result, "rout")
     assert result.world.units["scout"].tile == result.world.board.index(2, 1)
-
-
-def test_cb1780_a_halted_units_dropped_orders_are_logged_as_skipped() -> None:
-    units = [{"id": "col", "player": "blue", "class": "rifle-company", "at": [0, 0]},
-             {"id": "guard", "player": "red", "class": "rifle-company", "at": [3, 0],
-              "stance": "entrench"}]
-    world = world_of(base_scenario([". . . . .", ". . . . ."], units))
-    result = play(world, {"col": {"stance": "advance", "actions": [
-        {"do": "move", "path": [[1, 0], [2, 0]]},
-        {"do": "assault", "target": [3, 0]},
-        {"do": "move", "path": [[2, 1]]}]}})
-    assert events_of(result, "clash")[0]["initiator"] == "guard"
-    assert [(e["unit"], e["action"], e["reason"]) for e in events_of(result, "skipped")] == [
-        ("col", "assault", "halted by a reaction"), ("col", "move", "halted by a reaction")]
 
 
 def test_cb2070_only_a_city_of_the_units_own_side_gives_city_recovery() -> None:
