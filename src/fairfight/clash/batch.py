@@ -21,7 +21,14 @@ from fairfight.clash.kernel import Columns
 from fairfight.clash.parallel import Int32Array, Int64Array, run_split
 from fairfight.clash.spec import COLUMN_NAMES, ClashSpec, check_resolvable
 
-__all__ = ["BatchPreview", "columns_from_specs", "preview_batch", "slice_columns"]
+__all__ = [
+    "BLOCK",
+    "BatchPreview",
+    "OUTPUT_ROWS",
+    "columns_from_specs",
+    "preview_batch",
+    "slice_columns",
+]
 
 BLOCK = 8_192
 """Clashes per block: the unit of progress reports and of the split across processes."""

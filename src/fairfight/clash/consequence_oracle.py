@@ -28,7 +28,9 @@ from fairfight.clash.preview import Consequences, preview
 from fairfight.clash.spec import ClashSpec, Combatant, stance_may_initiate
 
 __all__ = [
+    "BLOCK",
     "ConsequenceReport",
+    "EDGE_TERMS",
     "OracleCase",
     "random_cases",
     "resolved_consequences",
@@ -36,7 +38,7 @@ __all__ = [
 ]
 
 EDGE_TERMS = (0, t.UPHILL, t.RIVER_CROSSING, t.AMPHIBIOUS)
-Item = TypeVar("Item")
+_Item = TypeVar("_Item")
 BLOCK = 500
 """Clashes whose 1000 draws the array kernel evaluates at once."""
 
@@ -50,7 +52,7 @@ class _Draws:
     def randint(self, low: int, high: int) -> int:
         return int(self.rng.integers(low, high + 1))
 
-    def choice(self, items: Sequence[Item]) -> Item:
+    def choice(self, items: Sequence[_Item]) -> _Item:
         return items[self.randint(0, len(items) - 1)]
 
     def one_in(self, n: int) -> bool:

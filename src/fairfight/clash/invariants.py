@@ -23,9 +23,14 @@ from fairfight.clash.spec import ClashSpec
 from fairfight.core.executor import Executor
 
 __all__ = [
+    "BANDS",
+    "CHANCES",
+    "MAX_EVALUATIONS",
+    "MONOTONE",
     "MONOTONE_FALLING",
     "MONOTONE_RISING",
     "OracleReport",
+    "SWEEP_BLOCK",
     "SweepReport",
     "brute_force",
     "every_draw",

@@ -19,7 +19,11 @@ from fairfight.clash.panel_model import (
 )
 from fairfight.clash.preview import Preview
 
-__all__ = ["format_panel", "render_panel"]
+__all__ = [
+    "RULE",
+    "format_panel",
+    "render_panel",
+]
 
 RULE = "─" * 78
 

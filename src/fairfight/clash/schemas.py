@@ -22,9 +22,15 @@ from fairfight.clash.scenario import Scenario, scenario_schema
 from fairfight.clash.spec import ClashSpec
 
 __all__ = [
+    "DRAFT",
     "EVENT_KINDS",
     "SCHEMA_KINDS",
+    "After",
+    "Contributions",
+    "Count",
+    "Event",
     "OutcomeModel",
+    "ParticipantAfter",
     "RecordHeader",
     "RecordTurn",
     "json_schema",

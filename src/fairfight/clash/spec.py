@@ -31,11 +31,17 @@ from fairfight.core.validation import parse_model
 
 __all__ = [
     "COLUMN_NAMES",
+    "MAX_EDGE_MODS",
     "MAX_FLANKERS",
+    "MAX_SHAKEN",
+    "MAX_STACK_EXTRA",
     "MAX_STAT",
     "ROW_FORMAT",
     "ClashSpec",
     "Combatant",
+    "Level",
+    "Percent",
+    "Stat",
     "check_resolvable",
     "parse_spec",
     "stance_may_initiate",

@@ -45,7 +45,13 @@ from fairfight.clash.turn_end import end_of_turn
 from fairfight.clash.world import Unit, World, chebyshev
 from fairfight.core.records import digest
 
-__all__ = ["TurnResult", "clash_draw", "run_turn", "state_digest"]
+__all__ = [
+    "REACTING_STANCES",
+    "TurnResult",
+    "clash_draw",
+    "run_turn",
+    "state_digest",
+]
 
 REACTING_STANCES = (t.Stance.HOLD, t.Stance.ENTRENCH)
 """A unit in Hold or Entrench holds one reaction per turn [clash.md]."""

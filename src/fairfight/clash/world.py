@@ -19,6 +19,7 @@ from fairfight.clash.scenario import CAST_CLASSES, TERRAIN_LETTERS, ClassModel, 
 from fairfight.core.errors import InputError
 
 __all__ = [
+    "INITIATIVE",
     "SUPPLY_REACH",
     "Board",
     "Unit",

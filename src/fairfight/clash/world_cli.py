@@ -23,7 +23,10 @@ if TYPE_CHECKING:
     from fairfight.clash.record import GameRecord
     from fairfight.clash.world import World
 
-__all__ = ["register"]
+__all__ = [
+    "JSON_HELP",
+    "register",
+]
 
 JSON_HELP = "Print JSON (one line)."
 
