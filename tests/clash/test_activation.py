@@ -93,3 +93,17 @@ def test_a_units_own_move_before_its_assault_is_a_change() -> None:
     (risk,) = assault_risks(world, parse_orders(world, orders))
     assert [(c.unit, c.action) for c in risk.changes] == [("tank-1", 0)]
     assert "its own earlier order (move (1,2))" in risk.changes[0].reason
+
+
+def test_the_order_and_the_risks_as_plain_json() -> None:
+    world = example_world("siege.yaml")
+    orders = parse_orders(world, _siege_orders(1))
+    first = activation_order(world, orders)[0].to_json()
+    assert first == {"position": 1, "unit": "gun-1", "player": "blue", "stance": "hold",
+                     "initiative": 1, "creation_sequence": 1, "priority": 1,
+                     "took_place_of": "tank-1", "actions": ["bombard (2,2)"],
+                     "reason": "hold: initiative 1, creation sequence 1; priority 1 puts it "
+                               "in the place of tank-1"}
+    risk = assault_risks(world, orders)[0].to_json()
+    assert risk["unit"] == "tank-1" and risk["target"] == [2, 2] and risk["may_change"]
+    assert [c["unit"] for c in risk["changes"]] == ["gun-1", "gun-2", "gun-3"]

@@ -18,6 +18,7 @@ can be marked as provisional on them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from fairfight.clash import tables as t
 from fairfight.clash.orders import (
@@ -58,6 +59,14 @@ class Activation:
     actions: tuple[str, ...]
     reason: str
 
+    def to_json(self) -> dict[str, Any]:
+        """The place as plain JSON."""
+        return {"position": self.position, "unit": self.unit, "player": self.player,
+                "stance": self.stance.value, "initiative": self.initiative,
+                "creation_sequence": self.creation_sequence, "priority": self.priority,
+                "took_place_of": self.took_place_of, "actions": list(self.actions),
+                "reason": self.reason}
+
 
 @dataclass(frozen=True, slots=True)
 class Change:
@@ -81,6 +90,13 @@ class AssaultRisk:
     def may_change(self) -> bool:
         """Whether the preview made now may differ from the clash at activation."""
         return bool(self.changes)
+
+    def to_json(self) -> dict[str, Any]:
+        """The assault and its changes as plain JSON."""
+        return {"unit": self.unit, "action": self.action, "target": list(self.target),
+                "may_change": self.may_change,
+                "changes": [{"unit": c.unit, "action": c.action, "reason": c.reason}
+                            for c in self.changes]}
 
 
 def describe_action(action: Action) -> str:
