@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet -e '.[dev]'
+	$(PYTHON) -m pip install --quiet -e '.[all,dev]'
 	touch $(STAMP)
 
 # The conquest show on http://127.0.0.1:8000 with a demo season; prints the admin token.

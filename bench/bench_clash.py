@@ -35,7 +35,7 @@ def _tiled(columns: Columns, times: int) -> Columns:
     return Columns(**{name: np.tile(getattr(columns, name), times) for name in Columns.__slots__})
 
 
-def _timed(work: Callable[[], object], repeats: int = 3) -> tuple[float, float]:
+def timed(work: Callable[[], object], repeats: int = 3) -> tuple[float, float]:
     """Best wall seconds and the CPU seconds (own and waited-for children) of that run."""
     best = (float("inf"), float("inf"))
     for _ in range(repeats):
@@ -94,12 +94,12 @@ def against_c() -> None:
         c_cpu = yardstick.number_after(yardstick.run(program, C_CORPUS, 5, 1),
                                        "best per CPU-second (1 proc):")
         report(f"C preview, {label}, per CPU-second (yardstick)", c_cpu, "previews/cpu-s")
-        _, cpu = _timed(lambda: preview_batch(columns), repeats=5)
+        _, cpu = timed(lambda: preview_batch(columns), repeats=5)
         report("  batch preview, 1 process, per CPU-second", C_CORPUS / cpu, "previews/cpu-s",
                c_cpu)
     c_wall = yardstick.number_after(yardstick.run(early, C_CORPUS, 5, 2), "median")
     report("C preview, early-exit, 2 processes (yardstick)", c_wall, "previews/s")
-    wall, _ = _timed(lambda: preview_batch(columns, workers=2), repeats=5)
+    wall, _ = timed(lambda: preview_batch(columns, workers=2), repeats=5)
     report("  batch preview, 2 processes", C_CORPUS / wall, "previews/s", c_wall)
 
 
@@ -108,7 +108,7 @@ def main() -> None:
     specs = oracle_specs()
     hardest = [spec for spec in specs if preview(spec).evaluations >= 19]
 
-    loop_seconds, loop_cpu = _timed(lambda: [preview(spec) for spec in specs])
+    loop_seconds, loop_cpu = timed(lambda: [preview(spec) for spec in specs])
     baseline, baseline_cpu = len(specs) / loop_seconds, len(specs) / loop_cpu
     report("scalar preview, plain loop (baseline)", baseline, "previews/s")
     report("  same, per CPU-second", baseline_cpu, "previews/cpu-s")
@@ -117,7 +117,7 @@ def main() -> None:
         f" µs  ({loop_cpu / len(specs) * 1e6:.1f} µs of CPU; target <= 50)"
     )
     rounds = 50
-    hard_seconds, hard_cpu = _timed(
+    hard_seconds, hard_cpu = timed(
         lambda: [preview(spec) for _ in range(rounds) for spec in hardest]
     )
     calls = rounds * len(hardest)
@@ -136,7 +136,7 @@ def main() -> None:
     for label, columns in (("corpus", corpus), ("random mix", mixed)):
         count = int(columns.kind.shape[0])
         for workers in (1, 2):
-            seconds, cpu = _timed(lambda c=columns, w=workers: preview_batch(c, workers=w))
+            seconds, cpu = timed(lambda c=columns, w=workers: preview_batch(c, workers=w))
             report(
                 f"batch preview, {label}, {workers} process(es)",
                 count / seconds,

@@ -16,12 +16,18 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-HEAVY = ("typer", "rich", "fastapi", "sqlalchemy", "dask", "numba")
+HEAVY = ("typer", "rich", "fastapi", "starlette", "uvicorn", "httptools", "uvloop",
+         "multipart", "pydantic_settings", "markdown_it", "sqlalchemy", "psycopg", "dask",
+         "distributed", "numba")
+"""The command line, the web ([web]), the stores ([postgres]), the cluster ([scale]) and the
+compiler ([fast])."""
 LIGHT_MODULES = (
     "fairfight.clash", "fairfight.clash.spec", "fairfight.clash.exchange",
     "fairfight.clash.preview", "fairfight.clash.world", "fairfight.clash.turn",
     "fairfight.clash.fog", "fairfight.clash.panel", "fairfight.clash.evaluation",
     "fairfight.clash.readout", "fairfight.clash.batch", "fairfight.clash.board_attack",
+    "fairfight.clash.activation", "fairfight.clash.schemas", "fairfight.clash.knowledge",
+    "fairfight.clash.ai", "fairfight.clash.record",
 )
 
 
@@ -53,3 +59,18 @@ def test_numba_loads_when_the_compiled_batch_runs() -> None:
             "from fairfight.clash.corpus import oracle_specs\n"
             "preview_batch(columns_from_specs(oracle_specs()[:2]))")
     assert loaded_after(code) == ["numba"]
+
+
+def test_the_batch_runs_without_the_compiler() -> None:
+    """With numba unimportable (an install without `fairfight[fast]`) the batch preview,
+    the AI's and the overlay's path, runs on numpy and gives the scalar figures."""
+    code = ("sys.modules['numba'] = None\n"
+            "from fairfight.clash.batch import columns_from_specs, preview_batch\n"
+            "from fairfight.clash.corpus import oracle_specs\n"
+            "from fairfight.clash.preview import preview\n"
+            "specs = oracle_specs()[:50]\n"
+            "batch = preview_batch(columns_from_specs(specs))\n"
+            "assert [batch.item_json(i)['break_permille'] for i in range(50)] == "
+            "[preview(s).break_permille for s in specs]\n"
+            "del sys.modules['numba']  # the blocker itself; any numba.* left would show")
+    assert loaded_after(code) == []

@@ -1,25 +1,23 @@
 """The preview's consequences are the resolution's, counted over all 1000 draws.
 
 The preview applies `exchange.consequences` once per stretch of draws between thresholds;
-here the brute force resolves the clash with `resolve_exchange` and counts every draw. The
-consequences read an exchange only through its two losses and its two break flags, so the
-brute force resolves one draw per distinct (ld, la, breaks, falters) of the 1000 (computed
-by the array kernel) and weighs it by the draws that share it.
+here the brute force (`consequence_oracle.resolved_consequences`) resolves the clash with
+`resolve_exchange` and counts every draw: the consequences read an exchange only through its
+two losses and its two break flags, so it resolves one draw per distinct (ld, la, breaks,
+falters) of the 1000 (found by the array kernel) and weighs it by the draws that share it.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import json
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairfight.clash import tables as t
-from fairfight.clash.batch import columns_from_specs
+from fairfight.clash.consequence_oracle import OracleCase, random_cases, resolved_consequences
 from fairfight.clash.exchange import DefenderFate, resolve_exchange
-from fairfight.clash.invariants import every_draw
 from fairfight.clash.preview import Consequences, preview
 from fairfight.clash.spec import ClashSpec
 
@@ -46,20 +44,9 @@ def any_clash(draw: st.DrawFn) -> tuple[ClashSpec, bool | None]:
 
 
 def brute_force(chosen: ClashSpec, defender_in_city: bool | None) -> Consequences:
-    """The consequences of `resolve_exchange` counted over all 1000 draws."""
-    x = every_draw(columns_from_specs([chosen]))
-    keys = np.stack([x.ld[0], x.la[0], x.defender_breaks[0], x.attacker_falters[0]], axis=1)
-    _, first, draws = np.unique(keys, axis=0, return_index=True, return_counts=True)
-    fates: Counter[DefenderFate] = Counter()
-    cleared = advance = 0
-    for r, count in zip(first.tolist(), draws.tolist(), strict=True):
-        outcome = resolve_exchange(chosen, r, defender_in_city=defender_in_city)
-        fates[outcome.fate] += count
-        cleared += count * outcome.tile_cleared
-        advance += count * outcome.lead_may_advance
-    order = list(DefenderFate)
-    return Consequences(tuple(sorted(fates.items(), key=lambda item: order.index(item[0]))),
-                        cleared, advance)
+    """The consequences of `resolve_exchange` counted over all 1000 draws (one resolution
+    per class of draws with equal losses and break flags, `distribution.draw_classes`)."""
+    return resolved_consequences([OracleCase(chosen, defender_in_city)])[0]
 
 
 def _check(chosen: ClashSpec, defender_in_city: bool | None) -> None:
@@ -96,3 +83,39 @@ def test_a_destroyed_garrison_gives_up_its_city() -> None:
     assert view.capture_permille == taken
     assert view.consequences.of(DefenderFate.DESTROYED) == sum(
         outcome.fate is DefenderFate.DESTROYED for outcome in resolved)
+
+
+def test_the_consequence_oracle_command_reports_its_count() -> None:
+    """`clash oracle --consequences N` is the large run (100,000 clashes: 0 differences, in
+    docs/clash.md); here a few hundred of its clashes, every kind among them."""
+    from typer.testing import CliRunner
+
+    from fairfight.cli import app
+
+    result = CliRunner().invoke(app, ["clash", "oracle", "--consequences", "300", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["cases"] == 300 and summary["differences"] == 0 and summary["passed"]
+    assert set(summary["by_kind"]) == {"assault", "bombardment", "reaction"}
+
+
+def test_the_oracles_cases_include_garrisons_march_and_entrench_leads() -> None:
+    cases = random_cases(400, seed=1)
+    assert any(c.spec.kind is t.Kind.REACTION and c.spec.lead.stance is t.Stance.MARCH
+               for c in cases)
+    assert any(c.spec.lead.stance is t.Stance.ENTRENCH for c in cases)
+    assert any(c.spec.in_own_city and c.spec.defender.works == 0 for c in cases)
+    assert any(c.defender_in_city is True and not c.spec.in_own_city for c in cases)
+    assert random_cases(5, seed=1) == cases[:5]
+
+
+def test_the_oracle_finds_a_preview_that_disagrees() -> None:
+    """The comparison can fail: a resolution whose fates differ from the preview's is
+    reported (here the brute force is given the opposite city flag)."""
+    case = next(c for c in random_cases(2000, seed=2)
+                if c.spec.kind is t.Kind.ASSAULT and c.defender_in_city is True
+                and c.spec.defender.works == 0
+                and preview(c.spec, defender_in_city=True).break_permille > 0)
+    flipped = OracleCase(case.spec, False)
+    shown = preview(case.spec, capture_possible=True, defender_in_city=True).consequences
+    assert resolved_consequences([flipped])[0] != shown

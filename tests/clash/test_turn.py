@@ -148,10 +148,14 @@ def test_a_move_next_to_an_entrenched_enemy_draws_a_reaction_and_halts() -> None
     world = world_of(base_scenario([". . . . .", ". . . . ."], units))
     result = play(world, {"col": {"stance": "advance", "actions": [
         {"do": "move", "path": [[1, 0], [2, 0]]},
-        {"do": "assault", "target": [3, 0]}]}})
+        {"do": "assault", "target": [3, 0]},
+        {"do": "move", "path": [[2, 1]]}]}})
     assert [e["to"] for e in events_of(result, "move")] == [[1, 0], [2, 0]]
     clashes = events_of(result, "clash")
     assert len(clashes) == 1                     # halted: the assault never happens
+    # CB-1780: the dropped orders are logged, each with its reason
+    assert [(e["unit"], e["action"], e["reason"]) for e in events_of(result, "skipped")] == [
+        ("col", "assault", "halted by a reaction"), ("col", "move", "halted by a reaction")]
     reaction = clashes[0]
     assert (reaction["initiator"], reaction["ordinal"]) == ("guard", 0)
     assert reaction["outcome"]["spec"]["kind"] == "reaction"

@@ -92,3 +92,20 @@ def test_turn_without_orders_plays_the_ai_alone(tmp_path: Path) -> None:
     code, out, _ = _run("turn", str(game))
     assert code == 0 and out.startswith("turn 2:")
     assert _run("replay", str(game))[:2] == (0, "replayed 2 turns: every event matches\n")
+
+
+def test_board_json_has_one_shape_with_and_without_a_player(tmp_path: Path) -> None:
+    game = tmp_path / "g.jsonl"
+    assert _run("play", SIEGE, "--turns", "1", "--ai", "p1", "--record", str(game))[0] == 0
+    code, truth, _ = _run("board", str(game), "--json")
+    assert code == 0
+    code, red, _ = _run("board", str(game), "--player", "red", "--json")
+    assert code == 0
+    truth_data, red_data = json.loads(truth), json.loads(red)
+    assert set(truth_data) == set(red_data) == {"player", "turn", "width", "height",
+                                                "cities", "units", "overlay"}
+    assert truth_data["player"] is None and red_data["player"] == "red"
+    assert {frozenset(u) for u in truth_data["units"]} == {frozenset(u) for u in
+                                                           red_data["units"]}
+    assert all(u["level"] == 3 and u["unobserved"] == [] for u in truth_data["units"])
+    assert len(truth_data["units"]) >= len(red_data["units"])

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from fairfight.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
+    from fairfight.clash.activation import Activation, AssaultRisk, activation_order, assault_risks
     from fairfight.clash.aftermath import (
         Disengagement,
         Recovery,
@@ -29,11 +30,15 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         resolve_exchange,
     )
     from fairfight.clash.fog import FogField, FogPreview, FogRequest, Pivot, preview_under_fog
+    from fairfight.clash.kernel import Columns
+    from fairfight.clash.orders import TurnOrders, UnitOrders, parse_orders
     from fairfight.clash.panel import attack_panel
     from fairfight.clash.panel_model import AttackPanel
     from fairfight.clash.preview import Band, Preview, preview
     from fairfight.clash.readout import format_panel, render_panel
     from fairfight.clash.rules import rules_page
+    from fairfight.clash.scenario import Scenario, parse_scenario
+    from fairfight.clash.schemas import json_schema
     from fairfight.clash.spec import ClashSpec, Combatant, check_resolvable, parse_spec
     from fairfight.clash.tables import (
         COMBAT_LOGIC_VERSION,
@@ -46,13 +51,18 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         SupplyTier,
         Terrain,
     )
+    from fairfight.clash.turn import TurnResult, run_turn
+    from fairfight.clash.world import World, world_from_scenario
 
 __all__ = [
+    "Activation",
+    "AssaultRisk",
     "AttackPanel",
     "Band",
     "BatchPreview",
     "COMBAT_LOGIC_VERSION",
     "ClashSpec",
+    "Columns",
     "Combatant",
     "DefenderFate",
     "Disengagement",
@@ -69,12 +79,19 @@ __all__ = [
     "RecoverySituation",
     "RetreatClass",
     "Role",
+    "Scenario",
     "Stance",
     "SupplyTier",
     "Terrain",
+    "TurnOrders",
+    "TurnResult",
     "TurnXp",
+    "UnitOrders",
     "UnitResult",
+    "World",
+    "activation_order",
     "allocate_losses",
+    "assault_risks",
     "attack_panel",
     "caught",
     "check_resolvable",
@@ -83,6 +100,9 @@ __all__ = [
     "draw_r",
     "evaluate",
     "format_panel",
+    "json_schema",
+    "parse_orders",
+    "parse_scenario",
     "parse_spec",
     "preview",
     "preview_batch",
@@ -92,22 +112,31 @@ __all__ = [
     "render_panel",
     "resolve_exchange",
     "rules_page",
+    "run_turn",
+    "world_from_scenario",
 ]
 
 __getattr__ = lazy_exports(__name__, __all__, (
+    "activation",
     "aftermath",
     "batch",
     "draws",
     "exchange",
     "fog",
+    "kernel",
+    "orders",
     "preview",
     "readout",
     "evaluation",
     "panel",
     "panel_model",
     "rules",
+    "scenario",
+    "schemas",
     "spec",
     "tables",
+    "turn",
+    "world",
 ))
 
 del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

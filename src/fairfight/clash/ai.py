@@ -28,6 +28,7 @@ from fairfight.clash.world import Unit, World, chebyshev
 
 __all__ = [
     "CUT_OFF_BONUS",
+    "LEADS_PER_TARGET",
     "MAX_DESTROYED",
     "MAX_FALTER",
     "MIN_BREAK",

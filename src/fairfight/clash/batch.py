@@ -1,8 +1,10 @@
 """Previews of many clashes at once, from int64 columns [CB-2290].
 
 An AI or an overlay asks for thousands of previews. Each one runs the kernel's own formulas,
-compiled (`clash.compiled`): Steps 1-4 once, the three band draws, then a bisection for each
-threshold the band draws do not settle. Large batches can be split across processes.
+compiled (`clash.compiled`, with `fairfight[fast]`; without numba the same formulas on
+numpy arrays, `clash.batch_arrays`): Steps 1-4 once, the three band draws, then a bisection
+for each threshold the band draws do not settle. Large batches can be split across
+processes.
 """
 
 from __future__ import annotations
@@ -14,11 +16,19 @@ from typing import Any
 import numpy as np
 
 from fairfight.clash import tables as t
+from fairfight.clash.batch_arrays import compiler_available, preview_rows_arrays
 from fairfight.clash.kernel import Columns
 from fairfight.clash.parallel import Int32Array, Int64Array, run_split
-from fairfight.clash.spec import ClashSpec, check_resolvable, to_columns
+from fairfight.clash.spec import COLUMN_NAMES, ClashSpec, check_resolvable
 
-__all__ = ["BatchPreview", "columns_from_specs", "preview_batch", "slice_columns"]
+__all__ = [
+    "BLOCK",
+    "BatchPreview",
+    "OUTPUT_ROWS",
+    "columns_from_specs",
+    "preview_batch",
+    "slice_columns",
+]
 
 BLOCK = 8_192
 """Clashes per block: the unit of progress reports and of the split across processes."""
@@ -86,15 +96,19 @@ class BatchPreview:
 
 
 def columns_from_specs(specs: Sequence[ClashSpec]) -> Columns:
-    """Stack many specifications into int64 columns (each is checked against CB-340)."""
-    for spec in specs:
-        check_resolvable(spec)
-    flat = [to_columns(spec) for spec in specs]
-    return Columns(**{
-        column.name: np.fromiter((int(getattr(row, column.name)) for row in flat),
-                                 dtype=np.int64, count=len(flat))
-        for column in fields(Columns)
-    })
+    """Stack many specifications into int64 columns (each is checked against CB-340).
+
+    Each spec packed its kernel integers when it was made (`ClashSpec.column_row`), so this
+    joins the rows and reads them as one table; the columns are views into it.
+    """
+    n = len(specs)
+    table = np.frombuffer(b"".join(map(ClashSpec.column_row, specs)),
+                          dtype="<i4").reshape(n, len(COLUMN_NAMES)).astype(np.int64)
+    for name in ("lead_strength", "defender_strength"):
+        empty = np.flatnonzero(table[:, COLUMN_NAMES.index(name)] == 0)
+        if empty.size:
+            check_resolvable(specs[int(empty[0])])
+    return Columns(**{name: table[:, index] for index, name in enumerate(COLUMN_NAMES)})
 
 
 def slice_columns(columns: Columns, selection: Any) -> Columns:
@@ -116,7 +130,10 @@ def preview_batch(columns: Columns, *, workers: int = 1) -> BatchPreview:
     `workers` > 1 the batch is split into contiguous ranges, each filled by a forked
     process; the figures are identical whichever way it runs.
     """
-    from fairfight.clash.compiled import preview_rows  # numba loads only when previews run
+    if compiler_available():
+        from fairfight.clash.compiled import preview_rows  # numba loads only when previews run
+    else:
+        preview_rows = preview_rows_arrays
 
     n = _length(columns)
 

@@ -11,7 +11,13 @@ from typing import Any
 
 from fairfight.clash import tables as t
 from fairfight.clash.aftermath import disengage
-from fairfight.clash.engagement import AttackOrder, ClashPlan, plan_clash, retreat_destination
+from fairfight.clash.engagement import (
+    AttackOrder,
+    ClashPlan,
+    plan_clash,
+    reflex_disengages,
+    retreat_destination,
+)
 from fairfight.clash.evaluation import Evaluated, evaluate
 from fairfight.clash.fog import FogField, FogRequest
 from fairfight.clash.knowledge import check_player, fog_preview, knowledge_view
@@ -63,7 +69,8 @@ def lead_may_take_the_tile(unit: Unit) -> bool:
 
 
 def board_context(view: World, plan: ClashPlan) -> BoardContext:
-    """The board's names for a plan's panel: units, the target, the retreat tile."""
+    """The board's names for a plan's panel: units, the target, the retreat tile (none, and
+    no candidates, for a defender that may not retreat: CB-1340, CB-2420)."""
     board, destination = view.board, plan.destination
     return BoardContext(
         lead=view.units[plan.order.lead].name,
@@ -72,7 +79,7 @@ def board_context(view: World, plan: ClashPlan) -> BoardContext:
         target=board.label(plan.order.target),
         retreat_to=board.xy(destination) if destination is not None else None,
         retreat_label=board.label(destination) if destination is not None else None,
-        candidates=tuple(board.xy(c) for c in plan.candidates), on_board=True)
+        candidates=tuple(board.xy(c) for c in plan.retreat_tiles), on_board=True)
 
 
 def evaluate_plan(view: World, plan: ClashPlan, *, fog: bool = True) -> Evaluated:
@@ -92,7 +99,7 @@ def attack_preview(world: World, player: str, lead: str, target: tuple[int, int]
     plan = plan_attack(view, player, lead, target, supporters)
     result = {"plan": plan.to_json(view), "preview": fog_preview(view, plan).to_json()}
     defender = view.units[plan.defender]
-    if defender.withdraw_reflex and not defender.disengaged:
+    if reflex_disengages(view, defender):
         _, away = retreat_destination(view, [defender], plan.order.target,
                                       view.units[lead].tile)
         if away is not None:

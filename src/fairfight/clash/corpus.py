@@ -19,6 +19,7 @@ from fairfight.clash.parallel import Int64Array
 from fairfight.clash.spec import ClashSpec, Combatant, stance_may_initiate
 
 __all__ = [
+    "CAST_SIZE",
     "ORACLE_SIZE",
     "SWEEP_DIG_INS",
     "SWEEP_DISORDERS",
@@ -26,6 +27,7 @@ __all__ = [
     "SWEEP_SIZE",
     "SWEEP_STRENGTHS",
     "SweepPoint",
+    "UNIT_SETTINGS",
     "oracle_specs",
     "random_columns",
     "sweep_columns",

@@ -5,7 +5,10 @@ from __future__ import annotations
 from fairfight.clash import tables as t
 from fairfight.core.draws import hash64
 
-__all__ = ["draw_r"]
+__all__ = [
+    "LOW_MASK",
+    "draw_r",
+]
 
 LOW_MASK = (1 << t.DRAW_LOW_BITS) - 1
 

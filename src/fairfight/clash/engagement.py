@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairfight.clash import tables as t
+from fairfight.clash.exchange import may_retreat
 from fairfight.clash.kernel import contribution, power_terms
 from fairfight.clash.ops import INT_OPS
 from fairfight.clash.spec import MAX_FLANKERS, ClashSpec, Combatant
@@ -35,6 +36,7 @@ __all__ = [
     "eligible_supporters",
     "may_support",
     "plan_clash",
+    "reflex_disengages",
     "retreat_candidates",
     "retreat_destination",
     "retreat_score",
@@ -100,7 +102,9 @@ class ClashPlan:
     defender: str
     stack: tuple[str, ...]
     candidates: tuple[int, ...]
+    """The CB-1310 candidate set of the whole stack: empty means encircled [CB-1400]."""
     destination: int | None
+    """Where the stack goes if it breaks; None when it has nowhere to go or may not leave."""
     defender_in_city: bool
     ignored_supporters: tuple[str, ...] = ()
 
@@ -108,6 +112,18 @@ class ClashPlan:
     def encircled(self) -> bool:
         """No retreat candidate [CB-1400] (the spec field is set from this, nowhere else)."""
         return not self.candidates
+
+    @property
+    def retreat_allowed(self) -> bool:
+        """Whether a broken defender may leave its tile at all: never out of a city or works
+        when assaulted [CB-1340] (the one rule, `exchange.may_retreat`)."""
+        return may_retreat(self.spec, self.defender_in_city)
+
+    @property
+    def retreat_tiles(self) -> tuple[int, ...]:
+        """The tiles a board shows as ways back: none for a defender that may not retreat
+        [CB-1340, CB-2420]."""
+        return self.candidates if self.retreat_allowed else ()
 
     def to_json(self, view: World) -> dict[str, Any]:
         """The plan as plain data: ids, tiles as [x, y], the spec."""
@@ -124,6 +140,16 @@ class ClashPlan:
             "ignored_supporters": list(self.ignored_supporters),
             "spec": self.spec.to_json(),
         }
+
+
+def reflex_disengages(view: World, unit: Unit) -> bool:
+    """Whether an assault on `unit` meets a disengagement rather than a clash: an active
+    withdraw reflex, not yet used this turn, not Detached [CB-1850, CB-1890, CB-1920], and
+    not in a city or works, which only an explicit abandon order leaves [CB-1340, CB-2020,
+    CB-2030]."""
+    in_place = unit.tile in view.city_owner or view.works_at(unit.tile) > 0
+    return (unit.withdraw_reflex and not unit.disengaged and not in_place
+            and unit.cls.retreat_class is not t.RetreatClass.DETACHED)
 
 
 def may_support(view: World, unit: Unit, lead: Unit, target: int) -> bool:
@@ -190,7 +216,8 @@ def edge_mods(view: World, lead_tile: int, target: int) -> int:
 def retreat_candidates(view: World, stack: Sequence[Unit], tile: int,
                        lead_tile: int) -> list[int]:
     """Adjacent tiles the whole stack may step back to [CB-1310]: passable for every unit,
-    free of hostile units, not the lead's tile, with room for the whole stack."""
+    free of hostile units, not the lead's tile, with room for the whole stack. Units already
+    at strength 0 (destroyed by the exchange being settled) neither block nor crowd a tile."""
     if not stack:
         return []
     player = stack[0].player
@@ -200,9 +227,10 @@ def retreat_candidates(view: World, stack: Sequence[Unit], tile: int,
             continue
         if not all(view.passable(u.cls, candidate) for u in stack):
             continue
-        if view.hostile_at(player, candidate):
+        here = [u for u in view.units_at(candidate) if u.strength >= 1]
+        if any(not view.allied(u.player, player) for u in here):
             continue
-        if not view.room(candidate, len(stack)):
+        if len(here) + len(stack) > view.rules.stacking:
             continue
         result.append(candidate)
     return result
@@ -212,9 +240,11 @@ def retreat_score(view: World, player: str, candidate: int, tile: int) -> int:
     """The integer score of CB-1320, lowest best (as written; not a strict lexicographic
     order)."""
     board = view.board
-    contact = sum(len(view.hostile_at(player, near)) for near in board.neighbours[candidate])
+    contact = sum(1 for near in board.neighbours[candidate]
+                  for u in view.hostile_at(player, near) if u.strength >= 1)
     score = RETREAT_CONTACT * contact - t.TERRAIN_COVER[board.terrain[candidate]]
-    if any(view.allied(u.player, player) for u in view.units_at(candidate)):
+    if any(view.allied(u.player, player) and u.strength >= 1
+           for u in view.units_at(candidate)):
         score -= RETREAT_COMPANY
     here = view.nearest_city_distance(player, tile)
     there = view.nearest_city_distance(player, candidate)
@@ -283,11 +313,14 @@ def plan_clash(view: World, order: AttackOrder) -> ClashPlan | None:
         encircled=not candidates,
         volatility_floor=view.rules.volatility_floor,
     )
+    defender_in_city = target in view.city_owner
+    if not may_retreat(spec, defender_in_city):
+        destination = None   # a garrison never leaves by a break: no retreat tile [CB-1340]
     return ClashPlan(
         spec=spec, order=order, supporters=tuple(u.id for u in supporters),
         defender=defender.id, stack=tuple(u.id for u in stack),
         candidates=tuple(candidates), destination=destination,
-        defender_in_city=target in view.city_owner, ignored_supporters=tuple(ignored))
+        defender_in_city=defender_in_city, ignored_supporters=tuple(ignored))
 
 
 def build_clash_spec(view: World, order: AttackOrder) -> ClashSpec | None:

@@ -30,7 +30,10 @@ from fairfight.core.errors import InputError
 
 __all__ = [
     "DISORDER_RANGE",
+    "ENUMERABLE",
     "ESTIMATED_WIN_PERMILLE",
+    "NO_VERDICT_CHANGE",
+    "PIVOTS_SHOWN",
     "STRENGTH_RANGE",
     "FogField",
     "FogPreview",

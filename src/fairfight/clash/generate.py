@@ -16,7 +16,14 @@ from fairfight.clash.scenario import CAST_CLASSES, TERRAIN_LETTERS
 from fairfight.clash.spec import ClashSpec, Combatant
 from fairfight.core.draws import below, hash64
 
-__all__ = ["BASE_MIX", "buy_force", "class_values", "generate_scenario"]
+__all__ = [
+    "BASE_MIX",
+    "LETTER",
+    "TERRAIN_SHARES",
+    "buy_force",
+    "class_values",
+    "generate_scenario",
+]
 
 TERRAIN_SHARES: tuple[tuple[int, str], ...] = (
     (52, "."), (14, "f"), (14, "h"), (8, "m"), (5, "M"), (7, "~"),

@@ -13,6 +13,7 @@ import numpy as np
 
 from fairfight.clash import tables as t
 from fairfight.clash.batch import columns_from_specs, preview_batch, slice_columns
+from fairfight.clash.batch_arrays import compiler_available
 from fairfight.clash.corpus import sweep_columns
 from fairfight.clash.kernel import Columns, Exchange, exchange, prepare
 from fairfight.clash.ops import ARRAY_OPS
@@ -22,9 +23,14 @@ from fairfight.clash.spec import ClashSpec
 from fairfight.core.executor import Executor
 
 __all__ = [
+    "BANDS",
+    "CHANCES",
+    "MAX_EVALUATIONS",
+    "MONOTONE",
     "MONOTONE_FALLING",
     "MONOTONE_RISING",
     "OracleReport",
+    "SWEEP_BLOCK",
     "SweepReport",
     "brute_force",
     "every_draw",
@@ -83,6 +89,8 @@ class SweepReport:
 
 def sweep_counts(indices: Int64Array) -> Int64Array:
     """Wrong-way steps of the sweep clashes at `indices`: shape (len(MONOTONE), clashes)."""
+    if not compiler_available():   # numpy over all 1000 draws: the same counts, slower
+        return monotone_violations(sweep_columns(indices))
     from fairfight.clash.compiled import monotone_steps  # numba loads only when a sweep runs
 
     return monotone_steps(sweep_columns(indices), MONOTONE_RISING, MONOTONE_FALLING)

@@ -217,17 +217,23 @@ def check_player(world: World, player: str) -> None:
                          + ", ".join(world.sides))
 
 
-def player_view(world: World, player: str) -> dict[str, Any]:
+def player_view(world: World, player: str | None) -> dict[str, Any]:
     """What `player` sees, as plain data: every own unit, enemies by observation level with
-    unobserved fields named, and the units with no retreat candidate marked [CB-1410]."""
-    check_player(world, player)
-    view = knowledge_view(world, player)
-    levels = observation_levels(world, player)
+    unobserved fields named, and the units with no retreat candidate marked [CB-1410].
+
+    With no player it is the truth in the same shape (every unit at level 3, nothing
+    unobserved), so a reader of one never needs a second parser for the other."""
+    if player is None:
+        view, levels = world, {}
+    else:
+        check_player(world, player)
+        view, levels = knowledge_view(world, player), observation_levels(world, player)
     units = []
     for unit in view.units.values():
         data = unit.to_json(view.board)
         data["grade"] = unit.grade.value
-        data["level"] = 3 if view.allied(unit.player, player) else int(levels[unit.id])
+        known = player is None or view.allied(unit.player, player)
+        data["level"] = 3 if known else int(levels[unit.id])
         data["unobserved"] = list(view.unobserved.get(unit.id, ()))
         data["cut_off"] = not retreat_candidates(view, view.units_at(unit.tile), unit.tile, -1)
         units.append(data)

@@ -19,16 +19,22 @@ from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 
 __all__ = [
+    "MAX_PRIORITY",
     "AbandonAction",
     "Action",
     "AssaultAction",
     "BombardAction",
     "MoveAction",
+    "Point",
     "TurnOrders",
+    "UnitId",
     "UnitOrders",
     "check_orders",
     "parse_orders",
 ]
+
+MAX_PRIORITY = 9
+"""Highest activation priority a unit's orders may carry."""
 
 Point = tuple[Annotated[StrictInt, Field(ge=0)], Annotated[StrictInt, Field(ge=0)]]
 UnitId = Annotated[str, Field(pattern=NAME_PATTERN)]
@@ -37,20 +43,25 @@ UnitId = Annotated[str, Field(pattern=NAME_PATTERN)]
 class MoveAction(BaseModel):
     """Step along a path of adjacent tiles, one movement point a step."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     do: Literal["move"]
+    """The kind of action."""
     path: Annotated[list[Point], Field(min_length=1, max_length=12)]
+    """The tiles stepped onto, each adjacent to the one before, as [x, y]."""
 
 
 class AssaultAction(BaseModel):
     """Assault an adjacent tile [CB-240]; support automatic or by ids [CB-380]."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     do: Literal["assault"]
+    """The kind of action."""
     target: Point
+    """The adjacent enemy tile, as [x, y]."""
     supporters: Literal["auto"] | Annotated[list[UnitId], Field(max_length=2)] = "auto"
+    """"auto" (the rules choose up to two), or the ids of up to two supporters."""
     advance: StrictBool = True
     """Move into the tile when it is cleared and the rules allow it [CB-1060]."""
 
@@ -58,19 +69,23 @@ class AssaultAction(BaseModel):
 class BombardAction(BaseModel):
     """Fire on a tile within range [CB-1680]."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     do: Literal["bombard"]
+    """The kind of action."""
     target: Point
+    """The tile fired on, within the class's bombard range, as [x, y]."""
 
 
 class AbandonAction(BaseModel):
     """Leave a city or works for an adjacent tile, by explicit order only [CB-2020]."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     do: Literal["abandon"]
+    """The kind of action."""
     to: Point
+    """The adjacent tile the garrison moves out to, as [x, y]."""
 
 
 Action = Annotated[MoveAction | AssaultAction | BombardAction | AbandonAction,
@@ -80,11 +95,18 @@ Action = Annotated[MoveAction | AssaultAction | BombardAction | AbandonAction,
 class UnitOrders(BaseModel):
     """One unit's orders for the turn."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     stance: t.Stance | None = None
+    """The Stance for this turn and after (absent: the unit keeps its own)."""
     withdraw_reflex: StrictBool | None = None
+    """Set or clear the standing withdraw reflex (absent: unchanged)."""
     actions: Annotated[list[Action], Field(max_length=8)] = []
+    """Carried out in order at the unit's activation; one no longer possible is skipped."""
+    priority: Annotated[StrictInt, Field(ge=0, le=MAX_PRIORITY)] | None = None
+    """Reorders the player's own activations: the player's units take the places their
+    Stances give the player in the Cascade, higher priority first (none given counts as 0
+    and keeps the Stance order), so guns can fire before the assault they prepare."""
     reason: Annotated[str, Field(max_length=200)] | None = None
     """Why the order was given (the AI explains itself here); not read by the rules."""
 
@@ -92,10 +114,12 @@ class UnitOrders(BaseModel):
 class TurnOrders(BaseModel):
     """Orders for a turn, by unit id (units without orders keep their Stance and act not)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     player: UnitId | None = None
+    """When given, only this player's units may be named."""
     orders: dict[UnitId, UnitOrders] = {}
+    """Each ordered unit's orders, by unit id."""
 
 
 def _on_board(world: World, point: tuple[int, int], where: str) -> int:

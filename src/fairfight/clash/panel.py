@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fairfight.clash import tables as t
+from fairfight.clash.distribution import StrengthAfter, strength_after
 from fairfight.clash.exchange import Outcome, allocate_losses, stance_may_advance, supporter_loss
 from fairfight.clash.fog import FogPreview
 from fairfight.clash.kernel import PowerTerms, Prepared, ResolveTerms
@@ -21,6 +22,7 @@ from fairfight.clash.panel_model import (
     AttackPanel,
     BandCheck,
     BandView,
+    BelowChance,
     BreakChecks,
     Chance,
     FogView,
@@ -30,6 +32,8 @@ from fairfight.clash.panel_model import (
     Reconciliation,
     Resolve,
     RetreatView,
+    StrengthAfterView,
+    StrengthCount,
     SupporterLoss,
     UnitLine,
 )
@@ -37,7 +41,15 @@ from fairfight.clash.preview import Band, Preview, preview
 from fairfight.clash.spec import ClashSpec, Combatant
 from fairfight.clash.verdict import NO_BREAK_CHECK, chance_words, verdict_breaks, verdict_words
 
-__all__ = ["OWN_LOSSES_NOTE", "BoardContext", "attack_panel", "consequence_lines", "reconcile"]
+__all__ = [
+    "FALL_BELOW_MARKS",
+    "OWN_LOSSES_NOTE",
+    "BoardContext",
+    "attack_panel",
+    "consequence_lines",
+    "reconcile",
+    "strength_after_views",
+]
 
 OWN_LOSSES_NOTE = ("Your own losses depend on their power, not their nerve: the band you lose "
                    "is known even when the verdict is not.")
@@ -315,6 +327,36 @@ def reconcile(view: Preview, outcome: Outcome) -> Reconciliation:
         f"{view.break_permille}‰, {happened}.")
 
 
+FALL_BELOW_MARKS = (75, 50, 25)
+"""The strengths the panel gives a falling-below chance for (with "below 1": destroyed)."""
+
+
+def _strength_after_view(side: str, unit: str, before: int,
+                         counts: tuple[tuple[int, int], ...]) -> StrengthAfterView:
+    marks = [mark for mark in FALL_BELOW_MARKS if mark < before] + [1]
+    below = []
+    for mark in marks:
+        permille = StrengthAfter.below(counts, mark)
+        what = "destroyed" if mark == 1 else f"below {mark}"
+        below.append(BelowChance(below=mark, permille=permille, words=chance_words(permille),
+                                 text=f"{what}: {chance_words(permille)} ({permille}‰)"))
+    return StrengthAfterView(
+        side=side, unit=unit, before=before,
+        after=[StrengthCount(strength=value, draws=draws) for value, draws in counts],
+        falls_below=below)
+
+
+def strength_after_views(view: Preview, where: BoardContext) -> tuple[StrengthAfterView,
+                                                                        StrengthAfterView]:
+    """Both sides' distributions of strength after the clash, as the panel shows them."""
+    spec = view.spec
+    after = strength_after(spec, view.defender_in_city)
+    defender = where.defender if where.on_board else f"defender {spec.defender.role.value}"
+    lead = where.lead if where.on_board else f"lead {spec.lead.role.value}"
+    return (_strength_after_view("they", defender, after.defender_before, after.defender),
+            _strength_after_view("you", lead, after.lead_before, after.lead))
+
+
 def attack_panel(view: Preview, fog: FogPreview | None = None,
                  where: BoardContext | None = None, outcome: Outcome | None = None,
                  ) -> AttackPanel:
@@ -325,7 +367,7 @@ def attack_panel(view: Preview, fog: FogPreview | None = None,
     floor = t.BOMBARD_STRENGTH_FLOOR if spec.kind is t.Kind.BOMBARDMENT else 0
     verdict, falter = _verdict(view)
     retreat = None
-    if where.on_board and spec.kind is not t.Kind.BOMBARDMENT:
+    if where.on_board and spec.kind is not t.Kind.BOMBARDMENT and view.defender_may_retreat:
         retreat = RetreatView(to=list(where.retreat_to) if where.retreat_to else None,
                               label=where.retreat_label,
                               candidates=[list(c) for c in where.candidates],
@@ -335,6 +377,7 @@ def attack_panel(view: Preview, fog: FogPreview | None = None,
     option = (None if spec.volatility_floor == t.VOLATILITY_FLOOR_MEASURED
               else f"volatility floor {spec.volatility_floor}")
     fog_view = _fog(fog)
+    theirs, yours = strength_after_views(view, where)
     return AttackPanel(
         kind=spec.kind.value,
         title=f"{spec.kind.value.capitalize()} — {lead}{target}"
@@ -343,6 +386,7 @@ def attack_panel(view: Preview, fog: FogPreview | None = None,
         provisional=fog_view is not None,
         they_lose=_band(view.ld_band, spec.defender.strength, floor),
         you_lose=_band(view.la_band, spec.lead.strength, 0),
+        their_strength_after=theirs, your_strength_after=yours,
         supporters_lose=_supporters_lose(spec, view.la_band, where),
         odds=[int(p.a), int(p.d)], reliability=int(p.reliability),
         volatility=int(p.volatility),

@@ -16,6 +16,7 @@ __all__ = [
     "AttackPanel",
     "BandCheck",
     "BandView",
+    "BelowChance",
     "BreakChecks",
     "Chance",
     "Evaluation",
@@ -26,6 +27,8 @@ __all__ = [
     "Reconciliation",
     "Resolve",
     "RetreatView",
+    "StrengthAfterView",
+    "StrengthCount",
     "SupporterLoss",
     "UnitLine",
 ]
@@ -70,6 +73,36 @@ class BandView(BaseModel):
     strength: int
     left: list[int]
     """[lowest, highest] strength after the loss (the bombardment floor applied)."""
+
+
+class StrengthCount(BaseModel):
+    """One strength a side may be left at, and the draws out of 1000 that leave it there."""
+
+    strength: int
+    draws: int
+
+
+class BelowChance(BaseModel):
+    """The chance a side falls below a strength: draws out of 1000, and in words."""
+
+    below: int
+    permille: int
+    words: str
+    text: str
+
+
+class StrengthAfterView(BaseModel):
+    """A side's whole distribution of strength after the clash, exact over 1000 draws: the
+    bars of a small chart, and the chance of falling below each quarter mark [CB-2160]."""
+
+    side: str
+    """"they" (the top defender) or "you" (the lead)."""
+    unit: str
+    before: int
+    after: list[StrengthCount]
+    """Every strength reached, lowest first; the draws add up to 1000."""
+    falls_below: list[BelowChance]
+    """Below 75, 50 and 25 (those under the strength before) and below 1 (destroyed)."""
 
 
 class SupporterLoss(BaseModel):
@@ -211,6 +244,8 @@ class AttackPanel(BaseModel):
     """Whether fog leaves the verdict and the bands provisional."""
     they_lose: BandView
     you_lose: BandView
+    their_strength_after: StrengthAfterView
+    your_strength_after: StrengthAfterView
     supporters_lose: list[SupporterLoss]
     odds: list[int]
     reliability: int
@@ -220,6 +255,8 @@ class AttackPanel(BaseModel):
     break_checks: BreakChecks | None
     consequence: list[str]
     retreat: RetreatView | None
+    """The retreat tile on a board; None off the board, for a bombardment, and for a
+    defender that may not retreat (the consequence says so) [CB-1340, CB-2420]."""
     alternatives: list[Alternative]
     fog: FogView | None
     own_losses_note: str

@@ -16,7 +16,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Int32Array", "Int64Array", "Work", "run_split"]
+__all__ = [
+    "Int32Array",
+    "Int64Array",
+    "POLL_SECONDS",
+    "Work",
+    "run_split",
+]
 
 Int64Array = npt.NDArray[np.int64]
 Int32Array = npt.NDArray[np.int32]

@@ -32,7 +32,16 @@ from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.executor import Executor
 
-__all__ = ["BANDS", "game_metrics", "interval", "playtest_table", "run_playtest"]
+__all__ = [
+    "BANDS",
+    "BOARD",
+    "BUDGET",
+    "PER_SIDE",
+    "game_metrics",
+    "interval",
+    "playtest_table",
+    "run_playtest",
+]
 
 BOARD = 16
 PER_SIDE = 16

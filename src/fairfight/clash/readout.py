@@ -8,10 +8,22 @@ from __future__ import annotations
 
 from fairfight.clash.fog import FogPreview
 from fairfight.clash.panel import attack_panel
-from fairfight.clash.panel_model import AttackPanel, BandView, Force, Item, Resolve, UnitLine
+from fairfight.clash.panel_model import (
+    AttackPanel,
+    BandView,
+    Force,
+    Item,
+    Resolve,
+    StrengthAfterView,
+    UnitLine,
+)
 from fairfight.clash.preview import Preview
 
-__all__ = ["format_panel", "render_panel"]
+__all__ = [
+    "RULE",
+    "format_panel",
+    "render_panel",
+]
 
 RULE = "─" * 78
 
@@ -24,6 +36,25 @@ def _band(band: BandView) -> str:
     low, median, high = band.band
     return (f"{low:>3} ── {median:>3} ── {high:>3}   →  {band.strength} drops to "
             f"{band.left[0]}–{band.left[1]}")
+
+
+def _wrapped(head: str, parts: list[str], indent: int) -> list[str]:
+    """`head` then the parts joined by " · ", wrapped under the first part at 78 columns."""
+    lines, line = [], head
+    for part in parts:
+        piece = part if line.endswith(" ") or line == head else f" · {part}"
+        if len(line) + len(piece) > 78 and line.strip():
+            lines.append(line)
+            line, piece = " " * indent, part
+        line += piece
+    return [*lines, line]
+
+
+def _strength_after(label: str, view: StrengthAfterView) -> list[str]:
+    """One side's distribution of strength after the clash and its falling-below chances."""
+    head = f"  {label} {view.unit} ({view.before}) left at  "
+    return [*_wrapped(head, [f"{bar.strength} ({bar.draws}‰)" for bar in view.after], 6),
+            *_wrapped("      ", [below.text for below in view.falls_below], 6)]
 
 
 def _terms(items: list[Item]) -> str:
@@ -104,6 +135,9 @@ def format_panel(panel: AttackPanel) -> str:
              f"  YOU LOSE{provisional}   {_band(panel.you_lose)}"]
     lines += [f"  {loss.label.upper()}  loses {loss.low}–{loss.high}   →  {loss.strength} "
               f"drops to {loss.left[0]}–{loss.left[1]}" for loss in panel.supporters_lose]
+    lines += ["", f"  STRENGTH AFTER THE CLASH{provisional}, draws out of 1000",
+              *_strength_after("THEY", panel.their_strength_after),
+              *_strength_after("YOU", panel.your_strength_after)]
     lines += ["", f"  ODDS {panel.odds[0]} : {panel.odds[1]}          RELIABILITY "
                   f"±{panel.reliability}‰  (volatility {panel.volatility})", ""]
     lines += _force_lines("YOUR FORCE", "attack power", panel.your_force, "force", 7)

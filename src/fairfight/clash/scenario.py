@@ -21,12 +21,21 @@ from fairfight.inputs import load_yaml
 
 __all__ = [
     "CAST_CLASSES",
+    "CAST_MOVEMENT",
+    "DEFAULT_STACKING",
+    "MAX_ELEVATION",
+    "MAX_SIDE",
+    "MAX_STACKING",
+    "NAME_PATTERN",
     "SCHEMA_PATH",
     "TERRAIN_LETTERS",
     "BoardModel",
     "CityModel",
     "ClassModel",
+    "Name",
+    "Percent",
     "PlayerModel",
+    "Point",
     "RulesModel",
     "Scenario",
     "TileModel",
@@ -70,18 +79,30 @@ def class_cost(atk: int, defence: int, tough: int, movement: int, bombard_range:
 class ClassModel(BaseModel):
     """A unit class: the combat stats of CB-150 plus movement and build cost."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True,
+                              use_attribute_docstrings=True)
 
     name: Annotated[str, Field(min_length=1, max_length=60)]
+    """The class's name as players read it."""
     atk: Annotated[StrictInt, Field(ge=0, le=255)]
+    """Attack stat: the power it brings as lead or supporter; 0 may neither attack nor
+    support [CB-230]."""
     defence: Annotated[StrictInt, Field(ge=0, le=255, alias="def")]
+    """Defence stat: the power it holds a tile with."""
     tough: Annotated[StrictInt, Field(ge=1, le=255)]
+    """Toughness: higher loses strength more slowly [CB-110]."""
     role: t.Role
+    """Foot, armor, gun, recon, naval or air: terrain and combined-arms terms read it."""
     retreat_class: t.RetreatClass = t.RetreatClass.STANDARD
+    """How it steps back when broken [CB-1330]."""
     bombard_range: Annotated[StrictInt, Field(ge=0, le=8)] = 0
+    """Tiles (Chebyshev) it can bombard across; 0 cannot bombard [CB-1680]."""
     bombard_shots: Annotated[StrictInt, Field(ge=0, le=8)] = 0
+    """Bombardments it may fire a turn [CB-1680]."""
     movement: Annotated[StrictInt, Field(ge=1, le=12)] = 2
+    """Movement points a turn: one a step, one an assault [CB-240]."""
     cost: Annotated[StrictInt, Field(ge=1, le=10_000)] | None = None
+    """Build points; absent, the price rule of docs/clash.md gives it."""
 
     def price(self) -> int:
         """The class's build cost: given, or by `class_cost`."""
@@ -108,65 +129,98 @@ CAST_CLASSES: dict[str, ClassModel] = {
 class CityModel(BaseModel):
     """A city on a tile: its owner and its works level [CB-1570]."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     owner: Name | None = None
+    """The player holding it; absent, nobody does (and it gives nobody city recovery)."""
     works: Annotated[StrictInt, Field(ge=0, le=t.MAX_POSITION)] = 0
+    """Fortification level 0-4: defence, resolve and shock for its garrison [CB-1570]."""
 
 
 class TileModel(BaseModel):
     """What a tile carries besides its terrain letter."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     at: Point
+    """The tile, as [x, y] with x the column, from 0."""
     name: Annotated[str, Field(min_length=1, max_length=60)] | None = None
+    """A name the panels and events use instead of the coordinates."""
     elevation: Annotated[StrictInt, Field(ge=0, le=MAX_ELEVATION)] = 0
+    """Height 0-9: assaulting uphill costs the uphill term [CB-590]."""
     city: CityModel | None = None
+    """A city on the tile."""
     works: Annotated[StrictInt, Field(ge=0, le=t.MAX_POSITION)] = 0
+    """Works outside a city, 0-4 (a city gives its works in `city.works`)."""
     depot: Name | None = None
+    """The player whose supply depot stands here [CB-1630, CB-2070]."""
 
 
 class BoardModel(BaseModel):
     """A rectangular grid: one row string per line of tiles, letters from TERRAIN_LETTERS."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     rows: Annotated[list[str], Field(min_length=1, max_length=MAX_SIDE)]
+    """One string per row of tiles, top first; one letter a tile (. h f m M u ~ for open,
+    hills, forest, marsh, mountain, urban, water), spaces ignored."""
     tiles: list[TileModel] = []
+    """What tiles carry besides their terrain: names, elevation, cities, works, depots."""
     rivers: list[tuple[Point, Point]] = []
+    """River edges, each between two adjacent tiles: crossing one costs the river term."""
 
 
 class PlayerModel(BaseModel):
     """A player; players with the same alliance are allied."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     id: Name
+    """The id units, cities and depots name the player by."""
     name: Annotated[str, Field(min_length=1, max_length=60)] | None = None
+    """The name shown to people."""
     alliance: Name | None = None
+    """Players sharing an alliance are one side."""
 
 
 class UnitModel(BaseModel):
     """A unit and its persistent combat state [CB-100]."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True,
+                              use_attribute_docstrings=True)
 
     id: Name
+    """The id orders and events name the unit by."""
     name: Annotated[str, Field(min_length=1, max_length=60)] | None = None
+    """The name shown to people (the id when absent)."""
     player: Name
+    """The player it belongs to."""
     unit_class: Name = Field(alias="class")
+    """A built-in class (rifle-company, armoured-battalion, field-battery, scout-troop) or
+    one of `classes`."""
     at: Point
+    """Its tile, as [x, y]."""
     seq: Annotated[StrictInt, Field(ge=1)] | None = None
+    """Creation sequence: activation and stack-order ties go to the lowest; absent, the
+    unit's place in the list, from 1."""
     strength: Annotated[StrictInt, Field(ge=1, le=t.MAX_STRENGTH)] = t.MAX_STRENGTH
+    """Strength 1-100 [CB-100]."""
     disorder: Percent = 0
+    """Disorder 0-100: it lowers resolve [CB-140]."""
     xp: Annotated[StrictInt, Field(ge=0, le=t.XP_MAX)] | None = None
+    """Experience 0-999; the grade follows from it (give xp or grade, not both)."""
     grade: t.Grade | None = None
+    """Green, trained, veteran or elite: the unit starts at that grade's xp."""
     shaken: Annotated[StrictInt, Field(ge=0, le=t.SHAKEN_ON_HOLD)] = 0
+    """Turns of shaken left, 0-2: -20 resolve while above 0 [CB-1130]."""
     dig_in: Annotated[StrictInt, Field(ge=0, le=t.MAX_POSITION)] = 0
+    """Dig-in 0-4, grown by staying entrenched [CB-1250]."""
     stance: t.Stance = t.Stance.HOLD
+    """March, advance, hold or entrench: initiative, combat terms, reactions [CB-1520]."""
     supply: t.SupplyTier | Literal["derived"] = "derived"
+    """A fixed supply tier, or derived from the distance to a friendly depot."""
     withdraw_reflex: StrictBool = False
+    """Disengage instead of fighting when assaulted outside a city or works [CB-1850]."""
 
     def experience(self) -> int:
         """xp as given, or the threshold of the given grade, or 0."""
@@ -178,10 +232,12 @@ class UnitModel(BaseModel):
 class RulesModel(BaseModel):
     """Rules options, fixed at setup and part of the record [CB-2620]."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     volatility_floor: Literal[250, 600] = 250
+    """250 (measured) or 600 (chaotic) [CB-2630]."""
     stacking: Annotated[StrictInt, Field(ge=1, le=MAX_STACKING)] = DEFAULT_STACKING
+    """Units a tile holds."""
     fixed_draw: Annotated[StrictInt, Field(ge=0, le=t.HIGH_DRAW)] | None = None
     """Calibration only: every clash uses this draw instead of the hashed one."""
 
@@ -189,16 +245,25 @@ class RulesModel(BaseModel):
 class Scenario(BaseModel):
     """A whole scenario (or a saved game between turns)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True,
+                              use_attribute_docstrings=True)
 
     name: Annotated[str, Field(min_length=1, max_length=80)] = "scenario"
+    """The scenario's title."""
     seed_key: Name
+    """The game's key K: every draw is hash64(K, turn, initiator, ordinal) [CB-800]."""
     turn: Annotated[StrictInt, Field(ge=1, le=100_000)] = 1
+    """The turn about to be played (a saved game carries its own)."""
     rules: RulesModel = RulesModel()
+    """Rules options, fixed for the game."""
     board: BoardModel
+    """The map."""
     players: Annotated[list[PlayerModel], Field(min_length=2, max_length=16)]
+    """Two to sixteen players."""
     classes: dict[Name, ClassModel] = {}
+    """A designer's own unit classes, by id, beside the built-in cast."""
     units: list[UnitModel] = []
+    """The units on the board."""
 
 
 def _letters(row: str) -> str:

@@ -16,8 +16,18 @@ from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
 
-__all__ = ["HANDMADE", "MAX_TURNS", "handmade_scenario", "screening_pair",
-           "screening_scenario", "screening_turns", "siege_scenario", "siege_turns"]
+__all__ = [
+    "CITY",
+    "HANDMADE",
+    "MAX_TURNS",
+    "SIEGE_ORDERS",
+    "handmade_scenario",
+    "screening_pair",
+    "screening_scenario",
+    "screening_turns",
+    "siege_scenario",
+    "siege_turns",
+]
 
 HANDMADE: dict[str, list[str]] = {
     "the-neck": [  # a lake down the middle, crossed at three necks: few ways to step back

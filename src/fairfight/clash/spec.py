@@ -7,9 +7,20 @@ format is the one of the reconstructed tables (snake_case, lowercase enum values
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import struct
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import Annotated, Any, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StrictBool,
+    StrictInt,
+    field_validator,
+)
 from pydantic_core.core_schema import ValidationInfo
 
 from fairfight.clash import tables as t
@@ -19,10 +30,18 @@ from fairfight.core.records import canonical_json
 from fairfight.core.validation import parse_model
 
 __all__ = [
+    "COLUMN_NAMES",
+    "MAX_EDGE_MODS",
     "MAX_FLANKERS",
+    "MAX_SHAKEN",
+    "MAX_STACK_EXTRA",
     "MAX_STAT",
+    "ROW_FORMAT",
     "ClashSpec",
     "Combatant",
+    "Level",
+    "Percent",
+    "Stat",
     "check_resolvable",
     "parse_spec",
     "stance_may_initiate",
@@ -46,40 +65,66 @@ Level = Annotated[StrictInt, Field(ge=0, le=t.MAX_POSITION)]
 class Combatant(BaseModel):
     """One unit as the exchange sees it [CB-300]."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
+                              use_attribute_docstrings=True)
 
     atk: Stat
+    """The class's attack stat, 0-255 [CB-150]."""
     defence: Stat = Field(alias="def")
+    """The class's defence stat, 0-255 (written `def`)."""
     tough: Annotated[StrictInt, Field(ge=1, le=MAX_STAT)]
+    """The class's toughness, 1-255 [CB-110]."""
     role: t.Role
+    """foot, armor, gun, recon, naval or air."""
     strength: Percent
+    """Strength 0-100 (0 is refused at resolution, CB-340)."""
     disorder: Percent = 0
+    """Disorder 0-100."""
     grade: t.Grade
+    """green, trained, veteran or elite."""
     supply_tier: t.SupplyTier
+    """cut, strained, adequate or full."""
     stance: t.Stance
+    """march, advance, hold or entrench."""
     dig_in: Level = 0
+    """Dig-in 0-4."""
     works: Level = 0
+    """Works 0-4 of the tile it stands on."""
     shaken: Annotated[StrictInt, Field(ge=0, le=MAX_SHAKEN)] = 0
+    """Shaken 0-2."""
     creation_sequence: Annotated[StrictInt, Field(ge=0)] = 0
+    """The unit's creation sequence (the draw's initiator for a lead) [CB-820]."""
 
 
 class ClashSpec(BaseModel):
     """Every input the procedure reads, and nothing else [CB-290]."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     kind: t.Kind
+    """assault, bombardment or reaction."""
     terrain: t.Terrain
+    """The defender's terrain family."""
     lead: Combatant
+    """The lead attacker (the reactor of a reaction)."""
     supporters: tuple[Combatant, ...] = ()
+    """Up to two supporters, assault only [CB-370]."""
     defender: Combatant
+    """The top defender (the mover of a reaction)."""
     flankers: Annotated[StrictInt, Field(ge=0, le=MAX_FLANKERS)] = 0
+    """The lead's side's other units adjacent to the target, 0-8 (4 count) [CB-980]."""
     stack_extra: Annotated[StrictInt, Field(ge=0, le=MAX_STACK_EXTRA)] = 0
+    """Units under the top defender, 0-8 (3 count)."""
     attacker_edge_mods: Annotated[StrictInt, Field(ge=-MAX_EDGE_MODS, le=MAX_EDGE_MODS)] = 0
+    """River, uphill and amphibious terms of the approach, pre-summed, per mille."""
     defender_extra_mods: StrictInt = 0
+    """0, or -200 for a defender caught after a failed disengagement [CB-1860]."""
     in_own_city: StrictBool = False
+    """The defender stands in a city of its own side."""
     encircled: StrictBool = False
+    """The defending stack has no retreat candidate [CB-1400]."""
     volatility_floor: StrictInt = t.VOLATILITY_FLOOR_MEASURED
+    """250 (measured) or 600 (chaotic) [CB-2630]."""
 
     @field_validator("kind")
     @classmethod
@@ -132,6 +177,27 @@ class ClashSpec(BaseModel):
             raise ValueError(f"must be {choices} (CB-2630)")
         return value
 
+    _row: bytes = PrivateAttr(default=b"")
+    """The 40 kernel integers of the spec, packed once when it is made (`column_row`)."""
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Pack the kernel's integers once, so that many specs stack into columns without
+        reading their fields again (`batch.columns_from_specs`)."""
+        self._row = _pack(self)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy; with `update`, its packed row is made anew from the updated fields."""
+        copy = super().model_copy(update=update, deep=deep)
+        if update:
+            copy._row = _pack(copy)
+        return copy
+
+    def column_row(self) -> bytes:
+        """The spec as `to_columns` gives it, packed as little-endian int32 in the order of
+        `kernel.Columns` (`ROW_FORMAT`; every field is far inside 32 bits)."""
+        row: bytes = self.__pydantic_private__["_row"]  # type: ignore[index]
+        return row
+
     def to_json(self) -> dict[str, Any]:
         """The interchange form: plain JSON values, class stat `def` under its own name."""
         return self.model_dump(mode="json", by_alias=True)
@@ -176,6 +242,17 @@ def _supporter_fields(spec: ClashSpec, slot: int) -> tuple[int, int, int, int, i
     unit = spec.supporters[slot]
     return (unit.atk, _CODES[unit.role], unit.strength, _CODES[unit.grade],
             _CODES[unit.supply_tier])
+
+
+COLUMN_NAMES = tuple(item.name for item in fields(Columns))
+"""The kernel's integer fields in declaration order: the layout of a packed row."""
+ROW_FORMAT = struct.Struct(f"<{len(COLUMN_NAMES)}i")
+"""A packed row: one little-endian int32 per kernel field."""
+
+
+def _pack(spec: ClashSpec) -> bytes:
+    columns = to_columns(spec)
+    return ROW_FORMAT.pack(*(int(getattr(columns, name)) for name in COLUMN_NAMES))
 
 
 def to_columns(spec: ClashSpec) -> Columns:

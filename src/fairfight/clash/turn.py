@@ -14,9 +14,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fairfight.clash import tables as t
-from fairfight.clash.aftermath import caught, disengage, recover
+from fairfight.clash.activation import activation_order
+from fairfight.clash.aftermath import caught, disengage
 from fairfight.clash.draws import draw_r
-from fairfight.clash.engagement import AttackOrder, ClashPlan, combatant, plan_clash
+from fairfight.clash.engagement import (
+    AttackOrder,
+    ClashPlan,
+    combatant,
+    plan_clash,
+    reflex_disengages,
+)
 from fairfight.clash.engagement import retreat_destination as destination_of
 from fairfight.clash.exchange import (
     DefenderFate,
@@ -34,10 +41,17 @@ from fairfight.clash.orders import (
     UnitOrders,
 )
 from fairfight.clash.spec import stance_may_initiate
+from fairfight.clash.turn_end import end_of_turn
 from fairfight.clash.world import Unit, World, chebyshev
 from fairfight.core.records import digest
 
-__all__ = ["TurnResult", "clash_draw", "run_turn", "state_digest"]
+__all__ = [
+    "REACTING_STANCES",
+    "TurnResult",
+    "clash_draw",
+    "run_turn",
+    "state_digest",
+]
 
 REACTING_STANCES = (t.Stance.HOLD, t.Stance.ENTRENCH)
 """A unit in Hold or Entrench holds one reaction per turn [clash.md]."""
@@ -82,22 +96,40 @@ class _Cascade:
 
     # --- activation ------------------------------------------------------------------
     def activate(self, unit: Unit, orders: UnitOrders) -> None:
+        """Carry out the unit's actions in order; those it can no longer carry out (it was
+        halted by a reaction, it retreated, or it was destroyed) are logged as skipped."""
         unit.activated = True
-        for action in orders.actions:
-            if unit.id not in self.w.units:
+        for index, action in enumerate(orders.actions):
+            stopped = self.stopped(unit)
+            if stopped:
+                for dropped in orders.actions[index:]:
+                    self.skip(unit, dropped.do, stopped)
                 return
             if isinstance(action, MoveAction):
                 if not self.move(unit, [self.w.board.index(*p) for p in action.path], "move"):
-                    return
+                    unit.halted = True
             elif isinstance(action, AbandonAction):
                 if self.w.works_at(unit.tile) == 0 and unit.tile not in self.w.city_owner:
                     self.skip(unit, "abandon", "not in a city or works")
                 elif not self.move(unit, [self.w.board.index(*action.to)], "abandon"):
-                    return
+                    unit.halted = True
             elif isinstance(action, AssaultAction):
                 self.assault(unit, action)
             elif isinstance(action, BombardAction):
                 self.bombard(unit, self.w.board.index(*action.target))
+
+    def stopped(self, unit: Unit) -> str | None:
+        """Why a unit carries out no more of its orders this turn, if it does not
+        [CB-1100, CB-1780]."""
+        if unit.id not in self.w.units:
+            return "the unit was destroyed"
+        if unit.halted:
+            return "halted by a reaction"
+        if unit.retreated:
+            return "the unit retreated"
+        if unit.disengaged:
+            return "the unit disengaged"
+        return None
 
     def move(self, unit: Unit, path: list[int], label: str) -> bool:
         """Step along the path; False when the unit halted (a reaction) or is gone."""
@@ -152,7 +184,8 @@ class _Cascade:
         reactors = sorted(
             (u for tile in w.board.neighbours[mover.tile] for u in w.units_at(tile)
              if not w.allied(u.player, mover.player) and u.stance in REACTING_STANCES
-             and not u.reaction_used and u.cls.atk > 0 and u.strength >= 1),
+             and not u.reaction_used and u.cls.atk > 0 and u.strength >= 1
+             and not (u.retreated or u.disengaged)),   # it acts no more [CB-1100]
             key=lambda u: u.seq)
         if not reactors:
             return False
@@ -179,8 +212,7 @@ class _Cascade:
             self.skip(lead, "assault", "nothing to fight")
             return
         defender = w.units[plan.defender]
-        if (defender.withdraw_reflex and not defender.disengaged
-                and defender.cls.retreat_class is not t.RetreatClass.DETACHED):
+        if reflex_disengages(w, defender):
             _, to = destination_of(w, [defender], target, lead.tile)
             if to is not None:
                 self.disengagement(lead, defender, to, action.advance)
@@ -234,7 +266,7 @@ class _Cascade:
                   disorder=unit.disorder)
         if unit.strength == 0:
             self.destroy(unit, "disengagement")
-        else:
+        else:   # it acts no more this turn [CB-1100]
             self.w.move(unit, to)
             unit.mp = 0
             unit.activated = True
@@ -289,6 +321,8 @@ class _Cascade:
 
         The stack is what is left after the exchange's losses; a routed top defender counts
         with the strength the exchange left it (the rout, not the exchange, destroys it).
+        When the exchange destroyed the top defender, the retreat room is that of the
+        survivors, the units destroyed in the exchange neither moving nor crowding a tile.
         """
         if not outcome.exchange.defender_breaks:
             return
@@ -305,18 +339,22 @@ class _Cascade:
                 unit.shaken = t.SHAKEN_ON_HOLD
             self.emit("hold_shaken", units=[u.id for u in units], tile=self.xy(target))
             return
-        if plan.destination is None:
+        destination = plan.destination
+        if len(units) < len(stack):
+            lead_tile = self.w.units[plan.order.lead].tile
+            _, destination = destination_of(self.w, units, target, lead_tile)
+        if destination is None:
             self.emit("rout", player=top.player, tile=self.xy(target),
                       units=[u.id for u in units], strength=[s for _, s in remaining])
             for unit in units:
                 self.destroy(unit, "rout")
             return
-        for unit in units:
-            self.w.move(unit, plan.destination)
+        for unit in units:   # spent, and acting no more this turn [CB-1100]
+            self.w.move(unit, destination)
             unit.mp = 0
-            unit.activated = True
+            unit.activated = unit.retreated = True
         self.emit("retreat", units=[u.id for u in units], frm=self.xy(target),
-                  to=self.xy(plan.destination))
+                  to=self.xy(destination))
 
     def advance(self, lead: Unit, target: int, wanted: bool) -> None:
         """Into a cleared tile, in Advance or Hold, with a movement point and room [CB-1060]."""
@@ -335,33 +373,6 @@ class _Cascade:
         self.emit("destroyed", unit=unit.id, player=unit.player, cause=cause,
                   tile=self.xy(unit.tile))
         self.w.remove(unit)
-
-    # --- end of turn -------------------------------------------------------------------
-    def end_of_turn(self) -> None:
-        """Dig-in, then recovery in CB-2080 order with shaken decay [CB-1250, CB-2080]."""
-        w = self.w
-        for unit in list(w.units.values()):
-            if (unit.stance is t.Stance.ENTRENCH and unit.tile == unit.start_tile
-                    and not unit.initiated):
-                unit.dig_in = min(t.MAX_POSITION, unit.dig_in + 1)
-            city = unit.tile in w.city_owner and w.allied(
-                w.city_owner[unit.tile] or unit.player, unit.player)
-            depot = w.board.depots.get(unit.tile)
-            on_depot = depot is not None and w.allied(depot, unit.player)
-            situation = (t.RecoverySituation.CITY_DEPOT if city and on_depot else
-                         t.RecoverySituation.CITY if city else
-                         t.RecoverySituation.FIELD_DEPOT if on_depot else
-                         t.RecoverySituation.FIELD)
-            before = (unit.strength, unit.disorder, unit.shaken)
-            result = recover(unit.strength, unit.disorder, situation=situation,
-                             supply_tier=w.supply_tier(unit), fought=unit.fought,
-                             shaken=unit.shaken)
-            unit.strength, unit.disorder, unit.shaken = (result.strength, result.disorder,
-                                                         result.shaken)
-            if before != (unit.strength, unit.disorder, unit.shaken):
-                self.emit("recovery", unit=unit.id, situation=situation.value,
-                          strength=unit.strength, disorder=unit.disorder,
-                          shaken=unit.shaken)
 
 
 def _apply(unit: Unit, result: Any) -> None:
@@ -389,11 +400,11 @@ def run_turn(world: World, orders: TurnOrders) -> TurnResult:
             unit.stance = unit_orders.stance
         if unit_orders.withdraw_reflex is not None:
             unit.withdraw_reflex = unit_orders.withdraw_reflex
-    for unit in w.activation_order():
-        if unit.id not in w.units or unit.activated:
-            continue
-        cascade.activate(unit, given.get(unit.id, UnitOrders()))
-    cascade.end_of_turn()
+    for place in activation_order(w, orders):
+        active = w.units.get(place.unit)
+        if active is not None and not active.activated:
+            cascade.activate(active, given.get(active.id, UnitOrders()))
+    end_of_turn(w, cascade.emit)
     w.turn += 1
     for unit in w.units.values():
         unit.start_turn()   # ready for the next orders: previews see fresh flags

@@ -19,6 +19,7 @@ from fairfight.clash.scenario import CAST_CLASSES, TERRAIN_LETTERS, ClassModel, 
 from fairfight.core.errors import InputError
 
 __all__ = [
+    "INITIATIVE",
     "SUPPLY_REACH",
     "Board",
     "Unit",
@@ -105,6 +106,10 @@ class Unit:
     initiated: bool = False
     barred: bool = False
     disengaged: bool = False
+    retreated: bool = False
+    """Stepped back after a break: it acts no more this turn [CB-1100]."""
+    halted: bool = False
+    """Stopped on its move by a reaction: the rest of its orders are dropped [CB-1780]."""
     reaction_used: bool = False
     ordinal: int = 0
     turn_xp: int = 0
@@ -126,6 +131,7 @@ class Unit:
         self.mp = self.cls.movement
         self.activated = self.supported = self.moved = self.fought = False
         self.initiated = self.barred = self.disengaged = self.reaction_used = False
+        self.retreated = self.halted = False
         self.shots = self.ordinal = self.turn_xp = 0
         self.start_tile = self.tile
 

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
     from fairfight.clash.record import GameRecord
     from fairfight.clash.world import World
 
-__all__ = ["register"]
+__all__ = [
+    "JSON_HELP",
+    "register",
+]
 
 JSON_HELP = "Print JSON (one line)."
 
@@ -151,12 +154,9 @@ def _board(
         raise InputError("--player", f"unknown player {player!r}")
     if overlay and player is None:
         raise InputError("--overlay", "name the player whose overlay to show (--player)")
-    if as_json:
-        if player is None:
-            emit_json({"turn": world.turn, "scenario": world.to_scenario()})
-        else:
-            emit_json({**player_view(world, player),
-                       "overlay": overlay_data(world, player) if overlay else None})
+    if as_json:   # one shape with and without --player: the truth is a view too
+        emit_json({**player_view(world, player),
+                   "overlay": overlay_data(world, player) if overlay and player else None})
         return
     console.print(board_text(world, player, overlay), markup=False, end="")
 
@@ -219,14 +219,22 @@ def _playtest(
         console.print(playtest_table(report), markup=False, end="")
 
 
-def _schema(as_json: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
-    """Print the JSON Schema of a scenario file (indented; --json for one line)."""
-    from fairfight.clash.scenario import scenario_schema
+def _schema(
+    kind: str = typer.Option("scenario", "--kind",
+                             help="scenario, orders, record (one line of it) or outcome."),
+    as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Print the JSON Schema of a scenario, a turn's orders, a record line or an outcome
+    (indented; --json for one line)."""
+    from fairfight.clash.schemas import SCHEMA_KINDS, json_schema
 
+    if kind not in SCHEMA_KINDS:
+        raise InputError("--kind", f"must be one of {', '.join(SCHEMA_KINDS)}")
+    schema = json_schema(kind)
     if as_json:
-        emit_json(scenario_schema())
+        emit_json(schema)
     else:
-        typer.echo(json.dumps(scenario_schema(), indent=2, sort_keys=True))
+        typer.echo(json.dumps(schema, indent=2, sort_keys=True))
 
 
 def register(app: typer.Typer) -> None:
