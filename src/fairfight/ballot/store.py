@@ -419,15 +419,19 @@ class BallotStore:
         ):
             return table
 
+        late: set[int] = set()
+
         def change(current: TableRow, game: TableGame, pending: dict[str, Any]) -> None:
-            late = self.clock() - current.asked_at
+            late.clear()
+            waited = self.clock() - current.asked_at
             for row in current.seats:
                 asked = row.seat in game.people_asked() and str(row.seat) not in pending
-                if asked and row.bank < late:
+                if asked and row.bank < waited:
                     stand_in = make_bots([STAND_IN])[0]
                     pending[str(row.seat)] = to_data(stand_in.decide(game.state, row.seat))
+                    late.add(row.seat)
 
-        return self._write(table_id, change, timed_out=True)
+        return self._write(table_id, change, spend=late)
 
     def set_webhook(self, table_id: str, seat: int, url: str | None) -> None:
         """Keep (or clear) the seat's webhook URL, already checked by the caller."""
@@ -444,8 +448,10 @@ class BallotStore:
         change: Callable[[TableRow, TableGame, dict[str, Any]], None],
         spend: set[int] | None = None,
         leaver: int | None = None,
-        timed_out: bool = False,
     ) -> TableRow:
+        """Apply `change` to a fresh read of the table and store the result, only if nobody
+        wrote the row in between (else read again); `spend` names the seats whose turn clock
+        the answer charges."""
         for _ in range(WRITE_ATTEMPTS):
             table = self._must(table_id)
             if table.status != TableStatus.PLAYING:
@@ -471,7 +477,7 @@ class BallotStore:
                 ).rowcount
                 if not done:
                     continue
-                self._spend_clock(connection, table, spend or set(), timed_out)
+                self._spend_clock(connection, table, spend or set())
                 if leaver is not None:
                     connection.execute(
                         update(SEATS)
@@ -493,15 +499,13 @@ class BallotStore:
             "asked_at": self.clock(),
         }
 
-    def _spend_clock(
-        self, connection: Connection, table: TableRow, spenders: set[int], timed_out: bool
-    ) -> None:
+    def _spend_clock(self, connection: Connection, table: TableRow, spenders: set[int]) -> None:
         """Charge the time a person took against their bank, then add the increment."""
         if table.clock_bank <= 0:
             return
         used = self.clock() - table.asked_at
         for row in table.seats:
-            if row.seat in spenders or (timed_out and row.bank < used):
+            if row.seat in spenders:
                 left = 0.0 if row.bank < used else row.bank - used
                 connection.execute(
                     update(SEATS)
