@@ -68,8 +68,9 @@ def visit(page: Any, url: str) -> None:
         try:
             page.goto(url)
             return
-        except Exception as error:  # Playwright's Error: net::ERR_ABORTED
-            if "ERR_ABORTED" not in str(error) or attempt == 2:
+        except Exception as error:  # Playwright's Error, when the page's own reload won
+            reloaded = "ERR_ABORTED" in str(error) or "interrupted by another" in str(error)
+            if not reloaded or attempt == 2:
                 raise
 
 
