@@ -59,6 +59,7 @@ __all__ = [
     "TABLES",
     "TableRow",
     "TableStatus",
+    "WRITE_ATTEMPTS",
     "token_digest",
 ]
 

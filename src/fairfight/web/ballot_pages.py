@@ -37,6 +37,7 @@ __all__ = [
     "StateView",
     "chance_view",
     "game_page",
+    "log_lines",
     "view_page",
 ]
 

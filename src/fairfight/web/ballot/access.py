@@ -17,9 +17,10 @@ from fairfight.ballot.store import BallotStore, TableRow
 from fairfight.core.errors import InputError
 
 __all__ = [
+    "COOKIE_DAYS",
     "COOKIE_PREFIX",
-    "SEAT_HEADER",
     "HOST_HEADER",
+    "SEAT_HEADER",
     "Store",
     "client_address",
     "host_cookie",

@@ -34,8 +34,8 @@ from fairfight.web.ballot_pages import chance_view
 
 __all__ = [
     "checked",
-    "declaration_rows",
     "decision_from_form",
+    "declaration_rows",
     "describe",
 ]
 

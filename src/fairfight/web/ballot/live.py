@@ -15,7 +15,12 @@ from collections.abc import AsyncIterator, Callable
 
 from fairfight.ballot.store import BallotStore, TableRow, TableStatus
 
-__all__ = ["HEARTBEAT_SECONDS", "POLL_SECONDS", "table_event", "table_stream"]
+__all__ = [
+    "HEARTBEAT_SECONDS",
+    "POLL_SECONDS",
+    "table_event",
+    "table_stream",
+]
 
 POLL_SECONDS = 0.5
 HEARTBEAT_SECONDS = 15.0

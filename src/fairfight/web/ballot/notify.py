@@ -19,7 +19,13 @@ from urllib.parse import urlsplit
 
 from fairfight.core.errors import InputError
 
-__all__ = ["SEND_TIMEOUT_SECONDS", "check_webhook", "deliver", "send_in_background"]
+__all__ = [
+    "MAX_URL_LENGTH",
+    "SEND_TIMEOUT_SECONDS",
+    "check_webhook",
+    "deliver",
+    "send_in_background",
+]
 
 SEND_TIMEOUT_SECONDS = 5.0
 MAX_URL_LENGTH = 500

@@ -33,6 +33,7 @@ __all__ = [
     "CONFIG_NAME",
     "LOBBY_PAGE_SIZE",
     "LobbyPage",
+    "MAX_CLOCK_SECONDS",
     "MAX_YEARS",
     "ReplayPage",
     "SEAT_KINDS",

@@ -50,6 +50,7 @@ from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.templating import templates
 
 __all__ = [
+    "MAX_SEATS",
     "NAV",
     "ballot_database_url",
     "create",
@@ -63,6 +64,7 @@ __all__ = [
     "replay",
     "router",
     "rules",
+    "seat_events",
     "seat_page",
     "spectator_page",
     "start",
