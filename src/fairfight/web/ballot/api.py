@@ -26,10 +26,12 @@ from fairfight.web.ballot.access import (
 from fairfight.web.ballot.notify import check_webhook
 from fairfight.web.ballot.service import (
     LobbyPage,
+    ReplayPage,
     TableCreated,
     TableSpec,
     create_table,
     lobby_page,
+    replay_page,
     view_table,
 )
 from fairfight.web.ballot.tables import TablePage
@@ -43,6 +45,7 @@ __all__ = [
     "api_leave",
     "api_lobby",
     "api_move",
+    "api_replay",
     "api_seat",
     "api_start",
     "api_table",
@@ -141,6 +144,12 @@ def api_leave(request: Request, table_id: str, seat: int, store: Store) -> Table
         raise InputError("table", "the game is not being played now")
     store.leave(table_id, seat)
     return view_table(store, table_id, seat, False)
+
+
+@router.get("/tables/{table_id}/replay")
+def api_replay(table_id: str, store: Store, step: int | None = None) -> ReplayPage:
+    """The finished game after step `step` (the replay page's JSON twin)."""
+    return replay_page(must_table(store, table_id), step)
 
 
 @router.post("/tables/{table_id}/seats/{seat}/webhook")

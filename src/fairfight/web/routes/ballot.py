@@ -5,9 +5,10 @@ JavaScript (forms post and redirect); the JSON API lives in `fairfight.web.ballo
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import (
     HTMLResponse,
     PlainTextResponse,
@@ -51,6 +52,7 @@ from fairfight.web.templating import templates
 
 __all__ = [
     "MAX_SEATS",
+    "MAX_STREAMS",
     "NAV",
     "ballot_database_url",
     "create",
@@ -75,6 +77,9 @@ router = APIRouter()
 router.include_router(api.router)
 NAV = (40, "Ballot", "/ballot")
 MAX_SEATS = 5
+MAX_STREAMS = 500
+"""Live streams one process keeps open at once; more are refused with 503 (the page still
+works, without live updates)."""
 
 
 def ballot_database_url(service_url: str) -> str:
@@ -95,6 +100,7 @@ def install(app: FastAPI) -> None:
         settings.ballot_webhooks_to_private, settings.public_url or "http://localhost"
     )
     app.state.ballot_store = store
+    app.state.ballot_streams = 0
     on_shutdown(app, store.engine.dispose)
 
 
@@ -268,10 +274,22 @@ def start(request: Request, table_id: str, store: Store) -> Response:
 
 def _stream(request: Request, store: BallotStore, table_id: str, seat: int | None) -> Response:
     must_table(store, table_id)
+    state = request.app.state
+    if state.ballot_streams >= MAX_STREAMS:
+        raise HTTPException(503, "too many live streams; reload later", {"Retry-After": "10"})
     last = request.headers.get("last-event-id", "")
     stream = table_stream(store, table_id, seat, int(last) if last.isdigit() else None)
+
+    async def counted() -> AsyncIterator[bytes]:
+        state.ballot_streams += 1
+        try:
+            async for chunk in stream:
+                yield chunk
+        finally:
+            state.ballot_streams -= 1
+
     return StreamingResponse(
-        stream,
+        counted(),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
