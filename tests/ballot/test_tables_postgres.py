@@ -1,0 +1,92 @@
+"""Ballot tables on PostgreSQL and across processes: the same store by URL, two services on one
+database answering for the same table, and the revision check refusing a racing answer."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fairfight.ballot.state import decision_from_data
+from fairfight.ballot.store import StaleAnswer
+from fairfight.web import WebSettings, create_app
+from tests.ballot.test_tables import (
+    client_of,
+    create,
+    play_to_end,
+    seat_view,
+    seated,
+    simple_answer,
+)
+from tests.web.postgres_cluster import postgres_cluster
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+
+@pytest.fixture(scope="module")
+def database() -> Iterator[str]:
+    with postgres_cluster() as url:
+        yield url
+
+
+def service(url: str) -> Any:
+    return create_app(WebSettings(database_url=url, forecast_seasons=0))
+
+
+def test_two_services_on_one_sqlite_file_answer_for_the_same_table(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ff.db'}"
+    first, second = service(url), service(url)
+    created = create(first, ["human", "pollster", "human"])
+    table = created["id"]
+    people = seated(first, created)
+    view = seat_view(people[0], table, 0)
+    move = {"version": view["version"], "decision": simple_answer(view["game"])}
+    elsewhere = client_of(second, created["seats"][1]["token"])
+    assert elsewhere.post(f"/api/ballot/tables/{table}/seats/2/join").status_code == 200
+    assert client_of(second, created["seats"][0]["token"]).post(
+        f"/api/ballot/tables/{table}/seats/0/move", json=move
+    ).status_code == 200
+    assert seat_view(people[2], table, 2)["seats"][0]["answered"]  # seen by the first service
+
+
+def test_a_whole_table_on_postgresql(database: str) -> None:
+    app = service(database)
+    created = create(app, ["human", "machine", "human"])
+    table = created["id"]
+    people = seated(app, created)
+    public = play_to_end(people, table)
+    assert public["key"] and public["game"]["end_reason"] == "year-cap"
+    other = service(database)  # another process on the same database
+    assert client_of(other).get(f"/api/ballot/tables/{table}").json()["key"] == public["key"]
+    assert client_of(other).get(f"/ballot/tables/{table}/record.jsonl").status_code == 200
+
+
+def test_racing_answers_on_postgresql_make_exactly_one(database: str) -> None:
+    app = service(database)
+    created = create(app, ["human", "pollster", "machine"])
+    table = created["id"]
+    view = seat_view(seated(app, created)[0], table, 0)
+    decision = decision_from_data(simple_answer(view["game"]))
+    stores = [service(database).state.ballot_store for _ in range(3)]
+    start = threading.Barrier(len(stores))
+    outcomes: list[str] = []
+
+    def tab(store: Any) -> None:
+        start.wait()
+        try:
+            store.answer(table, 0, view["version"], decision)
+            outcomes.append("played")
+        except StaleAnswer:
+            outcomes.append("refused")
+
+    tabs = [threading.Thread(target=tab, args=(store,)) for store in stores]
+    for t in tabs:
+        t.start()
+    for t in tabs:
+        t.join()
+    assert sorted(outcomes) == ["played", "refused", "refused"]
+    for store in stores:
+        store.engine.dispose()
