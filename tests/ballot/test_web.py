@@ -98,6 +98,13 @@ def test_a_refused_form_keeps_what_was_typed_and_shows_the_error_beside_it(app: 
                         data=form | {"race_1": view["game"]["races_up"][1]})
     assert twice.status_code == 422 and 'id="error-card_1"' in twice.text
     assert f"card #{card} is already declared in row 1" in twice.text
+    mine = {c["id"] for c in view["game"]["declarable"]}
+    other = next(n for n in range(100) if n not in mine)  # a candidate card someone else holds
+    later = person.post(f"/ballot/tables/{table}/seats/0/move",
+                        data={"version": str(view["version"]), "race_0": race,
+                              "card_0": str(other), "party_0": "D"})
+    assert later.status_code == 422 and 'id="error-race_0"' in later.text
+    assert f"card {other} is not a candidate card in your hand" in later.text
     assert seat_view(person, table, 0)["version"] == view["version"]
 
 

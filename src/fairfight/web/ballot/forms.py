@@ -33,10 +33,12 @@ from fairfight.core.errors import InputError, RuleError
 from fairfight.web.ballot_pages import chance_view
 
 __all__ = [
+    "FORM_FIELDS",
     "checked",
     "decision_from_form",
     "declaration_rows",
     "describe",
+    "form_field",
 ]
 
 
@@ -117,12 +119,37 @@ def decision_from_form(state: GameState, seat: int, form: dict[str, Any]) -> Dec
     return YesNo(answer == "yes")
 
 
-def checked(state: GameState, seat: int, decision: Decision) -> None:
-    """The rules' own check, as a one-line refusal in plain words naming the field."""
+FORM_FIELDS = {
+    "draft.card": "card",
+    "withdraw.races": "withdraw",
+    "discard.cards": "cards",
+    "bill.tags": "tags",
+    "bill.rider": "rider",
+    "amendment.tags": "tags",
+}
+"""The form field beside which a refusal of the rules is shown (declarations: the row's race)."""
+
+
+def form_field(rule_field: str, form: dict[str, Any]) -> str:
+    """The form field a refusal of the rules belongs to."""
+    if rule_field in FORM_FIELDS:
+        return FORM_FIELDS[rule_field]
+    kind, _, race = rule_field.partition(".")
+    if kind == "declare":
+        for name, value in form.items():
+            if name.startswith("race_") and str(value).strip().upper() == race:
+                return name
+    return rule_field
+
+
+def checked(
+    state: GameState, seat: int, decision: Decision, form: dict[str, Any] | None = None
+) -> None:
+    """The rules' own check, as a one-line refusal in plain words naming the form field."""
     try:
         check_decision(state, seat, decision)
     except RuleError as error:
-        raise InputError(error.field, plain(error)) from None
+        raise InputError(form_field(error.field, form or {}), plain(error)) from None
 
 
 def describe(state: GameState, decision: Decision) -> list[str]:

@@ -226,7 +226,7 @@ async def move(request: Request, table_id: str, seat: int, store: Store) -> Resp
                               status=409)
     try:
         decision = decision_from_form(game.state, seat, data)
-        checked(game.state, seat, decision)
+        checked(game.state, seat, decision, data)
     except InputError as error:
         return _seat_response(request, store, table_id, seat, form=data,
                               errors={error.field: error.rule}, status=422)
