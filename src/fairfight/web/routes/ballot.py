@@ -35,7 +35,7 @@ from fairfight.web.ballot.access import (
     seat_cookie,
     seats_in_cookies,
 )
-from fairfight.web.ballot.forms import checked, decision_from_form, declaration_rows, describe
+from fairfight.web.ballot.forms import checked, decision_from_form, describe
 from fairfight.web.ballot.live import table_stream
 from fairfight.web.ballot.notify import check_webhook
 from fairfight.web.ballot.service import (
@@ -189,8 +189,7 @@ def _seat_response(
     status: int = 200,
 ) -> HTMLResponse:
     page = view_table(store, table_id, seat, is_host(request, store, table_id))
-    game = game_of(must_table(store, table_id))
-    rows = declaration_rows(game.state, seat) if game is not None and page.game else 0
+    rows = len(page.game.declarable) if page.game is not None else 0  # = declaration_rows
     return _page(
         request, "table.html", status, page=page, form=form or {}, errors=errors or {},
         rows=rows, notice=notice,
