@@ -1,8 +1,10 @@
 """Ballot tables on PostgreSQL and across processes: the same store by URL, two services on one
-database answering for the same table, and the revision check refusing a racing answer."""
+database answering for the same table (and one's live stream carrying the other's move), and
+the revision check refusing a racing answer."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +15,7 @@ import pytest
 from fairfight.ballot.state import decision_from_data
 from fairfight.ballot.store import StaleAnswer
 from fairfight.web import WebSettings, create_app
+from fairfight.web.ballot.live import table_stream
 from tests.ballot.test_tables import (
     client_of,
     create,
@@ -90,3 +93,25 @@ def test_racing_answers_on_postgresql_make_exactly_one(database: str) -> None:
     assert sorted(outcomes) == ["played", "refused", "refused"]
     for store in stores:
         store.engine.dispose()
+
+
+def test_a_stream_on_one_service_carries_a_move_made_on_another(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ff.db'}"
+    first, second = service(url), service(url)
+    created = create(first, ["human", "pollster", "machine"])
+    table = created["id"]
+    person = seated(first, created)[0]
+    view = seat_view(person, table, 0)
+    move = {"version": view["version"], "decision": simple_answer(view["game"])}
+
+    async def watch() -> list[str]:
+        stream = table_stream(second.state.ballot_store, table, 0, None, poll_seconds=0)
+        seen = [await anext(stream), await anext(stream)]
+        person.post(f"/api/ballot/tables/{table}/seats/0/move", json=move)
+        seen.append(await anext(stream))
+        await stream.aclose()
+        return [chunk.decode() for chunk in seen]
+
+    before, after = asyncio.run(watch())[1:]
+    assert f"id: {view['version']}\n" in before and '"your_turn": true' in before
+    assert f"id: {view['version']}\n" not in after and "event: table" in after

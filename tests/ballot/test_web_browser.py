@@ -1,7 +1,7 @@
 """A ballot table played in Debian's Chromium by three people (three browser contexts) and a
 bot, two years to the final scores: each person sees only their own hand, a spectator none, a
-page updates live when another person moves, a seat rejoins from another browser with its
-link, and the seat page fits a 390 px phone.
+page updates live when another person moves (and a background tab shows "your turn"), a seat
+rejoins from another browser with its link, and the seat page fits a 390 px phone.
 
 The service runs in this process on a free port with a throwaway SQLite database. Screenshots
 at 390 and 1280 px are kept in `test-artifacts/ballot/`.
@@ -25,6 +25,13 @@ from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path, playwrig
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "ballot"
 YEARS = 2
 ROUNDS_AT_MOST = 400
+NOTIFICATION_STUB = """
+Object.defineProperty(document, "hidden", { get: () => true });
+window.Notification = function (title) { sessionStorage.setItem("notified", title); };
+window.Notification.permission = "granted";
+window.Notification.requestPermission = () => Promise.resolve("granted");
+"""
+"""A tab in the background whose person allowed notifications; each one shown is remembered."""
 
 
 @pytest.fixture()
@@ -122,7 +129,9 @@ def test_three_people_and_a_bot_play_two_years_in_chromium(server: tuple[str, An
         watcher.goto(f"{base}/ballot/tables/{table}")
         assert watcher.locator("#hand").count() == 0
 
-        # A page updates by itself when the table moves on: seat 1 waits for seats 0 and 2.
+        # A page updates by itself when the table moves on: seat 1 waits for seats 0 and 2,
+        # its tab in the background with notifications allowed (the browser's own API stubbed).
+        pages[1].add_init_script(NOTIFICATION_STUB)
         visit(pages[1], seat_urls[1])
         answer(pages[1])
         assert pages[1].locator("#answered").count() == 1
@@ -131,6 +140,8 @@ def test_three_people_and_a_bot_play_two_years_in_chromium(server: tuple[str, An
             answer(pages[seat])
         pages[1].wait_for_selector("#answered", state="detached")
         assert pages[1].locator("#asked").count() == 1
+        told = pages[1].evaluate("sessionStorage.getItem('notified')")
+        assert told == "Ballot: your turn"
 
         phone = browser.new_context()  # seat 1 rejoins from another device with its link
         elsewhere = phone.new_page()
