@@ -22,6 +22,7 @@ from fairfight.ballot.store import (
     ALREADY_ANSWERED,
     OPEN_TABLES_PER_CLIENT,
     TABLES,
+    UNSTARTED_TABLE_SECONDS,
     BallotStore,
     StaleAnswer,
 )
@@ -152,12 +153,16 @@ def test_lobby_lists_listed_tables_newest_first_and_pages(app: Any) -> None:
 
 
 def test_open_tables_per_client_are_capped(app: Any) -> None:
+    store: BallotStore = app.state.ballot_store
+    now = {"t": 1000.0}
+    store.clock = lambda: now["t"]
     for _ in range(OPEN_TABLES_PER_CLIENT):
         create(app, ["human", "pollster", "machine"])
-    refused = client_of(app).post(
-        "/api/ballot/tables", json={"seats": ["human", "pollster", "machine"]}
-    )
+    spec = {"seats": ["human", "pollster", "machine"]}
+    refused = client_of(app).post("/api/ballot/tables", json=spec)
     assert refused.status_code == 422 and refused.json()["field"] == "table"
+    now["t"] += UNSTARTED_TABLE_SECONDS + 1  # tables nobody started stop counting
+    assert client_of(app).post("/api/ballot/tables", json=spec).status_code == 200
 
 
 def test_the_game_starts_when_every_link_is_used(app: Any) -> None:

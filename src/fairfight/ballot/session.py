@@ -132,8 +132,7 @@ class RulesChanged(ValueError):
         self.step = step
         super().__init__(
             f"this game was played under other rules: this engine plays step {step} "
-            "differently, so it cannot go on here (its record still downloads once restored "
-            "under the engine that started it)"
+            "differently, so it cannot go on here; it goes on under the version that started it"
         )
 
 

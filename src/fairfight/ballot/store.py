@@ -30,6 +30,7 @@ from sqlalchemy import (
     create_engine,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -59,12 +60,15 @@ __all__ = [
     "TABLES",
     "TableRow",
     "TableStatus",
+    "UNSTARTED_TABLE_SECONDS",
     "WRITE_ATTEMPTS",
     "token_digest",
 ]
 
 OPEN_TABLES_PER_CLIENT = 8
 """Tables not yet over that one client address may have created."""
+UNSTARTED_TABLE_SECONDS = 86400
+"""A table that has not started after this long no longer counts against its creator's cap."""
 ALREADY_ANSWERED = "this question was already answered"
 RULES_VERSION = f"{RECORD_FORMAT}/{RECORD_VERSION} fairfight {__version__}"
 """Stored with each game; the check itself is the replay against the stored digests."""
@@ -247,7 +251,14 @@ class BallotStore:
             open_now = connection.execute(
                 select(func.count())
                 .select_from(TABLES)
-                .where(TABLES.c.client == client, TABLES.c.status != TableStatus.OVER)
+                .where(
+                    TABLES.c.client == client,
+                    TABLES.c.status != TableStatus.OVER,
+                    or_(
+                        TABLES.c.status != TableStatus.OPEN,
+                        TABLES.c.created > self.clock() - UNSTARTED_TABLE_SECONDS,
+                    ),
+                )
             ).scalar_one()
         if open_now >= OPEN_TABLES_PER_CLIENT:
             raise InputError(
