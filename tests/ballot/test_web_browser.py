@@ -187,5 +187,10 @@ def test_three_people_and_a_bot_play_two_years_in_chromium(server: tuple[str, An
         pages[2].click("text=Replay it")
         assert "Record verified" in pages[2].locator("#verdict").inner_text()
         assert "✓" in pages[2].locator("#commitment-check").inner_text()
+        narrow = browser.new_page(viewport={"width": 390, "height": 844})
+        for path in ("/ballot", "/ballot/rules", f"/ballot/tables/{table}/replay?step=3"):
+            narrow.goto(f"{base}{path}")
+            width = narrow.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, f"{path} is {width} px wide at 390 px"
         browser.close()
     assert declare_seen and (ARTIFACTS / "declare-390.png").stat().st_size > 0
