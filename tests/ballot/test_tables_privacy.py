@@ -70,6 +70,7 @@ def crawl(app: Any, people: dict[int, TestClient], table: str, viewer: int | Non
         f"/ballot/tables/{table}/record.jsonl",
         f"/ballot/tables/{table}/replay",
         f"/ballot/tables/{table}/replay?step=1",
+        f"/api/ballot/tables/{table}/replay?step=1",
         f"/api/ballot/tables/{table}/seats/{(viewer or 0) + 1}",  # someone else's seat: 403
         f"/ballot/tables/{table}/seats/{(viewer or 0) + 1}",
     ]
