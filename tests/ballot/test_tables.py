@@ -272,16 +272,16 @@ def test_two_tabs_cannot_both_answer(app: Any) -> None:
     assert seat_view(person, table, 0)["version"] == view["version"] + 1
 
 
-def test_threads_racing_for_one_answer_make_exactly_one(app: Any) -> None:
-    store: BallotStore = app.state.ballot_store
+def race_first_answer(app: Any, stores: list[BallotStore]) -> list[str]:
+    """Each store (a tab, or a process) sends the same first answer at once; the outcomes."""
     created = create(app, ["human", "pollster", "machine"])
     table = created["id"]
     view = seat_view(seated(app, created)[0], table, 0)
     decision = decision_from_data(simple_answer(view["game"]))
-    start = threading.Barrier(4)
+    start = threading.Barrier(len(stores))
     outcomes: list[str] = []
 
-    def tab() -> None:
+    def tab(store: BallotStore) -> None:
         start.wait()
         try:
             store.answer(table, 0, view["version"], decision)
@@ -289,12 +289,17 @@ def test_threads_racing_for_one_answer_make_exactly_one(app: Any) -> None:
         except StaleAnswer:
             outcomes.append("refused")
 
-    tabs = [threading.Thread(target=tab) for _ in range(4)]
+    tabs = [threading.Thread(target=tab, args=(store,)) for store in stores]
     for t in tabs:
         t.start()
     for t in tabs:
         t.join()
-    assert sorted(outcomes) == ["played", "refused", "refused", "refused"]
+    return sorted(outcomes)
+
+
+def test_threads_racing_for_one_answer_make_exactly_one(app: Any) -> None:
+    outcomes = race_first_answer(app, [app.state.ballot_store] * 4)
+    assert outcomes == ["played", "refused", "refused", "refused"]
 
 
 def test_a_leaver_is_replaced_by_the_stand_in_who_plays_to_the_end(app: Any) -> None:

@@ -5,21 +5,19 @@ the revision check refusing a racing answer."""
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from fairfight.ballot.state import decision_from_data
-from fairfight.ballot.store import StaleAnswer
 from fairfight.web import WebSettings, create_app
 from fairfight.web.ballot.live import table_stream
 from tests.ballot.test_tables import (
     client_of,
     create,
     play_to_end,
+    race_first_answer,
     seat_view,
     seated,
     simple_answer,
@@ -68,29 +66,8 @@ def test_a_whole_table_on_postgresql(database: str) -> None:
 
 
 def test_racing_answers_on_postgresql_make_exactly_one(database: str) -> None:
-    app = service(database)
-    created = create(app, ["human", "pollster", "machine"])
-    table = created["id"]
-    view = seat_view(seated(app, created)[0], table, 0)
-    decision = decision_from_data(simple_answer(view["game"]))
     stores = [service(database).state.ballot_store for _ in range(3)]
-    start = threading.Barrier(len(stores))
-    outcomes: list[str] = []
-
-    def tab(store: Any) -> None:
-        start.wait()
-        try:
-            store.answer(table, 0, view["version"], decision)
-            outcomes.append("played")
-        except StaleAnswer:
-            outcomes.append("refused")
-
-    tabs = [threading.Thread(target=tab, args=(store,)) for store in stores]
-    for t in tabs:
-        t.start()
-    for t in tabs:
-        t.join()
-    assert sorted(outcomes) == ["played", "refused", "refused"]
+    assert race_first_answer(service(database), stores) == ["played", "refused", "refused"]
     for store in stores:
         store.engine.dispose()
 
