@@ -1,133 +1,158 @@
-"""Ballot in the web service, through the HTTP interface: start, play by forms (with the
-confirmation step), JSON twins, a reload that resumes, the record and its replay."""
+"""Ballot pages through the HTTP interface: the lobby and its JSON twin, the create form, the
+declare form (every declaration in one form, re-running a held seat, refusals kept beside their
+field), the board's tags, the log newest first, your seats, the rules page, no inline script."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.ballot.record import load_record, verify_record
-from fairfight.web import WebSettings, create_app
+from fairfight.ballot.geo import game_map
+from fairfight.ballot.rules import VictoryMode
+from fairfight.ballot.state import Holding, Phase
+from fairfight.web.ballot.forms import decision_from_form, declaration_rows
+from fairfight.web.ballot_pages import view_page
+from tests.ballot.test_tables import client_of, create, make_app, seat_view, seated, simple_answer
 
 
 @pytest.fixture()
-def client(tmp_path: Path) -> TestClient:
-    settings = WebSettings(database_url=f"sqlite:///{tmp_path / 'ff.db'}")
-    return TestClient(create_app(settings), base_url="http://testserver")
+def app(tmp_path: Path) -> Any:
+    return make_app(tmp_path)
 
 
-def start(client: TestClient, years: int = 1, seat: int = 0) -> str:
-    form = {"victory": "points", "seat": str(seat), "years": str(years)}
-    form |= {f"bot_{n}": "machine" if n % 2 else "pollster" for n in range(4)}
-    response = client.post("/ballot/games", data=form, follow_redirects=False)
-    assert response.status_code == 303
-    return response.headers["location"].rsplit("/", 1)[-1]
+def to_declare(app: Any) -> tuple[str, TestClient, dict[str, Any]]:
+    """A one-person table played by simple moves until the person is asked to declare."""
+    created = create(app, ["human", "machine", "pollster", "machine"], years=1)
+    table = created["id"]
+    person = seated(app, created)[0]
+    for _ in range(100):
+        view = seat_view(person, table, 0)
+        if view["game"]["phase"] == "declare":
+            return table, person, view
+        move = {"version": view["version"], "decision": simple_answer(view["game"])}
+        assert person.post(f"/api/ballot/tables/{table}/seats/0/move", json=move).status_code == 200
+    raise AssertionError("never asked to declare")
 
 
-def simple_answer(page: dict[str, object]) -> dict[str, object]:
-    """A legal move for whatever is asked: first pack card, no declarations, 'no', discards."""
-    phase = page["phase"]
-    hand = page["hand"]
-    assert isinstance(hand, list)
-    if phase == "draft":
-        pack = page["pack"]
-        assert isinstance(pack, list)
-        return {"type": "DraftPick", "card": pack[0]["id"]}
-    if phase == "declare":
-        return {"type": "Declarations", "entries": []}
-    if phase == "withdraw":
-        return {"type": "Withdrawals", "races": []}
-    if phase == "discard":
-        surplus = len(hand) - 16
-        return {"type": "Discards", "cards": sorted(card["id"] for card in hand)[:surplus]}
-    if phase == "author":
-        return {"type": "BillDraft", "tags": [], "rider": -1}
-    if phase == "amend-propose":
-        return {"type": "AmendmentDraft", "tags": []}
-    if phase == "amend-vote":
-        return {"type": "AmendmentVote", "choice": "abstain"}
-    return {"type": "YesNo", "yes": False}
+def test_lobby_and_its_json_twin(app: Any) -> None:
+    page = client_of(app).get("/ballot")
+    assert page.status_code == 200 and "Create a table" in page.text
+    data = client_of(app).get("/api/ballot").json()
+    assert data["modes"] == [mode.value for mode in VictoryMode]
+    assert data["kinds"] == ["human", "pollster", "machine"]
 
 
-def test_start_page_and_its_json_twin(client: TestClient) -> None:
-    page = client.get("/ballot")
-    assert page.status_code == 200 and "Start a game" in page.text
-    data = client.get("/api/ballot").json()
-    assert data["modes"] == ["points", "bills", "two-terms", "three-terms", "parallel", "amendment"]
-    assert data["bots"] == ["pollster", "machine"]
+def test_a_bad_create_form_is_422_naming_the_field(app: Any) -> None:
+    form = {"seat_0": "human", "seat_1": "wizard", "seat_2": "machine"}
+    response = client_of(app).post("/ballot/tables", data=form)
+    assert response.status_code == 422 and "seats[1]" in response.text
+    response = client_of(app).post("/ballot/tables", data=form | {"seat_1": "human", "years": "99"})
+    assert response.status_code == 422 and "years" in response.text
 
 
-def test_bad_start_form_is_422_naming_the_field(client: TestClient) -> None:
-    response = client.post("/ballot/games", data={"seat": "9"})
-    assert response.status_code == 422 and "seat" in response.text
-    response = client.post("/ballot/games", data={"seat": "0", "bot_1": "wizard"})
-    assert response.status_code == 422 and "bot_1" in response.text
+def test_creating_by_form_shows_the_links_once_and_lists_your_seat(app: Any) -> None:
+    browser = client_of(app)
+    form = {"victory": "points", "years": "1", "seat_0": "human", "seat_1": "human",
+            "seat_2": "machine", "seat_3": "none", "seat_4": "none", "my_seat": "0", "listed": "1"}
+    made = browser.post("/ballot/tables", data=form)
+    assert made.status_code == 200 and "Copy them now" in made.text
+    links = re.findall(r'data-seat="(\d)">([^<]+)</code>', made.text)
+    assert [seat for seat, _ in links] == ["0", "1"]
+    table = links[0][1].split("/tables/")[1].split("/")[0]
+    lobby = browser.get("/ballot").text
+    assert f"/ballot/tables/{table}/seats/0" in lobby and "Your seats" in lobby
+    assert f"/ballot/tables/{table}/seats/1" not in lobby
+    assert "Your seats" not in client_of(app).get("/ballot").text  # another browser
 
 
-def test_a_form_move_is_confirmed_before_it_counts(client: TestClient) -> None:
-    game = start(client)
-    before = client.get(f"/api/ballot/games/{game}").json()
-    assert before["phase"] == "draft" and before["asked"]
-    card = before["pack"][0]["id"]
-    review = client.post(f"/ballot/games/{game}/decide", data={"card": str(card)})
-    assert review.status_code == 200 and "Confirm your move" in review.text
-    assert client.get(f"/api/ballot/games/{game}").json() == before  # nothing played yet
-    wrong = client.post(f"/ballot/games/{game}/decide", data={"card": "999"})
-    assert wrong.status_code == 422 and "card 999 is not in the pack" in wrong.text
-    done = client.post(
-        f"/ballot/games/{game}/decide",
-        data={"card": str(card), "confirm": "1"},
-        follow_redirects=False,
-    )
-    assert done.status_code == 303
-    after = client.get(f"/api/ballot/games/{game}").json()
-    assert any(c["id"] == card for c in after["hand"])
+def test_every_declaration_of_a_year_fits_one_form(app: Any) -> None:
+    table, person, view = to_declare(app)
+    html = person.get(f"/ballot/tables/{table}/seats/0").text
+    rows = len(view["game"]["declarable"])
+    assert rows >= 5 and f'name="race_{rows - 1}"' in html and f'name="race_{rows}"' not in html
+    up = view["game"]["races_up"]
+    form = {"version": str(view["version"])}
+    for row, card in enumerate(view["game"]["declarable"]):
+        form |= {f"race_{row}": up[row], f"card_{row}": str(card["id"]),
+                 f"party_{row}": card["label"].split()[1]}
+    review = person.post(f"/ballot/tables/{table}/seats/0/move", data=form)
+    assert review.status_code == 200, review.text[-2000:]
+    assert review.text.count("<li>") >= rows
 
 
-def test_a_whole_short_game_by_json_then_record_and_replay(
-    client: TestClient, tmp_path: Path
-) -> None:
-    game = start(client, years=1, seat=2)
-    page = client.get(f"/api/ballot/games/{game}").json()
-    moves = 0
-    while not page["over"]:
-        assert page["asked"]
-        response = client.post(f"/api/ballot/games/{game}/decide", json=simple_answer(page))
-        assert response.status_code == 200, response.text
-        page = response.json()
-        moves += 1
-    assert moves >= 5 and page["end_reason"] == "year-cap" and page["winners"]
-    html = client.get(f"/ballot/games/{game}").text
-    assert "Final scores" in html and re.search(r"lean [+-]\d", html)
-    record = client.get(f"/ballot/games/{game}/record.jsonl")
-    assert record.status_code == 200
-    path = tmp_path / "game.jsonl"
-    path.write_text(record.text)
-    state = verify_record(load_record(path))
-    assert list(state.last_scores) == [s["score"] for s in page["seats"]]
-    replay = client.get(f"/ballot/games/{game}/replay")
-    assert replay.status_code == 200 and "Record verified" in replay.text
+def test_a_refused_form_keeps_what_was_typed_and_shows_the_error_beside_it(app: Any) -> None:
+    table, person, view = to_declare(app)
+    card = view["game"]["declarable"][0]["id"]
+    race = view["game"]["races_up"][0]
+    form = {"version": str(view["version"]), "race_0": race, "card_0": str(card),
+            "party_0": "D", "race_1": "H-ZZ-9", "card_1": str(card), "party_1": "R"}
+    refused = person.post(f"/ballot/tables/{table}/seats/0/move", data=form)
+    assert refused.status_code == 422
+    assert 'id="error-race_1"' in refused.text and "not a race of the map" in refused.text
+    assert f'value="{race}"' in refused.text and 'value="H-ZZ-9"' in refused.text
+    twice = person.post(f"/ballot/tables/{table}/seats/0/move",
+                        data=form | {"race_1": view["game"]["races_up"][1]})
+    assert twice.status_code == 422 and 'id="error-card_1"' in twice.text
+    assert f"card #{card} is already declared in row 1" in twice.text
+    mine = {c["id"] for c in view["game"]["declarable"]}
+    other = next(n for n in range(100) if n not in mine)  # a candidate card someone else holds
+    later = person.post(f"/ballot/tables/{table}/seats/0/move",
+                        data={"version": str(view["version"]), "race_0": race,
+                              "card_0": str(other), "party_0": "D"})
+    assert later.status_code == 422 and 'id="error-race_0"' in later.text
+    assert f"card {other} is not a candidate card in your hand" in later.text
+    assert seat_view(person, table, 0)["version"] == view["version"]
 
 
-def test_a_reload_resumes_from_the_database(tmp_path: Path) -> None:
-    settings = WebSettings(database_url=f"sqlite:///{tmp_path / 'ff.db'}")
-    first = TestClient(create_app(settings), base_url="http://testserver")
-    game = start(first)
-    page = first.get(f"/api/ballot/games/{game}").json()
-    page = first.post(f"/api/ballot/games/{game}/decide", json=simple_answer(page)).json()
-    again = TestClient(create_app(settings), base_url="http://testserver")  # a new process
-    assert again.get(f"/api/ballot/games/{game}").json() == page
+def test_a_seat_you_hold_can_be_run_again(app: Any) -> None:
+    _, person, view = to_declare(app)
+    store = app.state.ballot_store
+    row = store.load(view["id"])
+    state = row.game().state
+    assert state.phase is Phase.DECLARE
+    race = game_map().races_in(state.year)[0]
+    held = next(c for c in state.deck if c < 100)  # a candidate card no hand holds
+    party = state.seats[race].party
+    seats = list(state.seats)
+    seats[race] = Holding(holder=0, party=party, card=held)
+    holding = state.with_changes(seats=tuple(seats))
+    page = view_page("t", holding, [], ["person", "bot", "bot", "bot"], 0, True)
+    assert held in [card.id for card in page.declarable]
+    assert any(f"card #{held}" in line for line in page.my_seats)
+    rows = declaration_rows(holding, 0)
+    form = {"race_0": game_map().seats[race].race_id, "card_0": str(held), "party_0": party.value}
+    decision = decision_from_form(holding, 0, form)
+    assert decision.entries[0].card == held and rows == len(page.declarable)  # type: ignore[union-attr]
 
 
-def test_wrong_types_and_unasked_moves_are_422(client: TestClient) -> None:
-    game = start(client)
-    response = client.post(
-        f"/api/ballot/games/{game}/decide", json={"type": "DraftPick", "card": "3"}
-    )
-    assert response.status_code == 422
-    assert response.json()["field"] == "choice.card"
-    assert client.get("/api/ballot/games/nosuchgame").status_code == 422
-    assert client.get(f"/ballot/games/{game}/record.jsonl").status_code == 422
+def test_the_board_shows_tags_and_the_log_runs_newest_first(app: Any) -> None:
+    created = create(app, ["human", "machine", "pollster"], years=1)
+    table = created["id"]
+    person = seated(app, created)[0]
+    for _ in range(200):
+        view = seat_view(person, table, 0)
+        if view["status"] == "over":
+            break
+        move = {"version": view["version"], "decision": simple_answer(view["game"])}
+        person.post(f"/api/ballot/tables/{table}/seats/0/move", json=move)
+    html = person.get(f"/ballot/tables/{table}/seats/0").text
+    first = game_map().states[0]
+    assert ", ".join(first.tags) in html
+    log = view["game"]["log"]
+    assert log[0]["text"].startswith("Game over") and log[-1]["text"].startswith("==")
+    assert any(line["others"] for line in log) and "<details>" in html
+
+
+def test_the_rules_page_is_generated_and_no_page_has_an_inline_script(app: Any) -> None:
+    rules = client_of(app).get("/ballot/rules")
+    assert rules.status_code == 200 and "<table>" in rules.text
+    created = create(app, ["human", "machine", "pollster"])
+    person = seated(app, created)[0]
+    for url in ("/ballot", f"/ballot/tables/{created['id']}",
+                f"/ballot/tables/{created['id']}/seats/0", "/ballot/rules"):
+        html = person.get(url).text
+        assert all("src=" in tag for tag in re.findall(r"<script[^>]*>", html)), url

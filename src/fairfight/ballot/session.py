@@ -1,13 +1,15 @@
-"""A game with one person at the table, driven step by step (the web's game, for instance).
+"""Games driven step by step: `Session` seats one person against bots, `TableGame` seats any
+number of people (the web's tables).
 
-A session is (config, key, seat names, the person's seat) plus every step's answers in order.
-It is rebuilt by replaying those answers from the start, asking the bots again as it goes, so a
-bot holds exactly the memory it would have had in one continuous game, and a record of the
-session replays like any other.
+A game is (config, key, seats) plus every step's answers in order. It is rebuilt by replaying
+those answers from the start, asking the bots again as it goes, so a bot holds exactly the
+memory it would have had in one continuous game, and a record of the game replays like any
+other.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,15 +18,28 @@ from fairfight.ballot.bots import make_bots
 from fairfight.ballot.elections import Event
 from fairfight.ballot.engine import advance, new_game, requested_seats
 from fairfight.ballot.players import Player, key_commitment
-from fairfight.ballot.record import HUMAN_NAME, RecordHeader, RecordReveal
+from fairfight.ballot.record import (
+    HUMAN_NAME,
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    RecordHeader,
+    RecordReveal,
+)
 from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.state import Decision, GameState, Phase, decision_from_data, to_data
 from fairfight.ballot.validation import check_decision
+from fairfight.core.records import canonical_json
 
 __all__ = [
     "Answers",
+    "RulesChanged",
+    "STAND_IN",
     "Session",
+    "TableGame",
+    "events_digest",
+    "new_table_game",
     "restore_session",
+    "restore_table_game",
     "start_session",
 ]
 
@@ -76,23 +91,7 @@ class Session:
     def record(self) -> list[Event]:
         """The game's record (header, events, reveal); only for a finished game, since the
         record reveals the key."""
-        if self.state.phase is not Phase.OVER:
-            raise ValueError("the record is available once the game is over")
-        header = RecordHeader(
-            format="fairfight-ballot-record",
-            version=1,
-            config=self.config,
-            players=list(self.names),
-            commitment=key_commitment(self.key),
-        )
-        reveal = RecordReveal(
-            event="reveal",
-            key=self.key,
-            scores=list(self.state.last_scores),
-            winners=list(self.state.winners),
-            reason=self.state.end_reason,
-        )
-        return [header.model_dump(mode="json"), *self.events, reveal.model_dump(mode="json")]
+        return _record_lines(self.config, self.key, self.names, self.state, self.events)
 
 
 def start_session(config: BallotConfig, key: str, names: Sequence[str], human: int) -> Session:
@@ -120,3 +119,165 @@ def _fresh(config: BallotConfig, key: str, names: Sequence[str], human: int) -> 
     state, events = new_game(config, key, len(names))
     labels = tuple(HUMAN_NAME if seat == human else name for seat, name in enumerate(names))
     return Session(config, key, labels, human, state, events, bots)
+
+
+STAND_IN = "pollster"
+"""The bot that plays a seat whose person left, or a phase whose turn clock ran out."""
+
+
+class RulesChanged(ValueError):
+    """A stored game that this engine would play differently from how it was played."""
+
+    def __init__(self, step: int) -> None:
+        self.step = step
+        super().__init__(
+            f"this game was played under other rules: this engine plays step {step} "
+            "differently, so it cannot go on here; it goes on under the version that started it"
+        )
+
+
+@dataclass
+class TableGame:
+    """A game with any number of people at the table, driven step by step.
+
+    `kinds` names each seat's player as the table was set (`human` or a bot name);
+    `stand_ins` maps a seat whose person left to the step from which the stand-in plays it.
+    A stored step holds every seat's answer, so a person's answer (or one the turn clock gave
+    to the stand-in) is taken as recorded, while bots are asked again and must agree.
+    """
+
+    config: BallotConfig
+    key: str
+    kinds: tuple[str, ...]
+    stand_ins: dict[int, int]
+    state: GameState
+    events: list[Event]
+    bots: dict[int, Player]
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    digests: list[str] = field(default_factory=list)
+    """SHA-256 of the events so far, after each step: what a restore must reproduce."""
+
+    def played_by_person(self, seat: int) -> bool:
+        """True when a person (not a bot nor a stand-in) answers for `seat` now."""
+        return self.kinds[seat] == HUMAN_NAME and seat not in self.stand_ins
+
+    def people_asked(self) -> tuple[int, ...]:
+        """The seats whose people must answer before the game can go on."""
+        if self.state.phase is Phase.OVER:
+            return ()
+        return tuple(s for s in requested_seats(self.state) if self.played_by_person(s))
+
+    def version(self) -> int:
+        """The state version: how many steps have been played."""
+        return len(self.steps)
+
+    def hand_to_stand_in(self, seat: int) -> None:
+        """The person at `seat` leaves: the stand-in plays it from the next step on."""
+        self.stand_ins[seat] = self.version()
+        self.bots[seat] = make_bots([STAND_IN])[0]
+
+    def play(self, given: Answers) -> None:
+        """One step with the people's answers (every person asked must be in `given`),
+        then the bots and stand-ins play until a person is asked or the game is over."""
+        missing = [seat for seat in self.people_asked() if seat not in given]
+        if missing:
+            raise ValueError(f"seats {missing} have not answered")
+        self._step(given)
+        self.run_bots()
+
+    def run_bots(self) -> None:
+        """Let the bots play until a person is asked or the game is over."""
+        while self.state.phase is not Phase.OVER and not self.people_asked():
+            self._step({})
+
+    def _step(self, given: Answers, stored: dict[str, Any] | None = None) -> None:
+        answers: Answers = {}
+        for seat in requested_seats(self.state):
+            if seat in given:
+                answers[seat] = given[seat]
+                continue
+            answers[seat] = self.bots[seat].decide(self.state, seat)
+            if stored is not None and to_data(answers[seat]) != stored.get(str(seat)):
+                raise RulesChanged(len(self.steps) + 1)
+        self.steps.append({str(seat): to_data(choice) for seat, choice in answers.items()})
+        self.state, more = advance(self.state, answers)
+        self.events.extend(more)
+        self.digests.append(events_digest(self.events))
+
+    def record(self) -> list[Event]:
+        """The finished game's record: every seat played by a person at any time is named
+        `human` (its decisions are taken as recorded); the key is revealed on the last line."""
+        return _record_lines(self.config, self.key, self.kinds, self.state, self.events)
+
+
+def events_digest(events: list[Event]) -> str:
+    """SHA-256 of the canonical JSON of every event so far."""
+    digest = hashlib.sha256()
+    for event in events:
+        digest.update(canonical_json(event))
+    return digest.hexdigest()
+
+
+def new_table_game(config: BallotConfig, key: str, kinds: Sequence[str]) -> TableGame:
+    """A new game at a table: the bots play until a person is first asked."""
+    game = _fresh_table(config, key, kinds)
+    game.run_bots()
+    return game
+
+
+def restore_table_game(
+    config: BallotConfig,
+    key: str,
+    kinds: Sequence[str],
+    stand_ins: dict[int, int],
+    steps: list[dict[str, Any]],
+    digests: list[str],
+) -> TableGame:
+    """Rebuild a stored game: people's answers as stored, bots asked again; RulesChanged when
+    a bot decides otherwise or the events differ from the stored digests."""
+    game = _fresh_table(config, key, kinds)
+    for number, stored in enumerate(steps):
+        for seat, start in stand_ins.items():
+            if start == number:
+                game.hand_to_stand_in(seat)
+        given = {
+            int(seat): decision_from_data(data)
+            for seat, data in stored.items()
+            if game.played_by_person(int(seat))
+        }
+        game._step(given, stored)
+        if number < len(digests) and game.digests[-1] != digests[number]:
+            raise RulesChanged(number + 1)
+    for seat, start in stand_ins.items():
+        if start >= len(steps):
+            game.hand_to_stand_in(seat)
+    return game
+
+
+def _fresh_table(config: BallotConfig, key: str, kinds: Sequence[str]) -> TableGame:
+    seated = make_bots([STAND_IN if kind == HUMAN_NAME else kind for kind in kinds])
+    bots = {seat: bot for seat, bot in enumerate(seated) if kinds[seat] != HUMAN_NAME}
+    state, events = new_game(config, key, len(kinds))
+    return TableGame(config, key, tuple(kinds), {}, state, events, bots)
+
+
+def _record_lines(
+    config: BallotConfig, key: str, names: Sequence[str], state: GameState, events: list[Event]
+) -> list[Event]:
+    if state.phase is not Phase.OVER:
+        raise ValueError("the record is available once the game is over")
+    header = RecordHeader(
+        format=RECORD_FORMAT,
+        version=RECORD_VERSION,
+        config=config,
+        players=list(names),
+        commitment=key_commitment(key),
+    )
+    reveal = RecordReveal(
+        event="reveal",
+        key=key,
+        scores=list(state.last_scores),
+        winners=list(state.winners),
+        reason=state.end_reason,
+    )
+    return [header.model_dump(mode="json"), *events, reveal.model_dump(mode="json")]

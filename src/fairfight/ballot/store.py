@@ -1,137 +1,554 @@
-"""Ballot games kept in the service's database (SQLite by default, any SQLAlchemy URL).
+"""Ballot tables kept in the service's database (an SQLite file of its own, or PostgreSQL).
 
-A game is stored as what rebuilds it: config, key, seats and every step's answers. The key
-stays in the database until the game is over; pages never show it before then.
+A table is a row: its config, the seats' kinds, the dice key (secret until the end), the key's
+commitment, every step's answers and the people's answers to the question now open. Seats are
+rows of their own holding only the SHA-256 of each seat's token. Nothing a request needs lives
+in process memory: any process rebuilds a game from its row, and every write is one
+transaction that checks the row's revision, so two tabs (or two processes) cannot both answer.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
     Column,
+    Float,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
     create_engine,
+    func,
     insert,
+    or_,
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine, Row
 from sqlalchemy.pool import StaticPool
 
+from fairfight import __version__
+from fairfight.ballot.bots import make_bots
+from fairfight.ballot.record import HUMAN_NAME, RECORD_FORMAT, RECORD_VERSION
 from fairfight.ballot.rules import BallotConfig
-from fairfight.ballot.session import Session, restore_session, start_session
-from fairfight.ballot.state import Phase
+from fairfight.ballot.session import STAND_IN, TableGame, new_table_game, restore_table_game
+from fairfight.ballot.state import Decision, Phase, decision_from_data, to_data
+from fairfight.ballot.validation import check_decision
+from fairfight.core.draws import new_seed
+from fairfight.core.errors import InputError
 
 __all__ = [
+    "ALREADY_ANSWERED",
     "BallotStore",
-    "GAMES",
+    "Clock",
     "METADATA",
-    "StoredGame",
+    "OPEN_TABLES_PER_CLIENT",
+    "RULES_VERSION",
+    "SEATS",
+    "SeatRow",
+    "StaleAnswer",
+    "TABLES",
+    "TableRow",
+    "TableStatus",
+    "UNSTARTED_TABLE_SECONDS",
+    "WRITE_ATTEMPTS",
+    "token_digest",
 ]
 
+OPEN_TABLES_PER_CLIENT = 8
+"""Tables not yet over that one client address may have created."""
+UNSTARTED_TABLE_SECONDS = 86400
+"""A table that has not started after this long no longer counts against its creator's cap."""
+ALREADY_ANSWERED = "this question was already answered"
+RULES_VERSION = f"{RECORD_FORMAT}/{RECORD_VERSION} fairfight {__version__}"
+"""Stored with each game; the check itself is the replay against the stored digests."""
+WRITE_ATTEMPTS = 8
+
+Clock = Callable[[], float]
 
 METADATA = MetaData()
-GAMES = Table(
-    "ballot_games",
+TABLES = Table(
+    "ballot_tables",
     METADATA,
     Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("client", String(64), nullable=False),
+    Column("listed", Integer, nullable=False),
+    Column("status", String(12), nullable=False),
     Column("config", Text, nullable=False),
+    Column("kinds", Text, nullable=False),
     Column("game_key", String(64), nullable=False),
-    Column("seats", Text, nullable=False),
-    Column("human", Integer, nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("rules_version", String(120), nullable=False),
+    Column("host_sha256", String(64), nullable=False),
+    Column("clock_bank", Integer, nullable=False),
+    Column("clock_increment", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("revision", Integer, nullable=False),
     Column("steps", Text, nullable=False),
-    Column("year", Integer, nullable=False),
-    Column("over", Integer, nullable=False),
+    Column("digests", Text, nullable=False),
+    Column("pending", Text, nullable=False),
+    Column("asked_at", Float, nullable=False),
+    Index("ballot_tables_lobby", "listed", "status", "created"),
 )
-"""One row a game; `steps` is the JSON list of every step's answers."""
+"""One row a table; `steps` and `digests` are JSON lists, `pending` the people's answers to
+the open question (never shown to anyone)."""
+SEATS = Table(
+    "ballot_seats",
+    METADATA,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("token_sha256", String(64), nullable=True),
+    Column("joined", Integer, nullable=False),
+    Column("stand_in_from", Integer, nullable=True),
+    Column("webhook", Text, nullable=True),
+    Column("bank", Float, nullable=False),
+)
+
+
+class StaleAnswer(InputError):
+    """An answer to a question that is no longer open (or was already answered by this seat)."""
+
+    def __init__(self) -> None:
+        super().__init__("version", ALREADY_ANSWERED)
+
+
+class TableStatus:
+    """The life of a table: open (seats filling), playing, over (archived, read-only)."""
+
+    OPEN = "open"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+def token_digest(token: str) -> str:
+    """SHA-256 of a token's text: all the database keeps of it."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
-class StoredGame:
-    """A row of the games list."""
+class SeatRow:
+    """A seat as stored (never its token)."""
+
+    seat: int
+    kind: str
+    joined: bool
+    stand_in_from: int | None
+    webhook: str | None
+    bank: float
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table as stored; `key` is the secret dice key (read it only once the game is over)."""
 
     id: str
-    seats: tuple[str, ...]
-    human: int
-    year: int
-    over: bool
-    victory: str
+    created: float
+    listed: bool
+    status: str
+    config: BallotConfig
+    kinds: tuple[str, ...]
+    key: str
+    commitment: str
+    rules_version: str
+    clock_bank: int
+    clock_increment: int
+    version: int
+    revision: int
+    steps: list[dict[str, Any]]
+    digests: list[str]
+    pending: dict[str, Any]
+    asked_at: float
+    seats: tuple[SeatRow, ...]
+
+    def game(self) -> TableGame | None:
+        """The game rebuilt from its steps (RulesChanged when this engine differs)."""
+        if self.status == TableStatus.OPEN:
+            return None
+        stand_ins = {s.seat: s.stand_in_from for s in self.seats if s.stand_in_from is not None}
+        return restore_table_game(
+            self.config, self.key, self.kinds, stand_ins, self.steps, self.digests
+        )
+
+    def answered(self) -> tuple[int, ...]:
+        """Seats whose person has answered the open question."""
+        return tuple(sorted(int(seat) for seat in self.pending))
+
+
+def _table_row(row: Row[Any], seats: list[Row[Any]]) -> TableRow:
+    return TableRow(
+        id=row.id,
+        created=row.created,
+        listed=bool(row.listed),
+        status=row.status,
+        config=BallotConfig.model_validate_json(row.config),
+        kinds=tuple(json.loads(row.kinds)),
+        key=row.game_key,
+        commitment=row.commitment,
+        rules_version=row.rules_version,
+        clock_bank=row.clock_bank,
+        clock_increment=row.clock_increment,
+        version=row.version,
+        revision=row.revision,
+        steps=json.loads(row.steps),
+        digests=json.loads(row.digests),
+        pending=json.loads(row.pending),
+        asked_at=row.asked_at,
+        seats=tuple(
+            SeatRow(s.seat, s.kind, bool(s.joined), s.stand_in_from, s.webhook, s.bank)
+            for s in sorted(seats, key=lambda s: int(s.seat))
+        ),
+    )
 
 
 class BallotStore:
-    """Games by id in one database; every write is one transaction."""
+    """Tables by id in one database; every write is one transaction checking the revision."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(
+        self,
+        url: str,
+        clock: Clock = time.time,
+        notify: Callable[[str, int, int, str], None] | None = None,
+    ) -> None:
         options: dict[str, Any] = {}
         if url in ("sqlite://", "sqlite:///:memory:"):
             options = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
         elif url.startswith("sqlite"):
-            options = {"connect_args": {"check_same_thread": False}}
+            options = {"connect_args": {"check_same_thread": False, "timeout": 30}}
         self.engine: Engine = create_engine(url, **options)
+        self.clock = clock
+        self.notify = notify
+        """Called with (table id, seat, version, webhook URL) when a person with a webhook
+        is asked a new question."""
         METADATA.create_all(self.engine)
 
-    def create(self, config: BallotConfig, key: str, seats: list[str], human: int) -> str:
-        """Start a game (the bots play until the person is asked) and store it."""
-        session = start_session(config, key, seats, human)
-        game_id = secrets.token_hex(8)
+    # ---- creating and joining -------------------------------------------------------
+
+    def create(
+        self,
+        config: BallotConfig,
+        kinds: list[str],
+        *,
+        client: str,
+        listed: bool = True,
+        clock_bank: int = 0,
+        clock_increment: int = 0,
+        key: str | None = None,
+    ) -> tuple[str, str, dict[int, str]]:
+        """A new open table: (its id, the host's token, each human seat's token)."""
+        with self.engine.connect() as connection:
+            open_now = connection.execute(
+                select(func.count())
+                .select_from(TABLES)
+                .where(
+                    TABLES.c.client == client,
+                    TABLES.c.status != TableStatus.OVER,
+                    or_(
+                        TABLES.c.status != TableStatus.OPEN,
+                        TABLES.c.created > self.clock() - UNSTARTED_TABLE_SECONDS,
+                    ),
+                )
+            ).scalar_one()
+        if open_now >= OPEN_TABLES_PER_CLIENT:
+            raise InputError(
+                "table", f"{OPEN_TABLES_PER_CLIENT} tables of yours are still open: finish one"
+            )
+        key = key or new_seed()
+        table_id = secrets.token_hex(8)
+        host = secrets.token_urlsafe(24)
+        people = [seat for seat, kind in enumerate(kinds) if kind == HUMAN_NAME]
+        tokens = {seat: secrets.token_urlsafe(24) for seat in people}
         with self.engine.begin() as connection:
             connection.execute(
-                insert(GAMES).values(
-                    id=game_id,
+                insert(TABLES).values(
+                    id=table_id,
+                    created=self.clock(),
+                    client=client[:64],
+                    listed=int(listed),
+                    status=TableStatus.OPEN,
                     config=config.model_dump_json(),
+                    kinds=json.dumps(kinds),
                     game_key=key,
-                    seats=json.dumps(list(seats)),
-                    human=human,
-                    steps=json.dumps(session.steps),
-                    year=session.state.year,
-                    over=int(session.state.phase is Phase.OVER),
+                    commitment=hashlib.sha256(key.encode("ascii")).hexdigest(),
+                    rules_version=RULES_VERSION,
+                    host_sha256=token_digest(host),
+                    clock_bank=clock_bank,
+                    clock_increment=clock_increment,
+                    version=0,
+                    revision=0,
+                    steps="[]",
+                    digests="[]",
+                    pending="{}",
+                    asked_at=self.clock(),
                 )
             )
-        return game_id
+            for seat, kind in enumerate(kinds):
+                connection.execute(
+                    insert(SEATS).values(
+                        table_id=table_id,
+                        seat=seat,
+                        kind=kind,
+                        token_sha256=token_digest(tokens[seat]) if seat in tokens else None,
+                        joined=int(seat not in tokens),
+                        stand_in_from=None,
+                        webhook=None,
+                        bank=float(clock_bank),
+                    )
+                )
+        return table_id, host, tokens
 
-    def load(self, game_id: str) -> Session | None:
-        """The game rebuilt from its stored steps, or None when there is no such game."""
+    def load(self, table_id: str) -> TableRow | None:
+        """The table as stored, or None when there is no such table."""
         with self.engine.connect() as connection:
-            row = connection.execute(select(GAMES).where(GAMES.c.id == game_id)).first()
+            return self._read(connection, table_id)
+
+    def _read(self, connection: Connection, table_id: str) -> TableRow | None:
+        if not (table_id.isalnum() and len(table_id) <= 32):
+            return None
+        row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
         if row is None:
             return None
-        config = BallotConfig.model_validate_json(row.config)
-        seats = json.loads(row.seats)
-        return restore_session(config, row.game_key, seats, row.human, json.loads(row.steps))
+        seats = connection.execute(select(SEATS).where(SEATS.c.table_id == table_id)).all()
+        return _table_row(row, list(seats))
 
-    def save(self, game_id: str, session: Session) -> None:
-        """Store the steps played so far."""
+    def is_seat(self, table_id: str, seat: int, token: str | None) -> bool:
+        """True when `token` is the token of that human seat."""
+        return self._matches(
+            select(SEATS.c.token_sha256).where(SEATS.c.table_id == table_id, SEATS.c.seat == seat),
+            token,
+        )
+
+    def is_host(self, table_id: str, token: str | None) -> bool:
+        """True when `token` is the table's host token."""
+        return self._matches(select(TABLES.c.host_sha256).where(TABLES.c.id == table_id), token)
+
+    def _matches(self, query: Any, token: str | None) -> bool:
+        if not token:
+            return False
+        with self.engine.connect() as connection:
+            stored = connection.execute(query).scalar_one_or_none()
+        return stored is not None and hmac.compare_digest(stored, token_digest(token))
+
+    def join(self, table_id: str, seat: int) -> TableRow:
+        """Mark a seat taken (its link was used); the game starts once every seat is."""
         with self.engine.begin() as connection:
             connection.execute(
-                update(GAMES)
-                .where(GAMES.c.id == game_id)
-                .values(
-                    steps=json.dumps(session.steps),
-                    year=session.state.year,
-                    over=int(session.state.phase is Phase.OVER),
-                )
+                update(SEATS)
+                .where(SEATS.c.table_id == table_id, SEATS.c.seat == seat)
+                .values(joined=1)
+            )
+        table = self._must(table_id)
+        if table.status == TableStatus.OPEN and all(s.joined for s in table.seats):
+            return self.start(table_id, fill_with_bots=False)
+        return table
+
+    def start(self, table_id: str, fill_with_bots: bool) -> TableRow:
+        """Start the game; with `fill_with_bots`, seats nobody took get the stand-in bot."""
+        for _ in range(WRITE_ATTEMPTS):
+            table = self._must(table_id)
+            if table.status != TableStatus.OPEN:
+                return table
+            empty = [s.seat for s in table.seats if not s.joined]
+            if empty and not fill_with_bots:
+                raise InputError("seats", f"seats {empty} are not taken yet")
+            kinds = [STAND_IN if s in empty else kind for s, kind in enumerate(table.kinds)]
+            game = new_table_game(table.config, table.key, kinds)
+            with self.engine.begin() as connection:
+                done = connection.execute(
+                    update(TABLES)
+                    .where(TABLES.c.id == table_id, TABLES.c.revision == table.revision)
+                    .values(
+                        kinds=json.dumps(kinds),
+                        status=_status(game),
+                        **self._progress(table, game),
+                    )
+                ).rowcount
+                for seat in empty:
+                    connection.execute(
+                        update(SEATS)
+                        .where(SEATS.c.table_id == table_id, SEATS.c.seat == seat)
+                        .values(kind=STAND_IN, token_sha256=None, joined=1)
+                    )
+            if done:
+                self._announce(table_id, game)
+                return self._must(table_id)
+        raise InputError("table", "the table is busy; try again")
+
+    def _must(self, table_id: str) -> TableRow:
+        table = self.load(table_id)
+        if table is None:
+            raise InputError("table", "no such table")
+        return table
+
+    # ---- playing --------------------------------------------------------------------
+
+    def answer(self, table_id: str, seat: int, version: int, decision: Decision) -> TableRow:
+        """A person's answer to the question of `version`; the step is played once every
+        person asked has answered. A stale or repeated answer is refused."""
+
+        def change(table: TableRow, game: TableGame, pending: dict[str, Any]) -> None:
+            if version != table.version or str(seat) in pending:
+                raise StaleAnswer()
+            if seat not in game.people_asked():
+                raise InputError("seat", "nothing is asked of this seat now")
+            check_decision(game.state, seat, decision)
+            pending[str(seat)] = to_data(decision)
+
+        return self._write(table_id, change, spend={seat})
+
+    def leave(self, table_id: str, seat: int) -> TableRow:
+        """The person at `seat` leaves; the stand-in plays the seat to the end."""
+
+        def change(table: TableRow, game: TableGame, pending: dict[str, Any]) -> None:
+            if not game.played_by_person(seat):
+                raise InputError("seat", "this seat is already played by a bot")
+            pending.pop(str(seat), None)
+            game.hand_to_stand_in(seat)
+
+        return self._write(table_id, change, leaver=seat)
+
+    def tick(self, table_id: str) -> TableRow:
+        """Let the stand-in answer for every person whose turn clock has run out."""
+        table = self._must(table_id)
+        if table.status != TableStatus.PLAYING or table.clock_bank <= 0:
+            return table
+        waited = self.clock() - table.asked_at
+        if not any(
+            s.bank < waited and str(s.seat) not in table.pending
+            for s in table.seats
+            if s.kind == HUMAN_NAME and s.stand_in_from is None
+        ):
+            return table
+
+        late: set[int] = set()
+
+        def change(current: TableRow, game: TableGame, pending: dict[str, Any]) -> None:
+            late.clear()
+            waited = self.clock() - current.asked_at
+            for row in current.seats:
+                asked = row.seat in game.people_asked() and str(row.seat) not in pending
+                if asked and row.bank < waited:
+                    stand_in = make_bots([STAND_IN])[0]
+                    pending[str(row.seat)] = to_data(stand_in.decide(game.state, row.seat))
+                    late.add(row.seat)
+
+        return self._write(table_id, change, spend=late)
+
+    def set_webhook(self, table_id: str, seat: int, url: str | None) -> None:
+        """Keep (or clear) the seat's webhook URL, already checked by the caller."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(SEATS)
+                .where(SEATS.c.table_id == table_id, SEATS.c.seat == seat)
+                .values(webhook=url)
             )
 
-    def games(self, limit: int = 20) -> list[StoredGame]:
-        """Up to `limit` stored games, for the start page's list."""
+    def _write(
+        self,
+        table_id: str,
+        change: Callable[[TableRow, TableGame, dict[str, Any]], None],
+        spend: set[int] | None = None,
+        leaver: int | None = None,
+    ) -> TableRow:
+        """Apply `change` to a fresh read of the table and store the result, only if nobody
+        wrote the row in between (else read again); `spend` names the seats whose turn clock
+        the answer charges."""
+        for _ in range(WRITE_ATTEMPTS):
+            table = self._must(table_id)
+            if table.status != TableStatus.PLAYING:
+                raise InputError("table", "the game is not being played now")
+            game = table.game()
+            assert game is not None
+            pending = dict(table.pending)
+            before = game.version()
+            change(table, game, pending)
+            if all(str(seat) in pending for seat in game.people_asked()):
+                game.play({int(s): decision_from_data(d) for s, d in pending.items()})
+                pending = {}
+            values: dict[str, Any] = {"pending": json.dumps(pending), "status": _status(game)}
+            if game.version() != before:
+                values |= self._progress(table, game)
+            else:
+                values["revision"] = table.revision + 1
+            with self.engine.begin() as connection:
+                done = connection.execute(
+                    update(TABLES)
+                    .where(TABLES.c.id == table_id, TABLES.c.revision == table.revision)
+                    .values(**values)
+                ).rowcount
+                if not done:
+                    continue
+                self._spend_clock(connection, table, spend or set())
+                if leaver is not None:
+                    connection.execute(
+                        update(SEATS)
+                        .where(SEATS.c.table_id == table_id, SEATS.c.seat == leaver)
+                        .values(stand_in_from=game.stand_ins[leaver])
+                    )
+            if game.version() != before:
+                self._announce(table_id, game)
+            return self._must(table_id)
+        raise InputError("table", "the table is busy; try again")
+
+    def _progress(self, table: TableRow, game: TableGame) -> dict[str, Any]:
+        return {
+            "version": game.version(),
+            "revision": table.revision + 1,
+            "steps": json.dumps(game.steps),
+            "digests": json.dumps(game.digests),
+            "pending": "{}",
+            "asked_at": self.clock(),
+        }
+
+    def _spend_clock(self, connection: Connection, table: TableRow, spenders: set[int]) -> None:
+        """Charge the time a person took against their bank, then add the increment."""
+        if table.clock_bank <= 0:
+            return
+        used = self.clock() - table.asked_at
+        for row in table.seats:
+            if row.seat in spenders:
+                left = 0.0 if row.bank < used else row.bank - used
+                connection.execute(
+                    update(SEATS)
+                    .where(SEATS.c.table_id == table.id, SEATS.c.seat == row.seat)
+                    .values(bank=left + table.clock_increment)
+                )
+
+    def _announce(self, table_id: str, game: TableGame) -> None:
+        if self.notify is None:
+            return
+        table = self._must(table_id)
+        for seat in game.people_asked():
+            webhook = table.seats[seat].webhook
+            if webhook:
+                self.notify(table_id, seat, game.version(), webhook)
+
+    # ---- the lobby ------------------------------------------------------------------
+
+    def lobby(self, page: int, per_page: int) -> tuple[list[TableRow], bool]:
+        """Listed tables, newest first, one page of them, and whether more follow."""
         with self.engine.connect() as connection:
-            rows = connection.execute(select(GAMES).limit(limit)).all()
-        return [
-            StoredGame(
-                row.id,
-                tuple(json.loads(row.seats)),
-                row.human,
-                row.year,
-                bool(row.over),
-                BallotConfig.model_validate_json(row.config).victory.value,
-            )
-            for row in rows
-        ]
+            ids = connection.execute(
+                select(TABLES.c.id)
+                .where(TABLES.c.listed == 1)
+                .order_by(TABLES.c.created.desc(), TABLES.c.id)
+                .offset(page * per_page)
+                .limit(per_page + 1)
+            ).scalars().all()
+            rows = [self._read(connection, table_id) for table_id in ids[:per_page]]
+        return [row for row in rows if row is not None], len(ids) > per_page
+
+
+def _status(game: TableGame) -> str:
+    return TableStatus.OVER if game.state.phase is Phase.OVER else TableStatus.PLAYING

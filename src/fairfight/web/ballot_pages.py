@@ -1,61 +1,48 @@
-"""What the ballot pages show, as pydantic models (the JSON twins use the same models), and
-the forms a person fills in, read back into the engine's decisions.
+"""What a ballot seat (or a spectator) is shown, as pydantic models (the JSON twins use the
+same models).
 
 Every number here comes from the ruleset: exact chances and the strongest declarations from
 `fairfight.ballot.advice` (the terminal lists the same ones), scores from `scores`, thresholds
-from `thresholds`; this module and the templates only format them.
+from `thresholds`; this module and the templates only format them. A page is built for one
+viewer from the state and the viewer's own narration, so it holds no other seat's hand, pack or
+undeclared choice: `view_page` reads only `state.hands[you]` and `state.packs[you]`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from pydantic import BaseModel
 
 from fairfight.ballot.advice import DeclarationChance, declaration_chance, strongest_declarations
 from fairfight.ballot.deck import build_cards
+from fairfight.ballot.elections import Event
 from fairfight.ballot.estimates import partisan
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.human import plain, vote_lines
+from fairfight.ballot.human import vote_lines
 from fairfight.ballot.legislature import thresholds
 from fairfight.ballot.narration import narrate, who
-from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
+from fairfight.ballot.rules import BOARD, TAGS, Office
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.session import Session
-from fairfight.ballot.state import (
-    NO_CARD,
-    AmendmentDraft,
-    AmendmentVote,
-    BillDraft,
-    Decision,
-    Declaration,
-    Declarations,
-    Discards,
-    DraftPick,
-    GameState,
-    Phase,
-    Withdrawals,
-    YesNo,
-)
-from fairfight.core.errors import InputError, RuleError
+from fairfight.ballot.state import GameState, Phase
 
 __all__ = [
     "CardView",
     "ChanceView",
-    "DECLARATION_ROWS",
     "GamePage",
-    "RECENT_LINES",
+    "LogLine",
+    "NOBODY",
     "SeatView",
     "StateView",
-    "checked",
-    "decision_from_form",
-    "describe",
+    "chance_view",
     "game_page",
+    "log_lines",
+    "view_page",
 ]
 
-DECLARATION_ROWS = 8
-"""Declaration rows on the declare form (submit again for more)."""
-RECENT_LINES = 60
+NOBODY = -2
+"""The viewer seat of a spectator: no seat (and not the board, -1)."""
 
 
 class CardView(BaseModel):
@@ -88,6 +75,16 @@ class StateView(BaseModel):
     """`d`, `r` or `even`: the colour of the lean."""
     holder: str
     """`you`, `player` or `board`: the outline of the governor's holder."""
+    tags: list[str]
+    """The state's two tags (a bill on a tag pushes the lean of the states that carry it)."""
+
+
+class LogLine(BaseModel):
+    """A line of the log; `others` marks a race between other seats (shown folded)."""
+
+    year: int
+    text: str
+    others: bool
 
 
 class ChanceView(BaseModel):
@@ -113,6 +110,10 @@ class GamePage(BaseModel):
     seats: list[SeatView]
     hand: list[CardView]
     pack: list[CardView]
+    declarable: list[CardView]
+    """Cards the viewer may declare this year: candidates in hand and cards on seats it
+    holds that come up (re-running a seat)."""
+    my_seats: list[str]
     board: list[StateView]
     asked: bool
     prompt: list[str]
@@ -121,7 +122,8 @@ class GamePage(BaseModel):
     races_up: list[str]
     tags: list[str]
     bills: list[str]
-    recent: list[str]
+    log: list[LogLine]
+    """The whole log, newest first."""
     winners: list[int]
     end_reason: str
 
@@ -131,7 +133,8 @@ def _cards(state: GameState, ids: tuple[int, ...]) -> list[CardView]:
     return [CardView(id=i, label=cards[i].label(), candidate=cards[i].is_candidate) for i in ids]
 
 
-def _chance(priced: DeclarationChance) -> ChanceView:
+def chance_view(priced: DeclarationChance) -> ChanceView:
+    """A priced declaration as shown."""
     entry = priced.declaration
     return ChanceView(
         race=entry.race,
@@ -164,6 +167,7 @@ def _board(state: GameState, you: int) -> list[StateView]:
                 else "board"
                 if governor.holder == BOARD
                 else "player",
+                tags=list(home.tags),
             )
         )
     return rows
@@ -203,16 +207,73 @@ def _prompt(state: GameState, seat: int) -> list[str]:
     return vote_lines(state, phase)
 
 
+def _others_race(event: Event) -> str:
+    sides = ", ".join(
+        f"{party} {who(side['player'])} {side['total']}" for party, side in event["sides"].items()
+    )
+    return (
+        f"{event['race']}: {event['winner']} wins by {event['margin']} ({sides}); "
+        f"the seat goes to {who(event['holder'])}"
+    )
+
+
+def log_lines(events: Sequence[Event], you: int, start_year: int) -> list[LogLine]:
+    """The whole log as `you` is told it, newest first; races between others folded."""
+    lines: list[LogLine] = []
+    year = start_year
+    for event in events:
+        year = int(event.get("year", year))
+        told = narrate(event, you)
+        lines.extend(LogLine(year=year, text=text, others=False) for text in told)
+        if event["event"] == "race" and not told:
+            lines.append(LogLine(year=year, text=_others_race(event), others=True))
+    lines.reverse()
+    return lines
+
+
+def _declarable(state: GameState, you: int) -> list[CardView]:
+    cards = build_cards(state.key)
+    held = [
+        state.seats[i].card
+        for i in game_map().races_in(state.year)
+        if state.seats[i].holder == you and state.seats[i].card >= 0
+    ]
+    ids = tuple(c for c in state.hands[you] if cards[c].is_candidate) + tuple(held)
+    return _cards(state, ids)
+
+
+def _my_seats(state: GameState, you: int) -> list[str]:
+    seats = game_map().seats
+    return [
+        f"{seats[i].race_id} ({holding.party.value}, card #{holding.card})"
+        for i, holding in enumerate(state.seats)
+        if holding.holder == you
+    ]
+
+
 def game_page(game_id: str, session: Session) -> GamePage:
-    """The page model of a game for its person's seat."""
-    state = session.state
-    you = session.human
-    asked = session.waiting_for_human()
+    """The page model of a one-person game for its person's seat."""
+    return view_page(
+        game_id, session.state, session.events, session.names, session.human,
+        session.waiting_for_human(),
+    )
+
+
+def view_page(
+    game_id: str,
+    state: GameState,
+    events: Sequence[Event],
+    names: Sequence[str],
+    you: int,
+    asked: bool,
+) -> GamePage:
+    """The page of one viewer: seat `you` (whose answer is wanted when `asked`), or NOBODY for
+    a spectator, who sees the public view only."""
+    seated = 0 <= you < state.players
+    asked = asked and seated
     totals = state.last_scores if state.phase is Phase.OVER else scores(state)
-    recent: list[str] = []
-    for event in session.events:
-        recent.extend(narrate(event, you))
     mine = [d for d in state.declarations if d.player == you]
+    up = game_map().races_in(state.year)
     return GamePage(
         id=game_id,
         year=state.year,
@@ -222,129 +283,27 @@ def game_page(game_id: str, session: Session) -> GamePage:
         you=you,
         seats=[
             SeatView(seat=n, name=name, score=totals[n], you=n == you)
-            for n, name in enumerate(session.names)
+            for n, name in enumerate(names)
         ],
-        hand=_cards(state, state.hands[you]),
+        hand=_cards(state, state.hands[you]) if seated else [],
         pack=_cards(state, state.packs[you]) if state.packs and asked else [],
+        declarable=_declarable(state, you) if asked and state.phase is Phase.DECLARE else [],
+        my_seats=_my_seats(state, you) if seated else [],
         board=_board(state, you),
         asked=asked,
         prompt=_prompt(state, you) if asked else [],
-        suggestions=[_chance(priced) for priced in strongest_declarations(state, you)]
+        suggestions=[chance_view(priced) for priced in strongest_declarations(state, you)]
         if asked and state.phase is Phase.DECLARE
         else [],
-        my_declarations=[_chance(declaration_chance(state, d)) for d in mine]
-        if state.phase is Phase.WITHDRAW
+        my_declarations=[chance_view(declaration_chance(state, d)) for d in mine]
+        if state.phase is Phase.WITHDRAW and seated
         else [],
-        races_up=[game_map().seats[i].race_id for i in game_map().races_in(state.year)],
+        races_up=[game_map().seats[i].race_id for i in up],
         tags=list(TAGS),
         bills=[
             f"#{b.number} [{', '.join(b.tags)}] held by {who(b.holder, you)}" for b in state.bills
         ],
-        recent=recent[-RECENT_LINES:],
+        log=log_lines(events, you, state.config.start_year),
         winners=list(state.winners),
         end_reason=state.end_reason,
     )
-
-
-def _int(form: dict[str, Any], name: str) -> int:
-    text = str(form.get(name, "")).strip().lstrip("#")
-    if not text.isdigit():
-        raise InputError(name, "choose a card or a number")
-    return int(text)
-
-
-def decision_from_form(state: GameState, seat: int, form: dict[str, Any]) -> Decision:
-    """The decision a submitted form describes; InputError names the field when it is wrong."""
-    phase = state.phase
-    if phase is Phase.DRAFT:
-        return DraftPick(_int(form, "card"))
-    if phase is Phase.DECLARE:
-        entries = []
-        for row in range(DECLARATION_ROWS):
-            race = str(form.get(f"race_{row}", "")).strip().upper()
-            if not race:
-                continue
-            party = str(form.get(f"party_{row}", "")).strip().upper()
-            if party not in ("D", "R"):
-                raise InputError(f"party_{row}", "choose D or R")
-            district = form.get(f"district_{row}", "")
-            district_id = _int(form, f"district_{row}") if str(district).strip() else NO_CARD
-            holding = (
-                state.seats[game_map().seat_by_id[race]] if race in game_map().seat_by_id else None
-            )
-            card = _int(form, f"card_{row}")
-            if holding is not None and holding.holder == seat and holding.card == card:
-                district_id = holding.district_card
-            entries.append(Declaration(seat, race, card, Party(party), district_id))
-        return Declarations(tuple(entries))
-    if phase is Phase.WITHDRAW:
-        return Withdrawals(tuple(str(race) for race in form.get("withdraw", [])))
-    if phase is Phase.AUTHOR:
-        if form.get("decline"):
-            return BillDraft(())
-        rider = str(form.get("rider", "")).strip()
-        tags = (str(form.get("tag_1", "")), str(form.get("tag_2", "")))
-        return BillDraft(tags, int(rider) if rider.isdigit() else NO_CARD)
-    if phase is Phase.AMEND_PROPOSE:
-        if form.get("pass"):
-            return AmendmentDraft(())
-        return AmendmentDraft(tuple(str(form.get(f"tag_{n}", "")) for n in (1, 2, 3)))
-    if phase is Phase.AMEND_VOTE:
-        choice = str(form.get("choice", ""))
-        if choice not in {c.value for c in AmendmentChoice}:
-            raise InputError("choice", "choose for, against or abstain")
-        return AmendmentVote(AmendmentChoice(choice))
-    if phase is Phase.DISCARD:
-        return Discards(tuple(sorted(int(c) for c in form.get("discard", []) if str(c).isdigit())))
-    answer = str(form.get("answer", ""))
-    if answer not in ("yes", "no"):
-        raise InputError("answer", "answer yes or no")
-    return YesNo(answer == "yes")
-
-
-def checked(state: GameState, seat: int, decision: Decision) -> None:
-    """The rules' own check, as a one-line refusal in plain words naming the field."""
-    from fairfight.ballot.validation import check_decision
-
-    try:
-        check_decision(state, seat, decision)
-    except RuleError as error:
-        raise InputError(error.field, plain(error)) from None
-
-
-def describe(state: GameState, decision: Decision) -> list[str]:
-    """The decision in words, for the confirmation step."""
-    cards = build_cards(state.key)
-    if isinstance(decision, DraftPick):
-        return [f"Take {cards[decision.card].label()}"]
-    if isinstance(decision, Declarations):
-        if not decision.entries:
-            return ["Declare no candidate this year (seats of yours that come up retire)."]
-        lines = []
-        for entry in decision.entries:
-            view = _chance(declaration_chance(state, entry))
-            district = (
-                f" with {cards[entry.district_card].label()}"
-                if entry.district_card != NO_CARD
-                else ""
-            )
-            lines.append(
-                f"{entry.race}: {cards[entry.card].label()} as {entry.party.value}{district}: "
-                f"{view.percent}% = {view.fraction} ({view.how})"
-            )
-        return lines
-    if isinstance(decision, Withdrawals):
-        return [f"Withdraw from {', '.join(decision.races) or 'no race'}"]
-    if isinstance(decision, BillDraft):
-        if not decision.tags:
-            return ["Decline to write a bill this year."]
-        rider = f", repealing bill #{decision.rider}" if decision.rider != NO_CARD else ""
-        return [f"Write an omnibill on [{', '.join(decision.tags)}]{rider}"]
-    if isinstance(decision, AmendmentDraft):
-        return [f"Propose the amendment [{', '.join(decision.tags)}]" if decision.tags else "Pass"]
-    if isinstance(decision, AmendmentVote):
-        return [f"Your governors vote {decision.choice.value}"]
-    if isinstance(decision, Discards):
-        return ["Discard " + ", ".join(cards[c].label() for c in decision.cards)]
-    assert isinstance(decision, YesNo)
-    return ["Yes" if decision.yes else "No"]

@@ -41,6 +41,10 @@ class WebSettings(BaseSettings):
         None, max_length=200, description="Fixed public text the forecast seed starts with; by "
         "default the season's commitment (the battle number is always appended).",
     )
+    ballot_webhooks_to_private: bool = Field(
+        False, description="Let ballot seats' webhooks call loopback and private addresses "
+        "(for a service on a closed network, and for tests); refused by default.",
+    )
     public_url: str | None = Field(
         None, description="The address the service is reached at, when behind a proxy."
     )

@@ -1,231 +1,334 @@
-"""Ballot in the browser: start a game against bots, play your seat by forms, download the
-record and watch it replayed. Games live in the service's database; a reload resumes."""
+"""Ballot at a table in the browser: a lobby, tables of people and bots, a seat's page with the
+form for what it is asked, live updates, the record and a replay by step. Pages work without
+JavaScript (forms post and redirect); the JSON API lives in `fairfight.web.ballot.api`.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import AsyncIterator
+from typing import Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from pydantic import BaseModel
+from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi.responses import (
+    HTMLResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from pydantic import ValidationError
 
-from fairfight.ballot.bots import BOT_NAMES
 from fairfight.ballot.record import verify_record
-from fairfight.ballot.rules import VictoryMode, named_config
-from fairfight.ballot.session import Session
-from fairfight.ballot.state import decision_from_data
-from fairfight.ballot.store import BallotStore
-from fairfight.core.draws import new_seed
+from fairfight.ballot.rules_page import render_rules
+from fairfight.ballot.store import BallotStore, StaleAnswer, TableStatus
 from fairfight.core.errors import InputError
 from fairfight.core.records import canonical_json
-from fairfight.web.ballot_pages import (
-    DECLARATION_ROWS,
-    GamePage,
-    checked,
-    decision_from_form,
-    describe,
-    game_page,
+from fairfight.web.ballot import api
+from fairfight.web.ballot.access import (
+    Store,
+    client_address,
+    host_cookie,
+    is_host,
+    keep_token,
+    must_table,
+    require_seat,
+    seat_cookie,
+    seats_in_cookies,
 )
+from fairfight.web.ballot.forms import checked, decision_from_form, describe
+from fairfight.web.ballot.live import table_stream
+from fairfight.web.ballot.notify import check_webhook
+from fairfight.web.ballot.service import (
+    TableSpec,
+    create_table,
+    lobby_page,
+    replay_page,
+    view_table,
+    webhook_sender,
+)
+from fairfight.web.ballot.tables import game_of
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.templating import templates
 
 __all__ = [
-    "MAX_YEARS",
+    "MAX_SEATS",
+    "MAX_STREAMS",
     "NAV",
-    "SEATS",
-    "StartPage",
-    "Store",
-    "decide",
-    "decide_api",
-    "game",
-    "game_api",
+    "ballot_database_url",
+    "create",
+    "events",
     "install",
+    "join",
+    "leave",
+    "lobby",
+    "move",
     "record",
     "replay",
     "router",
-    "start_api",
-    "start_game",
-    "start_page",
-    "store_of",
+    "rules",
+    "seat_events",
+    "seat_page",
+    "spectator_page",
+    "start",
+    "webhook",
 ]
 
 router = APIRouter()
+router.include_router(api.router)
 NAV = (40, "Ballot", "/ballot")
-SEATS = 4
-MAX_YEARS = 16
+MAX_SEATS = 5
+MAX_STREAMS = 500
+"""Live streams one process keeps open at once; more are refused with 503 (the page still
+works, without live updates)."""
+
+
+def ballot_database_url(service_url: str) -> str:
+    """The tables' database: beside the service's SQLite file in a file of its own (never
+    inside a season file), or the same PostgreSQL database (tables of its own)."""
+    if service_url.startswith("sqlite:///") and not service_url.endswith(":memory:"):
+        path = service_url.removeprefix("sqlite:///")
+        stem = path[:-3] if path.endswith(".db") else path
+        return f"sqlite:///{stem}-ballot.db"
+    return service_url
 
 
 def install(app: FastAPI) -> None:
-    """One games store per app, on the service's database."""
-    app.state.ballot_store = store = BallotStore(app.state.settings.database_url)
+    """One tables store per app, with the webhook sender on the service's settings."""
+    settings = app.state.settings
+    store = BallotStore(ballot_database_url(settings.database_url))
+    store.notify = webhook_sender(
+        settings.ballot_webhooks_to_private, settings.public_url or "http://localhost"
+    )
+    app.state.ballot_store = store
+    app.state.ballot_streams = 0
     on_shutdown(app, store.engine.dispose)
 
 
-def store_of(request: Request) -> BallotStore:
-    """The games store of the app serving this request (a dependency)."""
-    store: BallotStore = request.app.state.ballot_store
-    return store
-
-
-Store = Annotated[BallotStore, Depends(store_of)]
-
-
-class StartPage(BaseModel):
-    """The start form's choices and the stored games."""
-
-    modes: list[str]
-    bots: list[str]
-    seats: int
-    max_years: int
-    games: list[dict[str, Any]]
-
-
-def _load(store: BallotStore, game_id: str) -> Session:
-    session = store.load(game_id) if game_id.isalnum() and len(game_id) <= 32 else None
-    if session is None:
-        raise InputError("game", "no such game")
-    return session
+def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, f"ballot/{name}", context, status_code=status)
 
 
 @router.get("/ballot", response_class=HTMLResponse, include_in_schema=False)
-def start_page(request: Request, store: Store) -> HTMLResponse:
-    """Start a game: the mode, your seat, the bots at the other seats."""
-    page = _start_model(store)
-    return templates.TemplateResponse(request, "ballot/start.html", {"page": page})
+def lobby(request: Request, store: Store, page: int = 0) -> HTMLResponse:
+    """Create a table; the listed tables, newest first; the seats this browser holds."""
+    model = lobby_page(store, max(0, page), seats_in_cookies(request, store))
+    return _page(request, "lobby.html", page=model)
 
 
-@router.get("/api/ballot", tags=["ballot"])
-def start_api(store: Store) -> StartPage:
-    """The start page's choices and the stored games."""
-    return _start_model(store)
+@router.get("/ballot/rules", response_class=HTMLResponse, include_in_schema=False)
+def rules(request: Request) -> HTMLResponse:
+    """The rules, generated from the ruleset's constants."""
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(render_rules())
+    return _page(request, "rules.html", body=body)
 
 
-def _start_model(store: BallotStore) -> StartPage:
-    return StartPage(
-        modes=[mode.value for mode in VictoryMode],
-        bots=list(BOT_NAMES),
-        seats=SEATS,
-        max_years=MAX_YEARS,
-        games=[
-            {"id": g.id, "seats": list(g.seats), "year": g.year, "over": g.over, "mode": g.victory}
-            for g in store.games()
-        ],
+def _spec_from_form(form: Any) -> TableSpec:
+    seats = []
+    for n in range(MAX_SEATS):
+        kind = str(form.get(f"seat_{n}", "none"))
+        if kind != "none":
+            seats.append(kind)
+    mine = str(form.get("my_seat", "none"))
+    fields = {
+        "victory": str(form.get("victory", "amendment")),
+        "years": str(form.get("years", "16")),
+        "seats": seats,
+        "listed": form.get("listed") == "1",
+        "clock_bank": str(form.get("clock_bank", "0") or "0"),
+        "clock_increment": str(form.get("clock_increment", "0") or "0"),
+        "my_seat": int(mine) if mine.isdigit() else None,
+    }
+    try:
+        return TableSpec.model_validate(fields)
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise InputError(".".join(map(str, first["loc"])), first["msg"]) from None
+
+
+@router.post("/ballot/tables", include_in_schema=False)
+async def create(request: Request, store: Store) -> Response:
+    """Create the table and show its invite links (once: only their digests are kept)."""
+    spec = _spec_from_form(await request.form())
+    created = create_table(store, spec, client_address(request), str(request.base_url))
+    response = _page(request, "created.html", created=created)
+    keep_token(request, response, host_cookie(created.id), created.host_token)
+    for link in created.seats:
+        if link.seat == created.my_seat:
+            keep_token(request, response, seat_cookie(created.id, link.seat), link.token)
+    return response
+
+
+@router.get("/ballot/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+def spectator_page(request: Request, table_id: str, store: Store) -> HTMLResponse:
+    """The public view of the table (and the host's start button while it fills)."""
+    page = view_table(store, table_id, None, is_host(request, store, table_id))
+    return _page(request, "table.html", page=page, form={}, errors={}, rows=0, notice="")
+
+
+@router.get("/ballot/tables/{table_id}/join/{seat}", include_in_schema=False)
+def join(request: Request, table_id: str, seat: int, store: Store, token: str = "") -> Response:
+    """An invite link: keep the token as a cookie, take the seat, go to the seat's page."""
+    if not store.is_seat(table_id, seat, token):
+        raise InputError("token", "this invite link is not valid")
+    store.join(table_id, seat)
+    response = RedirectResponse(f"/ballot/tables/{table_id}/seats/{seat}", status_code=303)
+    keep_token(request, response, seat_cookie(table_id, seat), token)
+    return response
+
+
+def _seat_response(
+    request: Request,
+    store: BallotStore,
+    table_id: str,
+    seat: int,
+    form: dict[str, Any] | None = None,
+    errors: dict[str, str] | None = None,
+    notice: str = "",
+    status: int = 200,
+) -> HTMLResponse:
+    page = view_table(store, table_id, seat, is_host(request, store, table_id))
+    rows = len(page.game.declarable) if page.game is not None else 0  # = declaration_rows
+    return _page(
+        request, "table.html", status, page=page, form=form or {}, errors=errors or {},
+        rows=rows, notice=notice,
     )
 
 
-@router.post("/ballot/games", include_in_schema=False)
-async def start_game(request: Request, store: Store) -> Response:
-    """Create the game and go to it (the bots play until you are asked)."""
-    form = await request.form()
-    victory = str(form.get("victory", VictoryMode.AMENDMENT.value))
-    if victory not in {mode.value for mode in VictoryMode}:
-        raise InputError("victory", "choose one of the victory modes")
-    seat_text = str(form.get("seat", "0"))
-    if not seat_text.isdigit() or not 0 <= int(seat_text) < SEATS:
-        raise InputError("seat", f"choose a seat from 0 to {SEATS - 1}")
-    seat = int(seat_text)
-    names = []
-    for other in range(SEATS):
-        bot = str(form.get(f"bot_{other}", "pollster"))
-        if other != seat and bot not in BOT_NAMES:
-            raise InputError(f"bot_{other}", f"choose one of {', '.join(BOT_NAMES)}")
-        names.append("human" if other == seat else bot)
-    years_text = str(form.get("years", str(MAX_YEARS)))
-    if not years_text.isdigit() or not 1 <= int(years_text) <= MAX_YEARS:
-        raise InputError("years", f"a whole number of years from 1 to {MAX_YEARS}")
-    config = named_config("as-written-plus", victory).model_copy(
-        update={"year_cap": int(years_text)}
-    )
-    game_id = store.create(config, new_seed(), names, seat)
-    return RedirectResponse(f"/ballot/games/{game_id}", status_code=303)
+@router.get(
+    "/ballot/tables/{table_id}/seats/{seat}", response_class=HTMLResponse, include_in_schema=False
+)
+def seat_page(request: Request, table_id: str, seat: int, store: Store) -> HTMLResponse:
+    """The table as this seat sees it, with the form for what it is asked."""
+    require_seat(request, store, table_id, seat)
+    return _seat_response(request, store, table_id, seat)
 
 
-@router.get("/ballot/games/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-def game(request: Request, game_id: str, store: Store) -> HTMLResponse:
-    """The board, your hand, the races with exact odds, the form for what you are asked."""
-    page = game_page(game_id, _load(store, game_id))
-    return templates.TemplateResponse(
-        request, "ballot/game.html", {"page": page, "rows": range(DECLARATION_ROWS)}
-    )
-
-
-@router.get("/api/ballot/games/{game_id}", tags=["ballot"])
-def game_api(game_id: str, store: Store) -> GamePage:
-    """The game page's content as JSON."""
-    return game_page(game_id, _load(store, game_id))
-
-
-@router.post("/ballot/games/{game_id}/decide", include_in_schema=False)
-async def decide(request: Request, game_id: str, store: Store) -> Response:
-    """Check the form on the server; show it back for confirmation; on confirm, play it."""
-    session = _load(store, game_id)
-    if not session.waiting_for_human():
-        raise InputError("game", "nothing is asked of you now")
+@router.post("/ballot/tables/{table_id}/seats/{seat}/move", include_in_schema=False)
+async def move(request: Request, table_id: str, seat: int, store: Store) -> Response:
+    """Check the form; show it back for confirmation; on confirm, answer with its version.
+    A refused form comes back filled in, the error beside its field."""
+    require_seat(request, store, table_id, seat)
     form = await request.form()
     data: dict[str, Any] = {key: form.get(key) for key in form}
     for many in ("withdraw", "discard"):
         data[many] = form.getlist(many)
-    decision = decision_from_form(session.state, session.human, data)
-    checked(session.state, session.human, decision)
+    version_text = str(form.get("version", ""))
+    table = must_table(store, table_id)
+    game = game_of(table)
+    if not version_text.isdigit() or game is None or int(version_text) != table.version:
+        return _seat_response(request, store, table_id, seat, notice=StaleAnswer().rule,
+                              status=409)
+    if seat not in game.people_asked() or str(seat) in table.pending:
+        return _seat_response(request, store, table_id, seat, notice=StaleAnswer().rule,
+                              status=409)
+    try:
+        decision = decision_from_form(game.state, seat, data)
+        checked(game.state, seat, decision, data)
+    except InputError as error:
+        return _seat_response(request, store, table_id, seat, form=data,
+                              errors={error.field: error.rule}, status=422)
     if form.get("confirm") != "1":
         hidden = [(key, str(value)) for key, value in form.multi_items() if key != "confirm"]
-        return templates.TemplateResponse(
-            request,
-            "ballot/confirm.html",
-            {"id": game_id, "lines": describe(session.state, decision), "hidden": hidden},
-        )
-    session.answer(decision)
-    store.save(game_id, session)
-    return RedirectResponse(f"/ballot/games/{game_id}", status_code=303)
-
-
-@router.post("/api/ballot/games/{game_id}/decide", tags=["ballot"])
-async def decide_api(request: Request, game_id: str, store: Store) -> GamePage:
-    """Play your decision, written as in a record (`{"type": "DraftPick", "card": 12}`)."""
-    session = _load(store, game_id)
-    if not session.waiting_for_human():
-        raise InputError("game", "nothing is asked of you now")
+        return _page(request, "confirm.html", table=table_id, seat=seat,
+                     lines=describe(game.state, decision), hidden=hidden)
     try:
-        decision = decision_from_data(await request.json())
-    except ValueError as error:
-        field, _, rule = str(error).partition(": ")
-        raise InputError(field, rule or "not a decision") from None
-    checked(session.state, session.human, decision)
-    session.answer(decision)
-    store.save(game_id, session)
-    return game_page(game_id, session)
+        store.answer(table_id, seat, int(version_text), decision)
+    except StaleAnswer as error:
+        return _seat_response(request, store, table_id, seat, notice=error.rule, status=409)
+    return RedirectResponse(f"/ballot/tables/{table_id}/seats/{seat}", status_code=303)
 
 
-@router.get("/ballot/games/{game_id}/record.jsonl", tags=["ballot"])
-def record(game_id: str, store: Store) -> PlainTextResponse:
+@router.post("/ballot/tables/{table_id}/seats/{seat}/leave", include_in_schema=False)
+def leave(request: Request, table_id: str, seat: int, store: Store) -> Response:
+    """Leave: the stand-in bot plays this seat to the end."""
+    require_seat(request, store, table_id, seat)
+    store.leave(table_id, seat)
+    return RedirectResponse(f"/ballot/tables/{table_id}", status_code=303)
+
+
+@router.post("/ballot/tables/{table_id}/seats/{seat}/webhook", include_in_schema=False)
+async def webhook(request: Request, table_id: str, seat: int, store: Store) -> Response:
+    """Set (or clear) this seat's "your turn" webhook."""
+    require_seat(request, store, table_id, seat)
+    url = str((await request.form()).get("webhook", "")).strip()
+    allow = bool(request.app.state.settings.ballot_webhooks_to_private)
+    try:
+        store.set_webhook(table_id, seat, check_webhook(url, allow) if url else None)
+    except InputError as error:
+        return _seat_response(request, store, table_id, seat, form={"webhook": url},
+                              errors={error.field: error.rule}, status=422)
+    return RedirectResponse(f"/ballot/tables/{table_id}/seats/{seat}", status_code=303)
+
+
+@router.post("/ballot/tables/{table_id}/start", include_in_schema=False)
+def start(request: Request, table_id: str, store: Store) -> Response:
+    """The host starts the game now; seats nobody took get bots."""
+    if not is_host(request, store, table_id):
+        raise InputError("host", "only the table's host may start it")
+    store.start(table_id, fill_with_bots=True)
+    return RedirectResponse(f"/ballot/tables/{table_id}", status_code=303)
+
+
+def _stream(request: Request, store: BallotStore, table_id: str, seat: int | None) -> Response:
+    must_table(store, table_id)
+    state = request.app.state
+    if state.ballot_streams >= MAX_STREAMS:
+        raise HTTPException(503, "too many live streams; reload later", {"Retry-After": "10"})
+    last = request.headers.get("last-event-id", "")
+    stream = table_stream(store, table_id, seat, int(last) if last.isdigit() else None)
+
+    async def counted() -> AsyncIterator[bytes]:
+        state.ballot_streams += 1
+        try:
+            async for chunk in stream:
+                yield chunk
+        finally:
+            state.ballot_streams -= 1
+
+    return StreamingResponse(
+        counted(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+@router.get("/ballot/tables/{table_id}/events", include_in_schema=False)
+def events(request: Request, table_id: str, store: Store) -> Response:
+    """Live updates of the public view (server-sent events)."""
+    return _stream(request, store, table_id, None)
+
+
+@router.get("/ballot/tables/{table_id}/seats/{seat}/events", include_in_schema=False)
+def seat_events(request: Request, table_id: str, seat: int, store: Store) -> Response:
+    """Live updates for a seat, saying when it is its turn."""
+    require_seat(request, store, table_id, seat)
+    return _stream(request, store, table_id, seat)
+
+
+@router.get("/ballot/tables/{table_id}/record.jsonl", tags=["ballot"])
+def record(table_id: str, store: Store) -> PlainTextResponse:
     """The finished game's record (JSON Lines, key revealed on the last line)."""
-    session = _load(store, game_id)
-    if not session.state.ended:
-        raise InputError("game", "the record is available once the game is over")
-    body = b"".join(canonical_json(line) + b"\n" for line in session.record())
+    table = must_table(store, table_id)
+    game = game_of(table)
+    if table.status != TableStatus.OVER or game is None:
+        raise InputError("table", "the record is available once the game is over")
+    body = b"".join(canonical_json(line) + b"\n" for line in game.record())
     return PlainTextResponse(
         body.decode("utf-8"),
         media_type="application/x-ndjson",
-        headers={"Content-Disposition": f'attachment; filename="ballot-{game_id}.jsonl"'},
+        headers={"Content-Disposition": f'attachment; filename="ballot-{table_id}.jsonl"'},
     )
 
 
-@router.get("/ballot/games/{game_id}/replay", response_class=HTMLResponse, include_in_schema=False)
-def replay(request: Request, game_id: str, store: Store) -> HTMLResponse:
-    """The finished game re-run from its record, event by event, with the verdict."""
-    session = _load(store, game_id)
-    if not session.state.ended:
-        raise InputError("game", "the replay is available once the game is over")
-    from fairfight.ballot.narration import narrate
-
-    lines = session.record()
-    state = verify_record(lines)
-    years: dict[int, list[str]] = {}
-    for event in lines[1:-1]:
-        for text in narrate(event, session.human):
-            years.setdefault(int(event.get("year", state.config.start_year)), []).append(text)
-    return templates.TemplateResponse(
-        request,
-        "ballot/replay.html",
-        {"id": game_id, "state": state, "years": years, "lines": len(lines), "key": session.key},
-    )
+@router.get("/ballot/tables/{table_id}/replay", response_class=HTMLResponse,
+            include_in_schema=False)
+def replay(request: Request, table_id: str, store: Store, step: int | None = None) -> Response:
+    """The finished game at any step, with the record's verdict and the key's check."""
+    table = must_table(store, table_id)
+    model = replay_page(table, step)
+    game = game_of(table)
+    assert game is not None
+    verify_record(game.record())
+    return _page(request, "replay.html", page=model)

@@ -1,0 +1,164 @@
+"""The JSON API of ballot tables: the same models as the pages, tokens in headers.
+
+A seat's requests carry `X-Seat-Token` (or the seat's cookie); the host's carry
+`X-Host-Token`. A move is `{"version": N, "decision": {...}}` with the decision written as in
+a record; a stale or repeated one is 409 "this question was already answered".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
+
+from fairfight.ballot.state import decision_from_data
+from fairfight.ballot.store import StaleAnswer, TableStatus
+from fairfight.core.errors import InputError
+from fairfight.web.ballot.access import (
+    Store,
+    client_address,
+    is_host,
+    must_table,
+    require_seat,
+)
+from fairfight.web.ballot.notify import check_webhook
+from fairfight.web.ballot.service import (
+    LobbyPage,
+    ReplayPage,
+    TableCreated,
+    TableSpec,
+    create_table,
+    lobby_page,
+    replay_page,
+    view_table,
+)
+from fairfight.web.ballot.tables import TablePage
+from fairfight.web.errors import error_body
+
+__all__ = [
+    "Move",
+    "Webhook",
+    "api_create",
+    "api_join",
+    "api_leave",
+    "api_lobby",
+    "api_move",
+    "api_replay",
+    "api_seat",
+    "api_start",
+    "api_table",
+    "api_webhook",
+    "router",
+    "stale_response",
+]
+
+router = APIRouter(prefix="/api/ballot", tags=["ballot"])
+
+
+class Move(BaseModel):
+    """A move: the state version it answers and the decision, written as in a record."""
+
+    version: int
+    decision: dict[str, Any]
+
+
+class Webhook(BaseModel):
+    """A seat's webhook URL (empty to remove it)."""
+
+    url: str = ""
+
+
+def stale_response() -> JSONResponse:
+    """The refusal of a stale or repeated move."""
+    error = StaleAnswer()
+    return JSONResponse(error_body(error.field, error.rule), status_code=409)
+
+
+@router.get("")
+def api_lobby(store: Store, page: int = 0) -> LobbyPage:
+    """Listed tables, newest first, `page` by page."""
+    return lobby_page(store, max(0, page), [])
+
+
+@router.post("/tables")
+def api_create(request: Request, spec: TableSpec, store: Store) -> TableCreated:
+    """Create a table; the answer holds the host token and every seat's invite link."""
+    return create_table(store, spec, client_address(request), str(request.base_url))
+
+
+@router.get("/tables/{table_id}")
+def api_table(request: Request, table_id: str, store: Store) -> TablePage:
+    """The public view of a table (what a spectator sees)."""
+    return view_table(store, table_id, None, is_host(request, store, table_id))
+
+
+@router.post("/tables/{table_id}/start")
+def api_start(request: Request, table_id: str, store: Store) -> TablePage:
+    """The host starts the game, giving seats nobody took to bots."""
+    if not is_host(request, store, table_id):
+        raise InputError("host", "only the table's host may start it")
+    store.start(table_id, fill_with_bots=True)
+    return view_table(store, table_id, None, True)
+
+
+@router.post("/tables/{table_id}/seats/{seat}/join")
+def api_join(request: Request, table_id: str, seat: int, store: Store) -> TablePage:
+    """Take a seat with its token (the game starts once every seat is taken)."""
+    require_seat(request, store, table_id, seat)
+    store.join(table_id, seat)
+    return view_table(store, table_id, seat, False)
+
+
+@router.get("/tables/{table_id}/seats/{seat}")
+def api_seat(request: Request, table_id: str, seat: int, store: Store) -> TablePage:
+    """The table as this seat sees it: its own hand, pack and choices, no one else's."""
+    require_seat(request, store, table_id, seat)
+    return view_table(store, table_id, seat, is_host(request, store, table_id))
+
+
+@router.post("/tables/{table_id}/seats/{seat}/move", response_model=TablePage)
+def api_move(request: Request, table_id: str, seat: int, move: Move, store: Store) -> Response:
+    """Answer the open question; 409 when it was already answered."""
+    require_seat(request, store, table_id, seat)
+    must_table(store, table_id)
+    try:
+        decision = decision_from_data(move.decision)
+    except ValueError as error:
+        field, _, rule = str(error).partition(": ")
+        raise InputError(field, rule or "not a decision") from None
+    try:
+        store.answer(table_id, seat, move.version, decision)
+    except StaleAnswer:
+        return stale_response()
+    page = view_table(store, table_id, seat, False)
+    return JSONResponse(page.model_dump(mode="json"))
+
+
+@router.post("/tables/{table_id}/seats/{seat}/leave")
+def api_leave(request: Request, table_id: str, seat: int, store: Store) -> TablePage:
+    """Leave the table: the stand-in bot plays the seat to the end."""
+    require_seat(request, store, table_id, seat)
+    if must_table(store, table_id).status != TableStatus.PLAYING:
+        raise InputError("table", "the game is not being played now")
+    store.leave(table_id, seat)
+    return view_table(store, table_id, seat, False)
+
+
+@router.get("/tables/{table_id}/replay")
+def api_replay(table_id: str, store: Store, step: int | None = None) -> ReplayPage:
+    """The finished game after step `step` (the replay page's JSON twin)."""
+    return replay_page(must_table(store, table_id), step)
+
+
+@router.post("/tables/{table_id}/seats/{seat}/webhook")
+def api_webhook(
+    request: Request, table_id: str, seat: int, hook: Webhook, store: Store
+) -> dict[str, str]:
+    """Set the seat's "your turn" webhook (http or https only; see the SSRF stance)."""
+    require_seat(request, store, table_id, seat)
+    allow = bool(request.app.state.settings.ballot_webhooks_to_private)
+    url = check_webhook(hook.url, allow) if hook.url.strip() else None
+    store.set_webhook(table_id, seat, url)
+    return {"webhook": url or ""}

@@ -1,0 +1,235 @@
+"""What the table pages and the table API both do: create, view, move, leave, replay.
+
+Pages and JSON differ only in how they read input and render output; every check (the seat's
+token, the state version, the rules) happens here or in the store, once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import BaseModel, Field
+
+from fairfight.ballot.bots import BOT_NAMES
+from fairfight.ballot.deck import build_cards
+from fairfight.ballot.players import key_commitment
+from fairfight.ballot.record import HUMAN_NAME
+from fairfight.ballot.rules import VictoryMode, named_config
+from fairfight.ballot.session import restore_table_game
+from fairfight.ballot.store import BallotStore, TableRow, TableStatus
+from fairfight.core.errors import InputError
+from fairfight.web.ballot.notify import send_in_background
+from fairfight.web.ballot.tables import (
+    LobbyRow,
+    TablePage,
+    YourSeat,
+    game_of,
+    lobby_row,
+    table_page,
+)
+from fairfight.web.ballot_pages import NOBODY, GamePage, view_page
+
+__all__ = [
+    "CONFIG_NAME",
+    "LOBBY_PAGE_SIZE",
+    "LobbyPage",
+    "MAX_CLOCK_SECONDS",
+    "MAX_YEARS",
+    "ReplayPage",
+    "SEAT_KINDS",
+    "SeatLink",
+    "TableCreated",
+    "TableSpec",
+    "create_table",
+    "lobby_page",
+    "replay_page",
+    "view_table",
+    "webhook_sender",
+]
+
+CONFIG_NAME = "as-written-plus"
+MAX_YEARS = 16
+LOBBY_PAGE_SIZE = 20
+SEAT_KINDS = (HUMAN_NAME, *BOT_NAMES)
+MAX_CLOCK_SECONDS = 7 * 86400
+
+
+class TableSpec(BaseModel):
+    """A new table: the victory mode, the years, each seat's kind, and the options."""
+
+    victory: VictoryMode = VictoryMode.AMENDMENT
+    years: int = Field(MAX_YEARS, ge=1, le=MAX_YEARS)
+    seats: list[str] = Field(min_length=3, max_length=5)
+    listed: bool = True
+    clock_bank: int = Field(0, ge=0, le=MAX_CLOCK_SECONDS)
+    """Seconds each person has in hand (0: no turn clock)."""
+    clock_increment: int = Field(0, ge=0, le=MAX_CLOCK_SECONDS)
+    my_seat: int | None = None
+    """The human seat the creator sits at (None: only host the table)."""
+
+
+class SeatLink(BaseModel):
+    """A human seat's invite link (shown once, at creation: only its digest is stored)."""
+
+    seat: int
+    link: str
+    token: str
+
+
+class TableCreated(BaseModel):
+    """What creating a table hands back: the host's token and every invite link."""
+
+    id: str
+    commitment: str
+    host_token: str
+    my_seat: int | None
+    seats: list[SeatLink]
+
+
+class LobbyPage(BaseModel):
+    """The lobby: the create form's choices, listed tables newest first, your seats."""
+
+    modes: list[str]
+    kinds: list[str]
+    max_years: int
+    tables: list[LobbyRow]
+    page: int
+    more: bool
+    your_seats: list[YourSeat]
+
+
+class ReplayPage(BaseModel):
+    """A finished game at step N: the public view with every hand (the game is over)."""
+
+    id: str
+    step: int
+    steps: int
+    key: str
+    commitment: str
+    commitment_ok: bool
+    answers: dict[str, object]
+    hands: dict[int, list[str]]
+    game: GamePage
+
+
+def create_table(store: BallotStore, spec: TableSpec, client: str, base: str) -> TableCreated:
+    """Create the table; the creator's own seat (if any) is taken at once."""
+    for number, kind in enumerate(spec.seats):
+        if kind not in SEAT_KINDS:
+            raise InputError(f"seats[{number}]", f"choose one of {', '.join(SEAT_KINDS)}")
+    if spec.my_seat is not None and (
+        not 0 <= spec.my_seat < len(spec.seats) or spec.seats[spec.my_seat] != HUMAN_NAME
+    ):
+        raise InputError("my_seat", "your seat must be one of the human seats")
+    config = named_config(CONFIG_NAME, spec.victory.value).model_copy(
+        update={"year_cap": spec.years}
+    )
+    table_id, host, tokens = store.create(
+        config,
+        list(spec.seats),
+        client=client,
+        listed=spec.listed,
+        clock_bank=spec.clock_bank,
+        clock_increment=spec.clock_increment,
+    )
+    if spec.my_seat is not None:
+        store.join(table_id, spec.my_seat)
+    table = store.load(table_id)
+    assert table is not None
+    return TableCreated(
+        id=table_id,
+        commitment=table.commitment,
+        host_token=host,
+        my_seat=spec.my_seat,
+        seats=[
+            SeatLink(
+                seat=seat,
+                link=f"{base.rstrip('/')}/ballot/tables/{table_id}/join/{seat}?token={token}",
+                token=token,
+            )
+            for seat, token in sorted(tokens.items())
+        ],
+    )
+
+
+def view_table(store: BallotStore, table_id: str, you: int | None, host: bool) -> TablePage:
+    """The table for one viewer (after letting run-out clocks play)."""
+    table = store.tick(table_id) if store.load(table_id) is not None else None
+    if table is None:
+        raise InputError("table", "no such table")
+    return table_page(table, game_of(table), you, host, store.clock())
+
+
+def lobby_page(
+    store: BallotStore, page: int, mine: list[tuple[str, int]]
+) -> LobbyPage:
+    """One page of listed tables, and the seats this browser holds."""
+    rows, more = store.lobby(page, LOBBY_PAGE_SIZE)
+    yours = []
+    for table_id, seat in mine:
+        table = store.load(table_id)
+        if table is None:
+            continue
+        waiting = set()
+        if table.status == TableStatus.PLAYING:
+            game = game_of(table)
+            waiting = set(game.people_asked() if game else ()) - set(table.answered())
+        yours.append(
+            YourSeat(table=table_id, seat=seat, status=table.status, your_turn=seat in waiting)
+        )
+    return LobbyPage(
+        modes=[mode.value for mode in VictoryMode],
+        kinds=list(SEAT_KINDS),
+        max_years=MAX_YEARS,
+        tables=[lobby_row(row) for row in rows],
+        page=page,
+        more=more,
+        your_seats=yours,
+    )
+
+
+def replay_page(table: TableRow, step: int | None) -> ReplayPage:
+    """The finished game as it stood after `step` steps (the last step by default)."""
+    if table.status != TableStatus.OVER:
+        raise InputError("table", "the replay is available once the game is over")
+    last = len(table.steps)
+    step = last if step is None else step
+    if not 0 <= step <= last:
+        raise InputError("step", f"a step from 0 to {last}")
+    stand_ins = {s.seat: s.stand_in_from for s in table.seats if s.stand_in_from is not None}
+    game = restore_table_game(
+        table.config, table.key, table.kinds, stand_ins, table.steps[:step], table.digests
+    )
+    cards = build_cards(table.key)
+    return ReplayPage(
+        id=table.id,
+        step=step,
+        steps=last,
+        key=table.key,
+        commitment=table.commitment,
+        commitment_ok=key_commitment(table.key) == table.commitment,
+        answers=table.steps[step - 1] if step else {},
+        hands={
+            seat: [cards[c].label() for c in hand] for seat, hand in enumerate(game.state.hands)
+        },
+        game=view_page(
+            table.id, game.state, game.events, list(table.kinds), NOBODY, asked=False
+        ),
+    )
+
+
+def webhook_sender(allow_private: bool, base: str) -> Callable[[str, int, int, str], None]:
+    """The store's `notify`: POST {table, seat, version, page} to the seat's webhook."""
+
+    def notify(table_id: str, seat: int, version: int, url: str) -> None:
+        page = f"{base.rstrip('/')}/ballot/tables/{table_id}/seats/{seat}"
+        payload: dict[str, object] = {
+            "event": "your-turn",
+            "table": table_id,
+            "seat": seat,
+            "version": version,
+            "page": page,
+        }
+        send_in_background(url, payload, allow_private)
+
+    return notify
