@@ -31,6 +31,7 @@ __all__ = [
     "FAN_BOOST_AT_CAP",
     "FactionType",
     "GUIDE",
+    "HEAD_SIGNING_PREFIX",
     "HOME_BONUS",
     "INTEGRATION_DENOMINATOR",
     "INTEGRATION_START",
@@ -38,6 +39,7 @@ __all__ = [
     "LAND",
     "LEGACY_ENGINE_FILES",
     "LOG_KEY",
+    "LOG_RECORD_FILES",
     "MANIFEST",
     "MORALE_CAP_BP",
     "MORALE_DECAY",
@@ -47,11 +49,13 @@ __all__ = [
     "POOL_STEP",
     "POWER_EXPONENT",
     "POWER_SCALE",
+    "PREVIOUS_ENGINE_FILES",
     "PoolState",
     "QUICKNET",
     "RATING_MAX",
     "RATING_MIN",
     "RATING_WEIGHTS",
+    "RECEIPT_FORMAT",
     "RECORD_FILES",
     "ROUNDS_TO_WIN",
     "ROUND_BITS",
@@ -234,6 +238,23 @@ RECORD_FILES = {
 ENGINE_FILES = (
     "beacons.py",
     "draws.py",
+    "ed25519.py",
+    "engine.js",
+    "engine.py",
+    "errors.py",
+    "exact.py",
+    "log_check.py",
+    "merkle.py",
+    "records.py",
+    "seasonlog.js",
+    "tables.py",
+    "verifier.py",
+)
+"""The verifier files a season archive carries (the Python verifier and every file it imports,
+engine.js and the season log's JavaScript checks); the header names the SHA-256 of each."""
+PREVIOUS_ENGINE_FILES = (
+    "beacons.py",
+    "draws.py",
     "engine.js",
     "engine.py",
     "errors.py",
@@ -241,13 +262,20 @@ ENGINE_FILES = (
     "tables.py",
     "verifier.py",
 )
-"""The verifier files a season archive carries (the Python verifier and every file it imports,
-and engine.js); the header names the SHA-256 of each."""
+"""The verifier files of archives written before the season log; still accepted."""
 LEGACY_ENGINE_FILES = ("draws.py", "engine.js", "engine.py")
 """The verifier files of archives written before the verifier left engine.py; still accepted."""
+LOG_RECORD_FILES = {"log": "log.json", "refunds": "refunds.json"}
+"""Record files a season archive may add, by role: the season log (leaves and the final signed
+head; present exactly when the header names a `log_key`) and the refunds owed (public part)."""
 LOG_KEY = "log_key"
 """The optional header field holding the season key's Ed25519 public key (64 hex digits): every
 signed head of the season log verifies under it, so it is published before battle 1."""
+HEAD_SIGNING_PREFIX = b"fairfight season head v1\n"
+"""A signed head's signature covers these bytes and then the canonical JSON of the head without
+its signature, so the signature can mean nothing else."""
+RECEIPT_FORMAT = "fairfight-conquest-receipt-1"
+"""A contribution receipt's `format` field."""
 GUIDE = "VERIFY.md"
 MANIFEST = "manifest.sha256"
 """`sha256sum` format: one `<64 hex digits>  <file name>` line per other file of the archive."""
