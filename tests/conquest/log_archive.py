@@ -86,16 +86,20 @@ def build_logged_season(
     """Play the season with the plan's contributions, logging everything in order; `header`
     (a forger's copy of the original) replaces the one this season would have."""
     commitment = hashlib.sha256(seed.encode()).hexdigest()
-    header = dict(header) if header is not None else {
-        "ruleset": "conquest",
-        "engine_version": tables.ENGINE_VERSION,
-        "engine_files": archive.engine_digests(archive.engine_sources()),
-        "map_name": map_data["name"],
-        "map_sha256": engine.map_sha256(map_data),
-        "max_battles": None,
-        "beacon": None,
-        tables.LOG_KEY: public_key_hex(key),
-    }
+    header = (
+        dict(header)
+        if header is not None
+        else {
+            "ruleset": "conquest",
+            "engine_version": tables.ENGINE_VERSION,
+            "engine_files": archive.engine_digests(archive.engine_sources()),
+            "map_name": map_data["name"],
+            "map_sha256": engine.map_sha256(map_data),
+            "max_battles": None,
+            "beacon": None,
+            tables.LOG_KEY: public_key_hex(key),
+        }
+    )
     state = engine.new_state(map_data, seed, None)
     record: dict[str, Any] = {
         "header": header,

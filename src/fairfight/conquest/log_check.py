@@ -77,7 +77,7 @@ def _exact_fields(place: str, value: Any, fields: Sequence[str]) -> None:
 def head_message(head: Mapping[str, Any]) -> bytes:
     """The bytes a head's signature covers: the prefix, then the head without its signature."""
     unsigned = {key: head[key] for key in HEAD_FIELDS if key != "signature"}
-    return tables.HEAD_SIGNING_PREFIX + canonical_json(unsigned)
+    return tables.HEAD_SIGNING_PREFIX.encode("utf-8") + canonical_json(unsigned)
 
 
 class _Log:
@@ -210,7 +210,7 @@ def _check_leaves(record: Mapping[str, Any], leaves: list[Any]) -> None:
             expected = header_leaf if index == 0 else None
         elif taken["reveal"]:
             raise ReplayMismatch(place, "comes after the reveal, which must be the last leaf")
-        elif kind in wanted and taken[kind] < len(wanted[kind]):
+        elif isinstance(kind, str) and kind in wanted and taken[kind] < len(wanted[kind]):
             expected = wanted[kind][taken[kind]]
             taken[kind] += 1
         else:

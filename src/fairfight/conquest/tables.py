@@ -271,9 +271,9 @@ head; present exactly when the header names a `log_key`) and the refunds owed (p
 LOG_KEY = "log_key"
 """The optional header field holding the season key's Ed25519 public key (64 hex digits): every
 signed head of the season log verifies under it, so it is published before battle 1."""
-HEAD_SIGNING_PREFIX = b"fairfight season head v1\n"
-"""A signed head's signature covers these bytes and then the canonical JSON of the head without
-its signature, so the signature can mean nothing else."""
+HEAD_SIGNING_PREFIX = "fairfight season head v1\n"
+"""A signed head's signature covers this text (UTF-8), then the canonical JSON of the head
+without its signature, so the signature can mean nothing else."""
 RECEIPT_FORMAT = "fairfight-conquest-receipt-1"
 """A contribution receipt's `format` field."""
 GUIDE = "VERIFY.md"

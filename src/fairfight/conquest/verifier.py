@@ -366,30 +366,38 @@ def _parse_json(text: str) -> Any:
     )
 
 
-def _parse_record_file(name: str, data: bytes) -> Any:
-    """One record file's value: UTF-8, canonical JSON values only (whole numbers, unique keys)."""
+def _parse_json_text(name: str, number: int, line: str) -> Any:
+    """One JSON value of a record or saved file; a failure names the file and the line."""
+    try:
+        return _parse_json(line)
+    except RecursionError:
+        raise ReplayMismatch(name, f"line {number}: nested too deeply") from None
+    except _RecordFileError as error:
+        raise ReplayMismatch(name, f"line {number}: {error}") from None
+    except ValueError as error:
+        raise ReplayMismatch(
+            name, f"line {number}: not valid JSON ({engine.shown(str(error))})"
+        ) from None
+
+
+def _parse_record_file(name: str, data: bytes, single: bool = False) -> Any:
+    """One record file's value: UTF-8, canonical JSON values only (whole numbers, unique keys);
+    `single` reads one JSON value whatever the name (a saved receipt or head)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ReplayMismatch(name, "not UTF-8 text") from None
+    if single:
+        return _parse_json_text(name, 1, text)
     if name.endswith(".txt"):
         return text.strip(_SPACES)
-    lines = text.split("\n") if name.endswith(".jsonl") else [text]
-    values = []
-    for number, line in enumerate(lines, start=1):
-        if name.endswith(".jsonl") and not line.strip(_SPACES):
-            continue
-        try:
-            values.append(_parse_json(line))
-        except RecursionError:
-            raise ReplayMismatch(name, f"line {number}: nested too deeply") from None
-        except _RecordFileError as error:
-            raise ReplayMismatch(name, f"line {number}: {error}") from None
-        except ValueError as error:
-            raise ReplayMismatch(
-                name, f"line {number}: not valid JSON ({engine.shown(str(error))})"
-            ) from None
-    return values if name.endswith(".jsonl") else values[0]
+    if not name.endswith(".jsonl"):
+        return _parse_json_text(name, 1, text)
+    return [
+        _parse_json_text(name, number, line)
+        for number, line in enumerate(text.split("\n"), start=1)
+        if line.strip(_SPACES)
+    ]
 
 
 def _archive_names() -> tuple[str, ...]:
@@ -491,7 +499,7 @@ def load_saved(path: Path) -> log_check.Saved:
         raise ReplayMismatch(path.name, "no such file")
     if path.stat().st_size > _RECORD_FILE_LIMIT:
         raise ReplayMismatch(path.name, f"larger than {_RECORD_FILE_LIMIT} bytes; refused")
-    return path.name, _parse_record_file(f"{path.name}.json", path.read_bytes())
+    return path.name, _parse_record_file(path.name, path.read_bytes(), single=True)
 
 
 _USAGE = (
