@@ -1,0 +1,194 @@
+"""The season log against what fans saved: every verifier on the shared table of cases.
+
+Four verifiers: the bare `python3 -S verifier.py` inside the archive (the shipped files only),
+`fairfight conquest verify` (the library through the command line), `node engine.js verify`
+inside the archive, and the page's engine (`verifyArchive` on the archive's zip, with the
+saved files as the page hands them over). Each case is answered the same way by all four:
+accepted, or refused with the same message naming the saved file. The re-play attacks of
+issue 21 are among the cases (tests/conquest/log_cases.py builds them).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fairfight.conquest import archive, engine, log_check
+from fairfight.conquest.cli import app
+from tests.conquest.log_cases import Case, build_cases, honest_season
+from tests.system import node_path
+
+ENGINE_JS = Path(engine.__file__).with_name("engine.js")
+Verdict = tuple[bool, str | None]
+
+_NODE_DRIVER = """
+const fs = require("node:fs");
+const path = require("node:path");
+const [engineFile, casesFile] = process.argv.slice(2);
+(async () => {
+  for (const item of JSON.parse(fs.readFileSync(casesFile, "utf8"))) {
+    process.chdir(item.archive);
+    const cli = await require(path.join(item.archive, "engine.js")).verifyPath(".", item);
+    const read = (file) => ({ name: path.basename(file), bytes: fs.readFileSync(file) });
+    const page = await require(engineFile).verifyArchive(fs.readFileSync(item.zip), {
+      receipts: item.receipts.map(read),
+      heads: item.heads.map(read),
+    });
+    process.stdout.write(JSON.stringify({ node: [cli.ok, cli.message || null],
+      page: [page.ok, page.message || null] }) + "\\n");
+  }
+})();
+"""
+
+
+def _zip_of(folder: Path) -> Path:
+    target = folder.with_suffix(".zip")
+    if not target.exists():
+        files = {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+        archive.write_zip(files, target)
+    return target
+
+
+def _saved_options(case: Case) -> list[str]:
+    return [
+        *(item for path in case.receipts for item in ("--receipt", str(path))),
+        *(item for path in case.heads for item in ("--head", str(path))),
+    ]
+
+
+def _bare_python(case: Case) -> Verdict:
+    """`python3 -S verifier.py verify .` run inside the archive, nothing else on the path."""
+    run = subprocess.run(
+        [sys.executable, "-S", "verifier.py", "verify", ".", *_saved_options(case)],
+        cwd=case.archive,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert run.returncode in (0, 1), run.stderr
+    return run.returncode == 0, run.stderr.removeprefix("MISMATCH ").strip() or None
+
+
+def _command_line(case: Case) -> Verdict:
+    result = CliRunner().invoke(app, ["verify", str(case.archive), *_saved_options(case)])
+    assert result.exit_code in (0, 1), result.output
+    if result.exit_code == 0:
+        return True, None
+    line = next(x for x in result.output.splitlines() if x.startswith("VerificationError: "))
+    return False, line.removeprefix("VerificationError: ")
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Case, dict[str, Verdict]]]:
+    """Every case answered by every verifier (Node runs all of them in one process)."""
+    root = tmp_path_factory.mktemp("log-cases")
+    cases = build_cases(root)
+    listing = [
+        {
+            "archive": str(case.archive),
+            "zip": str(_zip_of(case.archive)),
+            "receipts": [str(p) for p in case.receipts],
+            "heads": [str(p) for p in case.heads],
+        }
+        for case in cases
+    ]
+    (root / "cases.json").write_text(json.dumps(listing), encoding="utf-8")
+    (root / "driver.js").write_text(_NODE_DRIVER, encoding="utf-8")
+    run = subprocess.run(
+        [node_path(), str(root / "driver.js"), str(ENGINE_JS), str(root / "cases.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert len(answers) == len(cases)
+    return [
+        (
+            case,
+            {
+                "python3 -S verifier.py": _bare_python(case),
+                "fairfight conquest verify": _command_line(case),
+                "node engine.js": tuple(answer["node"]),
+                "the page's engine": tuple(answer["page"]),
+            },
+        )
+        for case, answer in zip(cases, answers, strict=True)
+    ]
+
+
+def test_every_verifier_gives_every_case_the_same_verdict(
+    verdicts: list[tuple[Case, dict[str, Verdict]]],
+) -> None:
+    for case, answers in verdicts:
+        assert len(set(answers.values())) == 1, (case.name, answers)
+
+
+def test_each_case_is_accepted_or_refused_as_the_table_says(
+    verdicts: list[tuple[Case, dict[str, Verdict]]],
+) -> None:
+    for case, answers in verdicts:
+        passed, message = answers["python3 -S verifier.py"]
+        if case.refused is None:
+            assert passed, (case.name, message)
+        else:
+            assert not passed, case.name
+            assert message is not None and message.startswith(case.refused), (case.name, message)
+
+
+def test_the_replay_attacks_are_caught_by_a_receipt_or_a_head_saved_after_the_change(
+    verdicts: list[tuple[Case, dict[str, Verdict]]],
+) -> None:
+    """Issue 21's attack: each forged archive passes on its own and against what was saved
+    before the change, and is refused, naming the saved file, given what was saved after."""
+    attacks = {"dropped", "amount changed", "reordered"}
+    seen = set()
+    for case, answers in verdicts:
+        attack, _, what = case.name.partition(": ")
+        if attack not in attacks:
+            continue
+        seen.add(attack)
+        passed, message = answers["node engine.js"]
+        if what.endswith("passes"):
+            assert passed, (case.name, message)
+        else:
+            assert not passed and message is not None, case.name
+            named = (case.receipts or case.heads)[0].name
+            assert message.split(":")[0] in (f"receipt {named}", f"head {named}"), message
+    assert seen == attacks
+
+
+def test_the_forged_receipt_message_names_the_first_leaf_that_differs(
+    verdicts: list[tuple[Case, dict[str, Verdict]]],
+) -> None:
+    by_name = {case.name: answers for case, answers in verdicts}
+    _, message = by_name["dropped: the receipt of the change"]["fairfight conquest verify"]
+    assert message == (
+        "receipt receipt-4.json: leaf 4 of the final log is not its entry: field "
+        "entry.amount: expected 10, found 20"
+    )
+
+
+def test_the_builder_signs_heads_the_library_verifies() -> None:
+    """The test archives' heads and receipts are what the contract says: checked here with
+    `cryptography` itself, so the verifiers are not only checked against their own reading."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    season = honest_season()
+    key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(season.record["header"]["log_key"]))
+    for head in season.heads:
+        message = b"fairfight season head v1\n" + json.dumps(
+            {k: head[k] for k in ("root", "season", "size", "time")},
+            sort_keys=True,
+            separators=(",", ":"),
+        ).encode()
+        assert message == log_check.head_message(head)
+        key.verify(bytes.fromhex(head["signature"]), message)
+    assert [r["leaf_index"] for r in season.receipts] == [1, 4, 5, 8, 9]
