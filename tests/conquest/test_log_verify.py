@@ -184,11 +184,14 @@ def test_the_builder_signs_heads_the_library_verifies() -> None:
     season = honest_season()
     key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(season.record["header"]["log_key"]))
     for head in season.heads:
-        message = b"fairfight season head v1\n" + json.dumps(
-            {k: head[k] for k in ("root", "season", "size", "time")},
-            sort_keys=True,
-            separators=(",", ":"),
-        ).encode()
+        message = (
+            b"fairfight season head v1\n"
+            + json.dumps(
+                {k: head[k] for k in ("root", "season", "size", "time")},
+                sort_keys=True,
+                separators=(",", ":"),
+            ).encode()
+        )
         assert message == log_check.head_message(head)
         key.verify(bytes.fromhex(head["signature"]), message)
     assert [r["leaf_index"] for r in season.receipts] == [1, 4, 5, 8, 9]
