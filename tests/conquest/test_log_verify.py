@@ -85,10 +85,16 @@ def _command_line(case: Case) -> Verdict:
 
 
 @pytest.fixture(scope="module")
-def verdicts(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Case, dict[str, Verdict]]]:
+def cases(tmp_path_factory: pytest.TempPathFactory) -> list[Case]:
+    return build_cases(tmp_path_factory.mktemp("log-cases"))
+
+
+@pytest.fixture(scope="module")
+def verdicts(
+    cases: list[Case], tmp_path_factory: pytest.TempPathFactory
+) -> list[tuple[Case, dict[str, Verdict]]]:
     """Every case answered by every verifier (Node runs all of them in one process)."""
-    root = tmp_path_factory.mktemp("log-cases")
-    cases = build_cases(root)
+    root = tmp_path_factory.mktemp("log-runs")
     listing = [
         {
             "archive": str(case.archive),
@@ -195,3 +201,80 @@ def test_the_builder_signs_heads_the_library_verifies() -> None:
         assert message == log_check.head_message(head)
         key.verify(bytes.fromhex(head["signature"]), message)
     assert [r["leaf_index"] for r in season.receipts] == [1, 4, 5, 8, 9]
+
+
+_NO_ED25519 = """
+const real = require(process.argv[2]);
+globalThis.FairfightSeasonLog = { ...real, async verifyEd25519() {
+  throw new Error("this browser's Web Crypto has no Ed25519"); } };
+const engine = require(process.argv[3]);
+(async () => {
+  const [archive, ...receipts] = process.argv.slice(4);
+  const result = await engine.verifyPath(archive, { receipts });
+  process.stdout.write(JSON.stringify(result));
+})();
+"""
+
+
+def test_where_ed25519_cannot_be_checked_it_says_so_and_fails_nothing(
+    cases: list[Case], tmp_path: Path
+) -> None:
+    """A browser without Ed25519: the signatures are "cannot check here", an unchecked note,
+    never a failure; every other check still runs, so the re-played season is still refused."""
+    by_name = {case.name: case for case in cases}
+    driver = tmp_path / "no-ed25519.js"
+    driver.write_text(_NO_ED25519, encoding="utf-8")
+    library = ENGINE_JS.parent.parent / "core" / "seasonlog.js"
+
+    def run(case: Case) -> dict[str, object]:
+        command = [node_path(), str(driver), str(library), str(ENGINE_JS), str(case.archive)]
+        done = subprocess.run(
+            [*command, *map(str, case.receipts)], capture_output=True, text=True, check=True
+        )
+        result: dict[str, object] = json.loads(done.stdout)
+        return result
+
+    honest = run(by_name["honest with every receipt and head"])
+    assert honest["ok"] is True
+    unchecked = honest["unchecked"]
+    assert isinstance(unchecked, list) and len(unchecked) == 1
+    assert "the signatures of the heads: cannot check here" in unchecked[0]
+    forged = run(by_name["dropped: the receipt of the change"])
+    assert forged["ok"] is False
+    assert str(forged["message"]).startswith("receipt receipt-4.json: leaf 4 of the final log")
+
+
+def test_the_older_engine_py_alias_takes_receipts_and_heads(cases: list[Case]) -> None:
+    """`python3 -S engine.py verify .`, as older guides say, runs the same checks."""
+    case = next(c for c in cases if c.name == "dropped: the head saved at the change")
+    run = subprocess.run(
+        [sys.executable, "-S", "engine.py", "verify", ".", *_saved_options(case)],
+        cwd=case.archive,
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert run.returncode == 1
+    assert run.stderr.startswith(f"MISMATCH {case.refused}")
+
+
+def test_bad_usage_of_the_saved_file_options_exits_2(cases: list[Case]) -> None:
+    folder = cases[0].archive
+    for options in (["--receipt"], ["--signed", "x.json"], ["--head", "absent.json"]):
+        run = subprocess.run(
+            [sys.executable, "-S", "verifier.py", "verify", ".", *options],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert run.returncode == 2, options
+        node = subprocess.run(
+            [node_path(), "engine.js", "verify", ".", *options],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert node.returncode == 2, options
