@@ -6,12 +6,14 @@
  * integers are BigInt, fractions are BigInt pairs, SHA-256 comes from Web Crypto in a browser
  * and from node:crypto in Node.
  *
- *   node engine.js verify FOLDER_OR_ZIP     exit 0 when the season replays exactly,
- *                                           1 naming the first difference, 2 on bad usage.
+ *   node engine.js verify FOLDER_OR_ZIP [--receipt FILE]... [--head FILE]...
+ *       exit 0 when the season replays exactly and its season log holds every saved receipt
+ *       and head, 1 naming the first difference (or the saved file), 2 on bad usage.
  *
- * In a page or a Web Worker, load this file and call
- *   FairfightConquest.verifyArchive(zipBytes, { onProgress(done, total) {} })
- * which resolves to { ok, notes, message, place, detail, battles }.
+ * In a page or a Web Worker, load seasonlog.js and this file and call
+ *   FairfightConquest.verifyArchive(zipBytes, { receipts, heads, onProgress(done, total) {} })
+ * (saved files as { name, bytes }), which resolves to
+ * { ok, notes, unchecked, message, place, detail, battles }.
  */
 "use strict";
 
