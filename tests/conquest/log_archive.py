@@ -68,7 +68,7 @@ class _Writer:
 
     def receipt(self, entry: dict[str, Any], index: int) -> dict[str, Any]:
         return {
-            "format": tables.RECEIPT_FORMAT,
+            "format": log_check.RECEIPT_FORMAT,
             "entry": entry,
             "leaf_index": index,
             "head": self.season.heads[index],

@@ -125,6 +125,17 @@ def build_cases(root: Path) -> list[Case]:
                 f"head head-{len(heads)}.json:",
             ),
         ]
+    cases.append(
+        Case(
+            "amount changed: a later receipt whose own entry is unchanged",
+            root / "amount-changed",
+            [receipts[2]],
+            [],
+            "receipt receipt-5.json: its root is not the root of the final log's first 6 "
+            "leaves: a leaf it covers (leaves 0 to 5) was changed, dropped or moved "
+            "afterwards; the first leaf that differs is leaf 4",
+        )
+    )
     cases += _malformed(root, honest, saved, receipts, heads)
     return cases
 

@@ -98,6 +98,7 @@
   const LEGACY_ENGINE_FILES = ["draws.py", "engine.js", "engine.py"];
   /* Record files an archive may add: the season log, and the refunds owed (public part). */
   const LOG_RECORD_FILES = { log: "log.json", refunds: "refunds.json" };
+  /* The season log's formats, as log_check.py names them. */
   const HEAD_SIGNING_PREFIX = "fairfight season head v1\n";
   const RECEIPT_FORMAT = "fairfight-conquest-receipt-1";
   const GUIDE = "VERIFY.md";
@@ -1421,7 +1422,23 @@
       this.verified.add(seen);
     }
 
-    async checkPrefix(place, head) {
+    /* Where the first leaf that differs lies, from a receipt's [index, proof] (its own leaf
+     * matched): the first range whose hash in the proof is not the final log's. */
+    async parting([index, proof], size) {
+      const ranges = this.log.inclusionRanges(index, size);
+      const parted = [];
+      for (let i = 0; i < ranges.length; i += 1) {
+        const [start, end] = ranges[i];
+        const root = await this.log.treeHash(this.hashes.slice(start, end));
+        if (this.log.hexOf(root) !== this.log.hexOf(proof[i])) parted.push([start, end]);
+      }
+      if (!parted.length) return "";
+      const [start, end] = parted.sort((x, y) => x[0] - y[0] || x[1] - y[1])[0];
+      if (end - start === 1) return `; the first leaf that differs is leaf ${start}`;
+      return `; the first leaf that differs is one of leaves ${start} to ${end - 1}`;
+    }
+
+    async checkPrefix(place, head, path = null) {
       const size = Number(head.size);
       if (head.size > BigInt(this.leaves.length)) {
         const rule =
@@ -1432,7 +1449,8 @@
       if ((await this.root(size)) !== head.root) {
         const rule =
           `its root is not the root of the final log's first ${size} leaves: a leaf it ` +
-          `covers (leaves 0 to ${size - 1}) was changed, dropped or moved afterwards`;
+          `covers (leaves 0 to ${size - 1}) was changed, dropped or moved afterwards` +
+          (path ? await this.parting(path, size) : "");
         throw new Mismatch(place, rule);
       }
     }
@@ -1484,7 +1502,7 @@
           `${shown(found[1])}, found ${shown(found[2])}`;
         throw new Mismatch(place, rule);
       }
-      await this.checkPrefix(place, head);
+      await this.checkPrefix(place, head, [at, proof]);
     }
   }
 
@@ -1937,7 +1955,6 @@
       ENGINE_VERSION,
       FAN_BOOST_AT_CAP,
       GUIDE,
-      HEAD_SIGNING_PREFIX,
       HOME_BONUS,
       INTEGRATION_DENOMINATOR,
       INTEGRATION_START,
@@ -1960,7 +1977,6 @@
       RATING_MAX,
       RATING_MIN,
       RATING_WEIGHTS,
-      RECEIPT_FORMAT,
       RECORD_FILES,
       ROUNDS_TO_WIN,
       ROUND_BITS,

@@ -35,6 +35,8 @@ else:  # a plain file in a season archive: the files lying beside it stand in fo
 
 __all__ = [
     "HEAD_FIELDS",
+    "HEAD_SIGNING_PREFIX",
+    "RECEIPT_FORMAT",
     "RECEIPT_FIELDS",
     "REFUND_FIELDS",
     "Saved",
@@ -46,6 +48,14 @@ __all__ = [
 Saved: TypeAlias = tuple[str, Any]
 """A file a fan saved, as (its file name, its parsed JSON value)."""
 
+_Path: TypeAlias = tuple[int, Sequence[bytes]]
+"""A receipt's leaf index and inclusion proof."""
+
+HEAD_SIGNING_PREFIX = "fairfight season head v1\n"
+"""A signed head's signature covers this text (UTF-8), then the canonical JSON of the head
+without its signature, so the signature can mean nothing else."""
+RECEIPT_FORMAT = "fairfight-conquest-receipt-1"
+"""A contribution receipt's `format` field."""
 HEAD_FIELDS = ("root", "season", "signature", "size", "time")
 RECEIPT_FIELDS = ("entry", "format", "head", "inclusion", "leaf_index")
 REFUND_FIELDS = ("amount", "before_battle", "event_id", "faction", "field", "reason")
@@ -77,7 +87,7 @@ def _exact_fields(place: str, value: Any, fields: Sequence[str]) -> None:
 def head_message(head: Mapping[str, Any]) -> bytes:
     """The bytes a head's signature covers: the prefix, then the head without its signature."""
     unsigned = {key: head[key] for key in HEAD_FIELDS if key != "signature"}
-    return tables.HEAD_SIGNING_PREFIX.encode("utf-8") + canonical_json(unsigned)
+    return HEAD_SIGNING_PREFIX.encode("utf-8") + canonical_json(unsigned)
 
 
 class _Log:
@@ -111,8 +121,9 @@ class _Log:
             raise ReplayMismatch(place, "its signature does not verify under header.log_key")
         self._verified.add(message + signature)
 
-    def check_prefix(self, place: str, head: Plain) -> None:
-        """The head's root is the root of the final log's first `size` leaves."""
+    def check_prefix(self, place: str, head: Plain, path: _Path | None = None) -> None:
+        """The head's root is the root of the final log's first `size` leaves; a receipt's
+        inclusion `path` (its leaf index and proof) narrows down where the two logs part."""
         size = head["size"]
         if size > len(self.tree):
             raise ReplayMismatch(
@@ -124,16 +135,34 @@ class _Log:
             raise ReplayMismatch(
                 place,
                 f"its root is not the root of the final log's first {size} leaves: a leaf it "
-                f"covers (leaves 0 to {size - 1}) was changed, dropped or moved afterwards",
+                f"covers (leaves 0 to {size - 1}) was changed, dropped or moved afterwards"
+                + (self._parting(path, size) if path else ""),
             )
+
+    def _parting(self, path: _Path, size: int) -> str:
+        """Where the first leaf that differs lies, from a receipt's inclusion path (its own leaf
+        matched): the first range whose hash in the proof is not the final log's."""
+        index, proof = path
+        ranges = merkle.inclusion_ranges(index, size)
+        parted = sorted(
+            (start, end)
+            for (start, end), hashed in zip(ranges, proof, strict=True)
+            if self.tree.subtree_root(start, end) != hashed
+        )
+        if not parted:
+            return ""
+        start, end = parted[0]
+        if end - start == 1:
+            return f"; the first leaf that differs is leaf {start}"
+        return f"; the first leaf that differs is one of leaves {start} to {end - 1}"
 
     def check_receipt(self, place: str, receipt: Any) -> None:
         """A receipt's head, its inclusion proof, and its entry at its index in the final log."""
         _exact_fields(place, receipt, RECEIPT_FIELDS)
-        if receipt["format"] != tables.RECEIPT_FORMAT:
+        if receipt["format"] != RECEIPT_FORMAT:
             raise ReplayMismatch(
                 place,
-                f"field format: expected {shown(tables.RECEIPT_FORMAT)}, "
+                f"field format: expected {shown(RECEIPT_FORMAT)}, "
                 f"found {shown(receipt['format'])}",
             )
         _exact_fields(f"{place} entry", receipt["entry"], _ENTRY_FIELDS)
@@ -170,7 +199,7 @@ class _Log:
                 f"leaf {index} of the final log is not its entry: field {where}: expected "
                 f"{shown(expected)}, found {shown(logged)}",
             )
-        self.check_prefix(place, head)
+        self.check_prefix(place, head, (index, proof))
 
 
 def _expected_leaves(record: Mapping[str, Any]) -> dict[str, list[Plain]]:

@@ -31,7 +31,6 @@ __all__ = [
     "FAN_BOOST_AT_CAP",
     "FactionType",
     "GUIDE",
-    "HEAD_SIGNING_PREFIX",
     "HOME_BONUS",
     "INTEGRATION_DENOMINATOR",
     "INTEGRATION_START",
@@ -55,7 +54,6 @@ __all__ = [
     "RATING_MAX",
     "RATING_MIN",
     "RATING_WEIGHTS",
-    "RECEIPT_FORMAT",
     "RECORD_FILES",
     "ROUNDS_TO_WIN",
     "ROUND_BITS",
@@ -271,11 +269,6 @@ head; present exactly when the header names a `log_key`) and the refunds owed (p
 LOG_KEY = "log_key"
 """The optional header field holding the season key's Ed25519 public key (64 hex digits): every
 signed head of the season log verifies under it, so it is published before battle 1."""
-HEAD_SIGNING_PREFIX = "fairfight season head v1\n"
-"""A signed head's signature covers this text (UTF-8), then the canonical JSON of the head
-without its signature, so the signature can mean nothing else."""
-RECEIPT_FORMAT = "fairfight-conquest-receipt-1"
-"""A contribution receipt's `format` field."""
 GUIDE = "VERIFY.md"
 MANIFEST = "manifest.sha256"
 """`sha256sum` format: one `<64 hex digits>  <file name>` line per other file of the archive."""
