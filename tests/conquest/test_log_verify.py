@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from fairfight.conquest import archive, engine, log_check
 from fairfight.conquest.cli import app
+from fairfight.core import merkle
 from tests.conquest.log_cases import Case, build_cases, honest_season
 from tests.system import node_path
 
@@ -278,3 +279,34 @@ def test_bad_usage_of_the_saved_file_options_exits_2(cases: list[Case]) -> None:
             check=False,
         )
         assert node.returncode == 2, options
+
+
+def test_inclusion_ranges_name_the_subtrees_of_each_proof() -> None:
+    """By hand: in a tree of 5 leaves (split 4 | 1, then 2 | 2, then 1 | 1), leaf 1's proof is
+    leaf 0, leaves 2-3, leaf 4; leaf 4's is leaves 0-3. Then, on every tree up to 33 leaves,
+    each range's root is the proof's hash, and seasonlog.js gives the same ranges."""
+    assert merkle.inclusion_ranges(1, 5) == [(0, 1), (2, 4), (4, 5)]
+    assert merkle.inclusion_ranges(4, 5) == [(0, 4)]
+    assert merkle.inclusion_ranges(2, 3) == [(0, 2)]
+    assert merkle.inclusion_ranges(0, 1) == []
+    with pytest.raises(ValueError):
+        merkle.inclusion_ranges(3, 3)
+    expected = {}
+    for size in range(1, 34):
+        tree = merkle.MerkleTree.of_leaves(bytes([i]) for i in range(size))
+        for index in range(size):
+            ranges = merkle.inclusion_ranges(index, size)
+            proof = [tree.subtree_root(start, end) for start, end in ranges]
+            assert proof == tree.inclusion_proof(index, size)
+            expected[f"{index}/{size}"] = [list(r) for r in ranges]
+    library = ENGINE_JS.parent.parent / "core" / "seasonlog.js"
+    program = (
+        "const log = require(process.argv[1]); const out = {};"
+        "for (let n = 1; n < 34; n++) for (let i = 0; i < n; i++)"
+        " out[`${i}/${n}`] = log.inclusionRanges(i, n);"
+        "process.stdout.write(JSON.stringify(out));"
+    )
+    run = subprocess.run(
+        [node_path(), "-e", program, str(library)], capture_output=True, text=True, check=True
+    )
+    assert json.loads(run.stdout) == expected
