@@ -1,14 +1,14 @@
 """Season archives with a season log, built the way docs/season-log.md says the service does.
 
-The engine plays the season; every public fact is appended as a leaf (`core.merkle`), a head
-is signed after each append with the `cryptography` package, and each contribution gets its
-receipt. The archive is the exported one plus `log.json`, with the manifest recomputed. Kept
-apart from the tests so that the real service can take its place once it writes logs.
+The engine plays the season (`helpers.record_of`); every public fact is appended as a leaf
+(`core.merkle`), a head is signed after each append with the `cryptography` package, and each
+contribution gets its receipt. The archive is the exported one plus `log.json`, with the
+manifest recomputed. Kept apart from the tests so that the real service can take its place
+once it writes logs.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,9 +18,10 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from fairfight.conquest import archive, engine, log_check, tables
+from fairfight.conquest import archive, log_check, tables
 from fairfight.core import merkle
 from fairfight.core.records import canonical_json
+from tests.conquest.helpers import record_of
 
 __all__ = ["LoggedSeason", "build_logged_season", "public_key_hex", "write_archive"]
 
@@ -83,47 +84,25 @@ def build_logged_season(
     key: Ed25519PrivateKey,
     header: Mapping[str, Any] | None = None,
 ) -> LoggedSeason:
-    """Play the season with the plan's contributions, logging everything in order; `header`
-    (a forger's copy of the original) replaces the one this season would have."""
-    commitment = hashlib.sha256(seed.encode()).hexdigest()
-    header = (
+    """Play the season with the plan's contributions (`helpers.record_of`) and log everything
+    in the order it happened; `header` (a forger's copy of the original) replaces the one this
+    season would have."""
+    record = record_of(map_data, seed, plan)
+    record["header"] = (
         dict(header)
         if header is not None
-        else {
-            "ruleset": "conquest",
-            "engine_version": tables.ENGINE_VERSION,
-            "engine_files": archive.engine_digests(archive.engine_sources()),
-            "map_name": map_data["name"],
-            "map_sha256": engine.map_sha256(map_data),
-            "max_battles": None,
-            "beacon": None,
-            tables.LOG_KEY: public_key_hex(key),
-        }
+        else {**record["header"], tables.LOG_KEY: public_key_hex(key)}
     )
-    state = engine.new_state(map_data, seed, None)
-    record: dict[str, Any] = {
-        "header": header,
-        "commitment": commitment,
-        "seed": seed,
-        "beacon": None,
-        "map": copy.deepcopy(dict(map_data)),
-        "ledger": [],
-        "history": [],
-    }
     season = LoggedSeason(record)
-    writer = _Writer(season, key, commitment)
-    writer.append({"kind": "header", "header": header})
-    while not state["board"]["ended"]:
-        for faction, amount in plan.get(state["board"]["next_battle"], ()):
-            entry = engine.check_contribution(state, record["ledger"], faction, amount)
-            record["ledger"].append(entry)
-            index = writer.append({"kind": "contribution", "entry": entry})
-            season.receipts.append(writer.receipt(entry, index))
-        state, battle = engine.play_step(state, record["ledger"])
-        record["history"].append(battle)
+    writer = _Writer(season, key, record["commitment"])
+    writer.append({"kind": "header", "header": record["header"]})
+    for battle in record["history"]:
+        for entry in record["ledger"]:
+            if entry["before_battle"] == battle["number"]:
+                index = writer.append({"kind": "contribution", "entry": entry})
+                season.receipts.append(writer.receipt(entry, index))
         writer.append({"kind": "battle", "battle": battle})
     writer.append({"kind": "reveal", "seed": seed})
-    record["final_map"] = state["board"]
     return season
 
 

@@ -62,16 +62,20 @@ def _saved_options(case: Case) -> list[str]:
     ]
 
 
-def _bare_python(case: Case) -> Verdict:
-    """`python3 -S verifier.py verify .` run inside the archive, nothing else on the path."""
-    run = subprocess.run(
-        [sys.executable, "-S", "verifier.py", "verify", ".", *_saved_options(case)],
+def _run_bare(case: Case, program: str) -> subprocess.CompletedProcess[str]:
+    """`python3 -S PROGRAM verify .` run inside the archive, nothing else on the path."""
+    return subprocess.run(
+        [sys.executable, "-S", program, "verify", ".", *_saved_options(case)],
         cwd=case.archive,
         capture_output=True,
         text=True,
         env={"PATH": "/usr/bin:/bin"},
         check=False,
     )
+
+
+def _bare_python(case: Case) -> Verdict:
+    run = _run_bare(case, "verifier.py")
     assert run.returncode in (0, 1), run.stderr
     return run.returncode == 0, run.stderr.removeprefix("MISMATCH ").strip() or None
 
@@ -248,14 +252,7 @@ def test_where_ed25519_cannot_be_checked_it_says_so_and_fails_nothing(
 def test_the_older_engine_py_alias_takes_receipts_and_heads(cases: list[Case]) -> None:
     """`python3 -S engine.py verify .`, as older guides say, runs the same checks."""
     case = next(c for c in cases if c.name == "dropped: the head saved at the change")
-    run = subprocess.run(
-        [sys.executable, "-S", "engine.py", "verify", ".", *_saved_options(case)],
-        cwd=case.archive,
-        capture_output=True,
-        text=True,
-        env={"PATH": "/usr/bin:/bin"},
-        check=False,
-    )
+    run = _run_bare(case, "engine.py")
     assert run.returncode == 1
     assert run.stderr.startswith(f"MISMATCH {case.refused}")
 

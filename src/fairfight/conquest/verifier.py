@@ -1,11 +1,13 @@
 """The conquest record verifier: replay a published season and compare it field by field [§9].
 
-Standard library only. Inside a season archive, `python3 verifier.py verify .` (or `python3 -S
-verifier.py verify season.zip`) checks the manifest, the header, the seed against its
-commitment, the map, the ledger and then every battle and the final map against a replay with
-`engine.py`; the first difference is named (`MISMATCH place: field ...: expected ..., found
-...`). The files it imports (`engine.py`, `tables.py`, `beacons.py`, `draws.py`, `errors.py`,
-`exact.py`) lie beside it there and are imported as plain files.
+Standard library only. Inside a season archive, `python3 verifier.py verify . [--receipt
+FILE]... [--head FILE]...` (or `python3 -S verifier.py verify season.zip`) checks the manifest,
+the header, the seed against its commitment, the map, the ledger and then every battle and the
+final map against a replay with `engine.py`, and then the season log against the archive and
+the receipts and heads given (`log_check.py`); the first difference is named (`MISMATCH place:
+field ...: expected ..., found ...`). The files it imports (`engine.py`, `tables.py`,
+`beacons.py`, `log_check.py`, `draws.py`, `errors.py`, `exact.py`, `merkle.py`, `ed25519.py`,
+`records.py`) lie beside it there and are imported as plain files.
 """
 
 from __future__ import annotations
