@@ -281,11 +281,13 @@ def test_the_browser_checks_a_dropped_receipt_and_refuses_the_replayed_season(
             assert page.get_attribute("body", "data-verdict") == "verified", verdict
             assert "1 receipts and 1 saved heads: each signed" in verdict
             assert "cannot check here" not in verdict  # Chromium's Web Crypto has Ed25519
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
             page.set_input_files("#saved", [str(logged["receipt"])])
             page.set_input_files("#archive", str(logged["forged"]))
             page.wait_for_selector("body[data-verdict=failed]", timeout=60_000)
             failed = page.inner_text("#result")
             page.screenshot(path=str(tmp_path / "receipt-refused.png"))
             assert f"receipt {logged['receipt'].name}: leaf 4 of the final log" in failed
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
         finally:
             browser.close()
