@@ -160,6 +160,7 @@ def test_the_web_download_is_the_exported_zip_byte_for_byte(exported: tuple[Path
 
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conquest" / "tiny-record"
+SRC = Path(archive.__file__).resolve().parents[1]
 
 
 def _legacy_archive(folder: Path, extra: bytes | None = None) -> None:
@@ -191,3 +192,33 @@ def test_a_verifier_file_the_header_does_not_name_is_refused_by_both(tmp_path: P
     expected = "verifier.py: is not one of the files header.engine_files names"
     assert python_verdict(folder)[1] == expected
     assert javascript_verdicts([folder], tmp_path)[str(folder)]["message"] == expected
+
+
+def test_an_archive_from_before_the_season_log_is_still_accepted_by_both_verifiers(
+    tmp_path: Path,
+) -> None:
+    """Seasons begun before the season log name eight verifier files and have no log_key and
+    no log.json: both verifiers accept them as before."""
+    previous = {
+        name: source
+        for name, source in archive.engine_sources().items()
+        if name in tables.PREVIOUS_ENGINE_FILES
+    }
+    record = record_of(synthetic_map(8, 9, 3), SEED, {1: [("ZZ-003", 25)]})
+    record["header"]["engine_files"] = archive.engine_digests(previous)
+    folder = tmp_path / "eight"
+    archive.write_folder(archive.archive_files(record, previous), folder)
+    assert sorted(p.name for p in folder.iterdir() if p.suffix in (".py", ".js")) == sorted(
+        tables.PREVIOUS_ENGINE_FILES
+    )
+    assert python_verdict(folder)[0] is True
+    assert javascript_verdicts([folder], tmp_path)[str(folder)]["ok"] is True
+
+
+def test_every_new_archive_ships_the_season_log_checks() -> None:
+    """The files the verifiers import for the log lie in every archive, and nothing else."""
+    shipped = archive.engine_sources()
+    assert set(shipped) == set(tables.ENGINE_FILES)
+    for name in ("merkle.py", "ed25519.py", "records.py", "log_check.py", "seasonlog.js"):
+        assert name in shipped
+    assert shipped["seasonlog.js"] == (SRC / "core" / "seasonlog.js").read_bytes()

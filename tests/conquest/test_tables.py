@@ -64,8 +64,9 @@ def test_engine_js_declares_no_constant_under_another_name() -> None:
             declared.add(words[1])
     own = {
         "ARCHIVE_NAMES", "BEACON_KEYS", "BEACON_SPEC_KEYS", "FILE_LIMIT", "FIRST_ROUND_DRAW",
-        "HEADER_KEYS", "LEDGER_KEYS", "MAP_KEYS", "NOTHING", "ONE", "PUBLISHED",
-        "PUBLISHED_FORM", "PUBLISHED_PATTERN", "SURROGATE",
+        "HEADER_KEYS", "HEAD_FIELDS", "HEAD_SIGNING_PREFIX", "LEDGER_KEYS", "MAP_KEYS", "NOTHING",
+        "ONE", "PUBLISHED", "PUBLISHED_FORM", "PUBLISHED_PATTERN", "RECEIPT_FIELDS",
+        "RECEIPT_FORMAT", "REFUND_FIELDS", "SURROGATE", "USAGE",
     }
     assert declared - own <= set(_constants())
     assert set(_constants()) - NOT_IN_ENGINE_JS <= declared

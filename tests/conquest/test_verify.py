@@ -138,7 +138,7 @@ def _standalone_engine(folder: Path) -> None:
             (folder / "fairfight" / package / name).write_bytes(source)
 
 
-_CORE_FILES = ("draws.py", "errors.py", "exact.py")
+_CORE_FILES = ("draws.py", "ed25519.py", "errors.py", "exact.py", "merkle.py", "records.py")
 """The shipped files whose home is `fairfight.core`."""
 
 

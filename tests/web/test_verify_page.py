@@ -20,6 +20,7 @@ from fairfight.conquest import archive, engine, publication, season, verifier
 from fairfight.conquest.synthetic import synthetic_map
 from fairfight.web import WebSettings, create_app
 from tests.conquest.helpers import SEED, reseal
+from tests.conquest.log_cases import build_cases
 from tests.system import CHROMIUM_ARGS, chromium_path, playwright_api
 from tests.web.conquest_support import store_unchecked_beacon
 
@@ -101,6 +102,8 @@ def test_the_page_and_its_engine_are_served_from_this_site(client: TestClient) -
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
     assert script.content == (files("fairfight.conquest") / "engine.js").read_bytes()
     assert client.get("/static/verify-worker.js").status_code == 200
+    library = client.get("/verify/seasonlog.js")
+    assert library.content == (files("fairfight.core") / "seasonlog.js").read_bytes()
     assert "Verify a season" in client.get("/").text
 
 
@@ -222,5 +225,69 @@ def test_the_page_fetches_a_published_archive_from_this_site(
             page.goto(f"{served}/verify?archive=/published/absent.zip")
             page.wait_for_selector("#result .error", timeout=60_000)
             assert "could not fetch /published/absent.zip: 404" in page.inner_text("#result")
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """An honest season with its log, the same season re-played with a contribution dropped
+    (tests/conquest/log_cases.py), both zipped, and a receipt and a head the honest one gave."""
+    root = tmp_path_factory.mktemp("verify-log")
+    cases = {case.name: case for case in build_cases(root)}
+    attack = cases["dropped: the receipt of the change"]
+    zips = {}
+    for name, folder in (("honest", cases["honest"].archive), ("forged", attack.archive)):
+        files = {p.name: p.read_bytes() for p in folder.iterdir()}
+        zips[name] = archive.write_zip(files, root / f"{name}.zip")[0]
+    head = cases["dropped: the head saved at the change"].heads[0]
+    return {**zips, "receipt": attack.receipts[0], "head": head}
+
+
+def test_the_json_twin_checks_receipts_and_heads_sent_with_the_archive(
+    client: TestClient, logged: dict[str, Path]
+) -> None:
+    saved = [("saved", (p.name, p.read_bytes())) for p in (logged["receipt"], logged["head"])]
+    good = client.post(
+        "/api/upload/verify", files=[("archive", logged["honest"].read_bytes()), *saved]
+    )
+    assert good.json()["ok"], good.json()
+    assert any("1 receipts and 1 saved heads" in note for note in good.json()["notes"])
+    forged = client.post(
+        "/api/upload/verify", files=[("archive", logged["forged"].read_bytes()), *saved[:1]]
+    )
+    assert forged.json()["ok"] is False
+    assert forged.json()["place"] == f"receipt {logged['receipt'].name}"
+
+
+def test_the_browser_checks_a_dropped_receipt_and_refuses_the_replayed_season(
+    served: str, logged: dict[str, Path], tmp_path: Path
+) -> None:
+    """Issue 21's browser case: the honest archive with the fan's receipt and a head: ✓; the
+    season re-played without one contribution, with the same receipt: ✗ naming it."""
+    playwright = playwright_api()
+    executable = chromium_path()
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(f"{served}/verify")
+            page.wait_for_selector("body[data-verifier=ready]")
+            page.set_input_files("#saved", [str(logged["receipt"]), str(logged["head"])])
+            page.set_input_files("#archive", str(logged["honest"]))
+            page.wait_for_selector("body[data-verdict]", timeout=60_000)
+            verdict = page.inner_text("#result")
+            page.screenshot(path=str(tmp_path / "receipt-verified.png"))
+            assert page.get_attribute("body", "data-verdict") == "verified", verdict
+            assert "1 receipts and 1 saved heads: each signed" in verdict
+            assert "cannot check here" not in verdict  # Chromium's Web Crypto has Ed25519
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            page.set_input_files("#saved", [str(logged["receipt"])])
+            page.set_input_files("#archive", str(logged["forged"]))
+            page.wait_for_selector("body[data-verdict=failed]", timeout=60_000)
+            failed = page.inner_text("#result")
+            page.screenshot(path=str(tmp_path / "receipt-refused.png"))
+            assert f"receipt {logged['receipt'].name}: leaf 4 of the final log" in failed
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
         finally:
             browser.close()

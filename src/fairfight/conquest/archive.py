@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import beacons, engine, tables, verifier
-from fairfight.core import draws, errors, exact
+from fairfight.conquest import beacons, engine, log_check, tables, verifier
+from fairfight.core import draws, ed25519, errors, exact, merkle, records
 from fairfight.core.records import canonical_json
 
 __all__ = [
@@ -38,8 +38,20 @@ ENGINE_FILES = tables.ENGINE_FILES
 """The verifier files every new archive carries, by the names they have in it."""
 GUIDE = tables.GUIDE
 MANIFEST = tables.MANIFEST
-_SHIPPED = (beacons, draws, engine, errors, exact, tables, verifier)
-"""The modules whose files are shipped under their own names (engine.js besides)."""
+_SHIPPED = (
+    beacons,
+    draws,
+    ed25519,
+    engine,
+    errors,
+    exact,
+    log_check,
+    merkle,
+    records,
+    tables,
+    verifier,
+)
+"""The modules whose files are shipped under their own names (the two JavaScript files besides)."""
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 """Every zip entry carries this date, so an archive's bytes depend on its contents only."""
 
@@ -51,6 +63,7 @@ def engine_sources() -> dict[str, bytes]:
         for module in _SHIPPED
     }
     sources["engine.js"] = Path(engine.__file__).with_name("engine.js").read_bytes()
+    sources["seasonlog.js"] = Path(merkle.__file__).with_name("seasonlog.js").read_bytes()
     return {name: sources[name] for name in ENGINE_FILES}
 
 
@@ -89,7 +102,7 @@ def write_folder(files: Mapping[str, bytes], folder: Path) -> list[Path]:
     """Write the archive as a folder; archive files no longer in it (a stale seed, the verifier
     files of another release) are removed."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name in (*tables.RECORD_FILES.values(), *ENGINE_FILES):
+    for name in (*tables.RECORD_FILES.values(), *tables.LOG_RECORD_FILES.values(), *ENGINE_FILES):
         if name not in files:
             (folder / name).unlink(missing_ok=True)
     written = []

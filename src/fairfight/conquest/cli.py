@@ -318,12 +318,19 @@ def backup(
 @guarded
 def verify(
     folder: Path = typer.Argument(..., help="A season archive: folder or .zip."),
+    receipt: list[Path] = typer.Option(
+        [], "--receipt", help="A contribution receipt you saved (repeatable)."
+    ),
+    head: list[Path] = typer.Option(
+        [], "--head", help="A signed head of the season log you saved (repeatable)."
+    ),
     as_json: bool = AsJson,
 ) -> None:
-    """Replay a published season; exit 1 naming the first battle and field that differ."""
+    """Replay a published season and check its log against saved receipts and heads; exit 1
+    naming the first battle and field, or the receipt or head, that differ."""
     from fairfight.conquest import publication
 
-    notes = publication.verify_folder(folder)
+    notes = publication.verify_folder(folder, receipt, head)
     if as_json:
         _emit_json({"verified": True, "notes": notes})
         return

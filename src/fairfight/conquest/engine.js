@@ -6,12 +6,14 @@
  * integers are BigInt, fractions are BigInt pairs, SHA-256 comes from Web Crypto in a browser
  * and from node:crypto in Node.
  *
- *   node engine.js verify FOLDER_OR_ZIP     exit 0 when the season replays exactly,
- *                                           1 naming the first difference, 2 on bad usage.
+ *   node engine.js verify FOLDER_OR_ZIP [--receipt FILE]... [--head FILE]...
+ *       exit 0 when the season replays exactly and its season log holds every saved receipt
+ *       and head, 1 naming the first difference (or the saved file), 2 on bad usage.
  *
- * In a page or a Web Worker, load this file and call
- *   FairfightConquest.verifyArchive(zipBytes, { onProgress(done, total) {} })
- * which resolves to { ok, notes, message, place, detail, battles }.
+ * In a page or a Web Worker, load seasonlog.js and this file and call
+ *   FairfightConquest.verifyArchive(zipBytes, { receipts, heads, onProgress(done, total) {} })
+ * (saved files as { name, bytes }), which resolves to
+ * { ok, notes, unchecked, message, place, detail, battles }.
  */
 "use strict";
 
@@ -69,6 +71,22 @@
   const ENGINE_FILES = [
     "beacons.py",
     "draws.py",
+    "ed25519.py",
+    "engine.js",
+    "engine.py",
+    "errors.py",
+    "exact.py",
+    "log_check.py",
+    "merkle.py",
+    "records.py",
+    "seasonlog.js",
+    "tables.py",
+    "verifier.py",
+  ];
+  /* The verifier files of archives written before the season log; still accepted. */
+  const PREVIOUS_ENGINE_FILES = [
+    "beacons.py",
+    "draws.py",
     "engine.js",
     "engine.py",
     "errors.py",
@@ -78,9 +96,20 @@
   ];
   /* The verifier files of archives written before the verifier left engine.py; still accepted. */
   const LEGACY_ENGINE_FILES = ["draws.py", "engine.js", "engine.py"];
+  /* Record files an archive may add: the season log, and the refunds owed (public part). */
+  const LOG_RECORD_FILES = { log: "log.json", refunds: "refunds.json" };
+  /* The season log's formats, as log_check.py names them. */
+  const HEAD_SIGNING_PREFIX = "fairfight season head v1\n";
+  const RECEIPT_FORMAT = "fairfight-conquest-receipt-1";
   const GUIDE = "VERIFY.md";
   const MANIFEST = "manifest.sha256";
-  const ARCHIVE_NAMES = [...Object.values(RECORD_FILES), ...ENGINE_FILES, GUIDE, MANIFEST];
+  const ARCHIVE_NAMES = [
+    ...Object.values(RECORD_FILES),
+    ...Object.values(LOG_RECORD_FILES),
+    ...ENGINE_FILES,
+    GUIDE,
+    MANIFEST,
+  ];
 
   const HEADER_KEYS = [
     "beacon",
@@ -1017,12 +1046,14 @@
     }
   }
 
-  /* The verifier files a header must name: the three of an older archive when it names exactly
-   * those, else today's. */
+  /* The verifier files a header must name: those of an older archive (three, or the eight from
+   * before the season log) when it names exactly those, else today's. */
   function engineFilesNamed(files) {
-    const keys = isObject(files) ? Object.keys(files).sort(byCodePoint) : [];
-    const legacy = keys.join("\n") === [...LEGACY_ENGINE_FILES].sort(byCodePoint).join("\n");
-    return legacy ? LEGACY_ENGINE_FILES : ENGINE_FILES;
+    const keys = isObject(files) ? Object.keys(files).sort(byCodePoint).join("\n") : "";
+    for (const older of [LEGACY_ENGINE_FILES, PREVIOUS_ENGINE_FILES]) {
+      if (keys === [...older].sort(byCodePoint).join("\n")) return older;
+    }
+    return ENGINE_FILES;
   }
 
   function checkHeader(header) {
@@ -1304,20 +1335,335 @@
     return { notes, battles: replayed.length, unchecked };
   }
 
+  // ------------------------------------------------------------------ the season log
+
+  /* The log's checks, as log_check.py makes them (docs/season-log.md, last section): the leaves
+   * are the record's header, ledger, beacon, history and reveal in an allowed order; every head
+   * is signed under header.log_key and a prefix of the final log; each receipt's proof leads to
+   * its head and its entry is the log's leaf at its index. Hashing and Ed25519 are seasonlog.js's. */
+  const HEAD_FIELDS = ["root", "season", "signature", "size", "time"];
+  const RECEIPT_FIELDS = ["entry", "format", "head", "inclusion", "leaf_index"];
+  const REFUND_FIELDS = ["amount", "before_battle", "event_id", "faction", "field", "reason"];
+
+  function seasonLog() {
+    if (root.FairfightSeasonLog) return root.FairfightSeasonLog;
+    try {
+      return require("./seasonlog.js"); // beside engine.js in an archive
+    } catch {
+      return require("../core/seasonlog.js"); // the source tree
+    }
+  }
+
+  function exactFields(place, value, fields) {
+    if (!isObject(value)) throw new Mismatch(place, `must be a JSON object, found ${shown(value)}`);
+    for (const key of Object.keys(value).sort(byCodePoint)) {
+      if (!fields.includes(key)) throw new Mismatch(place, `field ${key}: not a field it may hold`);
+    }
+    for (const key of [...fields].sort(byCodePoint)) {
+      if (!has(value, key)) throw new Mismatch(place, `field ${key}: missing`);
+    }
+  }
+
+  function isHexOf(value, digits) {
+    return typeof value === "string" && value.length === digits && /^[0-9a-f]*$/.test(value);
+  }
+
+  function headMessage(head) {
+    const unsigned = { root: head.root, season: head.season, size: head.size, time: head.time };
+    return utf8.encode(HEAD_SIGNING_PREFIX + compact(unsigned));
+  }
+
+  class CheckedLog {
+    constructor(log, leaves, key, season) {
+      this.log = log;
+      this.leaves = leaves;
+      this.key = key;
+      this.season = season;
+      this.roots = new Map();
+      this.verified = new Set();
+      this.cannot = null;
+    }
+
+    async prepare() {
+      this.hashes = [];
+      for (const leaf of this.leaves) this.hashes.push(await this.log.leafHash(utf8.encode(compact(leaf))));
+    }
+
+    async root(size) {
+      if (!this.roots.has(size)) {
+        this.roots.set(size, this.log.hexOf(await this.log.treeHash(this.hashes.slice(0, size))));
+      }
+      return this.roots.get(size);
+    }
+
+    async checkSigned(place, head) {
+      exactFields(place, head, HEAD_FIELDS);
+      if (head.season !== this.season) {
+        const rule = "is a head of another season (its season is not the commitment of this one)";
+        throw new Mismatch(place, rule);
+      }
+      if (!isWhole(head.size, 1n) || !isHexOf(head.root, 64)) {
+        throw new Mismatch(place, "needs a size >= 1 and a root of 64 lowercase hex digits");
+      }
+      if (typeof head.time !== "string" || !isHexOf(head.signature, 128)) {
+        throw new Mismatch(place, "needs a time and a signature of 128 lowercase hex digits");
+      }
+      const seen = compact(head);
+      if (this.verified.has(seen) || this.cannot) return;
+      let good;
+      try {
+        const signature = this.log.bytesFromHex(head.signature);
+        good = await this.log.verifyEd25519(this.key, headMessage(head), signature);
+      } catch (error) {
+        this.cannot = error.message; // no Ed25519 here: said so, never taken for a failure
+        return;
+      }
+      if (!good) throw new Mismatch(place, "its signature does not verify under header.log_key");
+      this.verified.add(seen);
+    }
+
+    /* Where the first leaf that differs lies, from a receipt's [index, proof] (its own leaf
+     * matched): the first range whose hash in the proof is not the final log's. */
+    async parting([index, proof], size) {
+      const ranges = this.log.inclusionRanges(index, size);
+      const parted = [];
+      for (let i = 0; i < ranges.length; i += 1) {
+        const [start, end] = ranges[i];
+        const root = await this.log.treeHash(this.hashes.slice(start, end));
+        if (this.log.hexOf(root) !== this.log.hexOf(proof[i])) parted.push([start, end]);
+      }
+      if (!parted.length) return "";
+      const [start, end] = parted.sort((x, y) => x[0] - y[0] || x[1] - y[1])[0];
+      if (end - start === 1) return `; the first leaf that differs is leaf ${start}`;
+      return `; the first leaf that differs is one of leaves ${start} to ${end - 1}`;
+    }
+
+    async checkPrefix(place, head, path = null) {
+      const size = Number(head.size);
+      if (head.size > BigInt(this.leaves.length)) {
+        const rule =
+          `it signs a log of ${head.size} leaves; the final log has only ${this.leaves.length}: ` +
+          "leaves it covers were dropped";
+        throw new Mismatch(place, rule);
+      }
+      if ((await this.root(size)) !== head.root) {
+        const rule =
+          `its root is not the root of the final log's first ${size} leaves: a leaf it ` +
+          `covers (leaves 0 to ${size - 1}) was changed, dropped or moved afterwards` +
+          (path ? await this.parting(path, size) : "");
+        throw new Mismatch(place, rule);
+      }
+    }
+
+    async checkReceipt(place, receipt) {
+      exactFields(place, receipt, RECEIPT_FIELDS);
+      if (receipt.format !== RECEIPT_FORMAT) {
+        const rule = `expected ${shown(RECEIPT_FORMAT)}, found ${shown(receipt.format)}`;
+        throw new Mismatch(place, `field format: ${rule}`);
+      }
+      exactFields(`${place} entry`, receipt.entry, LEDGER_KEYS);
+      const index = receipt.leaf_index;
+      if (!isWhole(index, 0n)) {
+        const rule = `must be a whole number >= 0, found ${shown(index)}`;
+        throw new Mismatch(place, `field leaf_index: ${rule}`);
+      }
+      const head = receipt.head;
+      await this.checkSigned(`${place} head`, head);
+      let proof;
+      try {
+        proof = this.log.hashesFromHex(receipt.inclusion);
+      } catch {
+        throw new Mismatch(place, "field inclusion: must be a list of 64-hex-digit hashes");
+      }
+      const leaf = { kind: "contribution", entry: receipt.entry };
+      const hashed = await this.log.leafHash(utf8.encode(compact(leaf)));
+      const at = Number(index);
+      const fits =
+        index < 2n ** 53n &&
+        (await this.log.verifyInclusion(
+          hashed,
+          at,
+          Number(head.size),
+          proof,
+          this.log.bytesFromHex(head.root),
+        ));
+      if (!fits) {
+        const rule = `its inclusion proof does not lead from leaf ${index} to its head's root`;
+        throw new Mismatch(place, rule);
+      }
+      if (at >= this.leaves.length) {
+        const rule = `its entry is leaf ${index}; the final log has only ${this.leaves.length}`;
+        throw new Mismatch(place, rule);
+      }
+      const found = firstDifference(leaf, this.leaves[at], "");
+      if (found) {
+        const rule =
+          `leaf ${index} of the final log is not its entry: field ${found[0]}: expected ` +
+          `${shown(found[1])}, found ${shown(found[2])}`;
+        throw new Mismatch(place, rule);
+      }
+      await this.checkPrefix(place, head, [at, proof]);
+    }
+  }
+
+  function expectedLeaves(record) {
+    return {
+      contribution: record.ledger.map((entry) => ({ kind: "contribution", entry })),
+      battle: record.history.map((battle) => ({ kind: "battle", battle })),
+      beacon: record.beacon ? [{ kind: "beacon", beacon: record.beacon }] : [],
+      reveal: [{ kind: "reveal", seed: record.seed }],
+    };
+  }
+
+  function orderRule(kind, leaf, battles) {
+    if (kind === "contribution") {
+      const due = leaf.entry.before_battle;
+      if (due !== BigInt(battles + 1)) {
+        return `a contribution dated before battle ${due} logged after ${battles} battles`;
+      }
+    }
+    if (kind === "beacon" && battles) {
+      return `the beacon logged after battle ${battles}; it must come before battle 1`;
+    }
+    return null;
+  }
+
+  function checkLeaves(record, leaves) {
+    if (!leaves.length) throw new Mismatch("log.json", "holds no leaves; leaf 0 must be the header");
+    const headerLeaf = { kind: "header", header: record.header };
+    const wanted = expectedLeaves(record);
+    const taken = Object.fromEntries(Object.keys(wanted).map((kind) => [kind, 0]));
+    let battles = 0;
+    leaves.forEach((leaf, index) => {
+      const place = `log.json leaf ${index}`;
+      const named = isObject(leaf) && has(leaf, "kind") ? leaf.kind : null;
+      const kind = typeof named === "string" ? named : null;
+      let expected;
+      if (index === 0 || kind === "header") {
+        expected = index === 0 ? headerLeaf : null;
+      } else if (taken.reveal) {
+        throw new Mismatch(place, "comes after the reveal, which must be the last leaf");
+      } else if (kind !== null && has(wanted, kind) && taken[kind] < wanted[kind].length) {
+        expected = wanted[kind][taken[kind]];
+        taken[kind] += 1;
+      } else {
+        const rule = `a leaf of kind ${shown(named)} that the archive's record files do not hold`;
+        throw new Mismatch(place, rule);
+      }
+      if (expected === null) throw new Mismatch(place, "a second header; only leaf 0 is the header");
+      const found = firstDifference(expected, leaf, "");
+      if (found) throw differs(place, found[0], found[1], found[2]);
+      const rule = orderRule(String(kind), leaf, battles);
+      if (rule) throw new Mismatch(place, rule);
+      if (kind === "battle") battles += 1;
+    });
+    for (const [kind, items] of Object.entries(wanted)) {
+      if (taken[kind] < items.length) {
+        throw new Mismatch("log.json", `leaf ${shown(items[taken[kind]])} of the record is not in the log`);
+      }
+    }
+  }
+
+  function checkRefunds(refunds) {
+    if (!Array.isArray(refunds)) {
+      throw new Mismatch("refunds.json", "must be a JSON list of refunds owed");
+    }
+    refunds.forEach((refund, number) => {
+      const place = `refunds.json[${number}]`;
+      exactFields(place, refund, REFUND_FIELDS);
+      const texts = ["event_id", "faction", "field", "reason"];
+      if (!texts.every((key) => typeof refund[key] === "string")) {
+        throw new Mismatch(place, "event_id, faction, field and reason must be text");
+      }
+      if (!isWhole(refund.amount, 1n) || !isWhole(refund.before_battle, 1n)) {
+        throw new Mismatch(place, "amount and before_battle must be whole numbers >= 1");
+      }
+    });
+    return [`${refunds.length} refunds owed listed (public part); not leaves of the log`];
+  }
+
+  /* The season log against the record and what fans saved ({ name, value } each); throws
+   * Mismatch at the first failure; resolves to [notes, unchecked notes]. */
+  async function checkLog(record, receipts = [], heads = []) {
+    const header = record.header;
+    const log = record.log === undefined ? null : record.log;
+    const notes = record.refunds != null ? checkRefunds(record.refunds) : [];
+    if (!has(header, LOG_KEY)) {
+      if (log !== null) throw new Mismatch("log.json", "present, but the header names no log_key");
+      for (const [kind, saved] of [["receipt", receipts], ["head", heads]]) {
+        for (const { name } of saved) {
+          const rule =
+            "refused: this season has no log (its header names no log_key), so no receipt " +
+            "or head can be checked against it";
+          throw new Mismatch(`${kind} ${name}`, rule);
+        }
+      }
+      return [notes, []];
+    }
+    const library = seasonLog();
+    const key = library.bytesFromHex(header[LOG_KEY]);
+    if (!library.validPublicKey(key)) {
+      const rule =
+        `field ${LOG_KEY}: not a usable Ed25519 public key (not a curve point, or one of ` +
+        "small order)";
+      throw new Mismatch("header", rule);
+    }
+    if (log === null) {
+      throw new Mismatch("log.json", "missing from the record: the header names a log_key");
+    }
+    exactFields("log.json", log, ["head", "leaves"]);
+    if (!Array.isArray(log.leaves)) throw new Mismatch("log.json", "field leaves: must be a list");
+    checkLeaves(record, log.leaves);
+    const checked = new CheckedLog(library, log.leaves, key, record.commitment);
+    await checked.prepare();
+    const size = log.leaves.length;
+    const final = log.head;
+    await checked.checkSigned("log.json head", final);
+    if (final.size !== BigInt(size)) throw differs("log.json head", "size", BigInt(size), final.size);
+    await checked.checkPrefix("log.json head", final);
+    for (const { name, value } of heads) {
+      await checked.checkSigned(`head ${name}`, value);
+      await checked.checkPrefix(`head ${name}`, value);
+    }
+    for (const { name, value } of receipts) await checked.checkReceipt(`receipt ${name}`, value);
+    notes.push(
+      `season log: ${size} leaves, exactly the header, ledger, beacon, history and reveal in ` +
+        "an allowed order; the final head is signed under header.log_key and covers them all",
+    );
+    if (receipts.length || heads.length) {
+      notes.push(
+        `${receipts.length} receipts and ${heads.length} saved heads: each signed, each a ` +
+          "prefix of the final log, each receipt's entry in it at its place",
+      );
+    }
+    if (!checked.cannot) return [notes, []];
+    const note =
+      `the signatures of the heads: cannot check here (${checked.cannot}); every other check ` +
+      "passed: check the signatures with python3 -S verifier.py or node engine.js";
+    return [[...notes, note], [note]];
+  }
+
+  /* A saved receipt or head, read as one JSON value like a record file. */
+  function parseSaved(name, bytes) {
+    if (bytes.length > FILE_LIMIT) throw new Mismatch(name, `larger than ${FILE_LIMIT} bytes; refused`);
+    return { name, value: parseFile(name, bytes, true) };
+  }
+
   // ------------------------------------------------------------------ reading an archive
 
-  function parseFile(name, bytes) {
+  function parseFile(name, bytes, single = false) {
     let text;
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     } catch {
       throw new Mismatch(name, "not UTF-8 text");
     }
-    if (name.endsWith(".txt")) return text.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "");
-    const lines = name.endsWith(".jsonl") ? text.split("\n") : [text];
+    if (name.endsWith(".txt") && !single) return text.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "");
+    const many = name.endsWith(".jsonl") && !single;
+    const lines = many ? text.split("\n") : [text];
     const values = [];
     lines.forEach((line, i) => {
-      if (name.endsWith(".jsonl") && !line.replace(/[ \t\n\r]/g, "")) return;
+      if (many && !line.replace(/[ \t\n\r]/g, "")) return;
       try {
         values.push(readJson(line));
       } catch (error) {
@@ -1330,7 +1676,7 @@
         throw new Mismatch(name, `line ${i + 1}: not valid JSON (${shown(error.message)})`);
       }
     });
-    return name.endsWith(".jsonl") ? values : values[0];
+    return many ? values : values[0];
   }
 
   async function checkManifest(files) {
@@ -1375,6 +1721,9 @@
         throw new Mismatch(name, "missing from the record");
       }
       record[role] = parseFile(name, files.get(name));
+    }
+    for (const [role, name] of Object.entries(LOG_RECORD_FILES)) {
+      record[role] = files.has(name) ? parseFile(name, files.get(name)) : null;
     }
     return record;
   }
@@ -1433,23 +1782,46 @@
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
 
-  async function settle(files, onProgress) {
+  /* The saved receipts and heads of `options` ({ name, bytes } each), parsed; Mismatch names one. */
+  function savedOf(options) {
+    const parse = (items) => (items || []).map(({ name, bytes }) => parseSaved(name, bytes));
+    return { receipts: parse(options.receipts), heads: parse(options.heads) };
+  }
+
+  function failure(error) {
+    if (!(error instanceof Mismatch)) {
+      const detail = `malformed (${error.name}: ${error.message})`;
+      return { ok: false, place: "record", detail, message: `record: ${detail}` };
+    }
+    return { ok: false, place: error.place, detail: error.detail, message: error.message };
+  }
+
+  async function settle(files, onProgress, saved = { receipts: [], heads: [] }) {
     try {
       const record = await recordFromFiles(files);
       const { notes, battles, unchecked } = await verifyRecord(record, onProgress);
-      return { ok: true, notes, battles, unchecked };
+      const [logNotes, logUnchecked] = await checkLog(record, saved.receipts, saved.heads);
+      return {
+        ok: true,
+        notes: [...notes, ...logNotes],
+        battles,
+        unchecked: [...unchecked, ...logUnchecked],
+      };
     } catch (error) {
-      if (!(error instanceof Mismatch)) {
-        const detail = `malformed (${error.name}: ${error.message})`;
-        return { ok: false, place: "record", detail, message: `record: ${detail}` };
-      }
-      return { ok: false, place: error.place, detail: error.detail, message: error.message };
+      return failure(error);
     }
   }
 
-  /* Verify a season archive given as the bytes of its .zip file. */
+  /* Verify a season archive given as the bytes of its .zip file; `options.receipts` and
+   * `options.heads` are saved files as { name, bytes }. */
   async function verifyArchive(bytes, options = {}) {
     let files;
+    let saved;
+    try {
+      saved = savedOf(options);
+    } catch (error) {
+      return failure(error);
+    }
     try {
       const inflate = inNode ? nodeInflate : browserInflate;
       files = await unzip(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), inflate);
@@ -1458,7 +1830,7 @@
         error instanceof Mismatch ? error : new Mismatch("archive", "not a readable zip archive");
       return { ok: false, place: m.place, detail: m.detail, message: m.message };
     }
-    return settle(files, options.onProgress);
+    return settle(files, options.onProgress, saved);
   }
 
   // ------------------------------------------------------------------ command line (Node)
@@ -1497,27 +1869,52 @@
     return files;
   }
 
-  /* Node: verify a folder or a .zip by path; resolves like verifyArchive. */
+  /* Node: verify a folder or a .zip by path; resolves like verifyArchive. `options.receipts`
+   * and `options.heads` are paths of saved files. */
   async function verifyPath(path, options = {}) {
+    const fs = require("node:fs");
+    const basename = require("node:path").basename;
     try {
-      return await settle(await readSource(path), options.onProgress);
+      const read = (paths) =>
+        (paths || []).map((file) => {
+          if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+            throw new Mismatch(basename(file), "no such file");
+          }
+          return { name: basename(file), bytes: new Uint8Array(fs.readFileSync(file)) };
+        });
+      const saved = savedOf({ receipts: read(options.receipts), heads: read(options.heads) });
+      return await settle(await readSource(path), options.onProgress, saved);
     } catch (error) {
       if (!(error instanceof Mismatch)) throw error;
       return { ok: false, place: error.place, detail: error.detail, message: error.message };
     }
   }
 
+  const USAGE =
+    "usage: node engine.js verify RECORD_FOLDER_OR_ZIP [--receipt FILE]... [--head FILE]...\n";
+
   async function main(args) {
-    if (args.length !== 2 || args[0] !== "verify") {
-      process.stderr.write("usage: node engine.js verify RECORD_FOLDER_OR_ZIP\n");
+    const receipts = [];
+    const heads = [];
+    const options = args.slice(2);
+    let usable = args.length >= 2 && args[0] === "verify" && options.length % 2 === 0;
+    for (let i = 0; usable && i < options.length; i += 2) {
+      if (options[i] === "--receipt") receipts.push(options[i + 1]);
+      else if (options[i] === "--head") heads.push(options[i + 1]);
+      else usable = false;
+    }
+    if (!usable) {
+      process.stderr.write(USAGE);
       return 2;
     }
     const fs = require("node:fs");
-    if (!fs.existsSync(args[1])) {
-      process.stderr.write(`no such folder or file: ${args[1]}\n`);
-      return 2;
+    for (const path of [args[1], ...receipts, ...heads]) {
+      if (!fs.existsSync(path)) {
+        process.stderr.write(`no such folder or file: ${path}\n`);
+        return 2;
+      }
     }
-    const result = await verifyPath(args[1]);
+    const result = await verifyPath(args[1], { receipts, heads });
     if (!result.ok) {
       process.stderr.write(`MISMATCH ${result.message}\n`);
       return 1;
@@ -1564,6 +1961,8 @@
       INTEGRATION_STEP,
       LAND,
       LEGACY_ENGINE_FILES,
+      LOG_KEY,
+      LOG_RECORD_FILES,
       MANIFEST,
       MORALE_CAP_BP,
       MORALE_DECAY,
@@ -1573,6 +1972,7 @@
       POOL_STEP,
       POWER_EXPONENT,
       POWER_SCALE,
+      PREVIOUS_ENGINE_FILES,
       QUICKNET,
       RATING_MAX,
       RATING_MIN,
@@ -1597,6 +1997,7 @@
     ROUND_FLOOR,
     Mismatch,
     battleChance,
+    checkLog,
     integerRoot,
     populationPower,
     publishedSeconds,

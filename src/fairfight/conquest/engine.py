@@ -44,11 +44,13 @@ if __package__:
     from fairfight.core.draws import beacon_key, below, hash64_run, validate_seed
     from fairfight.core.errors import InputError, RuleError, VerificationError
     from fairfight.core.exact import at_least_scaled
+    from fairfight.core.records import ABSENT
 else:  # a plain file in a season archive: the files lying beside it stand in for the package
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]
     from draws import beacon_key, below, hash64_run, validate_seed  # type: ignore[import-not-found, no-redef, unused-ignore]
     from errors import InputError, RuleError, VerificationError  # type: ignore[import-not-found, no-redef, unused-ignore]
     from exact import at_least_scaled  # type: ignore[import-not-found, no-redef, unused-ignore]
+    from records import ABSENT  # type: ignore[import-not-found, no-redef, unused-ignore]
 
 __all__ = [
     "ABSENT",
@@ -130,10 +132,6 @@ class ReplayMismatch(VerificationError):
     def of_field(cls, place: str, where: str, expected: Any, found: Any) -> ReplayMismatch:
         """The mismatch of one field: `field WHERE: expected X, found Y` (values as `shown`)."""
         return cls(place, f"field {where}: expected {shown(expected)}, found {shown(found)}")
-
-
-ABSENT: Any = object()
-"""Stands for a key that one side of a comparison lacks (shown as "nothing")."""
 
 
 def shown(value: Any) -> str:

@@ -8,6 +8,7 @@ signature where it can.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -92,12 +93,20 @@ def export_record(path: SeasonAddress, target: Path) -> list[Path]:
     return archive.write_folder(files, target)
 
 
-def verify_folder(source: Path) -> list[str]:
-    """Replay a season archive (folder or .zip); VerificationError names the first difference."""
+def verify_folder(
+    source: Path, receipts: Sequence[Path] = (), heads: Sequence[Path] = ()
+) -> list[str]:
+    """Replay a season archive (folder or .zip) and check its season log against the receipts
+    and heads fans saved; VerificationError names the first difference (a saved file by name)."""
     if not source.is_dir() and not source.is_file():
         raise InputError(str(source), "no such folder or archive")
+    for path in (*receipts, *heads):
+        if not path.is_file():
+            raise InputError(str(path), "no such receipt or head file")
+    saved_receipts = [verifier.load_saved(path) for path in receipts]
+    saved_heads = [verifier.load_saved(path) for path in heads]
     record = verifier.load_record(source)  # a ReplayMismatch is a VerificationError
-    notes = verifier.verify_record(record)
+    notes = verifier.verify_record(record, saved_receipts, saved_heads)
     if record["beacon"] is not None:
         notes.append(beacon_signature_note(record["header"]["beacon"], record["beacon"]))
     return notes

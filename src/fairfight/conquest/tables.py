@@ -38,6 +38,7 @@ __all__ = [
     "LAND",
     "LEGACY_ENGINE_FILES",
     "LOG_KEY",
+    "LOG_RECORD_FILES",
     "MANIFEST",
     "MORALE_CAP_BP",
     "MORALE_DECAY",
@@ -47,6 +48,7 @@ __all__ = [
     "POOL_STEP",
     "POWER_EXPONENT",
     "POWER_SCALE",
+    "PREVIOUS_ENGINE_FILES",
     "PoolState",
     "QUICKNET",
     "RATING_MAX",
@@ -234,6 +236,23 @@ RECORD_FILES = {
 ENGINE_FILES = (
     "beacons.py",
     "draws.py",
+    "ed25519.py",
+    "engine.js",
+    "engine.py",
+    "errors.py",
+    "exact.py",
+    "log_check.py",
+    "merkle.py",
+    "records.py",
+    "seasonlog.js",
+    "tables.py",
+    "verifier.py",
+)
+"""The verifier files a season archive carries (the Python verifier and every file it imports,
+engine.js and the season log's JavaScript checks); the header names the SHA-256 of each."""
+PREVIOUS_ENGINE_FILES = (
+    "beacons.py",
+    "draws.py",
     "engine.js",
     "engine.py",
     "errors.py",
@@ -241,10 +260,12 @@ ENGINE_FILES = (
     "tables.py",
     "verifier.py",
 )
-"""The verifier files a season archive carries (the Python verifier and every file it imports,
-and engine.js); the header names the SHA-256 of each."""
+"""The verifier files of archives written before the season log; still accepted."""
 LEGACY_ENGINE_FILES = ("draws.py", "engine.js", "engine.py")
 """The verifier files of archives written before the verifier left engine.py; still accepted."""
+LOG_RECORD_FILES = {"log": "log.json", "refunds": "refunds.json"}
+"""Record files a season archive may add, by role: the season log (leaves and the final signed
+head; present exactly when the header names a `log_key`) and the refunds owed (public part)."""
 LOG_KEY = "log_key"
 """The optional header field holding the season key's Ed25519 public key (64 hex digits): every
 signed head of the season log verifies under it, so it is published before battle 1."""

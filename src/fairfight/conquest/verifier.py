@@ -1,11 +1,13 @@
 """The conquest record verifier: replay a published season and compare it field by field [§9].
 
-Standard library only. Inside a season archive, `python3 verifier.py verify .` (or `python3 -S
-verifier.py verify season.zip`) checks the manifest, the header, the seed against its
-commitment, the map, the ledger and then every battle and the final map against a replay with
-`engine.py`; the first difference is named (`MISMATCH place: field ...: expected ..., found
-...`). The files it imports (`engine.py`, `tables.py`, `beacons.py`, `draws.py`, `errors.py`,
-`exact.py`) lie beside it there and are imported as plain files.
+Standard library only. Inside a season archive, `python3 verifier.py verify . [--receipt
+FILE]... [--head FILE]...` (or `python3 -S verifier.py verify season.zip`) checks the manifest,
+the header, the seed against its commitment, the map, the ledger and then every battle and the
+final map against a replay with `engine.py`, and then the season log against the archive and
+the receipts and heads given (`log_check.py`); the first difference is named (`MISMATCH place:
+field ...: expected ..., found ...`). The files it imports (`engine.py`, `tables.py`,
+`beacons.py`, `log_check.py`, `draws.py`, `errors.py`, `exact.py`, `merkle.py`, `ed25519.py`,
+`records.py`) lie beside it there and are imported as plain files.
 """
 
 from __future__ import annotations
@@ -13,18 +15,21 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 if __package__:
-    from fairfight.conquest import beacons, engine, tables
+    from fairfight.conquest import beacons, engine, log_check, tables
     from fairfight.core.draws import verify_reveal
+    from fairfight.core.records import first_difference
 else:  # a plain file in a season archive: the files lying beside it stand in for the package
     import beacons  # type: ignore[import-not-found, no-redef, unused-ignore]
     import engine  # type: ignore[import-not-found, no-redef, unused-ignore]
+    import log_check  # type: ignore[import-not-found, no-redef, unused-ignore]
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]
     from draws import verify_reveal  # type: ignore[import-not-found, no-redef, unused-ignore]
+    from records import first_difference  # type: ignore[import-not-found, no-redef, unused-ignore]
 
 Plain = engine.Plain
 ReplayMismatch = engine.ReplayMismatch
@@ -37,6 +42,7 @@ __all__ = [
     "engine_files_named",
     "first_difference",
     "load_record",
+    "load_saved",
     "main",
     "verify_record",
 ]
@@ -74,65 +80,6 @@ _SPACES = " \t\n\r"
 """The whitespace a `.txt` record file may carry around its value (JSON's own four)."""
 _RECORD_FILE_LIMIT = 64 * 1024 * 1024
 """Bytes; a record file above this is refused rather than read (a real season is ~2 MB)."""
-_PLAIN_LEAVES = frozenset({str, int, bool, type(None)})
-
-
-def _surely_equal(saved: Any, replayed: Any) -> bool:
-    """True only when `first_difference` would find nothing: same exact types, equal values.
-
-    A quick pass for the common case (a replay that matches); False sends the caller to the
-    full walk, which names the place.
-    """
-    kind = type(saved)
-    if kind is not type(replayed):
-        return False
-    if kind in _PLAIN_LEAVES:
-        return bool(saved == replayed)
-    if kind is dict:
-        if len(saved) != len(replayed):
-            return False
-        for key, value in saved.items():
-            other = replayed.get(key, engine.ABSENT)
-            if type(value) in _PLAIN_LEAVES and type(value) is type(other):
-                if value != other:
-                    return False
-            elif not _surely_equal(value, other):
-                return False
-        return True
-    if kind is list:
-        return len(saved) == len(replayed) and all(
-            _surely_equal(a, b) for a, b in zip(saved, replayed, strict=True)
-        )
-    return False
-
-
-def first_difference(saved: Any, replayed: Any, path: str = "") -> tuple[str, Any, Any] | None:
-    """The first place (dotted path, keys in sorted order) where two JSON values differ.
-
-    Returns (path, saved, replayed); a key one side lacks is given as `engine.ABSENT`.
-    """
-    if _surely_equal(saved, replayed):
-        return None
-    if isinstance(saved, dict) and isinstance(replayed, dict):
-        for key in sorted(set(saved) | set(replayed)):
-            where = f"{path}.{key}" if path else str(key)
-            if key not in saved or key not in replayed:
-                return where, saved.get(key, engine.ABSENT), replayed.get(key, engine.ABSENT)
-            found = first_difference(saved[key], replayed[key], where)
-            if found:
-                return found
-        return None
-    if isinstance(saved, list) and isinstance(replayed, list):
-        for i, (a, b) in enumerate(zip(saved, replayed, strict=False)):
-            found = first_difference(a, b, f"{path}[{i}]")
-            if found:
-                return found
-        if len(saved) != len(replayed):
-            return f"{path} length", len(saved), len(replayed)
-        return None
-    if type(saved) is not type(replayed) or saved != replayed:
-        return path or "value", saved, replayed
-    return None
 
 
 def _is_int(value: Any, low: int = 0) -> bool:
@@ -174,10 +121,11 @@ def _check_present(place: str, value: Plain, fields: Iterable[str], path: str = 
 
 
 def engine_files_named(files: Any) -> tuple[str, ...]:
-    """The verifier files a header must name: the three of an older archive when it names
-    exactly those, else today's (`tables.ENGINE_FILES`)."""
-    if isinstance(files, dict) and set(files) == set(tables.LEGACY_ENGINE_FILES):
-        return tables.LEGACY_ENGINE_FILES
+    """The verifier files a header must name: those of an older archive (three, or the eight
+    from before the season log) when it names exactly those, else today's (`ENGINE_FILES`)."""
+    for older in (tables.LEGACY_ENGINE_FILES, tables.PREVIOUS_ENGINE_FILES):
+        if isinstance(files, dict) and set(files) == set(older):
+            return older
     return tables.ENGINE_FILES
 
 
@@ -298,13 +246,17 @@ def _replay_season(state: Plain, ledger: list[Plain]) -> tuple[Plain, list[Plain
     return state, entries
 
 
-def verify_record(record: Mapping[str, Any]) -> list[str]:
-    """Replay a published season and compare every field; raise ReplayMismatch at the first miss.
-
-    Returns notes for the viewer (what was checked, and anything that could not be).
+def verify_record(
+    record: Mapping[str, Any],
+    receipts: Sequence[log_check.Saved] = (),
+    heads: Sequence[log_check.Saved] = (),
+) -> list[str]:
+    """Replay a published season and compare every field, then check its season log against
+    the receipts and heads fans saved (each as its file name and value); raise ReplayMismatch
+    at the first miss. Returns notes for the viewer (what was checked, and what could not be).
     """
     try:
-        return _verify(record)
+        return [*_verify(record), *log_check.check_log(record, receipts, heads)]
     except (KeyError, TypeError, AttributeError, IndexError) as error:
         raise ReplayMismatch("record", f"malformed ({type(error).__name__}: {error})") from None
 
@@ -416,34 +368,48 @@ def _parse_json(text: str) -> Any:
     )
 
 
-def _parse_record_file(name: str, data: bytes) -> Any:
-    """One record file's value: UTF-8, canonical JSON values only (whole numbers, unique keys)."""
+def _parse_json_text(name: str, number: int, line: str) -> Any:
+    """One JSON value of a record or saved file; a failure names the file and the line."""
+    try:
+        return _parse_json(line)
+    except RecursionError:
+        raise ReplayMismatch(name, f"line {number}: nested too deeply") from None
+    except _RecordFileError as error:
+        raise ReplayMismatch(name, f"line {number}: {error}") from None
+    except ValueError as error:
+        raise ReplayMismatch(
+            name, f"line {number}: not valid JSON ({engine.shown(str(error))})"
+        ) from None
+
+
+def _parse_record_file(name: str, data: bytes, single: bool = False) -> Any:
+    """One record file's value: UTF-8, canonical JSON values only (whole numbers, unique keys);
+    `single` reads one JSON value whatever the name (a saved receipt or head)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ReplayMismatch(name, "not UTF-8 text") from None
+    if single:
+        return _parse_json_text(name, 1, text)
     if name.endswith(".txt"):
         return text.strip(_SPACES)
-    lines = text.split("\n") if name.endswith(".jsonl") else [text]
-    values = []
-    for number, line in enumerate(lines, start=1):
-        if name.endswith(".jsonl") and not line.strip(_SPACES):
-            continue
-        try:
-            values.append(_parse_json(line))
-        except RecursionError:
-            raise ReplayMismatch(name, f"line {number}: nested too deeply") from None
-        except _RecordFileError as error:
-            raise ReplayMismatch(name, f"line {number}: {error}") from None
-        except ValueError as error:
-            raise ReplayMismatch(
-                name, f"line {number}: not valid JSON ({engine.shown(str(error))})"
-            ) from None
-    return values if name.endswith(".jsonl") else values[0]
+    if not name.endswith(".jsonl"):
+        return _parse_json_text(name, 1, text)
+    return [
+        _parse_json_text(name, number, line)
+        for number, line in enumerate(text.split("\n"), start=1)
+        if line.strip(_SPACES)
+    ]
 
 
 def _archive_names() -> tuple[str, ...]:
-    return (*tables.RECORD_FILES.values(), *tables.ENGINE_FILES, tables.GUIDE, tables.MANIFEST)
+    return (
+        *tables.RECORD_FILES.values(),
+        *tables.LOG_RECORD_FILES.values(),
+        *tables.ENGINE_FILES,
+        tables.GUIDE,
+        tables.MANIFEST,
+    )
 
 
 def _read_folder(folder: Path) -> dict[str, bytes]:
@@ -524,20 +490,54 @@ def load_record(source: Path) -> Plain:
                 continue
             raise ReplayMismatch(name, "missing from the record")
         record[role] = _parse_record_file(name, files[name])
+    for role, name in tables.LOG_RECORD_FILES.items():
+        record[role] = _parse_record_file(name, files[name]) if name in files else None
     return record
 
 
+def load_saved(path: Path) -> log_check.Saved:
+    """A receipt or head a fan saved, as (its file name, its value); read like a record file."""
+    if not path.is_file():
+        raise ReplayMismatch(path.name, "no such file")
+    if path.stat().st_size > _RECORD_FILE_LIMIT:
+        raise ReplayMismatch(path.name, f"larger than {_RECORD_FILE_LIMIT} bytes; refused")
+    return path.name, _parse_record_file(path.name, path.read_bytes(), single=True)
+
+
+_USAGE = (
+    "usage: python3 verifier.py verify RECORD_FOLDER_OR_ZIP [--receipt FILE]... [--head FILE]..."
+)
+
+
+def _saved_files(options: list[str]) -> tuple[list[Path], list[Path]] | None:
+    """The `--receipt FILE` and `--head FILE` pairs, in order; None when they are malformed."""
+    receipts: list[Path] = []
+    heads: list[Path] = []
+    if len(options) % 2:
+        return None
+    for flag, value in zip(options[::2], options[1::2], strict=True):
+        if flag not in ("--receipt", "--head"):
+            return None
+        (receipts if flag == "--receipt" else heads).append(Path(value))
+    return receipts, heads
+
+
 def main(arguments: list[str]) -> int:
-    """`python3 verifier.py verify DIR`: 0 when the record replays exactly, 1 naming the first
+    """`python3 verifier.py verify DIR [--receipt FILE]... [--head FILE]...`: 0 when the record
+    replays exactly and its log holds every saved receipt and head, 1 naming the first
     difference, 2 on bad usage."""
-    if len(arguments) != 2 or arguments[0] != "verify":
-        print("usage: python3 verifier.py verify RECORD_FOLDER_OR_ZIP", file=sys.stderr)
+    saved = _saved_files(arguments[2:])
+    if len(arguments) < 2 or arguments[0] != "verify" or saved is None:
+        print(_USAGE, file=sys.stderr)
         return 2
-    if not Path(arguments[1]).exists():
-        print(f"no such folder or file: {arguments[1]}", file=sys.stderr)
-        return 2
+    for path in (Path(arguments[1]), *saved[0], *saved[1]):
+        if not path.exists():
+            print(f"no such folder or file: {path}", file=sys.stderr)
+            return 2
     try:
-        notes = verify_record(load_record(Path(arguments[1])))
+        receipts = [load_saved(path) for path in saved[0]]
+        heads = [load_saved(path) for path in saved[1]]
+        notes = verify_record(load_record(Path(arguments[1])), receipts, heads)
     except ReplayMismatch as mismatch:
         print(f"MISMATCH {mismatch}", file=sys.stderr)
         return 1

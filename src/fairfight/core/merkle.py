@@ -24,6 +24,7 @@ __all__ = [
     "MerkleTree",
     "hashes_from_hex",
     "hashes_to_hex",
+    "inclusion_ranges",
     "leaf_hash",
     "node_hash",
     "tree_hash",
@@ -120,6 +121,13 @@ class MerkleTree:
         half = _split(size)
         return node_hash(self._subtree(start, start + half), self._subtree(start + half, end))
 
+    def subtree_root(self, start: int, end: int) -> bytes:
+        """MTH of leaves `start .. end-1`: the hash an inclusion proof names for that range
+        (see `inclusion_ranges`); ValueError unless `0 <= start < end <= len(self)`."""
+        if not 0 <= start < end <= len(self):
+            raise ValueError(f"no leaves {start} to {end - 1} in a tree of {len(self)}")
+        return self._subtree(start, end)
+
     def root(self, size: int | None = None) -> bytes:
         """MTH of the first `size` leaves (all of them by default) [RFC 9162 2.1.1]."""
         size = self._size(size)
@@ -157,6 +165,25 @@ class MerkleTree:
             return [*self._subproof(old_size, start, middle, complete), self._subtree(middle, end)]
         older = self._subproof(old_size - (middle - start), middle, end, complete=False)
         return [*older, self._subtree(start, middle)]
+
+
+def inclusion_ranges(index: int, size: int) -> list[tuple[int, int]]:
+    """The leaf ranges `(start, end)` whose roots make up the inclusion proof of leaf `index` in
+    a tree of `size` leaves, innermost first, as the proof lists them: comparing each hash of a
+    proof with the same range of another tree tells where the two trees part."""
+    if not 0 <= index < size:
+        raise ValueError(f"leaf {index} is not in a tree of {size}")
+    ranges: list[tuple[int, int]] = []
+    start, end = 0, size
+    while end - start > 1:
+        middle = start + _split(end - start)
+        if index < middle:
+            ranges.append((middle, end))
+            end = middle
+        else:
+            ranges.append((start, middle))
+            start = middle
+    return ranges[::-1]
 
 
 def tree_hash(leaves: Iterable[bytes]) -> bytes:

@@ -107,6 +107,31 @@
    * are merged as they fill, then the rest folded from the right, which is MTH's split at the
    * largest power of two below the size, applied all the way down.
    */
+  /* The leaf ranges [start, end) whose roots make up the inclusion proof of leaf `index` in a
+   * tree of `size` leaves, innermost first (as merkle.inclusion_ranges); throws RangeError
+   * unless 0 <= index < size. */
+  function inclusionRanges(index, size) {
+    if (!isCount(index) || !isCount(size) || index >= size) {
+      throw new RangeError(`leaf ${index} is not in a tree of ${size}`);
+    }
+    const ranges = [];
+    let start = 0;
+    let end = size;
+    while (end - start > 1) {
+      let split = 1;
+      while (split * 2 < end - start) split *= 2;
+      const middle = start + split;
+      if (index < middle) {
+        ranges.push([middle, end]);
+        end = middle;
+      } else {
+        ranges.push([start, middle]);
+        start = middle;
+      }
+    }
+    return ranges.reverse();
+  }
+
   async function treeHash(leafHashes) {
     if (leafHashes.length === 0) return bytesFromHex(EMPTY_ROOT_HEX);
     const stack = []; // [leaf count, hash] of complete subtrees, largest first
@@ -300,6 +325,7 @@
     bytesFromHex,
     hashesFromHex,
     hexOf,
+    inclusionRanges,
     leafHash,
     nodeHash,
     treeHash,

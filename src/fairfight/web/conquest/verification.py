@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from fairfight.conquest import engine, publication
+from fairfight.conquest import engine, log_check, publication, tables
 from fairfight.web.conquest.catalog import Snapshot
 
 __all__ = ["Step", "Verification", "verification"]
@@ -75,7 +75,21 @@ def _steps(snap: Snapshot) -> list[Step]:
             title="every battle replays from the seed, and the final map matches",
             ok=False, detail=f"{mismatch.place}: {mismatch.detail}",
         ))
+    if tables.LOG_KEY in summary.header:
+        steps.append(_log_step(record))
     return steps
+
+
+def _log_step(record: dict[str, Any]) -> Step:
+    """The season log holds exactly the record under a head signed with the season key."""
+    title = "the season log holds exactly this record, under a head signed with the season key"
+    if record.get("log") is None:
+        return Step(title=title, ok=None, detail="the log is not part of this record")
+    try:
+        notes = log_check.check_log(record)
+    except engine.ReplayMismatch as mismatch:
+        return Step(title=title, ok=False, detail=f"{mismatch.place}: {mismatch.detail}")
+    return Step(title=title, ok=True, detail="; ".join(notes))
 
 
 def _timing_step(header: dict[str, Any]) -> Step:

@@ -1,8 +1,10 @@
-/* The verify page: hand a dropped archive to the worker, show progress, then the verdict. */
+/* The verify page: hand a dropped archive, and any receipts and heads dropped with it, to the
+ * worker; show progress, then the verdict. */
 "use strict";
 (function () {
   const form = document.getElementById("verify-form");
   const input = document.getElementById("archive");
+  const savedInput = document.getElementById("saved");
   const drop = document.getElementById("drop");
   const box = document.getElementById("progress-box");
   const bar = document.getElementById("progress");
@@ -28,12 +30,15 @@
   function show(outcome) {
     result.replaceChildren();
     if (outcome.ok) {
-      const verdict = `verified: ${outcome.battles} battles, the final map and the ledger match`;
+      const unchecked = new Set(outcome.unchecked || []);
+      const cannot = [...unchecked].some((note) => note.includes("cannot check here"));
+      const verdict =
+        `verified: ${outcome.battles} battles, the final map and the ledger match` +
+        (cannot ? "; the signatures: cannot check here" : "");
       const head = line("ok verdict", "\u2713", verdict);
       head.setAttribute("role", "status");
       const list = document.createElement("ol");
       list.className = "checks";
-      const unchecked = new Set(outcome.unchecked || []);
       for (const note of outcome.notes) {
         const item = document.createElement("li");
         // A note that says what was not checked is no pass: it gets a dash, not a tick.
@@ -68,18 +73,32 @@
     }
   };
 
-  async function check(file) {
+  /* The archive is the .zip among the files; every other file is a saved receipt or head. */
+  async function check(files) {
+    const all = [...files];
+    const file = all.find((item) => item.name.toLowerCase().endsWith(".zip")) || all[0];
     if (!file) return;
+    const others = all.filter((item) => item !== file);
+    if (savedInput) others.push(...[...savedInput.files].filter((item) => !all.includes(item)));
     delete document.body.dataset.verdict;
-    result.replaceChildren(line("muted", "", `Checking ${file.name}...`));
+    const beside = others.length ? ` with ${others.length} saved receipts and heads` : "";
+    result.replaceChildren(line("muted", "", `Checking ${file.name}${beside}...`));
     bar.value = 0;
     count.textContent = "";
     box.hidden = false;
-    const bytes = await file.arrayBuffer();
-    worker.postMessage(bytes, [bytes]);
+    const archive = await file.arrayBuffer();
+    const saved = await Promise.all(
+      others.map(async (item) => ({ name: item.name, bytes: await item.arrayBuffer() })),
+    );
+    worker.postMessage({ archive, saved }, [archive, ...saved.map((item) => item.bytes)]);
   }
 
-  input.addEventListener("change", () => check(input.files[0]));
+  input.addEventListener("change", () => check(input.files));
+  if (savedInput) {
+    savedInput.addEventListener("change", () => {
+      if (input.files.length) check(input.files);
+    });
+  }
 
   /* `/verify?archive=/path/season.zip`: fetch a season's published archive from this site. */
   const published = new URLSearchParams(window.location.search).get("archive");
@@ -89,7 +108,7 @@
         if (!response.ok) throw new Error(`${published}: ${response.status}`);
         return response.blob();
       })
-      .then((blob) => check(new File([blob], published.split("/").pop())))
+      .then((blob) => check([new File([blob], published.split("/").pop())]))
       .catch((error) => {
         result.replaceChildren(line("error", "\u2717", `could not fetch ${error.message}`));
       });
@@ -102,6 +121,6 @@
   drop.addEventListener("drop", (event) => {
     event.preventDefault();
     drop.classList.remove("over");
-    check(event.dataTransfer.files[0]);
+    check(event.dataTransfer.files);
   });
 })();
