@@ -168,7 +168,15 @@ def _page_forms() -> dict[str, list[str]]:
         "LEGACY_ENGINE_FILES": [
             "carries " + ", ".join(f"`{name}`" for name in e.LEGACY_ENGINE_FILES) + " instead"
         ],
+        "LOG_KEY": [f"(`{e.LOG_KEY}`, an Ed25519 public key)"],
+        "LOG_RECORD_FILES": [
+            ", ".join(f"`{name}` ({role})" for role, name in e.LOG_RECORD_FILES.items()) + "."
+        ],
         "MANIFEST": [f"and `{e.MANIFEST}`, the SHA-256"],
+        "PREVIOUS_ENGINE_FILES": [
+            "carries " + " ".join(f"`{name}`," for name in e.PREVIOUS_ENGINE_FILES)[:-1]
+            + " instead: both"
+        ],
         "MORALE_CAP_BP": [f"never exceeds {_percent(Fraction(e.MORALE_CAP_BP, e.BASIS_POINTS))}"],
         "MORALE_DECAY": [f"decays {_times(e.MORALE_DECAY)}"],
         "MORALE_UPSET_BP": [f"or {_percent(Fraction(e.MORALE_UPSET_BP, e.BASIS_POINTS))}"],
