@@ -168,7 +168,7 @@ def _page_forms() -> dict[str, list[str]]:
         "LEGACY_ENGINE_FILES": [
             "carries " + ", ".join(f"`{name}`" for name in e.LEGACY_ENGINE_FILES) + " instead"
         ],
-        "LOG_KEY": [f"(`{e.LOG_KEY}`, an Ed25519 public key)"],
+        "LOG_KEY": [f"(`{e.LOG_KEY}`, the public half of a signing key)"],
         "LOG_RECORD_FILES": [
             ", ".join(f"`{name}` ({role})" for role, name in e.LOG_RECORD_FILES.items()) + "."
         ],
