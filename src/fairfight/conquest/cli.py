@@ -309,7 +309,7 @@ def backup(
     as_json: bool = AsJson,
 ) -> None:
     """Copy the season file and its secret seed file, safely even while battles run."""
-    from fairfight.conquest.store import backup_season
+    from fairfight.conquest.backup import backup_season
 
     _report_files(backup_season(Path(season_file), folder), as_json)
 
