@@ -23,6 +23,7 @@ from fairfight.conquest import (
     engine,
     integrity,
     ledger,
+    log,
     season_keys,
     season_odds,
     tables,
@@ -46,6 +47,7 @@ __all__ = [
     "contribute",
     "create_season",
     "fight",
+    "latest_head",
     "odds",
     "open_store",
     "record_beacon",
@@ -361,6 +363,17 @@ def record_beacon(
                 spec, value.randomness, value.signature, now or beacons.utc_now())
             SeasonStore.set_beacon(session, beacon)
             return beacon
+    finally:
+        store.close()
+
+
+def latest_head(path: SeasonAddress) -> dict[str, Any] | None:
+    """The season log's latest signed head (None for a season made before the log)."""
+    store = open_store(path)
+    try:
+        with store.transaction() as session:
+            summary_in(session)  # a damaged season is refused, not its head shown
+            return log.latest_head(session)
     finally:
         store.close()
 
