@@ -50,6 +50,7 @@ __all__ = [
     "SIGNER_INFO_KEY",
     "Signer",
     "append",
+    "battle_head",
     "battle_leaf",
     "beacon_leaf",
     "contribution_leaf",
@@ -192,6 +193,23 @@ class Appended:
                 "head": self.head, "inclusion": merkle.hashes_to_hex(proof)}
 
 
+def _ref(leaf: dict[str, Any]) -> int | None:
+    """What a leaf is looked up by: a contribution's seq, a battle's number."""
+    if leaf["kind"] == LeafKind.CONTRIBUTION:
+        return int(leaf["entry"]["seq"])
+    if leaf["kind"] == LeafKind.BATTLE:
+        return int(leaf["battle"]["number"])
+    return None
+
+
+def _position(session: Session, kind: LeafKind, ref: int) -> LogLeafRow | None:
+    if not has_table(session.connection(), LogLeafRow.__tablename__):
+        return None
+    query = select(LogLeafRow).where(LogLeafRow.season_id == season_of(session),
+                                     LogLeafRow.kind == kind.value, LogLeafRow.ref == ref)
+    return session.scalars(query).first()
+
+
 def append(session: Session, new_leaves: Sequence[dict[str, Any]]) -> Appended | None:
     """Append leaves in order and sign one head over them, inside the caller's write
     transaction; None for a season without a log (or nothing to append)."""
@@ -209,11 +227,10 @@ def append(session: Session, new_leaves: Sequence[dict[str, Any]]) -> Appended |
     for leaf in new_leaves:
         data = canonical_json(leaf)
         position = tree.append(data)
-        entry = leaf.get("entry") if leaf["kind"] == LeafKind.CONTRIBUTION else None
         session.add(LogLeafRow(
             season_id=season_of(session), position=position, kind=leaf["kind"],
             leaf=data.decode("utf-8"), leaf_hash=tree.leaf_hash(position).hex(),
-            seq=None if entry is None else entry["seq"]))
+            ref=_ref(leaf)))
     head = {"season": season, "size": len(tree), "root": tree.root().hex(), "time": _now()}
     head["signature"] = key.sign(head_message(head)).hex()
     session.add(LogHeadRow(season_id=season_of(session), size=head["size"], root=head["root"],
@@ -273,11 +290,7 @@ def log_record(session: Session) -> dict[str, Any] | None:
 def receipt(session: Session, seq: int) -> dict[str, Any] | None:
     """The receipt of ledger entry `seq`, under the head published with it: the same receipt
     its contribution was answered with. None when the entry has no leaf (no log, or no entry)."""
-    if not has_table(session.connection(), LogLeafRow.__tablename__):
-        return None
-    query = select(LogLeafRow).where(LogLeafRow.season_id == season_of(session),
-                                     LogLeafRow.seq == seq)
-    row = session.scalars(query).first()
+    row = _position(session, LeafKind.CONTRIBUTION, seq)
     if row is None:
         return None
     head = head_covering(session, row.position)
@@ -289,6 +302,12 @@ def receipt(session: Session, seq: int) -> dict[str, Any] | None:
         bytes.fromhex(value) for value in session.scalars(hashes.order_by(LogLeafRow.position)))
     entry = load_column(f"log_leaf ({row.position})", row.leaf)["entry"]
     return Appended(head, row.position, tree).receipt(row.position, entry)
+
+
+def battle_head(session: Session, number: int) -> dict[str, Any] | None:
+    """The signed head published with battle `number` (None without a log)."""
+    row = _position(session, LeafKind.BATTLE, number)
+    return None if row is None else head_covering(session, row.position)
 
 
 def leaf_count_by_kind(session: Session) -> dict[str, int]:

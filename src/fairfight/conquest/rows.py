@@ -194,7 +194,8 @@ class OperatorSessionRow(_KeysBase):
 class LogLeafRow(_KeysBase):
     """One leaf of the season log: its canonical JSON and its RFC 9162 leaf hash.
 
-    `seq` is the ledger seq of a contribution's leaf (how a receipt is found by its entry).
+    `ref` is what the leaf is found by: a contribution's ledger seq (its receipt is found by
+    its entry), a battle's number (its episode carries the head published with it).
     """
 
     __tablename__ = "log_leaf"
@@ -203,7 +204,7 @@ class LogLeafRow(_KeysBase):
     kind: Mapped[str] = mapped_column(String(16))
     leaf: Mapped[str] = mapped_column(Text)
     leaf_hash: Mapped[str] = mapped_column(String(64))
-    seq: Mapped[int | None] = mapped_column(Integer, default=None, index=True)
+    ref: Mapped[int | None] = mapped_column(Integer, default=None, index=True)
 
 
 class LogHeadRow(_KeysBase):

@@ -50,7 +50,6 @@ from fairfight.conquest.season_file import (
     check_season_file,
     check_tables,
     connect_file_engine,
-    copy_online,
     database_errors,
     return_to_rollback_journal,
 )
