@@ -133,7 +133,7 @@ def test_every_receipt_proves_its_entry_and_a_replayed_key_gets_the_same_one(
     for receipt in receipts:
         assert receipt is not None and receipt["format"] == "fairfight-conquest-receipt-1"
         assert _included(receipt)
-        assert receipt["head"]["size"] == receipt["leaf_index"] + 1  # the head it was appended under
+        assert receipt["head"]["size"] == receipt["leaf_index"] + 1  # its append's head
     again = season.contribute(path, "AB", 5, key="kAB")
     assert again.repeated and again.receipt == receipts[0]
     forged = {**receipts[1], "entry": {**receipts[1]["entry"], "amount": 50}}
