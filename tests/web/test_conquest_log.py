@@ -178,8 +178,9 @@ def test_exactly_once_across_two_apps_with_one_log(season_file: Path) -> None:
                     headers={"Idempotency-Key": f"twice-{number}"})))
         heads = one.get(f"{API}/heads").json()["heads"]
     for number in range(len(codes)):
-        bodies = [a.json() for n, a in answers if n == number]
-        assert bodies[0] == bodies[1] == bodies[2] and all(a.status_code == 201 for n, a in answers if n == number)
+        mine = [a for n, a in answers if n == number]
+        assert all(a.status_code == 201 for a in mine)
+        assert mine[0].json() == mine[1].json() == mine[2].json()
     ledger = season.summary(season_file).ledger
     assert [e["faction"] for e in ledger[-3:]] == codes
     assert [head["size"] for head in heads] == list(range(1, len(heads) + 1))
