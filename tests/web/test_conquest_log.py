@@ -21,7 +21,8 @@ HTML = {"accept": "text/html"}
 API = "/api/seasons/1"
 
 
-def _open_faction(path: Path, skip: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+def _open_faction(path: Path, skip: set[str] | None = None) -> str:
+    skip = skip or set()
     summary = season.summary(path)
     pending = {e["faction"] for e in summary.ledger
                if e["before_battle"] == summary.board["next_battle"]}
