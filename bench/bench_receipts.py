@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import statistics
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from bench.bench_web import CLIENTS, _p99, _plan, _server
+from bench.bench_web import CLIENTS, _check_health, _p99, _plan, _server, contribution_load
 from bench.loadgen import Answer, Request, run_load
 from bench.timing import report
 from fairfight.conquest import archive, log, scenario, season, tables
@@ -43,22 +44,13 @@ def _check_plain(request: Request, answer: Answer) -> None:
     assert answer.body.get("receipt") is None
 
 
-def _load(address: Path, check: object) -> tuple[int, float, list[float], float, list[float]]:
+def _load(address: Path, check: Callable[[Request, Answer], None]) -> tuple[int, float, list[float], float, list[float]]:
     plan = _plan(address)
-    health = [Request("GET", "/api/health")] * len(plan)
-    contributions = [
-        Request("POST", "/api/seasons/1/contributions", {"faction": code, "amount": 5},
-                (("Idempotency-Key", f"bench-{i}"),))
-        for i, code in enumerate(plan)
-    ]
+    health, contributions = contribution_load(plan)
     with _server(f"sqlite:///{address}") as base:
         health_seconds, health_latencies = run_load(base, health, CLIENTS, _check_health)
-        seconds, latencies = run_load(base, contributions, CLIENTS, check)  # type: ignore[arg-type]
+        seconds, latencies = run_load(base, contributions, CLIENTS, check)
     return len(plan), seconds, latencies, health_seconds, health_latencies
-
-
-def _check_health(request: Request, answer: Answer) -> None:
-    assert answer.status == 200, answer
 
 
 def _unlogged(path: Path, like: Path) -> None:

@@ -38,13 +38,15 @@ def _leaves_and_heads(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, 
         store.close()
 
 
-def _signed(head: dict[str, Any], key: str) -> bool:
+def head_is_signed(head: dict[str, Any], key: str) -> bool:
+    """The head's signature checks under `key` (hex), over the bytes the contract names."""
     message = b"fairfight season head v1\n" + canonical_json(
         {name: head[name] for name in ("season", "size", "root", "time")})
     return ed25519.verify(bytes.fromhex(key), message, bytes.fromhex(head["signature"]))
 
 
-def _included(receipt: dict[str, Any]) -> bool:
+def receipt_is_included(receipt: dict[str, Any]) -> bool:
+    """The receipt's inclusion proof leads from its entry's leaf to its head's root."""
     leaf = canonical_json({"kind": "contribution", "entry": receipt["entry"]})
     return merkle.verify_inclusion(
         merkle.leaf_hash(leaf), receipt["leaf_index"], receipt["head"]["size"],
@@ -107,9 +109,9 @@ def test_leaves_are_appended_in_order_with_a_signed_head_after_each_append(
     tree = merkle.MerkleTree.of_leaves(canonical_json(leaf) for leaf in leaves)
     for head in heads:
         assert head["season"] == summary.commitment
-        assert _signed(head, key)
+        assert head_is_signed(head, key)
         assert head["root"] == tree.root(head["size"]).hex()
-    assert not _signed({**heads[-1], "size": heads[-1]["size"] + 1}, key)
+    assert not head_is_signed({**heads[-1], "size": heads[-1]["size"] + 1}, key)
 
 
 def season_history(path: Path) -> list[dict[str, Any]]:
@@ -132,12 +134,12 @@ def test_every_receipt_proves_its_entry_and_a_replayed_key_gets_the_same_one(
     assert all(receipt is not None for receipt in receipts)
     for receipt in receipts:
         assert receipt is not None and receipt["format"] == "fairfight-conquest-receipt-1"
-        assert _included(receipt)
+        assert receipt_is_included(receipt)
         assert receipt["head"]["size"] == receipt["leaf_index"] + 1  # its append's head
     again = season.contribute(path, "AB", 5, key="kAB")
     assert again.repeated and again.receipt == receipts[0]
     forged = {**receipts[1], "entry": {**receipts[1]["entry"], "amount": 50}}
-    assert not _included(forged)
+    assert not receipt_is_included(forged)
 
 
 def test_the_command_line_writes_the_receipt_and_the_latest_head(tmp_path: Path) -> None:
@@ -149,7 +151,7 @@ def test_the_command_line_writes_the_receipt_and_the_latest_head(tmp_path: Path)
     assert result.exit_code == 0, result.output
     receipt = json.loads((tmp_path / "receipt.json").read_text())
     assert receipt["entry"] == {"seq": 1, "before_battle": 1, "faction": "AB", "amount": 10}
-    assert _included(receipt)
+    assert receipt_is_included(receipt)
     shown = runner.invoke(app, ["head", str(path), "--out", str(tmp_path / "head.json")])
     assert shown.exit_code == 0, shown.output
     saved = json.loads((tmp_path / "head.json").read_text())
@@ -193,13 +195,13 @@ def test_writers_in_two_processes_never_fork_the_log(tmp_path: Path) -> None:
     finally:
         store.close()
     receipt = season.contribute(path, "AE", 5).receipt
-    assert receipt is not None and _included(receipt)
+    assert receipt is not None and receipt_is_included(receipt)
     leaves, heads = _leaves_and_heads(path)
     assert [leaf["kind"] for leaf in leaves] == ["header"] + ["contribution"] * 7
     assert [head["size"] for head in heads] == list(range(1, 9))
     tree = merkle.MerkleTree.of_leaves(canonical_json(leaf) for leaf in leaves)
     key = season.summary(path).header[tables.LOG_KEY]
-    assert all(_signed(h, key) and h["root"] == tree.root(h["size"]).hex() for h in heads)
+    assert all(head_is_signed(h, key) and h["root"] == tree.root(h["size"]).hex() for h in heads)
 
 
 def test_a_head_not_over_the_stored_leaves_is_refused(tmp_path: Path) -> None:

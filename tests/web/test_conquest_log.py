@@ -12,9 +12,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from fairfight.conquest import season, season_keys, tables
-from fairfight.core import ed25519, merkle
 from fairfight.core.records import canonical_json
 from fairfight.web.conquest.live import head_event
+from tests.conquest.test_log import head_is_signed, receipt_is_included
 from tests.web.conquest_support import ADMIN_TOKEN, make_app
 
 HTML = {"accept": "text/html"}
@@ -31,19 +31,6 @@ def _open_faction(path: Path, skip: set[str] | None = None) -> str:
                 and code not in pending | skip)
 
 
-def _signed(head: dict[str, Any], key: str) -> bool:
-    message = b"fairfight season head v1\n" + canonical_json(
-        {name: head[name] for name in ("season", "size", "root", "time")})
-    return ed25519.verify(bytes.fromhex(key), message, bytes.fromhex(head["signature"]))
-
-
-def _included(receipt: dict[str, Any]) -> bool:
-    leaf = canonical_json({"kind": "contribution", "entry": receipt["entry"]})
-    return merkle.verify_inclusion(
-        merkle.leaf_hash(leaf), receipt["leaf_index"], receipt["head"]["size"],
-        merkle.hashes_from_hex(receipt["inclusion"]), bytes.fromhex(receipt["head"]["root"]))
-
-
 def test_a_contribution_answers_with_its_receipt_and_the_receipt_is_public(
         client: TestClient, season_file: Path) -> None:
     code = _open_faction(season_file)
@@ -53,8 +40,8 @@ def test_a_contribution_answers_with_its_receipt_and_the_receipt_is_public(
     receipt = first.json()["receipt"]
     assert receipt["entry"] == {k: first.json()[k] for k in
                                 ("seq", "before_battle", "faction", "amount")}
-    assert _included(receipt)
-    assert _signed(receipt["head"], season.summary(season_file).header[tables.LOG_KEY])
+    assert receipt_is_included(receipt)
+    assert head_is_signed(receipt["head"], season.summary(season_file).header[tables.LOG_KEY])
     again = client.post(f"{API}/contributions", json=body, headers={"Idempotency-Key": "r-1"})
     assert again.json() == first.json()  # the replay: the same receipt
     download = client.get(f"{API}/receipts/{receipt['entry']['seq']}")
@@ -91,7 +78,7 @@ def test_every_head_is_published_paged_and_each_verifies(
         after = page["next_after"]
     assert [head["size"] for head in heads] == list(range(1, len(heads) + 1))
     assert heads[-1] == season.latest_head(season_file)
-    assert all(_signed(head, key) for head in heads)
+    assert all(head_is_signed(head, key) for head in heads)
     first = client.get(f"{API}/heads/1")
     assert first.json() == heads[0] and "attachment" in first.headers["content-disposition"]
     assert client.get(f"{API}/heads/{len(heads) + 1}").status_code == 404
@@ -103,7 +90,7 @@ def test_each_episode_carries_the_head_published_with_it(
     sizes = []
     for number in (1, 2):
         head = client.get(f"{API}/battles/{number}").json()["head"]
-        assert _signed(head, key)
+        assert head_is_signed(head, key)
         sizes.append(head["size"])
         page = client.get(f"/conquest/1/battles/{number}", headers=HTML).text
         assert head["root"] in page and f'href="/api/seasons/1/heads/{head["size"]}"' in page
@@ -186,5 +173,5 @@ def test_exactly_once_across_two_apps_with_one_log(season_file: Path) -> None:
     assert [e["faction"] for e in ledger[-3:]] == codes
     assert [head["size"] for head in heads] == list(range(1, len(heads) + 1))
     receipts = [a.json()["receipt"] for _, a in answers[::3]]
-    assert all(_included(r) for r in receipts)
+    assert all(receipt_is_included(r) for r in receipts)
     assert heads[-1]["size"] == receipts[-1]["leaf_index"] + 1
