@@ -44,7 +44,12 @@ def _check_plain(request: Request, answer: Answer) -> None:
     assert answer.body.get("receipt") is None
 
 
-def _load(address: Path, check: Callable[[Request, Answer], None]) -> tuple[int, float, list[float], float, list[float]]:
+Check = Callable[[Request, Answer], None]
+Measured = tuple[int, float, list[float], float, list[float]]
+"""(contributions, their seconds, their latencies, the health load's seconds and latencies)."""
+
+
+def _load(address: Path, check: Check) -> Measured:
     plan = _plan(address)
     health, contributions = contribution_load(plan)
     with _server(f"sqlite:///{address}") as base:
