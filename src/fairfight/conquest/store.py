@@ -47,6 +47,7 @@ from fairfight.conquest.rows import (
     season_of,
 )
 from fairfight.conquest.season_file import (
+    check_new_season_files,
     check_season_file,
     check_tables,
     connect_file_engine,
@@ -155,15 +156,7 @@ class SeasonStore:
         path = Path(path)
         seeds = SeedFile(seed_file_for(path))
         keys = KeyFile(key_file_for(path))
-        for target in (path, seeds.path, keys.path):
-            if target.exists() or target.is_symlink():
-                raise InputError(str(target), "already exists; choose a new file for a new season")
-        if not path.parent.is_dir():
-            raise InputError(str(path), "its folder does not exist")
-        if not os.access(path.parent, os.W_OK):
-            raise InputError(
-                str(path.parent), "the folder is read-only; a season cannot be made here"
-            )
+        check_new_season_files(path, [seeds.path, keys.path])
         seeds.keep(seed)
         if private_key is not None:
             try:
