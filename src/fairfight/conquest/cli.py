@@ -155,8 +155,11 @@ def _write_json(path: Path, value: Any) -> None:
 def head(
     season_file: str = SeasonFile,
     out: Path | None = typer.Option(None, "--out", help="Also save the head (JSON) here."),
+    as_json: bool = AsJson,
 ) -> None:
-    """Print the season log's latest signed head: save it, and check it against the archive."""
+    """Print the season log's latest signed head: save it, and check it against the archive.
+
+    The head is JSON either way (one canonical line); `--json` is accepted like every verb's."""
     if out is not None:
         check_output_file(out)
     from fairfight.conquest import season
@@ -167,6 +170,9 @@ def head(
         raise RuleError("log", "this season has no log (made by an older release)")
     if out is not None:
         _write_json(out, latest)
+    if as_json:
+        _emit_json(latest)
+        return
     console.print(canonical_json(latest).decode("utf-8"), markup=False, soft_wrap=True)
 
 

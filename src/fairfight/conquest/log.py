@@ -43,8 +43,8 @@ from fairfight.core.records import canonical_json
 
 __all__ = [
     "Appended",
-    "HEAD_MESSAGE_PREFIX",
     "HEADS_PAGE_LIMIT",
+    "HEAD_MESSAGE_PREFIX",
     "LeafKind",
     "RECEIPT_FORMAT",
     "SIGNER_INFO_KEY",
