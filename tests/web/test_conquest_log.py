@@ -6,16 +6,18 @@ from __future__ import annotations
 import base64
 import json
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 
 from fairfight.conquest import season, season_keys, tables
 from fairfight.core.records import canonical_json
 from fairfight.web.conquest.live import head_event
 from tests.conquest.test_log import head_is_signed, receipt_is_included
-from tests.web.conquest_support import ADMIN_TOKEN, make_app
+from tests.web.conquest_support import ADMIN_TOKEN, live_server, make_app
 
 HTML = {"accept": "text/html"}
 API = "/api/seasons/1"
@@ -114,7 +116,45 @@ def test_the_facts_published_before_battle_1_are_on_the_home_and_in_the_api(
     assert 'href="/api/seasons/1/heads/1" download' in home
 
 
-def test_the_live_stream_announces_each_new_head() -> None:
+def test_the_live_stream_sends_each_new_head(season_file: Path) -> None:
+    app = make_app(season_file)
+    code = _open_faction(season_file)
+    with live_server(app) as base, httpx.Client(base_url=base, timeout=30) as http:
+        received: list[dict[str, str]] = []
+
+        def listen() -> None:
+            with http.stream("GET", f"{API}/events") as response:
+                received.extend(_first_event(response, "head"))
+
+        listener = threading.Thread(target=listen)
+        listener.start()
+        while app.state.conquest.live.clients() < 1:
+            threading.Event().wait(0.02)
+        season.contribute(season_file, code, 5)  # the command line appends: also announced
+        listener.join(30)
+    assert len(received) == 1
+    sent = json.loads(received[0]["data"])
+    assert sent == {"season": 1, "head": season.latest_head(season_file)}
+    assert head_is_signed(sent["head"], season.summary(season_file).header[tables.LOG_KEY])
+
+
+def _first_event(response: httpx.Response, wanted: str) -> list[dict[str, str]]:
+    """The stream's first event named `wanted` (as a list of one; empty if the stream ends)."""
+    current: dict[str, str] = {}
+    for line in response.iter_lines():
+        if line.startswith(":"):
+            continue
+        if line:
+            name, _, value = line.partition(": ")
+            current[name] = value
+            continue
+        if current.get("event") == wanted:
+            return [current]
+        current = {}
+    return []
+
+
+def test_a_head_event_is_one_server_sent_event() -> None:
     head = {"season": "ab" * 32, "size": 7, "root": "cd" * 32, "time": "2026-12-01T20:00:00Z",
             "signature": "ef" * 64}
     event = head_event(3, head).decode()
