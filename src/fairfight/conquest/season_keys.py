@@ -155,7 +155,6 @@ class KeyTable:
 
     def read(self) -> str:
         """The key for this season."""
-        self._table.metadata.create_all(self._engine)
         with self._engine.connect() as connection:
             found = self._find(connection)
         if found is None:
