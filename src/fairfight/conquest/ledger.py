@@ -241,10 +241,10 @@ def record_contributions(
 def _with_receipts(session: Session, outcomes: list[LedgerOutcome]) -> list[LedgerOutcome]:
     """Append the batch's new entries to the season log under one head, and give every
     recorded outcome its receipt (a replay's is read back from the log)."""
+    if not any(isinstance(o, Recorded) for o in outcomes) or not log.kept(session):
+        return outcomes
     new = [o for o in outcomes if isinstance(o, Recorded) and not o.repeated]
     appended = log.append(session, [log.contribution_leaf(o.entry) for o in new])
-    if appended is None and not any(isinstance(o, Recorded) for o in outcomes):
-        return outcomes
     receipts: dict[int, dict[str, Any] | None] = {}
     if appended is not None:
         for index, recorded in enumerate(new, start=appended.first):

@@ -58,6 +58,7 @@ __all__ = [
     "head_message",
     "header_leaf",
     "heads",
+    "kept",
     "latest_head",
     "leaf_count_by_kind",
     "leaves",
@@ -236,6 +237,11 @@ def append(session: Session, new_leaves: Sequence[dict[str, Any]]) -> Appended |
     session.add(LogHeadRow(season_id=season_of(session), size=head["size"], root=head["root"],
                            time=head["time"], signature=head["signature"]))
     return Appended(head, first, tree)
+
+
+def kept(session: Session) -> bool:
+    """Whether the transaction's season keeps a log (its header names a `log_key`)."""
+    return _season(session)[1] is not None
 
 
 def size(session: Session) -> int:
