@@ -87,14 +87,20 @@ def _p99(latencies: list[float]) -> float:
     return sorted(latencies)[int(len(latencies) * 0.99) - 1] * 1000
 
 
-def _contributions(label: str, database: str, address: str | Path) -> None:
-    plan = _plan(address)
+def contribution_load(plan: list[str]) -> tuple[list[Request], list[Request]]:
+    """(the baseline's health requests, one $5 contribution per planned code, each keyed)."""
     health = [Request("GET", "/api/health")] * len(plan)
     contributions = [
         Request("POST", "/api/seasons/1/contributions", {"faction": code, "amount": 5},
                 (("Idempotency-Key", f"bench-{i}"),))
         for i, code in enumerate(plan)
     ]
+    return health, contributions
+
+
+def _contributions(label: str, database: str, address: str | Path) -> None:
+    plan = _plan(address)
+    health, contributions = contribution_load(plan)
     with _server(database) as base:
         health_seconds, health_latencies = run_load(base, health, CLIENTS, _check_health)
         seconds, latencies = run_load(base, contributions, CLIENTS, _check_contribution)

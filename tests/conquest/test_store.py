@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from fairfight.conquest import ledger, publication, season, season_file, seeds, store
+from fairfight.conquest import ledger, publication, season, season_file, season_keys, seeds, store
 from fairfight.conquest.cli import app
 from fairfight.core.errors import InputError
 from tests.conquest.helpers import SEED, star_map
@@ -294,7 +294,7 @@ def test_a_server_database_keeps_the_seed_in_a_table_of_its_own(tmp_path: Path) 
     engine.dispose()
 
 
-def test_backup_copies_the_season_and_its_seed(fought: Path, tmp_path: Path) -> None:
+def test_backup_copies_the_season_its_seed_and_its_key(fought: Path, tmp_path: Path) -> None:
     copies = tmp_path / "backup"
     copies.mkdir()
     result = cli("backup", fought, copies)
@@ -304,7 +304,11 @@ def test_backup_copies_the_season_and_its_seed(fought: Path, tmp_path: Path) -> 
     copied_seed = seeds.seed_file_for(copy)
     assert copied_seed.read_text(encoding="ascii") == SEED + "\n"
     assert stat.S_IMODE(copied_seed.stat().st_mode) == 0o600
-    assert [entry["number"] for entry in season.fight(copy, 1)] == [3]
+    copied_key = season_keys.key_file_for(copy)
+    assert copied_key.read_bytes() == season_keys.key_file_for(fought).read_bytes()
+    assert stat.S_IMODE(copied_key.stat().st_mode) == 0o600
+    assert [entry["number"] for entry in season.fight(copy, 1)] == [3]  # the copy signs too
+    assert season.latest_head(copy) is not None
     again = cli("backup", fought, copies)
     assert again.exit_code == 2 and "already exists" in _one_line(again)
 

@@ -9,10 +9,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 
-from fairfight.conquest import publication, scenario, season
+from fairfight.conquest import log, publication, scenario, season, season_keys, tables
 from fairfight.core.errors import InputError
 from fairfight.web import WebSettings, create_app
 from fairfight.web.conquest.operator import token_digest
+from tests.conquest.test_log import head_is_signed, receipt_is_included
 from tests.web.conquest_support import ADMIN_TOKEN
 from tests.web.postgres_cluster import postgres_cluster
 
@@ -79,6 +80,37 @@ def test_the_seed_is_only_in_the_secret_schema(database: str) -> None:
     assert list(secret) == list(SEEDS)
     for seed in SEEDS:
         assert seed not in dumped
+
+
+def test_the_season_key_is_only_in_the_secret_schema_and_signs_every_head(
+        database: str) -> None:
+    engine = create_engine(database)
+    try:
+        with engine.connect() as connection:
+            dumped = "".join(
+                repr(tuple(row)) for table in inspect(connection).get_table_names()
+                for row in connection.execute(text(f'SELECT * FROM "{table}"')))
+            keys = connection.execute(text(
+                "SELECT private_key FROM fairfight_secret.season_key ORDER BY season_id"
+            )).scalars().all()
+    finally:
+        engine.dispose()
+    assert len(keys) == 2 and not any(key in dumped for key in keys)
+    first = f"{database}#1"
+    key = season.summary(first).header[tables.LOG_KEY]
+    assert key == season_keys.public_key_hex(keys[0])
+    store = season.open_store(first)
+    try:
+        with store.transaction() as session:
+            kinds = [leaf["kind"] for leaf in log.leaves(session)]
+            heads = log.heads(session)
+    finally:
+        store.close()
+    assert kinds[:2] == ["header", "contribution"] and kinds.count("battle") >= 4
+    assert [head["size"] for head in heads] == list(range(1, len(kinds) + 1))
+    assert all(head_is_signed(head, key) for head in heads)
+    receipt = season.contribute(first, "US-CA", 5).receipt
+    assert receipt is not None and receipt_is_included(receipt)
 
 
 def test_api_lists_and_serves_both_seasons(client: TestClient) -> None:

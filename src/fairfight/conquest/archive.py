@@ -73,10 +73,11 @@ def engine_digests(sources: Mapping[str, bytes]) -> dict[str, str]:
 
 
 def record_files(record: Mapping[str, Any]) -> dict[str, bytes]:
-    """The record files by name, each canonical; a role with no value (no seed yet) is left out."""
+    """The record files by name, each canonical; a role with no value (no seed yet, no season
+    log) is left out."""
     files = {}
     for role, name in tables.RECORD_FILES.items():
-        value = record[role]
+        value = record.get(role)
         if value is None:
             continue
         if name.endswith(".txt"):

@@ -28,6 +28,7 @@ __all__ = [
     "contribute",
     "demo",
     "export",
+    "head",
     "map_stats",
     "new",
     "next_battles",
@@ -115,14 +116,23 @@ def contribute(
     faction: str = typer.Argument(..., help="Faction code, e.g. US-TX."),
     amount: int = typer.Argument(..., help="Dollars: 5, 10, ... 50."),
     key: str | None = typer.Option(None, help="Idempotency key: the same key records once."),
+    receipt: Path | None = typer.Option(
+        None, "--receipt", help="Write the contribution's receipt (JSON) to this file."),
     as_json: bool = AsJson,
 ) -> None:
     """Add fan power to a faction's pool (or rebellion fund); refused when a rule says no."""
+    if receipt is not None:
+        check_output_file(receipt)
     from fairfight.conquest import season
 
     result = season.contribute(season_file, faction, amount, key)
+    if receipt is not None:
+        if result.receipt is None:
+            raise RuleError("receipt", "this season has no log (made by an older release), "
+                            "so no receipt; the contribution is recorded")
+        _write_json(receipt, result.receipt)
     if as_json:
-        _emit_json({**result.entry, "repeated": result.repeated})
+        _emit_json({**result.entry, "repeated": result.repeated, "receipt": result.receipt})
         return
     entry = result.entry
     verb = "already recorded" if result.repeated else "recorded"
@@ -131,6 +141,39 @@ def contribute(
         f"before battle {entry['before_battle']}",
         markup=False,
     )
+
+
+def _write_json(path: Path, value: Any) -> None:
+    """Save a receipt or a head as canonical JSON, one line."""
+    from fairfight.core.records import canonical_json
+
+    path.write_bytes(canonical_json(value) + b"\n")
+
+
+@app.command()
+@guarded
+def head(
+    season_file: str = SeasonFile,
+    out: Path | None = typer.Option(None, "--out", help="Also save the head (JSON) here."),
+    as_json: bool = AsJson,
+) -> None:
+    """Print the season log's latest signed head: save it, and check it against the archive.
+
+    The head is JSON either way (one canonical line); `--json` is accepted like every verb's."""
+    if out is not None:
+        check_output_file(out)
+    from fairfight.conquest import season
+    from fairfight.core.records import canonical_json
+
+    latest = season.latest_head(season_file)
+    if latest is None:
+        raise RuleError("log", "this season has no log (made by an older release)")
+    if out is not None:
+        _write_json(out, latest)
+    if as_json:
+        _emit_json(latest)
+        return
+    console.print(canonical_json(latest).decode("utf-8"), markup=False, soft_wrap=True)
 
 
 @app.command(name="next")
@@ -305,11 +348,11 @@ def _report_files(written: list[Path], as_json: bool) -> None:
 @guarded
 def backup(
     season_file: str = SeasonFile,
-    folder: Path = typer.Argument(..., help="An existing folder for the two copies."),
+    folder: Path = typer.Argument(..., help="An existing folder for the copies."),
     as_json: bool = AsJson,
 ) -> None:
-    """Copy the season file and its secret seed file, safely even while battles run."""
-    from fairfight.conquest.store import backup_season
+    """Copy the season file, its secret seed file and its key file, even while battles run."""
+    from fairfight.conquest.backup import backup_season
 
     _report_files(backup_season(Path(season_file), folder), as_json)
 

@@ -12,6 +12,10 @@ written or neither. A key is bound to a `KeyClaim` (where the request came from 
 SHA-256 of its body): the same claim again is answered with the first answer and records
 nothing; another claim with the same key is refused with `KeyAlreadyUsed`.
 
+Each accepted contribution is a leaf of the season log (`log`): a batch's entries are appended
+together, in arrival order, under one signed head, and each is answered with its receipt (the
+entry, its leaf, that head and the inclusion proof). A replayed key gets the same receipt.
+
 Money already paid is never refused without a trace: a request naming its payment event
 that the pool rules refuse becomes `RefundOwed`, written (`rows.RefundRow`, keyed by the
 event) in the same transaction; the same event again gets the same refusal and writes nothing.
@@ -22,12 +26,12 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine
+from fairfight.conquest import engine, log
 from fairfight.conquest.rows import ContributionKeyRow, RefundRow, json_text, season_of
 from fairfight.conquest.store import SeasonStore
 from fairfight.core.errors import InputError, RuleError
@@ -90,9 +94,12 @@ class Recorded:
     pool: int
     pool_state: str
     repeated: bool = False
+    receipt: dict[str, Any] | None = None
+    """The season log's receipt for the entry (None for a season without a log)."""
 
     def answer(self) -> dict[str, Any]:
-        """The entry and the pool after it: what a request is answered with."""
+        """The entry and the pool after it: what a request is answered with (the receipt is
+        beside it, never stored with a key: it is found again by the entry's seq)."""
         return {**self.entry, "pool": self.pool, "pool_state": self.pool_state}
 
 
@@ -228,7 +235,29 @@ def record_contributions(
                 outcomes.append(_one(session, batch, request))
             except (RuleError, InputError) as refusal:
                 outcomes.append(refusal)
-    return outcomes
+    return _with_receipts(session, outcomes)
+
+
+def _with_receipts(session: Session, outcomes: list[LedgerOutcome]) -> list[LedgerOutcome]:
+    """Append the batch's new entries to the season log under one head, and give every
+    recorded outcome its receipt (a replay's is read back from the log)."""
+    if not any(isinstance(o, Recorded) for o in outcomes) or not log.kept(session):
+        return outcomes
+    new = [o for o in outcomes if isinstance(o, Recorded) and not o.repeated]
+    appended = log.append(session, [log.contribution_leaf(o.entry) for o in new])
+    receipts: dict[int, dict[str, Any] | None] = {}
+    if appended is not None:
+        for index, recorded in enumerate(new, start=appended.first):
+            receipts[recorded.entry["seq"]] = appended.receipt(index, recorded.entry)
+    answered: list[LedgerOutcome] = []
+    for outcome in outcomes:
+        if isinstance(outcome, Recorded):
+            seq = outcome.entry["seq"]
+            if seq not in receipts:
+                receipts[seq] = log.receipt(session, seq)
+            outcome = replace(outcome, receipt=receipts[seq])
+        answered.append(outcome)
+    return answered
 
 
 def refunds_owed(session: Session) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import archive, verifier
+from fairfight.conquest import archive, ledger, log, verifier
 from fairfight.conquest.beacons import BEACON_DEFAULTS
 from fairfight.conquest.season import (
     SeasonAddress,
@@ -65,12 +65,15 @@ def archive_files_of(path: SeasonAddress) -> dict[str, bytes]:
     """Every file of a season's archive by name, read from the season opened read-only.
 
     Never reads the secret seed; the web service zips these (`archive.zip_bytes`) for download.
+    Beside the public record: the season log (`log`: every leaf and the final signed head;
+    None for a season without one) and the public part of every refund owed (`refunds`).
     """
     store = open_store(path)
     try:
         with store.transaction() as session:
             season = summary_in(session)
-            record = public_record(season, SeasonStore.history(session))
+            record = {**public_record(season, SeasonStore.history(session)),
+                      "log": log.log_record(session), "refunds": ledger.refunds_owed(session)}
             sources = SeasonStore.engine_files(session)
     finally:
         store.close()

@@ -8,7 +8,8 @@ contributions through the store.
 Two metadata: `SEASON_TABLES` (what every season file must hold; an open refuses a file
 without them) and `KEY_TABLES` (tables added later, each created on first need so files made
 before it existed still open, `ensure_key_table`: the claimed idempotency keys, the refunds
-owed for paid contributions the rules refused, and the operator's console sessions).
+owed for paid contributions the rules refused, the operator's console sessions, and the
+season log's leaves and signed heads).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ __all__ = [
     "HistoryRow",
     "KEY_TABLES",
     "LedgerRow",
+    "LogHeadRow",
+    "LogLeafRow",
     "OLD_KEY_TABLE",
     "OperatorSessionRow",
     "RefundRow",
@@ -186,6 +189,38 @@ class OperatorSessionRow(_KeysBase):
     __tablename__ = "operator_session"
     session_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
     expires: Mapped[int] = mapped_column(Integer)
+
+
+class LogLeafRow(_KeysBase):
+    """One leaf of the season log: its canonical JSON and its RFC 9162 leaf hash.
+
+    `ref` is what the leaf is found by: a contribution's ledger seq (its receipt is found by
+    its entry), a battle's number (its episode carries the head published with it).
+    """
+
+    __tablename__ = "log_leaf"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    leaf: Mapped[str] = mapped_column(Text)
+    leaf_hash: Mapped[str] = mapped_column(String(64))
+    ref: Mapped[int | None] = mapped_column(Integer, default=None, index=True)
+
+
+class LogHeadRow(_KeysBase):
+    """One signed head of the season log, by the tree size it covers (one per append)."""
+
+    __tablename__ = "log_head"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    size: Mapped[int] = mapped_column(Integer, primary_key=True)
+    root: Mapped[str] = mapped_column(String(64))
+    time: Mapped[str] = mapped_column(String(32))
+    signature: Mapped[str] = mapped_column(String(128))
+
+    def public(self, season: str) -> dict[str, Any]:
+        """The signed head as published: season (the commitment), size, root, time, signature."""
+        return {"season": season, "size": self.size, "root": self.root, "time": self.time,
+                "signature": self.signature}
 
 
 OLD_KEY_TABLE = "web_request_keys"

@@ -23,7 +23,10 @@ from fairfight.conquest import (
     engine,
     integrity,
     ledger,
+    log,
+    season_keys,
     season_odds,
+    tables,
 )
 from fairfight.conquest.beacons import BEACON_DEFAULTS
 from fairfight.conquest.rows import SQLITE_INTEGER_MAX, check_stored_integer, season_of
@@ -44,6 +47,7 @@ __all__ = [
     "contribute",
     "create_season",
     "fight",
+    "latest_head",
     "odds",
     "open_store",
     "record_beacon",
@@ -134,7 +138,8 @@ def create_season(
 
     The map is stored under `map_name`, so the header's name is the map's own and can be checked.
     A season naming a beacon round records when it is published (`published`, else the clock),
-    so anyone can check that the round came out afterwards.
+    so anyone can check that the round came out afterwards. A new season key signs the season
+    log; its public half is the header's `log_key`, and the header is the log's leaf 0.
     """
     request = parse_model(
         _NewSeason, {"seed": seed, "max_battles": max_battles, "beacon_round": beacon_round}
@@ -149,6 +154,7 @@ def create_season(
     except engine.MapError as error:
         raise InputError(f"map.{error.field}", error.rule) from None
     secret = request.seed or new_seed()
+    private_key = season_keys.new_private_key()
     sources = archive.engine_sources()
     header = {
         "ruleset": "conquest",
@@ -158,6 +164,7 @@ def create_season(
         "map_sha256": map_hash,
         "max_battles": request.max_battles,
         **beacon,
+        tables.LOG_KEY: season_keys.public_key_hex(private_key),
     }
     store = SeasonStore.create(
         path,
@@ -167,6 +174,7 @@ def create_season(
         engine.initial_board(world),
         secret,
         engine_files=sources,
+        private_key=private_key,
     )
     address = store.address
     store.close()
@@ -359,6 +367,17 @@ def record_beacon(
         store.close()
 
 
+def latest_head(path: SeasonAddress) -> dict[str, Any] | None:
+    """The season log's latest signed head (None for a season made before the log)."""
+    store = open_store(path)
+    try:
+        with store.transaction() as session:
+            summary_in(session)  # a damaged season is refused, not its head shown
+            return log.latest_head(session)
+    finally:
+        store.close()
+
+
 def refunds_owed(path: SeasonAddress) -> list[dict[str, Any]]:
     """The public part of every refund owed (`ledger.refunds_owed`), for the console and the
     archive: event id, faction, amount, the battle it was dated to, field and reason."""
@@ -382,6 +401,8 @@ def reveal(path: SeasonAddress) -> str:
                     f"the seed is revealed only after the season ends "
                     f"({season.battles} battles fought so far)",
                 )
+            if season.revealed_seed is not None:  # revealed once: the log's last leaf stays last
+                return season.revealed_seed
             seed = integrity.checked_secret_seed(store.secret_seed(), season.commitment)
             SeasonStore.set_revealed(session, seed)
             return seed

@@ -11,9 +11,10 @@ open (SQLite refuses, and we do not wait for it), so two programs never disagree
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from fairfight.core.errors import InputError
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
     "DAMAGED",
+    "check_new_season_files",
     "check_season_file",
     "check_tables",
     "connect_file_engine",
@@ -94,6 +96,18 @@ def check_season_file(path: Path) -> None:
         raise InputError(str(path), "is not a regular file, so not a season file")
     if info.st_size == 0:
         raise InputError(str(path), "is empty, not a conquest season file")
+
+
+def check_new_season_files(path: Path, companions: Sequence[Path]) -> None:
+    """Refuse to make a season over an existing file or companion (seed, key), or in a folder
+    that is missing or read-only: nothing is ever overwritten."""
+    for target in (path, *companions):
+        if target.exists() or target.is_symlink():
+            raise InputError(str(target), "already exists; choose a new file for a new season")
+    if not path.parent.is_dir():
+        raise InputError(str(path), "its folder does not exist")
+    if not os.access(path.parent, os.W_OK):
+        raise InputError(str(path.parent), "the folder is read-only; a season cannot be made here")
 
 
 def check_tables(engine: Engine, path: Path) -> None:

@@ -2,7 +2,8 @@
 
 A season there is addressed as `URL#ID` (`postgresql+psycopg://user@host/db#3`); `conquest new
 URL` adds a season and prints that address. Public rows carry their season's id; the seeds
-live in the `fairfight_secret` schema (`seeds.SeedTable`), which no public code path selects
+and the season keys live in the `fairfight_secret` schema (`seeds.SeedTable`,
+`season_keys.KeyTable`), which no public code path selects
 from, so a deployment can grant the web role the public schema only. Writers of one season
 serialise on its row (`SELECT … FOR UPDATE`), as `BEGIN IMMEDIATE` serialises them on SQLite.
 
@@ -20,6 +21,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from fairfight.conquest.rows import SEASON_TABLES, EngineFileRow, SeasonRow, ensure_key_table
+from fairfight.conquest.season_keys import KeyTable
 from fairfight.conquest.seeds import SeedTable
 from fairfight.core.errors import InputError
 
@@ -39,7 +41,8 @@ SECRET_SCHEMA = "fairfight_secret"
 
 @dataclass(frozen=True, slots=True)
 class ServerSeason:
-    """One season of a server database, connected: its engine, its id and its seed keeper."""
+    """One season of a server database, connected: its engine, its id, its seed and key
+    keepers."""
 
     url: str
     """The URL to reach the database again (password included; never shown)."""
@@ -48,6 +51,7 @@ class ServerSeason:
     engine: Engine
     season_id: int
     seeds: SeedTable
+    keys: KeyTable
 
 
 def split_address(address: str) -> tuple[str, int | None]:
@@ -93,7 +97,8 @@ def server_season_ids(engine: Engine) -> list[int]:
 
 def _connected(url: str, engine: Engine, season_id: int) -> ServerSeason:
     seeds = SeedTable(engine, season_id, SECRET_SCHEMA)
-    return ServerSeason(url, _shown(url), engine, season_id, seeds)
+    keys = KeyTable(engine, season_id, SECRET_SCHEMA)
+    return ServerSeason(url, _shown(url), engine, season_id, seeds, keys)
 
 
 def open_server_season(address: str, *, engine: Engine | None = None) -> ServerSeason:
@@ -117,8 +122,9 @@ def open_server_season(address: str, *, engine: Engine | None = None) -> ServerS
 
 
 def create_server_season(address: str, rows: dict[str, Any], seed: str,
-                         engine_files: Mapping[str, bytes]) -> ServerSeason:
-    """Add a season (the next id) with its public rows and its seed kept apart."""
+                         engine_files: Mapping[str, bytes],
+                         private_key: str | None = None) -> ServerSeason:
+    """Add a season (the next id) with its public rows, and its seed and key kept apart."""
     url, wanted = split_address(address)
     if wanted is not None:
         raise InputError("season", "a new season gets the next id; give the URL without #ID")
@@ -135,7 +141,10 @@ def create_server_season(address: str, rows: dict[str, Any], seed: str,
         connected = _connected(url, engine, season_id)
         try:
             connected.seeds.keep(seed)
+            if private_key is not None:
+                connected.keys.keep(private_key)
         except BaseException:
+            connected.seeds.discard()
             with engine.begin() as connection:
                 connection.execute(
                     delete(EngineFileRow).where(EngineFileRow.season_id == season_id))

@@ -21,9 +21,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
+from fairfight.conquest import log
 from fairfight.conquest.rows import (
     DAMAGED,
     KEY_TABLES,
@@ -45,13 +47,14 @@ from fairfight.conquest.rows import (
     season_of,
 )
 from fairfight.conquest.season_file import (
+    check_new_season_files,
     check_season_file,
     check_tables,
     connect_file_engine,
-    copy_online,
     database_errors,
     return_to_rollback_journal,
 )
+from fairfight.conquest.season_keys import KeyFile, SeasonKeyKeeper, key_file_for, signing_key
 from fairfight.conquest.seeds import SeedFile, SeedKeeper, seed_file_for
 from fairfight.conquest.server_store import (
     ServerSeason,
@@ -64,7 +67,6 @@ __all__ = [
     "SQLITE_INTEGER_MAX",
     "SeasonStore",
     "Version",
-    "backup_season",
     "check_stored_integer",
     "is_server_address",
     "load_column",
@@ -93,6 +95,7 @@ class SeasonStore:
     def __init__(
         self, path: Path | str, engine: Engine, seeds: SeedKeeper, *, write: bool,
         season_id: int = SEASON_ROW_ID, server: bool = False, reconnect_url: str = "",
+        keys: SeasonKeyKeeper | None = None,
     ) -> None:
         self.path = path
         self.write = write
@@ -100,12 +103,23 @@ class SeasonStore:
         self.server = server
         self._engine = engine
         self._seeds = seeds
+        self._keys = keys
+        self._signing_key: Ed25519PrivateKey | None = None
         self.reconnect_url = reconnect_url
 
     @classmethod
     def _on_server(cls, connected: ServerSeason, *, write: bool) -> SeasonStore:
         return cls(connected.shown, connected.engine, connected.seeds, write=write,
-                   season_id=connected.season_id, server=True, reconnect_url=connected.url)
+                   season_id=connected.season_id, server=True, reconnect_url=connected.url,
+                   keys=connected.keys)
+
+    def _signer(self) -> Ed25519PrivateKey:
+        """The season key, read from its keeper once (only a writing transaction asks)."""
+        if self._signing_key is None:
+            if self._keys is None:
+                raise InputError("season key", "this season has no key to sign its log with")
+            self._signing_key = signing_key(self._keys.read())
+        return self._signing_key
 
     @property
     def address(self) -> str:
@@ -123,8 +137,10 @@ class SeasonStore:
         seed: str,
         *,
         engine_files: Mapping[str, bytes],
+        private_key: str | None = None,
     ) -> SeasonStore:
-        """Write a new season file and its seed file; existing files are never overwritten.
+        """Write a new season file, its seed file and (with `private_key`) its key file;
+        existing files are never overwritten. With a key, the header is the log's leaf 0.
 
         `engine_files` are the verifier files the header names; the export publishes them.
         Given a server database URL, adds a season to that database instead.
@@ -132,21 +148,23 @@ class SeasonStore:
         if is_server_address(path):
             rows = {"header": json_text(header), "commitment": commitment,
                     "map_data": json_text(map_data), "board": json_text(board)}
-            return cls._on_server(
-                create_server_season(str(path), rows, seed, engine_files), write=True)
+            server = cls._on_server(create_server_season(
+                str(path), rows, seed, engine_files, private_key), write=True)
+            with server.transaction() as session:
+                log.append(session, [log.header_leaf(header)])
+            return server
         path = Path(path)
         seeds = SeedFile(seed_file_for(path))
-        for target in (path, seeds.path):
-            if target.exists() or target.is_symlink():
-                raise InputError(str(target), "already exists; choose a new file for a new season")
-        if not path.parent.is_dir():
-            raise InputError(str(path), "its folder does not exist")
-        if not os.access(path.parent, os.W_OK):
-            raise InputError(
-                str(path.parent), "the folder is read-only; a season cannot be made here"
-            )
+        keys = KeyFile(key_file_for(path))
+        check_new_season_files(path, [seeds.path, keys.path])
         seeds.keep(seed)
-        store = cls(path, connect_file_engine(path, "rwc"), seeds, write=True)
+        if private_key is not None:
+            try:
+                keys.keep(private_key)
+            except BaseException:
+                seeds.discard()
+                raise
+        store = cls(path, connect_file_engine(path, "rwc"), seeds, write=True, keys=keys)
         try:
             with database_errors(path):
                 SEASON_TABLES.create_all(store._engine)
@@ -164,10 +182,13 @@ class SeasonStore:
                 session.flush()  # the season row first: the engine files name it
                 for name, content in sorted(engine_files.items()):
                     session.add(EngineFileRow(name=name, content=content))
+                log.append(session, [log.header_leaf(header)])
         except BaseException:
             store.close()
             path.unlink(missing_ok=True)
             seeds.discard()
+            if private_key is not None:
+                keys.discard()
             raise
         return store
 
@@ -198,6 +219,7 @@ class SeasonStore:
             connect_file_engine(path, "rw" if write else "ro", wal=write and wal),
             SeedFile(seed_file_for(path)),
             write=write,
+            keys=KeyFile(key_file_for(path)),
         )
         try:
             with database_errors(path):
@@ -225,6 +247,8 @@ class SeasonStore:
             session.begin(),
         ):
             session.info[SEASON_INFO_KEY] = self.season_id
+            if self.write:  # only a writer signs heads; a reader's transaction holds no key
+                session.info[log.SIGNER_INFO_KEY] = self._signer
             if self.server and self.write:  # the season row's lock serialises its writers
                 lock = select(SeasonRow.id).where(SeasonRow.id == self.season_id)
                 if session.execute(lock.with_for_update()).first() is None:
@@ -376,42 +400,16 @@ class SeasonStore:
             HistoryRow(season_id=season_of(session), number=entry["number"], entry=json_text(entry))
         )
         SeasonStore.season(session).board = json_text(board)
+        log.append(session, [log.battle_leaf(entry)])
 
     @staticmethod
     def set_beacon(session: Session, beacon: dict[str, Any]) -> None:
-        """Record the beacon round's public value."""
+        """Record the beacon round's public value (and append it to the log)."""
         SeasonStore.season(session).beacon = json_text(beacon)
+        log.append(session, [log.beacon_leaf(beacon)])
 
     @staticmethod
     def set_revealed(session: Session, seed: str) -> None:
-        """Publish the seed (only after the season has ended)."""
+        """Publish the seed (only after the season has ended); the log's last leaf."""
         SeasonStore.season(session).revealed_seed = seed
-
-
-def backup_season(path: Path, folder: Path) -> list[Path]:
-    """Copy a season file and its seed file into `folder`, consistent even while battles run.
-
-    The copy is SQLite's online backup (`season_file.copy_online`); the seed copy is created
-    with mode 0600 like the original.
-    """
-    if not folder.is_dir():
-        raise InputError(str(folder), "no such folder; create it first")
-    target = folder / path.name
-    target_seeds = SeedFile(seed_file_for(target))
-    for existing in (target, target_seeds.path):
-        if existing.exists() or existing.is_symlink():
-            raise InputError(str(existing), "already exists; back up into an empty folder")
-    if not os.access(folder, os.W_OK):
-        raise InputError(str(folder), "the folder is read-only")
-    source = SeasonStore.open(path)
-    try:
-        target_seeds.keep(source.secret_seed())
-        copy_online(path, target)
-    except BaseException:
-        target.unlink(missing_ok=True)
-        if target_seeds.path.exists():
-            target_seeds.discard()
-        raise
-    finally:
-        source.close()
-    return [target, target_seeds.path]
+        log.append(session, [log.reveal_leaf(seed)])

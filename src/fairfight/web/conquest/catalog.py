@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine
+from fairfight.conquest import engine, log
 from fairfight.conquest.season import SeasonSummary, summary_in
 from fairfight.conquest.store import SeasonStore, Version
 from fairfight.core.errors import InputError
@@ -35,6 +35,8 @@ class Snapshot:
     history: list[dict[str, Any]]
     world: dict[str, Any]
     regions: dict[str, dict[str, Any]]
+    head: dict[str, Any] | None = None
+    """The season log's latest signed head (None for a season made before the log)."""
     views: dict[str, Any] = field(default_factory=dict)
     """Views built from this snapshot, memoised by name (they never change for a version)."""
 
@@ -86,6 +88,7 @@ class SeasonCatalog:
                 return cached
             summary = summary_in(session)
             history = SeasonStore.history(session)
+            head = log.latest_head(session)
         fresh = Snapshot(
             season_id=season_id,
             version=version,
@@ -93,6 +96,7 @@ class SeasonCatalog:
             history=history,
             world=engine.compile_world(summary.map_data),
             regions={region["code"]: region for region in summary.map_data["regions"]},
+            head=head,
         )
         with self._lock:
             current = self._cache.get(season_id)

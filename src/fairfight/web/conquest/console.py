@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from fairfight.conquest import beacon_check, beacons, engine, ledger
 from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.log_views import SignedHead
 from fairfight.web.conquest.models import AIR_LIMIT, RefundOwedView
 from fairfight.web.conquest.views import pending_board, season_url
 
@@ -44,6 +45,8 @@ class ConsoleSeason(BaseModel):
     beacon: BeaconNeed
     refunds: list[RefundOwedView]
     refunds_total: int = Field(description="dollars owed back, summed over the refunds")
+    log_size: int = Field(0, description="entries in the season log (0: made before the log)")
+    head: SignedHead | None = Field(None, description="the season log's latest signed head")
     air_limit: int = AIR_LIMIT
 
 
@@ -84,4 +87,6 @@ def console_season(catalog: SeasonCatalog, season_id: int,
                        now or datetime.now(UTC)),
         refunds=refunds,
         refunds_total=sum(refund.amount for refund in refunds),
+        log_size=0 if snap.head is None else snap.head["size"],
+        head=None if snap.head is None else SignedHead(**snap.head),
     )

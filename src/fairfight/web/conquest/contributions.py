@@ -114,7 +114,10 @@ def _ledger_request(request: ContributionRequest, requested: Requested,
 
 
 def _answer(outcome: Answered) -> tuple[int, dict[str, Any]]:
-    return (REFUND_OWED if isinstance(outcome, RefundOwed) else CREATED), outcome.answer()
+    """The status and body: a recorded entry carries its receipt (a replay, the same one)."""
+    if isinstance(outcome, RefundOwed):
+        return REFUND_OWED, outcome.answer()
+    return CREATED, {**outcome.answer(), "receipt": outcome.receipt}
 
 
 def record_contribution(

@@ -19,7 +19,7 @@ from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.views import battle_line
 
-__all__ = ["Broadcaster", "battle_event", "parse_last_event_id"]
+__all__ = ["Broadcaster", "battle_event", "head_event", "parse_last_event_id"]
 
 QUEUE_SIZE = 256
 """Events a slow client may fall behind by before its stream is closed (it then resumes)."""
@@ -35,6 +35,12 @@ def battle_event(season_id: int, entry: dict[str, Any], ended: bool) -> bytes:
 def _ledger_event(season_id: int, last_seq: int) -> bytes:
     data = json.dumps({"season": season_id, "last_seq": last_seq})
     return f"event: ledger\ndata: {data}\n\n".encode()
+
+
+def head_event(season_id: int, head: dict[str, Any]) -> bytes:
+    """One `head` event: the season log's new signed head (save it to hold the show to it)."""
+    data = json.dumps({"season": season_id, "head": head}, sort_keys=True)
+    return f"event: head\ndata: {data}\n\n".encode()
 
 
 def parse_last_event_id(value: str | None) -> int | None:
@@ -61,6 +67,7 @@ class Broadcaster:
         self.max_clients = max_clients
         self._clients: dict[int, set[asyncio.Queue[bytes | None]]] = {}
         self._seen: dict[int, tuple[int, int]] = {}
+        self._heads_seen: dict[int, int] = {}
         self._watcher: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -103,9 +110,9 @@ class Broadcaster:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
 
-    async def _probe(self, season_id: int) -> tuple[int, int]:
+    async def _probe(self, season_id: int) -> tuple[int, int, dict[str, Any] | None]:
         snap = await asyncio.to_thread(self.catalog.snapshot, season_id)
-        return snap.version[0], snap.version[1]
+        return snap.version[0], snap.version[1], snap.head
 
     async def _watch(self) -> None:
         assert self._wake is not None
@@ -120,8 +127,10 @@ class Broadcaster:
                     continue
 
     async def _announce(self, season_id: int) -> None:
-        battles, last_seq = await self._probe(season_id)
+        battles, last_seq, head = await self._probe(season_id)
         seen_battles, seen_seq = self._seen.get(season_id, (battles, last_seq))
+        size = 0 if head is None else head["size"]
+        seen_size = self._heads_seen.setdefault(season_id, size)
         events: list[bytes] = []
         if battles > seen_battles:
             snap = await asyncio.to_thread(self.catalog.snapshot, season_id)
@@ -129,7 +138,10 @@ class Broadcaster:
                 events.append(battle_event(season_id, entry, snap.board["ended"]))
         if last_seq != seen_seq:
             events.append(_ledger_event(season_id, last_seq))
+        if head is not None and size != seen_size:
+            events.append(head_event(season_id, head))
         self._seen[season_id] = (battles, last_seq)
+        self._heads_seen[season_id] = size
         if events:
             for listener in self.listeners:
                 listener(season_id)
@@ -159,6 +171,7 @@ class Broadcaster:
         snap = await asyncio.to_thread(self.catalog.snapshot, season_id)
         self._start()
         self._seen.setdefault(season_id, (snap.version[0], snap.version[1]))
+        self._heads_seen.setdefault(season_id, 0 if snap.head is None else snap.head["size"])
         queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_SIZE)
         self._clients.setdefault(season_id, set()).add(queue)
         return self._events(season_id, queue, snap, last_event_id)

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from fairfight.web.conquest.log_views import PublicFacts, Receipt, SignedHead
+
 __all__ = [
     "AIR_LIMIT",
     "AirRequest",
@@ -128,6 +130,8 @@ class SeasonView(BaseModel):
     champion: str | None = Field(None, description="the title holder's code, once the season "
                                  "has ended")
     champion_text: str | None = Field(None, description="the champion announced in words")
+    facts: PublicFacts = Field(description="the header's facts published before battle 1, and "
+                               "the log's latest signed head")
 
 
 class BattlePage(BaseModel):
@@ -245,6 +249,7 @@ class EpisodeView(BaseModel):
     winner_name: str
     previous: int | None
     next: int | None
+    head: SignedHead | None = Field(None, description="the signed head published with it")
 
 
 class HoldingView(BaseModel):
@@ -319,7 +324,8 @@ class ContributionConfirmation(BaseModel):
     before_battle: int = Field(description="the battle the contribution counts for")
     text: str
     receipt_url: str | None = Field(None, description="where the contribution's receipt is "
-                                    "downloaded, once receipts are issued")
+                                    "downloaded (none for a season made before the log)")
+    receipt_text: str | None = Field(None, description="the receipt in words")
 
 
 class LedgerPage(BaseModel):
@@ -349,6 +355,7 @@ class Contribution(BaseModel):
     amount: int
     pool: int
     pool_state: str
+    receipt: Receipt | None = Field(None, description="the season log's receipt for the entry")
 
 
 class RefundOwedView(BaseModel):

@@ -12,6 +12,7 @@ from typing import Any
 from fairfight.conquest import engine, episodes, fan_pools
 from fairfight.conquest.rules import share_percent
 from fairfight.conquest.season import champion, standings
+from fairfight.web.conquest import log_views
 from fairfight.web.conquest.catalog import Snapshot
 from fairfight.web.conquest.models import (
     Banner,
@@ -200,6 +201,7 @@ def season_view(snap: Snapshot, payments_only: bool) -> SeasonView:
         payments_only=payments_only,
         champion=None if (held := champion(summary)) is None else held.faction,
         champion_text=champion_text(snap),
+        facts=log_views.public_facts(snap),
     )
     snap.views[key] = view
     return view
@@ -270,13 +272,17 @@ def faction_card(snap: Snapshot, code: str, payments_only: bool) -> FactionCard:
     )
 
 
-def confirmation(snap: Snapshot, code: str, seq: int | None) -> ContributionConfirmation | None:
-    """The words a fan reads after contributing: ledger entry `seq`, if it is this faction's."""
+def confirmation(snap: Snapshot, code: str, seq: int | None,
+                 receipt: dict[str, Any] | None = None) -> ContributionConfirmation | None:
+    """The words a fan reads after contributing: ledger entry `seq`, if it is this faction's,
+    with its receipt in words and where to download it (a season with a log)."""
     entry = next((e for e in snap.summary.ledger if e["seq"] == seq), None)
     if entry is None or entry["faction"] != code:
         return None
+    url = None if receipt is None else log_views.receipt_url(snap.season_id, entry["seq"])
     return ContributionConfirmation(
-        **entry, text=f"Recorded: {episodes.contribution_line(entry, names(snap))}.")
+        **entry, text=f"Recorded: {episodes.contribution_line(entry, names(snap))}.",
+        receipt_url=url, receipt_text=None if receipt is None else log_views.receipt_text(receipt))
 
 
 def map_state(snap: Snapshot, after_battle: int | None = None) -> MapState:

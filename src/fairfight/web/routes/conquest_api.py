@@ -9,10 +9,11 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Query, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from fairfight.conquest import engine
-from fairfight.web.conquest import episode_views, views
+from fairfight.conquest import engine, log
+from fairfight.web.conquest import episode_views, log_views, views
 from fairfight.web.conquest.forecasts import ForecastView, PoolEffectView
 from fairfight.web.conquest.live import parse_last_event_id
+from fairfight.web.conquest.log_views import HeadPage, Receipt, SignedHead, attachment
 from fairfight.web.conquest.models import (
     BattlePage,
     EpisodeView,
@@ -33,10 +34,14 @@ __all__ = [
     "events",
     "faction",
     "forecast",
+    "head",
+    "header",
+    "heads",
     "install",
     "ledger",
     "map_state",
     "pool_effect",
+    "receipt",
     "record",
     "router",
     "season",
@@ -91,7 +96,45 @@ def battle(season_id: int, number: int, conquest: Service) -> EpisodeView:
     snap = conquest.catalog.snapshot(season_id)
     if not 1 <= number <= len(snap.history):
         raise LookupError(f"battle {number} has not been fought")
-    return episode_views.episode(snap, number)
+    return episode_views.episode(snap, number).model_copy(
+        update={"head": log_views.battle_head(conquest.catalog, season_id, number)})
+
+
+@router.get("/{season_id:int}/header")
+def header(season_id: int, conquest: Service) -> Response:
+    """The season header (a download, `header.json` as the archive will hold it): the facts
+    published before battle 1. Save it and compare it with the archive's."""
+    snap = conquest.catalog.snapshot(season_id)
+    return attachment(snap.summary.header, f"season-{season_id}-header.json")
+
+
+@router.get("/{season_id:int}/heads")
+def heads(
+    season_id: int, conquest: Service,
+    after: Annotated[int, Query(ge=0, le=2**62)] = 0,
+    limit: Annotated[int, Query(ge=1, le=log.HEADS_PAGE_LIMIT)] = log.HEADS_PAGE_LIMIT,
+) -> HeadPage:
+    """Every signed head of the season log, oldest first, `limit` at a time (continue from
+    `next_after`), so anyone can keep them all."""
+    conquest.catalog.require(season_id)
+    return log_views.heads_page(conquest.catalog, season_id, after, limit)
+
+
+@router.get("/{season_id:int}/heads/{size:int}", response_model=SignedHead)
+def head(season_id: int, size: int, conquest: Service) -> Response:
+    """The signed head of exactly `size` leaves (a download; size 1 covers the header)."""
+    conquest.catalog.require(season_id)
+    found = log_views.head_of_size(conquest.catalog, season_id, size)
+    return attachment(found.model_dump(), f"season-{season_id}-head-{size}.json")
+
+
+@router.get("/{season_id:int}/receipts/{seq:int}", response_model=Receipt)
+def receipt(season_id: int, seq: int, conquest: Service) -> Response:
+    """The receipt of ledger entry `seq` (public: a download anyone may fetch): the entry,
+    its leaf, the signed head published with it and the inclusion proof."""
+    conquest.catalog.require(season_id)
+    found = log_views.receipt_of(conquest.catalog, season_id, seq)
+    return attachment(found, f"season-{season_id}-receipt-{seq}.json")
 
 
 @router.get("/{season_id:int}/factions/{code}")

@@ -17,7 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from fairfight.conquest import engine
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
-from fairfight.web.conquest import episode_views, views
+from fairfight.web.conquest import episode_views, log_views, views
 from fairfight.web.conquest.contributions import Requested, record_contribution
 from fairfight.web.conquest.forecasts import PoolEffectView
 from fairfight.web.conquest.models import ContributionRequest
@@ -102,8 +102,10 @@ def episode_page(request: Request, season_id: int, number: int, conquest: Servic
     snap = conquest.catalog.snapshot(season_id)
     if not 1 <= number <= len(snap.history):
         raise LookupError(f"battle {number} has not been fought")
+    episode = episode_views.episode(snap, number).model_copy(
+        update={"head": log_views.battle_head(conquest.catalog, season_id, number)})
     return _page(request, "episode.html", season=views.season_ref(snap),
-                 episode=episode_views.episode(snap, number), map=views.map_state(snap, number))
+                 episode=episode, map=views.map_state(snap, number))
 
 
 def _card(
@@ -118,9 +120,19 @@ def _card(
         request, "faction.html", status,
         season=views.season_ref(snap), card=views.faction_card(snap, code, conquest.payments_only),
         form_key=secrets.token_urlsafe(18), error=error,
-        confirmation=views.confirmation(snap, code, added),
+        confirmation=views.confirmation(snap, code, added, _receipt(conquest, season_id, added)),
         forecast=conquest.forecasts.view(snap), effect=effect,
     )
+
+
+def _receipt(conquest: ConquestService, season_id: int, seq: int | None) -> dict[str, Any] | None:
+    """The receipt of a just-added entry, for the confirmation (None without a log)."""
+    if seq is None:
+        return None
+    try:
+        return log_views.receipt_of(conquest.catalog, season_id, seq)
+    except LookupError:
+        return None
 
 
 @router.get("/{season_id:int}/factions/{code}", response_class=HTMLResponse)

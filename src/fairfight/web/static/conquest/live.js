@@ -63,6 +63,9 @@
     refresh();
   });
   source.addEventListener("ledger", function () { if (page === "home") { refresh(); } });
+  // A new signed head (after a battle, a contribution, the beacon or the reveal): the home
+  // shows the latest one in its "save this" section.
+  source.addEventListener("head", function () { if (page === "home") { refresh(); } });
   window.addEventListener("pagehide", function () { source.close(); });
   followForecast();
 })();
