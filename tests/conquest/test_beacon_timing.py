@@ -329,8 +329,8 @@ def test_new_refuses_a_round_that_comes_too_soon(tmp_path: Path, clock: datetime
 def test_a_season_without_a_beacon_keeps_its_header(tmp_path: Path, clock: datetime) -> None:
     created = season.create_season(tmp_path / "plain.db", star_map(), "star", seed=SEED)
     assert sorted(created.header) == [
-        "beacon", "engine_files", "engine_version", "map_name", "map_sha256", "max_battles",
-        "ruleset",
+        "beacon", "engine_files", "engine_version", "log_key", "map_name", "map_sha256",
+        "max_battles", "ruleset",
     ]
     assert created.header["beacon"] is None
 

@@ -220,13 +220,11 @@ def test_a_head_not_over_the_stored_leaves_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_archive_log_holds_the_record_and_the_refunds(
-        beacon_season: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        beacon_season: Path, tmp_path: Path) -> None:
     """log.json's leaves are exactly the archive's header, ledger, beacon, history and reveal.
 
-    The two files are written under the record roles `log` and `refunds` wherever
-    `tables.RECORD_FILES` names them (the verifiers read the same table)."""
-    monkeypatch.setitem(tables.RECORD_FILES, "log", "log.json")
-    monkeypatch.setitem(tables.RECORD_FILES, "refunds", "refunds.json")
+    The two files are written under the record roles `log` and `refunds` that
+    `tables.LOG_RECORD_FILES` names (the verifiers read the same table)."""
     path = beacon_season
     season.contribute(path, "AB", 10)
     store_unchecked_beacon(path, RANDOMNESS)

@@ -69,7 +69,7 @@ def test_the_service_serves_wal_and_leaves_the_file_in_the_rollback_journal(
     finally:
         database.close()
     assert _journal_mode(season_file) == "delete"
-    assert _files(season_file.parent) == {"season.db", "season.db.seed"}
+    assert _files(season_file.parent) == {"season.db", "season.db.key", "season.db.seed"}
 
 
 def test_a_killed_service_leaves_a_file_the_command_line_reads_and_puts_back(
@@ -95,7 +95,7 @@ def test_a_killed_service_leaves_a_file_the_command_line_reads_and_puts_back(
     written = runner.invoke(conquest_app, ["contribute", str(season_file), "AC", "5"])
     assert written.exit_code == 0, written.output
     assert _journal_mode(season_file) == "delete"
-    assert _files(season_file.parent) == {"season.db", "season.db.seed"}
+    assert _files(season_file.parent) == {"season.db", "season.db.key", "season.db.seed"}
     assert len(season.summary(season_file).ledger) == 2
 
 
@@ -109,4 +109,4 @@ def test_a_closed_service_database_is_not_reopened_by_a_late_task(season_file: P
     with pytest.raises(RuntimeError, match="closed"):
         _ledger_size(database)
     assert _journal_mode(season_file) == "delete"
-    assert _files(season_file.parent) == {"season.db", "season.db.seed"}
+    assert _files(season_file.parent) == {"season.db", "season.db.key", "season.db.seed"}

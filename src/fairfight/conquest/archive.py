@@ -76,7 +76,7 @@ def record_files(record: Mapping[str, Any]) -> dict[str, bytes]:
     """The record files by name, each canonical; a role with no value (no seed yet, no season
     log) is left out."""
     files = {}
-    for role, name in tables.RECORD_FILES.items():
+    for role, name in {**tables.RECORD_FILES, **tables.LOG_RECORD_FILES}.items():
         value = record.get(role)
         if value is None:
             continue
