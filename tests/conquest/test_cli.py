@@ -67,7 +67,7 @@ def test_refused_contributions_exit_2_and_write_nothing(
     result = cli("contribute", season_file, *arguments)
     assert result.exit_code == 2
     line = _one_line(result)
-    assert line.startswith(f"RuleError: {field}: ") and words in line
+    assert line.startswith(f"LedgerRefusal: {field}: ") and words in line
     assert table_dump(season_file) == before
 
 

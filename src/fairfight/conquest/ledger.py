@@ -157,10 +157,7 @@ def _add(session: Session, batch: _Batch, faction: str, amount: int) -> Recorded
         due = batch.due[faction] = SeasonStore.ledger_due(
             session, batch.board["next_battle"], faction)
     state = {"world": {}, "key": "", "max_battles": None, "board": batch.board}
-    try:
-        entry = engine.check_contribution(state, due, faction, amount)
-    except engine.LedgerRefusal as refusal:
-        raise RuleError(refusal.field, refusal.rule) from None
+    entry = engine.check_contribution(state, due, faction, amount)  # LedgerRefusal: a RuleError
     entry["seq"] = batch.last + 1
     SeasonStore.add_contribution(session, entry)
     batch.last = entry["seq"]

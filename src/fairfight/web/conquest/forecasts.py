@@ -22,9 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from fairfight.conquest import engine
 from fairfight.conquest.forecast import FactionOdds, Forecast, forecast, pool_effect
-from fairfight.core.errors import InputError
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.refusals import Refusal
 
@@ -265,11 +263,8 @@ class ForecastCache:
             without = with_pool = forecast(state, snap.summary.ledger, seasons=seasons,
                                            forecast_seed=seed)
         else:
-            try:
-                effect = pool_effect(state, snap.summary.ledger, code, amount,
-                                     seasons=seasons, forecast_seed=seed)
-            except engine.LedgerRefusal as refusal:
-                raise InputError(refusal.field, refusal.rule) from None
+            effect = pool_effect(state, snap.summary.ledger, code, amount,  # refusal: 422
+                                 seasons=seasons, forecast_seed=seed)
             without, with_pool = effect.without, effect.with_pool
         before, after = without.odds_of(code), with_pool.odds_of(code)
         change = after.title_chance - before.title_chance
