@@ -66,7 +66,8 @@ def odds(
     max_edge: int = typer.Option(DEFAULT_MAX_EDGE, help="largest edge to show"),
     as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
 ) -> None:
-    """The exact win chance by modifier edge, ties counted as half."""
+    """The exact win chance by modifier edge, ties counted as half; only an edge that cannot
+    lose is marked certain, and a chance that would round to 100.0 reads "> 99.9"."""
     from rich.table import Table
 
     from fairfight.ballot.dice import RaceKind
@@ -84,7 +85,8 @@ def odds(
     for column in ("edge", "chance", "exact"):
         table.add_column(column, justify="right")
     for row in rows:
-        table.add_row(f"+{row['edge']}", f"{row['percent']}%", row["fraction"])
+        certain = " (certain)" if row["certain"] else ""
+        table.add_row(f"+{row['edge']}", f"{row['percent']}%{certain}", row["fraction"])
     console.print(table)
 
 
