@@ -102,7 +102,8 @@ def _state_numerator(edge: int, sides: int) -> int:
 def _denominator(sides: int) -> int:
     """A common denominator of every state chance: the dice outcomes, doubled for the
     recount's half [5.7]."""
-    return 2 * sides ** (2 * STATE_CONTEST_DICE)
+    outcomes: int = sides ** (2 * STATE_CONTEST_DICE)
+    return 2 * outcomes
 
 
 @lru_cache(maxsize=4096)
