@@ -174,3 +174,22 @@ def test_board_and_card_sides_read_the_rules() -> None:
     card = build_cards("1000")[5]
     running = card_side(card, card.party.other())
     assert running.part == card.modifier - 1 and running.tags == card.tags
+
+
+def test_a_presidential_declaration_shows_the_exact_count() -> None:
+    """What a seat is shown for the presidency is the exact count, labelled exact; under R
+    it is the complement of the board generic's chance as D [5.6, 5.8]."""
+    from fairfight.ballot.advice import EXACT_PRESIDENCY, declaration_chance
+
+    state, _ = new_game(named_config("as-written-plus"), "1000", 4)
+    cards = build_cards("1000")
+    card = cards[state.hands[0][0]]
+    for party in Party:
+        shown = declaration_chance(state, Declaration(0, "P", card.id, party))
+        mine = PresidentialSide(card.modifier - (party is not card.party), card.tags)
+        if party is Party.D:
+            expected = presidential_chance(mine, PresidentialSide(1))
+        else:
+            expected = 1 - presidential_chance(PresidentialSide(1), mine)
+        assert shown.chance == expected
+        assert shown.exact and shown.method == EXACT_PRESIDENCY

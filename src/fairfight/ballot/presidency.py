@@ -10,7 +10,8 @@ votes. Every step is a count of dice outcomes: the answer is a Fraction.
 
 The convolution runs on whole numbers: each state's chance is a numerator over one common
 denominator, and the electoral-vote polynomial is packed into one big integer (one fixed-width
-field per vote count), so a state costs two big-integer operations instead of 536 Fraction ones.
+field per vote count, only the counts short of a majority kept), so a state costs a few
+big-integer operations instead of hundreds of Fraction ones.
 """
 
 from __future__ import annotations
@@ -127,19 +128,19 @@ def electoral_chance(
     scale = whole ** len(rows)
     step = scale.bit_length() // 8 + 1
     width = 8 * step
+    below = (1 << (needed * width)) - 1
     chance = Fraction(0)
     for difference, weight in national_differences(sides):
+        # Only the counts below `needed` are kept: the chance of reaching it is the rest.
         packed = 1
         for edge, votes in rows:
             won = _state_numerator(edge + difference, sides)
-            packed = packed * (whole - won) + (packed << (votes * width)) * won
-        fields = (packed >> (needed * width)).to_bytes(
-            (total_votes - needed + 1) * step, "little"
-        )
-        count = sum(
+            packed = (packed * (whole - won) + (packed << (votes * width)) * won) & below
+        fields = packed.to_bytes(needed * step, "little")
+        short = sum(
             int.from_bytes(fields[at : at + step], "little") for at in range(0, len(fields), step)
         )
-        chance += weight * Fraction(count, scale)
+        chance += weight * Fraction(scale - short, scale)
     return chance
 
 
