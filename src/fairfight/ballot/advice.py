@@ -28,9 +28,12 @@ from fairfight.ballot.state import NO_CARD, Declaration, GameState
 __all__ = [
     "EXACT_DOWN_BALLOT",
     "EXACT_PRESIDENCY",
+    "HONEYMOON_UNCOUNTED",
     "STRONGEST_SHOWN",
     "DeclarationChance",
     "declaration_chance",
+    "down_ballot_method",
+    "general_chance",
     "presidency_chance",
     "strongest_declarations",
 ]
@@ -42,6 +45,11 @@ EXACT_PRESIDENCY = (
     "electoral votes"
 )
 """The method of a presidential chance: `presidency.presidential_chance` [5.8]."""
+HONEYMOON_UNCOUNTED = (
+    "estimate: tables G and P at today's P(s); this year's presidential winner may add a "
+    "honeymoon pip in the states it carries before this race is rolled, which is not counted"
+)
+"""The method of a down-ballot chance in a presidential year [5.9]."""
 
 STRONGEST_SHOWN = 10
 """How many of the strongest declarations the terminal and the web page list."""
@@ -89,7 +97,15 @@ def declaration_chance(state: GameState, decl: Declaration) -> DeclarationChance
     if primary is not None:
         chance *= win_chance(RaceKind.PRIMARY, part - primary)
         how += f", primary edge {part - primary:+d} against the incumbent (table P)"
-    return DeclarationChance(decl, chance, how)
+    return DeclarationChance(decl, chance, how, *down_ballot_method(state))
+
+
+def down_ballot_method(state: GameState) -> tuple[bool, str]:
+    """(exact, method) of a down-ballot chance this year: exact from the tables, except in a
+    presidential year, when the new president's honeymoon may still move P(s) [5.9]."""
+    if 0 in game_map().races_in(state.year):
+        return False, HONEYMOON_UNCOUNTED
+    return True, EXACT_DOWN_BALLOT
 
 
 def presidency_chance(state: GameState, decl: Declaration) -> DeclarationChance:
@@ -112,12 +128,12 @@ def presidency_chance(state: GameState, decl: Declaration) -> DeclarationChance:
         else:
             rival = card_side(seated, holding.party)
             opposed = "the incumbent's card"
-    general = _general(mine, rival, decl.party)
+    general = general_chance(mine, rival, decl.party)
     how += f"the general against {opposed}, 50 states counted exactly"
     return DeclarationChance(decl, chance * general, how, True, EXACT_PRESIDENCY)
 
 
-def _general(mine: PresidentialSide, rival: PresidentialSide, party: Party) -> Fraction:
+def general_chance(mine: PresidentialSide, rival: PresidentialSide, party: Party) -> Fraction:
     """The exact chance that `mine`, running under `party`, wins the presidential general."""
     if party is Party.D:
         return presidential_chance(mine, rival)
