@@ -73,6 +73,13 @@ class DeclarationChance:
         """The chance as a percentage with one decimal (never a false 100.0 or 0.0)."""
         return chance_text(self.chance)
 
+    def text(self) -> str:
+        """The chance in words: `87.9% = 82063/93312` when exact, `about 87.9% (estimate)`
+        otherwise, so an estimate never reads as an exact fraction."""
+        if self.exact:
+            return f"{self.percent()}% = {self.chance}"
+        return f"about {self.percent()}% (estimate)"
+
 
 def declaration_chance(state: GameState, decl: Declaration) -> DeclarationChance:
     """The table chance of a declaration against the current field (board or incumbent)."""

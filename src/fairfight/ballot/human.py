@@ -16,6 +16,7 @@ from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.legislature import majority_party, thresholds
 from fairfight.ballot.narration import hand_lines, holder_text, opening_lines
+from fairfight.ballot.revealed import revealed_chance
 from fairfight.ballot.rules import TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import (
@@ -185,7 +186,7 @@ class TerminalHuman:
                 continue
             priced = declaration_chance(state, entry)
             self.say(
-                f"  {entry.race}: win chance {priced.percent()}% = {priced.chance} ({priced.how})"
+                f"  {entry.race}: win chance {priced.text()} ({priced.how})"
             )
             entries.append(entry)
 
@@ -215,8 +216,8 @@ class TerminalHuman:
         for priced in picks:
             entry = priced.declaration
             self.say(
-                f"  {entry.race} {entry.card} {entry.party.value}: {priced.percent()}% "
-                f"= {priced.chance} ({priced.how})"
+                f"  {entry.race} {entry.card} {entry.party.value}: {priced.text()} "
+                f"({priced.how})"
             )
 
     def _list_races(self, state: GameState, seat: int) -> None:
@@ -249,9 +250,11 @@ class TerminalHuman:
                 for d in state.declarations
                 if d.race == decl.race and d.player != seat
             ]
+            priced = revealed_chance(state, decl)
             self.say(
                 f"  {decl.race}: you run #{decl.card} as {decl.party.value}; "
-                f"against {', '.join(rivals) or 'a board generic'}"
+                f"against {', '.join(rivals) or 'a board generic'}; win chance "
+                f"{priced.text()} ({priced.how})"
             )
         return Withdrawals(tuple(self.ask("Withdraw from which races? (empty: none)").split()))
 
