@@ -56,7 +56,7 @@ class ScanFailure:
 def scan_specs(keys: Iterable[str], years: int | None = None) -> list[GameSpec]:
     """Every seating of the two bots at 4 and 5 seats, in both modes, for each key; `years`
     shortens every game to that many years (the same rules, a smaller year cap)."""
-    specs = []
+    specs: list[GameSpec] = []
     for mode in SCAN_MODES:
         config = named_config("as-written-plus", mode.value)
         if years is not None:
