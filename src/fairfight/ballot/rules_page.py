@@ -37,9 +37,9 @@ from fairfight.docs import render_page
 __all__ = [
     "DEFAULT_MAX_EDGE",
     "FIRST_YEARS",
+    "chance_text",
     "docs_by_name",
     "odds_rows",
-    "chance_text",
     "opening_board",
     "percent",
     "races_per_year",
