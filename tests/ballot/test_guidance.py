@@ -116,3 +116,11 @@ def test_a_ratified_amendment_scores_for_matching_seated_governors() -> None:
     before = scores(held)
     after = scores_if_ratified(held, tags)
     assert after[1] - before[1] == held.config.score.amendment
+
+
+def test_the_rules_page_carries_the_glossary() -> None:
+    from fairfight.ballot.rules_page import render_rules
+
+    page = render_rules()
+    for entry in card_glossary():
+        assert f"| `{entry.term}` | {entry.meaning} |" in page

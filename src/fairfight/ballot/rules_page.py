@@ -22,6 +22,7 @@ from fairfight.ballot.dice import (
     tie_chance,
 )
 from fairfight.ballot.geo import game_map, opening_house_d, opening_party
+from fairfight.ballot.guidance import card_glossary
 from fairfight.ballot.legislature import thresholds
 from fairfight.ballot.rules import (
     CANDIDATE_CARDS,
@@ -162,6 +163,7 @@ def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
         "opening": opening_board(),
         "states": states,
         "tags": rules.TAGS,
+        "card_glossary": card_glossary(),
         "lean_push": [{"margins": text, "push": push} for text, push in _push_rows()],
         "score_rows": _score_rows(chosen),
         "modifier_counts": MODIFIER_COUNTS,
