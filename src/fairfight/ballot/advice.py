@@ -33,8 +33,8 @@ __all__ = [
     "DeclarationChance",
     "declaration_chance",
     "down_ballot_method",
-    "general_chance",
     "presidency_chance",
+    "presidential_general",
     "strongest_declarations",
 ]
 
@@ -135,12 +135,14 @@ def presidency_chance(state: GameState, decl: Declaration) -> DeclarationChance:
         else:
             rival = card_side(seated, holding.party)
             opposed = "the incumbent's card"
-    general = general_chance(mine, rival, decl.party)
+    general = presidential_general(mine, rival, decl.party)
     how += f"the general against {opposed}, 50 states counted exactly"
     return DeclarationChance(decl, chance * general, how, True, EXACT_PRESIDENCY)
 
 
-def general_chance(mine: PresidentialSide, rival: PresidentialSide, party: Party) -> Fraction:
+def presidential_general(
+    mine: PresidentialSide, rival: PresidentialSide, party: Party
+) -> Fraction:
     """The exact chance that `mine`, running under `party`, wins the presidential general."""
     if party is Party.D:
         return presidential_chance(mine, rival)

@@ -18,7 +18,7 @@ from fairfight.ballot.advice import (
     EXACT_PRESIDENCY,
     DeclarationChance,
     down_ballot_method,
-    general_chance,
+    presidential_general,
 )
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.dice import RaceKind, side_distribution, win_chance
@@ -101,7 +101,7 @@ def revealed_chance(state: GameState, decl: Declaration) -> DeclarationChance:
             if e.party is other
         ] or [(board_side(holding, other), Fraction(1))]
         general = sum(
-            (weight * general_chance(side, rival, decl.party) for rival, weight in field_sides),
+            (w * presidential_general(side, rival, decl.party) for rival, w in field_sides),
             Fraction(0),
         )
         how += f"the general against {_against(len(theirs))}, 50 states counted exactly"
