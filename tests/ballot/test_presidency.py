@@ -193,3 +193,67 @@ def test_a_presidential_declaration_shows_the_exact_count() -> None:
             expected = 1 - presidential_chance(PresidentialSide(1), mine)
         assert shown.chance == expected
         assert shown.exact and shown.method == EXACT_PRESIDENCY
+
+
+def brute_race(
+    edges: tuple[tuple[int, int], ...],
+    needed: int,
+    state: int,
+    race_edge: int,
+    honeymoon: tuple[int | None, int | None, int],
+    sides: int,
+) -> Fraction:
+    """A down-ballot race of a presidential year, every die rolled: the presidency first (its
+    winner's counter in the race's state if it carried it and counters apply), then the race
+    on the same national and state dice with its own candidate dice; every tie split both ways."""
+    if_d, if_r, current = honeymoon
+    wins = outcomes = 0
+    whole = 2 ** (len(edges) + 1)
+    for roll in product(range(1, sides + 1), repeat=4 + 4 * len(edges)):
+        national = roll[0] - roll[1]
+        race_dice = roll[2] - roll[3]
+        carried: list[bool | None] = []
+        for index, (edge, _) in enumerate(edges):
+            sd, cd, sr, cr = roll[4 + 4 * index : 8 + 4 * index]
+            margin = national + sd + cd + edge - sr - cr
+            carried.append(True if margin > 0 else False if margin < 0 else None)
+        tied = [i for i, c in enumerate(carried) if c is None]
+        sd, sr = roll[4 + 4 * state], roll[6 + 4 * state]
+        for split in product((True, False), repeat=len(tied)):
+            outcome = list(carried)
+            for i, value in zip(tied, split, strict=True):
+                outcome[i] = value
+            d_votes = sum(v for (_, v), c in zip(edges, outcome, strict=True) if c)
+            d_president = d_votes >= needed
+            if d_president:
+                pips = if_d if outcome[state] and if_d is not None else current
+            else:
+                pips = if_r if not outcome[state] and if_r is not None else current
+            margin = national + (sd - sr) + race_dice + race_edge + pips
+            share = whole // 2 ** len(tied) // 2
+            wins += 2 * share if margin > 0 else share if margin == 0 else 0
+        outcomes += whole
+    return Fraction(wins, outcomes)
+
+
+@pytest.mark.parametrize(
+    ("edges", "needed", "state", "race_edge", "honeymoon", "sides"),
+    [
+        (((0, 3), (1, 2)), 3, 0, 0, (1, -1, 0), 2),
+        (((0, 3), (-1, 2), (2, 1)), 4, 1, 1, (1, None, 0), 2),
+        (((1, 1), (0, 2), (0, 2)), 3, 2, -1, (None, -1, 0), 2),
+        (((0, 2), (1, 3)), 3, 1, 0, (2, -2, 1), 3),
+    ],
+)
+def test_a_race_in_a_presidential_year_counts_the_honeymoon_exactly(
+    edges: tuple[tuple[int, int], ...],
+    needed: int,
+    state: int,
+    race_edge: int,
+    honeymoon: tuple[int | None, int | None, int],
+    sides: int,
+) -> None:
+    from fairfight.ballot.presidency import race_with_honeymoon
+
+    expected = brute_race(edges, needed, state, race_edge, honeymoon, sides)
+    assert race_with_honeymoon(edges, needed, state, race_edge, honeymoon, sides) == expected

@@ -37,6 +37,7 @@ __all__ = [
     "electoral_chance",
     "national_differences",
     "presidential_chance",
+    "race_with_honeymoon",
     "state_edges",
 ]
 
@@ -118,33 +119,95 @@ def electoral_chance(
     votes plus one this is the engine's rule (more votes than R wins; a tie on an even map goes
     to R). `sides` is the die (6 in the rules; small dice let a test enumerate every roll).
     """
-    rows = edges
+    return sum(
+        (
+            weight * _reach(edges, difference, (needed,), sides)[0]
+            for difference, weight in national_differences(sides)
+        ),
+        Fraction(0),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _reach(
+    rows: tuple[tuple[int, int], ...], difference: int, needed: tuple[int, ...], sides: int
+) -> tuple[Fraction, ...]:
+    """For a national difference: the chance that D's states bring each of `needed` votes."""
     total_votes = sum(votes for _, votes in rows)
-    if needed > total_votes:
-        return Fraction(0)
-    if needed <= 0:
-        return Fraction(1)
+    top = max(0, min(max(needed), total_votes + 1))
     whole = _denominator(sides)
     scale = whole ** len(rows)
     step = scale.bit_length() // 8 + 1
     width = 8 * step
-    below = (1 << (needed * width)) - 1
+    below = (1 << (top * width)) - 1
+    # Only the counts below the highest threshold are kept: reaching it is the rest.
+    packed = 1
+    for edge, votes in rows:
+        won = _state_numerator(edge + difference, sides)
+        packed = (packed * (whole - won) + (packed << (votes * width)) * won) & below
+    fields = packed.to_bytes(top * step, "little")
+    counts = [
+        int.from_bytes(fields[at : at + step], "little") for at in range(0, len(fields), step)
+    ]
+    reached = []
+    for threshold in needed:
+        short = sum(counts[: max(0, min(threshold, top))])
+        reached.append(Fraction(scale - short, scale) if threshold <= total_votes else Fraction(0))
+    return tuple(reached)
+
+
+@cache
+def _one_die(edge: int, sides: int) -> Fraction:
+    """One candidate die each, the rest of the contest set: d6 + edge against d6, ties half."""
+    die = dice_sum(1, sides)
+    return compare(die, die, edge).ties_as_half()
+
+
+@lru_cache(maxsize=4096)
+def race_with_honeymoon(
+    edges: tuple[tuple[int, int], ...],
+    needed: int,
+    state_index: int,
+    race_edge: int,
+    honeymoon: tuple[int | None, int | None, int],
+    sides: int = DIE_SIDES,
+) -> Fraction:
+    """D's exact chance in a down-ballot general of a presidential year, the presidency counted.
+
+    The presidency is resolved first and its winner may put a honeymoon counter in each state
+    it carries, which this race's partisan term then reads [5.9]; both contests share the
+    national dice and the state's dice. `edges` and `needed` are the presidential contest's
+    (as in `electoral_chance`), `state_index` the race's state, `race_edge` D's edge in the race
+    before any dice and without the honeymoon, `honeymoon` the pips D's total gets if D's
+    president carries the state (None: no counters for that winner), if R's does (None
+    likewise), and otherwise (today's counter).
+    """
+    if_d, if_r, current = honeymoon
+    votes = edges[state_index][1]
+    state_edge = edges[state_index][0]
+    others = edges[:state_index] + edges[state_index + 1 :]
     chance = Fraction(0)
-    for difference, weight in national_differences(sides):
-        # Only the counts below `needed` are kept: the chance of reaching it is the rest.
-        packed = 1
-        for edge, votes in rows:
-            won = _state_numerator(edge + difference, sides)
-            packed = (packed * (whole - won) + (packed << (votes * width)) * won) & below
-        fields = packed.to_bytes(needed * step, "little")
-        short = sum(
-            int.from_bytes(fields[at : at + step], "little") for at in range(0, len(fields), step)
-        )
-        chance += weight * Fraction(scale - short, scale)
+    for national, p_national in national_differences(sides):
+        carried_or_not = _reach(others, national, (needed - votes, needed), sides)
+        for shared, p_shared in national_differences(sides):
+            # the state die difference is shared by the state's presidential contest and the race
+            carried = _one_die(national + shared + state_edge, sides)
+            base = national + shared + race_edge
+            for is_carried, p_carried, reach in (
+                (True, carried, carried_or_not[0]),
+                (False, 1 - carried, carried_or_not[1]),
+            ):
+                d_pips = if_d if is_carried and if_d is not None else current
+                r_pips = if_r if not is_carried and if_r is not None else current
+                race = (
+                    reach * _one_die(base + d_pips, sides)
+                    + (1 - reach) * _one_die(base + r_pips, sides)
+                )
+                chance += p_national * p_shared * p_carried * race
     return chance
 
 
 def clear_cache() -> None:
     """Forget remembered chances (benchmarks measure the cost of computing them)."""
-    for cached in (electoral_chance, _state_numerator):
+    for cached in (electoral_chance, _reach, race_with_honeymoon, _state_numerator, _one_die):
         cached.cache_clear()
