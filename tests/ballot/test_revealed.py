@@ -10,12 +10,17 @@ from itertools import product
 import pytest
 
 from fairfight.ballot import estimates as est
-from fairfight.ballot.advice import HONEYMOON_UNCOUNTED
+from fairfight.ballot.advice import EXACT_DOWN_BALLOT
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.elections import board_part
 from fairfight.ballot.engine import advance, new_game, requested_seats
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.revealed import nominee_chances, primary_chance, revealed_chance
+from fairfight.ballot.revealed import (
+    EXACT_WITH_PRESIDENCY,
+    nominee_chances,
+    primary_chance,
+    revealed_chance,
+)
 from fairfight.ballot.rules import named_config
 from fairfight.ballot.state import GameState, Phase
 
@@ -62,6 +67,11 @@ def _six_dice() -> tuple[tuple[int, ...], ...]:
     return tuple(product(range(1, 7), repeat=6))
 
 
+def _against_field(mine: int, theirs: list[tuple[int, Fraction]]) -> Fraction:
+    """The general against each possible rival nominee (its part, its chance), enumerated."""
+    return sum((w * brute_general(mine - part) for part, w in theirs), Fraction(0))
+
+
 def _withdraw_steps(key: str, years: int) -> list[GameState]:
     """The state at every withdraw step of a four-bot game's first years."""
     config = named_config("points")
@@ -77,12 +87,14 @@ def _withdraw_steps(key: str, years: int) -> list[GameState]:
 
 
 def test_down_ballot_chances_equal_every_die_enumerated() -> None:
-    """Every contested down-ballot declaration of two games' first two years (primaries of
+    """Every contested down-ballot declaration of two games' first three years (primaries of
     two and three included): nominee chances by enumerating the primary dice, then the
-    general by enumerating its dice at each possible nominee pairing."""
-    checked = primaries = 0
+    general by enumerating its dice at each possible nominee pairing. In the presidential
+    year the honeymoon is counted with the presidency (enumerated on small maps in
+    test_presidency); here the chance must lie within the new counter's reach either way."""
+    checked = bounded = primaries = 0
     for key in ("1003", "1017"):
-        for state in _withdraw_steps(key, 2):
+        for state in _withdraw_steps(key, 3):
             gmap = game_map()
             for decl in state.declarations:
                 index = gmap.seat_by_id[decl.race]
@@ -99,24 +111,37 @@ def test_down_ballot_chances_equal_every_die_enumerated() -> None:
                     running = [e.player for e in field if e.party is party]
                     chances = brute_primary([parts[s] for s in running]) if running else []
                     sides[party] = dict(zip(running, chances, strict=True))
-                shift = est.partisan(state, gmap.seats[index].state) * decl.party.sign()
+                home = gmap.seats[index].state
                 theirs = [(parts[s], w) for s, w in sides[decl.party.other()].items()] or [
                     (board_part(state.seats[index], decl.party.other(), False), Fraction(1))
                 ]
-                general = sum(
-                    (w * brute_general(parts[decl.player] + shift - p) for p, w in theirs),
-                    Fraction(0),
-                )
-                expected = sides[decl.party][decl.player] * general
+                fixed = est.baselines()[home] + state.lean[home]
+                sign = decl.party.sign()
+                at = {
+                    pips: _against_field(parts[decl.player] + (fixed + pips) * sign, theirs)
+                    for pips in {
+                        -state.config.honeymoon,
+                        state.honeymoon[home],
+                        state.config.honeymoon,
+                    }
+                }
+                primary = sides[decl.party][decl.player]
                 shown = revealed_chance(state, decl)
-                assert shown.chance == expected, decl
-                presidential_year = 0 in gmap.races_in(state.year)
-                assert shown.exact is not presidential_year
-                if presidential_year:
-                    assert shown.method == HONEYMOON_UNCOUNTED
-                checked += 1
+                assert shown.exact
+                if 0 in gmap.races_in(state.year):
+                    # the new president's counter moves P(s) by at most its size either way
+                    size = state.config.honeymoon
+                    now = state.honeymoon[home]
+                    bounds = [primary * at[pips] for pips in (-size, now, size)]
+                    assert min(bounds) <= shown.chance <= max(bounds), decl
+                    assert shown.method == EXACT_WITH_PRESIDENCY
+                    bounded += 1
+                else:
+                    assert shown.chance == primary * at[state.honeymoon[home]], decl
+                    assert shown.method == EXACT_DOWN_BALLOT
+                    checked += 1
                 primaries += len(sides[decl.party]) > 1
-    assert checked >= 20 and primaries >= 10
+    assert checked >= 20 and bounded >= 20 and primaries >= 10
 
 
 def test_presidential_chance_counts_the_primary_and_every_rival_nominee() -> None:

@@ -15,24 +15,39 @@ from functools import cache
 
 from fairfight.ballot import estimates as est
 from fairfight.ballot.advice import (
+    EXACT_DOWN_BALLOT,
     EXACT_PRESIDENCY,
     DeclarationChance,
-    down_ballot_method,
     presidential_general,
 )
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.dice import RaceKind, side_distribution, win_chance
 from fairfight.ballot.elections import board_part
-from fairfight.ballot.geo import game_map
-from fairfight.ballot.presidency import PresidentialSide, board_side, card_side
+from fairfight.ballot.geo import PRESIDENCY_ID, game_map
+from fairfight.ballot.presidency import (
+    PresidentialSide,
+    board_side,
+    card_side,
+    race_with_honeymoon,
+    state_edges,
+)
 from fairfight.ballot.racebook import presidential_part
+from fairfight.ballot.rules import BOARD, Party
 from fairfight.ballot.state import Declaration, GameState
 
 __all__ = [
+    "EXACT_WITH_PRESIDENCY",
     "nominee_chances",
     "primary_chance",
     "revealed_chance",
 ]
+
+
+EXACT_WITH_PRESIDENCY = (
+    "exact: tables G and P, with this year's presidential contest and the honeymoon it may put "
+    "in the race's state counted over the shared national and state dice"
+)
+"""The method of a down-ballot chance at the withdraw step of a presidential year [5.9]."""
 
 
 def primary_chance(part: int, rivals: Sequence[int]) -> Fraction:
@@ -106,17 +121,67 @@ def revealed_chance(state: GameState, decl: Declaration) -> DeclarationChance:
         )
         how += f"the general against {_against(len(theirs))}, 50 states counted exactly"
         return DeclarationChance(decl, primary * general, how, True, EXACT_PRESIDENCY)
-    shift = est.partisan(state, game_map().seats[index].state) * decl.party.sign()
+    home = game_map().seats[index].state
     opposing = [(parts[s], w) for s, w in rivals.items()] or [
         (board_part(holding, other, False), Fraction(1))
     ]
-    general = sum(
-        (w * win_chance(RaceKind.GENERAL, parts[decl.player] + shift - p) for p, w in opposing),
-        Fraction(0),
-    )
     how += f"the general against {_against(len(theirs))} (table G)"
-    exact, method = down_ballot_method(state)
-    return DeclarationChance(decl, primary * general, how, exact, method)
+    if 0 not in game_map().races_in(state.year):
+        shift = est.partisan(state, home) * decl.party.sign()
+        general = sum(
+            (w * win_chance(RaceKind.GENERAL, parts[decl.player] + shift - p) for p, w in opposing),
+            Fraction(0),
+        )
+        return DeclarationChance(decl, primary * general, how, True, EXACT_DOWN_BALLOT)
+    # A presidential year: the president's honeymoon enters this race, so both are counted.
+    fixed = est.baselines()[home] + state.lean[home]
+    general = Fraction(0)
+    for theirs_part, weight in opposing:
+        if decl.party is Party.D:
+            d_edge = parts[decl.player] + fixed - theirs_part
+            general += weight * _d_wins_race(state, home, d_edge)
+        else:
+            d_edge = theirs_part + fixed - parts[decl.player]
+            general += weight * (1 - _d_wins_race(state, home, d_edge))
+    how += ", with this year's presidency and its honeymoon counted"
+    return DeclarationChance(decl, primary * general, how, True, EXACT_WITH_PRESIDENCY)
+
+
+def _d_wins_race(state: GameState, home: int, d_edge: int) -> Fraction:
+    """D's chance in a down-ballot general of `home` in a presidential year, at D's edge
+    `d_edge` before the honeymoon, over every pairing of the revealed presidential nominees
+    [5.8, 5.9]."""
+    cards = build_cards(state.key)
+    field = [entry for entry in state.declarations if entry.race == PRESIDENCY_ID]
+    previous = state.seats[0]
+    size = state.config.honeymoon
+    sides: dict[Party, list[tuple[PresidentialSide, int, Fraction]]] = {}
+    for party in (Party.D, Party.R):
+        running = [e for e in field if e.party is party]
+        parts = {e.player: presidential_part(cards[e.card], party) for e in running}
+        chances = nominee_chances(parts) if running else {}
+        sides[party] = [
+            (card_side(cards[e.card], party), e.player, chances[e.player]) for e in running
+        ] or [(board_side(previous, party), BOARD, Fraction(1))]
+
+    def counters(party: Party, holder: int) -> bool:
+        re_elected = previous.holder == holder and previous.party is party
+        return not (re_elected and not state.presidency_open()) or state.impeached_this_term
+
+    needed = game_map().electoral_majority()
+    chance = Fraction(0)
+    for d_side, d_holder, d_weight in sides[Party.D]:
+        for r_side, r_holder, r_weight in sides[Party.R]:
+            honeymoon = (
+                size if counters(Party.D, d_holder) else None,
+                -size if counters(Party.R, r_holder) else None,
+                state.honeymoon[home],
+            )
+            edges = state_edges(d_side, r_side)
+            chance += (
+                d_weight * r_weight * race_with_honeymoon(edges, needed, home, d_edge, honeymoon)
+            )
+    return chance
 
 
 def _against(rivals: int) -> str:
