@@ -8,6 +8,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import combinations, product
 from math import sqrt
+from typing import Any
 
 import numpy as np
 import pytest
@@ -195,18 +196,11 @@ def test_a_presidential_declaration_shows_the_exact_count() -> None:
         assert shown.exact and shown.method == EXACT_PRESIDENCY
 
 
-def brute_race(
-    edges: tuple[tuple[int, int], ...],
-    needed: int,
-    state: int,
-    race_edge: int,
-    honeymoon: tuple[int | None, int | None, int],
-    sides: int,
-) -> Fraction:
+def brute_race(*case: Any) -> Fraction:
     """A down-ballot race of a presidential year, every die rolled: the presidency first (its
     winner's counter in the race's state if it carried it and counters apply), then the race
     on the same national and state dice with its own candidate dice; every tie split both ways."""
-    if_d, if_r, current = honeymoon
+    edges, needed, state, race_edge, (if_d, if_r, current), sides = case
     wins = outcomes = 0
     whole = 2 ** (len(edges) + 1)
     for roll in product(range(1, sides + 1), repeat=4 + 4 * len(edges)):
@@ -236,8 +230,13 @@ def brute_race(
     return Fraction(wins, outcomes)
 
 
+Pips = tuple[int | None, int | None, int]
+RaceCase = tuple[tuple[tuple[int, int], ...], int, int, int, Pips, int]
+"""(presidential edges, votes needed, the race's state, its D edge, honeymoon pips, die)."""
+
+
 @pytest.mark.parametrize(
-    ("edges", "needed", "state", "race_edge", "honeymoon", "sides"),
+    "case",
     [
         (((0, 3), (1, 2)), 3, 0, 0, (1, -1, 0), 2),
         (((0, 3), (-1, 2), (2, 1)), 4, 1, 1, (1, None, 0), 2),
@@ -245,15 +244,7 @@ def brute_race(
         (((0, 2), (1, 3)), 3, 1, 0, (2, -2, 1), 3),
     ],
 )
-def test_a_race_in_a_presidential_year_counts_the_honeymoon_exactly(
-    edges: tuple[tuple[int, int], ...],
-    needed: int,
-    state: int,
-    race_edge: int,
-    honeymoon: tuple[int | None, int | None, int],
-    sides: int,
-) -> None:
+def test_a_race_in_a_presidential_year_counts_the_honeymoon_exactly(case: RaceCase) -> None:
     from fairfight.ballot.presidency import race_with_honeymoon
 
-    expected = brute_race(edges, needed, state, race_edge, honeymoon, sides)
-    assert race_with_honeymoon(edges, needed, state, race_edge, honeymoon, sides) == expected
+    assert race_with_honeymoon(*case) == brute_race(*case)
