@@ -99,8 +99,17 @@ def test_the_terminal_and_the_web_page_list_the_same_choices() -> None:
     )
     page = game_page("g", session)
     assert page.suggestions, "the page offers no choice in a declare step"
-    web = [
-        f"  {s.race} {s.card} {s.party}: {s.percent}% = {s.fraction} ({s.how})"
-        for s in page.suggestions
+    web = [(s.race, s.card, s.party, s.percent, s.how) for s in page.suggestions]
+    picks = strongest_declarations(state, 0)
+    entries = [p.declaration for p in picks]
+    assert web == [
+        (e.race, e.card, e.party.value, p.percent(), p.how)
+        for e, p in zip(entries, picks, strict=True)
     ]
-    assert said[1:] == web
+    # the terminal writes the exact fraction only beside an exact chance
+    assert said[1:] == [
+        f"  {e.race} {e.card} {e.party.value}: {p.text()} ({p.how})"
+        for e, p in zip(entries, picks, strict=True)
+    ]
+    for line, priced in zip(said[1:], picks, strict=True):
+        assert (str(priced.chance) in line) is priced.exact

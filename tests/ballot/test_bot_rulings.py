@@ -16,6 +16,7 @@ from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.machine import Machine
 from fairfight.ballot.pollster import Pollster
+from fairfight.ballot.presidency import PresidentialSide, presidential_chance
 from fairfight.ballot.rules import BOARD, Office, Party
 from fairfight.ballot.state import Declaration, Declarations, GameState, Holding, Phase
 from fairfight.ballot.worth import district_gain
@@ -205,21 +206,23 @@ def test_machine_counts_the_home_district_card_in_the_fit() -> None:
 # ---- The presidency reads table P -----------------------------------------------------------
 
 
-def test_presidential_chance_shown_is_table_p_at_the_median_state_edge() -> None:
+def test_pollster_reads_table_p_at_the_median_state_edge_the_seat_sees_the_exact_count() -> None:
     """A D m3 card (no tags) against the board generic (part 1) in 2028: the state edges are
     3 + base(s) - 1. Sorting the states by edge and adding electoral votes from the lowest,
-    the state that reaches 268 sets the edge; the chance is table P (2d6 against 2d6) there."""
+    the state that reaches 268 sets the edge; the Pollster's estimate is table P (2d6 against
+    2d6) there [11]. The seat is shown the exact count instead, labelled exact [5.8]."""
     state = fresh(2)
     cards = build_cards(state.key)
     card = next(c for c in cards if c.party is Party.D and c.modifier == 3)
     rows = sorted((3 + s.baseline - 1, s.electoral_votes) for s in game_map().states)
     running = [sum(votes for _, votes in rows[: n + 1]) for n in range(len(rows))]
     edge = rows[next(n for n, total in enumerate(running) if total >= 268)][0]
+    estimate = by_enumeration(TWO_DICE, edge)
+    assert Pollster()._rerun_p(_president(state, card), 0, Party.D) == float(estimate)
     priced = declaration_chance(state, Declaration(0, "P", card.id, Party.D))
-    chance = priced.chance
-    assert chance == by_enumeration(TWO_DICE, edge)
-    assert "table P" in priced.how
-    assert Pollster()._rerun_p(_president(state, card), 0, Party.D) == float(chance)
+    assert priced.exact and "counted" in priced.method
+    assert priced.chance == presidential_chance(PresidentialSide(3), PresidentialSide(1))
+    assert priced.chance != estimate
 
 
 def _president(state: GameState, card: Card) -> GameState:

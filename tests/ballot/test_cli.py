@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -30,7 +31,24 @@ def test_odds_json_general_and_primary() -> None:
         for row in rows:
             assert row["fraction"] == str(brute_force(dice, row["edge"]))
     first = json.loads(run("odds", "--kind", "general", "--json").stdout)[1]
-    assert first == {"edge": 1, "percent": "59.2", "fraction": "18403/31104"}
+    assert first == {"edge": 1, "percent": "59.2", "fraction": "18403/31104", "certain": False}
+
+
+def test_odds_never_rounds_an_uncertain_edge_to_certainty() -> None:
+    """Table G is certain from +16 and table P from +11 [12.4]; below that, a chance that
+    rounds to 100.0 prints "> 99.9", and its fraction stays below 1."""
+    for kind, certain_from, dice in (("general", 16, 3), ("primary", 11, 2)):
+        rows = json.loads(run("odds", "--kind", kind, "--max-edge", "20", "--json").stdout)
+        for row in rows:
+            exact = brute_force(dice, row["edge"])
+            assert row["fraction"] == str(exact)
+            assert row["certain"] is (row["edge"] >= certain_from)
+            assert (row["percent"] == "100.0") is (row["edge"] >= certain_from)
+            if exact > Fraction(9995, 10000) and exact < 1:
+                assert row["percent"] == "> 99.9"
+    text = run("odds", "--max-edge", "16").stdout
+    assert "> 99.9%" in text and "100.0% (certain)" in text
+    assert text.count("(certain)") == 1
 
 
 def test_odds_bad_input_is_one_line_exit_2() -> None:

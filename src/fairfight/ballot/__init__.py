@@ -19,10 +19,17 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
     from fairfight.ballot.dice import RaceKind, certainty_edge, table, tie_chance, win_chance
     from fairfight.ballot.engine import advance, new_game, requested_seats
     from fairfight.ballot.geo import game_map
+    from fairfight.ballot.guidance import (
+        card_glossary,
+        projected_votes,
+        ratifying_ends_game_while_trailing,
+    )
     from fairfight.ballot.human import TerminalHuman
     from fairfight.ballot.legislature import thresholds
     from fairfight.ballot.players import Player, play_game
-    from fairfight.ballot.record import record_game, verify_record
+    from fairfight.ballot.presidency import presidential_chance
+    from fairfight.ballot.record import record_game, resume_game, verify_record
+    from fairfight.ballot.revealed import revealed_chance
     from fairfight.ballot.rules import (
         NAMED_CONFIGS,
         BallotConfig,
@@ -53,6 +60,7 @@ __all__ = [
     "TerminalHuman",
     "VictoryMode",
     "advance",
+    "card_glossary",
     "certainty_edge",
     "declaration_chance",
     "game_map",
@@ -60,9 +68,14 @@ __all__ = [
     "named_config",
     "new_game",
     "play_game",
+    "presidential_chance",
+    "projected_votes",
+    "ratifying_ends_game_while_trailing",
     "record_game",
     "render_rules",
     "requested_seats",
+    "resume_game",
+    "revealed_chance",
     "score_lines",
     "scores",
     "state_from_data",
@@ -84,10 +97,13 @@ __getattr__ = lazy_exports(
         "dice",
         "engine",
         "geo",
+        "guidance",
         "human",
         "legislature",
         "players",
+        "presidency",
         "record",
+        "revealed",
         "rules",
         "rules_page",
         "scoring",

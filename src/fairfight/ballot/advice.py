@@ -1,7 +1,8 @@
 """What a seat is told while it declares: each declaration's exact chance, and the strongest ones.
 
 The terminal and the web page show these same values and only format them, so the two can
-never rank or price a declaration differently.
+never rank or price a declaration differently. Every value says whether it is an exact count
+(`exact`) and how it was found (`method`), so no estimate can pass for an exact fraction.
 """
 
 from __future__ import annotations
@@ -13,17 +14,42 @@ from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.dice import RaceKind, win_chance
 from fairfight.ballot.geo import game_map
+from fairfight.ballot.presidency import (
+    PresidentialSide,
+    board_side,
+    card_side,
+    presidential_chance,
+)
 from fairfight.ballot.racebook import presidential_part
-from fairfight.ballot.rules import Party
-from fairfight.ballot.rules_page import percent
+from fairfight.ballot.rules import BOARD, Party
+from fairfight.ballot.rules_page import chance_text
 from fairfight.ballot.state import NO_CARD, Declaration, GameState
 
 __all__ = [
+    "EXACT_DOWN_BALLOT",
+    "EXACT_PRESIDENCY",
+    "HONEYMOON_UNCOUNTED",
     "STRONGEST_SHOWN",
     "DeclarationChance",
     "declaration_chance",
+    "down_ballot_method",
+    "presidency_chance",
+    "presidential_general",
     "strongest_declarations",
 ]
+
+EXACT_DOWN_BALLOT = "exact: tables G and P (every die counted, ties half)"
+"""The method of a down-ballot chance: the race tables, exact fractions [12]."""
+EXACT_PRESIDENCY = (
+    "exact: every national, state and candidate die of the 50 state contests counted over the "
+    "electoral votes"
+)
+"""The method of a presidential chance: `presidency.presidential_chance` [5.8]."""
+HONEYMOON_UNCOUNTED = (
+    "estimate: tables G and P at today's P(s); this year's presidential winner may add a "
+    "honeymoon pip in the states it carries before this race is rolled, which is not counted"
+)
+"""The method of a down-ballot chance in a presidential year [5.9]."""
 
 STRONGEST_SHOWN = 10
 """How many of the strongest declarations the terminal and the web page list."""
@@ -31,16 +57,28 @@ STRONGEST_SHOWN = 10
 
 @dataclass(frozen=True, slots=True)
 class DeclarationChance:
-    """A declaration, its exact table chance against the current field, and how it was read."""
+    """A declaration, its chance against a stated field, and how it was found."""
 
     declaration: Declaration
     chance: Fraction
     how: str
-    """The tables and edges read, e.g. `edge +3 (table G)`."""
+    """The field and the edges read, e.g. `edge +3 (table G)`."""
+    exact: bool = True
+    """True when `chance` is an exact count of the dice for that field; False for an estimate
+    (then `method` names it, and it must never be shown as an exact fraction)."""
+    method: str = EXACT_DOWN_BALLOT
+    """How the chance was found."""
 
     def percent(self) -> str:
-        """The chance as a percentage with one decimal, as the rules page prints the tables."""
-        return percent(self.chance)
+        """The chance as a percentage with one decimal (never a false 100.0 or 0.0)."""
+        return chance_text(self.chance)
+
+    def text(self) -> str:
+        """The chance in words: `87.9% = 82063/93312` when exact, `about 87.9% (estimate)`
+        otherwise, so an estimate never reads as an exact fraction."""
+        if self.exact:
+            return f"{self.percent()}% = {self.chance}"
+        return f"about {self.percent()}% (estimate)"
 
 
 def declaration_chance(state: GameState, decl: Declaration) -> DeclarationChance:
@@ -52,14 +90,7 @@ def declaration_chance(state: GameState, decl: Declaration) -> DeclarationChance
     holding = state.seats[index]
     other, primary = est.opponent(state, index, decl.party, decl.player)
     if index == 0:
-        edge = est.median_presidential_edge(card, decl.party, other)
-        chance = win_chance(RaceKind.PRIMARY, edge)
-        how = f"EV-weighted median state edge {edge:+d} (table P)"
-        if primary is not None:
-            part = presidential_part(card, decl.party)
-            chance *= win_chance(RaceKind.PRIMARY, part - primary)
-            how += f", primary edge {part - primary:+d} against the incumbent (table P)"
-        return DeclarationChance(decl, chance, how)
+        return presidency_chance(state, decl)
     info = gmap.seats[index]
     rerun = holding.holder == decl.player and holding.card == decl.card
     if rerun:
@@ -73,7 +104,49 @@ def declaration_chance(state: GameState, decl: Declaration) -> DeclarationChance
     if primary is not None:
         chance *= win_chance(RaceKind.PRIMARY, part - primary)
         how += f", primary edge {part - primary:+d} against the incumbent (table P)"
-    return DeclarationChance(decl, chance, how)
+    return DeclarationChance(decl, chance, how, *down_ballot_method(state))
+
+
+def down_ballot_method(state: GameState) -> tuple[bool, str]:
+    """(exact, method) of a down-ballot chance this year: exact from the tables, except in a
+    presidential year, when the new president's honeymoon may still move P(s) [5.9]."""
+    if 0 in game_map().races_in(state.year):
+        return False, HONEYMOON_UNCOUNTED
+    return True, EXACT_DOWN_BALLOT
+
+
+def presidency_chance(state: GameState, decl: Declaration) -> DeclarationChance:
+    """A presidential declaration's exact chance against the current field: a same-party
+    player incumbent beaten in the primary (table P), then the general against the other
+    party's incumbent card or a board generic, counted exactly [5.5, 5.8]."""
+    card = build_cards(state.key)[decl.card]
+    holding = state.seats[0]
+    mine = card_side(card, decl.party)
+    rival: PresidentialSide = board_side(holding, decl.party.other())
+    chance = Fraction(1)
+    how = ""
+    opposed = "a board generic"
+    if holding.holder not in (BOARD, decl.player):
+        seated = build_cards(state.key)[holding.card]
+        if holding.party is decl.party:
+            edge = mine.part - presidential_part(seated, holding.party)
+            chance = win_chance(RaceKind.PRIMARY, edge)
+            how = f"primary edge {edge:+d} against the incumbent (table P), then "
+        else:
+            rival = card_side(seated, holding.party)
+            opposed = "the incumbent's card"
+    general = presidential_general(mine, rival, decl.party)
+    how += f"the general against {opposed}, 50 states counted exactly"
+    return DeclarationChance(decl, chance * general, how, True, EXACT_PRESIDENCY)
+
+
+def presidential_general(
+    mine: PresidentialSide, rival: PresidentialSide, party: Party
+) -> Fraction:
+    """The exact chance that `mine`, running under `party`, wins the presidential general."""
+    if party is Party.D:
+        return presidential_chance(mine, rival)
+    return 1 - presidential_chance(rival, mine)
 
 
 def strongest_declarations(

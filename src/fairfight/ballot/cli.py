@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the engine is imported only when a command runs
 
     from fairfight.ballot.elections import Event
     from fairfight.ballot.players import Player
+    from fairfight.ballot.rules import BallotConfig
 
 __all__ = [
     "DEFAULT_MAX_EDGE",
@@ -66,7 +67,8 @@ def odds(
     max_edge: int = typer.Option(DEFAULT_MAX_EDGE, help="largest edge to show"),
     as_json: bool = typer.Option(False, "--json", help="machine-readable output"),
 ) -> None:
-    """The exact win chance by modifier edge, ties counted as half."""
+    """The exact win chance by modifier edge, ties counted as half; only an edge that cannot
+    lose is marked certain, and a chance that would round to 100.0 reads "> 99.9"."""
     from rich.table import Table
 
     from fairfight.ballot.dice import RaceKind
@@ -84,7 +86,8 @@ def odds(
     for column in ("edge", "chance", "exact"):
         table.add_column(column, justify="right")
     for row in rows:
-        table.add_row(f"+{row['edge']}", f"{row['percent']}%", row["fraction"])
+        certain = " (certain)" if row["certain"] else ""
+        table.add_row(f"+{row['edge']}", f"{row['percent']}%{certain}", row["fraction"])
     console.print(table)
 
 
@@ -143,15 +146,24 @@ def play(
     victory: str | None = typer.Option(None, help="victory mode"),
     record: Path | None = typer.Option(None, help="write the game record (JSON Lines) here"),
     years: int | None = typer.Option(None, help="stop after this many years"),
+    resume: Path | None = typer.Option(
+        None, help="continue a game saved by Ctrl-C (its seats, config and key come from it)"
+    ),
     as_json: bool = typer.Option(False, "--json", help="machine-readable result"),
 ) -> None:
-    """Play a game: bots to the end, or with one human seat at the terminal."""
-    from rich.table import Table
+    """Play a game: bots to the end, or with one human seat at the terminal.
 
+    Ctrl-C saves the game so far (to --record, or to a file named after the game) and prints
+    where; `--resume FILE` replays it to that point and plays on.
+    """
     from fairfight.ballot.players import key_commitment, play_game
     from fairfight.ballot.record import (
+        HUMAN_NAME,
         check_key,
-        record_game,
+        load_record,
+        read_paused,
+        record_lines,
+        resume_game,
         write_record,
     )
     from fairfight.ballot.rules import named_config
@@ -161,46 +173,104 @@ def play(
         if years is not None:
             raise InputError("--record", "a record needs the whole game; drop --years")
         check_output_file(record)
-    rules_config = named_config(config, victory)
-    key = check_key(seed) if seed is not None else new_seed()
     if years is not None and years < 1:
         raise InputError("years", "must be at least 1")
-    seated = _players(_bot_names(players), human)
-    narrate = (lambda event: _narrate(event, human)) if human is not None else None
-    if record is not None and years is None:
-        state, lines = record_game(rules_config, key, seated, narrate)
-        write_record(record, lines)
-        events = lines[1:-1]
+    paused = None
+    if resume is not None:
+        if years is not None or seed is not None or human is not None:
+            raise InputError("--resume", "the saved game fixes its seats and key; drop them")
+        paused = read_paused(load_record(resume))
+        rules_config, key = paused.header.config, paused.pause.key
+        names = paused.header.players
+        humans = [seat for seat, name in enumerate(names) if name == HUMAN_NAME]
+        if len(humans) > 1:
+            raise InputError("--resume", "this terminal plays one human seat")
+        human = humans[0] if humans else None
+        bot_names = [name if name != HUMAN_NAME else "pollster" for name in names]
+        record = record or resume
+        check_output_file(record)
     else:
-        state, events = play_game(rules_config, key, seated, narrate, max_years=years)
+        rules_config = named_config(config, victory)
+        key = check_key(seed) if seed is not None else new_seed()
+        bot_names = _bot_names(players)
+    seated = _players(bot_names, human)
+    so_far: list[Event] = list(paused.events) if paused is not None else []
+
+    def on_event(event: Event) -> None:
+        so_far.append(event)
+        if human is not None:
+            _narrate(event, human)
+
+    try:
+        if paused is not None:
+            state, events = resume_game(paused, seated, on_event)
+        else:
+            state, events = play_game(rules_config, key, seated, on_event, max_years=years)
+    except (KeyboardInterrupt, typer.Abort):
+        _save_paused(record, rules_config, key, [p.name for p in seated], so_far)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    names = [p.name for p in seated]
+    if record is not None and years is None:
+        write_record(record, record_lines(rules_config, key, names, state, events))
     standings = [(e["year"], e["scores"]) for e in events if e["event"] == "scoring"]
-    result: dict[str, Any] = {
-        "seed": key,
-        "commitment": key_commitment(key),
-        "players": [p.name for p in seated],
-        "years": [{"year": year, "scores": totals} for year, totals in standings],
-        "over": state.ended,
-        "reason": state.end_reason,
-        "winners": list(state.winners),
-    }
     if as_json:
-        emit_json(result)
+        emit_json(
+            {
+                "seed": key,
+                "commitment": key_commitment(key),
+                "players": names,
+                "years": [{"year": year, "scores": totals} for year, totals in standings],
+                "over": state.ended,
+                "reason": state.end_reason,
+                "winners": list(state.winners),
+            }
+        )
         return
-    table = Table(title=f"Standings ({rules_config.name}, victory {rules_config.victory.value})")
-    table.add_column("year")
-    for seat, player in enumerate(seated):
-        table.add_column(f"{seat}: {player.name}", justify="right")
-    for year, totals in standings:
-        table.add_row(str(year), *(str(t) for t in totals))
-    console.print(table)
+    _print_standings(rules_config, names, standings)
     if state.ended:
-        names = ", ".join(f"seat {w} ({seated[w].name})" for w in state.winners)
-        console.print(f"Game over ({state.end_reason}) in {state.year}: winner {names}")
+        winners = ", ".join(f"seat {w} ({names[w]})" for w in state.winners)
+        console.print(f"Game over ({state.end_reason}) in {state.year}: winner {winners}")
     else:
         console.print(f"Stopped after {len(standings)} year(s); the game is not over.")
     console.print(f"seed {key}")
-    if record is not None and years is not None:
-        console.print("No record written: a record needs the whole game.")
+    if record is not None:
+        console.print(f"Record written to {record}", markup=False)
+
+
+def _print_standings(
+    rules_config: BallotConfig, names: list[str], standings: list[tuple[int, list[int]]]
+) -> None:
+    """Every year's scores, one column a seat."""
+    from rich.table import Table
+
+    title = f"Standings ({rules_config.name}, victory {rules_config.victory.value})"
+    table = Table(title=title)
+    table.add_column("year")
+    for seat, name in enumerate(names):
+        table.add_column(f"{seat}: {name}", justify="right")
+    for year, totals in standings:
+        table.add_row(str(year), *(str(t) for t in totals))
+    console.print(table)
+
+
+def _save_paused(
+    record: Path | None,
+    rules_config: BallotConfig,
+    key: str,
+    names: list[str],
+    events: list[Event],
+) -> None:
+    """Write the game so far and say, in one line, where it is and how to go on."""
+    from fairfight.ballot.players import key_commitment
+    from fairfight.ballot.record import paused_record, write_record
+
+    path = record or Path(f"ballot-{key_commitment(key)[:12]}.jsonl")
+    write_record(path, paused_record(rules_config, key, names, events))
+    error_console.print(
+        f"interrupted: the game is saved in {path}; "
+        f"go on with `fairfight ballot play --resume {path}`",
+        markup=False,
+    )
 
 
 @app.command()

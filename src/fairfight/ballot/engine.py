@@ -34,7 +34,6 @@ from fairfight.ballot.rules import (
     OFFICE_HOUSE,
     OFFICE_PRESIDENT,
     OFFICE_SENATE,
-    PRESIDENTIAL_CYCLE,
     BallotConfig,
     Office,
 )
@@ -321,7 +320,7 @@ def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState
         lean_cap=state.config.lean_cap,
         impeached_this_term=state.impeached_this_term,
         presidential_wins=list(state.presidential_wins),
-        open_presidency=state.year < state.config.start_year + PRESIDENTIAL_CYCLE,
+        open_presidency=state.presidency_open(),
     )
     events: list[Event] = [
         {"event": "withdraw", "year": state.year, "races": sorted(f"{p}:{r}" for p, r in pulled)},

@@ -15,8 +15,9 @@ from fairfight.ballot.botkit import projected_holder
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.legislature import majority_party, thresholds
-from fairfight.ballot.narration import hand_lines, opening_lines
-from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
+from fairfight.ballot.narration import hand_lines, holder_text, opening_lines
+from fairfight.ballot.revealed import revealed_chance
+from fairfight.ballot.rules import TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import (
     NO_CARD,
@@ -115,7 +116,8 @@ class TerminalHuman:
         if phase is Phase.DISCARD:
             self.show_hand(state, seat)
             need = len(state.hands[seat]) - state.config.hand_limit
-            return Discards(tuple(_ints(self.ask(f"Discard {need} card ids (space separated)"))))
+            ids = "card id" if need == 1 else "card ids (space separated)"
+            return Discards(tuple(_ints(self.ask(f"Discard {need} {ids}"))))
         return YesNo(self._yes_no(state, phase))
 
     def _yes_no(self, state: GameState, phase: Phase) -> bool:
@@ -158,7 +160,7 @@ class TerminalHuman:
                 f"  your seat {gmap.seats[index].race_id} is up (card #{holding.card}); "
                 "re-run it by declaring that card, or it retires"
             )
-        self._list_races(state)
+        self._list_races(state, seat)
         self._suggest(state, seat)
         self.say(
             "Declare one per line: RACE CARD PARTY [DISTRICT_CARD]; 'list' shows the races "
@@ -170,7 +172,7 @@ class TerminalHuman:
             if not line:
                 return Declarations(tuple(entries))
             if line == "list":
-                self._list_races(state)
+                self._list_races(state, seat)
                 continue
             if line == "best":
                 self._suggest(state, seat)
@@ -184,7 +186,7 @@ class TerminalHuman:
                 continue
             priced = declaration_chance(state, entry)
             self.say(
-                f"  {entry.race}: win chance {priced.percent()}% = {priced.chance} ({priced.how})"
+                f"  {entry.race}: win chance {priced.text()} ({priced.how})"
             )
             entries.append(entry)
 
@@ -214,11 +216,11 @@ class TerminalHuman:
         for priced in picks:
             entry = priced.declaration
             self.say(
-                f"  {entry.race} {entry.card} {entry.party.value}: {priced.percent()}% "
-                f"= {priced.chance} ({priced.how})"
+                f"  {entry.race} {entry.card} {entry.party.value}: {priced.text()} "
+                f"({priced.how})"
             )
 
-    def _list_races(self, state: GameState) -> None:
+    def _list_races(self, state: GameState, seat: int) -> None:
         gmap = game_map()
         house = 0
         for index in gmap.races_in(state.year):
@@ -226,8 +228,6 @@ class TerminalHuman:
             if info.office is Office.HOUSE:
                 house += 1
                 continue
-            holding = state.seats[index]
-            who = "board" if holding.holder == BOARD else f"seat {holding.holder}"
             where = (
                 ""
                 if index == 0
@@ -236,7 +236,7 @@ class TerminalHuman:
                     f" P(s) {est.partisan(state, info.state):+d}"
                 )
             )
-            self.say(f"  {info.race_id}: held by {who} ({holding.party.value}){where}")
+            self.say(f"  {info.race_id}: {holder_text(state, index, seat)}{where}")
         if house:
             self.say(f"  and {house} House races H-ST-k (k = district number)")
 
@@ -250,9 +250,11 @@ class TerminalHuman:
                 for d in state.declarations
                 if d.race == decl.race and d.player != seat
             ]
+            priced = revealed_chance(state, decl)
             self.say(
                 f"  {decl.race}: you run #{decl.card} as {decl.party.value}; "
-                f"against {', '.join(rivals) or 'a board generic'}"
+                f"against {', '.join(rivals) or 'a board generic'}; win chance "
+                f"{priced.text()} ({priced.how})"
             )
         return Withdrawals(tuple(self.ask("Withdraw from which races? (empty: none)").split()))
 

@@ -17,7 +17,9 @@ from fairfight.ballot.state import GameState
 from fairfight.core.enumdocs import member_docs
 
 __all__ = [
+    "card_count",
     "hand_lines",
+    "holder_text",
     "narrate",
     "opening_lines",
     "who",
@@ -29,6 +31,21 @@ def who(holder: int, me: int | None = None) -> str:
     if holder == me:
         return "you"
     return "the board" if holder < 0 else f"seat {holder}"
+
+
+def card_count(count: int, noun: str = "card") -> str:
+    """`1 card`, `3 cards`: a count with its noun in the right number."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def holder_text(state: GameState, seat_index: int, me: int | None = None) -> str:
+    """Who holds a seat, in words: `held by you (D)`, `held by the board (R)`, or, for the
+    presidency before its first election, that it is open (its placeholder party means
+    nothing) [1.6, 5.8]."""
+    if seat_index == 0 and state.presidency_open():
+        return "open: no holder before the first presidential election"
+    holding = state.seats[seat_index]
+    return f"held by {who(holding.holder, me)} ({holding.party.value})"
 
 
 def opening_lines(state: GameState, seat: int, names: Sequence[str]) -> list[str]:
@@ -60,7 +77,7 @@ def opening_lines(state: GameState, seat: int, names: Sequence[str]) -> list[str
 def hand_lines(state: GameState, seat: int) -> list[str]:
     """The hand, one card a line."""
     cards = build_cards(state.key)
-    return [f"Your hand ({len(state.hands[seat])} cards):"] + [
+    return [f"Your hand ({card_count(len(state.hands[seat]))}):"] + [
         f"  {cards[card_id].label()}" for card_id in state.hands[seat]
     ]
 
@@ -94,10 +111,13 @@ def _race_lines(event: Event, me: int) -> list[str]:
 def _presidency_lines(event: Event, me: int) -> list[str]:
     lines = [line for p in event["primaries"] for line in _primary_lines(p, "President", me)]
     votes = event["electoral_votes"]
+    winner = event["winner"]
+    loser = next(party for party in votes if party != winner)
     nominees = ", ".join(f"{party} {who(n, me)}" for party, n in event["nominees"].items())
     lines.append(
-        f"President: {event['winner']} wins {votes['D']}-{votes['R']} electoral votes "
-        f"(nominees {nominees}); the presidency goes to {who(event['holder'], me)}"
+        f"President: {winner} wins {votes[winner]}-{votes[loser]} electoral votes "
+        f"({winner} {votes[winner]}, {loser} {votes[loser]}; nominees {nominees}); "
+        f"the presidency goes to {who(event['holder'], me)}"
     )
     return lines
 

@@ -20,6 +20,7 @@ __all__ = [
     "Player",
     "key_commitment",
     "play_game",
+    "play_on",
 ]
 
 
@@ -57,7 +58,20 @@ def play_game(
         for event in events:
             on_event(event)
     stop = config.start_year + max_years if max_years is not None else None
-    while state.phase is not Phase.OVER and (stop is None or state.year < stop):
+    state, more = play_on(state, players, on_event, stop)
+    return state, events + more
+
+
+def play_on(
+    state: GameState,
+    players: Sequence[Player],
+    on_event: EventSink | None = None,
+    stop_year: int | None = None,
+) -> tuple[GameState, list[Event]]:
+    """Ask the players and advance from `state` until the game ends (or `stop_year` starts);
+    the events from there on, in order."""
+    events: list[Event] = []
+    while state.phase is not Phase.OVER and (stop_year is None or state.year < stop_year):
         answers = {seat: players[seat].decide(state, seat) for seat in requested_seats(state)}
         state, more = advance(state, answers)
         if on_event is not None:

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from fairfight.ballot.elections import Event
 from fairfight.ballot.engine import advance, new_game, requested_seats
-from fairfight.ballot.players import Player, key_commitment, play_game
+from fairfight.ballot.players import Player, key_commitment, play_game, play_on
 from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.state import Decision, GameState, Phase, decision_from_data, to_data
 from fairfight.ballot.validation import check_decision
@@ -33,13 +33,20 @@ from fairfight.inputs import load_jsonl
 __all__ = [
     "HUMAN_NAME",
     "KEY_PATTERN",
+    "PAUSE_EVENT",
     "RECORD_FORMAT",
     "RECORD_VERSION",
+    "PausedGame",
     "RecordHeader",
+    "RecordPause",
     "RecordReveal",
     "check_key",
     "load_record",
+    "paused_record",
+    "read_paused",
     "record_game",
+    "record_lines",
+    "resume_game",
     "verify_record",
     "write_record",
 ]
@@ -50,6 +57,8 @@ RECORD_VERSION = 1
 KEY_PATTERN = r"^([0-9a-f]{64}|[0-9]{1,20})$"
 HUMAN_NAME = "human"
 """The header name of a seat played by a person: its decisions are taken as recorded."""
+PAUSE_EVENT = "pause"
+"""The last line of a game stopped before its end (in place of the reveal)."""
 
 
 class RecordHeader(BaseModel):
@@ -76,6 +85,21 @@ class RecordReveal(BaseModel):
     reason: str
 
 
+class RecordPause(BaseModel):
+    """The last line of a paused game: the key, kept so that the same table can play on.
+
+    A paused record is a local file (the terminal's own game), so the key it keeps is no secret
+    from anyone the commitment protects; a finished record ends with the reveal instead.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    event: Literal["pause"]
+    key: str = Field(pattern=KEY_PATTERN)
+    year: int
+    phase: str
+
+
 def check_key(key: str) -> str:
     """A game key is 64 lowercase hex digits (a fresh seed) or a decimal game number."""
     import re
@@ -93,13 +117,23 @@ def record_game(
 ) -> tuple[GameState, list[Event]]:
     """Play a game and return its record lines (header, events, reveal)."""
     state, events = play_game(config, check_key(key), players, on_event)
-    header = RecordHeader(
+    return state, record_lines(config, key, [player.name for player in players], state, events)
+
+
+def _header(config: BallotConfig, key: str, names: Sequence[str]) -> Event:
+    return RecordHeader(
         format=RECORD_FORMAT,
         version=RECORD_VERSION,
         config=config,
-        players=[player.name for player in players],
+        players=list(names),
         commitment=key_commitment(key),
-    )
+    ).model_dump(mode="json")
+
+
+def record_lines(
+    config: BallotConfig, key: str, names: Sequence[str], state: GameState, events: list[Event]
+) -> list[Event]:
+    """The lines of a finished game's record: header, every event, the reveal."""
     reveal = RecordReveal(
         event="reveal",
         key=key,
@@ -107,7 +141,68 @@ def record_game(
         winners=list(state.winners),
         reason=state.end_reason,
     )
-    return state, [header.model_dump(mode="json"), *events, reveal.model_dump(mode="json")]
+    return [_header(config, key, names), *events, reveal.model_dump(mode="json")]
+
+
+def paused_record(
+    config: BallotConfig, key: str, names: Sequence[str], events: list[Event]
+) -> list[Event]:
+    """The lines of a game stopped between two steps: header, the events so far, the pause."""
+    year, phase = config.start_year, Phase.DRAFT.value
+    for event in events:
+        if event.get("event") == "decision":
+            year, phase = event["year"], event["phase"]
+    pause = RecordPause(event="pause", key=key, year=year, phase=phase)
+    return [_header(config, key, names), *events, pause.model_dump(mode="json")]
+
+
+class PausedGame(BaseModel):
+    """A paused record read back: who sits where, the key and the events played so far."""
+
+    model_config = ConfigDict(frozen=True)
+
+    header: RecordHeader
+    pause: RecordPause
+    events: list[Event]
+
+
+def read_paused(lines: list[Event]) -> PausedGame:
+    """Check a paused record's header and pause line (the key against the commitment)."""
+    if len(lines) < 2:
+        raise InputError("resume", "a paused record has a header line and a pause line")
+    try:
+        header = RecordHeader.model_validate(lines[0])
+    except ValidationError as error:
+        location = ".".join(str(part) for part in error.errors()[0]["loc"])
+        raise InputError("resume", f"line 1: {location}: {error.errors()[0]['msg']}") from None
+    last = lines[-1]
+    if isinstance(last, dict) and last.get("event") == "reveal":
+        raise InputError("resume", "this game is over; check it with `fairfight ballot replay`")
+    try:
+        pause = RecordPause.model_validate(last)
+    except ValidationError:
+        raise InputError("resume", f"line {len(lines)}: expected the pause line") from None
+    if key_commitment(pause.key) != header.commitment:
+        raise InputError("resume", f"line {len(lines)}: the key does not match the commitment")
+    return PausedGame(header=header, pause=pause, events=lines[1:-1])
+
+
+def resume_game(
+    paused: PausedGame, players: Sequence[Player], on_event: Any = None
+) -> tuple[GameState, list[Event]]:
+    """Replay a paused game to its last step, then play on with `players`.
+
+    The recorded events are checked as `verify_record` checks them, and each bot is asked
+    every recorded question again (so it remembers what it would have in one sitting); a
+    person's recorded decisions are taken as written. Only the new events go to `on_event`;
+    every event, old and new, is returned.
+    """
+    body = paused.events
+    bots = {seat: p for seat, p in enumerate(players) if p.name != HUMAN_NAME}
+    config, key = paused.header.config, paused.pause.key
+    state, _ = _replay(config, key, len(players), body, bots, False)
+    state, more = play_on(state, players, on_event)
+    return state, [*body, *more]
 
 
 def write_record(path: Path, lines: list[Event]) -> None:
@@ -166,6 +261,25 @@ def verify_record(lines: list[Event]) -> GameState:
             f"line {len(lines)}", "the revealed key does not match the commitment"
         )
     body = lines[1:-1]
+    state, position = _replay(header.config, reveal.key, len(header.players), body, bots, True)
+    if position != len(body):
+        raise VerificationError(f"line {position + 2}", "events after the end of the game")
+    if list(state.last_scores) != reveal.scores or list(state.winners) != reveal.winners:
+        raise VerificationError(f"line {len(lines)}", "final scores or winners differ")
+    return state
+
+
+def _replay(
+    config: BallotConfig,
+    key: str,
+    seats: int,
+    body: list[Event],
+    bots: dict[int, Player],
+    to_the_end: bool,
+) -> tuple[GameState, int]:
+    """Re-run recorded decisions, checking each event against its line; stop at the end of
+    the game, or (`to_the_end` False) where the record stops. Returns the state and how many
+    lines were read."""
     position = 0
 
     def compare(generated: list[Event]) -> None:
@@ -181,9 +295,9 @@ def verify_record(lines: list[Event]) -> GameState:
                 )
             position += 1
 
-    state, events = new_game(header.config, reveal.key, len(header.players))
+    state, events = new_game(config, key, seats)
     compare(events)
-    while state.phase is not Phase.OVER:
+    while state.phase is not Phase.OVER and (to_the_end or position < len(body)):
         answers = {}
         for offset, seat in enumerate(requested_seats(state)):
             line = position + offset + 2
@@ -194,11 +308,7 @@ def verify_record(lines: list[Event]) -> GameState:
         except (InputError, ValueError) as error:
             raise VerificationError(f"line {position + 2}", f"illegal decision: {error}") from None
         compare(events)
-    if position != len(body):
-        raise VerificationError(f"line {position + 2}", "events after the end of the game")
-    if list(state.last_scores) != reveal.scores or list(state.winners) != reveal.winners:
-        raise VerificationError(f"line {len(lines)}", "final scores or winners differ")
-    return state
+    return state, position
 
 
 def _header_players(header: RecordHeader, reveal: RecordReveal, last: int) -> dict[int, Player]:

@@ -22,6 +22,7 @@ from fairfight.ballot.dice import (
     tie_chance,
 )
 from fairfight.ballot.geo import game_map, opening_house_d, opening_party
+from fairfight.ballot.guidance import card_glossary
 from fairfight.ballot.legislature import thresholds
 from fairfight.ballot.rules import (
     CANDIDATE_CARDS,
@@ -37,6 +38,7 @@ from fairfight.docs import render_page
 __all__ = [
     "DEFAULT_MAX_EDGE",
     "FIRST_YEARS",
+    "chance_text",
     "docs_by_name",
     "odds_rows",
     "opening_board",
@@ -59,10 +61,32 @@ def percent(value: Fraction, digits: int = 1) -> str:
     return f"{text[:-digits]}.{text[-digits:]}" if digits else text
 
 
+def chance_text(value: Fraction, digits: int = 1) -> str:
+    """A chance as a percentage that never rounds an uncertain chance to certainty.
+
+    `percent` alone turns 99.96% into "100.0"; here only a chance of exactly 1 (or 0) reads
+    100 (or 0), and a chance that rounds there reads "> 99.9" (or "< 0.1").
+    """
+    text = percent(value, digits)
+    if 0 < value < 1:
+        unit = Fraction(1, 100 * 10**digits)
+        if text == percent(Fraction(1), digits):
+            return f"> {percent(1 - unit, digits)}"
+        if text == percent(Fraction(0), digits):
+            return f"< {percent(unit, digits)}"
+    return text
+
+
 def odds_rows(kind: RaceKind, max_edge: int = DEFAULT_MAX_EDGE) -> list[dict[str, Any]]:
-    """The table for edges 0..max_edge: edge, percent to one decimal, exact fraction."""
+    """The table for edges 0..max_edge: edge, percent to one decimal (never a false 100.0),
+    the exact fraction, and whether the edge is certain (the side ahead cannot lose)."""
     return [
-        {"edge": edge, "percent": percent(chance), "fraction": str(chance)}
+        {
+            "edge": edge,
+            "percent": chance_text(chance),
+            "fraction": str(chance),
+            "certain": chance == 1,
+        }
         for edge, chance in enumerate(table(kind, max_edge))
     ]
 
@@ -139,6 +163,7 @@ def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
         "opening": opening_board(),
         "states": states,
         "tags": rules.TAGS,
+        "card_glossary": card_glossary(),
         "lean_push": [{"margins": text, "push": push} for text, push in _push_rows()],
         "score_rows": _score_rows(chosen),
         "modifier_counts": MODIFIER_COUNTS,

@@ -172,6 +172,16 @@ class GameState:
         """Seats in turn order, from the start player [1.9]."""
         return tuple((self.start_player + i) % self.players for i in range(self.players))
 
+    def presidency_open(self) -> bool:
+        """True until the game's first presidential election is resolved: the seat has no
+        holder yet (the board keeps it under a placeholder party that never counts). A config
+        starts in a presidential year, so that election is in the first year [5.8]."""
+        return self.year == self.config.start_year and self.phase in (
+            Phase.DRAFT,
+            Phase.DECLARE,
+            Phase.WITHDRAW,
+        )
+
     def with_changes(self, **changes: Any) -> GameState:
         """A copy with some fields replaced (the state itself never changes)."""
         values = list(_state_values(self))

@@ -1,0 +1,106 @@
+"""The seating scan: every seating of the two bots at 4 and 5 seats, over many keys and modes.
+
+The golden digests say that a speed change left twenty games as they were; they say nothing of
+states those games never reach (a Pollster holding only district cards, passed a pack of only
+district cards, once crashed every game of key 1196 at one seating). The scan plays every
+seating of Pollster and Machine over a range of keys in `points` and `amendment` and reports
+each game that fails to finish, or finishes with a hand over the limit, naming its spec.
+`tests/ballot/test_seating_scan.py` runs a short version; `python -m bench.ballot_scan` the wide
+one, which every speed change must pass (docs/ballot.md, "Speed").
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from itertools import product
+
+from fairfight.ballot.bots import make_bots
+from fairfight.ballot.players import play_game
+from fairfight.ballot.rules import VictoryMode, named_config
+from fairfight.ballot.simulate import GameSpec, summarise
+from fairfight.ballot.state import Phase
+from fairfight.core.executor import WorkerPool
+
+__all__ = [
+    "SCAN_BOTS",
+    "SCAN_MODES",
+    "SCAN_SEATS",
+    "ScanFailure",
+    "check_game",
+    "run_scan",
+    "scan_specs",
+]
+
+SCAN_BOTS = ("pollster", "machine")
+SCAN_SEATS = (4, 5)
+SCAN_MODES = (VictoryMode.POINTS, VictoryMode.AMENDMENT)
+
+
+@dataclass(frozen=True, slots=True)
+class ScanFailure:
+    """A game of the scan that crashed or broke a rule it must keep."""
+
+    spec: GameSpec
+    problem: str
+
+    def line(self) -> str:
+        """One line naming the game, so it can be played again alone."""
+        return (
+            f"key {self.spec.key}, seats {','.join(self.spec.players)}, mode "
+            f"{self.spec.config.victory.value}, {self.spec.config.year_cap} years: {self.problem}"
+        )
+
+
+def scan_specs(keys: Iterable[str], years: int | None = None) -> list[GameSpec]:
+    """Every seating of the two bots at 4 and 5 seats, in both modes, for each key; `years`
+    shortens every game to that many years (the same rules, a smaller year cap)."""
+    specs: list[GameSpec] = []
+    for mode in SCAN_MODES:
+        config = named_config("as-written-plus", mode.value)
+        if years is not None:
+            config = config.model_copy(update={"year_cap": years})
+        for seats in SCAN_SEATS:
+            for seating in product(SCAN_BOTS, repeat=seats):
+                specs.extend(GameSpec(config, key, seating) for key in keys)
+    return specs
+
+
+def check_game(spec: GameSpec) -> ScanFailure | None:
+    """Play one game; None when it finishes and no hand is ever over the limit at scoring."""
+    try:
+        state, events = play_game(spec.config, spec.key, make_bots(spec.players))
+    except Exception as error:  # the scan reports every crash with its game, then goes on
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        place = f"{where.filename.rsplit('/', 1)[-1]}:{where.lineno}"
+        return ScanFailure(spec, f"{type(error).__name__}: {error} (at {place})")
+    if state.phase is not Phase.OVER:
+        return ScanFailure(spec, f"stopped in {state.year} at {state.phase.value}")
+    largest = summarise(events, spec.players)["largest_hand"]
+    if largest > spec.config.hand_limit:
+        return ScanFailure(spec, f"a hand of {largest} at scoring")
+    return None
+
+
+def run_scan(
+    specs: list[GameSpec], jobs: int = 1, progress: Callable[[int], None] | None = None
+) -> list[ScanFailure]:
+    """Play every game of the scan (in `jobs` local processes); the failures, in spec order."""
+    if jobs <= 1:
+        found = []
+        for spec in specs:
+            found.append(check_game(spec))
+            if progress:
+                progress(1)
+        return [failure for failure in found if failure is not None]
+    reported = [0]
+
+    def games_done(done: int) -> None:
+        if progress:
+            progress(done - reported[0])
+        reported[0] = done
+
+    with WorkerPool(jobs) as pool:
+        results = pool.gather([pool.submit(check_game, spec) for spec in specs], games_done)
+    return [failure for failure in results if failure is not None]

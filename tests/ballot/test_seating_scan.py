@@ -1,0 +1,37 @@
+"""The short seating scan: every seating of Pollster and Machine at 4 and 5 seats, in `points`
+and `amendment`, over twelve keys of four-year games (about 25 s of processor time). The wide scan,
+which every speed change must pass, is `python -m bench.ballot_scan` (docs/ballot.md)."""
+
+from __future__ import annotations
+
+from fairfight.ballot.rules import VictoryMode
+from fairfight.ballot.scan import ScanFailure, check_game, run_scan, scan_specs
+from fairfight.ballot.simulate import GameSpec
+
+KEYS = [str(key) for key in (1196, *range(1300, 1311))]  # 1196 held the Pollster's crash
+YEARS = 4
+
+
+def test_the_scan_covers_every_seating_in_both_modes() -> None:
+    specs = scan_specs(["1"], years=3)
+    assert len(specs) == 2 * (2**4 + 2**5)
+    assert {spec.config.victory for spec in specs} == {VictoryMode.POINTS, VictoryMode.AMENDMENT}
+    assert {spec.players for spec in specs if len(spec.players) == 5} >= {
+        ("machine",) * 5,
+        ("pollster",) * 5,
+        ("pollster", "machine", "machine", "pollster", "machine"),
+    }
+    assert all(spec.config.year_cap == 3 for spec in specs)
+
+
+def test_every_seating_finishes_short_games_over_twelve_keys() -> None:
+    failures = run_scan(scan_specs(KEYS, years=YEARS))
+    assert not failures, "\n".join(failure.line() for failure in failures[:10])
+
+
+def test_a_crash_is_reported_with_its_game() -> None:
+    spec = scan_specs(["1"], years=1)[0]
+    broken = GameSpec(spec.config, spec.key, ("pollster", "nobody", "machine", "machine"))
+    failure = check_game(broken)
+    assert isinstance(failure, ScanFailure)
+    assert failure.line().startswith("key 1, seats pollster,nobody,machine,machine, mode points")
