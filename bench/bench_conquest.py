@@ -15,7 +15,7 @@ from typing import Any
 
 from bench import conquest_engine_baseline as baseline_engine
 from bench.timing import best_seconds, report
-from fairfight.conquest import archive, engine, season
+from fairfight.conquest import archive, engine, season, tables
 from fairfight.conquest.synthetic import synthetic_map
 
 SEEDS = [f"{i:064x}" for i in range(1, 6)]
@@ -46,7 +46,7 @@ def _record(map_data: dict[str, Any], seed: str) -> dict[str, Any]:
     return {
         "header": {
             "ruleset": "conquest",
-            "engine_version": engine.ENGINE_VERSION,
+            "engine_version": tables.ENGINE_VERSION,
             "engine_files": archive.engine_digests(archive.engine_sources()),
             "map_name": map_data["name"],
             "map_sha256": engine.map_sha256(map_data),

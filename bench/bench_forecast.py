@@ -19,7 +19,7 @@ from typing import Any
 
 from bench import yardstick
 from bench.timing import report
-from fairfight.conquest import engine, scenario
+from fairfight.conquest import engine, scenario, tables
 from fairfight.conquest.forecast import forecast, run_chunk, season_arrays
 from fairfight.core.executor import DaskExecutor, InProcess, LocalProcesses
 
@@ -37,7 +37,7 @@ def map_text(world: dict[str, Any]) -> str:
         ratings = " ".join(str(region["ratings"][c]) for c in "PSMRU")
         lines.append(f"{code} {region['population']} {ratings} {region['special']}")
     for a, b, kind, remote in world["borders"]:
-        lines.append(f"{index[a]} {index[b]} {0 if kind == engine.LAND else 2 if remote else 1}")
+        lines.append(f"{index[a]} {index[b]} {0 if kind == tables.LAND else 2 if remote else 1}")
     return "\n".join(lines) + "\n"
 
 

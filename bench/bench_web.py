@@ -27,7 +27,7 @@ import httpx
 
 from bench.loadgen import Answer, Request, run_load
 from bench.timing import report
-from fairfight.conquest import engine, scenario, season
+from fairfight.conquest import scenario, season, tables
 
 CLIENTS = 50
 CONTRIBUTIONS = 1200
@@ -68,8 +68,8 @@ def _plan(address: str | Path) -> list[str]:
     summary = season.summary(address)
     plan = []
     for code, faction in sorted(summary.board["factions"].items()):
-        if faction["pool_state"] == engine.PoolState.OPEN:
-            plan += [code] * ((engine.POOL_CAP - faction["pool"]) // engine.POOL_STEP)
+        if faction["pool_state"] == tables.PoolState.OPEN:
+            plan += [code] * ((tables.POOL_CAP - faction["pool"]) // tables.POOL_STEP)
     return plan[:CONTRIBUTIONS]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fairfight.conquest import engine, season
+from fairfight.conquest import season, tables
 from fairfight.conquest.ledger import KeyAlreadyUsed, LedgerRequest, Recorded
 from fairfight.core.errors import RuleError
 from fairfight.web.conquest.catalog import SeasonCatalog
@@ -50,15 +50,15 @@ def test_a_refusal_in_a_batch_leaves_the_others_recorded(
 ) -> None:
     first, second = _open_pools(season_file)[:2]
     before = season.summary(season_file).ledger
-    steps_to_cap = engine.POOL_CAP // engine.POOL_STEP
+    steps_to_cap = tables.POOL_CAP // tables.POOL_STEP
     batch = [
-        _pending("a", first, engine.POOL_CAP - engine.POOL_STEP),
+        _pending("a", first, tables.POOL_CAP - tables.POOL_STEP),
         _pending("unknown", "NO-SUCH-FACTION", 5),
-        _pending("over-cap", first, 2 * engine.POOL_STEP),  # would pass the cap after "a"
-        _pending("b", second, engine.POOL_STEP),
-        _pending("a", first, engine.POOL_CAP - engine.POOL_STEP),  # the same request again
-        _pending("b", second, 2 * engine.POOL_STEP),  # the same key, another body
-        _pending("fills", first, engine.POOL_STEP),  # exactly to the cap: still accepted
+        _pending("over-cap", first, 2 * tables.POOL_STEP),  # would pass the cap after "a"
+        _pending("b", second, tables.POOL_STEP),
+        _pending("a", first, tables.POOL_CAP - tables.POOL_STEP),  # the same request again
+        _pending("b", second, 2 * tables.POOL_STEP),  # the same key, another body
+        _pending("fills", first, tables.POOL_STEP),  # exactly to the cap: still accepted
     ]
     assert steps_to_cap > 2
     outcomes = record_batch(catalog, 1, batch)
@@ -77,14 +77,14 @@ def test_a_refusal_in_a_batch_leaves_the_others_recorded(
     last = max(e["seq"] for e in before)
     assert seqs == [last + 1, last + 2, last + 1, last + 3]
     assert [recorded.pool for recorded in accepted] == [
-        engine.POOL_CAP - engine.POOL_STEP, engine.POOL_STEP, engine.POOL_CAP - engine.POOL_STEP,
-        engine.POOL_CAP]
+        tables.POOL_CAP - tables.POOL_STEP, tables.POOL_STEP, tables.POOL_CAP - tables.POOL_STEP,
+        tables.POOL_CAP]
     ledger = season.summary(season_file).ledger
     assert ledger[:len(before)] == before
     assert [(e["seq"], e["faction"], e["amount"]) for e in ledger[len(before):]] == [
-        (last + 1, first, engine.POOL_CAP - engine.POOL_STEP),
-        (last + 2, second, engine.POOL_STEP),
-        (last + 3, first, engine.POOL_STEP),
+        (last + 1, first, tables.POOL_CAP - tables.POOL_STEP),
+        (last + 2, second, tables.POOL_STEP),
+        (last + 3, first, tables.POOL_STEP),
     ]
     with sqlite3.connect(season_file) as connection:
         keys = dict(connection.execute("SELECT key, ledger_seq FROM contribution_key"))

@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from fairfight.conquest import engine, publication, scenario, season
+from fairfight.conquest import publication, scenario, season, tables
 
 KILLS = 50
 WORKERS = 6
@@ -83,7 +83,7 @@ def test_no_acknowledged_contribution_is_lost_or_doubled(tmp_path: Path) -> None
     season.create_season(path, scenario.load_map("north-america"), "north-america",
                          seed="77" * 32, max_battles=30)
     factions = sorted(season.summary(path).board["factions"])
-    slots = [code for code in factions for _ in range(engine.POOL_CAP // engine.POOL_STEP)]
+    slots = [code for code in factions for _ in range(tables.POOL_CAP // tables.POOL_STEP)]
     random.Random(7).shuffle(slots)
     pending = [(f"kill-{i}", code) for i, code in enumerate(slots)]
     acknowledged: dict[str, dict[str, object]] = {}

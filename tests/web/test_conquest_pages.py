@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import engine, episodes, season
+from fairfight.conquest import episodes, season, tables
 from fairfight.conquest.rules import rules_context
 
 HTML = {"accept": "text/html"}
@@ -108,7 +108,7 @@ def test_rules_page_is_html_from_the_engine_constants(client: TestClient) -> Non
     assert "<table>" in html and "<h1>" in html
     for key in ("clamp_low", "clamp_high", "upset", "morale_cap", "home", "sea"):
         assert str(context[key]) in _text(html)
-    assert context["version"] == engine.ENGINE_VERSION and engine.ENGINE_VERSION in html
+    assert context["version"] == tables.ENGINE_VERSION and tables.ENGINE_VERSION in html
 
 
 def test_verify_page_before_and_after_the_reveal(client: TestClient, season_file: Path) -> None:

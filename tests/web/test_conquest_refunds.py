@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import engine, ledger, season
+from fairfight.conquest import ledger, season, tables
 from fairfight.conquest.rows import RefundRow
 from fairfight.conquest.store import SeasonStore
 from fairfight.web.conquest.payments import SIGNATURE_HEADER, sign
@@ -56,7 +56,7 @@ def test_a_payment_over_the_cap_is_owed_back_once(paid: TestClient, season_file:
     assert first.json() == {"status": "refund_owed", "event_id": "evt_b", "faction": code,
                             "amount": 30, "before_battle": due, "field": "amount",
                             "reason": first.json()["reason"]}
-    assert f"${engine.POOL_CAP}" in first.json()["reason"]
+    assert f"${tables.POOL_CAP}" in first.json()["reason"]
     assert season.summary(season_file).ledger == ledger_before  # nothing entered the pool
     assert season.refunds_owed(season_file) == [
         {k: first.json()[k] for k in ("event_id", "faction", "amount", "before_battle",

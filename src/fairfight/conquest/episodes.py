@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fairfight.conquest.engine import (
+from fairfight.conquest.tables import (
     BASIS_POINTS,
     CATEGORIES,
     DRAW_ROLES,

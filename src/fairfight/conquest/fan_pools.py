@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fairfight.conquest import engine
+from fairfight.conquest import engine, tables
 from fairfight.conquest.rules import multiplier
 
 __all__ = ["offered_amounts", "pool_note"]
@@ -17,7 +17,7 @@ def offered_amounts(board: dict[str, Any], faction: str) -> list[int]:
     the board as the next battle will see it (`engine.pending_board`)."""
     state = {"world": {}, "key": "", "max_battles": None, "board": board}
     offered = []
-    for amount in range(engine.POOL_STEP, engine.POOL_CAP + 1, engine.POOL_STEP):
+    for amount in range(tables.POOL_STEP, tables.POOL_CAP + 1, tables.POOL_STEP):
         try:
             engine.check_contribution(state, [], faction, amount)
         except engine.LedgerRefusal:
@@ -30,18 +30,18 @@ def pool_note(board: dict[str, Any], faction: str, history: list[dict[str, Any]]
     """One sentence on the pool's state and what it will do in the next battle."""
     pool = board["factions"][faction]
     amount, state, standing = pool["pool"], pool["pool_state"], pool["standing"]
-    if state == engine.PoolState.SPENT:
+    if state == tables.PoolState.SPENT:
         used = [e["number"] for e in history if faction in e["pools_spent"]]
         where = f" in battle {used[-1]}" if used else ""
         return f"${amount} spent{where}; this faction's fans are done for the season"
     if not standing:
-        if amount == engine.POOL_CAP:
+        if amount == tables.POOL_CAP:
             return "rebellion fund full: the home region rises in a bonus round next"
         return (
-            f"rebellion fund: ${amount} of ${engine.POOL_CAP}; at ${engine.POOL_CAP} the home "
+            f"rebellion fund: ${amount} of ${tables.POOL_CAP}; at ${tables.POOL_CAP} the home "
             "region rises against its occupier in a bonus round (a real fight, not a sure win)"
         )
-    if amount == engine.POOL_CAP:
+    if amount == tables.POOL_CAP:
         return "full: secures the win of this faction's next regular battle (both full: FAN CLASH)"
     if amount:
         return (

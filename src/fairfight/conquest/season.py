@@ -158,7 +158,7 @@ def create_season(
     sources = archive.engine_sources()
     header = {
         "ruleset": "conquest",
-        "engine_version": engine.ENGINE_VERSION,
+        "engine_version": tables.ENGINE_VERSION,
         "engine_files": archive.engine_digests(sources),
         "map_name": map_name,
         "map_sha256": map_hash,

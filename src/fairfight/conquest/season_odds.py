@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fairfight.conquest import engine
+from fairfight.conquest import engine, tables
 from fairfight.core.errors import InputError, RuleError
 
 __all__ = ["previews"]
@@ -43,11 +43,11 @@ def previews(
             raise RuleError("border", f"{border} does not join {attacker} and {defender}")
         kinds = [chosen[2]]
     else:
-        kinds = sorted({b[2] for b in shared}, key=engine.BORDER_KINDS.index)
+        kinds = sorted({b[2] for b in shared}, key=tables.BORDER_KINDS.index)
     previews = []
     for kind in kinds:
         sides = engine.regular_sides(
-            world, board, board["next_battle"], attacker, defender, kind == engine.SEA
+            world, board, board["next_battle"], attacker, defender, kind == tables.SEA
         )
         secured, clash = engine.fan_outcome(*sides)
         line = engine.odds_line(*sides, secured)

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import engine, season
+from fairfight.conquest import engine, season, tables
 from fairfight.core.draws import new_seed
 
 __all__ = ["DEMO_BATTLES", "build_demo_season", "main"]
@@ -42,7 +42,7 @@ def _fund_a_rebellion(path: Path) -> str | None:
     """Fill the fund of the first absorbed faction that still has an empty open pool."""
     board = season.summary(path).board
     for code, faction in sorted(board["factions"].items()):
-        if not faction["standing"] and faction["pool_state"] == engine.PoolState.OPEN:
+        if not faction["standing"] and faction["pool_state"] == tables.PoolState.OPEN:
             for amount in (20, 20, 10):
                 season.contribute(path, code, amount)
             return str(code)
@@ -54,7 +54,7 @@ def _fillable(path: Path, code: str) -> bool:
     now = season.summary(path)
     state = {"world": {}, "key": "", "max_battles": None, "board": now.board}
     pool = engine.pending_board(state, now.ledger)["factions"][code]
-    return bool(pool["pool_state"] == engine.PoolState.OPEN and pool["pool"] == 0)
+    return bool(pool["pool_state"] == tables.PoolState.OPEN and pool["pool"] == 0)
 
 
 def _fight(path: Path) -> int:

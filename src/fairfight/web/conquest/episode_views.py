@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from fairfight.conquest import engine, episodes
+from fairfight.conquest import episodes, tables
 from fairfight.conquest.rules import docs_by_value
 from fairfight.web.conquest.catalog import Snapshot
 from fairfight.web.conquest.models import DrawView, EpisodeView, OddsView, RoundView, SideView
@@ -14,7 +14,7 @@ from fairfight.web.conquest.views import banners, champion_text, names, permille
 
 __all__ = ["episode"]
 
-_REASONS = docs_by_value(engine.Reason)
+_REASONS = docs_by_value(tables.Reason)
 
 
 def _side(snap: Snapshot, role: str, side: dict[str, Any]) -> SideView:
@@ -74,7 +74,7 @@ def _odds(entry: dict[str, Any]) -> OddsView:
         after_permille=permille(after),
         secured_by=secured,
         secured_text=None if secured is None else episodes.secured_line(secured),
-        fan_clash=entry["reason"] == engine.Reason.FAN_CLASH,
+        fan_clash=entry["reason"] == tables.Reason.FAN_CLASH,
     )
 
 
@@ -100,7 +100,7 @@ def episode(snap: Snapshot, number: int) -> EpisodeView:
         draws=[
             DrawView(
                 index=draw["index"],
-                role=engine.DRAW_ROLES[i],
+                role=tables.DRAW_ROLES[i],
                 value=draw["value"],
                 u_text=episodes.round_draw(draw["value"]),
                 used=episodes.draw_used(entry, i),

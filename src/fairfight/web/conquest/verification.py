@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from fairfight.conquest import engine, log_check, publication, tables
+from fairfight.conquest import beacons, engine, log_check, publication, tables, verifier
 from fairfight.web.conquest.catalog import Snapshot
 
 __all__ = ["Step", "Verification", "verification"]
@@ -65,7 +65,7 @@ def _steps(snap: Snapshot) -> list[Step]:
         steps.append(_timing_step(summary.header))
     record = publication.public_record(summary, snap.history)
     try:
-        notes = engine.verify_record(record)
+        notes = verifier.verify_record(record)
         steps.append(Step(
             title="every battle replays from the seed, and the final map matches",
             ok=True, detail="; ".join(notes),
@@ -96,7 +96,7 @@ def _timing_step(header: dict[str, Any]) -> Step:
     """The beacon round came out after the header was published: ✓, ✗, or not checkable."""
     title = "the beacon round came out after the commitment was published"
     try:
-        checked, note = engine.beacon_timing(header)
+        checked, note = beacons.beacon_timing(header)
     except engine.ReplayMismatch as mismatch:
         return Step(title=title, ok=False, detail=f"{mismatch.place}: {mismatch.detail}")
     return Step(title=title, ok=True if checked else None, detail=note)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from fairfight.conquest import engine, episodes, fan_pools
+from fairfight.conquest import engine, episodes, fan_pools, tables
 from fairfight.conquest.rules import share_percent
 from fairfight.conquest.season import champion, standings
 from fairfight.web.conquest import log_views
@@ -65,13 +65,13 @@ def season_url(season_id: int) -> str:
 def banners(entry: dict[str, Any]) -> list[Banner]:
     """The banners an episode carries, in a fixed order."""
     shown: list[Banner] = []
-    if entry["kind"] == engine.BattleKind.BONUS:
+    if entry["kind"] == tables.BattleKind.BONUS:
         shown.append("REBELLION")
-    if entry["reason"] == engine.Reason.FAN_POWER:
+    if entry["reason"] == tables.Reason.FAN_POWER:
         shown.append("FAN POWER")
     elif entry["secured"]:
         shown.append("SECURED")
-    if entry["reason"] == engine.Reason.FAN_CLASH:
+    if entry["reason"] == tables.Reason.FAN_CLASH:
         shown.append("FAN CLASH")
     if entry["upset"]:
         shown.append("UPSET")
@@ -133,7 +133,7 @@ def _standings(snap: Snapshot) -> list[StandingRow]:
     public = type(snap.summary)(**{**_fields(snap.summary), "board": board})
     rows = []
     for row in standings(public):
-        if not row.standing and not (row.pool_state == engine.PoolState.OPEN and row.pool):
+        if not row.standing and not (row.pool_state == tables.PoolState.OPEN and row.pool):
             continue
         rows.append(
             StandingRow(

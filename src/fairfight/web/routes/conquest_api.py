@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Query, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from fairfight.conquest import engine, log
+from fairfight.conquest import log, tables
 from fairfight.web.conquest import episode_views, log_views, views
 from fairfight.web.conquest.forecasts import ForecastView, PoolEffectView
 from fairfight.web.conquest.live import parse_last_event_id
@@ -53,7 +53,7 @@ router = APIRouter(prefix="/api/seasons", tags=["conquest"])
 Service = Annotated[ConquestService, Depends(service)]
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=200)]
-Amount = Annotated[int, Query(ge=0, le=engine.POOL_CAP, description="dollars proposed")]
+Amount = Annotated[int, Query(ge=0, le=tables.POOL_CAP, description="dollars proposed")]
 
 
 def install(app: FastAPI) -> None:

@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from fairfight.conquest import engine
+from fairfight.conquest import tables
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 from fairfight.web.conquest import episode_views, log_views, views
@@ -147,7 +147,7 @@ def faction_page(
 @router.get("/{season_id:int}/factions/{code}/pool-effect", response_class=HTMLResponse)
 async def pool_effect_page(
     request: Request, season_id: int, code: str, conquest: Service,
-    amount: Annotated[int, Query(ge=0, le=engine.POOL_CAP)],
+    amount: Annotated[int, Query(ge=0, le=tables.POOL_CAP)],
 ) -> HTMLResponse:
     """The no-JavaScript answer to "what would my $X do": the card with the effect shown."""
     snap = await run_in_threadpool(conquest.catalog.snapshot, season_id)
