@@ -292,7 +292,7 @@ def sandbox_game(request: Request, select: str = "", target: str = "", without: 
     retreat = None
     target_tile = None
     if attack is not None:
-        retreat = (attack.plan.destination, attack.plan.candidates)
+        retreat = (attack.plan.destination, attack.plan.retreat_tiles)
         target_tile = attack.plan.order.target
         context["attack"] = attack
         context["without_links"] = {
