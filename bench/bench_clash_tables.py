@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 
 from bench.bench_web import _server
+from bench.loadgen import Answer, Request, _read_answer  # the same lean client
 from fairfight.web.clash.seats import SEAT_COOKIE, seat_link
 
 GAMES = 100
@@ -72,44 +73,71 @@ def _tables(base: str) -> list[tuple[str, dict[str, str]]]:
     return made
 
 
-async def _play(client: httpx.AsyncClient, game: str, cookies: dict[str, str],
-                turn_latencies: list[float], read_latencies: list[float],
-                start: float, pace: float, first_turn: int) -> None:
-    blue, red = ({"cookie": cookies["blue"]}, {"cookie": cookies["red"]})
+class _Seat:
+    """One side's keep-alive connection, with its seat cookie (the lean client of
+    `bench.loadgen`: a request costs the generator microseconds, not the server's CPU)."""
+
+    def __init__(self, host: str, port: int, cookie: str) -> None:
+        self.host, self.port, self.cookie = host, port, cookie
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+
+    async def ask(self, method: str, path: str, body: Any = None) -> Answer:
+        assert self.reader is not None and self.writer is not None
+        request = Request(method, path, body, (("Cookie", self.cookie),))
+        self.writer.write(request.encode(f"{self.host}:{self.port}"))
+        return await _read_answer(self.reader)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def _play(game: str, blue: _Seat, red: _Seat, turn_latencies: list[float],
+                read_latencies: list[float], start: float, pace: float,
+                first_turn: int) -> None:
     for index, turn in enumerate(range(first_turn, first_turn + TURNS)):
         await asyncio.sleep(max(0.0, start + index * pace - time.perf_counter()))
         started = time.perf_counter()
-        state = await client.get(f"/api/clash/play/{game}", headers=blue)
+        state = await blue.ask("GET", f"/api/clash/play/{game}")
         read_latencies.append(time.perf_counter() - started)
-        assert state.status_code == 200, state.text
+        assert state.status == 200, state
         order = {"turn": turn, "unit": "b-guns",
                  "orders": {"actions": [{"do": "bombard", "target": [3, 1]}]}}
-        await client.post(f"/api/clash/play/{game}/orders", json=order, headers=blue)
-        committed = await client.post(f"/api/clash/play/{game}/commit",
-                                      json={"turn": turn}, headers=blue)
-        assert committed.status_code == 200, committed.text
+        assert (await blue.ask("POST", f"/api/clash/play/{game}/orders", order)).status == 200
+        committed = await blue.ask("POST", f"/api/clash/play/{game}/commit", {"turn": turn})
+        assert committed.status == 200, committed
         started = time.perf_counter()
-        second = await client.post(f"/api/clash/play/{game}/commit", json={"turn": turn},
-                                   headers=red)
-        assert second.status_code == 200, second.text
-        seen = await asyncio.gather(*(client.get(f"/api/clash/play/{game}/turns/{turn}",
-                                                 headers=side) for side in (blue, red)))
+        second = await red.ask("POST", f"/api/clash/play/{game}/commit", {"turn": turn})
+        assert second.status == 200, second
+        seen = await asyncio.gather(*(side.ask("GET", f"/api/clash/play/{game}/turns/{turn}")
+                                      for side in (blue, red)))
         turn_latencies.append(time.perf_counter() - started)
         for answer in seen:
-            assert answer.status_code == 200, answer.text
-            assert answer.json()["events"], answer.text
+            assert answer.status == 200 and answer.body["events"], answer
 
 
 async def _all(base: str, tables: list[tuple[str, dict[str, str]]], pace: float,
                first_turn: int) -> tuple[list[float], list[float]]:
-    limits = httpx.Limits(max_connections=2 * GAMES, max_keepalive_connections=2 * GAMES)
+    host, _, port = base.removeprefix("http://").partition(":")
+    seats = [(game, _Seat(host, int(port), cookies["blue"]), _Seat(host, int(port),
+                                                                   cookies["red"]))
+             for game, cookies in tables]
+    for _, blue, red in seats:   # connections open before the clock starts
+        await blue.open()
+        await red.open()
     turns: list[float] = []
     reads: list[float] = []
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
-        now = time.perf_counter()
-        await asyncio.gather(*(_play(client, game, cookies, turns, reads,
-                                     now + number * pace / GAMES, pace, first_turn)
-                               for number, (game, cookies) in enumerate(tables)))
+    now = time.perf_counter()
+    await asyncio.gather(*(_play(game, blue, red, turns, reads, now + number * pace / GAMES,
+                                 pace, first_turn)
+                           for number, (game, blue, red) in enumerate(seats)))
+    for _, blue, red in seats:
+        blue.close()
+        red.close()
     return turns, reads
 
 
