@@ -101,6 +101,10 @@ async def _play(game: str, blue: _Seat, red: _Seat, turn_latencies: list[float],
                 first_turn: int) -> None:
     for index, turn in enumerate(range(first_turn, first_turn + TURNS)):
         await asyncio.sleep(max(0.0, start + index * pace - time.perf_counter()))
+        if pace:   # the server closes a connection idle for 5 s: a fresh one each turn
+            for side in (blue, red):
+                side.close()
+                await side.open()
         started = time.perf_counter()
         state = await blue.ask("GET", f"/api/clash/play/{game}")
         read_latencies.append(time.perf_counter() - started)
@@ -127,8 +131,9 @@ async def _all(base: str, tables: list[tuple[str, dict[str, str]]], pace: float,
                                                                    cookies["red"]))
              for game, cookies in tables]
     for _, blue, red in seats:   # connections open before the clock starts
-        await blue.open()
-        await red.open()
+        if not pace:
+            await blue.open()
+            await red.open()
     turns: list[float] = []
     reads: list[float] = []
     now = time.perf_counter()

@@ -1,8 +1,11 @@
-"""The activation order a seat reads before the turn is the order the Cascade walks, and a
-player sets an order's priority on the play page (the siege: guns first, then the assault)."""
+"""The play page: the activation order a seat reads before the turn is the order the
+Cascade walks, a player sets an order's priority (the siege: guns first, then the assault),
+the board marks retreat tiles only for a defender that may retreat (CB-1340, CB-2420), and
+the attack panel charts both sides' strength after the clash."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -86,3 +89,61 @@ def test_a_priority_set_on_the_play_page_moves_the_guns_before_the_assault(
     assert refused.status_code == 422 and "no orders this turn" in refused.text
     assert blue.post(f"/clash/play/{game}/priority", data={
         "turn": "1", "unit": "b-guns", "priority": "10"}).status_code == 422
+
+
+GARRISON: dict[str, Any] = {
+    "name": "Millbrook", "seed_key": "millbrook",
+    "board": {"rows": [". . . .", ". . . .", ". . . ."],
+              "tiles": [{"at": [0, 1], "name": "Millbrook",
+                         "city": {"owner": "blue", "works": 1}}]},
+    "players": [{"id": "blue"}, {"id": "red"}],
+    "units": [
+        {"id": "b-garrison", "name": "Millbrook Rifles", "player": "blue",
+         "class": "rifle-company", "at": [0, 1], "strength": 40, "stance": "hold"},
+        {"id": "b-guns", "name": "Blue Guns", "player": "blue", "class": "field-battery",
+         "at": [1, 0], "stance": "hold"},
+        {"id": "r-tank", "name": "Red Armour", "player": "red",
+         "class": "armoured-battalion", "at": [1, 1], "stance": "advance"},
+    ],
+}
+
+
+def _assault_page(red: TestClient, game: str, target: str) -> str:
+    answer = red.get(f"/clash/play/{game}",
+                     params={"select": "r-tank", "mode": "assault", "target": target})
+    assert answer.status_code == 200, answer.text
+    assert 'id="order-attack"' in answer.text
+    return answer.text
+
+
+def test_a_garrison_that_may_not_retreat_has_no_retreat_tiles_on_the_board(
+        app: FastAPI, creator: TestClient) -> None:
+    game, _, red = open_seats(app, creator, scenario_data=GARRISON)
+    page = _assault_page(red, game, "0,1")
+    assert 'class="cb-candidate"' not in page and 'id="retreat-tile"' not in page
+    assert 'id="retreat-line"' not in page
+
+
+def test_a_defender_in_the_open_shows_its_way_back(app: FastAPI, creator: TestClient) -> None:
+    game, _, red = open_seats(app, creator, scenario_data=GARRISON)
+    page = _assault_page(red, game, "1,0")
+    assert 'class="cb-candidate"' in page or 'id="retreat-tile"' in page
+
+
+def test_the_panel_draws_both_distributions_and_the_falling_below_chances(
+        app: FastAPI, creator: TestClient) -> None:
+    game, _, red = open_seats(app, creator, scenario_data=GARRISON)
+    page = red.get(f"/clash/play/{game}", params={"select": "r-tank", "mode": "assault",
+                                                  "target": "1,0"}).text
+    charts = re.findall(r'<figure class="cp-chart" data-side="(\w+)">(.*?)</figure>', page,
+                        re.S)
+    assert [side for side, _ in charts] == ["they", "you"]
+    for side, chart in charts:
+        draws = [int(n) for n in re.findall(r"<title>strength \d+: (\d+) of 1000 draws", chart)]
+        assert len(draws) == chart.count('class="cp-bar') and sum(draws) == 1000
+        assert re.search(r'role="img" aria-label="[^"]+: strength \d+ before, after the clash',
+                         chart)
+        who = "they" if side == "they" else "you"
+        assert f"Chance {who} are destroyed: <strong>" in chart
+    assert re.search(r"Chance they fall below 50: <strong>[a-z ]+</strong> "
+                     r'<span class="num">\(\d+‰\)', page)
