@@ -19,7 +19,7 @@ def test_the_chart_has_a_bar_for_every_strength_reached_scaled_to_its_draws() ->
     tallest = max(defender.values())
     for bar in chart.bars:
         assert bar.y + bar.height == CHART_HEIGHT          # every bar stands on the axis
-        assert bar.height == max(1, round(bar.draws * CHART_HEIGHT / tallest))
+        assert bar.height == max(1, int(bar.draws * CHART_HEIGHT / tallest + 0.5))
         assert bar.x >= 0 and bar.x + bar.width <= CHART_WIDTH
     xs = [bar.x for bar in chart.bars]
     assert xs == sorted(xs) and len(set(xs)) == len(xs)   # strength runs left to right
@@ -30,7 +30,7 @@ def test_the_chart_has_a_bar_for_every_strength_reached_scaled_to_its_draws() ->
 def test_the_chart_places_strength_on_a_fixed_axis_from_zero_to_the_strength_before() -> None:
     chart = strength_chart("scouts", 10, ((0, 300), (5, 100), (10, 600)), (1,))
     width = chart.bars[0].width
-    assert [b.x for b in chart.bars] == [0, round(5 * (CHART_WIDTH - width) / 10),
+    assert [b.x for b in chart.bars] == [0, int(5 * (CHART_WIDTH - width) / 10 + 0.5),
                                          CHART_WIDTH - width]
     assert [b.height for b in chart.bars] == [24, 8, 48]
     assert chart.marks == []   # "destroyed" has no mark on the axis

@@ -36,6 +36,11 @@ LABEL_ROOM = 24
 """Room a figure under the axis needs: a mark closer to either end goes unlabelled."""
 
 
+def _nearest(value: int, scale: int, whole: int) -> int:
+    """value * scale / whole to the nearest integer, halves up, in integers only."""
+    return (2 * value * scale + whole) // (2 * whole)
+
+
 def strength_chart(unit: str, before: int, counts: tuple[tuple[int, int], ...],
                    marks: tuple[int, ...]) -> StrengthChart:
     """Bars for every strength reached (0 at the left, `before` at the right), the tallest
@@ -45,11 +50,11 @@ def strength_chart(unit: str, before: int, counts: tuple[tuple[int, int], ...],
     tallest = max((draws for _, draws in counts), default=1)
 
     def x_of(strength: int) -> int:
-        return round(strength * (CHART_WIDTH - bar) / span)
+        return _nearest(strength, CHART_WIDTH - bar, span)
 
     bars = []
     for strength, draws in counts:
-        height = max(1, round(draws * CHART_HEIGHT / tallest))
+        height = max(1, _nearest(draws, CHART_HEIGHT, tallest))
         bars.append(ChartBar(strength=strength, draws=draws, x=x_of(strength),
                              y=CHART_HEIGHT - height, width=bar, height=height))
     likeliest, most = max(counts, key=lambda count: (count[1], -count[0]))
