@@ -84,6 +84,10 @@ def test_a_priority_set_on_the_play_page_moves_the_guns_before_the_assault(
     assert [row["unit"] for row in state["activation"]][:2] == ["b-guns", "b-tank"]
     page = blue.get(f"/clash/play/{game}").text
     assert '<option value="1" selected>' in page
+    blue.post(f"/clash/play/{game}/orders", data={"turn": "1", "unit": "b-guns",
+                                                  "kind": "bombard", "target": "3,1",
+                                                  "stance": "hold"})
+    assert seat_state(blue, game)["pending"]["b-guns"]["priority"] == 1   # it keeps its place
     refused = blue.post(f"/clash/play/{game}/priority",
                         data={"turn": "1", "unit": "b-rifles", "priority": "1"})
     assert refused.status_code == 422 and "no orders this turn" in refused.text

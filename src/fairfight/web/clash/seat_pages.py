@@ -179,11 +179,15 @@ def _turn_of(form: dict[str, str]) -> int:
 
 @seat_pages_router.post("/clash/play/{game_id}/orders", include_in_schema=False)
 async def play_order(request: Request, game_id: str) -> Response:
-    """One unit's order from the page's forms."""
+    """One unit's order from the page's forms; a priority set earlier this turn stays."""
     form = await _form(request)
     game = seat_game(request, game_id)
-    clash_service(request).order(game, form.get("unit", ""), form_orders(form),
-                                 _turn_of(form))
+    unit = form.get("unit", "")
+    orders = form_orders(form)
+    earlier = game.pending.get(unit)
+    if earlier is not None and earlier.priority is not None:   # new orders keep the place
+        orders = orders.model_copy(update={"priority": earlier.priority})
+    clash_service(request).order(game, unit, orders, _turn_of(form))
     return RedirectResponse(f"/clash/play/{game_id}", status_code=303)
 
 
