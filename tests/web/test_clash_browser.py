@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tests.accessibility import assert_accessible
 from tests.web.test_warscore_browser import (  # one server and browser recipe for both pages
     ARTIFACTS,
     DESKTOP,
@@ -63,6 +64,31 @@ def test_section_23_on_the_board(browser: Any, base_url: str) -> None:
     page.locator("svg.cb-board").screenshot(path=str(ARTIFACTS / "clash-board-phone.png"))
     page.locator("#attack-panel").screenshot(path=str(ARTIFACTS / "clash-panel-phone.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not errors, errors
+    page.close()
+
+
+def test_the_panel_charts_the_strength_after_at_phone_and_desktop_widths(
+        browser: Any, base_url: str) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
+    start_belvoir(page, base_url)
+    open_attack(page)
+    charts = page.locator("#strength-after figure.cp-chart")
+    assert charts.count() == 2
+    for side in ("they", "you"):
+        chart = page.locator(f"figure.cp-chart[data-side='{side}'] svg.cp-chart-svg")
+        assert chart.is_visible() and chart.bounding_box()["height"] > 20
+        assert page.locator(f"figure.cp-chart[data-side='{side}'] rect.cp-bar").count() >= 1
+    below = page.inner_text("figure.cp-chart[data-side='they'] ul.cp-below")
+    assert "Chance they fall below 50" in below and "Chance they are destroyed" in below
+    assert_accessible(page)
+    page.locator("#strength-after").screenshot(path=str(ARTIFACTS / "clash-chart-desktop.png"))
+    shot(page, "clash-chart-panel-desktop")
+    page.set_viewport_size(PHONE)
+    page.locator("#strength-after").screenshot(path=str(ARTIFACTS / "clash-chart-phone.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert_accessible(page)
     assert not errors, errors
     page.close()
 

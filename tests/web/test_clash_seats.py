@@ -325,11 +325,21 @@ def test_a_game_against_the_ai_takes_every_order_on_the_play_page(creator: TestC
 def test_an_assault_preview_is_marked_when_earlier_orders_may_change_it(
         app: FastAPI, creator: TestClient) -> None:
     game, blue, _ = open_seats(app, creator)
-    # the armour (Advance) moves next to red's front before the guns (Hold) fire on it
-    order(blue, game, "b-tank", {"actions": [{"do": "move", "path": [[2, 2]]}]})
-    board = blue.get(f"/api/clash/play/{game}").json()["activation"]
-    assert [row["unit"] for row in board][:1] == ["b-tank"]
-    order(blue, game, "b-guns", {"actions": [{"do": "bombard", "target": [3, 1]}]})
+    # the armour (Advance) moves next to red's front and assaults it: its own move comes first
+    assault = [{"do": "move", "path": [[2, 2]]},
+               {"do": "assault", "target": [3, 1], "supporters": []}]
+    order(blue, game, "b-tank", {"actions": assault})
     rows = {row["unit"]: row for row in seat_state(blue, game)["activation"]}
-    assert rows["b-guns"]["may_change"] == ["Blue Armour acts first"]
-    assert rows["b-tank"]["may_change"] == []
+    assert [row["unit"] for row in seat_state(blue, game)["activation"]][:1] == ["b-tank"]
+    assert rows["b-tank"]["may_change"] == [
+        "its own earlier order (move (2,2)) comes first"]
+    # the guns (Hold) fire on the same tile; with priority 1 they take the armour's place
+    order(blue, game, "b-guns", {"priority": 1,
+                                 "actions": [{"do": "bombard", "target": [3, 1]}]})
+    rows = {row["unit"]: row for row in seat_state(blue, game)["activation"]}
+    assert [rows["b-guns"]["position"], rows["b-tank"]["position"]] == [1, 2]
+    assert "priority 1 puts it in the place of Blue Armour" in rows["b-guns"]["why"]
+    assert rows["b-tank"]["may_change"] == [
+        "Blue Guns attacks the same tile first (bombard (3,1))",
+        "its own earlier order (move (2,2)) comes first"]
+    assert rows["b-guns"]["may_change"] == []   # a bombardment is not an assault preview

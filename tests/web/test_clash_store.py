@@ -113,3 +113,18 @@ def test_the_sandbox_game_survives_a_restart(database: str) -> None:
         assert second.get("/api/clash/game").json()["name"] == "belvoir-wood"
         assert second.post("/api/clash/game/turn").status_code == 200
         assert second.get("/api/clash/game").json()["turns_played"] == 1
+
+
+def test_the_clash_settings_are_read_from_the_services_settings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url = f"sqlite:///{tmp_path / 'chosen.db'}"
+    monkeypatch.setenv("FAIRFIGHT_CLASH_DATABASE_URL", url)
+    monkeypatch.setenv("FAIRFIGHT_CLASH_GAMES_PER_CLIENT", "3")
+    monkeypatch.setenv("FAIRFIGHT_CLASH_TURN_CLOCK_SECONDS", "60")
+    settings = WebSettings(database_url="sqlite://")
+    assert (settings.clash_database_url, settings.clash_games_per_client,
+            settings.clash_turn_clock_seconds) == (url, 3, 60)
+    service = create_app(settings).state.clash
+    assert (service.games_per_client, service.turn_clock_seconds) == (3, 60)
+    assert service.store.url == url
+    assert clash_database_url("sqlite:///season.db", url) == url

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fairfight.clash import tables as t
-from fairfight.clash.distribution import StrengthAfter, strength_after
+from fairfight.clash.distribution import strength_after
 from fairfight.clash.exchange import Outcome, allocate_losses, stance_may_advance, supporter_loss
 from fairfight.clash.fog import FogPreview
 from fairfight.clash.kernel import PowerTerms, Prepared, ResolveTerms
@@ -22,7 +22,6 @@ from fairfight.clash.panel_model import (
     AttackPanel,
     BandCheck,
     BandView,
-    BelowChance,
     BreakChecks,
     Chance,
     FogView,
@@ -33,16 +32,15 @@ from fairfight.clash.panel_model import (
     Resolve,
     RetreatView,
     StrengthAfterView,
-    StrengthCount,
     SupporterLoss,
     UnitLine,
 )
+from fairfight.clash.panel_strength import strength_after_view
 from fairfight.clash.preview import Band, Preview, preview
 from fairfight.clash.spec import ClashSpec, Combatant
 from fairfight.clash.verdict import NO_BREAK_CHECK, chance_words, verdict_breaks, verdict_words
 
 __all__ = [
-    "FALL_BELOW_MARKS",
     "OWN_LOSSES_NOTE",
     "BoardContext",
     "attack_panel",
@@ -327,25 +325,6 @@ def reconcile(view: Preview, outcome: Outcome) -> Reconciliation:
         f"{view.break_permille}‰, {happened}.")
 
 
-FALL_BELOW_MARKS = (75, 50, 25)
-"""The strengths the panel gives a falling-below chance for (with "below 1": destroyed)."""
-
-
-def _strength_after_view(side: str, unit: str, before: int,
-                         counts: tuple[tuple[int, int], ...]) -> StrengthAfterView:
-    marks = [mark for mark in FALL_BELOW_MARKS if mark < before] + [1]
-    below = []
-    for mark in marks:
-        permille = StrengthAfter.below(counts, mark)
-        what = "destroyed" if mark == 1 else f"below {mark}"
-        below.append(BelowChance(below=mark, permille=permille, words=chance_words(permille),
-                                 text=f"{what}: {chance_words(permille)} ({permille}‰)"))
-    return StrengthAfterView(
-        side=side, unit=unit, before=before,
-        after=[StrengthCount(strength=value, draws=draws) for value, draws in counts],
-        falls_below=below)
-
-
 def strength_after_views(view: Preview, where: BoardContext) -> tuple[StrengthAfterView,
                                                                         StrengthAfterView]:
     """Both sides' distributions of strength after the clash, as the panel shows them."""
@@ -353,8 +332,8 @@ def strength_after_views(view: Preview, where: BoardContext) -> tuple[StrengthAf
     after = strength_after(spec, view.defender_in_city)
     defender = where.defender if where.on_board else f"defender {spec.defender.role.value}"
     lead = where.lead if where.on_board else f"lead {spec.lead.role.value}"
-    return (_strength_after_view("they", defender, after.defender_before, after.defender),
-            _strength_after_view("you", lead, after.lead_before, after.lead))
+    return (strength_after_view("they", defender, after.defender_before, after.defender),
+            strength_after_view("you", lead, after.lead_before, after.lead))
 
 
 def attack_panel(view: Preview, fog: FogPreview | None = None,

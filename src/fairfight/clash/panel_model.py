@@ -19,6 +19,8 @@ __all__ = [
     "BelowChance",
     "BreakChecks",
     "Chance",
+    "ChartBar",
+    "ChartMark",
     "Evaluation",
     "FogView",
     "Force",
@@ -28,6 +30,7 @@ __all__ = [
     "Resolve",
     "RetreatView",
     "StrengthAfterView",
+    "StrengthChart",
     "StrengthCount",
     "SupporterLoss",
     "UnitLine",
@@ -91,6 +94,39 @@ class BelowChance(BaseModel):
     text: str
 
 
+class ChartBar(BaseModel):
+    """One bar of the strength-after chart: a strength, its draws, and where it is drawn."""
+
+    strength: int
+    draws: int
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+class ChartMark(BaseModel):
+    """A falling-below mark on the chart's strength axis."""
+
+    below: int
+    x: int
+    label: str
+    """The mark's figure under the axis; empty where it would cover the 0 or the end."""
+
+
+class StrengthChart(BaseModel):
+    """A small bar chart of a side's strength after the clash, laid out in a `width` x
+    `height` box: strength along the axis (0 at the left, the strength before at the right),
+    draws out of 1000 upwards, tallest bar full height. A page draws it as it is."""
+
+    width: int
+    height: int
+    bars: list[ChartBar]
+    marks: list[ChartMark]
+    label: str
+    """The chart in words, for a reader who cannot see it."""
+
+
 class StrengthAfterView(BaseModel):
     """A side's whole distribution of strength after the clash, exact over 1000 draws: the
     bars of a small chart, and the chance of falling below each quarter mark [CB-2160]."""
@@ -103,6 +139,7 @@ class StrengthAfterView(BaseModel):
     """Every strength reached, lowest first; the draws add up to 1000."""
     falls_below: list[BelowChance]
     """Below 75, 50 and 25 (those under the strength before) and below 1 (destroyed)."""
+    chart: StrengthChart
 
 
 class SupporterLoss(BaseModel):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fairfight.clash import tables as t
+from fairfight.clash.steps import step_problem
 from fairfight.clash.turn import REACTING_STANCES
 from fairfight.clash.world import World, chebyshev
 
@@ -50,31 +51,14 @@ def possible_reactors(view: World, player: str, tile: int) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def _step_problem(view: World, player: str, here: int, tile: int, cost: int,
-                  movement: int) -> str | None:
-    x, y = view.board.xy(tile)
-    if tile not in view.board.neighbours[here]:
-        return f"({x},{y}) is not adjacent"
-    if cost > movement:
-        return f"needs {cost} movement points, the unit has {movement}"
-    if view.hostile_at(player, tile):
-        return f"({x},{y}) holds enemy units"
-    return None
-
-
 def move_path(view: World, unit_id: str, path: list[int]) -> list[PathStep]:
-    """Each step of a path from the unit's tile, one movement point a step."""
+    """Each step of a path from the unit's tile, one movement point a step, judged by the
+    Cascade's own step rule (`steps.step_problem`) on the view."""
     unit = view.units[unit_id]
     steps: list[PathStep] = []
     here = unit.tile
     for cost, tile in enumerate(path, start=1):
-        problem = _step_problem(view, unit.player, here, tile, cost, unit.cls.movement)
-        if problem is None and unit.stance is t.Stance.ENTRENCH:
-            problem = "an entrenched unit does not move"
-        if problem is None and not view.passable(unit.cls, tile):
-            problem = "not passable"
-        if problem is None and not view.room(tile, 1):
-            problem = "the tile is full"
+        problem = step_problem(view, unit, here, tile, unit.cls.movement - cost + 1)
         steps.append(PathStep(tile, cost, possible_reactors(view, unit.player, tile), problem))
         here = tile
     return steps

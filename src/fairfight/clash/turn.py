@@ -41,6 +41,7 @@ from fairfight.clash.orders import (
     UnitOrders,
 )
 from fairfight.clash.spec import stance_may_initiate
+from fairfight.clash.steps import step_problem
 from fairfight.clash.turn_end import end_of_turn
 from fairfight.clash.world import Unit, World, chebyshev
 from fairfight.core.records import digest
@@ -135,7 +136,8 @@ class _Cascade:
         """Step along the path; False when the unit halted (a reaction) or is gone."""
         w = self.w
         for tile in path:
-            problem = self.step_problem(unit, tile, label)
+            problem = step_problem(w, unit, unit.tile, tile, unit.mp,
+                                   abandoning=label == "abandon")
             if problem:
                 self.skip(unit, label, problem)
                 return True
@@ -148,22 +150,6 @@ class _Cascade:
             if self.react(unit):
                 return False
         return True
-
-    def step_problem(self, unit: Unit, tile: int, label: str) -> str | None:
-        w = self.w
-        if unit.stance is t.Stance.ENTRENCH and label != "abandon":
-            return "an entrenched unit does not move"
-        if unit.mp < 1:
-            return "no movement point left"
-        if tile not in w.board.neighbours[unit.tile]:
-            return f"{self.xy(tile)} is not adjacent"
-        if not w.passable(unit.cls, tile):
-            return f"{self.xy(tile)} is not passable"
-        if w.hostile_at(unit.player, tile):
-            return f"{self.xy(tile)} holds enemy units"
-        if not w.room(tile, 1):
-            return f"{self.xy(tile)} is full"
-        return None
 
     def enter_city(self, unit: Unit, tile: int) -> None:
         """Entering a city not held by the unit's side takes it (the world's rule, not

@@ -48,3 +48,16 @@ class WebSettings(BaseSettings):
     public_url: str | None = Field(
         None, description="The address the service is reached at, when behind a proxy."
     )
+    clash_database_url: str | None = Field(
+        None, description="SQLAlchemy URL of the clash games; by default beside the "
+        "service's database (a SQLite file X.db gets X-clash.db, a server database holds "
+        "the clash tables too).",
+    )
+    clash_games_per_client: int = Field(
+        20, ge=1, le=10_000, description="Clash games one client address may have started "
+        "in the last day.",
+    )
+    clash_turn_clock_seconds: int | None = Field(
+        None, ge=10, le=7 * 86400, description="Default turn clock of a two-player clash "
+        "game: when it runs out, the turn runs with what was committed.",
+    )

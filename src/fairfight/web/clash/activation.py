@@ -1,101 +1,74 @@
-"""Before the turn runs: the order in which a side's orders will activate, and why, and
-which assault previews earlier activations of the same turn may change.
+"""Before the turn runs: the side's orders in the order they will activate, and why, and
+which assault previews earlier orders of the same turn may change — as the page says it.
 
-An adapter over the engine's `World.activation_order` (initiative by Stance — March first,
-Entrench last — then lowest creation sequence): it applies the ordered Stances to a copy of
-the view and reads the order back. When the engine offers its own explanation of the
-activation order, `activation_preview` is the one function to switch over to it.
+Every value comes from the engine (`fairfight.clash.activation.activation_order`, the order
+`turn.run_turn` walks, and `assault_risks`); this module only picks the side's units and
+writes unit ids as the board's names. The enemy's orders are secret, so only the side's own
+orders are known here; the side's units keep their relative order whatever the enemy
+orders, because priority never moves another player's places.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Any
 
-from fairfight.clash.orders import (
-    AbandonAction,
-    AssaultAction,
-    BombardAction,
-    MoveAction,
-    UnitOrders,
-)
-from fairfight.clash.world import World, chebyshev
+from fairfight.clash.activation import activation_order, assault_risks
+from fairfight.clash.orders import TurnOrders, UnitOrders
+from fairfight.clash.world import World
 
-__all__ = ["Activation", "activation_preview", "describe_action"]
+__all__ = ["ActivationRow", "activation_rows"]
 
 
 @dataclass(frozen=True, slots=True)
-class Activation:
+class ActivationRow:
     """One of the side's units in activation order, with the reason and what may change."""
 
     position: int
+    """1 for the side's first unit to activate."""
     unit: str
     name: str
     stance: str
-    initiative: int
-    seq: int
+    priority: int
     actions: tuple[str, ...]
     why: str
     may_change: tuple[str, ...]
-    """For an assault or bombardment: the earlier activations that may change its preview."""
+    """For each of its assaults: the earlier orders of the turn that may change its preview."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as plain JSON (the seat's API)."""
+        return {"position": self.position, "unit": self.unit, "name": self.name,
+                "stance": self.stance, "priority": self.priority,
+                "actions": list(self.actions), "why": self.why,
+                "may_change": list(self.may_change)}
 
 
-def describe_action(action: MoveAction | AssaultAction | BombardAction | AbandonAction) -> str:
-    """One short line for an action."""
-    if isinstance(action, MoveAction):
-        end = action.path[-1]
-        return f"move {len(action.path)} step{'s' if len(action.path) != 1 else ''} to " \
-               f"({end[0]},{end[1]})"
-    if isinstance(action, AbandonAction):
-        return f"abandon to ({action.to[0]},{action.to[1]})"
-    target = action.target
-    return f"{action.do} ({target[0]},{target[1]})"
+def _namer(view: World) -> Any:
+    """A function writing every unit id of the view in a text as the unit's name."""
+    names = {uid: unit.name for uid, unit in view.units.items() if unit.name != uid}
+    if not names:
+        return lambda text: text
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(
+        re.escape(uid) for uid in sorted(names, key=len, reverse=True)) + r")(?![\w-])")
+    return lambda text: pattern.sub(lambda found: names[found[1]], text)
 
 
-def _touches(view: World, action: object, target: int) -> bool:
-    """Whether an earlier action acts on or next to a target tile."""
-    width = view.board.width
-    if isinstance(action, (AssaultAction, BombardAction)):
-        tile = view.board.index(*action.target)
-        return chebyshev(width, tile, target) <= 1
-    if isinstance(action, MoveAction):
-        return any(chebyshev(width, view.board.index(*p), target) <= 1 for p in action.path)
-    if isinstance(action, AbandonAction):
-        return chebyshev(width, view.board.index(*action.to), target) <= 1
-    return False
-
-
-def activation_preview(view: World, player: str,
-                       orders: dict[str, UnitOrders]) -> list[Activation]:
-    """The side's units in the order they will activate under these orders."""
-    world = view.copy()
-    for uid, unit_orders in orders.items():
-        if uid in world.units and unit_orders.stance is not None:
-            world.units[uid].stance = unit_orders.stance
-    rows: list[Activation] = []
-    earlier: list[tuple[str, UnitOrders]] = []
-    ordered = world.activation_order()
-    for unit in ordered:
-        if not world.allied(unit.player, player):
+def activation_rows(view: World, player: str,
+                    orders: dict[str, UnitOrders]) -> list[ActivationRow]:
+    """The side's units in the order the Cascade will activate them under these orders."""
+    turn_orders = TurnOrders(orders={uid: o for uid, o in orders.items() if uid in view.units})
+    named = _namer(view)
+    changes: dict[str, list[str]] = {}
+    for risk in assault_risks(view, turn_orders):
+        changes.setdefault(risk.unit, []).extend(named(c.reason) for c in risk.changes)
+    rows: list[ActivationRow] = []
+    for place in activation_order(view, turn_orders):
+        if not view.allied(place.player, player):
             continue
-        unit_orders = orders.get(unit.id, UnitOrders())
-        changes: list[str] = []
-        for action in unit_orders.actions:
-            if not isinstance(action, (AssaultAction, BombardAction)):
-                continue
-            target = world.board.index(*action.target)
-            changes += [f"{world.units[uid].name} acts first" for uid, given in earlier
-                        if any(_touches(world, a, target) for a in given.actions)]
-            changes += [f"{enemy.name} ({enemy.stance.value}) may act first"
-                        for enemy in ordered if not world.allied(enemy.player, player)
-                        and enemy.initiative > unit.initiative
-                        and chebyshev(world.board.width, enemy.tile, target) <= 1]
-        rows.append(Activation(
-            position=len(rows) + 1, unit=unit.id, name=unit.name, stance=unit.stance.value,
-            initiative=unit.initiative, seq=unit.seq,
-            actions=tuple(describe_action(a) for a in unit_orders.actions),
-            why=f"{unit.stance.value} (initiative {unit.initiative}), creation sequence "
-                f"{unit.seq}",
-            may_change=tuple(dict.fromkeys(changes))))
-        if unit_orders.actions:
-            earlier.append((unit.id, unit_orders))
+        rows.append(ActivationRow(
+            position=len(rows) + 1, unit=place.unit, name=view.units[place.unit].name,
+            stance=place.stance.value, priority=place.priority, actions=place.actions,
+            why=named(place.reason),
+            may_change=tuple(dict.fromkeys(changes.get(place.unit, ())))))
     return rows

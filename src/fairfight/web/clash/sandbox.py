@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from os import environ
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -51,8 +50,9 @@ from fairfight.web.clash.play import (
     viewed_world,
 )
 from fairfight.web.clash.service import ClashService, Game
-from fairfight.web.clash.store import ClashSettings, ClashStore
+from fairfight.web.clash.store import ClashStore
 from fairfight.web.lifecycle import on_shutdown
+from fairfight.web.settings import WebSettings
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -118,12 +118,12 @@ class TurnAnswer(BaseModel):
     reconciliations: dict[int, Reconciliation]
 
 
-def clash_database_url(conquest_url: str) -> str:
+def clash_database_url(conquest_url: str, chosen: str | None = None) -> str:
     """The clash games' own database beside the service's: a SQLite file `X.db` gets
     `X-clash.db` (never the season file itself), memory stays memory, a server database
-    holds the clash tables too. `FAIRFIGHT_CLASH_DATABASE_URL` overrides it."""
-    if environ.get("FAIRFIGHT_CLASH_DATABASE_URL"):
-        return ClashSettings().database_url
+    holds the clash tables too. A chosen URL (`FAIRFIGHT_CLASH_DATABASE_URL`) wins."""
+    if chosen:
+        return chosen
     if not conquest_url.startswith("sqlite"):
         return conquest_url
     head, _, file = conquest_url.rpartition("/")
@@ -134,11 +134,12 @@ def clash_database_url(conquest_url: str) -> str:
 
 
 def install_sandbox(app: FastAPI) -> None:
-    """Open the clash games' database and attach the game service to the app."""
-    settings = ClashSettings()
-    url = clash_database_url(app.state.settings.database_url)
-    service = ClashService(ClashStore(url), settings.games_per_client,
-                           settings.turn_clock_seconds)
+    """Open the clash games' database and attach the game service to the app, with the
+    clash settings of the service's one settings class."""
+    settings: WebSettings = app.state.settings
+    url = clash_database_url(settings.database_url, settings.clash_database_url)
+    service = ClashService(ClashStore(url), settings.clash_games_per_client,
+                           settings.clash_turn_clock_seconds)
     app.state.clash = service
     if not hasattr(app.state, "exit_hooks"):
         app.state.exit_hooks = []
@@ -292,7 +293,7 @@ def sandbox_game(request: Request, select: str = "", target: str = "", without: 
     retreat = None
     target_tile = None
     if attack is not None:
-        retreat = (attack.plan.destination, attack.plan.candidates)
+        retreat = (attack.plan.destination, attack.plan.retreat_tiles)
         target_tile = attack.plan.order.target
         context["attack"] = attack
         context["without_links"] = {

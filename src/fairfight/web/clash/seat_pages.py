@@ -17,9 +17,10 @@ from starlette.exceptions import HTTPException
 
 from fairfight.clash import tables as t
 from fairfight.clash.knowledge import knowledge_view, overlay
+from fairfight.clash.orders import MAX_PRIORITY
 from fairfight.clash.world import World
 from fairfight.core.errors import InputError
-from fairfight.web.clash.activation import activation_preview
+from fairfight.web.clash.activation import activation_rows
 from fairfight.web.clash.board import describe_event, draw_board, event_tiles, unit_rows
 from fairfight.web.clash.games import SCENARIOS
 from fairfight.web.clash.play import (
@@ -42,6 +43,7 @@ __all__ = [
     "play_hand_over",
     "play_order",
     "play_page",
+    "play_priority",
     "replay_page",
     "seat_pages_router",
     "tables_new",
@@ -130,9 +132,11 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
 
     pending = game.pending
     if attack is not None:   # would earlier activations of this turn change this preview?
-        trial = {**pending, select: order_of(OrderRequest(lead=select,
-                                                          target=parse_point(target)))}
-        row = next(a for a in activation_preview(view, side, trial) if a.unit == select)
+        trial_order = order_of(OrderRequest(lead=select, target=parse_point(target)))
+        if select in pending:   # the assault would keep the unit's place in the turn
+            trial_order = trial_order.model_copy(update={"priority": pending[select].priority})
+        trial = {**pending, select: trial_order}
+        row = next(a for a in activation_rows(view, side, trial) if a.unit == select)
         context["may_change"] = row.may_change
     context.update(
         chosen=chosen, attack=attack, target=target, path=path,
@@ -140,7 +144,7 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
                            side, link=link if played is None else None, selected=select,
                            targets=chosen.clickable if chosen else set(),
                            overlay=overlay(game.world, side) if played is None else None,
-                           retreat=(attack.plan.destination, attack.plan.candidates)
+                           retreat=(attack.plan.destination, attack.plan.retreat_tiles)
                            if attack else None,
                            target=attack.plan.order.target if attack else None,
                            highlights=highlights, arrows=arrows,
@@ -150,7 +154,8 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
         names={uid: unit.name for uid, unit in view.units.items()},
         pending={uid: o.model_dump(mode="json", exclude_none=True)
                  for uid, o in pending.items()},
-        activation=activation_preview(view, side, pending),
+        priorities=range(MAX_PRIORITY + 1),
+        activation=activation_rows(view, side, pending),
         committed={s: game.committed(s) for s in game.row.humans},
         plan_supporters=",".join(attack.plan.supporters) if attack else "")
     if chosen is not None:
@@ -174,11 +179,33 @@ def _turn_of(form: dict[str, str]) -> int:
 
 @seat_pages_router.post("/clash/play/{game_id}/orders", include_in_schema=False)
 async def play_order(request: Request, game_id: str) -> Response:
-    """One unit's order from the page's forms."""
+    """One unit's order from the page's forms; a priority set earlier this turn stays."""
     form = await _form(request)
     game = seat_game(request, game_id)
-    clash_service(request).order(game, form.get("unit", ""), form_orders(form),
-                                 _turn_of(form))
+    unit = form.get("unit", "")
+    orders = form_orders(form)
+    earlier = game.pending.get(unit)
+    if earlier is not None and earlier.priority is not None:   # new orders keep the place
+        orders = orders.model_copy(update={"priority": earlier.priority})
+    clash_service(request).order(game, unit, orders, _turn_of(form))
+    return RedirectResponse(f"/clash/play/{game_id}", status_code=303)
+
+
+@seat_pages_router.post("/clash/play/{game_id}/priority", include_in_schema=False)
+async def play_priority(request: Request, game_id: str) -> Response:
+    """Set the activation priority of one unit's pending orders (guns before the assault
+    they prepare: CB-2040, CB-2050); 0 keeps the Stance order."""
+    form = await _form(request)
+    game = seat_game(request, game_id)
+    unit = form.get("unit", "")
+    pending = game.pending.get(unit)
+    if pending is None:
+        raise InputError("unit", f"{unit!r} has no orders this turn to give a priority")
+    text = form.get("priority", "")
+    if not text.isdigit() or int(text) > MAX_PRIORITY:
+        raise InputError("priority", f"a whole number from 0 to {MAX_PRIORITY}")
+    chosen = pending.model_copy(update={"priority": int(text) or None})
+    clash_service(request).order(game, unit, chosen, _turn_of(form))
     return RedirectResponse(f"/clash/play/{game_id}", status_code=303)
 
 

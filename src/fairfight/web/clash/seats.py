@@ -22,7 +22,7 @@ from fairfight.clash.orders import UnitOrders
 from fairfight.clash.panel_model import Reconciliation
 from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.world import world_from_scenario
-from fairfight.web.clash.activation import activation_preview
+from fairfight.web.clash.activation import activation_rows
 from fairfight.web.clash.caps import check_scenario_size
 from fairfight.web.clash.games import COOKIE, builtin_scenario, sides_of
 from fairfight.web.clash.sandbox import clash_service, client_address
@@ -167,10 +167,8 @@ def seat_state(request: Request, game: Game) -> SeatState:
         overlay=overlay_data(game.world, side) if seated else [],
         pending={uid: o.model_dump(mode="json", exclude_none=True)
                  for uid, o in pending.items()},
-        activation=[{"position": a.position, "unit": a.unit, "name": a.name,
-                     "stance": a.stance, "actions": list(a.actions), "why": a.why,
-                     "may_change": list(a.may_change)}
-                    for a in activation_preview(view, side, pending)] if view else [],
+        activation=[a.to_json() for a in activation_rows(view, side, pending)]
+        if view else [],
         turns_played=game.turn_numbers)
 
 

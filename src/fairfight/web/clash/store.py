@@ -22,8 +22,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy import (
     Boolean,
     Column,
@@ -47,9 +45,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 __all__ = [
-    "DEFAULT_CLASH_DATABASE_URL",
     "TABLE_SEAT",
-    "ClashSettings",
     "ClashStore",
     "Draft",
     "GameRow",
@@ -57,27 +53,8 @@ __all__ = [
     "token_digest",
 ]
 
-DEFAULT_CLASH_DATABASE_URL = "sqlite:///fairfight-clash.db"
 TABLE_SEAT = "*"
 """The side of a hot-seat table's token: the one screen that seats every human side."""
-
-
-class ClashSettings(BaseSettings):
-    """Settings of the clash games, from `FAIRFIGHT_CLASH_…` environment variables."""
-
-    model_config = SettingsConfigDict(env_prefix="FAIRFIGHT_CLASH_", frozen=True,
-                                      extra="ignore")
-
-    database_url: str = Field(
-        DEFAULT_CLASH_DATABASE_URL,
-        description="SQLAlchemy URL of the clash games: sqlite:///file.db (its own file) or "
-        "postgresql+psycopg://user@host/db.")
-    games_per_client: int = Field(
-        20, ge=1, le=10_000, description="Games one client address may have started in the "
-        "last day.")
-    turn_clock_seconds: int | None = Field(
-        None, ge=10, le=7 * 86400, description="Default turn clock of a two-player game: "
-        "when it runs out, the turn runs with what was committed.")
 
 
 def token_digest(token: str) -> str:
