@@ -26,11 +26,11 @@ from fairfight.ballot.rules_page import chance_text
 from fairfight.ballot.state import NO_CARD, Declaration, GameState
 
 __all__ = [
+    "DeclarationChance",
     "EXACT_DOWN_BALLOT",
     "EXACT_PRESIDENCY",
     "HONEYMOON_UNCOUNTED",
     "STRONGEST_SHOWN",
-    "DeclarationChance",
     "declaration_chance",
     "down_ballot_method",
     "presidency_chance",

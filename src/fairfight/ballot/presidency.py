@@ -29,8 +29,8 @@ from fairfight.ballot.state import Holding
 from fairfight.core.exact import compare, dice_sum
 
 __all__ = [
-    "STATE_CONTEST_DICE",
     "PresidentialSide",
+    "STATE_CONTEST_DICE",
     "board_side",
     "card_side",
     "clear_cache",

@@ -22,11 +22,11 @@ from fairfight.clash.spec import MAX_FLANKERS, ClashSpec, Combatant
 from fairfight.clash.world import Unit, World
 
 __all__ = [
+    "AttackOrder",
+    "ClashPlan",
     "RETREAT_CITY_PULL",
     "RETREAT_COMPANY",
     "RETREAT_CONTACT",
-    "AttackOrder",
-    "ClashPlan",
     "build_clash_spec",
     "choose_supporters",
     "combatant",

@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ARRAY_OPS", "INT_OPS", "ArrayOps", "IntOps", "Ops", "Value"]
+__all__ = ["ARRAY_OPS", "ArrayOps", "INT_OPS", "IntOps", "Ops", "Value"]
 
 Value: TypeAlias = Any
 """An int (or bool) for one clash, or an int64 (or bool) numpy array for a batch."""

@@ -19,11 +19,11 @@ from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 
 __all__ = [
-    "MAX_PRIORITY",
     "AbandonAction",
     "Action",
     "AssaultAction",
     "BombardAction",
+    "MAX_PRIORITY",
     "MoveAction",
     "Point",
     "TurnOrders",

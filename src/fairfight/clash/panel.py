@@ -41,8 +41,8 @@ from fairfight.clash.spec import ClashSpec, Combatant
 from fairfight.clash.verdict import NO_BREAK_CHECK, chance_words, verdict_breaks, verdict_words
 
 __all__ = [
-    "OWN_LOSSES_NOTE",
     "BoardContext",
+    "OWN_LOSSES_NOTE",
     "attack_panel",
     "consequence_lines",
     "reconcile",

@@ -26,8 +26,8 @@ from fairfight.core.records import canonical_json
 from fairfight.inputs import load_jsonl
 
 __all__ = [
-    "RECORD_FORMAT",
     "GameRecord",
+    "RECORD_FORMAT",
     "first_difference",
     "load_record",
     "merge_orders",

@@ -22,17 +22,17 @@ from fairfight.clash.scenario import Scenario, scenario_schema
 from fairfight.clash.spec import ClashSpec
 
 __all__ = [
-    "DRAFT",
-    "EVENT_KINDS",
-    "SCHEMA_KINDS",
     "After",
     "Contributions",
     "Count",
+    "DRAFT",
+    "EVENT_KINDS",
     "Event",
     "OutcomeModel",
     "ParticipantAfter",
     "RecordHeader",
     "RecordTurn",
+    "SCHEMA_KINDS",
     "json_schema",
 ]
 

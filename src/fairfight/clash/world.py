@@ -19,9 +19,9 @@ from fairfight.clash.scenario import CAST_CLASSES, TERRAIN_LETTERS, ClassModel, 
 from fairfight.core.errors import InputError
 
 __all__ = [
+    "Board",
     "INITIATIVE",
     "SUPPLY_REACH",
-    "Board",
     "Unit",
     "World",
     "chebyshev",

@@ -25,7 +25,6 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         population_power,
         round_chance,
     )
-    from fairfight.conquest.publication import verify_folder
     from fairfight.conquest.rules import rules_page
     from fairfight.conquest.synthetic import synthetic_map
     from fairfight.conquest.tables import (
@@ -58,7 +57,6 @@ __all__ = [
     "round_chance",
     "rules_page",
     "synthetic_map",
-    "verify_folder",
     "verify_record",
 ]
 
@@ -68,7 +66,6 @@ __getattr__ = lazy_exports(__name__, __all__, (  # the light, standard-library m
     "verifier",
     "synthetic",
     "rules",
-    "publication",
 ))
 
 del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names

@@ -18,10 +18,10 @@ if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a c
     from fairfight.conquest import season
 
 __all__ = [
+    "AsJson",
     "MAX_BATTLES",
     "MAX_BEACON_ROUND",
     "PROGRESS_FROM",
-    "AsJson",
     "SeasonFile",
     "app",
     "backup",

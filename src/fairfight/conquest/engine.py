@@ -22,25 +22,6 @@ from typing import Any
 
 if __package__:
     from fairfight.conquest import tables
-    from fairfight.conquest.tables import (  # still read as engine.NAME by older modules
-        BASIS_POINTS,
-        BORDER_KINDS,
-        CATEGORIES,
-        DRAW_ROLES,
-        ENGINE_VERSION,
-        LAND,
-        POOL_CAP,
-        POOL_STEP,
-        POWER_SCALE,
-        RATING_WEIGHTS,
-        ROUND_BITS,
-        ROUND_SCALE,
-        SEA,
-        UPSET_BELOW,
-        BattleKind,
-        PoolState,
-        Reason,
-    )
     from fairfight.core.draws import beacon_key, below, hash64_run, validate_seed
     from fairfight.core.errors import InputError, RuleError, VerificationError
     from fairfight.core.exact import at_least_scaled
@@ -54,26 +35,9 @@ else:  # a plain file in a season archive: the files lying beside it stand in fo
 
 __all__ = [
     "ABSENT",
-    "BASIS_POINTS",
-    "BORDER_KINDS",
-    "CATEGORIES",
-    "DRAW_ROLES",
-    "ENGINE_VERSION",
-    "LAND",
-    "POOL_CAP",
-    "POOL_STEP",
-    "POWER_SCALE",
-    "RATING_WEIGHTS",
-    "ROUND_BITS",
-    "ROUND_SCALE",
-    "SEA",
-    "UPSET_BELOW",
-    "BattleKind",
     "LedgerRefusal",
     "MapError",
     "Plain",
-    "PoolState",
-    "Reason",
     "ReplayMismatch",
     "apply_contribution",
     "assess",
@@ -991,26 +955,6 @@ def play_step(state: Plain, ledger: list[Plain]) -> tuple[Plain, Plain]:
     board["ended"] = season_over(world, board, state["max_battles"])
     entry["season_over"] = board["ended"]
     return {**state, "board": board}, entry
-
-
-# ---------------------------------------------------------------- older names
-
-
-_MOVED = {
-    "verifier": ("check_header", "first_difference", "load_record", "verify_record"),
-    "beacons": ("beacon_round_time", "beacon_timing", "published_seconds", "utc_text"),
-}
-"""Names this module held before the verifier and the beacon clock got files of their own."""
-
-
-def __getattr__(name: str) -> Any:
-    """`engine.NAME` for a name that moved (see `_MOVED`), so code written against the
-    single-file engine keeps working; new code imports the name from its home."""
-    for module, names in _MOVED.items():
-        if name in names:
-            home = importlib.import_module(f"{__package__}.{module}" if __package__ else module)
-            return getattr(home, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main(arguments: list[str]) -> int:

@@ -37,6 +37,7 @@ from fairfight.conquest.store import SeasonStore
 from fairfight.core.errors import InputError, RuleError
 
 __all__ = [
+    "COMMAND_LINE",
     "KeyAlreadyUsed",
     "KeyClaim",
     "LedgerOutcome",

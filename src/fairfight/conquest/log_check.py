@@ -36,8 +36,8 @@ else:  # a plain file in a season archive: the files lying beside it stand in fo
 __all__ = [
     "HEAD_FIELDS",
     "HEAD_SIGNING_PREFIX",
-    "RECEIPT_FORMAT",
     "RECEIPT_FIELDS",
+    "RECEIPT_FORMAT",
     "REFUND_FIELDS",
     "Saved",
     "check_log",

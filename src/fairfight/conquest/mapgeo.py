@@ -45,6 +45,7 @@ __all__ = [
     "components",
     "haversine_km",
     "land_borders",
+    "ordered",
     "sea_links",
     "shared_boundary_km",
 ]

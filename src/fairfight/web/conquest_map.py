@@ -25,7 +25,7 @@ from fairfight.conquest.mapsvg import (
 if TYPE_CHECKING:  # the view models import the templates, which import this module
     from fairfight.web.conquest.models import MapState
 
-__all__ = ["DRAWN_MAP", "SHAPES_PATH", "DrawnMap", "faction_url", "map_picture", "shapes_version"]
+__all__ = ["DRAWN_MAP", "DrawnMap", "SHAPES_PATH", "faction_url", "map_picture", "shapes_version"]
 
 DRAWN_MAP = "north-america"
 """The shipped map whose outlines are drawn; a season's regions must match it exactly."""

@@ -18,9 +18,9 @@ from fairfight.clash.spec import stance_may_initiate
 from fairfight.clash.world import World, chebyshev
 
 __all__ = [
+    "Drawing",
     "OVERLAY_BANDS",
     "TILE",
-    "Drawing",
     "TileMark",
     "UnitMark",
     "adjacent_enemy_tiles",

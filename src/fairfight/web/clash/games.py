@@ -31,8 +31,8 @@ from fairfight.web.clash.caps import check_scenario_size
 
 __all__ = [
     "COOKIE",
-    "SCENARIOS",
     "PlayedTurn",
+    "SCENARIOS",
     "builtin_scenario",
     "reconcile_event",
     "scenario_from_text",

@@ -44,14 +44,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
-__all__ = [
-    "TABLE_SEAT",
-    "ClashStore",
-    "Draft",
-    "GameRow",
-    "TurnTaken",
-    "token_digest",
-]
+__all__ = ["ClashStore", "Draft", "GameRow", "TABLE_SEAT", "TurnTaken", "token_digest"]
 
 TABLE_SEAT = "*"
 """The side of a hot-seat table's token: the one screen that seats every human side."""

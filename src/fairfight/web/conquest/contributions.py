@@ -27,6 +27,7 @@ from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.writer import Answered, ContributionWriter
 
 __all__ = [
+    "CREATED",
     "IDEMPOTENCY_HEADER",
     "InFlight",
     "KEY_PATTERN",

@@ -34,6 +34,8 @@ __all__ = [
     "ForecastView",
     "METHOD_ANCHOR",
     "PoolEffectView",
+    "StateKey",
+    "Status",
     "forecast_seed_for",
     "public_state",
 ]

@@ -19,7 +19,7 @@ from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.views import battle_line
 
-__all__ = ["Broadcaster", "battle_event", "head_event", "parse_last_event_id"]
+__all__ = ["Broadcaster", "QUEUE_SIZE", "battle_event", "head_event", "parse_last_event_id"]
 
 QUEUE_SIZE = 256
 """Events a slow client may fall behind by before its stream is closed (it then resumes)."""

@@ -17,6 +17,7 @@ __all__ = [
     "AIR_LIMIT",
     "AirRequest",
     "AirResult",
+    "Banner",
     "BattleLine",
     "BattlePage",
     "BeaconRequest",

@@ -20,13 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from fairfight.core.validation import parse_model
 from fairfight.web.conquest.refusals import Refusal
 
-__all__ = [
-    "SIGNATURE_HEADER",
-    "TOLERANCE_SECONDS",
-    "PaymentEvent",
-    "sign",
-    "verified_event",
-]
+__all__ = ["PaymentEvent", "SIGNATURE_HEADER", "TOLERANCE_SECONDS", "sign", "verified_event"]
 
 SIGNATURE_HEADER = "Fairfight-Signature"
 TOLERANCE_SECONDS = 300

@@ -29,6 +29,7 @@ from fairfight.web.conquest.database import SeasonDatabase
 
 __all__ = [
     "ADDRESSES_KEPT",
+    "Clock",
     "FREE_TRIES",
     "MAX_WAIT_SECONDS",
     "OperatorSessions",

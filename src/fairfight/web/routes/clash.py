@@ -36,8 +36,8 @@ from fairfight.web.templating import templates
 from fairfight.web.warscore.markup import markdown_html
 
 __all__ = [
-    "NAV",
     "ExampleList",
+    "NAV",
     "api_example",
     "api_examples",
     "api_preview",

@@ -29,6 +29,10 @@ from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.service import ConquestService, install_service, service
 
 __all__ = [
+    "Amount",
+    "Page",
+    "PerPage",
+    "Service",
     "battle",
     "battles",
     "events",

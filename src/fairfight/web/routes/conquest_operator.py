@@ -25,7 +25,17 @@ from fairfight.web.conquest.sign_in import SESSION_COOKIE, SESSION_SECONDS
 from fairfight.web.routes.conquest_write import client_address
 from fairfight.web.templating import templates
 
-__all__ = ["console", "console_action", "install", "router", "sign_in", "sign_out"]
+__all__ = [
+    "ACTIONS",
+    "CONSOLE",
+    "Service",
+    "console",
+    "console_action",
+    "install",
+    "router",
+    "sign_in",
+    "sign_out",
+]
 
 router = APIRouter(prefix="/conquest/operator", include_in_schema=False)
 Service = Annotated[ConquestService, Depends(service)]

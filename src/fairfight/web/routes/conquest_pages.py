@@ -29,7 +29,9 @@ from fairfight.web.conquest.verification import verification
 from fairfight.web.templating import templates
 
 __all__ = [
+    "FORM_WAIT_SECONDS",
     "NAV",
+    "Service",
     "battles_page",
     "contribute_form",
     "episode_page",

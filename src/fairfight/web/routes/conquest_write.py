@@ -32,6 +32,9 @@ from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.service import ConquestService, install_service, service
 
 __all__ = [
+    "BEARER",
+    "M",
+    "Service",
     "air",
     "beacon",
     "client_address",

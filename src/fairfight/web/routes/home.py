@@ -10,7 +10,7 @@ from fairfight import __version__
 from fairfight.web.navigation import navigation
 from fairfight.web.templating import templates
 
-__all__ = ["NAV", "Health", "health", "home", "router"]
+__all__ = ["Health", "NAV", "health", "home", "router"]
 
 router = APIRouter()
 NAV = (0, "Home", "/")
