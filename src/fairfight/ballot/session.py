@@ -17,14 +17,8 @@ from typing import Any
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.elections import Event
 from fairfight.ballot.engine import advance, new_game, requested_seats
-from fairfight.ballot.players import Player, key_commitment
-from fairfight.ballot.record import (
-    HUMAN_NAME,
-    RECORD_FORMAT,
-    RECORD_VERSION,
-    RecordHeader,
-    RecordReveal,
-)
+from fairfight.ballot.players import Player
+from fairfight.ballot.record import HUMAN_NAME, record_lines
 from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.state import Decision, GameState, Phase, decision_from_data, to_data
 from fairfight.ballot.validation import check_decision
@@ -264,20 +258,8 @@ def _fresh_table(config: BallotConfig, key: str, kinds: Sequence[str]) -> TableG
 def _record_lines(
     config: BallotConfig, key: str, names: Sequence[str], state: GameState, events: list[Event]
 ) -> list[Event]:
+    """The finished game's record (`record.record_lines`); refused while the game goes on,
+    since the record reveals the key."""
     if state.phase is not Phase.OVER:
         raise ValueError("the record is available once the game is over")
-    header = RecordHeader(
-        format=RECORD_FORMAT,
-        version=RECORD_VERSION,
-        config=config,
-        players=list(names),
-        commitment=key_commitment(key),
-    )
-    reveal = RecordReveal(
-        event="reveal",
-        key=key,
-        scores=list(state.last_scores),
-        winners=list(state.winners),
-        reason=state.end_reason,
-    )
-    return [header.model_dump(mode="json"), *events, reveal.model_dump(mode="json")]
+    return record_lines(config, key, names, state, events)
