@@ -27,10 +27,11 @@ from fairfight.conquest import archive, season, season_keys
 from fairfight.web.conquest.log_views import receipt_text
 from tests.conquest.helpers import SEED
 from tests.conquest.service_replay import SERVICE_MAP, replayed_archive
-from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path, playwright_api
+from tests.system import playwright_api
+from tests.web.chromium_session import launched_chromium, new_page
 from tests.web.conquest_support import ADMIN_TOKEN, live_server, make_app
 
-sync_api = playwright_api()
+playwright_api()  # without Playwright the module is skipped (under CI it fails) here
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "receipt"
 PHONE, DESKTOP = 390, 1280
@@ -43,18 +44,8 @@ FIRST_BATTLES = 2
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    executable = chromium_path()
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    with launched_chromium() as launched:
         yield launched
-        launched.close()
-
-
-def _page(browser: Any, width: int) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    page.set_default_timeout(BROWSER_WAIT_MS)
-    return page
 
 
 def _shots(page: Any, name: str) -> None:
@@ -103,23 +94,34 @@ def _verdict(page: Any, base: str, zipped: Path, receipt: Path) -> str:
     return str(page.get_attribute("body", "data-verdict"))
 
 
-def test_a_fans_receipt_passes_the_honest_archive_and_refuses_the_replayed_one(
-    browser: Any, tmp_path: Path
-) -> None:
-    path = tmp_path / "season.db"
+def _season_before_the_fan(folder: Path) -> Path:
+    """A season the real code made, one contribution and the first battles in."""
+    path = folder / "season.db"
     season.create_season(path, dict(SERVICE_MAP), "synthetic", seed=SEED)
     season.contribute(path, *EARLY)
     list(season.fight(path, FIRST_BATTLES))
+    return path
+
+
+def _contribute_by_the_form(page: Any, base: str, faction: str) -> None:
+    """Add $10 to the faction's pool with the faction card's form, as a fan does."""
+    page.goto(f"{base}/conquest/1/factions/{faction}")
+    page.select_option("#amount", "10")
+    with page.expect_navigation(url=re.compile(rf"/factions/{faction}\?added=")):
+        page.locator("#contribute-button").click()
+
+
+def test_a_fans_receipt_passes_the_honest_archive_and_refuses_the_replayed_one(
+    browser: Any, tmp_path: Path
+) -> None:
+    path = _season_before_the_fan(tmp_path)
     saved = tmp_path / "fan"
     saved.mkdir()
     with live_server(make_app(path)) as base:
         faction = _open_pool(base)
         name = httpx.get(f"{base}/api/seasons/1/factions/{faction}").json()["name"]
-        page = _page(browser, PHONE)
-        page.goto(f"{base}/conquest/1/factions/{faction}")
-        page.select_option("#amount", "10")
-        with page.expect_navigation(url=re.compile(rf"/factions/{faction}\?added=")):
-            page.locator("#contribute-button").click()
+        page = new_page(browser, PHONE)
+        _contribute_by_the_form(page, base, faction)
         confirmation = page.locator("#contribution-recorded").inner_text()
         assert "$10" in confirmation and name in confirmation, confirmation
         assert f"battle {FIRST_BATTLES + 1}" in confirmation, confirmation
@@ -137,8 +139,9 @@ def test_a_fans_receipt_passes_the_honest_archive_and_refuses_the_replayed_one(
         page.goto(f"{base}/conquest/1/verify")
         honest_zip = _download(page, "#record-download", saved / "season-1-record.zip")
 
-        assert _verdict(page, base, honest_zip, receipt_file) == "verified", page.inner_text("#result")
+        verdict = _verdict(page, base, honest_zip, receipt_file)
         verified = page.inner_text("#result")
+        assert verdict == "verified", verified
         assert "1 receipts and 0 saved heads: each signed" in verified, verified
         assert "cannot check here" not in verified  # Chromium's Web Crypto checks Ed25519
         _shots(page, "verdict-honest")
@@ -159,3 +162,38 @@ def test_a_fans_receipt_passes_the_honest_archive_and_refuses_the_replayed_one(
         assert f"receipt {receipt_file.name}: leaf {index} of the final log" in failed, failed
         _shots(page, "verdict-replayed")
         page.context.close()
+
+
+_BROKEN_WORDS = """
+(element) => {
+  const broken = [];
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/[^\\s-]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      if (lines.size > 1) broken.push(match[0]);
+    }
+  }
+  return broken;
+}
+"""
+"""The words of an element that the browser splits across two lines (a break after a hyphen
+is where a person would break too, so the pieces between hyphens are the words)."""
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "faction.html gives #receipt-words the class `hash` (conquest.css: word-break: break-all), "
+    "so the receipt in words breaks inside words at 390 px"))
+def test_the_receipt_in_words_breaks_lines_between_words_on_a_phone(
+    browser: Any, tmp_path: Path
+) -> None:
+    with live_server(make_app(_season_before_the_fan(tmp_path))) as base:
+        page = new_page(browser, PHONE)
+        _contribute_by_the_form(page, base, _open_pool(base))
+        words = page.locator("#receipt-words")
+        broken = words.evaluate(_BROKEN_WORDS)
+        page.context.close()
+    assert broken == [], broken
