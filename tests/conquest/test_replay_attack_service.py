@@ -5,15 +5,17 @@ An honest season runs through `season.create_season`, `contribute`, `fight`, `re
 operator, who knows the seed and holds the season key, re-runs the season with the same seed
 and key, dropping a contribution, changing an amount or swapping two, copies the original
 header into the rebuilt archive and recomputes its manifest (tests/conquest/service_replay.py).
-Three verifiers of the archive folder must refuse the rebuilt archive given one receipt or one
-head saved after the change, naming that file, and accept the honest archive with all of them:
-the bare `python3 -S verifier.py verify` inside the folder, `fairfight conquest verify`, and
-`node engine.js verify` inside the folder. (The page's engine runs in the browser test.)
+All four verifiers must refuse the rebuilt archive given one receipt or one head saved after
+the change, naming that file, and accept the honest archive with all of them: the bare
+`python3 -S verifier.py verify` inside the folder, `fairfight conquest verify`, `node engine.js
+verify` inside the folder, and the /verify page's engine (`verifyArchive` on the zip, in Node;
+tests/web/test_conquest_receipt_browser.py runs it in Chromium).
 """
 
 from __future__ import annotations
 
 import filecmp
+import json
 import re
 import subprocess
 import sys
@@ -23,7 +25,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fairfight.conquest import publication, tables
+from fairfight.conquest import archive, engine, publication, tables
 from fairfight.conquest.cli import app
 from tests.conquest.service_replay import (
     ATTACK_PLANS,
@@ -36,6 +38,8 @@ from tests.conquest.service_replay import (
 )
 from tests.system import node_path
 
+ENGINE_JS = Path(engine.__file__).with_name("engine.js")
+"""The site's engine.js, which the /verify page runs."""
 Verdict = tuple[bool, str | None]
 """(accepted, the refusal's `place: detail` line)."""
 
@@ -88,10 +92,41 @@ def _node(folder: Path, options: list[str]) -> Verdict:
     return run.returncode == 0, run.stderr.strip().removeprefix("MISMATCH ") or None
 
 
+_PAGE_DRIVER = """
+const fs = require("node:fs");
+const path = require("node:path");
+const [engineFile, zipFile, ...saved] = process.argv.slice(2);
+const read = (file) => ({ name: path.basename(file), bytes: fs.readFileSync(file) });
+const pick = (flag) => saved.filter((_, i) => i % 2 === 1 && saved[i - 1] === flag).map(read);
+(async () => {
+  const result = await require(engineFile).verifyArchive(fs.readFileSync(zipFile), {
+    receipts: pick("--receipt"), heads: pick("--head") });
+  process.stdout.write(JSON.stringify([result.ok, result.message || null]));
+})();
+"""
+
+
+def _page_engine(folder: Path, options: list[str]) -> Verdict:
+    """The /verify page's engine (`verifyArchive` of the site's engine.js) on the archive's
+    zip, handed the saved files as the page hands them over."""
+    zipped = folder.with_suffix(".zip")
+    if not zipped.exists():
+        files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+        archive.write_zip(files, zipped)  # the files only: running verifier.py adds __pycache__
+    driver = folder.with_name("page-driver.js")
+    driver.write_text(_PAGE_DRIVER, encoding="utf-8")
+    run = subprocess.run([node_path(), str(driver), str(ENGINE_JS), str(zipped), *options],
+                         capture_output=True, text=True, check=False, timeout=600)
+    assert run.returncode == 0, run.stderr
+    passed, message = json.loads(run.stdout)
+    return bool(passed), message
+
+
 VERIFIERS = {
     "python3 -S verifier.py": _bare_python,
     "fairfight conquest verify": _command_line,
     "node engine.js verify": _node,
+    "the page's engine": _page_engine,
 }
 
 
