@@ -184,9 +184,6 @@ _BROKEN_WORDS = """
 is where a person would break too, so the pieces between hyphens are the words)."""
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "faction.html gives #receipt-words the class `hash` (conquest.css: word-break: break-all), "
-    "so the receipt in words breaks inside words at 390 px"))
 def test_the_receipt_in_words_breaks_lines_between_words_on_a_phone(
     browser: Any, tmp_path: Path
 ) -> None:
