@@ -107,7 +107,12 @@ def every_command() -> list[tuple[str, str, object]]:
     for name in sorted(RULESETS):
         group = typer.main.get_command(importlib.import_module(f"fairfight.{name}.cli").app)
         strict_integers(group)  # as the root command prepares each ruleset
-        found += [(name, verb, command) for verb, command in group.commands.items()]
+        for verb, command in group.commands.items():
+            nested = getattr(command, "commands", None)  # a group of verbs (`conquest map`)
+            if nested:
+                found += [(name, f"{verb} {sub}", leaf) for sub, leaf in nested.items()]
+            else:
+                found.append((name, verb, command))
     return found
 
 

@@ -53,7 +53,8 @@ def test_the_archive_holds_the_record_the_verifiers_and_a_manifest(
     record: Path, zipped: Path
 ) -> None:
     names = sorted(p.name for p in record.iterdir())
-    expected = {*tables.RECORD_FILES.values(), *archive.ENGINE_FILES, archive.GUIDE}
+    expected = {*tables.RECORD_FILES.values(), *tables.LOG_RECORD_FILES.values(),
+                *archive.ENGINE_FILES, archive.GUIDE}
     assert set(names) == (expected - {"beacon.json"}) | {archive.MANIFEST}
     with zipfile.ZipFile(zipped) as packed:
         assert sorted(packed.namelist()) == names

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine, log
+from fairfight.conquest import engine, ledger, log
 from fairfight.conquest.season import SeasonSummary, summary_in
 from fairfight.conquest.store import SeasonStore, Version
 from fairfight.core.errors import InputError
@@ -103,6 +103,11 @@ class SeasonCatalog:
             if current is None or current.version <= version:
                 self._cache[season_id] = fresh
         return fresh
+
+    def log_files(self, season_id: int) -> dict[str, Any]:
+        """The season log and the refunds owed (public part), as the archive publishes them."""
+        with self.read(season_id) as session:
+            return {"log": log.log_record(session), "refunds": ledger.refunds_owed(session)}
 
     def battle(self, season_id: int, number: int) -> dict[str, Any]:
         """One fought history entry, or InputError naming the battle."""

@@ -37,7 +37,7 @@ class Verification(BaseModel):
     steps: list[Step]
 
 
-def _steps(snap: Snapshot) -> list[Step]:
+def _steps(snap: Snapshot, log_files: dict[str, Any]) -> list[Step]:
     summary = snap.summary
     seed = summary.revealed_seed or ""
     digest = hashlib.sha256(seed.encode("ascii")).hexdigest()
@@ -63,7 +63,7 @@ def _steps(snap: Snapshot) -> list[Step]:
         ))
     if summary.header["beacon"] is not None:
         steps.append(_timing_step(summary.header))
-    record = publication.public_record(summary, snap.history)
+    record = {**publication.public_record(summary, snap.history), **log_files}
     try:
         notes = verifier.verify_record(record)
         steps.append(Step(
@@ -102,8 +102,9 @@ def _timing_step(header: dict[str, Any]) -> Step:
     return Step(title=title, ok=True if checked else None, detail=note)
 
 
-def verification(snap: Snapshot) -> Verification:
-    """The verify page's content (checks only once the seed is revealed)."""
+def verification(snap: Snapshot, log_files: dict[str, Any] | None = None) -> Verification:
+    """The verify page's content (checks only once the seed is revealed); `log_files` are the
+    season log and refunds owed as the archive holds them (`SeasonCatalog.log_files`)."""
     if "verification" not in snap.views:
         summary = snap.summary
         revealed = summary.revealed_seed is not None
@@ -114,7 +115,7 @@ def verification(snap: Snapshot) -> Verification:
             engine_version=summary.header["engine_version"],
             battles=summary.battles,
             ended=summary.board["ended"],
-            steps=_steps(snap) if revealed else [],
+            steps=_steps(snap, log_files or {}) if revealed else [],
         )
     result: Verification = snap.views["verification"]
     return result
