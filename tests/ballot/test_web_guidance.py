@@ -6,10 +6,8 @@ that ratifying would end the game while it trails."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-import pytest
 from markupsafe import escape
 from starlette.requests import Request
 
@@ -32,15 +30,11 @@ from fairfight.web.ballot_pages import RATIFY_WARNING, GamePage, view_page
 from fairfight.web.templating import templates
 from tests.ballot.test_guidance import _play_until
 from tests.ballot.test_revealed import _withdraw_steps
-from tests.ballot.test_tables import make_app
-from tests.ballot.test_web import to_declare
+from tests.ballot.test_web import app, to_declare
+
+__all__ = ["app"]
 
 NAMES = ["seat 0", "seat 1", "seat 2", "seat 3"]
-
-
-@pytest.fixture()
-def app(tmp_path: Path) -> Any:
-    return make_app(tmp_path)
 
 
 def rendered(app: Any, game: GamePage) -> str:
