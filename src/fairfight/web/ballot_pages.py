@@ -11,28 +11,38 @@ undeclared choice: `view_page` reads only `state.hands[you]` and `state.packs[yo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from pydantic import BaseModel
 
-from fairfight.ballot.advice import DeclarationChance, declaration_chance, strongest_declarations
+from fairfight.ballot.advice import DeclarationChance, strongest_declarations
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.elections import Event
 from fairfight.ballot.estimates import partisan
 from fairfight.ballot.geo import game_map
+from fairfight.ballot.guidance import (
+    card_glossary,
+    projected_votes,
+    ratifying_ends_game_while_trailing,
+)
 from fairfight.ballot.human import vote_lines
 from fairfight.ballot.legislature import thresholds
 from fairfight.ballot.narration import narrate, who
+from fairfight.ballot.revealed import revealed_chance
 from fairfight.ballot.rules import BOARD, TAGS, Office
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.session import Session
-from fairfight.ballot.state import GameState, Phase
+from fairfight.ballot.state import Declaration, GameState, Phase
 
 __all__ = [
+    "NOBODY",
+    "RATIFY_WARNING",
     "CardView",
     "ChanceView",
     "GamePage",
+    "GlossaryView",
     "LogLine",
-    "NOBODY",
+    "ProjectionView",
     "SeatView",
     "StateView",
     "chance_view",
@@ -43,6 +53,11 @@ __all__ = [
 
 NOBODY = -2
 """The viewer seat of a spectator: no seat (and not the board, -1)."""
+RATIFY_WARNING = (
+    "Ratifying this amendment would end the game at the end of the year, and on today's board "
+    "(the amendment counted) you would not be among the winners."
+)
+"""What the amendment vote tells a seat that would lose the game its ratification ends."""
 
 
 class CardView(BaseModel):
@@ -88,14 +103,41 @@ class LogLine(BaseModel):
 
 
 class ChanceView(BaseModel):
-    """A declaration's exact chance: percent, the exact fraction, and how it is read."""
+    """A declaration's chance: percent, the exact fraction only when it is an exact count, the
+    method (an estimate says so), how it is read, and the rivals it was priced against."""
 
     race: str
     card: int
     party: str
     percent: str
+    exact: bool
     fraction: str
+    """The exact fraction, or empty for an estimate (never shown as if exact)."""
+    method: str
     how: str
+    text: str
+    """The chance in words: `87.9% = 82063/93312`, or `about 87.9% (estimate: ...)`."""
+    rivals: list[str]
+    """At the withdraw step, the other declarations of the race (the field it was priced
+    against); empty before the reveal."""
+
+
+class GlossaryView(BaseModel):
+    """One part of a card label and what it means."""
+
+    term: str
+    meaning: str
+
+
+class ProjectionView(BaseModel):
+    """The projected yes votes of a bill on one tag pair, House and Senate."""
+
+    tags: list[str]
+    house_own: int
+    senate_own: int
+    house_all: int
+    senate_all: int
+    passes_with_own: bool
 
 
 class GamePage(BaseModel):
@@ -122,6 +164,14 @@ class GamePage(BaseModel):
     races_up: list[str]
     tags: list[str]
     bills: list[str]
+    glossary: list[GlossaryView]
+    """How to read a card label (shown with the declare form)."""
+    projections: list[ProjectionView]
+    """At the author step, every tag pair's projected yes votes."""
+    needed: list[int]
+    """The yes votes a bill needs: House, Senate (with `projections`)."""
+    warning: str
+    """At an amendment vote, `RATIFY_WARNING` when ratifying ends the game while you trail."""
     log: list[LogLine]
     """The whole log, newest first."""
     winners: list[int]
@@ -133,17 +183,55 @@ def _cards(state: GameState, ids: tuple[int, ...]) -> list[CardView]:
     return [CardView(id=i, label=cards[i].label(), candidate=cards[i].is_candidate) for i in ids]
 
 
-def chance_view(priced: DeclarationChance) -> ChanceView:
-    """A priced declaration as shown."""
+def chance_view(priced: DeclarationChance, rivals: Sequence[str] = ()) -> ChanceView:
+    """A priced declaration as shown: the fraction only when the engine counted it exactly,
+    otherwise the estimate's method beside an approximate percentage."""
     entry = priced.declaration
+    method = priced.method
+    if not priced.exact and not method.startswith("estimate"):
+        method = f"estimate: {method}"
+    text = priced.text() if priced.exact else f"about {priced.percent()}% ({method})"
     return ChanceView(
         race=entry.race,
         card=entry.card,
         party=entry.party.value,
         percent=priced.percent(),
-        fraction=str(priced.chance),
+        exact=priced.exact,
+        fraction=str(priced.chance) if priced.exact else "",
+        method=method,
         how=priced.how,
+        text=text,
+        rivals=list(rivals),
     )
+
+
+def _revealed_view(state: GameState, decl: Declaration, you: int) -> ChanceView:
+    """A declaration at the withdraw step, priced against the rivals now visible, with them."""
+    cards = build_cards(state.key)
+    rivals = [
+        f"{who(entry.player, you)}: {cards[entry.card].label()} as {entry.party.value}"
+        for entry in state.declarations
+        if entry.race == decl.race and entry.player != decl.player
+    ]
+    return chance_view(revealed_chance(state, decl), rivals or ["no other declaration"])
+
+
+def _projections(state: GameState, you: int) -> list[ProjectionView]:
+    rows = []
+    for pair in combinations(TAGS, 2):
+        votes = projected_votes(state, you, pair)
+        own, everyone = votes.with_own(), votes.with_everyone()
+        rows.append(
+            ProjectionView(
+                tags=list(pair),
+                house_own=own[0],
+                senate_own=own[1],
+                house_all=everyone[0],
+                senate_all=everyone[1],
+                passes_with_own=votes.passes_with_own(),
+            )
+        )
+    return rows
 
 
 def _board(state: GameState, you: int) -> list[StateView]:
@@ -274,6 +362,8 @@ def view_page(
     totals = state.last_scores if state.phase is Phase.OVER else scores(state)
     mine = [d for d in state.declarations if d.player == you]
     up = game_map().races_in(state.year)
+    authoring = asked and state.phase is Phase.AUTHOR
+    limits = thresholds()
     return GamePage(
         id=game_id,
         year=state.year,
@@ -295,7 +385,7 @@ def view_page(
         suggestions=[chance_view(priced) for priced in strongest_declarations(state, you)]
         if asked and state.phase is Phase.DECLARE
         else [],
-        my_declarations=[chance_view(declaration_chance(state, d)) for d in mine]
+        my_declarations=[_revealed_view(state, d, you) for d in mine]
         if state.phase is Phase.WITHDRAW and seated
         else [],
         races_up=[game_map().seats[i].race_id for i in up],
@@ -303,6 +393,16 @@ def view_page(
         bills=[
             f"#{b.number} [{', '.join(b.tags)}] held by {who(b.holder, you)}" for b in state.bills
         ],
+        glossary=[GlossaryView(term=g.term, meaning=g.meaning) for g in card_glossary()]
+        if seated
+        else [],
+        projections=_projections(state, you) if authoring else [],
+        needed=[limits.house_pass, limits.senate_pass] if authoring else [],
+        warning=RATIFY_WARNING
+        if asked
+        and state.phase is Phase.AMEND_VOTE
+        and ratifying_ends_game_while_trailing(state, you)
+        else "",
         log=log_lines(events, you, state.config.start_year),
         winners=list(state.winners),
         end_reason=state.end_reason,

@@ -35,6 +35,7 @@ from fairfight.web.ballot.service import (
     view_table,
 )
 from fairfight.web.ballot.tables import TablePage
+from fairfight.web.ballot.work import game_work
 from fairfight.web.errors import error_body
 
 __all__ = [
@@ -89,12 +90,14 @@ def api_create(request: Request, spec: TableSpec, store: Store) -> TableCreated:
 
 
 @router.get("/tables/{table_id}")
+@game_work
 def api_table(request: Request, table_id: str, store: Store) -> TablePage:
     """The public view of a table (what a spectator sees)."""
     return view_table(store, table_id, None, is_host(request, store, table_id))
 
 
 @router.post("/tables/{table_id}/start")
+@game_work
 def api_start(request: Request, table_id: str, store: Store) -> TablePage:
     """The host starts the game, giving seats nobody took to bots."""
     if not is_host(request, store, table_id):
@@ -104,6 +107,7 @@ def api_start(request: Request, table_id: str, store: Store) -> TablePage:
 
 
 @router.post("/tables/{table_id}/seats/{seat}/join")
+@game_work
 def api_join(request: Request, table_id: str, seat: int, store: Store) -> TablePage:
     """Take a seat with its token (the game starts once every seat is taken)."""
     require_seat(request, store, table_id, seat)
@@ -112,6 +116,7 @@ def api_join(request: Request, table_id: str, seat: int, store: Store) -> TableP
 
 
 @router.get("/tables/{table_id}/seats/{seat}")
+@game_work
 def api_seat(request: Request, table_id: str, seat: int, store: Store) -> TablePage:
     """The table as this seat sees it: its own hand, pack and choices, no one else's."""
     require_seat(request, store, table_id, seat)
@@ -119,6 +124,7 @@ def api_seat(request: Request, table_id: str, seat: int, store: Store) -> TableP
 
 
 @router.post("/tables/{table_id}/seats/{seat}/move", response_model=TablePage)
+@game_work
 def api_move(request: Request, table_id: str, seat: int, move: Move, store: Store) -> Response:
     """Answer the open question; 409 when it was already answered."""
     require_seat(request, store, table_id, seat)
@@ -137,6 +143,7 @@ def api_move(request: Request, table_id: str, seat: int, move: Move, store: Stor
 
 
 @router.post("/tables/{table_id}/seats/{seat}/leave")
+@game_work
 def api_leave(request: Request, table_id: str, seat: int, store: Store) -> TablePage:
     """Leave the table: the stand-in bot plays the seat to the end."""
     require_seat(request, store, table_id, seat)
@@ -147,6 +154,7 @@ def api_leave(request: Request, table_id: str, seat: int, store: Store) -> Table
 
 
 @router.get("/tables/{table_id}/replay")
+@game_work
 def api_replay(table_id: str, store: Store, step: int | None = None) -> ReplayPage:
     """The finished game after step `step` (the replay page's JSON twin)."""
     return replay_page(must_table(store, table_id), step)

@@ -170,7 +170,7 @@ def describe(state: GameState, decision: Decision) -> list[str]:
             )
             lines.append(
                 f"{entry.race}: {cards[entry.card].label()} as {entry.party.value}{district}: "
-                f"{view.percent}% = {view.fraction} ({view.how})"
+                f"{view.text} ({view.how})"
             )
         return lines
     if isinstance(decision, Withdrawals):

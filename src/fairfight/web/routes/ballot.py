@@ -17,6 +17,7 @@ from fastapi.responses import (
     StreamingResponse,
 )
 from pydantic import ValidationError
+from starlette.datastructures import FormData
 
 from fairfight.ballot.record import verify_record
 from fairfight.ballot.rules_page import render_rules
@@ -47,6 +48,7 @@ from fairfight.web.ballot.service import (
     webhook_sender,
 )
 from fairfight.web.ballot.tables import game_of
+from fairfight.web.ballot.work import game_work, in_game_worker
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.templating import templates
 
@@ -161,6 +163,7 @@ async def create(request: Request, store: Store) -> Response:
 
 
 @router.get("/ballot/tables/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+@game_work
 def spectator_page(request: Request, table_id: str, store: Store) -> HTMLResponse:
     """The public view of the table (and the host's start button while it fills)."""
     page = view_table(store, table_id, None, is_host(request, store, table_id))
@@ -168,6 +171,7 @@ def spectator_page(request: Request, table_id: str, store: Store) -> HTMLRespons
 
 
 @router.get("/ballot/tables/{table_id}/join/{seat}", include_in_schema=False)
+@game_work
 def join(request: Request, table_id: str, seat: int, store: Store, token: str = "") -> Response:
     """An invite link: keep the token as a cookie, take the seat, go to the seat's page."""
     if not store.is_seat(table_id, seat, token):
@@ -199,6 +203,7 @@ def _seat_response(
 @router.get(
     "/ballot/tables/{table_id}/seats/{seat}", response_class=HTMLResponse, include_in_schema=False
 )
+@game_work
 def seat_page(request: Request, table_id: str, seat: int, store: Store) -> HTMLResponse:
     """The table as this seat sees it, with the form for what it is asked."""
     require_seat(request, store, table_id, seat)
@@ -211,6 +216,13 @@ async def move(request: Request, table_id: str, seat: int, store: Store) -> Resp
     A refused form comes back filled in, the error beside its field."""
     require_seat(request, store, table_id, seat)
     form = await request.form()
+    return await in_game_worker(_answer_form, request, table_id, seat, store, form)
+
+
+def _answer_form(
+    request: Request, table_id: str, seat: int, store: BallotStore, form: FormData
+) -> Response:
+    """The move form's work (the game rebuilt, the answer played), off the event loop."""
     data: dict[str, Any] = {key: form.get(key) for key in form}
     for many in ("withdraw", "discard"):
         data[many] = form.getlist(many)
@@ -241,6 +253,7 @@ async def move(request: Request, table_id: str, seat: int, store: Store) -> Resp
 
 
 @router.post("/ballot/tables/{table_id}/seats/{seat}/leave", include_in_schema=False)
+@game_work
 def leave(request: Request, table_id: str, seat: int, store: Store) -> Response:
     """Leave: the stand-in bot plays this seat to the end."""
     require_seat(request, store, table_id, seat)
@@ -263,6 +276,7 @@ async def webhook(request: Request, table_id: str, seat: int, store: Store) -> R
 
 
 @router.post("/ballot/tables/{table_id}/start", include_in_schema=False)
+@game_work
 def start(request: Request, table_id: str, store: Store) -> Response:
     """The host starts the game now; seats nobody took get bots."""
     if not is_host(request, store, table_id):
@@ -324,6 +338,7 @@ def record(table_id: str, store: Store) -> PlainTextResponse:
 
 @router.get("/ballot/tables/{table_id}/replay", response_class=HTMLResponse,
             include_in_schema=False)
+@game_work
 def replay(request: Request, table_id: str, store: Store, step: int | None = None) -> Response:
     """The finished game at any step, with the record's verdict and the key's check."""
     table = must_table(store, table_id)
