@@ -35,14 +35,14 @@ from fairfight.ballot.session import Session
 from fairfight.ballot.state import Declaration, GameState, Phase
 
 __all__ = [
-    "NOBODY",
-    "RATIFY_WARNING",
     "CardView",
     "ChanceView",
     "GamePage",
     "GlossaryView",
     "LogLine",
+    "NOBODY",
     "ProjectionView",
+    "RATIFY_WARNING",
     "SeatView",
     "StateView",
     "chance_view",
