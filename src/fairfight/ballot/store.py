@@ -10,7 +10,6 @@ transaction that checks the row's revision, so two tabs (or two processes) canno
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import secrets
 import time
@@ -46,6 +45,7 @@ from fairfight.ballot.state import Decision, Phase, decision_from_data, to_data
 from fairfight.ballot.validation import check_decision
 from fairfight.core.draws import new_seed
 from fairfight.core.errors import InputError
+from fairfight.core.tokens import token_digest, token_matches
 
 __all__ = [
     "ALREADY_ANSWERED",
@@ -130,11 +130,6 @@ class TableStatus:
     OPEN = "open"
     PLAYING = "playing"
     OVER = "over"
-
-
-def token_digest(token: str) -> str:
-    """SHA-256 of a token's text: all the database keeps of it."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +333,7 @@ class BallotStore:
             return False
         with self.engine.connect() as connection:
             stored = connection.execute(query).scalar_one_or_none()
-        return stored is not None and hmac.compare_digest(stored, token_digest(token))
+        return stored is not None and token_matches(token, stored)
 
     def join(self, table_id: str, seat: int) -> TableRow:
         """Mark a seat taken (its link was used); the game starts once every seat is."""

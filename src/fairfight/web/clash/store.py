@@ -12,7 +12,6 @@ never a conquest season file), PostgreSQL by URL.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 import threading
@@ -44,15 +43,12 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
+from fairfight.core.tokens import token_digest
+
 __all__ = ["ClashStore", "Draft", "GameRow", "TABLE_SEAT", "TurnTaken", "token_digest"]
 
 TABLE_SEAT = "*"
 """The side of a hot-seat table's token: the one screen that seats every human side."""
-
-
-def token_digest(token: str) -> str:
-    """SHA-256 (hex) of a seat token: the only form in which a token is stored."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 _metadata = MetaData()

@@ -8,11 +8,10 @@ sending wrong tokens is made to wait (`sign_in.SignInBrake`) before its token is
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import math
 
 from fairfight.conquest import archive, publication, season
+from fairfight.core.tokens import token_digest, token_matches
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.models import AirResult, BeaconRequest, RevealResult
 from fairfight.web.conquest.refusals import Refusal
@@ -32,11 +31,6 @@ __all__ = [
 ]
 
 
-def token_digest(token: str) -> str:
-    """SHA-256 of a token, lowercase hex: what the settings hold."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
 def bearer_token(authorization: str | None) -> str | None:
     """The token of an `Authorization: Bearer …` header, if any."""
     if authorization is None:
@@ -53,7 +47,7 @@ def check_token(expected_sha256: str | None, token: str | None) -> None:
                       "configured (FAIRFIGHT_ADMIN_TOKEN_SHA256)", challenge)
     if token is None:
         raise Refusal(401, "authorization", "an operator token is required", challenge)
-    if not hmac.compare_digest(token_digest(token), expected_sha256.strip().lower()):
+    if not token_matches(token, expected_sha256):
         raise Refusal(401, "authorization", "the operator token is not valid", challenge)
 
 

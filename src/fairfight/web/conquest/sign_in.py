@@ -14,7 +14,6 @@ never wait on the wall clock.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import threading
 import time
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete
 
 from fairfight.conquest.rows import OperatorSessionRow, ensure_key_table, has_table
+from fairfight.core.tokens import token_digest
 from fairfight.web.conquest.database import SeasonDatabase
 
 __all__ = [
@@ -51,10 +51,6 @@ ADDRESSES_KEPT = 4096
 Clock = Callable[[], float]
 
 
-def _digest(cookie: str) -> str:
-    return hashlib.sha256(cookie.encode("utf-8")).hexdigest()
-
-
 class OperatorSessions:
     """Console sessions in the service's database, shared by every process serving it."""
 
@@ -76,7 +72,7 @@ class OperatorSessions:
         with self.database.transaction(self._season(), write=True) as session:
             ensure_key_table(session.connection())
             session.execute(delete(OperatorSessionRow).where(OperatorSessionRow.expires <= now))
-            session.add(OperatorSessionRow(session_sha256=_digest(cookie),
+            session.add(OperatorSessionRow(session_sha256=token_digest(cookie),
                                            expires=now + SESSION_SECONDS))
         return cookie
 
@@ -87,7 +83,7 @@ class OperatorSessions:
         with self.database.transaction(self._season(), write=False) as session:
             if not has_table(session.connection(), OperatorSessionRow.__tablename__):
                 return False
-            row = session.get(OperatorSessionRow, _digest(cookie))
+            row = session.get(OperatorSessionRow, token_digest(cookie))
             return row is not None and row.expires > self.clock()
 
     def close(self, cookie: str | None) -> None:
@@ -97,7 +93,7 @@ class OperatorSessions:
         with self.database.transaction(self._season(), write=True) as session:
             ensure_key_table(session.connection())
             session.execute(delete(OperatorSessionRow).where(
-                OperatorSessionRow.session_sha256 == _digest(cookie)))
+                OperatorSessionRow.session_sha256 == token_digest(cookie)))
 
 
 @dataclass(slots=True)
