@@ -10,10 +10,8 @@ from typing import Any
 import pytest
 
 from tests.accessibility import serious_violations
-from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path, playwright_api
+from tests.web.chromium_session import launched_chromium, new_page
 from tests.web.conquest_support import copy_season, live_server, make_app
-
-sync_api = playwright_api()
 
 PAGES = (
     "/",
@@ -36,11 +34,8 @@ WIDTHS = (390, 1280)
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    executable = chromium_path()
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    with launched_chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
@@ -52,12 +47,10 @@ def server(demo_master: tuple[Path, dict[str, object]], tmp_path: Path) -> Itera
 def test_every_page_passes_axe_core_at_phone_and_desktop_width(browser: Any, server: str) -> None:
     found: list[str] = []
     for width in WIDTHS:
-        context = browser.new_context(viewport={"width": width, "height": 900})
-        page = context.new_page()
-        page.set_default_timeout(BROWSER_WAIT_MS)
+        page = new_page(browser, width)
         for path in PAGES:
             response = page.goto(server + path)
             assert response is not None and response.status < 400, path
             found += [f"{path} at {width} px: {v}" for v in serious_violations(page)]
-        context.close()
+        page.context.close()
     assert not found, "\n".join(found)
