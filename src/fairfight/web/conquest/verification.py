@@ -7,6 +7,7 @@ version and kept with the snapshot.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -102,9 +103,12 @@ def _timing_step(header: dict[str, Any]) -> Step:
     return Step(title=title, ok=True if checked else None, detail=note)
 
 
-def verification(snap: Snapshot, log_files: dict[str, Any] | None = None) -> Verification:
-    """The verify page's content (checks only once the seed is revealed); `log_files` are the
-    season log and refunds owed as the archive holds them (`SeasonCatalog.log_files`)."""
+def verification(
+    snap: Snapshot, log_files: Callable[[], dict[str, Any]] = dict
+) -> Verification:
+    """The verify page's content (checks only once the seed is revealed). `log_files` reads the
+    season log and refunds owed as the archive holds them (`SeasonCatalog.log_files`); it is
+    called only when the checks are first built for this version of the season."""
     if "verification" not in snap.views:
         summary = snap.summary
         revealed = summary.revealed_seed is not None
@@ -115,7 +119,7 @@ def verification(snap: Snapshot, log_files: dict[str, Any] | None = None) -> Ver
             engine_version=summary.header["engine_version"],
             battles=summary.battles,
             ended=summary.board["ended"],
-            steps=_steps(snap, log_files or {}) if revealed else [],
+            steps=_steps(snap, log_files()) if revealed else [],
         )
     result: Verification = snap.views["verification"]
     return result

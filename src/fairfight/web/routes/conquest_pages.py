@@ -203,10 +203,8 @@ async def contribute_form(
 def verify_page(request: Request, season_id: int, conquest: Service) -> HTMLResponse:
     """After the reveal: the seed, the checks step by step, the record and how to replay it."""
     snap = conquest.catalog.snapshot(season_id)
-    revealed = snap.summary.revealed_seed is not None
-    log_files = conquest.catalog.log_files(season_id) if revealed else None
     return _page(request, "verify.html", season=views.season_ref(snap),
-                 check=verification(snap, log_files))
+                 check=verification(snap, lambda: conquest.catalog.log_files(season_id)))
 
 
 @router.get("/{season_id:int}/record.zip")
