@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["DEFAULT_DATABASE_URL", "WebSettings"]
+__all__ = ["DEFAULT_DATABASE_URL", "WebSettings", "sibling_database_url"]
 
 DEFAULT_DATABASE_URL = "sqlite:///fairfight.db"
 
@@ -61,3 +61,15 @@ class WebSettings(BaseSettings):
         None, ge=10, le=7 * 86400, description="Default turn clock of a two-player clash "
         "game: when it runs out, the turn runs with what was committed.",
     )
+
+
+def sibling_database_url(service_url: str, ruleset: str) -> str:
+    """The database a ruleset's games live in, beside the service's: a SQLite file `X.db` gets
+    `X-<ruleset>.db` (never the season file itself), memory stays memory, and a server
+    database holds the ruleset's tables too."""
+    if not service_url.startswith("sqlite"):
+        return service_url
+    head, _, file = service_url.rpartition("/")
+    if file in ("", ":memory:"):
+        return "sqlite://"
+    return f"{head}/{file.removesuffix('.db')}-{ruleset}.db"

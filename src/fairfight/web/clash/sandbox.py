@@ -52,7 +52,7 @@ from fairfight.web.clash.play import (
 from fairfight.web.clash.service import ClashService, Game
 from fairfight.web.clash.store import ClashStore
 from fairfight.web.lifecycle import on_shutdown
-from fairfight.web.settings import WebSettings
+from fairfight.web.settings import WebSettings, sibling_database_url
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -122,15 +122,7 @@ def clash_database_url(conquest_url: str, chosen: str | None = None) -> str:
     """The clash games' own database beside the service's: a SQLite file `X.db` gets
     `X-clash.db` (never the season file itself), memory stays memory, a server database
     holds the clash tables too. A chosen URL (`FAIRFIGHT_CLASH_DATABASE_URL`) wins."""
-    if chosen:
-        return chosen
-    if not conquest_url.startswith("sqlite"):
-        return conquest_url
-    head, _, file = conquest_url.rpartition("/")
-    if file in ("", ":memory:"):
-        return "sqlite://"
-    stem = file.removesuffix(".db")
-    return f"{head}/{stem}-clash.db"
+    return chosen or sibling_database_url(conquest_url, "clash")
 
 
 def install_sandbox(app: FastAPI) -> None:

@@ -50,6 +50,7 @@ from fairfight.web.ballot.service import (
 from fairfight.web.ballot.tables import game_of
 from fairfight.web.ballot.work import game_work, in_game_worker
 from fairfight.web.lifecycle import on_shutdown
+from fairfight.web.settings import sibling_database_url
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -87,11 +88,7 @@ works, without live updates)."""
 def ballot_database_url(service_url: str) -> str:
     """The tables' database: beside the service's SQLite file in a file of its own (never
     inside a season file), or the same PostgreSQL database (tables of its own)."""
-    if service_url.startswith("sqlite:///") and not service_url.endswith(":memory:"):
-        path = service_url.removeprefix("sqlite:///")
-        stem = path[:-3] if path.endswith(".db") else path
-        return f"sqlite:///{stem}-ballot.db"
-    return service_url
+    return sibling_database_url(service_url, "ballot")
 
 
 def install(app: FastAPI) -> None:
