@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from bench.bench_web import _server
-from bench.loadgen import Answer, Request, _read_answer  # the same lean client
+from bench.loadgen import Answer, Request, read_answer
 from fairfight.web.clash.seats import SEAT_COOKIE, seat_link
 
 GAMES = 100
@@ -89,7 +89,7 @@ class _Seat:
         assert self.reader is not None and self.writer is not None
         request = Request(method, path, body, (("Cookie", self.cookie),))
         self.writer.write(request.encode(f"{self.host}:{self.port}"))
-        return await _read_answer(self.reader)
+        return await read_answer(self.reader)
 
     def close(self) -> None:
         if self.writer is not None:

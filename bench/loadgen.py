@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Answer", "Request", "run_load"]
+__all__ = ["Answer", "Request", "read_answer", "run_load"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ class Answer:
     body: Any
 
 
-async def _read_answer(reader: asyncio.StreamReader) -> Answer:
+async def read_answer(reader: asyncio.StreamReader) -> Answer:
     head = await reader.readuntil(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     status = int(lines[0].split(" ", 2)[1])
@@ -76,7 +76,7 @@ async def _load(
         for index in next_index:
             started = time.perf_counter()
             writer.write(wire[index])
-            answer = await _read_answer(reader)
+            answer = await read_answer(reader)
             latencies.append(time.perf_counter() - started)
             check(requests[index], answer)
 
