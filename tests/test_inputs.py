@@ -199,3 +199,12 @@ def test_json_round_trips_every_whole_number_document(value: object) -> None:
 
     assert inputs.parse_json(json.dumps(value), "f") == value
 
+
+
+def test_an_input_file_must_exist_and_be_regular(tmp_path: Path) -> None:
+    (tmp_path / "receipt.json").write_text("{}")
+    inputs.check_input_file(tmp_path / "receipt.json")
+    for path, rule in ((tmp_path, "is a folder"), (tmp_path / "absent.json", "not found"),
+                       (Path("/dev/zero"), "not a regular file")):
+        with pytest.raises(InputError, match=rule):
+            inputs.check_input_file(path)

@@ -30,6 +30,7 @@ __all__ = [
     "MAX_YAML_BYTES",
     "MAX_YAML_NODES",
     "RECORD_LIMIT_ENV",
+    "check_input_file",
     "check_output_file",
     "check_output_folder",
     "load_json",
@@ -93,8 +94,8 @@ def _check_regular(path: Path, mode: int) -> None:
         raise InputError(str(path), "is not a regular file (a named pipe, device or socket)")
 
 
-def read_bytes(path: Path, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes, checked before it is opened."""
+def check_input_file(path: Path) -> None:
+    """Refuse, naming the path, anything but an existing regular file (before it is opened)."""
     try:
         mode = os.stat(path).st_mode
     except OSError as error:
@@ -102,6 +103,11 @@ def read_bytes(path: Path, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
     except ValueError:
         raise InputError(str(path), "the path is not valid") from None
     _check_regular(path, mode)
+
+
+def read_bytes(path: Path, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes, checked before it is opened."""
+    check_input_file(path)
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:

@@ -23,6 +23,7 @@ from fairfight.conquest.season import (
 from fairfight.conquest.season_file import DAMAGED
 from fairfight.conquest.store import SeasonStore
 from fairfight.core.errors import InputError, VerificationError
+from fairfight.inputs import check_input_file
 
 __all__ = [
     "archive_files_of",
@@ -104,8 +105,7 @@ def verify_folder(
     if not source.is_dir() and not source.is_file():
         raise InputError(str(source), "no such folder or archive")
     for path in (*receipts, *heads):
-        if not path.is_file():
-            raise InputError(str(path), "no such receipt or head file")
+        check_input_file(path)  # a receipt or head: a regular file, named when it is not
     saved_receipts = [verifier.load_saved(path) for path in receipts]
     saved_heads = [verifier.load_saved(path) for path in heads]
     record = verifier.load_record(source)  # a ReplayMismatch is a VerificationError
