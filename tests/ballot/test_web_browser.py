@@ -21,11 +21,11 @@ import pytest
 
 from fairfight.ballot.deck import build_cards
 from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path, playwright_api
+from tests.web.chromium_session import visit
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "ballot"
 YEARS = 2
 ROUNDS_AT_MOST = 400
-VISIT_ATTEMPTS = 6
 """Tries of one visit: while bots play on, a page may reload itself several times in a row."""
 NOTIFICATION_STUB = """
 Object.defineProperty(document, "hidden", { get: () => true });
@@ -69,19 +69,6 @@ def other_hands(app: Any, table: str, me: int) -> list[str]:
         if seat != me
         for card in hand
     ]
-
-
-def visit(page: Any, url: str) -> None:
-    """Go to `url`; a page may reload itself at that moment (a live update), so try again."""
-    for attempt in range(VISIT_ATTEMPTS):
-        try:
-            page.goto(url)
-            return
-        except Exception as error:  # Playwright's Error, when the page's own reload won
-            reloaded = "ERR_ABORTED" in str(error) or "interrupted by another" in str(error)
-            if not reloaded or attempt == VISIT_ATTEMPTS - 1:
-                raise
-            page.wait_for_load_state()  # let the page's own reload finish, then go again
 
 
 def answer(page: Any) -> None:

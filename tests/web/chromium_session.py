@@ -12,7 +12,11 @@ from typing import Any
 
 from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path, playwright_api
 
-__all__ = ["launched_chromium", "new_page"]
+__all__ = ["launched_chromium", "new_page", "visit"]
+
+# a page that reloads itself on a live update may win the race against a navigation more than
+# once in a row when several updates arrive together
+VISIT_ATTEMPTS = 6
 
 
 @contextmanager
@@ -34,3 +38,21 @@ def new_page(browser: Any, width: int, *, scripts: bool = True) -> Any:
     page = context.new_page()
     page.set_default_timeout(BROWSER_WAIT_MS)
     return page
+
+
+def visit(page: Any, url: str) -> None:
+    """Go to `url`, again if the page's own live reload aborted the navigation.
+
+    A waiting page reloads itself when the game moves on (the other side committed); a
+    navigation the test starts in that instant fails with net::ERR_ABORTED or "interrupted by
+    another navigation". That is the page's reload winning, not the server refusing.
+    """
+    for attempt in range(VISIT_ATTEMPTS):
+        try:
+            page.goto(url)
+            return
+        except playwright_api().Error as error:
+            reloaded = "ERR_ABORTED" in str(error) or "interrupted by another" in str(error)
+            if not reloaded or attempt == VISIT_ATTEMPTS - 1:
+                raise
+            page.wait_for_load_state()

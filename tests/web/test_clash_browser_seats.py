@@ -20,6 +20,7 @@ import uvicorn
 
 from fairfight.web import WebSettings, create_app
 from tests.accessibility import assert_accessible
+from tests.web.chromium_session import visit
 from tests.web.test_clash_seats import CROSSING
 from tests.web.test_warscore_browser import (  # one browser recipe for every page
     ARTIFACTS,
@@ -99,8 +100,8 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     blue_context = browser.new_context(bypass_csp=True)
     red_context = browser.new_context(bypass_csp=True)
     blue, red = blue_context.new_page(), red_context.new_page()
-    blue.goto(service.base + table["seats"]["blue"])
-    red.goto(service.base + table["seats"]["red"])
+    visit(blue, service.base + table["seats"]["blue"])
+    visit(red, service.base + table["seats"]["red"])
     assert blue.url.endswith(f"/clash/play/{game}") and "token" not in blue.url
     # each sees only its view: blue not red's reserve, red not blue's rifles in the city
     assert "Red Reserve" not in blue.content() and "Blue Rifles" in blue.content()
@@ -124,7 +125,7 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     blue.click("#order-move")
     assert "bombard (3,1)" in blue.inner_text("#activation")
     commit(blue)
-    red.goto(f"{service.base}/clash/play/{game}")   # (its live stream would reload it)
+    visit(red, f"{service.base}/clash/play/{game}")   # (its live stream would reload it)
     red.click("g.cb-unit[data-unit='r-front']")   # out of Hold: it will not react
     red.select_option("#stance-only", "advance")
     red.click("#order-stance")
@@ -138,8 +139,8 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     # the service restarts in the middle of the game: both seats carry on
     service.stop()
     service.start()
-    blue.goto(f"{service.base}/clash/play/{game}")
-    red.goto(f"{service.base}/clash/play/{game}")
+    visit(blue, f"{service.base}/clash/play/{game}")
+    visit(red, f"{service.base}/clash/play/{game}")
     assert "turn 2" in blue.inner_text("h1") and "turn 2" in red.inner_text("h1")
 
     # turn 2 — blue's armour assaults red's front from the panel
@@ -151,24 +152,24 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     blue.click("#order-attack")
     assert "assault" in blue.inner_text("#activation")
     commit(blue)
-    red.goto(f"{service.base}/clash/play/{game}")
+    visit(red, f"{service.base}/clash/play/{game}")
     commit(red)
     red.wait_for_selector("#events")
     assert "Assault by" in red.inner_text("#events")
 
     # turn 3 — stance changes on both sides, then the turn's log as each saw it
-    blue.goto(f"{service.base}/clash/play/{game}?select=b-rifles")
+    visit(blue, f"{service.base}/clash/play/{game}?select=b-rifles")
     blue.select_option("#stance-only", "entrench")
     blue.click("#order-stance")
     commit(blue)
-    red.goto(f"{service.base}/clash/play/{game}?select=r-reserve")
+    visit(red, f"{service.base}/clash/play/{game}?select=r-reserve")
     red.select_option("#stance-only", "hold")
     red.click("#order-stance")
     commit(red)
-    blue.goto(f"{service.base}/clash/play/{game}")
+    visit(blue, f"{service.base}/clash/play/{game}")
     assert "turn 4" in blue.inner_text("h1")
     assert "Red Reserve" not in blue.content() and "r-reserve" not in blue.content()
-    blue.goto(f"{service.base}/clash/play/{game}?turn=3")
+    visit(blue, f"{service.base}/clash/play/{game}?turn=3")
     assert "Blue Rifles: entrench" in blue.inner_text("#events")
     assert "Red Reserve" not in blue.inner_text("#events")   # red's orders stay red's
     shots(blue, "clash-seat-turn-3-blue")
@@ -179,7 +180,7 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
 def test_hot_seat_hands_the_screen_over(browser: Any, service: Service) -> None:
     context = browser.new_context(bypass_csp=True)
     page = context.new_page()
-    page.goto(f"{service.base}/clash")
+    visit(page, f"{service.base}/clash")
     page.check("#new-table input[name=scenario][value=belvoir-wood]")
     page.check("#new-table input[name=mode][value=hotseat]")
     page.click("#new-table button[type=submit]")
@@ -207,8 +208,8 @@ def test_a_waiting_page_reloads_when_the_other_side_commits(browser: Any,
     table = new_table(service.base)
     blue_context, red_context = browser.new_context(), browser.new_context()
     blue, red = blue_context.new_page(), red_context.new_page()
-    blue.goto(service.base + table["seats"]["blue"])
-    red.goto(service.base + table["seats"]["red"])
+    visit(blue, service.base + table["seats"]["blue"])
+    visit(red, service.base + table["seats"]["red"])
     commit(blue)
     assert "blue: ✓ committed" in blue.inner_text("#commit-state")
     red.wait_for_function("document.readyState === 'complete'")
