@@ -26,7 +26,6 @@ from tests.web.chromium_session import visit
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "ballot"
 YEARS = 2
 ROUNDS_AT_MOST = 400
-"""Tries of one visit: while bots play on, a page may reload itself several times in a row."""
 NOTIFICATION_STUB = """
 Object.defineProperty(document, "hidden", { get: () => true });
 window.Notification = function (title) { sessionStorage.setItem("notified", title); };
