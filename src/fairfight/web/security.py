@@ -11,6 +11,8 @@ __all__ = [
     "BodySizeLimit",
     "CONTENT_SECURITY_POLICY",
     "CrossSiteGuard",
+    "EMBED_CONTENT_SECURITY_POLICY",
+    "FRAMEABLE_PREFIXES",
     "Message",
     "Receive",
     "Scope",
@@ -37,6 +39,15 @@ _HEADERS = [
     (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
+FRAMEABLE_PREFIXES = ("/embed/",)
+"""The only pages another site may put in a frame (the embeddable season view)."""
+EMBED_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "frame-ancestors 'none'", "frame-ancestors *")
+_EMBED_HEADERS = [
+    (b"content-security-policy", EMBED_CONTENT_SECURITY_POLICY.encode()),
+    *((name, value) for name, value in _HEADERS
+      if name not in (b"content-security-policy", b"x-frame-options")),
+]
 _UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
@@ -48,7 +59,8 @@ async def _plain_response(send: Send, status: int, text: str) -> None:
 
 
 class SecurityHeaders:
-    """Add the security headers to every HTTP response, error pages included."""
+    """Add the security headers to every HTTP response, error pages included; pages under
+    `FRAMEABLE_PREFIXES` may be framed by any site, every other response refuses framing."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -58,10 +70,13 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        frameable = str(scope.get("path", "")).startswith(FRAMEABLE_PREFIXES)
+        chosen = _EMBED_HEADERS if frameable else _HEADERS
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(name, value) for name, value in _HEADERS if name not in present]
+                extra = [(name, value) for name, value in chosen if name not in present]
                 message["headers"] = list(message.get("headers", [])) + extra
             await send(message)
 

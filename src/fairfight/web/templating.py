@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib.resources import files
+from typing import Any
 
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
@@ -24,5 +25,14 @@ def _navigation_of(request: Request) -> list[tuple[str, str]]:
     return navigation(request.app)
 
 
+def _share_of(request: Request) -> Any:
+    """The page's share tags (`og:`, `twitter:`); imported on first use, since the conquest
+    package it lives in loads the error pages, which load this module."""
+    from fairfight.web.conquest.share_meta import page_share
+
+    return page_share(request)
+
+
 templates.env.globals["navigation_of"] = _navigation_of
 templates.env.globals["map_picture"] = map_picture
+templates.env.globals["share_meta"] = _share_of
