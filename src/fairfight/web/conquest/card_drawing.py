@@ -59,7 +59,7 @@ _MARKER_PX = 7
 _RING_PX = 40
 """Battles whose regions span fewer pixels than this are also circled, so they can be found."""
 _STEP = re.compile(r"[Mlz]|-?\d+")
-Ring = list[tuple[int, int]]
+_Ring = list[tuple[int, int]]
 
 
 @cache
@@ -101,11 +101,11 @@ def _pill(draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, colour:
 
 
 @cache
-def _rings(shapes: str) -> dict[str, tuple[Ring, ...]]:
+def _rings(shapes: str) -> dict[str, tuple[_Ring, ...]]:
     """Every region's outline as point lists, from its SVG path data (M, relative l, z)."""
-    found: dict[str, tuple[Ring, ...]] = {}
+    found: dict[str, tuple[_Ring, ...]] = {}
     for code, shape in load_shapes(shapes).items():
-        rings: list[Ring] = []
+        rings: list[_Ring] = []
         tokens = _STEP.findall(shape.path)
         index = 0
         while index < len(tokens):

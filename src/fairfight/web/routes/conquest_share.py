@@ -31,6 +31,7 @@ from fairfight.web.templating import templates
 
 __all__ = [
     "EMBED_ROWS",
+    "Service",
     "ShareState",
     "embed_season",
     "episode_card_png",
