@@ -56,6 +56,8 @@ _SUPERSAMPLE = 2
 _MIN_FRAME_KM = 700
 """The smallest stretch of land an episode's map shows, so a battle of islands has context."""
 _MARKER_PX = 7
+_MARKED_FOCUS = 8
+"""Up to this many regions in a battle, each small one gets a marker (beyond, only the taken)."""
 _RING_PX = 40
 """Battles whose regions span fewer pixels than this are also circled, so they can be found."""
 _STEP = re.compile(r"[Mlz]|-?\d+")
@@ -80,6 +82,20 @@ def _fitted(draw: ImageDraw.ImageDraw, text: str, widest: float, size: int,
     while len(text) > 1 and _width(draw, text, size, bold) > widest:
         text = text[:-2] + "…"
     return text, size
+
+
+def _lines(draw: ImageDraw.ImageDraw, text: str, widest: float, size: int,
+           most: int) -> list[str]:
+    """`text` broken at spaces into at most `most` lines that fit (the last cut short)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and _width(draw, f"{lines[-1]} {word}", size) <= widest:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], " ".join(lines[most - 1:])]
+    return [_fitted(draw, line, widest, size, size)[0] for line in lines]
 
 
 def _text(draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int,
@@ -181,7 +197,8 @@ def draw_thumbnail(thumbnail: MapThumbnail, size: tuple[int, int]) -> Image.Imag
             points = [((x - west) * scale, (y - north) * scale) for x, y in ring]
             draw.polygon(points, fill=fills[code], outline=line, width=width)
         seen = max(bounds[2] - bounds[0], bounds[3] - bounds[1]) * scale / _SUPERSAMPLE
-        if seen < _MARKER_PX * 2 and (code in outlined or code in thumbnail.focus):
+        few = len(thumbnail.focus) <= _MARKED_FOCUS
+        if seen < _MARKER_PX * 2 and (code in outlined or few and code in thumbnail.focus):
             label = shapes[code].label
             markers.append((code, (label[0] - west) * scale, (label[1] - north) * scale))
     if thumbnail.focus:
@@ -256,9 +273,13 @@ def _episode(image: Image.Image, draw: ImageDraw.ImageDraw, card: EpisodeCard) -
     for banner in card.banners:
         x = _pill(draw, (x, 418), banner, _BANNER_COLOURS.get(banner, _ACCENT)) + 10
     _odds_bar(draw, 470, card)
-    footer = card.champion_text or "Every result can be recomputed from the season's seed."
-    footer, size = _fitted(draw, footer, _MAP_BOX[0] - 48 - _MARGIN, 20, 16)
-    _text(draw, (_MARGIN, 596), footer, size, _GOOD if card.champion_text else _MUTED)
+    widest = _MAP_BOX[0] - 48 - _MARGIN
+    if card.champion_text:
+        for index, line in enumerate(_lines(draw, card.champion_text, widest, 18, 2)):
+            _text(draw, (_MARGIN, 582 + 22 * index), line, 18, _GOOD)
+    else:
+        _text(draw, (_MARGIN, 596), "Every result can be recomputed from the season's seed.",
+              20, _MUTED)
     _map(image, draw, card.thumbnail)
 
 
@@ -289,8 +310,9 @@ def _season(image: Image.Image, draw: ImageDraw.ImageDraw, card: SeasonCard) -> 
     _text(draw, (_MARGIN, 160), aired, 28, _INK)
     status = (card.champion_text or
               f"Next: battle {card.next_battle} · {card.factions_standing} factions standing")
-    status, status_size = _fitted(draw, status, _MAP_BOX[0] - 48 - _MARGIN, 24, 16)
-    _text(draw, (_MARGIN, 202), status, status_size, _GOOD if card.champion_text else _MUTED)
+    colour = _GOOD if card.champion_text else _MUTED
+    for index, line in enumerate(_lines(draw, status, _MAP_BOX[0] - 48 - _MARGIN, 22, 2)):
+        _text(draw, (_MARGIN, 200 + 26 * index), line, 22, colour)
     _leaders(draw, 262, card)
     _map(image, draw, card.thumbnail)
 
