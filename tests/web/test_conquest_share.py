@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from fairfight.conquest import scenario, season
+from fairfight.conquest.synthetic import synthetic_map
 from fairfight.web import WebSettings, create_app
 from fairfight.web.conquest import card_drawing
 from fairfight.web.conquest.card_drawing import RenderedCards, render_card
@@ -301,3 +302,17 @@ def test_embed_shows_standings_next_battle_and_its_script(client: TestClient) ->
     assert "&lt;iframe id=&#34;fairfight-season-1&#34;" in home or \
         "&lt;iframe id=\"fairfight-season-1\"" in home
     assert "http://testserver/embed/seasons/1" in home
+
+
+def test_a_season_on_a_map_without_outlines_gets_cards_without_a_map(tmp_path: Path) -> None:
+    path = tmp_path / "generated.db"
+    chosen = synthetic_map(12, 16, 4)
+    for region in chosen["regions"]:
+        region["name"] = f"{region['name']}, a region whose name is far too long for a card"
+    season.create_season(path, chosen, "generated", seed=SEED)
+    list(season.fight(path, 2))
+    with TestClient(make_app(path)) as generated:
+        for page in ("/conquest/1", "/conquest/1/battles/1", "/conquest/1/battles/2"):
+            picture = generated.get(_path(_og_image(generated, page)))
+            assert picture.status_code == 200, page
+            assert _png_size(picture.content) == (1200, 630), page
