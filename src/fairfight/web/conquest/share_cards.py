@@ -9,15 +9,15 @@ picture and may be cached for a year. Drawing is `fairfight.web.conquest.card_dr
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
+from typing import TypeVar
 
-from fairfight.conquest import episodes
 from fairfight.conquest.mapsvg import faction_colours, load_shapes, shapes_digest
 from fairfight.core.records import canonical_json
-from fairfight.web.conquest import views
+from fairfight.web.conquest import episode_views, views
 from fairfight.web.conquest.catalog import Snapshot
 
 __all__ = [
@@ -129,12 +129,14 @@ class SiteCard:
 
 
 Card = EpisodeCard | SeasonCard | SiteCard
+_Built = TypeVar("_Built")
 
 
 def _kind(card: Card) -> str:
     return {EpisodeCard: "episode", SeasonCard: "season", SiteCard: "site"}[type(card)]
 
 
+@lru_cache(maxsize=1024)
 def card_digest(card: Card) -> str:
     """The SHA-256 (first `DIGEST_CHARS` hex digits) of everything the picture is drawn from:
     the card's values, the outlines' digest when it has a map, and the renderer's version."""
@@ -192,43 +194,49 @@ def _episode_thumbnail(snap: Snapshot, number: int) -> MapThumbnail | None:
     return MapThumbnail(shapes, fills, taken, tuple(sorted(sides | set(taken))))
 
 
+def _memoised(snap: Snapshot, key: str, build: Callable[[], _Built]) -> _Built:
+    """`build()`, once per snapshot (a snapshot is one version of the season)."""
+    if key not in snap.views:
+        snap.views[key] = build()
+    found: _Built = snap.views[key]
+    return found
+
+
 def episode_card(snap: Snapshot, number: int) -> EpisodeCard:
-    """Battle `number`'s card (memoised on the snapshot; an aired battle never changes)."""
-    key = f"share-card:episode:{number}"
-    if key in snap.views:
-        cached: EpisodeCard = snap.views[key]
-        return cached
-    entry = snap.history[number - 1]
-    before = Fraction(entry["battle_chance"]["before"])
-    after = Fraction(entry["battle_chance"]["after"])
-    card = EpisodeCard(
+    """Battle `number`'s card, from the episode page's own view (an aired battle never
+    changes)."""
+    return _memoised(snap, f"share-card:episode:{number}", lambda: _episode_card(snap, number))
+
+
+def _episode_card(snap: Snapshot, number: int) -> EpisodeCard:
+    shown = episode_views.episode(snap, number)
+    odds = shown.odds
+    return EpisodeCard(
         season=snap.season_id,
         number=number,
         map_name=snap.summary.header["map_name"],
-        attacker=CardSide(entry["attacker"], snap.name_of(entry["attacker"]),
-                          entry["winner"] == entry["attacker"]),
-        defender=CardSide(entry["defender"], snap.name_of(entry["defender"]),
-                          entry["winner"] == entry["defender"]),
-        attacker_rounds=entry["attacker_rounds"],
-        defender_rounds=episodes.defender_rounds(entry),
-        chance_permille=views.permille(after),
-        chance_text=episodes.percent(after),
-        before_text=None if before == after else episodes.percent(before),
-        banners=tuple(views.banners(entry)),
-        taken=tuple(entry["changed_hands"]),
-        champion_text=views.champion_text(snap) if entry["season_over"] else None,
+        attacker=CardSide(shown.attacker.faction, shown.attacker.name,
+                          shown.winner == shown.attacker.faction),
+        defender=CardSide(shown.defender.faction, shown.defender.name,
+                          shown.winner == shown.defender.faction),
+        attacker_rounds=shown.attacker_rounds,
+        defender_rounds=shown.defender_rounds,
+        chance_permille=odds.after_permille,
+        chance_text=odds.after_text,
+        before_text=None if odds.before == odds.after else odds.before_text,
+        banners=tuple(shown.banners),
+        taken=tuple(shown.changed_hands),
+        champion_text=shown.champion_text,
         thumbnail=_episode_thumbnail(snap, number),
     )
-    snap.views[key] = card
-    return card
 
 
 def season_card(snap: Snapshot) -> SeasonCard:
     """The season's card as of this snapshot (a new battle gives a new card and address)."""
-    key = "share-card:season"
-    if key in snap.views:
-        cached: SeasonCard = snap.views[key]
-        return cached
+    return _memoised(snap, "share-card:season", lambda: _season_card(snap))
+
+
+def _season_card(snap: Snapshot) -> SeasonCard:
     shapes = thumbnail_map(frozenset(snap.regions))
     palette = faction_colours(shapes) if shapes else {}
     owners = {region.code: region.owner for region in views.map_state(snap).regions}
@@ -237,7 +245,7 @@ def season_card(snap: Snapshot) -> SeasonCard:
         LeaderLine(row.faction, row.name, row.holdings, palette.get(row.faction, NEUTRAL_COLOUR))
         for row in season.standings if row.standing
     )
-    card = SeasonCard(
+    return SeasonCard(
         season=snap.season_id,
         map_name=season.map_name,
         battles=season.battles,
@@ -250,5 +258,3 @@ def season_card(snap: Snapshot) -> SeasonCard:
             shapes, tuple((code, palette.get(owner, NEUTRAL_COLOUR))
                           for code, owner in sorted(owners.items()))),
     )
-    snap.views[key] = card
-    return card
