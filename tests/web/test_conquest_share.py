@@ -251,7 +251,8 @@ def odd_client(odd_names: Path) -> Iterator[TestClient]:
         yield test_client
 
 
-def test_feed_and_tags_escape_names(odd_client: TestClient, odd_names: Path) -> None:
+def test_feed_and_tags_escape_names(odd_client: TestClient, odd_names: Path,
+                                    client: TestClient) -> None:
     raw = odd_client.get("/conquest/1/feed.atom").content
     assert b"<b>" not in raw
     parsed = feedparser.parse(raw)
@@ -264,6 +265,9 @@ def test_feed_and_tags_escape_names(odd_client: TestClient, odd_names: Path) -> 
     tags = _head(odd_client.get("/conquest/1/battles/1").text).meta
     assert tags["og:description"].count(ODD_SUFFIX) == 2
     assert odd_client.get(_path(tags["og:image"])).status_code == 200
+    # the same battle with other names is another picture, so another address
+    plain = _path(_og_image(client, "/conquest/1/battles/1"))
+    assert CARD.match(plain) and plain != _path(tags["og:image"])
 
 
 # ----------------------------------------------------------------------------- framing
