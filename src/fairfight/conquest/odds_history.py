@@ -1,0 +1,110 @@
+"""Title odds over time, kept in the season's database: one forecast per aired battle and the
+stakes of the battle that followed it.
+
+A row is written once: several service processes may make the same forecast after the same
+battle (same board, same forecast seed, same figures), and whichever commits second inserts
+nothing (`INSERT … ON CONFLICT DO NOTHING` on the (season, battle) key, SQLite and
+PostgreSQL alike). The tables are `rows.KEY_TABLES`, made on first write, so season files
+made before them still open; a reader finds none and shows no history.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from fairfight.conquest.forecast import FactionOdds, Forecast
+from fairfight.conquest.rows import (
+    BattleStakesRow,
+    OddsHistoryRow,
+    ensure_key_table,
+    has_table,
+    json_text,
+    load_column,
+    season_of,
+)
+
+__all__ = [
+    "HISTORY_SEASONS",
+    "forecast_from_json",
+    "history_version",
+    "read_history",
+    "read_stakes",
+    "record_forecast",
+    "record_stakes",
+]
+
+HISTORY_SEASONS = 20_000
+"""Seasons simulated for each kept forecast and for each outcome of the stakes: a title
+chance's 95% interval is then at most ±0.7 points wide."""
+
+
+def forecast_from_json(plain: dict[str, Any]) -> Forecast:
+    """A `Forecast` back from `Forecast.to_json` (the counts; every figure derives from them)."""
+    seasons = int(plain["seasons"])
+    return Forecast(
+        as_of_battle=int(plain["as_of_battle"]), seasons=seasons,
+        forecast_seed=str(plain["forecast_seed"]), battles_left=int(plain["battles_left"]),
+        factions=tuple(
+            FactionOdds(faction=str(line["faction"]), seasons=seasons,
+                        titles=int(line["titles"]), regions_held=int(line["regions_held"]),
+                        survived=int(line["survived"]))
+            for line in plain["factions"]),
+    )
+
+
+def _insert_once(session: Session, table: Any, values: dict[str, Any]) -> bool:
+    """Insert unless a row with the same key exists; True when this call inserted it."""
+    ensure_key_table(session.connection())
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    statement = insert(table).values(**values).on_conflict_do_nothing()
+    result = session.execute(statement)
+    return bool(getattr(result, "rowcount", 0))
+
+
+def record_forecast(session: Session, battle: int, made: Forecast) -> bool:
+    """Keep the forecast made after `battle` battles (in a write transaction); True if new."""
+    return _insert_once(session, OddsHistoryRow.__table__, {
+        "season_id": season_of(session), "battle": battle,
+        "forecast_seed": made.forecast_seed, "seasons": made.seasons,
+        "forecast": json_text(made.to_json())})
+
+
+def record_stakes(session: Session, battle: int, stakes: dict[str, Any]) -> bool:
+    """Keep the stakes worked out before `battle` aired; True if this call stored them."""
+    return _insert_once(session, BattleStakesRow.__table__, {
+        "season_id": season_of(session), "battle": battle, "stakes": json_text(stakes)})
+
+
+def history_version(session: Session) -> tuple[int, int]:
+    """(rows kept, highest battle): changes whenever a forecast is added (cheap to ask)."""
+    if not has_table(session.connection(), OddsHistoryRow.__tablename__):
+        return 0, -1
+    query = select(func.count(), func.max(OddsHistoryRow.battle)).where(
+        OddsHistoryRow.season_id == season_of(session))
+    count, highest = session.execute(query).one()
+    return int(count or 0), -1 if highest is None else int(highest)
+
+
+def read_history(session: Session) -> list[tuple[int, Forecast]]:
+    """Every kept forecast, (battles fought, forecast), oldest first."""
+    if not has_table(session.connection(), OddsHistoryRow.__tablename__):
+        return []
+    query = select(OddsHistoryRow.battle, OddsHistoryRow.forecast).where(
+        OddsHistoryRow.season_id == season_of(session)).order_by(OddsHistoryRow.battle)
+    return [(int(battle), forecast_from_json(load_column("odds_history.forecast", text)))
+            for battle, text in session.execute(query)]
+
+
+def read_stakes(session: Session, battle: int) -> dict[str, Any] | None:
+    """The stakes kept for `battle`, if any."""
+    if not has_table(session.connection(), BattleStakesRow.__tablename__):
+        return None
+    query = select(BattleStakesRow.stakes).where(
+        BattleStakesRow.season_id == season_of(session), BattleStakesRow.battle == battle)
+    text = session.scalars(query).first()
+    return None if text is None else dict(load_column("battle_stakes.stakes", text))
