@@ -35,11 +35,18 @@ __all__ = [
     "read_stakes",
     "record_forecast",
     "record_stakes",
+    "seed_before",
 ]
 
 HISTORY_SEASONS = 20_000
 """Seasons simulated for each kept forecast and for each outcome of the stakes: a title
 chance's 95% interval is then at most ±0.7 points wide."""
+
+
+def seed_before(stem: str, next_battle: int) -> str:
+    """The recorded forecast seed of a forecast standing before `next_battle`: public text
+    (the season's commitment, or the service's fixed text) and the battle number."""
+    return f"{stem}-before-{next_battle}"
 
 
 def forecast_from_json(plain: dict[str, Any]) -> Forecast:

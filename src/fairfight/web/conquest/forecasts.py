@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from fairfight.conquest.forecast import FactionOdds, Forecast, forecast, pool_effect
+from fairfight.conquest.odds_history import seed_before
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.odds_views import OddsStory
 from fairfight.web.conquest.refusals import Refusal
@@ -38,6 +39,7 @@ __all__ = [
     "StateKey",
     "Status",
     "forecast_seed_for",
+    "forecast_stem",
     "public_state",
 ]
 
@@ -142,8 +144,12 @@ def public_state(snap: Snapshot) -> dict[str, Any]:
 
 def forecast_seed_for(snap: Snapshot, fixed: str | None) -> str:
     """The recorded forecast seed: public text plus the battle it stands before."""
-    stem = fixed if fixed is not None else snap.summary.commitment
-    return f"{stem}-before-{snap.board['next_battle']}"
+    return seed_before(forecast_stem(snap, fixed), snap.board["next_battle"])
+
+
+def forecast_stem(snap: Snapshot, fixed: str | None) -> str:
+    """The public text every forecast seed of the season starts with."""
+    return fixed if fixed is not None else snap.summary.commitment
 
 
 def _state_key(snap: Snapshot) -> StateKey:

@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from fairfight.conquest import engine
 from fairfight.conquest import movers as movers_rule
 from fairfight.conquest import stakes as stakes_rule
 from fairfight.conquest.forecast import Forecast, forecast
@@ -28,6 +29,7 @@ from fairfight.conquest.odds_history import (
     read_stakes,
     record_forecast,
     record_stakes,
+    seed_before,
 )
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.odds_chart import OddsChart, odds_chart
@@ -219,6 +221,29 @@ class OddsStory:
                                              forecast_seed=seed).to_json()
                        for pairing in chosen],
         }
+
+    def backfill(self, snap: Snapshot, stem: str) -> int:
+        """Keep the forecasts missing from the history, each from the board its battle left:
+        the season replayed from its map, ledger and saved draws by the engine (public once
+        aired). Returns how many were added."""
+        state = engine.new_state(snap.summary.map_data, "",
+                                 snap.summary.header["max_battles"])
+        ledger = snap.summary.ledger
+        kept = dict(self.history(snap.season_id))
+        added = 0
+        for battle in range(len(snap.history) + 1):
+            if battle not in kept:
+                made = forecast(state, [], seasons=self.seasons,
+                                forecast_seed=seed_before(stem, battle + 1))
+                with self.catalog.database.transaction(snap.season_id, write=True) as session:
+                    added += record_forecast(session, battle, made)
+            if battle < len(snap.history):
+                aired = snap.history[battle]
+                state, replayed = stakes_rule.engine_step(
+                    state, ledger, [int(d["value"]) for d in aired["draws"]])
+                if replayed["winner"] != aired["winner"]:
+                    raise ValueError(f"battle {battle + 1}: the replay does not match the record")
+        return added
 
     # ------------------------------------------------------------ reading
 

@@ -1,0 +1,119 @@
+"""The kept title odds: one row per battle whoever writes it, and a backfill that replays the
+season to the same forecasts the live service kept."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import threading
+from pathlib import Path
+
+from fairfight.conquest import season
+from fairfight.conquest.forecast import forecast
+from fairfight.conquest.odds_history import (
+    forecast_from_json,
+    history_version,
+    read_history,
+    read_stakes,
+    record_forecast,
+)
+from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.database import SeasonDatabase
+from fairfight.web.conquest.forecasts import forecast_seed_for, forecast_stem, public_state
+from fairfight.web.conquest.odds_views import OddsStory
+from tests.conquest.helpers import SEED, star_map
+
+
+def _catalog(path: Path) -> SeasonCatalog:
+    return SeasonCatalog(SeasonDatabase(f"sqlite:///{path}"))
+
+
+def _season(tmp_path: Path, battles: int) -> Path:
+    path = tmp_path / "season.db"
+    season.create_season(path, star_map(), "star", seed=SEED)
+    list(season.fight(path, battles))
+    return path
+
+
+def test_a_forecast_round_trips_through_its_json() -> None:
+    from fairfight.conquest import engine
+
+    made = forecast(engine.new_state(star_map(), SEED), [], seasons=300, forecast_seed="rt")
+    assert forecast_from_json(made.to_json()) == made
+
+
+def test_two_writers_at_once_store_the_forecast_once(tmp_path: Path) -> None:
+    path = _season(tmp_path, 1)
+    catalogs = [_catalog(path), _catalog(path)]
+    snap = catalogs[0].snapshot(1)
+    made = forecast(public_state(snap), [], seasons=300, forecast_seed="w")
+    start, answers = threading.Barrier(2), []
+
+    def write(catalog: SeasonCatalog) -> None:
+        start.wait()
+        with catalog.database.transaction(1, write=True) as session:
+            answers.append(record_forecast(session, 1, made))
+
+    threads = [threading.Thread(target=write, args=(c,)) for c in catalogs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [False, True]
+    with catalogs[1].read(1) as session:
+        assert history_version(session) == (1, 1)
+        assert read_history(session) == [(1, made)]
+    for catalog in catalogs:
+        catalog.close()
+
+
+def test_two_services_after_the_same_battle_keep_one_row_each(tmp_path: Path) -> None:
+    path = _season(tmp_path, 2)
+    stories = [OddsStory(_catalog(path), seasons=300) for _ in range(2)]
+    start = threading.Barrier(2)
+
+    def update(story: OddsStory) -> None:
+        snap = story.catalog.snapshot(1)
+        start.wait()
+        story.update(snap, public_state(snap), forecast_seed_for(snap, None))
+
+    threads = [threading.Thread(target=update, args=(s,)) for s in stories]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with stories[0].catalog.read(1) as session:
+        assert [battle for battle, _ in read_history(session)] == [2]
+        stored = read_stakes(session, 3)
+    assert stored is not None and stored["battle"] == 3 and stored["stakes"]
+    for story in stories:
+        story.catalog.close()
+
+
+def test_the_backfill_replays_the_season_to_the_forecasts_kept_live(tmp_path: Path) -> None:
+    live_path = tmp_path / "live" / "season.db"
+    live_path.parent.mkdir()
+    season.create_season(live_path, star_map(), "star", seed=SEED)
+    live = OddsStory(_catalog(live_path), seasons=300)
+    for _ in range(3):
+        snap = live.catalog.snapshot(1)
+        live.update(snap, public_state(snap), forecast_seed_for(snap, None))
+        list(season.fight(live_path, 1))
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    live.catalog.close()
+    for companion in live_path.parent.glob("season.db*"):
+        shutil.copy2(companion, copy / companion.name)
+    connection = sqlite3.connect(copy / "season.db")  # the copy keeps no forecast
+    with connection:
+        connection.execute("DELETE FROM odds_history")
+    connection.close()
+    fresh = OddsStory(_catalog(copy / "season.db"), seasons=300)
+    snap = fresh.catalog.snapshot(1)
+    assert fresh.backfill(snap, forecast_stem(snap, None)) == 4
+    kept = fresh.history(1)
+    assert [battle for battle, _ in kept] == [0, 1, 2, 3]
+    live = OddsStory(_catalog(live_path), seasons=300)
+    assert live.history(1) == kept[:3]
+    fresh.catalog.close()
+    live.catalog.close()
