@@ -164,3 +164,10 @@ def test_likely_pairings_put_the_contenders_first() -> None:
     # AC against AA: 1/5 * (0.9 + 0.1) beats every other pairing's exposed title chance
     assert (chosen[0].attacker, chosen[0].defender) == ("AC", "AA")
     assert all(p.attacker == "AA" or p.defender == "AA" for p in chosen)
+
+
+def test_the_noise_bound_follows_the_binomial_spread() -> None:
+    # one faction at 50% in both: 50 * sqrt(2/pi) * sqrt(0.5 / 10_000) = 0.2821 points
+    assert stakes.importance_noise_points({"A": 0.5}, {"A": 0.5}, 10_000) == \
+        pytest.approx(50 * math.sqrt(2 / math.pi) * math.sqrt(0.5 / 10_000))
+    assert stakes.importance_noise_points({"A": 1.0}, {"A": 0.0}, 100) == 0.0

@@ -81,10 +81,13 @@ def record_forecast(session: Session, battle: int, made: Forecast) -> bool:
         "forecast": json_text(made.to_json())})
 
 
-def record_stakes(session: Session, battle: int, stakes: dict[str, Any]) -> bool:
-    """Keep the stakes worked out before `battle` aired; True if this call stored them."""
+def record_stakes(session: Session, battle: int, ledger_seq: int,
+                  stakes: dict[str, Any]) -> bool:
+    """Keep the stakes worked out before `battle` aired, with the ledger up to `ledger_seq`;
+    True if this call stored them."""
     return _insert_once(session, BattleStakesRow.__table__, {
-        "season_id": season_of(session), "battle": battle, "stakes": json_text(stakes)})
+        "season_id": season_of(session), "battle": battle, "ledger_seq": ledger_seq,
+        "stakes": json_text(stakes)})
 
 
 def history_version(session: Session) -> tuple[int, int]:
@@ -107,11 +110,14 @@ def read_history(session: Session) -> list[tuple[int, Forecast]]:
             for battle, text in session.execute(query)]
 
 
-def read_stakes(session: Session, battle: int) -> dict[str, Any] | None:
-    """The stakes kept for `battle`, if any."""
+def read_stakes(session: Session, battle: int,
+                ledger_seq: int | None = None) -> dict[str, Any] | None:
+    """The stakes kept for `battle` with the ledger up to `ledger_seq`, or the latest kept."""
     if not has_table(session.connection(), BattleStakesRow.__tablename__):
         return None
     query = select(BattleStakesRow.stakes).where(
         BattleStakesRow.season_id == season_of(session), BattleStakesRow.battle == battle)
-    text = session.scalars(query).first()
+    if ledger_seq is not None:
+        query = query.where(BattleStakesRow.ledger_seq == ledger_seq)
+    text = session.scalars(query.order_by(BattleStakesRow.ledger_seq.desc())).first()
     return None if text is None else dict(load_column("battle_stakes.stakes", text))

@@ -308,10 +308,12 @@ class OddsHistoryRow(_KeysBase):
 
 
 class BattleStakesRow(_KeysBase):
-    """The stakes of battle `battle`, worked out before it aired from the public board: the
-    pairings considered and, for each, both outcomes' forecasts (`Stakes.to_json`)."""
+    """The stakes of battle `battle`, worked out before it aired from the public board with
+    the ledger up to `ledger_seq` (pools and rebellion funds change them): the pairings
+    considered and, for each, both outcomes' forecasts (`Stakes.to_json`)."""
 
     __tablename__ = "battle_stakes"
     season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
     battle: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ledger_seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     stakes: Mapped[str] = mapped_column(Text)

@@ -16,6 +16,7 @@ after either result (common random numbers) and the difference is the battle, no
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,6 +36,7 @@ __all__ = [
     "Stakes",
     "engine_step",
     "forced_draws",
+    "importance_noise_points",
     "importance_points",
     "likely_pairings",
     "next_pairings",
@@ -214,6 +216,18 @@ def importance_points(first: Mapping[str, float], second: Mapping[str, float]) -
     return 50 * sum(abs(first.get(c, 0.0) - second.get(c, 0.0)) for c in codes)
 
 
+def importance_noise_points(first: Mapping[str, float], second: Mapping[str, float],
+                            seasons: int) -> float:
+    """What `importance_points` would show from sampling alone if the two forecasts were
+    independent runs of `seasons` seasons (the expected |difference| of two binomial
+    estimates, sqrt(2/pi) times their spread, summed): common random numbers make the real
+    noise smaller, so this bounds how much of a small importance may be chance."""
+    codes = set(first) | set(second)
+    return 50 * math.sqrt(2 / math.pi) * sum(
+        math.sqrt((first.get(c, 0.0) * (1 - first.get(c, 0.0))
+                   + second.get(c, 0.0) * (1 - second.get(c, 0.0))) / seasons) for c in codes)
+
+
 @dataclass(frozen=True, slots=True)
 class Stakes:
     """One pairing's stakes: both outcomes and how far the title moves between them."""
@@ -231,6 +245,14 @@ class Stakes:
             return 0.0
         return importance_points(self.attacker_wins.distribution(),
                                  self.defender_wins.distribution())
+
+    @property
+    def importance_noise(self) -> float:
+        """`importance_noise_points` of the two outcomes (0 when one cannot happen)."""
+        if not (self.attacker_wins.forecasts and self.defender_wins.forecasts):
+            return 0.0
+        return importance_noise_points(self.attacker_wins.distribution(),
+                                       self.defender_wins.distribution(), self.seasons)
 
     def if_wins(self, faction: str) -> Outcome:
         """The outcome in which `faction` wins."""
@@ -253,6 +275,7 @@ class Stakes:
                 "pairings": p.pairings, "seasons": self.seasons,
                 "forecast_seed": self.forecast_seed,
                 "importance": f"{self.importance:.6f}",
+                "importance_noise": f"{self.importance_noise:.6f}",
                 "attacker_wins": outcome(self.attacker_wins),
                 "defender_wins": outcome(self.defender_wins)}
 

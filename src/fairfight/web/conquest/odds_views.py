@@ -82,6 +82,8 @@ class PairingStakes(BaseModel):
     importance: str = Field(description="half the L1 distance between the two outcomes' "
                             "title distributions, in points, two places")
     importance_text: str
+    noise_text: str = Field(description="the importance two independent runs of the same "
+                            "board would show by chance (an upper bound)")
     fighters: list[FighterStakes]
 
 
@@ -177,7 +179,7 @@ class OddsStory:
     def __init__(self, catalog: SeasonCatalog, seasons: int = HISTORY_SEASONS) -> None:
         self.catalog = catalog
         self.seasons = seasons
-        self._done: set[tuple[int, int]] = set()
+        self._done: set[tuple[int, int, int]] = set()
         self._latest: dict[int, tuple[int, Forecast]] = {}
         self._history: dict[int, tuple[tuple[int, int], list[tuple[int, Forecast]]]] = {}
         self._lock = threading.Lock()
@@ -185,39 +187,42 @@ class OddsStory:
     # ------------------------------------------------------------ the background jobs
 
     def update(self, snap: Snapshot, state: dict[str, Any], seed: str) -> Forecast | None:
-        """Keep the forecast the latest battle left and the next battle's stakes (once each;
-        call off the request path). Returns that forecast."""
-        battle, season_id = len(snap.history), snap.season_id
-        if (season_id, battle) in self._done:
-            latest = self._latest.get(season_id)
-            return latest[1] if latest and latest[0] == battle else None
-        made = dict(self.history(season_id)).get(battle)
+        """Keep the forecast the latest battle left (once per battle) and the next battle's
+        stakes (once per ledger version: pools and rebellion funds change them); call off the
+        request path. Returns the kept forecast."""
+        battle, season_id, seq = len(snap.history), snap.season_id, snap.version[1]
+        latest = self._latest.get(season_id)
+        made = latest[1] if latest and latest[0] == battle else None
+        if made is None:
+            made = dict(self.history(season_id)).get(battle)
         if made is None:
             made = forecast(state, [], seasons=self.seasons, forecast_seed=seed)
             with self.catalog.database.transaction(season_id, write=True) as session:
                 record_forecast(session, battle, made)
-        if not snap.board["ended"]:
-            with self.catalog.read(season_id) as session:
-                known = read_stakes(session, battle + 1)
-            if known is None:
-                stored = self.next_stakes(state, made, seed)
-                with self.catalog.database.transaction(season_id, write=True) as session:
-                    record_stakes(session, battle + 1, stored)
         with self._lock:
-            self._done.add((season_id, battle))
             self._latest[season_id] = (battle, made)
+        if not snap.board["ended"] and (season_id, battle, seq) not in self._done:
+            with self.catalog.read(season_id) as session:
+                known = read_stakes(session, battle + 1, seq)
+            if known is None:
+                stored = self.next_stakes(state, snap.summary.ledger, made, seed)
+                with self.catalog.database.transaction(season_id, write=True) as session:
+                    record_stakes(session, battle + 1, seq, stored)
+            with self._lock:
+                self._done.add((season_id, battle, seq))
         return made
 
-    def next_stakes(self, state: dict[str, Any], now: Forecast, seed: str) -> dict[str, Any]:
-        """The stakes of the next battle from the public board: every pairing's chance, the
-        chosen pairings' two outcomes each (as stored)."""
-        pairings = stakes_rule.next_pairings(state, [])
+    def next_stakes(self, state: dict[str, Any], ledger: list[dict[str, Any]], now: Forecast,
+                    seed: str) -> dict[str, Any]:
+        """The stakes of the next battle from the public board and the contributions due to
+        it: every pairing's chance, the chosen pairings' two outcomes each (as stored)."""
+        pairings = stakes_rule.next_pairings(state, ledger)
         chosen = stakes_rule.likely_pairings(pairings, _chances(now))
         return {
             "battle": state["board"]["next_battle"], "pairings": len(pairings),
             "rebellion": bool(pairings and pairings[0].rebellion), "seasons": self.seasons,
             "forecast_seed": seed,
-            "stakes": [stakes_rule.stakes_of(state, [], pairing, seasons=self.seasons,
+            "stakes": [stakes_rule.stakes_of(state, ledger, pairing, seasons=self.seasons,
                                              forecast_seed=seed).to_json()
                        for pairing in chosen],
         }
@@ -307,6 +312,7 @@ class OddsStory:
                 attacker_chance=one["attacker_wins"]["chance"],
                 attacker_chance_text=_percent(float(chance)),
                 importance=f"{importance:.2f}", importance_text=f"{importance:.1f} points",
+                noise_text=f"{float(one.get('importance_noise', 0)):.1f} points",
                 fighters=_fighters(snap, one, now)))
         return StakesView(battle=battle, pairings=int(stored["pairings"]),
                           rebellion=bool(stored["rebellion"]), seasons=int(stored["seasons"]),
