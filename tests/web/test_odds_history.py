@@ -61,7 +61,7 @@ def test_two_writers_at_once_store_the_forecast_once(tmp_path: Path) -> None:
         thread.join()
     assert sorted(answers) == [False, True]
     with catalogs[1].read(1) as session:
-        assert history_version(session) == (1, 1)
+        assert history_version(session) == (1, 1, 0)
         assert read_history(session) == [(1, made)]
     for catalog in catalogs:
         catalog.close()

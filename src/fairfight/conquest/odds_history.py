@@ -90,14 +90,18 @@ def record_stakes(session: Session, battle: int, ledger_seq: int,
         "stakes": json_text(stakes)})
 
 
-def history_version(session: Session) -> tuple[int, int]:
-    """(rows kept, highest battle): changes whenever a forecast is added (cheap to ask)."""
+def history_version(session: Session) -> tuple[int, int, int]:
+    """(forecasts kept, highest battle, stakes kept): changes whenever a forecast or stakes
+    are added (two cheap counts)."""
     if not has_table(session.connection(), OddsHistoryRow.__tablename__):
-        return 0, -1
+        return 0, -1, 0
+    season = season_of(session)
     query = select(func.count(), func.max(OddsHistoryRow.battle)).where(
-        OddsHistoryRow.season_id == season_of(session))
+        OddsHistoryRow.season_id == season)
     count, highest = session.execute(query).one()
-    return int(count or 0), -1 if highest is None else int(highest)
+    stakes = session.scalar(select(func.count()).select_from(BattleStakesRow).where(
+        BattleStakesRow.season_id == season))
+    return int(count or 0), -1 if highest is None else int(highest), int(stakes or 0)
 
 
 def read_history(session: Session) -> list[tuple[int, Forecast]]:

@@ -13,8 +13,10 @@ each with its public chance.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -42,7 +44,13 @@ __all__ = [
     "ResolvedStakes",
     "StakesView",
     "StoryView",
+    "VIEWS_KEPT",
 ]
+
+
+VIEWS_KEPT = 256
+"""Built views kept in memory (per season version, kept-odds version and page)."""
+_View = TypeVar("_View")
 
 
 class MoverView(BaseModel):
@@ -181,7 +189,8 @@ class OddsStory:
         self.seasons = seasons
         self._done: set[tuple[int, int, int]] = set()
         self._latest: dict[int, tuple[int, Forecast]] = {}
-        self._history: dict[int, tuple[tuple[int, int], list[tuple[int, Forecast]]]] = {}
+        self._history: dict[int, tuple[tuple[int, int, int], list[tuple[int, Forecast]]]] = {}
+        self._views: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ the background jobs
@@ -264,11 +273,31 @@ class OddsStory:
             self._history[season_id] = (version, rows)
         return rows
 
+    def _memo(self, snap: Snapshot, name: str, build: Callable[[], _View]) -> _View:
+        """A view built once per season version and kept-odds version (they never change
+        in between); the newest `VIEWS_KEPT` are kept."""
+        self.history(snap.season_id)  # refreshes the kept-odds version
+        key = (name, snap.season_id, snap.version, self._history[snap.season_id][0])
+        with self._lock:
+            if key in self._views:
+                self._views.move_to_end(key)
+                found: _View = self._views[key]
+                return found
+        made = build()
+        with self._lock:
+            self._views[key] = made
+            while len(self._views) > VIEWS_KEPT:
+                self._views.popitem(last=False)
+        return made
+
     def _points(self, season_id: int) -> list[tuple[int, dict[str, float]]]:
         return [(battle, _chances(made)) for battle, made in self.history(season_id)]
 
     def chart(self, snap: Snapshot, faction: str | None = None) -> OddsChart | None:
         """The chart of the leading factions, or of one faction's own line."""
+        return self._memo(snap, f"chart:{faction}", lambda: self._chart(snap, faction))
+
+    def _chart(self, snap: Snapshot, faction: str | None) -> OddsChart | None:
         points = self._points(snap.season_id)
         names = {code: snap.name_of(code) for code in snap.board["factions"]}
         if faction is not None:
@@ -320,9 +349,11 @@ class OddsStory:
 
     def home(self, snap: Snapshot) -> StoryView:
         """The season home's chart, movers and stakes."""
-        moved, battle = self.movers(snap)
-        return StoryView(chart=self.chart(snap), movers=moved, movers_battle=battle,
-                         stakes=self.stakes(snap))
+        def build() -> StoryView:
+            moved, battle = self.movers(snap)
+            return StoryView(chart=self.chart(snap), movers=moved, movers_battle=battle,
+                             stakes=self.stakes(snap))
+        return self._memo(snap, "home", build)
 
     def resolved(self, snap: Snapshot, number: int) -> ResolvedStakes | None:
         """How battle `number`'s stakes resolved (None without the forecasts around it)."""
