@@ -6,7 +6,12 @@ from __future__ import annotations
 import re
 from xml.etree import ElementTree
 
-from fairfight.web.conquest.odds_chart import CHART_FACTIONS, LINE_STYLES, odds_chart
+from fairfight.web.conquest.odds_chart import (
+    CHART_FACTIONS,
+    CHART_FONT_SIZE,
+    LINE_STYLES,
+    odds_chart,
+)
 from fairfight.web.templating import templates
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -89,4 +94,4 @@ def test_labels_never_overlap() -> None:
     chart = odds_chart(flat, {}, title="Tie")
     assert chart is not None
     heights = sorted(line.label_y for line in chart.lines)
-    assert all(b - a >= 16 - 1e-9 for a, b in zip(heights, heights[1:], strict=False))
+    assert all(b - a >= CHART_FONT_SIZE for a, b in zip(heights, heights[1:], strict=False))

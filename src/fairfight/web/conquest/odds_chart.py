@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 __all__ = [
     "CHART_FACTIONS",
+    "CHART_FONT_SIZE",
     "CHART_HEIGHT",
     "CHART_WIDTH",
     "ChartLine",
@@ -26,10 +27,13 @@ __all__ = [
 
 CHART_FACTIONS = 5
 """Lines on the season's chart: the factions with the highest title chance now."""
-CHART_WIDTH, CHART_HEIGHT = 480, 280
-"""The drawing's own units (it scales to the width it is given)."""
-_LEFT, _RIGHT, _TOP, _BOTTOM = 44, 112, 14, 40
-_LABEL_GAP = 16
+CHART_WIDTH, CHART_HEIGHT = 400, 260
+"""The drawing's own units (it scales to the width it is given: about 0.8 of a pixel per
+unit on a 390-pixel phone, so its 16-unit text reads at 13 pixels)."""
+CHART_FONT_SIZE = 16
+"""Text size in drawing units."""
+_LEFT, _RIGHT, _TOP, _BOTTOM = 44, 134, 14, 44
+_LABEL_GAP = 18
 """Least vertical distance between two line labels, in drawing units (one text line)."""
 LINE_STYLES = (("#0b3d91", ""), ("#a3140f", "8 4"), ("#1b5e20", "2 4"),
                ("#5b1a8a", "10 4 2 4"), ("#6b3e00", "4 4"))
@@ -72,6 +76,7 @@ class OddsChart(BaseModel):
     description: str
     width: int = CHART_WIDTH
     height: int = CHART_HEIGHT
+    font_size: int = CHART_FONT_SIZE
     plot_left: int = _LEFT
     plot_right: int = CHART_WIDTH - _RIGHT
     plot_top: int = _TOP
