@@ -3,10 +3,13 @@ season to the same forecasts the live service kept."""
 
 from __future__ import annotations
 
+import glob
 import shutil
 import sqlite3
 import threading
 from pathlib import Path
+
+import pytest
 
 from fairfight.conquest import season
 from fairfight.conquest.forecast import forecast
@@ -117,3 +120,34 @@ def test_the_backfill_replays_the_season_to_the_forecasts_kept_live(tmp_path: Pa
     assert live.history(1) == kept[:3]
     fresh.catalog.close()
     live.catalog.close()
+
+
+@pytest.mark.filterwarnings("ignore::ResourceWarning")  # pooled psycopg teardown, as elsewhere
+def test_two_writers_on_postgresql_store_the_forecast_once() -> None:
+    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+        pytest.skip("PostgreSQL server programs are not installed")
+    from tests.web.postgres_cluster import postgres_cluster
+
+    with postgres_cluster() as url:
+        season.create_season(url, star_map(), "star", seed=SEED)
+        list(season.fight(f"{url}#1", 1))
+        catalogs = [SeasonCatalog(SeasonDatabase(url)) for _ in range(2)]
+        snap = catalogs[0].snapshot(1)
+        made = forecast(public_state(snap), [], seasons=300, forecast_seed="pg")
+        start, answers = threading.Barrier(2), []
+
+        def write(catalog: SeasonCatalog) -> None:
+            start.wait()
+            with catalog.database.transaction(1, write=True) as session:
+                answers.append(record_forecast(session, 1, made))
+
+        threads = [threading.Thread(target=write, args=(c,)) for c in catalogs]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(answers) == [False, True]
+        with catalogs[1].read(1) as session:
+            assert read_history(session) == [(1, made)]
+        for catalog in catalogs:
+            catalog.close()

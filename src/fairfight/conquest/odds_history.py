@@ -68,9 +68,9 @@ def _insert_once(session: Session, table: Any, values: dict[str, Any]) -> bool:
     ensure_key_table(session.connection())
     dialect = session.get_bind().dialect.name
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    statement = insert(table).values(**values).on_conflict_do_nothing()
-    result = session.execute(statement)
-    return bool(getattr(result, "rowcount", 0))
+    key = next(iter(table.primary_key.columns))
+    statement = insert(table).values(**values).on_conflict_do_nothing().returning(key)
+    return session.execute(statement).first() is not None
 
 
 def record_forecast(session: Session, battle: int, made: Forecast) -> bool:
