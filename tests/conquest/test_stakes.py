@@ -171,3 +171,14 @@ def test_the_noise_bound_follows_the_binomial_spread() -> None:
     assert stakes.importance_noise_points({"A": 0.5}, {"A": 0.5}, 10_000) == \
         pytest.approx(50 * math.sqrt(2 / math.pi) * math.sqrt(0.5 / 10_000))
     assert stakes.importance_noise_points({"A": 1.0}, {"A": 0.0}, 100) == 0.0
+
+
+def test_the_stakes_never_read_the_season_key() -> None:
+    """Handed the public state only (no key at all), the stakes come out the same."""
+    state = engine.new_state(star_map(), SEED)
+    public = {name: state[name] for name in ("world", "max_battles", "board")}
+    pairing = stakes.next_pairings(public, [])[0]
+    found = stakes.stakes_of(public, [], pairing, seasons=300, forecast_seed="public")
+    keyed = stakes.stakes_of({**state, "key": seed_number(7)}, [], pairing, seasons=300,
+                             forecast_seed="public")
+    assert found.to_json() == keyed.to_json()
