@@ -10,13 +10,16 @@ made before them still open; a reader finds none and shows no history.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from fairfight.conquest.forecast import FactionOdds, Forecast
+from fairfight.conquest import engine
+from fairfight.conquest.forecast import FactionOdds, Forecast, forecast
 from fairfight.conquest.rows import (
     BattleStakesRow,
     OddsHistoryRow,
@@ -26,15 +29,18 @@ from fairfight.conquest.rows import (
     load_column,
     season_of,
 )
+from fairfight.core.errors import InputError
 
 __all__ = [
     "HISTORY_SEASONS",
+    "backfill",
     "forecast_from_json",
     "history_version",
     "read_history",
     "read_stakes",
     "record_forecast",
     "record_stakes",
+    "replayed_states",
     "seed_before",
 ]
 
@@ -61,6 +67,50 @@ def forecast_from_json(plain: dict[str, Any]) -> Forecast:
                         survived=int(line["survived"]))
             for line in plain["factions"]),
     )
+
+
+def replayed_states(map_data: dict[str, Any], max_battles: int | None,
+                    ledger: list[dict[str, Any]],
+                    history: list[dict[str, Any]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(battles fought, public state) after each aired battle, 0 first: the season replayed
+    from its map, ledger and each battle's saved draws by the engine's own step (no seed is
+    needed once a battle has aired). A replay that misses the recorded winner is refused."""
+    from fairfight.conquest.stakes import engine_step
+
+    state = engine.new_state(map_data, "", max_battles)
+    yield 0, state
+    for aired in history:
+        state, replayed = engine_step(state, ledger, [int(d["value"]) for d in aired["draws"]])
+        if replayed["winner"] != aired["winner"]:
+            raise InputError(f"battle {aired['number']}", "the replay does not match the record")
+        yield int(aired["number"]), state
+
+
+def backfill(transaction: Callable[[bool], AbstractContextManager[Session]], stem: str,
+             seasons: int = HISTORY_SEASONS) -> list[int]:
+    """Keep every forecast missing from the history, each from the board its battle left,
+    with the seed `seed_before(stem, battle + 1)`; returns the battles added.
+
+    `transaction(write)` opens a transaction on the season; the forecasts are made outside
+    any transaction and each row is written in a short one of its own, so contributions are
+    never held up while seasons are simulated."""
+    from fairfight.conquest.season import summary_in
+    from fairfight.conquest.store import SeasonStore
+
+    with transaction(False) as session:
+        public = summary_in(session)
+        aired = SeasonStore.history(session)
+        kept = {battle for battle, _ in read_history(session)}
+    added = []
+    for battle, state in replayed_states(public.map_data, public.header["max_battles"],
+                                         public.ledger, aired):
+        if battle not in kept:
+            made = forecast(state, [], seasons=seasons,
+                            forecast_seed=seed_before(stem, battle + 1))
+            with transaction(True) as session:
+                if record_forecast(session, battle, made):
+                    added.append(battle)
+    return added
 
 
 def _insert_once(session: Session, table: Any, values: dict[str, Any]) -> bool:

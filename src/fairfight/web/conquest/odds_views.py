@@ -15,23 +15,24 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from fractions import Fraction
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine
 from fairfight.conquest import movers as movers_rule
 from fairfight.conquest import stakes as stakes_rule
 from fairfight.conquest.forecast import Forecast, forecast
 from fairfight.conquest.odds_history import (
     HISTORY_SEASONS,
+    backfill,
     history_version,
     read_history,
     read_stakes,
     record_forecast,
     record_stakes,
-    seed_before,
 )
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.odds_chart import OddsChart, odds_chart
@@ -237,27 +238,12 @@ class OddsStory:
         }
 
     def backfill(self, snap: Snapshot, stem: str) -> int:
-        """Keep the forecasts missing from the history, each from the board its battle left:
-        the season replayed from its map, ledger and saved draws by the engine (public once
-        aired). Returns how many were added."""
-        state = engine.new_state(snap.summary.map_data, "",
-                                 snap.summary.header["max_battles"])
-        ledger = snap.summary.ledger
-        kept = dict(self.history(snap.season_id))
-        added = 0
-        for battle in range(len(snap.history) + 1):
-            if battle not in kept:
-                made = forecast(state, [], seasons=self.seasons,
-                                forecast_seed=seed_before(stem, battle + 1))
-                with self.catalog.database.transaction(snap.season_id, write=True) as session:
-                    added += record_forecast(session, battle, made)
-            if battle < len(snap.history):
-                aired = snap.history[battle]
-                state, replayed = stakes_rule.engine_step(
-                    state, ledger, [int(d["value"]) for d in aired["draws"]])
-                if replayed["winner"] != aired["winner"]:
-                    raise ValueError(f"battle {battle + 1}: the replay does not match the record")
-        return added
+        """Keep the forecasts missing from the history, each from the board its battle left
+        (`odds_history.backfill`: the aired battles replayed by the engine). How many added."""
+        def transaction(write: bool) -> AbstractContextManager[Session]:
+            return self.catalog.database.transaction(snap.season_id, write=write)
+
+        return len(backfill(transaction, stem, self.seasons))
 
     # ------------------------------------------------------------ reading
 
