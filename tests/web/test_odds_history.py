@@ -137,3 +137,31 @@ def test_two_writers_on_postgresql_store_the_forecast_once() -> None:
         season.create_season(url, star_map(), "star", seed=SEED)
         list(season.fight(f"{url}#1", 1))
         _race_two_writers(url)
+
+
+def test_a_rebellion_s_stakes_resolve_on_its_episode(tmp_path: Path) -> None:
+    """A waiting rebellion has known fighters: its stakes are worked out before it airs, and
+    its episode shows them beside the chances before and after."""
+    path = _season(tmp_path, 2)
+    story = OddsStory(_catalog(path), seasons=300)
+    board = story.catalog.snapshot(1).board
+    rebel = next(code for code, f in sorted(board["factions"].items()) if not f["standing"])
+    season.contribute(path, rebel, 50)
+    snap = story.catalog.snapshot(1)
+    story.update(snap, public_state(snap), forecast_seed_for(snap, None))
+    stakes = story.stakes(snap)
+    assert stakes is not None and stakes.rebellion and stakes.pairings == 1
+    assert [p.attacker for p in stakes.shown] == [rebel]
+    list(season.fight(path, 1))
+    snap = story.catalog.snapshot(1)
+    story.update(snap, public_state(snap), forecast_seed_for(snap, None))
+    resolved = story.resolved(snap, 3)
+    assert resolved is not None and resolved.worked_out
+    assert {f.faction for f in resolved.fighters} == {resolved.winner, resolved.loser}
+    assert resolved.pairing_text == "certain"
+    assert all(f.if_wins_text and f.if_loses_text for f in resolved.fighters)
+    moved, battle = story.movers(snap)
+    assert battle == 3
+    fought = [m for m in moved if m.faction in (resolved.winner, resolved.loser)]
+    assert fought and all("rebellion" in m.reason for m in fought)
+    story.catalog.close()
