@@ -10,6 +10,7 @@ import typer
 
 from fairfight.conquest.forecast_cli import forecast
 from fairfight.conquest.map_cli import app as map_app
+from fairfight.conquest.odds_history_cli import odds_history
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
 from fairfight.inputs import check_output_file, check_output_folder
@@ -464,3 +465,4 @@ def demo(
 
 
 app.command()(forecast)
+app.command("odds-history")(odds_history)

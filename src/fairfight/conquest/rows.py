@@ -34,6 +34,7 @@ from fairfight.core.errors import InputError
 from fairfight.core.records import canonical_json
 
 __all__ = [
+    "BattleStakesRow",
     "ContributionKeyRow",
     "DAMAGED",
     "EngineFileRow",
@@ -43,6 +44,7 @@ __all__ = [
     "LogHeadRow",
     "LogLeafRow",
     "OLD_KEY_TABLE",
+    "OddsHistoryRow",
     "OperatorSessionRow",
     "RefundRow",
     "SEASON_INFO_KEY",
@@ -284,3 +286,34 @@ def check_stored_integer(field: str, value: int, low: int = 1) -> int:
     if not low <= value <= SQLITE_INTEGER_MAX:
         raise InputError(field, f"must be from {low} to {SQLITE_INTEGER_MAX}")
     return value
+
+
+# ---------------------------------------------------------------- title odds over time
+# The forecasts kept after each aired battle and the stakes of the battle that came next
+# (`fairfight.conquest.odds_history` reads and writes them). Both are keyed by season and
+# battle, so a second process that computed the same one inserts nothing.
+
+
+class OddsHistoryRow(_KeysBase):
+    """The title odds as one battle left the board: `battle` battles fought (0 = before
+    battle 1), the forecast as `Forecast.to_json` (seed, seasons, every faction's counts,
+    chance and interval)."""
+
+    __tablename__ = "odds_history"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    battle: Mapped[int] = mapped_column(Integer, primary_key=True)
+    forecast_seed: Mapped[str] = mapped_column(String(300))
+    seasons: Mapped[int] = mapped_column(Integer)
+    forecast: Mapped[str] = mapped_column(Text)
+
+
+class BattleStakesRow(_KeysBase):
+    """The stakes of battle `battle`, worked out before it aired from the public board with
+    the ledger up to `ledger_seq` (pools and rebellion funds change them): the pairings
+    considered and, for each, both outcomes' forecasts (`Stakes.to_json`)."""
+
+    __tablename__ = "battle_stakes"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    battle: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ledger_seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stakes: Mapped[str] = mapped_column(Text)

@@ -23,7 +23,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from fairfight.conquest.forecast import FactionOdds, Forecast, forecast, pool_effect
+from fairfight.conquest.odds_history import seed_before
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
+from fairfight.web.conquest.odds_views import OddsStory
 from fairfight.web.conquest.refusals import Refusal
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "StateKey",
     "Status",
     "forecast_seed_for",
+    "forecast_stem",
     "public_state",
 ]
 
@@ -141,8 +144,12 @@ def public_state(snap: Snapshot) -> dict[str, Any]:
 
 def forecast_seed_for(snap: Snapshot, fixed: str | None) -> str:
     """The recorded forecast seed: public text plus the battle it stands before."""
-    stem = fixed if fixed is not None else snap.summary.commitment
-    return f"{stem}-before-{snap.board['next_battle']}"
+    return seed_before(forecast_stem(snap, fixed), snap.board["next_battle"])
+
+
+def forecast_stem(snap: Snapshot, fixed: str | None) -> str:
+    """The public text every forecast seed of the season starts with."""
+    return fixed if fixed is not None else snap.summary.commitment
 
 
 def _state_key(snap: Snapshot) -> StateKey:
@@ -165,6 +172,8 @@ class ForecastCache:
         self._effect_lock = threading.Lock()
         self.computed = 0
         """Forecasts made so far (for tests and the curious)."""
+        self.story = OddsStory(catalog)
+        """The kept forecasts, movers and stakes (made on this cache's worker thread)."""
 
     @property
     def enabled(self) -> bool:
@@ -193,13 +202,20 @@ class ForecastCache:
         try:
             while True:
                 snap = self.catalog.snapshot(season_id)
+                seed = forecast_seed_for(snap, self.fixed_seed)
+                try:
+                    kept = self.story.update(snap, public_state(snap), seed)
+                except Exception:  # the odds on the page come first; the next battle retries
+                    kept = None
                 key = _state_key(snap)
                 ready = self._ready.get(season_id)
                 if ready is not None and ready[0] == key:
                     return
-                result = forecast(public_state(snap), snap.summary.ledger,
-                                  seasons=self.seasons,
-                                  forecast_seed=forecast_seed_for(snap, self.fixed_seed))
+                due = any(e["before_battle"] == snap.board["next_battle"]
+                          for e in snap.summary.ledger)
+                result = (kept if kept is not None and kept.seasons == self.seasons and not due
+                          else forecast(public_state(snap), snap.summary.ledger,
+                                        seasons=self.seasons, forecast_seed=seed))
                 with self._lock:
                     self._ready[season_id] = (key, result)
                     self.computed += 1

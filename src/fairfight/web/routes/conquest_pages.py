@@ -84,6 +84,7 @@ def season_home(request: Request, season_id: int, conquest: Service) -> HTMLResp
         request, "home.html",
         season=views.season_view(snap, conquest.payments_only), map=views.map_state(snap),
         forecast=conquest.forecasts.view(snap),
+        story=conquest.forecasts.story.home(snap) if conquest.forecasts.enabled else None,
     )
 
 
@@ -106,8 +107,10 @@ def episode_page(request: Request, season_id: int, number: int, conquest: Servic
         raise LookupError(f"battle {number} has not been fought")
     episode = episode_views.episode(snap, number).model_copy(
         update={"head": log_views.battle_head(conquest.catalog, season_id, number)})
+    resolved = (conquest.forecasts.story.resolved(snap, number)
+                if conquest.forecasts.enabled else None)
     return _page(request, "episode.html", season=views.season_ref(snap),
-                 episode=episode, map=views.map_state(snap, number))
+                 episode=episode, map=views.map_state(snap, number), resolved=resolved)
 
 
 def _card(
@@ -124,6 +127,8 @@ def _card(
         form_key=secrets.token_urlsafe(18), error=error,
         confirmation=views.confirmation(snap, code, added, _receipt(conquest, season_id, added)),
         forecast=conquest.forecasts.view(snap), effect=effect,
+        odds_chart=(conquest.forecasts.story.chart(snap, code)
+                    if conquest.forecasts.enabled else None),
     )
 
 

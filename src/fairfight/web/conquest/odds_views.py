@@ -1,0 +1,364 @@
+"""Title odds over time on the show's pages: the kept forecasts, the movers, the stakes.
+
+`OddsStory.update` runs on the forecast cache's background thread after a battle airs: it
+keeps the forecast the battle left (`HISTORY_SEASONS` seasons, recorded once per battle even
+when several processes make it) and works out the stakes of the next battle from the public
+board (`conquest.stakes`). The pages only read what is kept, through views built here; every
+number comes from the kept forecasts and the battle record, and templates only format it.
+Nothing here sees the secret seed: the next regular battle's pairing is not known before it
+airs, so its stakes are given for the pairings with the most title chance likely at stake,
+each with its public chance.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from fractions import Fraction
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
+
+from fairfight.conquest import movers as movers_rule
+from fairfight.conquest import stakes as stakes_rule
+from fairfight.conquest.forecast import Forecast, forecast
+from fairfight.conquest.odds_history import (
+    HISTORY_SEASONS,
+    backfill,
+    history_version,
+    read_history,
+    read_stakes,
+    record_forecast,
+    record_stakes,
+)
+from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
+from fairfight.web.conquest.odds_chart import OddsChart, odds_chart
+
+__all__ = [
+    "FighterStakes",
+    "MoverView",
+    "OddsStory",
+    "PairingStakes",
+    "ResolvedStakes",
+    "StakesView",
+    "StoryView",
+    "VIEWS_KEPT",
+]
+
+
+VIEWS_KEPT = 256
+"""Built views kept in memory (per season version, kept-odds version and page)."""
+_View = TypeVar("_View")
+
+
+class MoverView(BaseModel):
+    """One mover as the page shows it."""
+
+    faction: str
+    name: str
+    before_text: str
+    after_text: str
+    change_points: str = Field(description="after minus before, in points, two places")
+    change_text: str = Field(description="e.g. `−4.1 points`")
+    rising: bool
+    reason: str
+
+
+class FighterStakes(BaseModel):
+    """One fighter's title chance now, if it wins and if it loses."""
+
+    faction: str
+    name: str
+    now_text: str | None
+    if_wins_text: str | None = Field(description="None when it cannot win (a full pool)")
+    if_loses_text: str | None = Field(description="None when it cannot lose (a full pool)")
+    swing_text: str | None = Field(description="if wins minus if loses, in points")
+
+
+class PairingStakes(BaseModel):
+    """The stakes of one pairing: its public chance, the battle chance, both fighters."""
+
+    attacker: str
+    defender: str
+    rebellion: bool
+    pairing_chance: str = Field(description="exact, num/den")
+    pairing_text: str
+    attacker_chance: str = Field(description="attacker's battle chance, exact num/den")
+    attacker_chance_text: str
+    importance: str = Field(description="half the L1 distance between the two outcomes' "
+                            "title distributions, in points, two places")
+    importance_text: str
+    noise_text: str = Field(description="the importance two independent runs of the same "
+                            "board would show by chance (an upper bound)")
+    fighters: list[FighterStakes]
+
+
+class StakesView(BaseModel):
+    """The stakes of battle `battle`, as worked out before it airs."""
+
+    battle: int
+    pairings: int = Field(description="how many pairings the battle could be")
+    rebellion: bool
+    seasons: int
+    forecast_seed: str
+    shown: list[PairingStakes]
+
+
+class ResolvedStakes(BaseModel):
+    """How a fought battle's stakes resolved: the chances before, the result, the chances after."""
+
+    battle: int
+    winner: str
+    loser: str
+    worked_out: bool = Field(description="whether this pairing's stakes were worked out "
+                             "before the battle")
+    pairing_text: str
+    fighters: list[FighterStakes]
+    before_text: dict[str, str]
+    after_text: dict[str, str]
+
+
+class StoryView(BaseModel):
+    """The season home's part: the chart, the movers, the next battle's stakes."""
+
+    chart: OddsChart | None
+    movers: list[MoverView]
+    movers_battle: int | None = Field(None, description="the battle the movers moved after")
+    stakes: StakesView | None
+
+
+def _percent(chance: float) -> str:
+    return f"{chance * 100:.1f}%"
+
+
+_MINUS = "\u2212"
+"""The minus sign a change is written with (not the hyphen)."""
+
+
+def _points(change: float) -> str:
+    return f"{'+' if change >= 0 else _MINUS}{abs(change):.1f} points"
+
+
+def _one_in(chance: Fraction) -> str:
+    if chance == 1:
+        return "certain"
+    if chance.numerator == 1:
+        return f"1 in {chance.denominator:,} ({_percent(float(chance))})"
+    return f"{_percent(float(chance))}"
+
+
+def _chances(made: Forecast) -> dict[str, float]:
+    return {odds.faction: odds.title_chance for odds in made.factions}
+
+
+def _outcome_chance(outcome: dict[str, Any], faction: str) -> float | None:
+    """A faction's title chance after one stored outcome (its forecasts mixed by weight)."""
+    if not outcome["forecasts"]:
+        return None
+    total = 0.0
+    for part in outcome["forecasts"]:
+        made = part["forecast"]
+        line = next((f for f in made["factions"] if f["faction"] == faction), None)
+        total += float(Fraction(part["weight"])) * (
+            0.0 if line is None else int(line["titles"]) / int(made["seasons"]))
+    return total
+
+
+def _fighters(snap: Snapshot, stored: dict[str, Any], now: dict[str, float]) -> list[FighterStakes]:
+    fighters = []
+    for role, won, lost in (("attacker", "attacker_wins", "defender_wins"),
+                            ("defender", "defender_wins", "attacker_wins")):
+        code = stored[role]
+        wins, loses = _outcome_chance(stored[won], code), _outcome_chance(stored[lost], code)
+        fighters.append(FighterStakes(
+            faction=code, name=snap.name_of(code),
+            now_text=_percent(now[code]) if code in now else None,
+            if_wins_text=None if wins is None else _percent(wins),
+            if_loses_text=None if loses is None else _percent(loses),
+            swing_text=None if wins is None or loses is None else _points((wins - loses) * 100)))
+    return fighters
+
+
+class OddsStory:
+    """Keeps and shows the title odds over time of a catalog's seasons."""
+
+    def __init__(self, catalog: SeasonCatalog, seasons: int = HISTORY_SEASONS) -> None:
+        self.catalog = catalog
+        self.seasons = seasons
+        self._done: set[tuple[int, int, int]] = set()
+        self._latest: dict[int, tuple[int, Forecast]] = {}
+        self._history: dict[int, tuple[tuple[int, int, int], list[tuple[int, Forecast]]]] = {}
+        self._views: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ the background jobs
+
+    def update(self, snap: Snapshot, state: dict[str, Any], seed: str) -> Forecast | None:
+        """Keep the forecast the latest battle left (once per battle) and the next battle's
+        stakes (once per ledger version: pools and rebellion funds change them); call off the
+        request path. Returns the kept forecast."""
+        battle, season_id, seq = len(snap.history), snap.season_id, snap.version[1]
+        latest = self._latest.get(season_id)
+        made = latest[1] if latest and latest[0] == battle else None
+        if made is None:
+            made = dict(self.history(season_id)).get(battle)
+        if made is None:
+            made = forecast(state, [], seasons=self.seasons, forecast_seed=seed)
+            with self.catalog.database.transaction(season_id, write=True) as session:
+                record_forecast(session, battle, made)
+        with self._lock:
+            self._latest[season_id] = (battle, made)
+        if not snap.board["ended"] and (season_id, battle, seq) not in self._done:
+            with self.catalog.read(season_id) as session:
+                known = read_stakes(session, battle + 1, seq)
+            if known is None:
+                stored = self.next_stakes(state, snap.summary.ledger, made, seed)
+                with self.catalog.database.transaction(season_id, write=True) as session:
+                    record_stakes(session, battle + 1, seq, stored)
+            with self._lock:
+                self._done.add((season_id, battle, seq))
+        return made
+
+    def next_stakes(self, state: dict[str, Any], ledger: list[dict[str, Any]], now: Forecast,
+                    seed: str) -> dict[str, Any]:
+        """The stakes of the next battle from the public board and the contributions due to
+        it: every pairing's chance, the chosen pairings' two outcomes each (as stored)."""
+        pairings = stakes_rule.next_pairings(state, ledger)
+        chosen = stakes_rule.likely_pairings(pairings, _chances(now))
+        return {
+            "battle": state["board"]["next_battle"], "pairings": len(pairings),
+            "rebellion": bool(pairings and pairings[0].rebellion), "seasons": self.seasons,
+            "forecast_seed": seed,
+            "stakes": [stakes_rule.stakes_of(state, ledger, pairing, seasons=self.seasons,
+                                             forecast_seed=seed).to_json()
+                       for pairing in chosen],
+        }
+
+    def backfill(self, snap: Snapshot, stem: str) -> int:
+        """Keep the forecasts missing from the history, each from the board its battle left
+        (`odds_history.backfill`: the aired battles replayed by the engine). How many added."""
+        def transaction(write: bool) -> AbstractContextManager[Session]:
+            return self.catalog.database.transaction(snap.season_id, write=write)
+
+        return len(backfill(transaction, stem, self.seasons))
+
+    # ------------------------------------------------------------ reading
+
+    def history(self, season_id: int) -> list[tuple[int, Forecast]]:
+        """The season's kept forecasts, oldest first (read again only when one is added)."""
+        with self.catalog.read(season_id) as session:
+            version = history_version(session)
+            cached = self._history.get(season_id)
+            if cached is not None and cached[0] == version:
+                return cached[1]
+            rows = read_history(session)
+        with self._lock:
+            self._history[season_id] = (version, rows)
+        return rows
+
+    def _memo(self, snap: Snapshot, name: str, build: Callable[[], _View]) -> _View:
+        """A view built once per season version and kept-odds version (they never change
+        in between); the newest `VIEWS_KEPT` are kept."""
+        self.history(snap.season_id)  # refreshes the kept-odds version
+        key = (name, snap.season_id, snap.version, self._history[snap.season_id][0])
+        with self._lock:
+            if key in self._views:
+                self._views.move_to_end(key)
+                found: _View = self._views[key]
+                return found
+        made = build()
+        with self._lock:
+            self._views[key] = made
+            while len(self._views) > VIEWS_KEPT:
+                self._views.popitem(last=False)
+        return made
+
+    def _points(self, season_id: int) -> list[tuple[int, dict[str, float]]]:
+        return [(battle, _chances(made)) for battle, made in self.history(season_id)]
+
+    def chart(self, snap: Snapshot, faction: str | None = None) -> OddsChart | None:
+        """The chart of the leading factions, or of one faction's own line."""
+        return self._memo(snap, f"chart:{faction}", lambda: self._chart(snap, faction))
+
+    def _chart(self, snap: Snapshot, faction: str | None) -> OddsChart | None:
+        points = self._points(snap.season_id)
+        names = {code: snap.name_of(code) for code in snap.board["factions"]}
+        if faction is not None:
+            return odds_chart(points, names, [faction],
+                              title=f"{snap.name_of(faction)}'s title chance over the season")
+        return odds_chart(points, names, title="Title chances of the leading factions")
+
+    def movers(self, snap: Snapshot) -> tuple[list[MoverView], int | None]:
+        """Movers between the two latest kept forecasts, with the battles between as reasons."""
+        rows = self.history(snap.season_id)
+        if len(rows) < 2:
+            return [], None
+        (old_battle, old), (new_battle, new) = rows[-2], rows[-1]
+        entries = snap.history[old_battle:new_battle]
+        found = movers_rule.movers(_chances(old), _chances(new), entries)
+        return [MoverView(
+            faction=m.faction, name=snap.name_of(m.faction), before_text=_percent(m.before),
+            after_text=_percent(m.after), change_points=f"{m.change_points:+.2f}",
+            change_text=_points(m.change_points), rising=m.change_points > 0,
+            reason=m.reason) for m in found], new_battle
+
+    def stakes(self, snap: Snapshot) -> StakesView | None:
+        """The stakes of the next battle, if worked out yet."""
+        if snap.board["ended"]:
+            return None
+        battle = snap.board["next_battle"]
+        with self.catalog.read(snap.season_id) as session:
+            stored = read_stakes(session, battle)
+        if stored is None:
+            return None
+        rows = dict(self.history(snap.season_id))
+        now = _chances(rows[battle - 1]) if battle - 1 in rows else {}
+        shown = []
+        for one in stored["stakes"]:
+            pairing, chance = Fraction(one["pairing_chance"]), Fraction(
+                one["attacker_wins"]["chance"])
+            importance = float(one["importance"])
+            shown.append(PairingStakes(
+                attacker=one["attacker"], defender=one["defender"], rebellion=one["rebellion"],
+                pairing_chance=one["pairing_chance"], pairing_text=_one_in(pairing),
+                attacker_chance=one["attacker_wins"]["chance"],
+                attacker_chance_text=_percent(float(chance)),
+                importance=f"{importance:.2f}", importance_text=f"{importance:.1f} points",
+                noise_text=f"{float(one.get('importance_noise', 0)):.1f} points",
+                fighters=_fighters(snap, one, now)))
+        return StakesView(battle=battle, pairings=int(stored["pairings"]),
+                          rebellion=bool(stored["rebellion"]), seasons=int(stored["seasons"]),
+                          forecast_seed=str(stored["forecast_seed"]), shown=shown)
+
+    def home(self, snap: Snapshot) -> StoryView:
+        """The season home's chart, movers and stakes."""
+        def build() -> StoryView:
+            moved, battle = self.movers(snap)
+            return StoryView(chart=self.chart(snap), movers=moved, movers_battle=battle,
+                             stakes=self.stakes(snap))
+        return self._memo(snap, "home", build)
+
+    def resolved(self, snap: Snapshot, number: int) -> ResolvedStakes | None:
+        """How battle `number`'s stakes resolved (None without the forecasts around it)."""
+        rows = dict(self.history(snap.season_id))
+        if number - 1 not in rows or number not in rows:
+            return None
+        entry = snap.history[number - 1]
+        with self.catalog.read(snap.season_id) as session:
+            stored = read_stakes(session, number)
+        before, after = _chances(rows[number - 1]), _chances(rows[number])
+        fighters = (entry["attacker"], entry["defender"])
+        match = next((one for one in (stored or {}).get("stakes", [])
+                      if (one["attacker"], one["defender"]) == fighters), None)
+        candidates = entry.get("candidates")
+        chance = (Fraction(1) if not candidates else
+                  Fraction(1, int(candidates["attackers"]) * int(candidates["defenders"])))
+        return ResolvedStakes(
+            battle=number, winner=entry["winner"], loser=entry["loser"],
+            worked_out=match is not None, pairing_text=_one_in(chance),
+            fighters=[] if match is None else _fighters(snap, match, before),
+            before_text={code: _percent(before.get(code, 0.0)) for code in fighters},
+            after_text={code: _percent(after.get(code, 0.0)) for code in fighters})
