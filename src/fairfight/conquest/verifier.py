@@ -23,9 +23,11 @@ if __package__:
     from fairfight.conquest import beacons, engine, log_check, tables
     from fairfight.core.draws import verify_reveal
     from fairfight.core.records import (
+        MAX_NESTING,
         ReadRefusal,
         first_difference,
         json_lines,
+        nested_too_deep,
         read_zip_members,
     )
 else:  # a plain file in a season archive: the files lying beside it stand in for the package
@@ -35,9 +37,11 @@ else:  # a plain file in a season archive: the files lying beside it stand in fo
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]
     from draws import verify_reveal  # type: ignore[import-not-found, no-redef, unused-ignore]
     from records import (  # type: ignore[import-not-found, no-redef, unused-ignore]
+        MAX_NESTING,
         ReadRefusal,
         first_difference,
         json_lines,
+        nested_too_deep,
         read_zip_members,
     )
 
@@ -381,7 +385,7 @@ def _parse_json(text: str) -> Any:
 def _parse_json_text(name: str, number: int, line: str) -> Any:
     """One JSON value of a record or saved file; a failure names the file and the line."""
     try:
-        return _parse_json(line)
+        value = _parse_json(line)
     except RecursionError:
         raise ReplayMismatch(name, f"line {number}: nested too deeply") from None
     except _RecordFileError as error:
@@ -390,6 +394,9 @@ def _parse_json_text(name: str, number: int, line: str) -> Any:
         raise ReplayMismatch(
             name, f"line {number}: not valid JSON ({engine.shown(str(error))})"
         ) from None
+    if nested_too_deep(line, value):
+        raise ReplayMismatch(name, f"line {number}: nested more than {MAX_NESTING} levels deep")
+    return value
 
 
 def _parse_record_file(name: str, data: bytes, single: bool = False) -> Any:

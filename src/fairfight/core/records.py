@@ -27,6 +27,7 @@ __all__ = [
     "MAX_LINE_BYTES",
     "MAX_MEMBERS",
     "MAX_MEMBER_BYTES",
+    "MAX_NESTING",
     "MAX_RATIO",
     "QUOTED_LENGTH",
     "RATIO_FLOOR",
@@ -36,6 +37,7 @@ __all__ = [
     "digest",
     "first_difference",
     "json_lines",
+    "nested_too_deep",
     "quoted",
     "read_zip_members",
     "write_jsonl",
@@ -198,6 +200,9 @@ MAX_LINE_BYTES = 1024 * 1024
 MAX_LINES = 1_000_000
 """Most lines of one JSON Lines record file (a million contributions; more cannot be replayed
 within a verifier's CPU budget)."""
+MAX_NESTING = 32
+"""Deepest nesting of lists and objects in a record file (a real one nests at most 6 deep);
+deeper values would make the recursive checks run out of stack."""
 QUOTED_LENGTH = 200
 """At most this many characters of an input are quoted back in a refusal."""
 
@@ -385,3 +390,21 @@ def json_lines(name: str, text: str) -> Iterator[tuple[int, str]]:
         if len(line) > MAX_LINE_BYTES:
             raise ReadRefusal(name, f"line {number}: longer than {MAX_LINE_BYTES} characters")
         yield number, line
+
+
+def nested_too_deep(text: str, value: Any) -> bool:
+    """True when `value` (parsed from `text`) nests lists and objects deeper than MAX_NESTING.
+
+    Only a text with more brackets than MAX_NESTING can be that deep, so most lines (a ledger
+    entry has one pair) are passed on a count made at C speed; the rest are walked, without
+    recursion."""
+    if text.count("[") + text.count("{") <= MAX_NESTING or not isinstance(value, dict | list):
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
