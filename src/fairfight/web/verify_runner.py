@@ -26,6 +26,7 @@ __all__ = [
     "VERIFY_MEMORY_BYTES",
     "VERIFY_OUTPUT_BYTES",
     "VERIFY_WALL_SECONDS",
+    "Limits",
     "Outcome",
     "Verdict",
     "main",
@@ -72,18 +73,29 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
 
 
-def _limit_child() -> None:
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The budget of one verification (the defaults above; tests pass smaller ones)."""
+
+    cpu_seconds: int = VERIFY_CPU_SECONDS
+    memory_bytes: int = VERIFY_MEMORY_BYTES
+    wall_seconds: float = VERIFY_WALL_SECONDS
+
+
+def _limit_child(cpu_seconds: int, memory_bytes: int) -> None:
     """The child's own CPU time and address space, set before it reads the archive (set by the
     child itself rather than by `preexec_fn`, which is unsafe in a threaded server)."""
-    resource.setrlimit(resource.RLIMIT_CPU, (VERIFY_CPU_SECONDS, VERIFY_CPU_SECONDS + 5))
-    resource.setrlimit(resource.RLIMIT_AS, (VERIFY_MEMORY_BYTES, VERIFY_MEMORY_BYTES))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def _command(archive: Path, receipts: Sequence[Path], heads: Sequence[Path]) -> list[str]:
+def _command(archive: Path, receipts: Sequence[Path], heads: Sequence[Path],
+             limits: Limits) -> list[str]:
     options = [item for path in receipts for item in ("--receipt", str(path))]
     options += [item for path in heads for item in ("--head", str(path))]
-    return [sys.executable, "-m", "fairfight.web.verify_runner", str(archive), *options]
+    return [sys.executable, "-m", "fairfight.web.verify_runner", str(limits.cpu_seconds),
+            str(limits.memory_bytes), str(archive), *options]
 
 
 _OUT_OF_MEMORY = 3
@@ -96,23 +108,25 @@ def _budget_spent(returncode: int) -> bool:
 
 
 def run_verifier(
-    archive: Path, receipts: Sequence[Path] = (), heads: Sequence[Path] = ()
+    archive: Path, receipts: Sequence[Path] = (), heads: Sequence[Path] = (),
+    limits: Limits = Limits(),
 ) -> Verdict:
     """Verify a season archive (and saved receipts and heads) in a limited child process."""
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     try:
         child = subprocess.run(
-            _command(archive, receipts, heads), capture_output=True, check=False,
-            timeout=VERIFY_WALL_SECONDS, env=environment,
+            _command(archive, receipts, heads, limits), capture_output=True, check=False,
+            timeout=limits.wall_seconds, env=environment,
             stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
         return Verdict(Outcome.TIMED_OUT, "archive",
-                       f"verification took longer than {VERIFY_WALL_SECONDS} s; try again later")
+                       f"verification took longer than {limits.wall_seconds:g} s; "
+                       "try again later")
     if _budget_spent(child.returncode):
         return Verdict(Outcome.TOO_COSTLY, "archive",
-                       f"verifying it needs more than {VERIFY_CPU_SECONDS} CPU seconds or "
-                       f"{VERIFY_MEMORY_BYTES // 2**20} MB here; verify it on your own computer "
+                       f"verifying it needs more than {limits.cpu_seconds} CPU seconds or "
+                       f"{limits.memory_bytes // 2**20} MB here; verify it on your own computer "
                        "with the verifier.py it carries")
     try:
         answer = json.loads(child.stdout[:VERIFY_OUTPUT_BYTES])
@@ -131,17 +145,19 @@ def _answer(verdict: Verdict) -> int:
 
 
 def main(arguments: list[str]) -> int:
-    """The child: verify `ARCHIVE [--receipt FILE]... [--head FILE]...`, print one JSON line."""
-    _limit_child()
-    from fairfight.conquest import publication
-    from fairfight.core.errors import InputError, VerificationError
-
-    receipts = [Path(v) for f, v in zip(arguments[1::2], arguments[2::2], strict=False)
-                if f == "--receipt"]
-    heads = [Path(v) for f, v in zip(arguments[1::2], arguments[2::2], strict=False)
-             if f == "--head"]
+    """The child: `CPU_SECONDS MEMORY_BYTES ARCHIVE [--receipt FILE]... [--head FILE]...`;
+    verify within those limits and print the verdict as one JSON line."""
+    _limit_child(int(arguments[0]), int(arguments[1]))
     try:
-        notes = publication.verify_folder(Path(arguments[0]), receipts, heads)
+        from fairfight.conquest import publication
+        from fairfight.core.errors import InputError, VerificationError
+    except MemoryError:
+        return _OUT_OF_MEMORY
+    archive, options = Path(arguments[2]), list(zip(arguments[3::2], arguments[4::2], strict=False))
+    receipts = [Path(value) for flag, value in options if flag == "--receipt"]
+    heads = [Path(value) for flag, value in options if flag == "--head"]
+    try:
+        notes = publication.verify_folder(archive, receipts, heads)
     except VerificationError as failure:
         return _answer(Verdict(Outcome.MISMATCH, failure.place, failure.detail))
     except InputError as error:

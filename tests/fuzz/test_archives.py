@@ -1,0 +1,165 @@
+"""Hostile season archives through all three verifiers: the same refusal, one line, every time.
+
+The three are the library (`publication.verify_folder`, what the service's child process
+runs), the command line (`fairfight conquest verify`) and the bare verifier an archive ships
+(`python3 -S verifier.py verify ...`, run as a real process from an extracted archive); the
+service's upload route is checked on top, through its limited child process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fairfight.conquest import archive, publication, season
+from fairfight.conquest.synthetic import synthetic_map
+from fairfight.core import records
+from fairfight.core.errors import VerificationError
+from fairfight.web import WebSettings, create_app
+from tests.conquest.helpers import SEED, reseal
+from tests.fuzz.conftest import assert_refused, invoke
+from tests.fuzz.hostile_zips import CASES, Entry, raw_zip
+
+LONGEST_REFUSAL = 2 * records.QUOTED_LENGTH
+"""No refusal line is longer than this, whatever the input (it quotes at most 200 chars)."""
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished season's archive, as a folder (its files are the ones hostile zips reuse)."""
+    root = tmp_path_factory.mktemp("hostile")
+    path = root / "season.db"
+    season.create_season(path, synthetic_map(8, 10, 3), "hostile", seed=SEED)
+    season.contribute(path, "ZZ-002", 20)
+    list(season.fight(path, None))
+    season.reveal(path)
+    publication.export_record(path, root / "record")
+    return root / "record"
+
+
+@pytest.fixture(scope="module")
+def files(good: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in good.iterdir()}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(WebSettings(database_url="sqlite://"))) as test_client:
+        yield test_client
+
+
+def _bare(good: Path, source: Path) -> subprocess.CompletedProcess[str]:
+    """The bare verifier of the extracted archive, standard library only, on `source`."""
+    return subprocess.run(
+        [sys.executable, "-S", "verifier.py", "verify", str(source)], cwd=good,
+        capture_output=True, text=True, check=False,
+        env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+
+
+def _three_verdicts(good: Path, source: Path) -> list[str]:
+    """The refusal line of the library, the command line and the bare verifier."""
+    with pytest.raises(VerificationError) as caught:
+        publication.verify_folder(source)
+    library = str(caught.value)
+    command = assert_refused(invoke("conquest", "verify", source), codes=(1,))
+    bare = _bare(good, source)
+    assert bare.returncode == 1 and "Traceback" not in bare.stderr, bare.stderr
+    assert len(bare.stderr.splitlines()) == 1, bare.stderr
+    return [library, command, bare.stderr.strip()]
+
+
+def test_the_hand_written_zip_of_a_good_archive_verifies_everywhere(
+    good: Path, files: dict[str, bytes], tmp_path: Path, client: TestClient
+) -> None:
+    """The builder itself is honest: every refusal below comes from the one lie it adds."""
+    path = tmp_path / "good.zip"
+    path.write_bytes(raw_zip([Entry(name, files[name]) for name in sorted(files)]))
+    assert any("final map matches" in note for note in publication.verify_folder(path))
+    assert invoke("conquest", "verify", path).exit_code == 0
+    assert _bare(good, path).returncode == 0
+    answer = client.post("/api/upload/verify", files={"archive": path.read_bytes()})
+    assert answer.status_code == 200 and answer.json()["ok"], answer.text
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_every_verifier_refuses_a_hostile_zip_the_same_way(
+    kind: str, good: Path, files: dict[str, bytes], tmp_path: Path, client: TestClient
+) -> None:
+    case = CASES[kind]
+    path = tmp_path / "hostile.zip"
+    path.write_bytes(case.build(files))
+    expected = f"{case.member}: "
+    for line in _three_verdicts(good, path):
+        assert expected in line and case.words in line, (kind, line)
+        assert len(line) <= LONGEST_REFUSAL
+    answer = client.post("/api/upload/verify", files={"archive": path.read_bytes()})
+    assert answer.status_code == 200, answer.text
+    verdict = answer.json()
+    assert (verdict["ok"], verdict["place"]) == (False, case.member), verdict
+    assert case.words in verdict["detail"]
+
+
+def test_a_device_as_the_archive_is_one_line(good: Path) -> None:
+    """`/dev/zero` never blocks or crashes a verifier: it is not a regular file."""
+    bare = _bare(good, Path("/dev/zero"))
+    assert (bare.returncode, bare.stderr.strip()) == (1, "MISMATCH archive: not a regular file")
+    assert_refused(invoke("conquest", "verify", "/dev/zero"), codes=(2,))
+
+
+def _noise(length: int) -> bytes:
+    """Hex digits that deflate poorly (a long line that no ratio rule catches first)."""
+    blocks = (hashlib.sha256(b"%d" % n).hexdigest().encode() for n in range(length // 64 + 1))
+    return b"".join(blocks)[:length]
+
+
+def _resealed(good: Path, tmp_path: Path, name: str, content: bytes) -> Path:
+    """A copy of the archive folder with one record file replaced and the manifest rewritten."""
+    folder = tmp_path / "forged"
+    shutil.copytree(good, folder)
+    (folder / name).write_bytes(content)
+    reseal(folder)
+    path = tmp_path / "forged.zip"
+    archive.write_zip({p.name: p.read_bytes() for p in folder.iterdir()}, path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("header.json", b"[" * 20_000 + b"]" * 20_000 + b"\n", "header.json: line 1: nested"),
+        ("map.json", b'{"a":' * 40 + b"1" + b"}" * 40 + b"\n",
+         f"nested more than {records.MAX_NESTING} levels deep"),
+        ("ledger.jsonl", b'{"seq":1,"x":"' + _noise(records.MAX_LINE_BYTES + 1) + b'"}\n',
+         f"line 1: longer than {records.MAX_LINE_BYTES} characters"),
+        ("history.jsonl", b'"' + b"z" * 5_000 + b"\n", "history.jsonl: line 1: not valid JSON"),
+    ],
+    ids=["deep brackets", "deep objects", "huge line", "long bad line"],
+)
+def test_hostile_json_in_a_record_file_is_one_short_line(
+    good: Path, tmp_path: Path, name: str, content: bytes, words: str
+) -> None:
+    path = _resealed(good, tmp_path, name, content)
+    for line in _three_verdicts(good, path):
+        assert words in line and len(line) <= LONGEST_REFUSAL, line
+
+
+def test_too_many_lines_are_refused_without_reading_them_all(
+    good: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line cap, lowered for the test (a million real lines would be slow to write)."""
+    monkeypatch.setattr(records, "MAX_LINES", 3)
+    lines = b"".join(b'{"seq":%d}\n' % n for n in range(1, 5))
+    folder = tmp_path / "folder"
+    shutil.copytree(good, folder)
+    (folder / "ledger.jsonl").write_bytes(lines)
+    reseal(folder)
+    with pytest.raises(VerificationError, match="ledger.jsonl: more than 3 lines; refused"):
+        publication.verify_folder(folder)
