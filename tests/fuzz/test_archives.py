@@ -163,3 +163,21 @@ def test_too_many_lines_are_refused_without_reading_them_all(
     reseal(folder)
     with pytest.raises(VerificationError, match="ledger.jsonl: more than 3 lines; refused"):
         publication.verify_folder(folder)
+
+
+def test_the_guides_quote_the_archive_rules_own_figures() -> None:
+    """VERIFY.md and docs/operations.md are written by hand: their caps are the constants'."""
+    guide = (Path(archive.__file__).parent / archive.GUIDE).read_text(encoding="utf-8")
+    operations = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text(
+        encoding="utf-8")
+    figures = [f"more than {records.MAX_MEMBERS} members",
+               f"member over {records.MAX_MEMBER_BYTES >> 20} MiB",
+               f"over {records.MAX_ARCHIVE_BYTES >> 20} MiB in all",
+               f"{records.RATIO_FLOOR >> 20} MiB more than {records.MAX_RATIO}",
+               f"{records.INFLATE_CHUNK >> 10} KiB at a time",
+               f"more than {records.MAX_NESTING} levels"]
+    for figure in figures:
+        assert figure in " ".join(guide.split()), figure
+    for name in ("MAX_MEMBERS", "MAX_MEMBER_BYTES", "MAX_ARCHIVE_BYTES", "MAX_RATIO",
+                 "RATIO_FLOOR", "INFLATE_CHUNK", "MAX_LINES", "MAX_LINE_BYTES", "MAX_NESTING"):
+        assert f"`{name}`" in operations, name
