@@ -9,6 +9,8 @@ service's upload route is checked on top, through its limited child process.
 from __future__ import annotations
 
 import hashlib
+import math
+import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +26,7 @@ from fairfight.core import records
 from fairfight.core.errors import VerificationError
 from fairfight.web import WebSettings, create_app
 from tests.conquest.helpers import SEED, reseal
+from tests.conquest.verifiers import javascript_verdicts
 from tests.fuzz.conftest import assert_refused, invoke
 from tests.fuzz.hostile_zips import CASES, Entry, raw_zip
 
@@ -85,6 +88,7 @@ def test_the_hand_written_zip_of_a_good_archive_verifies_everywhere(
     assert any("final map matches" in note for note in publication.verify_folder(path))
     assert invoke("conquest", "verify", path).exit_code == 0
     assert _bare(good, path).returncode == 0
+    assert javascript_verdicts([path], tmp_path)[str(path)]["ok"]
     answer = client.post("/api/upload/verify", files={"archive": path.read_bytes()})
     assert answer.status_code == 200 and answer.json()["ok"], answer.text
 
@@ -105,6 +109,23 @@ def test_every_verifier_refuses_a_hostile_zip_the_same_way(
     verdict = answer.json()
     assert (verdict["ok"], verdict["place"]) == (False, case.member), verdict
     assert case.words in verdict["detail"]
+
+
+def test_the_javascript_verifier_refuses_each_hostile_zip_in_the_same_words(
+    files: dict[str, bytes], tmp_path: Path
+) -> None:
+    """engine.js (Node here, a browser on the verify page) applies the same table of rules."""
+    paths = {}
+    for number, kind in enumerate(sorted(CASES)):
+        paths[kind] = tmp_path / f"case-{number}.zip"
+        paths[kind].write_bytes(CASES[kind].build(files))
+    verdicts = javascript_verdicts([*paths.values(), Path("/dev/zero")], tmp_path)
+    for kind, path in paths.items():
+        verdict = verdicts[str(path)]
+        assert not verdict["ok"], kind
+        assert f"{CASES[kind].member}: " in verdict["message"], (kind, verdict)
+        assert CASES[kind].words in verdict["message"], (kind, verdict)
+    assert verdicts["/dev/zero"]["message"] == "archive: not a regular file"
 
 
 def test_a_device_as_the_archive_is_one_line(good: Path) -> None:
@@ -181,3 +202,15 @@ def test_the_guides_quote_the_archive_rules_own_figures() -> None:
     for name in ("MAX_MEMBERS", "MAX_MEMBER_BYTES", "MAX_ARCHIVE_BYTES", "MAX_RATIO",
                  "RATIO_FLOOR", "INFLATE_CHUNK", "MAX_LINES", "MAX_LINE_BYTES", "MAX_NESTING"):
         assert f"`{name}`" in operations, name
+
+
+def test_engine_js_states_the_same_caps_as_records() -> None:
+    """engine.js repeats the caps of `records.read_zip_members` (it cannot import them)."""
+    script = (Path(archive.__file__).parent / "engine.js").read_text(encoding="utf-8")
+    rules = script[script.index("const ZIP_RULES = {"):script.index("};", script.index(
+        "const ZIP_RULES = {"))]
+    stated = {key: math.prod(int(factor) for factor in value.split("*"))
+              for key, value in re.findall(r"(\w+): ([\d *]+),", rules)}
+    assert stated == {"members": records.MAX_MEMBERS, "memberBytes": records.MAX_MEMBER_BYTES,
+                      "archiveBytes": records.MAX_ARCHIVE_BYTES, "ratio": records.MAX_RATIO,
+                      "ratioFloor": records.RATIO_FLOOR, "chunk": records.INFLATE_CHUNK}
