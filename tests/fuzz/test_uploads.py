@@ -99,7 +99,7 @@ def test_a_child_out_of_memory_is_too_costly_and_out_of_time_is_timed_out(
      (Outcome.BROKEN, 422)],
 )
 def test_each_outcome_short_of_a_verdict_has_its_status(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch, outcome: str, status: int
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, outcome: Outcome, status: int
 ) -> None:
     monkeypatch.setattr(verify, "run_verifier",
                         lambda *_: Verdict(outcome, "archive", "the reason, in one line"))

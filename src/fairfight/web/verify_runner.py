@@ -10,6 +10,7 @@ so a caller can put it behind whatever worker pool bounds how many run at once.
 
 from __future__ import annotations
 
+import enum
 import json
 import logging
 import os
@@ -46,7 +47,7 @@ VERIFY_OUTPUT_BYTES = 256 * 1024
 _log = logging.getLogger("fairfight.web")
 
 
-class Outcome:
+class Outcome(enum.StrEnum):
     """How a verification ended, as the route maps it to a status."""
 
     VERIFIED = "verified"
@@ -67,7 +68,7 @@ class Outcome:
 class Verdict:
     """What the child reported (or what became of it)."""
 
-    outcome: str
+    outcome: Outcome
     place: str = ""
     detail: str = ""
     notes: list[str] = field(default_factory=list)
@@ -130,8 +131,8 @@ def run_verifier(
                        "with the verifier.py it carries")
     try:
         answer = json.loads(child.stdout[:VERIFY_OUTPUT_BYTES])
-        return Verdict(answer["outcome"], answer.get("place", ""), answer.get("detail", ""),
-                       list(answer.get("notes", [])))
+        return Verdict(Outcome(answer["outcome"]), answer.get("place", ""),
+                       answer.get("detail", ""), list(answer.get("notes", [])))
     except (ValueError, KeyError, TypeError):
         _log.error("the verifier child stopped with status %s: %s", child.returncode,
                    child.stderr[-2000:].decode("utf-8", errors="replace"))
