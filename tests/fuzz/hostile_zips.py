@@ -154,6 +154,10 @@ CASES: dict[str, Case] = {
                               "not a file of a season record"),
     "corrupt deflate stream": Case(
         _changed("map.json", packed=b"\xff" * 64), "map.json", "deflate stream"),
+    "data after the deflate stream": Case(
+        lambda files: raw_zip([replace(e, packed=deflated(e.content) + b"junk")
+                               if e.name == "map.json" else e for e in _good(files)]),
+        "map.json", "deflate stream"),
     "wrong CRC-32": Case(_changed("map.json", crc=1), "map.json", "CRC-32"),
     "shorter than declared": Case(
         _changed("ledger.jsonl", declared=10**6, packed_size=None), "ledger.jsonl",

@@ -28,7 +28,7 @@ from fairfight.web import WebSettings, create_app
 from tests.conquest.helpers import SEED, reseal
 from tests.conquest.verifiers import javascript_verdicts
 from tests.fuzz.conftest import assert_refused, invoke
-from tests.fuzz.hostile_zips import CASES, Entry, raw_zip
+from tests.fuzz.hostile_zips import CASES, Entry, deflated, raw_zip
 
 LONGEST_REFUSAL = 2 * records.QUOTED_LENGTH
 """No refusal line is longer than this, whatever the input (it quotes at most 200 chars)."""
@@ -214,3 +214,20 @@ def test_engine_js_states_the_same_caps_as_records() -> None:
     assert stated == {"members": records.MAX_MEMBERS, "memberBytes": records.MAX_MEMBER_BYTES,
                       "archiveBytes": records.MAX_ARCHIVE_BYTES, "ratio": records.MAX_RATIO,
                       "ratioFloor": records.RATIO_FLOOR, "chunk": records.INFLATE_CHUNK}
+
+
+@pytest.mark.parametrize("size", [0, 1, records.INFLATE_CHUNK - 1, records.INFLATE_CHUNK,
+                                  records.INFLATE_CHUNK + 1, 3 * records.INFLATE_CHUNK, 1 << 20])
+def test_the_reader_gives_back_exactly_what_was_zipped_around_each_chunk_size(
+    size: int, tmp_path: Path
+) -> None:
+    """Inflating in steps never loses a byte, whatever the size against the step."""
+    content = hashlib.sha256(b"seed").digest() * (size // 64) + bytes(size - size // 64 * 32)
+    content = content[:size]
+    path = tmp_path / "one.zip"
+    path.write_bytes(raw_zip([Entry("map.json", content)]))
+    assert records.read_zip_members(path, {"map.json"}) == {"map.json": content}
+    trailing = raw_zip([Entry("map.json", content, packed=deflated(content) + b"junk")])
+    path.write_bytes(trailing)
+    with pytest.raises(records.ReadRefusal, match="deflate stream"):
+        records.read_zip_members(path, {"map.json"})

@@ -1892,14 +1892,17 @@
   /* Node: inflate at most `size` + 1 bytes, so a member lying about its size stops there. */
   async function nodeInflate(data, size, damaged, name) {
     const zlib = require("node:zlib");
+    let inflated;
     try {
-      return new Uint8Array(zlib.inflateRawSync(data, { maxOutputLength: Math.max(size, 1) }));
+      inflated = zlib.inflateRawSync(data, { maxOutputLength: Math.max(size, 1), info: true });
     } catch (error) {
       if (error instanceof RangeError || error.code === "ERR_BUFFER_TOO_LARGE") {
         throw pastSize(name);
       }
       throw damaged("deflate stream");
     }
+    if (inflated.engine.bytesWritten !== data.length) throw damaged("deflate stream");
+    return new Uint8Array(inflated.buffer);
   }
 
   /* A browser: read the inflated stream chunk by chunk and stop once it passes `size`. */

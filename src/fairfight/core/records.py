@@ -317,18 +317,22 @@ def _inflate(member: _Member, packed: bytes) -> bytes:
     if member.method == _STORED:
         return packed
     inflater = zlib.decompressobj(-15)
-    parts, produced, view = [], 0, memoryview(packed)
+    parts, produced, view, left_over = [], 0, memoryview(packed), False
     try:
         for start in range(0, len(packed), INFLATE_CHUNK):
             pending = bytes(view[start : start + INFLATE_CHUNK])
-            while pending:
+            full = True  # a full step may leave output inside zlib: ask again until it is not
+            while (pending or full) and not inflater.eof:
                 part = inflater.decompress(pending, INFLATE_CHUNK)
                 produced += len(part)
                 if produced > member.size:
                     raise ReadRefusal(member.name, "inflates past its declared size; refused")
                 parts.append(part)
-                pending = inflater.unconsumed_tail
-        if not inflater.eof or inflater.unused_data:
+                pending, full = inflater.unconsumed_tail, len(part) == INFLATE_CHUNK
+            if inflater.eof:
+                left_over = start + INFLATE_CHUNK < len(packed)  # data after the stream's end
+                break
+        if not inflater.eof or inflater.unused_data or left_over:
             raise ReadRefusal(member.name, "damaged inside the zip archive (deflate stream)")
     except zlib.error:
         raise ReadRefusal(member.name, "damaged inside the zip archive (deflate stream)") from None
