@@ -121,7 +121,8 @@ def first_difference(recorded: Any, replayed: Any, where: str = "") -> str | Non
 
 
 def _shown(value: Any) -> str:
-    return "nothing" if value is records.ABSENT else json.dumps(value)
+    """A value as a difference quotes it: JSON, at most `records.QUOTED_LENGTH` characters."""
+    return "nothing" if value is records.ABSENT else records.quoted(json.dumps(value))
 
 
 def _describe(event: dict[str, Any]) -> str:

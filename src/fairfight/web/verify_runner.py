@@ -113,7 +113,7 @@ def run_verifier(
     limits: Limits = Limits(),
 ) -> Verdict:
     """Verify a season archive (and saved receipts and heads) in a limited child process."""
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     try:
         child = subprocess.run(
             _command(archive, receipts, heads, limits), capture_output=True, check=False,
