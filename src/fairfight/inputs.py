@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fairfight.core.errors import InputError
+from fairfight.core.records import ReadRefusal, json_lines
 
 if TYPE_CHECKING:  # YAML is imported only by the commands that read it
     import yaml
@@ -227,11 +228,15 @@ def load_json(path: Path, limit: int = MAX_DOCUMENT_BYTES, *, fractions: bool = 
 
 
 def load_jsonl(path: Path, limit: int | None = None) -> Iterator[tuple[int, Any]]:
-    """(line number, value) for each non-blank line of a JSON Lines file (cap: record_limit)."""
+    """(line number, value) for each non-blank line of a JSON Lines file (cap: record_limit),
+    each line and the count of lines bounded as every record reader bounds them
+    (`records.MAX_LINE_BYTES`, `records.MAX_LINES`)."""
     text = read_text(path, record_limit() if limit is None else limit)
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
+    try:
+        for number, line in json_lines(str(path), text):
             yield number, parse_json(line, f"{path}: line {number}")
+    except ReadRefusal as refusal:
+        raise InputError(refusal.member, refusal.rule) from None
 
 
 # ------------------------------------------------------------------------------------ YAML

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import uvicorn
@@ -225,6 +226,13 @@ def test_the_page_fetches_a_published_archive_from_this_site(
             page.goto(f"{served}/verify?archive=/published/absent.zip")
             page.wait_for_selector("#result .error", timeout=60_000)
             assert "could not fetch /published/absent.zip: 404" in page.inner_text("#result")
+            asked: list[str] = []
+            page.on("request", lambda request: asked.append(request.url))
+            for hostile in ("/\\evil.example/x", "//evil.example/x", "https://evil.example/x"):
+                page.goto(f"{served}/verify?archive={hostile}")
+                page.wait_for_selector("#result .error", timeout=60_000)
+                assert "must come from this site" in page.inner_text("#result")
+            assert not [url for url in asked if "evil" in urlsplit(url).netloc]
         finally:
             browser.close()
 

@@ -26,6 +26,7 @@ from fairfight.core.records import (
     as_read_back,
     canonical_json,
     first_difference,
+    quoted,
     write_jsonl,
 )
 from fairfight.inputs import load_jsonl
@@ -225,16 +226,17 @@ def _difference(recorded: Any, computed: Any, where: str = "") -> str:
 
 
 def _shown(value: Any) -> str:
-    return "nothing" if value is ABSENT else repr(value)
+    """A value as a difference quotes it, at most `records.QUOTED_LENGTH` characters."""
+    return "nothing" if value is ABSENT else quoted(repr(value))
 
 
 def _describe(event: Any) -> str:
     if not isinstance(event, dict):
         return "a non-object line"
-    parts = [str(event.get("event", "?"))]
+    parts = [quoted(str(event.get("event", "?")), 40)]
     for field in ("year", "race", "phase", "seat"):
         if field in event:
-            parts.append(f"{field} {event[field]}")
+            parts.append(f"{field} {quoted(str(event[field]), 40)}")
     return ", ".join(parts)
 
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from fairfight.clash import tables as t
-from fairfight.clash.scenario import NAME_PATTERN
+from fairfight.clash.scenario import MAX_SCENARIO_UNITS, NAME_PATTERN
 from fairfight.clash.world import World, chebyshev
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
@@ -118,8 +118,8 @@ class TurnOrders(BaseModel):
 
     player: UnitId | None = None
     """When given, only this player's units may be named."""
-    orders: dict[UnitId, UnitOrders] = {}
-    """Each ordered unit's orders, by unit id."""
+    orders: Annotated[dict[UnitId, UnitOrders], Field(max_length=MAX_SCENARIO_UNITS)] = {}
+    """Each ordered unit's orders, by unit id (at most one entry per unit a scenario holds)."""
 
 
 def _on_board(world: World, point: tuple[int, int], where: str) -> int:

@@ -22,7 +22,7 @@ from fairfight.clash.turn import TurnResult, run_turn
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core import records
 from fairfight.core.errors import InputError, VerificationError
-from fairfight.core.records import canonical_json
+from fairfight.core.records import canonical_json, quoted
 from fairfight.inputs import load_jsonl
 
 __all__ = [
@@ -98,13 +98,15 @@ def load_record(path: Path) -> GameRecord:
         raise InputError(f"{path}:1", f"not a clash game record ({RECORD_FORMAT})")
     if header.get("combat_logic_version") != t.COMBAT_LOGIC_VERSION:
         raise InputError(f"{path}:1", "recorded with another combat logic version "
-                         f"({header.get('combat_logic_version')}), this is "
+                         f"({quoted(repr(header.get('combat_logic_version')), 40)}), this is "
                          f"{t.COMBAT_LOGIC_VERSION}")
+    ai_players = header.get("ai_players", [])
+    if not isinstance(ai_players, list) or not all(isinstance(p, str) for p in ai_players):
+        raise InputError(f"{path}:1", "ai_players must be a list of player ids")
     for number, row in enumerate(rows[1:], start=2):
         if not isinstance(row, dict) or not {"turn", "orders", "events"} <= set(row):
             raise InputError(f"{path}:{number}", "a turn line needs turn, orders and events")
-    return GameRecord(parse_scenario(header.get("scenario")),
-                      tuple(header.get("ai_players", ())), rows[1:])
+    return GameRecord(parse_scenario(header.get("scenario")), tuple(ai_players), rows[1:])
 
 
 def first_difference(recorded: Any, replayed: Any, where: str = "") -> str | None:
@@ -119,7 +121,8 @@ def first_difference(recorded: Any, replayed: Any, where: str = "") -> str | Non
 
 
 def _shown(value: Any) -> str:
-    return "nothing" if value is records.ABSENT else json.dumps(value)
+    """A value as a difference quotes it: JSON, at most `records.QUOTED_LENGTH` characters."""
+    return "nothing" if value is records.ABSENT else records.quoted(json.dumps(value))
 
 
 def _describe(event: dict[str, Any]) -> str:

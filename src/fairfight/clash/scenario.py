@@ -26,9 +26,13 @@ __all__ = [
     "CityModel",
     "ClassModel",
     "DEFAULT_STACKING",
+    "MAX_CLASSES",
     "MAX_ELEVATION",
+    "MAX_RIVERS",
+    "MAX_SCENARIO_UNITS",
     "MAX_SIDE",
     "MAX_STACKING",
+    "MAX_TILES",
     "NAME_PATTERN",
     "Name",
     "Percent",
@@ -57,6 +61,15 @@ TERRAIN_LETTERS: dict[str, t.Terrain] = {
 """One letter per terrain family in a board row."""
 MAX_SIDE = 64
 """A board is at most 64 x 64 tiles."""
+MAX_SCENARIO_UNITS = 1024
+"""Units in any scenario, all sides together: every turn's work grows with them (the web
+allows fewer, `web.clash.caps.MAX_UNITS`); 1,024 is sixteen times the largest built-in."""
+MAX_CLASSES = 64
+"""A designer's own unit classes in one scenario (the built-in cast has four)."""
+MAX_TILES = MAX_SIDE * MAX_SIDE
+"""Tile descriptions: at most one per tile of the largest board."""
+MAX_RIVERS = 4 * MAX_TILES
+"""River edges: each tile has at most four edges that are not counted from its neighbour."""
 MAX_ELEVATION = 9
 MAX_STACKING = 8
 DEFAULT_STACKING = 3
@@ -164,9 +177,9 @@ class BoardModel(BaseModel):
     rows: Annotated[list[str], Field(min_length=1, max_length=MAX_SIDE)]
     """One string per row of tiles, top first; one letter a tile (. h f m M u ~ for open,
     hills, forest, marsh, mountain, urban, water), spaces ignored."""
-    tiles: list[TileModel] = []
+    tiles: Annotated[list[TileModel], Field(max_length=MAX_TILES)] = []
     """What tiles carry besides their terrain: names, elevation, cities, works, depots."""
-    rivers: list[tuple[Point, Point]] = []
+    rivers: Annotated[list[tuple[Point, Point]], Field(max_length=MAX_RIVERS)] = []
     """River edges, each between two adjacent tiles: crossing one costs the river term."""
 
 
@@ -260,9 +273,9 @@ class Scenario(BaseModel):
     """The map."""
     players: Annotated[list[PlayerModel], Field(min_length=2, max_length=16)]
     """Two to sixteen players."""
-    classes: dict[Name, ClassModel] = {}
+    classes: Annotated[dict[Name, ClassModel], Field(max_length=MAX_CLASSES)] = {}
     """A designer's own unit classes, by id, beside the built-in cast."""
-    units: list[UnitModel] = []
+    units: Annotated[list[UnitModel], Field(max_length=MAX_SCENARIO_UNITS)] = []
     """The units on the board."""
 
 

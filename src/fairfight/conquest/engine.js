@@ -1728,58 +1728,211 @@
     return record;
   }
 
-  /* The files of a flat .zip archive: stored or deflated entries, sizes checked first. */
-  async function unzip(bytes, inflateRaw) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  /* The archive rules of records.py (`read_zip_members`), in the same order and words: the zip
+   * is read from its own end record and directory, checked whole, then each member inflated a
+   * chunk at a time against the size its directory states. */
+  const ZIP_RULES = {
+    members: 48,
+    memberBytes: 64 * 1024 * 1024,
+    archiveBytes: 128 * 1024 * 1024,
+    ratio: 200,
+    ratioFloor: 1024 * 1024,
+    chunk: 64 * 1024,
+  };
+  const ARCHIVE_MAGIC = [
+    [0x50, 0x4b, 3, 4],
+    [0x50, 0x4b, 5, 6],
+    [0x1f, 0x8b],
+    [0x42, 0x5a, 0x68],
+    [0xfd, 0x37, 0x7a, 0x58, 0x5a],
+    [0x37, 0x7a, 0xbc, 0xaf],
+  ];
+  const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+
+  function crc32(bytes) {
+    let c = 0xffffffff;
+    for (let i = 0; i < bytes.length; i += 1) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  }
+
+  function nameRule(name) {
+    if (name.includes("\\")) return "its name holds a backslash";
+    if (name.startsWith("/")) return "its name is an absolute path";
+    if (name.length >= 2 && name[1] === ":" && /\p{L}/u.test(name[0])) {
+      return "its name starts with a drive letter";
+    }
+    if (name.split("/").includes("..")) return "its name climbs out of the folder (..)";
+    return null;
+  }
+
+  function zipDirectory(bytes, view) {
+    const unreadable = (why) => new Mismatch("archive", `not a readable zip archive (${why})`);
     let end = -1;
-    for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 65557); i -= 1) {
+    for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i -= 1) {
       if (view.getUint32(i, true) === 0x06054b50) {
         end = i;
         break;
       }
     }
-    if (end < 0) throw new Mismatch("archive", "not a readable zip archive");
+    if (end < 0) throw unreadable("no end of directory");
     const count = view.getUint16(end + 10, true);
-    let at = view.getUint32(end + 16, true);
-    const files = new Map();
-    for (let i = 0; i < count; i += 1) {
-      if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) {
-        throw new Mismatch("archive", "not a readable zip archive");
-      }
-      const method = view.getUint16(at + 10, true);
-      const packed = view.getUint32(at + 20, true);
-      const size = view.getUint32(at + 24, true);
-      const nameLength = view.getUint16(at + 28, true);
-      const skip = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-      const local = view.getUint32(at + 42, true);
-      const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
-      at += 46 + skip;
-      if (!ARCHIVE_NAMES.includes(name)) {
-        throw new Mismatch(name, "is not a file of a season record");
-      }
-      if (files.has(name) || size > FILE_LIMIT) {
-        throw new Mismatch(name, "listed twice or too large; refused");
-      }
-      const header = view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-      const start = local + 30 + header;
-      const data = bytes.subarray(start, start + packed);
-      if (method === 0) files.set(name, data);
-      else if (method === 8) files.set(name, await inflateRaw(data));
-      else throw new Mismatch(name, "packed in a way this verifier cannot unpack");
-      if (files.get(name).length !== size) {
-        throw new Mismatch(name, "damaged inside the zip archive");
-      }
+    const size = view.getUint32(end + 12, true);
+    const start = view.getUint32(end + 16, true);
+    if ([count, size, start].some((v) => v === 0xffff || v === 0xffffffff)) {
+      throw new Mismatch("archive", "zip64 archives are not season archives");
     }
+    if (view.getUint16(end + 4, true) || view.getUint16(end + 6, true)) {
+      throw new Mismatch("archive", "multi-disk archives are not season archives");
+    }
+    if (count > ZIP_RULES.members) {
+      throw new Mismatch("archive", `lists ${count} members; at most ${ZIP_RULES.members} are allowed`);
+    }
+    if (start + size > end) throw unreadable("directory out of place");
+    const members = [];
+    let at = start;
+    for (let i = 0; i < count; i += 1) {
+      if (at + 46 > end) throw unreadable("directory cut short");
+      if (view.getUint32(at, true) !== 0x02014b50) throw unreadable("directory damaged");
+      const flags = view.getUint16(at + 8, true);
+      const nameLength = view.getUint16(at + 28, true);
+      const raw = bytes.subarray(at + 46, at + 46 + nameLength);
+      const decoder = flags & 0x800 ? new TextDecoder() : new TextDecoder("latin1");
+      members.push({
+        name: decoder.decode(raw),
+        flags,
+        method: view.getUint16(at + 10, true),
+        crc: view.getUint32(at + 16, true),
+        packed: view.getUint32(at + 20, true),
+        size: view.getUint32(at + 24, true),
+        offset: view.getUint32(at + 42, true),
+      });
+      at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    }
+    return members;
+  }
+
+  function checkDeclared(members) {
+    const seen = new Set();
+    let total = 0;
+    for (const m of members) {
+      let rule = nameRule(m.name);
+      if (rule === null && seen.has(m.name)) rule = "listed twice";
+      if (rule === null && !ARCHIVE_NAMES.includes(m.name)) rule = "is not a file of a season record";
+      if (rule === null && (m.flags & 1 || m.method === 99)) {
+        rule = "encrypted; season archives are never encrypted";
+      }
+      if (rule === null && m.method !== 0 && m.method !== 8) {
+        rule = `compression method ${m.method}; only stored (0) and deflate (8) are read`;
+      }
+      if (rule === null && m.size > ZIP_RULES.memberBytes) {
+        rule = `declares ${m.size} bytes; at most ${ZIP_RULES.memberBytes} are allowed`;
+      }
+      total += m.size;
+      if (rule === null && total > ZIP_RULES.archiveBytes) {
+        rule = `brings the archive past ${ZIP_RULES.archiveBytes} bytes in all; refused`;
+      }
+      if (rule === null && m.size > Math.max(ZIP_RULES.ratioFloor, ZIP_RULES.ratio * m.packed)) {
+        rule = `declares more than ${ZIP_RULES.ratio} times its compressed size; refused`;
+      }
+      if (rule === null && m.method === 0 && m.size !== m.packed) {
+        rule = "stored, yet its sizes differ";
+      }
+      if (rule !== null) throw new Mismatch(shownName(m.name), rule);
+      seen.add(m.name);
+    }
+  }
+
+  function shownName(name) {
+    const letters = Array.from(name);
+    return letters.length <= 80 ? name : `${letters.slice(0, 77).join("")}...`;
+  }
+
+  async function memberBytes(bytes, view, m, inflateRaw) {
+    const damaged = (why) => new Mismatch(m.name, `damaged inside the zip archive (${why})`);
+    if (m.offset + 30 > bytes.length) throw damaged("no local header");
+    const nameLength = view.getUint16(m.offset + 26, true);
+    const nameAt = m.offset + 30;
+    const localName = new TextDecoder().decode(bytes.subarray(nameAt, nameAt + nameLength));
+    if (view.getUint32(m.offset, true) !== 0x04034b50 || localName !== m.name) {
+      throw damaged("local header disagrees");
+    }
+    const start = nameAt + nameLength + view.getUint16(m.offset + 28, true);
+    if (start + m.packed > bytes.length) throw damaged("cut short");
+    const packed = bytes.subarray(start, start + m.packed);
+    const content = m.method === 0 ? packed : await inflateRaw(packed, m.size, damaged, m.name);
+    if (content.length !== m.size) throw new Mismatch(m.name, "shorter than its declared size");
+    if (crc32(content) !== m.crc) throw new Mismatch(m.name, "its CRC-32 does not match its bytes");
+    if (ARCHIVE_MAGIC.some((magic) => magic.every((b, i) => content[i] === b))) {
+      throw new Mismatch(m.name, "holds a nested archive; season archives hold none");
+    }
+    return content;
+  }
+
+  /* The files of a flat .zip archive, after the archive rules. */
+  async function unzip(bytes, inflateRaw) {
+    if (bytes.length > ZIP_RULES.archiveBytes) {
+      throw new Mismatch("archive", `larger than ${ZIP_RULES.archiveBytes} bytes; refused`);
+    }
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const members = zipDirectory(bytes, view);
+    checkDeclared(members);
+    const files = new Map();
+    for (const m of members) files.set(m.name, await memberBytes(bytes, view, m, inflateRaw));
     return files;
   }
 
-  async function nodeInflate(data) {
-    return new Uint8Array(require("node:zlib").inflateRawSync(data));
+  function pastSize(name) {
+    return new Mismatch(name, "inflates past its declared size; refused");
   }
 
-  async function browserInflate(data) {
+  /* Node: inflate at most `size` + 1 bytes, so a member lying about its size stops there. */
+  async function nodeInflate(data, size, damaged, name) {
+    const zlib = require("node:zlib");
+    let inflated;
+    try {
+      inflated = zlib.inflateRawSync(data, { maxOutputLength: Math.max(size, 1), info: true });
+    } catch (error) {
+      if (error instanceof RangeError || error.code === "ERR_BUFFER_TOO_LARGE") {
+        throw pastSize(name);
+      }
+      throw damaged("deflate stream");
+    }
+    if (inflated.engine.bytesWritten !== data.length) throw damaged("deflate stream");
+    return new Uint8Array(inflated.buffer);
+  }
+
+  /* A browser: read the inflated stream chunk by chunk and stop once it passes `size`. */
+  async function browserInflate(data, size, damaged, name) {
     const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+    const reader = stream.getReader();
+    const parts = [];
+    let produced = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        produced += value.length;
+        if (produced > size) {
+          reader.cancel();
+          throw pastSize(name);
+        }
+        parts.push(value);
+      }
+    } catch (error) {
+      if (error instanceof Mismatch) throw error;
+      throw damaged("deflate stream");
+    }
+    const out = new Uint8Array(produced);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
   }
 
   /* The saved receipts and heads of `options` ({ name, bytes } each), parsed; Mismatch names one. */
@@ -1840,6 +1993,10 @@
     const join = require("node:path").join;
     const info = fs.statSync(path);
     if (!info.isDirectory()) {
+      if (!info.isFile()) throw new Mismatch("archive", "not a regular file");
+      if (info.size > ZIP_RULES.archiveBytes) {
+        throw new Mismatch("archive", `larger than ${ZIP_RULES.archiveBytes} bytes; refused`);
+      }
       return unzip(new Uint8Array(fs.readFileSync(path)), nodeInflate);
     }
     const files = new Map();

@@ -22,14 +22,28 @@ from typing import Any
 if __package__:
     from fairfight.conquest import beacons, engine, log_check, tables
     from fairfight.core.draws import verify_reveal
-    from fairfight.core.records import first_difference
+    from fairfight.core.records import (
+        MAX_NESTING,
+        ReadRefusal,
+        first_difference,
+        json_lines,
+        nested_too_deep,
+        read_zip_members,
+    )
 else:  # a plain file in a season archive: the files lying beside it stand in for the package
     import beacons  # type: ignore[import-not-found, no-redef, unused-ignore]
     import engine  # type: ignore[import-not-found, no-redef, unused-ignore]
     import log_check  # type: ignore[import-not-found, no-redef, unused-ignore]
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]
     from draws import verify_reveal  # type: ignore[import-not-found, no-redef, unused-ignore]
-    from records import first_difference  # type: ignore[import-not-found, no-redef, unused-ignore]
+    from records import (  # type: ignore[import-not-found, no-redef, unused-ignore]
+        MAX_NESTING,
+        ReadRefusal,
+        first_difference,
+        json_lines,
+        nested_too_deep,
+        read_zip_members,
+    )
 
 Plain = engine.Plain
 ReplayMismatch = engine.ReplayMismatch
@@ -371,7 +385,7 @@ def _parse_json(text: str) -> Any:
 def _parse_json_text(name: str, number: int, line: str) -> Any:
     """One JSON value of a record or saved file; a failure names the file and the line."""
     try:
-        return _parse_json(line)
+        value = _parse_json(line)
     except RecursionError:
         raise ReplayMismatch(name, f"line {number}: nested too deeply") from None
     except _RecordFileError as error:
@@ -380,6 +394,9 @@ def _parse_json_text(name: str, number: int, line: str) -> Any:
         raise ReplayMismatch(
             name, f"line {number}: not valid JSON ({engine.shown(str(error))})"
         ) from None
+    if nested_too_deep(line, value):
+        raise ReplayMismatch(name, f"line {number}: nested more than {MAX_NESTING} levels deep")
+    return value
 
 
 def _parse_record_file(name: str, data: bytes, single: bool = False) -> Any:
@@ -395,11 +412,10 @@ def _parse_record_file(name: str, data: bytes, single: bool = False) -> Any:
         return text.strip(_SPACES)
     if not name.endswith(".jsonl"):
         return _parse_json_text(name, 1, text)
-    return [
-        _parse_json_text(name, number, line)
-        for number, line in enumerate(text.split("\n"), start=1)
-        if line.strip(_SPACES)
-    ]
+    try:
+        return [_parse_json_text(name, number, line) for number, line in json_lines(name, text)]
+    except ReadRefusal as refusal:
+        raise ReplayMismatch(refusal.member, refusal.rule) from None
 
 
 def _archive_names() -> tuple[str, ...]:
@@ -431,21 +447,12 @@ def _read_folder(folder: Path) -> dict[str, bytes]:
 
 
 def _read_zip(path: Path) -> dict[str, bytes]:
-    """The archive's files from a .zip (flat names; sizes checked before anything is unpacked)."""
-    import zipfile
-
-    files = {}
+    """The archive's files from a .zip, after the archive rules every verifier shares
+    (`records.read_zip_members`: names, count, methods, declared and actual sizes)."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            for member in archive.infolist():
-                if member.filename not in _archive_names():
-                    raise ReplayMismatch(member.filename, "is not a file of a season record")
-                if member.filename in files or member.file_size > _RECORD_FILE_LIMIT:
-                    raise ReplayMismatch(member.filename, "listed twice or too large; refused")
-                files[member.filename] = archive.read(member)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
-        raise ReplayMismatch("archive", "not a readable zip archive") from None
-    return files
+        return read_zip_members(path, _archive_names())
+    except ReadRefusal as refusal:
+        raise ReplayMismatch(refusal.member, refusal.rule) from None
 
 
 def _check_manifest(files: Mapping[str, bytes]) -> dict[str, str]:

@@ -91,8 +91,19 @@ def _positive_troops(value: Any) -> Any:
     return value
 
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
-Approver = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+def _plain_name(value: str) -> str:
+    """A name goes into forum posts verbatim: a line break would forge a line of the post, a
+    square bracket a BBCode tag (`[url=...]`), so neither (nor any control character) is let in."""
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "[]\u2028\u2029" for c in value):
+        raise ValueError("a name may not hold line breaks, control characters or square "
+                         "brackets (they would forge lines or BBCode tags in the post)")
+    return value
+
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120),
+                 AfterValidator(_plain_name)]
+Approver = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120),
+                     AfterValidator(_plain_name)]
 TroopCount = Annotated[StrictInt, BeforeValidator(_positive_troops)]
 FrontCount = Annotated[StrictInt, AfterValidator(_at_least_one_front)]
 

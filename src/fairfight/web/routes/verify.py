@@ -16,15 +16,23 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, File, Request, UploadFile
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
-from fairfight.core.errors import InputError, VerificationError
+from fairfight.core.errors import InputError
+from fairfight.web.errors import error_body
 from fairfight.web.templating import templates
+from fairfight.web.verify_runner import Outcome, run_verifier
 
 __all__ = [
+    "FORM_ALLOWANCE",
+    "MAX_SAVED_FILES",
     "NAV",
+    "RETRY_AFTER_SECONDS",
+    "SAVED_FILE_BYTES",
     "VerifyResult",
+    "archive_limit",
     "engine_script",
     "router",
     "season_log_script",
@@ -34,6 +42,18 @@ __all__ = [
 
 router = APIRouter()
 NAV = (80, "Verify a season", "/verify")
+FORM_ALLOWANCE = 64 * 1024
+"""Bytes of a verify form beyond its files (multipart boundaries and headers)."""
+SAVED_FILE_BYTES = 64 * 1024
+"""Largest receipt or head accepted with an archive (a real one is under 2 KB)."""
+MAX_SAVED_FILES = 16
+"""Most receipts and heads sent with one archive."""
+RETRY_AFTER_SECONDS = 30
+"""What a 503 (the verifier ran out of wall time) asks the client to wait."""
+_CHUNK = 64 * 1024
+_STATUS = {Outcome.REFUSED: 422, Outcome.BROKEN: 422, Outcome.TOO_COSTLY: 413,
+           Outcome.TIMED_OUT: 503}
+"""The status of each outcome that is not a verdict."""
 
 
 class VerifyResult(BaseModel):
@@ -47,38 +67,55 @@ class VerifyResult(BaseModel):
     message: str
 
 
-def _is_receipt(data: bytes) -> bool:
+def _is_receipt(path: Path) -> bool:
     """A saved file is a receipt when it is a JSON object with a `format` field, else a head
     (the page's worker sorts dropped files the same way)."""
     try:
-        value = json.loads(data)
-    except ValueError:
+        value = json.loads(path.read_bytes())
+    except (ValueError, RecursionError):
         return False
     return isinstance(value, dict) and "format" in value
 
 
-def _verdict(archive: bytes, saved: Sequence[tuple[str, bytes]] = ()) -> VerifyResult:
-    """Check an uploaded archive, and the receipts and heads sent with it, with the Python
-    verifier."""
-    from fairfight.conquest import publication  # the conquest package loads only when used
+def archive_limit(request: Request) -> int:
+    """The largest archive this page accepts: the service's upload limit less room for the
+    form's own framing and a few saved files, so a file just under it reaches this page's
+    own check (and its own refusal) rather than the service's raw limit on request bodies."""
+    upload_limit: int = request.app.state.settings.max_upload_bytes
+    return max(upload_limit - FORM_ALLOWANCE - MAX_SAVED_FILES * SAVED_FILE_BYTES,
+               upload_limit // 2)
 
-    with tempfile.TemporaryDirectory() as scratch:
-        path = Path(scratch) / "season.zip"
-        path.write_bytes(archive)
-        receipts: list[Path] = []
-        heads: list[Path] = []
-        for number, (name, data) in enumerate(saved):
-            folder = Path(scratch) / f"saved-{number}"
-            folder.mkdir()
-            target = folder / (Path(name).name or "saved.json")
-            target.write_bytes(data)
-            (receipts if _is_receipt(data) else heads).append(target)
-        try:
-            notes = publication.verify_folder(path, receipts, heads)
-        except VerificationError as failure:
-            return VerifyResult(
-                ok=False, place=failure.place, detail=failure.detail, message=str(failure)
-            )
+
+class _Refusal(Exception):
+    """An upload this page refuses before any verification: status, field and one line."""
+
+    def __init__(self, status: int, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.status, self.field, self.message = status, field, message
+
+
+async def _stream_to(upload: UploadFile, target: Path, limit: int, field: str) -> int:
+    """Copy an uploaded file to `target` a chunk at a time, refusing it past `limit` bytes."""
+    written = 0
+    with target.open("wb") as sink:
+        while chunk := await upload.read(_CHUNK):
+            written += len(chunk)
+            if written > limit:
+                raise _Refusal(413, field, f"larger than {limit} bytes; refused")
+            sink.write(chunk)
+    return written
+
+
+def _verdict(archive: Path, receipts: Sequence[Path], heads: Sequence[Path]) -> VerifyResult:
+    """Check an uploaded archive, and the receipts and heads sent with it, with the Python
+    verifier in a limited child process (`verify_runner`); blocking, so run off the loop."""
+    verdict = run_verifier(archive, receipts, heads)
+    if verdict.outcome == Outcome.MISMATCH:
+        return VerifyResult(ok=False, place=verdict.place, detail=verdict.detail,
+                            message=f"{verdict.place}: {verdict.detail}")
+    if verdict.outcome != Outcome.VERIFIED:
+        raise _Refusal(_STATUS[verdict.outcome], verdict.place, verdict.detail)
+    notes = verdict.notes
     battles = next(int(n.split()[0]) for n in notes if n.endswith("the final map matches"))
     return VerifyResult(
         ok=True,
@@ -88,10 +125,44 @@ def _verdict(archive: bytes, saved: Sequence[tuple[str, bytes]] = ()) -> VerifyR
     )
 
 
+async def _checked(
+    request: Request, archive: UploadFile, saved: Sequence[UploadFile]
+) -> VerifyResult:
+    """Stream the uploads to a scratch folder under their caps, then verify off the loop."""
+    limit = archive_limit(request)
+    declared = request.headers.get("content-length", "")
+    body_limit: int = request.app.state.settings.max_upload_bytes
+    if declared.isascii() and declared.isdigit() and int(declared) > body_limit:
+        raise _Refusal(413, "archive", f"larger than {limit} bytes; refused")
+    if len(saved) > MAX_SAVED_FILES:
+        raise _Refusal(413, "saved", f"at most {MAX_SAVED_FILES} receipts and heads at once")
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "season.zip"
+        if not await _stream_to(archive, path, limit, "archive"):
+            raise InputError("archive", "the file is empty; choose a season archive (.zip)")
+        receipts: list[Path] = []
+        heads: list[Path] = []
+        for number, item in enumerate(saved):
+            folder = Path(scratch) / f"saved-{number}"
+            folder.mkdir()
+            target = folder / (_safe_name(item.filename) or "saved.json")
+            if await _stream_to(item, target, SAVED_FILE_BYTES, f"saved[{number}]"):
+                (receipts if _is_receipt(target) else heads).append(target)
+        return await run_in_threadpool(_verdict, path, receipts, heads)
+
+
+def _safe_name(name: str | None) -> str:
+    """The last part of an uploaded file's name, either slash counted, cut to 100 characters
+    (the verifier names a saved file by it)."""
+    return (name or "").replace("\\", "/").rsplit("/", 1)[-1].strip(". ")[:100]
+
+
 @router.get("/verify", response_class=HTMLResponse, include_in_schema=False)
 def verify_page(request: Request) -> HTMLResponse:
     """The page: drop an archive, watch the replay, read the verdict."""
-    return templates.TemplateResponse(request, "verify.html", {"result": None})
+    return templates.TemplateResponse(
+        request, "verify.html", {"result": None, "limit": archive_limit(request)}
+    )
 
 
 @router.get("/verify/engine.js", include_in_schema=False)
@@ -115,15 +186,35 @@ async def verify_upload(
     saved: Annotated[
         list[UploadFile] | None, File(description="Receipts and signed heads saved (.json).")
     ] = None,
-) -> VerifyResult | HTMLResponse:
+) -> VerifyResult | Response:
     """Check a season archive, and any receipts and heads sent with it, on the server with the
     Python verifier (the page's fallback)."""
-    data = await archive.read()
-    if not data:
-        raise InputError("archive", "the file is empty; choose a season archive (.zip)")
-    kept = [(item.filename or "saved.json", await item.read()) for item in saved or ()]
-    result = _verdict(data, [(name, body) for name, body in kept if body])
-    browser = "text/html" in request.headers.get("accept", "")
-    if browser and request.query_params.get("format") != "json":  # the form, without script
-        return templates.TemplateResponse(request, "verify.html", {"result": result})
+    try:
+        result = await _checked(request, archive, saved or [])
+    except _Refusal as refusal:
+        return _refused(request, refusal)
+    if _for_browser(request):  # the form, without script
+        return templates.TemplateResponse(
+            request, "verify.html", {"result": result, "limit": archive_limit(request)}
+        )
     return result
+
+
+def _refused(request: Request, refusal: _Refusal) -> Response:
+    """A refused upload: this page again with the refusal for a browser, else the JSON error."""
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if refusal.status == 503 else None
+    if _for_browser(request):
+        result = VerifyResult(ok=False, place=refusal.field, detail=refusal.message,
+                              message=f"{refusal.field}: {refusal.message}")
+        return templates.TemplateResponse(
+            request, "verify.html", {"result": result, "limit": archive_limit(request)},
+            status_code=refusal.status, headers=headers,
+        )
+    return JSONResponse(error_body(refusal.field, refusal.message), status_code=refusal.status,
+                        headers=headers)
+
+
+def _for_browser(request: Request) -> bool:
+    """A form posted by a browser without script is answered with the page itself."""
+    browser = "text/html" in request.headers.get("accept", "")
+    return browser and request.query_params.get("format") != "json"

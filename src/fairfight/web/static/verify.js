@@ -100,10 +100,22 @@
     });
   }
 
-  /* `/verify?archive=/path/season.zip`: fetch a season's published archive from this site. */
+  /* `/verify?archive=/path/season.zip`: fetch a season's published archive from this site.
+   * The address is resolved as the browser would fetch it (`/\host/x` means `//host/x`) and
+   * kept only when it names this very origin. */
   const published = new URLSearchParams(window.location.search).get("archive");
-  if (published && published.startsWith("/") && !published.startsWith("//")) {
-    fetch(published)
+  const sameOrigin = (address) => {
+    try {
+      return new URL(address, window.location.href).origin === window.location.origin;
+    } catch (error) {
+      return false;
+    }
+  };
+  if (published && !sameOrigin(published)) {
+    const refusal = "refused: the archive must come from this site";
+    result.replaceChildren(line("error", "\u2717", refusal));
+  } else if (published) {
+    fetch(new URL(published, window.location.href))
       .then((response) => {
         if (!response.ok) throw new Error(`${published}: ${response.status}`);
         return response.blob();
