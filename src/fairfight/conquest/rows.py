@@ -8,8 +8,8 @@ contributions through the store.
 Two metadata: `SEASON_TABLES` (what every season file must hold; an open refuses a file
 without them) and `KEY_TABLES` (tables added later, each created on first need so files made
 before it existed still open, `ensure_key_table`: the claimed idempotency keys, the refunds
-owed for paid contributions the rules refused, the operator's console sessions, and the
-season log's leaves and signed heads).
+owed for paid contributions the rules refused, the operator's console sessions, the
+season log's leaves and signed heads, and the announced events the live pages stream).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ __all__ = [
     "ContributionKeyRow",
     "DAMAGED",
     "EngineFileRow",
+    "EventRow",
     "HistoryRow",
     "KEY_TABLES",
     "LedgerRow",
@@ -284,3 +285,21 @@ def check_stored_integer(field: str, value: int, low: int = 1) -> int:
     if not low <= value <= SQLITE_INTEGER_MAX:
         raise InputError(field, f"must be from {low} to {SQLITE_INTEGER_MAX}")
     return value
+
+
+# ------------------------------------------------------------ live events (a later table)
+
+
+class EventRow(_KeysBase):
+    """One announced change of a season (a battle aired, the ledger moved, a head signed).
+
+    Written in the transaction that makes the change, under the season's write lock, so ids
+    are consecutive per season and in commit order; `conquest.season_events` writes and
+    reads them, and every service process streams them to its clients.
+    """
+
+    __tablename__ = "season_event"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    payload: Mapped[str] = mapped_column(Text)
