@@ -129,6 +129,7 @@ class Broadcaster:
         """The PostgreSQL listener (None on SQLite, which is polled)."""
         self._clients: dict[int, set[_Client]] = {}
         self._admitted = 0
+        self._reading = asyncio.Lock()
         self._cursors: dict[int, int] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
@@ -201,16 +202,21 @@ class Broadcaster:
         assert self._wake is not None and self._primed is not None
         interval = self.poll_seconds if self.listener is None else SAFETY_POLL_SECONDS
         while not self._closed:
-            try:
-                news = await asyncio.to_thread(self._read_news)
-            except Exception:  # noqa: BLE001 -- a busy or vanished database: next round
-                news = []
+            with contextlib.suppress(Exception):  # a busy or vanished database: next round
+                await self.catch_up()
             if self._cursors is not None:
                 self._primed.set()
-            self._fan_out(news)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), interval)
             self._wake.clear()
+
+    async def catch_up(self) -> int:
+        """Read the table now and hand every new event to its clients and the listeners
+        (the watcher's step; tests call it to be sure a read happened); how many events."""
+        async with self._reading:
+            news = await asyncio.to_thread(self._read_news)
+            self._fan_out(news)
+        return len(news)
 
     def _read_news(self) -> list[_Wire]:
         """Every season's events after this process's cursor (on a worker thread)."""
