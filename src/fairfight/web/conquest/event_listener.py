@@ -88,7 +88,6 @@ class NotifyListener:
     async def _listen(self) -> None:
         connection = await psycopg.AsyncConnection.connect(self._address, autocommit=True)
         self._connection = connection
-        connection.add_notify_handler(lambda _: self._wake())  # also during the probe
         await connection.execute(f"LISTEN {EVENTS_CHANNEL}")
         self.backend_pid = connection.info.backend_pid
         self.connected = True
@@ -96,8 +95,9 @@ class NotifyListener:
         self._wake()  # read what was committed while nobody listened
         while True:
             async for _ in connection.notifies(timeout=PROBE_SECONDS):
-                pass  # the handler has woken the watcher
+                self._wake()
             await connection.execute("SELECT 1")
+            self._wake()  # in case one came during the probe
 
     async def _disconnect(self) -> None:
         connection, self._connection = self._connection, None
