@@ -5,7 +5,8 @@ then reads the rows from the events table, so a lost or coalesced notification c
 but a little delay. The connection is its own (not one of the pool's), in autocommit. When
 the server drops it (a restart, `pg_terminate_backend`, a network cut found by the periodic
 probe), the listener reconnects with a growing pause, LISTENs again and wakes the watcher,
-which re-reads whatever was committed while nobody listened.
+which re-reads whatever was committed while nobody listened. psycopg (the `postgres` extra)
+is imported only when a listener runs, so a SQLite-only service never needs it.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-import psycopg
 from sqlalchemy.engine import make_url
 
 from fairfight.conquest.season_events import EVENTS_CHANNEL
+
+if TYPE_CHECKING:
+    import psycopg
 
 __all__ = [
     "BACKOFF_FIRST_SECONDS",
@@ -48,7 +52,7 @@ class NotifyListener:
         self._address = libpq_address(url)
         self._wake = wake
         self._task: asyncio.Task[None] | None = None
-        self._connection: psycopg.AsyncConnection[tuple[object, ...]] | None = None
+        self._connection: psycopg.AsyncConnection[Any] | None = None
         self.connected = False
         """Whether the connection is up and listening (readiness reads this)."""
         self.backend_pid: int | None = None
@@ -70,6 +74,8 @@ class NotifyListener:
         self.connected = False
 
     async def _run(self) -> None:
+        import psycopg
+
         pause = BACKOFF_FIRST_SECONDS
         while True:
             before = self.connections
@@ -86,6 +92,8 @@ class NotifyListener:
             pause = min(pause * 2, BACKOFF_MAX_SECONDS)
 
     async def _listen(self) -> None:
+        import psycopg
+
         connection = await psycopg.AsyncConnection.connect(self._address, autocommit=True)
         self._connection = connection
         await connection.execute(f"LISTEN {EVENTS_CHANNEL}")
@@ -102,5 +110,5 @@ class NotifyListener:
     async def _disconnect(self) -> None:
         connection, self._connection = self._connection, None
         if connection is not None:
-            with contextlib.suppress(psycopg.Error, OSError):
+            with contextlib.suppress(Exception):
                 await connection.close()
