@@ -96,6 +96,8 @@ class _Client:
     queue: asyncio.Queue[_Wire | None]
     dropped: bool = False
     released: bool = False
+    opened: bool = False
+    """Its opening is read: every event committed from now on reaches it."""
 
 
 @dataclass(slots=True)
@@ -143,8 +145,10 @@ class Broadcaster:
         """Events read from the table and fanned out so far (for tests and metrics)."""
 
     def clients(self) -> int:
-        """How many streams are open (or being opened)."""
-        return self._admitted
+        """How many streams are open: past their opening read, so every event committed
+        from now on reaches them (streams still opening hold a slot of the cap too)."""
+        return sum(1 for clients in self._clients.values() for client in clients
+                   if client.opened)
 
     def listener_alive(self) -> bool:
         """Whether live news arrives at once: always on SQLite (polled), on PostgreSQL while
@@ -287,6 +291,7 @@ class Broadcaster:
             await self._first_look()
             self._clients.setdefault(season_id, set()).add(client)
             opening = await asyncio.to_thread(self._opening, season_id, last_event_id)
+            client.opened = True
         except BaseException:
             self._release(season_id, client)
             raise
