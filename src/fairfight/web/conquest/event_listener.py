@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BACKOFF_FIRST_SECONDS",
     "BACKOFF_MAX_SECONDS",
+    "LISTENER_APPLICATION_NAME",
     "NotifyListener",
     "PROBE_SECONDS",
     "libpq_address",
@@ -35,6 +36,8 @@ BACKOFF_FIRST_SECONDS = 0.1
 """The pause before the first reconnection; doubled after each failure."""
 BACKOFF_MAX_SECONDS = 5.0
 """The longest pause between reconnection attempts."""
+LISTENER_APPLICATION_NAME = "fairfight-live"
+"""How the listening connections show in `pg_stat_activity.application_name`."""
 PROBE_SECONDS = 30.0
 """A quiet connection is probed this often (`SELECT 1`), so a silent cut is noticed."""
 
@@ -94,7 +97,8 @@ class NotifyListener:
     async def _listen(self) -> None:
         import psycopg
 
-        connection = await psycopg.AsyncConnection.connect(self._address, autocommit=True)
+        connection = await psycopg.AsyncConnection.connect(
+            self._address, autocommit=True, application_name=LISTENER_APPLICATION_NAME)
         self._connection = connection
         await connection.execute(f"LISTEN {EVENTS_CHANNEL}")
         self.backend_pid = connection.info.backend_pid
