@@ -111,3 +111,26 @@ def test_no_event_is_stored_for_a_change_that_rolled_back(season_file: Path) -> 
     assert [(e.id, e.kind) for e in new] == [(before + 1, season_events.EventKind.BATTLE),
                                              (before + 2, season_events.EventKind.HEAD)]
     assert new[0].payload == {"number": aired[0]["number"], "ended": False}
+
+
+def test_a_file_made_before_the_table_gets_it_even_after_a_rolled_back_first_try(
+        tmp_path: Path) -> None:
+    from tests.web.test_migrations import _release_files, _schema
+
+    path = _release_files(tmp_path)
+    assert "season_event" not in dict(_schema(path))
+    store = SeasonStore.open(path, write=True)
+    try:
+        with pytest.raises(RuntimeError), store.transaction() as session:
+            season_events.announce(session, season_events.EventKind.LEDGER, {"last_seq": 9})
+            raise RuntimeError("the first change with an event fails")
+        assert "season_event" not in dict(_schema(path))  # made and rolled back with it
+        for amount in (5, 10):  # the next writes make it, then find it
+            with store.transaction() as session:
+                season_events.announce(session, season_events.EventKind.LEDGER,
+                                       {"last_seq": amount})
+        with store.transaction() as session:
+            stored = [(e.id, e.payload) for e in season_events.events_after(session, 0)]
+    finally:
+        store.close()
+    assert stored == [(1, {"last_seq": 5}), (2, {"last_seq": 10})]

@@ -18,10 +18,11 @@ server delivers only on commit; the payload is an id, never the event. Only the 
 from __future__ import annotations
 
 import enum
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select, text
+from sqlalchemy import Engine, delete, func, select, text
 from sqlalchemy.orm import Session
 
 from fairfight.conquest.rows import (
@@ -59,6 +60,9 @@ EVENTS_PAGE_LIMIT = 500
 
 _NEXT_ID_KEY = "fairfight.next_event_id"
 _TABLE_KEY = "fairfight.event_table"
+_HAVE_TABLE: weakref.WeakSet[Engine] = weakref.WeakSet()
+"""Engines whose database held the table when a transaction began (a table is never
+dropped), so a writer looks for it once per engine rather than once per transaction."""
 
 
 class EventKind(enum.StrEnum):
@@ -89,7 +93,13 @@ def announce(session: Session, kind: EventKind, payload: dict[str, Any]) -> int:
     next_ids: dict[int, int] = session.info.setdefault(_NEXT_ID_KEY, {})
     number = next_ids.get(season_id)
     if number is None:
-        ensure_key_table(session.connection())  # files made before the table
+        engine = session.get_bind()
+        if engine not in _HAVE_TABLE:
+            if has_table(session.connection(), EventRow.__tablename__):
+                if isinstance(engine, Engine):  # known only once a commit has made it
+                    _HAVE_TABLE.add(engine)
+            else:
+                ensure_key_table(session.connection())  # files made before the table
         session.info[_TABLE_KEY] = True
         number = event_window(session)[1] + 1
     session.add(EventRow(season_id=season_id, id=number, kind=kind.value,
@@ -108,6 +118,8 @@ def announce(session: Session, kind: EventKind, payload: dict[str, Any]) -> int:
 
 def _table_exists(session: Session) -> bool:
     known = session.info.get(_TABLE_KEY)
+    if known is None and session.get_bind() in _HAVE_TABLE:
+        known = session.info[_TABLE_KEY] = True
     if known is None:
         known = session.info[_TABLE_KEY] = has_table(session.connection(),
                                                      EventRow.__tablename__)
