@@ -29,7 +29,18 @@ from fairfight.console import (
 )
 from fairfight.core.errors import InputError
 
-__all__ = ["RULESETS", "app", "examples", "main", "root", "serve", "version"]
+__all__ = [
+    "RULESETS",
+    "app",
+    "db_app",
+    "db_current",
+    "db_upgrade",
+    "examples",
+    "main",
+    "root",
+    "serve",
+    "version",
+]
 
 RULESETS = {
     "ballot": "The election card game: exact race odds, bot and human games, replays.",
@@ -141,6 +152,47 @@ def serve(
     from fairfight.web.serve import run_server
 
     run_server(db, host, port)
+
+
+db_app = typer.Typer(
+    name="db", help="The service's database schema: see where it stands, upgrade it.",
+    no_args_is_help=True, pretty_exceptions_enable=False)
+app.add_typer(db_app)
+_URL_HELP = ("The service's database: a SQLite file path or a SQLAlchemy URL. Default: "
+             "FAIRFIGHT_DATABASE_URL or sqlite:///fairfight.db (the clash and ballot stores "
+             "are found beside it, as the service finds them).")
+
+
+def _store_urls(url: str | None) -> tuple[str, str | None]:
+    from fairfight.web.serve import database_url_for
+    from fairfight.web.settings import WebSettings
+
+    settings = WebSettings()
+    return database_url_for(url) or settings.database_url, settings.clash_database_url
+
+
+@db_app.command("upgrade")
+@guarded
+def db_upgrade(url: str = typer.Option(None, "--url", help=_URL_HELP)) -> None:
+    """Bring every store's schema to this release's head (once, under a lock); a database
+    made by a newer release is refused and left alone."""
+    from fairfight.web.migrations import upgrade
+
+    for state in upgrade(*_store_urls(url)):
+        typer.echo(state.line())
+
+
+@db_app.command("current")
+@guarded
+def db_current(url: str = typer.Option(None, "--url", help=_URL_HELP)) -> None:
+    """Print each store's schema revision; exit 1 when one is not at this release's head."""
+    from fairfight.web.migrations import current
+
+    states = current(*_store_urls(url))
+    for state in states:
+        typer.echo(state.line())
+    if any(state.status in ("behind", "newer") for state in states):
+        raise typer.Exit(1)
 
 
 @app.command()

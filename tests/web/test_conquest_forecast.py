@@ -124,10 +124,11 @@ def test_the_broadcaster_tells_its_listeners_about_an_aired_battle(season_file: 
     live.listeners.append(told.append)
 
     async def scenario_() -> None:
-        await live._announce(1)  # first look: nothing new
+        await live.catch_up()  # first look: nothing new
+        await live.catch_up()
         assert told == []
         list(season.fight(season_file, 1))
-        await live._announce(1)
+        await live.catch_up()
 
     try:
         asyncio.run(scenario_())

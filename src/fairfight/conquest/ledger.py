@@ -31,7 +31,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine, log
+from fairfight.conquest import engine, log, season_events
 from fairfight.conquest.rows import ContributionKeyRow, RefundRow, json_text, season_of
 from fairfight.conquest.store import SeasonStore
 from fairfight.core.errors import InputError, RuleError
@@ -233,6 +233,10 @@ def record_contributions(
                 outcomes.append(_one(session, batch, request))
             except (RuleError, InputError) as refusal:
                 outcomes.append(refusal)
+    new_seqs = [o.entry["seq"] for o in outcomes if isinstance(o, Recorded) and not o.repeated]
+    if new_seqs:  # the live pages hear of it once the transaction commits
+        season_events.announce(session, season_events.EventKind.LEDGER,
+                               {"last_seq": max(new_seqs)})
     return _with_receipts(session, outcomes)
 
 

@@ -27,7 +27,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import tables
+from fairfight.conquest import season_events, tables
 from fairfight.conquest.rows import (
     DAMAGED,
     LogHeadRow,
@@ -236,6 +236,7 @@ def append(session: Session, new_leaves: Sequence[dict[str, Any]]) -> Appended |
     head["signature"] = key.sign(head_message(head)).hex()
     session.add(LogHeadRow(season_id=season_of(session), size=head["size"], root=head["root"],
                            time=head["time"], signature=head["signature"]))
+    season_events.announce(session, season_events.EventKind.HEAD, head)
     return Appended(head, first, tree)
 
 

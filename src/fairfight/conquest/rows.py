@@ -8,8 +8,8 @@ contributions through the store.
 Two metadata: `SEASON_TABLES` (what every season file must hold; an open refuses a file
 without them) and `KEY_TABLES` (tables added later, each created on first need so files made
 before it existed still open, `ensure_key_table`: the claimed idempotency keys, the refunds
-owed for paid contributions the rules refused, the operator's console sessions, and the
-season log's leaves and signed heads).
+owed for paid contributions the rules refused, the operator's console sessions, the
+season log's leaves and signed heads, and the announced events the live pages stream).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ __all__ = [
     "ContributionKeyRow",
     "DAMAGED",
     "EngineFileRow",
+    "EventRow",
     "HistoryRow",
     "KEY_TABLES",
     "LedgerRow",
@@ -317,3 +318,21 @@ class BattleStakesRow(_KeysBase):
     battle: Mapped[int] = mapped_column(Integer, primary_key=True)
     ledger_seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     stakes: Mapped[str] = mapped_column(Text)
+
+
+# ------------------------------------------------------------ live events (a later table)
+
+
+class EventRow(_KeysBase):
+    """One announced change of a season (a battle aired, the ledger moved, a head signed).
+
+    Written in the transaction that makes the change, under the season's write lock, so ids
+    are consecutive per season and in commit order; `conquest.season_events` writes and
+    reads them, and every service process streams them to its clients.
+    """
+
+    __tablename__ = "season_event"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    payload: Mapped[str] = mapped_column(Text)

@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import log
+from fairfight.conquest import log, season_events
 from fairfight.conquest.rows import (
     DAMAGED,
     KEY_TABLES,
@@ -400,6 +400,8 @@ class SeasonStore:
             HistoryRow(season_id=season_of(session), number=entry["number"], entry=json_text(entry))
         )
         SeasonStore.season(session).board = json_text(board)
+        season_events.announce(session, season_events.EventKind.BATTLE,
+                               {"number": entry["number"], "ended": bool(board["ended"])})
         log.append(session, [log.battle_leaf(entry)])
 
     @staticmethod

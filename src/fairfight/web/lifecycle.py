@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-__all__ = ["on_shutdown"]
+__all__ = ["on_shutdown", "on_startup"]
 
 
 def on_shutdown(app: FastAPI, close: Callable[[], Awaitable[None] | None]) -> None:
@@ -26,5 +26,20 @@ def on_shutdown(app: FastAPI, close: Callable[[], Awaitable[None] | None]) -> No
                 result = close()
                 if inspect.isawaitable(result):
                     await result
+
+    app.router.lifespan_context = lifespan
+
+
+def on_startup(app: FastAPI, start: Callable[[], Awaitable[None] | None]) -> None:
+    """Run `start` when the app starts, after every step registered earlier."""
+    previous = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(application: Any) -> AsyncIterator[Any]:
+        async with previous(application) as state:
+            result = start()
+            if inspect.isawaitable(result):
+                await result
+            yield state
 
     app.router.lifespan_context = lifespan

@@ -61,6 +61,14 @@ class WebSettings(BaseSettings):
         None, ge=10, le=7 * 86400, description="Default turn clock of a two-player clash "
         "game: when it runs out, the turn runs with what was committed.",
     )
+    live_poll_seconds: float = Field(
+        0.5, ge=0.05, le=60, description="How often each process reads the season events "
+        "table for news on SQLite (on PostgreSQL a notification wakes it at once).",
+    )
+    live_max_streams: int = Field(
+        500, ge=1, le=100_000, description="Live-update streams one process holds open at "
+        "once; one more is answered 503 with Retry-After.",
+    )
 
 
 def sibling_database_url(service_url: str, ruleset: str) -> str:

@@ -1,10 +1,21 @@
-"""Server-sent events: every client gets every aired battle, in order, and can resume.
+"""Server-sent events from the season's events table: every process streams the same show.
 
-One watcher per service polls each watched season's version (so battles aired from the
-command line are announced too) and copies each new battle into every client's own queue:
-a broadcast, never one shared queue. Event ids are battle numbers, so a client reconnecting
-with `Last-Event-ID: n` first receives battles n+1 onwards. A heartbeat comment every
-`heartbeat_seconds` keeps proxies from closing the stream; `close` ends every stream.
+Writers add a row to the events table (`conquest.season_events`) in the transaction of the
+change it announces, whichever process or command made it. Each service process runs one
+watcher that reads the rows it has not seen yet and copies each into every client's own
+bounded queue (a broadcast, never one shared queue). The watcher wakes on a PostgreSQL
+notification (`event_listener.NotifyListener`, one connection per process), on a change
+made in this process (`poke`), and otherwise every `poll_seconds` (the only wake on SQLite;
+a safety net on PostgreSQL).
+
+Event ids are the table's ids, so a client reconnecting to any process with
+`Last-Event-ID: n` first gets events n+1 onwards from the table; a cursor the table no longer
+covers (older than what is kept, or newer than any id) gets one `stale` event telling the
+page to reload. A new stream's opening block carries the current id (no event), so even a
+client that heard nothing yet resumes exactly. Streams are capped per process (a slot is
+taken before any wait, so the cap is exact), a client that falls `queue_size` events
+behind is dropped (it resumes by id), and a heartbeat comment keeps proxies from closing
+quiet streams.
 """
 
 from __future__ import annotations
@@ -13,75 +24,139 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
+from fairfight.conquest.season_events import (
+    EventKind,
+    SeasonEvent,
+    event_window,
+    events_after,
+    latest_ids,
+)
 from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.event_listener import NotifyListener
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.views import battle_line
 
-__all__ = ["Broadcaster", "QUEUE_SIZE", "battle_event", "head_event", "parse_last_event_id"]
+__all__ = [
+    "Broadcaster",
+    "FIRST_LOOK_SECONDS",
+    "QUEUE_SIZE",
+    "SAFETY_POLL_SECONDS",
+    "battle_event",
+    "head_event",
+    "parse_last_event_id",
+    "stale_event",
+]
 
 QUEUE_SIZE = 256
 """Events a slow client may fall behind by before its stream is closed (it then resumes)."""
+SAFETY_POLL_SECONDS = 5.0
+"""On PostgreSQL, how often the watcher reads the table even without a notification."""
+FIRST_LOOK_SECONDS = 10.0
+"""How long a stream opened at the service's start waits for the watcher's first read."""
+
+_Wire = tuple[int, int, EventKind, bytes]
+"""(season, event id, kind, the event as sent)."""
 
 
-def battle_event(season_id: int, entry: dict[str, Any], ended: bool) -> bytes:
-    """One `battle` event: id = battle number, data = the battle's list line as JSON."""
+def _message(event_id: int | None, kind: str, data: dict[str, Any]) -> bytes:
+    prefix = "" if event_id is None else f"id: {event_id}\n"
+    return f"{prefix}event: {kind}\ndata: {json.dumps(data, sort_keys=True)}\n\n".encode()
+
+
+def battle_event(season_id: int, entry: dict[str, Any], ended: bool,
+                 event_id: int | None = None) -> bytes:
+    """One `battle` event: data = the battle's list line as JSON, its number included."""
     line = battle_line(season_id, entry).model_dump()
-    data = json.dumps({**line, "season": season_id, "season_over": ended}, sort_keys=True)
-    return f"id: {entry['number']}\nevent: battle\ndata: {data}\n\n".encode()
+    return _message(event_id, "battle", {**line, "season": season_id, "season_over": ended})
 
 
-def _ledger_event(season_id: int, last_seq: int) -> bytes:
-    data = json.dumps({"season": season_id, "last_seq": last_seq})
-    return f"event: ledger\ndata: {data}\n\n".encode()
-
-
-def head_event(season_id: int, head: dict[str, Any]) -> bytes:
+def head_event(season_id: int, head: dict[str, Any], event_id: int | None = None) -> bytes:
     """One `head` event: the season log's new signed head (save it to hold the show to it)."""
-    data = json.dumps({"season": season_id, "head": head}, sort_keys=True)
-    return f"event: head\ndata: {data}\n\n".encode()
+    return _message(event_id, "head", {"season": season_id, "head": head})
+
+
+def stale_event(season_id: int, latest: int, oldest: int) -> bytes:
+    """The `stale` event: the client's cursor is not in the table; reload the page."""
+    return _message(latest, "stale", {"season": season_id, "latest": latest, "oldest": oldest,
+                                      "reload": True})
 
 
 def parse_last_event_id(value: str | None) -> int | None:
-    """The battle number a resuming client saw last; anything unreadable means none."""
+    """The event id a resuming client saw last; anything unreadable means none."""
     if value is None or not value.strip().isdigit() or len(value.strip()) > 12:
         return None
     return int(value.strip())
 
 
+@dataclass(eq=False, slots=True)
+class _Client:
+    queue: asyncio.Queue[_Wire | None]
+    dropped: bool = False
+    released: bool = False
+    opened: bool = False
+    """Its opening is read: every event committed from now on reaches it."""
+
+
+@dataclass(slots=True)
+class _Opening:
+    """What a new stream sends before live events: its first block, and the backlog."""
+
+    first: bytes
+    backlog: list[bytes] = field(default_factory=list)
+    cursor: int = 0
+
+
 class Broadcaster:
-    """Fan-out of season events to every connected client."""
+    """Fan-out of every season's stored events to this process's connected clients."""
 
     def __init__(
         self,
         catalog: SeasonCatalog,
         *,
-        poll_seconds: float = 1.0,
+        poll_seconds: float = 0.5,
         heartbeat_seconds: float = 15.0,
         max_clients: int = 500,
+        queue_size: int = QUEUE_SIZE,
+        listen_url: str | None = None,
     ) -> None:
         self.catalog = catalog
         self.poll_seconds = poll_seconds
         self.heartbeat_seconds = heartbeat_seconds
         self.max_clients = max_clients
-        self._clients: dict[int, set[asyncio.Queue[bytes | None]]] = {}
-        self._seen: dict[int, tuple[int, int]] = {}
-        self._heads_seen: dict[int, int] = {}
+        self.queue_size = queue_size
+        self.listener = None if listen_url is None else NotifyListener(listen_url, self.poke)
+        """The PostgreSQL listener (None on SQLite, which is polled)."""
+        self._clients: dict[int, set[_Client]] = {}
+        self._admitted = 0
+        self._reading = asyncio.Lock()
+        self._cursors: dict[int, int] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
+        self._primed: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
         self.listeners: list[Callable[[int], None]] = []
         """Called with the season id whenever a battle or a ledger change is announced
         (on the event loop: they must return at once, e.g. by queueing work)."""
+        self.delivered = 0
+        """Events read from the table and fanned out so far (for tests and metrics)."""
 
     def clients(self) -> int:
-        """How many streams are open."""
-        return sum(len(queues) for queues in self._clients.values())
+        """How many streams are open: past their opening read, so every event committed
+        from now on reaches them (streams still opening hold a slot of the cap too)."""
+        return sum(1 for clients in self._clients.values() for client in clients
+                   if client.opened)
+
+    def listener_alive(self) -> bool:
+        """Whether live news arrives at once: always on SQLite (polled), on PostgreSQL while
+        the listening connection is up."""
+        return self.listener is None or self.listener.connected
 
     def poke(self) -> None:
-        """Look for news now (called from any thread after an operator action)."""
+        """Look for news now (called from any thread after a change)."""
         loop, wake = self._loop, self._wake
         if loop is not None and wake is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):
@@ -89,10 +164,11 @@ class Broadcaster:
 
     def _end_streams(self) -> None:
         self._closed = True
-        for queues in self._clients.values():
-            for queue in queues:
-                with contextlib.suppress(asyncio.QueueFull):
-                    queue.put_nowait(None)
+        for clients in self._clients.values():
+            for client in clients:
+                _drop(client)
+        if self._wake is not None:
+            self._wake.set()
 
     def end_soon(self) -> None:
         """End every stream (callable from any thread, e.g. the server's signal handler)."""
@@ -102,108 +178,194 @@ class Broadcaster:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._end_streams)
 
-    async def close(self) -> None:
-        """End every stream and stop watching."""
-        self._end_streams()
-        if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
+    async def start(self) -> None:
+        """Start watching (at the app's start, so the forecasts follow other processes'
+        battles even before a first stream opens); idempotent."""
+        if self._closed or (self._watcher is not None and not self._watcher.done()):
+            return
+        self._loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self._primed = asyncio.Event()
+        self._watcher = asyncio.create_task(self._watch())
+        if self.listener is not None:
+            self.listener.start()
 
-    async def _probe(self, season_id: int) -> tuple[int, int, dict[str, Any] | None]:
-        snap = await asyncio.to_thread(self.catalog.snapshot, season_id)
-        return snap.version[0], snap.version[1], snap.head
+    async def close(self) -> None:
+        """End every stream and stop watching (the read in progress finishes first)."""
+        self._end_streams()
+        if self.listener is not None:
+            await self.listener.close()
+        if self._watcher is not None:
+            done, _ = await asyncio.wait([self._watcher], timeout=5)
+            if not done:
+                self._watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._watcher
 
     async def _watch(self) -> None:
-        assert self._wake is not None
+        assert self._wake is not None and self._primed is not None
+        interval = self.poll_seconds if self.listener is None else SAFETY_POLL_SECONDS
         while not self._closed:
+            with contextlib.suppress(Exception):  # a busy or vanished database: next round
+                await self.catch_up()
+            if self._cursors is not None:
+                self._primed.set()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+                await asyncio.wait_for(self._wake.wait(), interval)
             self._wake.clear()
-            for season_id in [s for s, queues in self._clients.items() if queues]:
-                try:
-                    await self._announce(season_id)
-                except Exception:  # a busy or vanished database: try again next round
-                    continue
 
-    async def _announce(self, season_id: int) -> None:
-        battles, last_seq, head = await self._probe(season_id)
-        seen_battles, seen_seq = self._seen.get(season_id, (battles, last_seq))
-        size = 0 if head is None else head["size"]
-        seen_size = self._heads_seen.setdefault(season_id, size)
-        events: list[bytes] = []
-        if battles > seen_battles:
-            snap = await asyncio.to_thread(self.catalog.snapshot, season_id)
-            for entry in snap.history[seen_battles:battles]:
-                events.append(battle_event(season_id, entry, snap.board["ended"]))
-        if last_seq != seen_seq:
-            events.append(_ledger_event(season_id, last_seq))
-        if head is not None and size != seen_size:
-            events.append(head_event(season_id, head))
-        self._seen[season_id] = (battles, last_seq)
-        self._heads_seen[season_id] = size
-        if events:
+    async def catch_up(self) -> int:
+        """Read the table now and hand every new event to its clients and the listeners
+        (the watcher's step; tests call it to be sure a read happened); how many events."""
+        async with self._reading:
+            news = await asyncio.to_thread(self._read_news)
+            self._fan_out(news)
+        return len(news)
+
+    def _read_news(self) -> list[_Wire]:
+        """Every season's events after this process's cursor (on a worker thread)."""
+        season_ids = self.catalog.season_ids()
+        if not season_ids:
+            return []
+        with self.catalog.database.transaction(season_ids[0], write=False) as session:
+            latest = latest_ids(session)
+        if self._cursors is None:  # the first look: announce only what comes next
+            self._cursors = latest
+            return []
+        news: list[_Wire] = []
+        for season_id, newest in sorted(latest.items()):
+            seen = self._cursors.get(season_id, 0)
+            if newest < seen:  # the table was replaced (a restored copy): start again
+                self._cursors[season_id] = newest
+            elif newest > seen:
+                read = self._read_season(season_id, seen, newest)
+                news.extend(read)
+                self._cursors[season_id] = read[-1][1] if read else newest
+        return news
+
+    def _read_season(self, season_id: int, after: int, newest: int) -> list[_Wire]:
+        with self.catalog.read(season_id) as session:
+            events = _all_after(session, after, newest)
+        return [(season_id, event.id, event.kind, self._render(event)) for event in events]
+
+    def _render(self, event: SeasonEvent) -> bytes:
+        season_id, payload = event.season_id, event.payload
+        if event.kind is EventKind.BATTLE:
+            entry = self.catalog.battle(season_id, int(payload["number"]))
+            return battle_event(season_id, entry, bool(payload["ended"]), event.id)
+        if event.kind is EventKind.LEDGER:
+            return _message(event.id, "ledger", {"season": season_id,
+                                                 "last_seq": payload["last_seq"]})
+        return head_event(season_id, payload, event.id)
+
+    def _fan_out(self, news: list[_Wire]) -> None:
+        moved = sorted({season for season, _, kind, _ in news if kind is not EventKind.HEAD})
+        self.delivered += len(news)
+        for season_id in moved:
             for listener in self.listeners:
                 listener(season_id)
-        for queue in list(self._clients.get(season_id, ())):
-            for event in events:
+        for item in news:
+            for client in list(self._clients.get(item[0], ())):
+                if client.dropped:
+                    continue
                 try:
-                    queue.put_nowait(event)
+                    client.queue.put_nowait(item)
                 except asyncio.QueueFull:  # too slow: close it; the browser resumes by id
-                    with contextlib.suppress(asyncio.QueueEmpty):
-                        queue.get_nowait()
-                    queue.put_nowait(None)
-                    break
-
-    def _start(self) -> None:
-        if self._watcher is None or self._watcher.done():
-            self._loop = asyncio.get_running_loop()
-            self._wake = asyncio.Event()
-            self._watcher = asyncio.create_task(self._watch())
+                    _drop(client)
 
     async def stream(self, season_id: int, last_event_id: int | None) -> AsyncIterator[bytes]:
-        """The event stream of one client: backlog after `last_event_id`, then live events."""
+        """The event stream of one client: backlog after `last_event_id`, then live events.
+
+        503 while shutting down or when `max_clients` streams are open in this process.
+        """
         if self._closed:
-            raise Refusal(503, "events", "the service is shutting down")
-        if self.clients() >= self.max_clients:
+            raise Refusal(503, "events", "the service is shutting down",
+                          {"Retry-After": "5"})
+        if self._admitted >= self.max_clients:
             raise Refusal(503, "events", "too many live connections; try again shortly",
                           {"Retry-After": "10"})
-        snap = await asyncio.to_thread(self.catalog.snapshot, season_id)
-        self._start()
-        self._seen.setdefault(season_id, (snap.version[0], snap.version[1]))
-        self._heads_seen.setdefault(season_id, 0 if snap.head is None else snap.head["size"])
-        queue: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE_SIZE)
-        self._clients.setdefault(season_id, set()).add(queue)
-        return self._events(season_id, queue, snap, last_event_id)
-
-    async def _events(
-        self, season_id: int, queue: asyncio.Queue[bytes | None], snap: Any,
-        last_event_id: int | None,
-    ) -> AsyncIterator[bytes]:
+        self._admitted += 1  # taken before any wait: the cap holds however many arrive
+        client = _Client(asyncio.Queue(self.queue_size))
         try:
-            yield f"retry: 3000\n: season {season_id}\n\n".encode()
-            last = len(snap.history) if last_event_id is None else last_event_id
-            for entry in snap.history[last:]:
-                yield battle_event(season_id, entry, snap.board["ended"])
-            last = max(last, len(snap.history))
+            await self.start()
+            await self._first_look()
+            self._clients.setdefault(season_id, set()).add(client)
+            opening = await asyncio.to_thread(self._opening, season_id, last_event_id)
+            client.opened = True
+        except BaseException:
+            self._release(season_id, client)
+            raise
+        return self._events(season_id, client, opening)
+
+    async def _first_look(self) -> None:
+        """Wait for the watcher's first read: an event committed before it is never sent
+        live, so a stream may open only once the watcher's cursors are set."""
+        try:
+            if self._primed is None:
+                raise TimeoutError
+            await asyncio.wait_for(self._primed.wait(), FIRST_LOOK_SECONDS)
+        except TimeoutError:
+            raise Refusal(503, "events", "live updates are not available yet (the database "
+                          "does not answer)", {"Retry-After": "10"}) from None
+
+    def _opening(self, season_id: int, last_event_id: int | None) -> _Opening:
+        """Read after the client is registered, so nothing falls between backlog and live."""
+        with self.catalog.read(season_id) as session:
+            oldest, latest = event_window(session)
+            if last_event_id is None:
+                return _Opening(f"retry: 3000\nid: {latest}\n: season {season_id}\n\n".encode(),
+                                cursor=latest)
+            first = f"retry: 3000\n: season {season_id}\n\n".encode()
+            if last_event_id > latest or (last_event_id < oldest - 1):
+                return _Opening(first, [stale_event(season_id, latest, oldest)], latest)
+            events = _all_after(session, last_event_id, latest)
+        return _Opening(first, [self._render(event) for event in events], latest)
+
+    async def _events(self, season_id: int, client: _Client,
+                      opening: _Opening) -> AsyncIterator[bytes]:
+        try:
+            yield opening.first
+            for wire in opening.backlog:
+                yield wire
+            last = opening.cursor
             while not self._closed:
                 try:
-                    event = await asyncio.wait_for(queue.get(), self.heartbeat_seconds)
+                    item = await asyncio.wait_for(client.queue.get(), self.heartbeat_seconds)
                 except TimeoutError:
                     yield b": heartbeat\n\n"
                     continue
-                if event is None:
+                if item is None:
                     break
-                number = _event_number(event)
-                if number is not None and number <= last:
+                if item[1] <= last:  # already sent in the backlog
                     continue
-                last = number if number is not None else last
-                yield event
+                last = item[1]
+                yield item[3]
         finally:
-            self._clients.get(season_id, set()).discard(queue)
+            self._release(season_id, client)
+
+    def _release(self, season_id: int, client: _Client) -> None:
+        if client.released:
+            return
+        client.released = client.dropped = True
+        self._clients.get(season_id, set()).discard(client)
+        self._admitted -= 1
 
 
-def _event_number(event: bytes) -> int | None:
-    if event.startswith(b"id: "):
-        return int(event[4 : event.index(b"\n")])
-    return None
+def _drop(client: _Client) -> None:
+    """End a client's stream: what it had queued is let go, then the end marker."""
+    client.dropped = True
+    while not client.queue.empty():
+        client.queue.get_nowait()
+    client.queue.put_nowait(None)
+
+
+def _all_after(session: Any, after: int, newest: int) -> list[SeasonEvent]:
+    """Every kept event in (after, newest], read page by page."""
+    found: list[SeasonEvent] = []
+    while after < newest:
+        page = [event for event in events_after(session, after) if event.id <= newest]
+        if not page:
+            break
+        found.extend(page)
+        after = page[-1].id
+    return found

@@ -17,7 +17,7 @@ from fairfight.web.conquest.live import Broadcaster
 from fairfight.web.conquest.refusals import install_refusals
 from fairfight.web.conquest.sign_in import OperatorSessions, SignInBrake
 from fairfight.web.conquest.writer import ContributionWriter
-from fairfight.web.lifecycle import on_shutdown
+from fairfight.web.lifecycle import on_shutdown, on_startup
 from fairfight.web.settings import WebSettings
 
 __all__ = ["ConquestService", "install_service", "service"]
@@ -31,7 +31,11 @@ class ConquestService:
         self.catalog = SeasonCatalog(SeasonDatabase(settings.database_url))
         self.in_flight = InFlight()
         self.writer = ContributionWriter(self.catalog)
-        self.live = Broadcaster(self.catalog)
+        database = self.catalog.database
+        self.live = Broadcaster(
+            self.catalog, poll_seconds=settings.live_poll_seconds,
+            max_clients=settings.live_max_streams,
+            listen_url=settings.database_url if database.server else None)
         self.forecasts = ForecastCache(self.catalog, settings.forecast_seasons,
                                        settings.forecast_seed)
         self.live.listeners.append(self.forecasts.refresh)
@@ -61,6 +65,7 @@ def install_service(app: FastAPI) -> None:
         app.state.exit_hooks = []
     app.state.exit_hooks.append(app.state.conquest.live.end_soon)
     on_shutdown(app, app.state.conquest.close)
+    on_startup(app, app.state.conquest.live.start)
 
 
 def service(request: Request) -> ConquestService:

@@ -214,8 +214,9 @@ async def events(
     conquest: Service,
     last_event_id: Annotated[str | None, Header(max_length=40)] = None,
 ) -> StreamingResponse:
-    """Server-sent events: `battle` (id = battle number) for each aired battle, `ledger` when
-    pools change; heartbeat comments keep the stream open. Resume with `Last-Event-ID`."""
+    """Server-sent events: `battle` for each aired battle, `ledger` when pools change, `head`
+    for each signed head, ids from the season's events table; heartbeat comments keep the
+    stream open. Resume with `Last-Event-ID` (on any process); `stale` means reload."""
     conquest.catalog.require(season_id)
     stream = await conquest.live.stream(season_id, parse_last_event_id(last_event_id))
     return StreamingResponse(

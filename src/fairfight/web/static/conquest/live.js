@@ -66,6 +66,13 @@
   // A new signed head (after a battle, a contribution, the beacon or the reveal): the home
   // shows the latest one in its "save this" section.
   source.addEventListener("head", function () { if (page === "home") { refresh(); } });
+  // The server no longer keeps the events this page missed (it was away too long, or the
+  // service was restored): the page itself is the only complete picture, so load it again.
+  source.addEventListener("stale", function () {
+    source.close();
+    say("Catching up: reloading the page.");
+    window.location.reload();
+  });
   window.addEventListener("pagehide", function () { source.close(); });
   followForecast();
 })();
