@@ -184,11 +184,15 @@ def _upcoming(schedule: Schedule, state: ScheduleState, now: datetime) -> int:
     return slot
 
 
-def next_slot(schedule: Schedule, state: ScheduleState, now: datetime) -> tuple[int, datetime] | None:
-    """The next slot that will air after `now` and when (for countdowns); None while paused."""
+def next_slot(
+    schedule: Schedule, state: ScheduleState, now: datetime,
+) -> tuple[int, datetime] | None:
+    """The next slot that will air and when (for countdowns); None while paused. A slot due
+    but not aired yet (the loop is about to air it) comes first, with its own past time."""
     if state.paused:
         return None
-    slot = _upcoming(schedule, state, now)
+    pending = decide(schedule, state, now)
+    slot = pending.slot if pending.move is Move.AIR else _upcoming(schedule, state, now)
     return slot, utc_instant(schedule.slot_time(slot))
 
 
