@@ -56,6 +56,7 @@ __all__ = [
     "StoredSchedule",
     "air_due",
     "read_schedule",
+    "release_lease",
     "recent_slots",
     "set_paused",
     "set_schedule",
@@ -204,6 +205,24 @@ def take_lease(session: Session, holder: str, now_ms: int, lease_ms: int) -> boo
     )
     result = cast(CursorResult[Any], session.execute(statement))
     return result.rowcount == 1
+
+
+def release_lease(path: season.SeasonAddress, holder: str) -> None:
+    """Give the lease back (a process that stops), so another may air at once, not only
+    once it runs out."""
+    store = season.open_store(path, write=True)
+    try:
+        with store.transaction() as session:
+            if read_schedule(session) is None:
+                return
+            session.execute(
+                update(AiringScheduleRow)
+                .where(AiringScheduleRow.season_id == season_of(session),
+                       AiringScheduleRow.lease_holder == holder)
+                .values(lease_holder=None, lease_until_ms=0)
+                .execution_options(synchronize_session=False))
+    finally:
+        store.close()
 
 
 def _record_aired(session: Session, holder: str, version: int, decision: Decision,

@@ -163,6 +163,8 @@ class AiringLoop:
         self._task: asyncio.Task[None] | None = None
         self._stop: asyncio.Event | None = None
         self._problems: dict[int, str] = {}
+        self._leased: set[int] = set()
+        """Seasons whose lease this loop may hold (handed back when it stops)."""
 
     # ------------------------------------------------------------ airing
 
@@ -185,10 +187,13 @@ class AiringLoop:
                 outcome = schedule_store.air_due(self.catalog.database.season_path(season_id),
                                                  self.holder, now, self.lease_seconds)
             except (InputError, LookupError) as error:
+                self._leased.add(season_id)  # the lease may have been taken before the refusal
                 self._report(season_id, f"{error}")
                 continue
             self._problems.pop(season_id, None)
             outcomes.append(outcome)
+            if outcome.status in ("aired", "passed", "taken"):
+                self._leased.add(season_id)
             if outcome.status == "aired":
                 note = outcome.decision.note() if outcome.decision else None
                 _log.info("season %s: slot %s aired battle %s%s", season_id,
@@ -230,6 +235,16 @@ class AiringLoop:
         if self._task is not None:
             await self._task
             self._task = None
+            await asyncio.to_thread(self._release)
+
+    def _release(self) -> None:
+        """Hand back this process's leases, so a restarted service airs at once."""
+        for season_id in sorted(self._leased):
+            try:
+                schedule_store.release_lease(self.catalog.database.season_path(season_id),
+                                             self.holder)
+            except (InputError, LookupError, RuntimeError):
+                continue  # nothing held, or the database is already gone
 
     # ------------------------------------------------------------ views and operator powers
 
