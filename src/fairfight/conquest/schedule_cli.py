@@ -22,7 +22,9 @@ if TYPE_CHECKING:  # the store (SQLAlchemy) is imported when a command runs
     from sqlalchemy.orm import Session
 
 __all__ = [
+    "AsJson",
     "MAX_TICK_SECONDS",
+    "SeasonFile",
     "app",
     "pause",
     "resume",
