@@ -136,7 +136,7 @@ def test_two_loops_on_separate_connections_never_both_air_a_slot(star_season: Pa
             clock.at(minutes)
             gate = threading.Barrier(2)
 
-            def tick(loop: AiringLoop) -> None:
+            def tick(loop: AiringLoop, gate: threading.Barrier = gate) -> None:
                 gate.wait()
                 results.extend(o.status for o in loop.tick())
 
