@@ -174,7 +174,8 @@ def test_a_naive_now_is_refused() -> None:
 # ------------------------------------------------------------ the tables
 
 
-def _set(path: Path, rule: Schedule, now: datetime) -> None:
+def set_schedule_on(path: Path | str, rule: Schedule, now: datetime) -> None:
+    """Give a season (a file or `URL#ID`) a schedule, as the operator's commands do."""
     store = season.open_store(path, write=True)
     try:
         with store.transaction() as session:
@@ -197,7 +198,7 @@ def _slots(path: Path) -> list[dict[str, object]]:
 
 
 def test_the_store_airs_a_slot_once_and_downtime_once_with_a_note(season_file: Path) -> None:
-    _set(season_file, EVERY_5, NOON)
+    set_schedule_on(season_file, EVERY_5, NOON)
     assert schedule_store.air_due(season_file, "A", at(0)).status == "aired"
     assert schedule_store.air_due(season_file, "A", at(0.5)).status == "nothing"
     assert _battles(season_file) == 1
@@ -211,12 +212,13 @@ def test_the_store_airs_a_slot_once_and_downtime_once_with_a_note(season_file: P
 
 
 def test_another_holder_waits_for_the_lease(season_file: Path) -> None:
-    _set(season_file, EVERY_5, NOON)
+    set_schedule_on(season_file, EVERY_5, NOON)
     assert schedule_store.air_due(season_file, "A", at(0)).status == "aired"
     # A holds the lease for 30 s after 12:00; B's slot-2 attempt at 12:05 finds it run out.
     assert schedule_store.air_due(season_file, "B", at(5)).status == "aired"
-    _set(season_file, EVERY_5, at(5))  # a new version, set at 12:05: its slot 2 is due now
-    assert schedule_store.air_due(season_file, "C", at(5.2)).status == "leased"  # B's, to 12:05:30
+    # a new version, set at 12:05: its slot 2 is due now, but B's lease lasts to 12:05:30
+    set_schedule_on(season_file, EVERY_5, at(5))
+    assert schedule_store.air_due(season_file, "C", at(5.2)).status == "leased"
     assert schedule_store.air_due(season_file, "C", at(5.6)).status == "aired"
     assert _battles(season_file) == 3
 
@@ -231,7 +233,7 @@ def test_a_failure_inside_the_battle_transaction_records_neither(season_file: Pa
 
 
 def test_pause_resume_and_skip_in_the_store(season_file: Path) -> None:
-    _set(season_file, EVERY_5, NOON)
+    set_schedule_on(season_file, EVERY_5, NOON)
     assert schedule_store.air_due(season_file, "A", at(0)).status == "aired"
     store = season.open_store(season_file, write=True)
     try:
@@ -266,7 +268,7 @@ def test_a_season_file_made_before_the_schedule_tables_still_opens(season_file: 
     finally:
         store.close()
     assert schedule_store.air_due(season_file, "A", NOON).status == "none"
-    _set(season_file, EVERY_5, NOON)  # the tables are made on first need
+    set_schedule_on(season_file, EVERY_5, NOON)  # the tables are made on first need
     assert schedule_store.air_due(season_file, "A", NOON).status == "aired"
 
 

@@ -24,6 +24,7 @@ from fairfight.web.conquest.airing import AiringLoop, ScheduleRequest
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.database import SeasonDatabase
 from tests.conquest.helpers import SEED, star_map
+from tests.conquest.test_schedule import set_schedule_on
 from tests.web.conquest_support import ADMIN_TOKEN, make_app
 
 NOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -172,13 +173,7 @@ RACER = textwrap.dedent("""
 
 def test_two_processes_racing_with_no_lease_still_air_each_slot_once(
         star_season: Path, tmp_path: Path) -> None:
-    store = season.open_store(star_season, write=True)
-    try:
-        with store.transaction() as session:
-            schedule_store.set_schedule(session, parse_schedule("every", minutes=5, now=NOON),
-                                        NOON)
-    finally:
-        store.close()
+    set_schedule_on(star_season, parse_schedule("every", minutes=5, now=NOON), NOON)
     go = tmp_path / "go"
     environment = {**os.environ, "PYTHONPATH": f"{SOURCE / 'src'}{os.pathsep}{SOURCE}"}
     racers = [subprocess.Popen([sys.executable, "-c", RACER, str(star_season), name, str(go)],

@@ -12,6 +12,7 @@ import pytest
 from fairfight.conquest import schedule_store, season
 from fairfight.conquest.schedule import parse_schedule
 from tests.conquest.helpers import SEED, star_map
+from tests.conquest.test_schedule import set_schedule_on
 from tests.web.postgres_cluster import postgres_cluster
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")  # as test_conquest_postgres
@@ -30,13 +31,7 @@ def database() -> Iterator[str]:
 
 def test_two_airers_on_postgres_air_each_slot_once(database: str) -> None:
     address = f"{database}#1"
-    store = season.open_store(address, write=True)
-    try:
-        with store.transaction() as session:
-            schedule_store.set_schedule(session, parse_schedule("every", minutes=5, now=NOON),
-                                        NOON)
-    finally:
-        store.close()
+    set_schedule_on(address, parse_schedule("every", minutes=5, now=NOON), NOON)
     statuses: list[str] = []
     for minutes in (0, 5, 10):
         gate = threading.Barrier(2)
@@ -59,13 +54,7 @@ def test_two_airers_on_postgres_air_each_slot_once(database: str) -> None:
 
 def test_the_lease_keeps_a_second_airer_out_until_handed_back(database: str) -> None:
     address = f"{database}#2"
-    store = season.open_store(address, write=True)
-    try:
-        with store.transaction() as session:
-            schedule_store.set_schedule(session, parse_schedule("every", seconds=10, now=NOON),
-                                        NOON)
-    finally:
-        store.close()
+    set_schedule_on(address, parse_schedule("every", seconds=10, now=NOON), NOON)
     assert schedule_store.air_due(address, "A", NOON).status == "aired"  # A's lease: to +30 s
     slot_2 = NOON + timedelta(seconds=10)
     assert schedule_store.air_due(address, "B", slot_2).status == "leased"

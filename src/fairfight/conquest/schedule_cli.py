@@ -149,9 +149,8 @@ def set_schedule(
     fields: dict[str, Any] = ({"at": value} if kind.strip().lower() == "daily"
                               else _every(value) if kind.strip().lower() == "every" else {})
     rule = schedule.parse_schedule(kind, start=start, now=now, **fields)
-    _in_transaction(season_file, True,
-                    lambda session: schedule_store.set_schedule(session, rule, now))
-    _report(season_file, as_json)
+    _change(season_file, as_json,
+            lambda session, _moment: schedule_store.set_schedule(session, rule, now))
 
 
 @app.command()
@@ -161,16 +160,25 @@ def show(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
     _report(season_file, as_json)
 
 
+def _change(season_file: str, as_json: bool, work: Callable[[Session, datetime], object],
+            ) -> object:
+    """Change the schedule in one write transaction at now, then show it."""
+    now = _now()
+    done = _in_transaction(season_file, True, lambda session: work(session, now))
+    if not as_json and isinstance(done, int):
+        console.print(f"slot {done} will be passed over", markup=False)
+    _report(season_file, as_json)
+    return done
+
+
 @app.command()
 @guarded
 def pause(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
     """Pause airing: nothing airs until `resume`."""
     from fairfight.conquest import schedule_store
 
-    now = _now()
-    _in_transaction(season_file, True,
-                    lambda session: schedule_store.set_paused(session, True, now))
-    _report(season_file, as_json)
+    _change(season_file, as_json,
+            lambda session, now: schedule_store.set_paused(session, True, now))
 
 
 @app.command()
@@ -179,10 +187,8 @@ def resume(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
     """Resume airing from now; the slots that fell while paused are dropped, not aired."""
     from fairfight.conquest import schedule_store
 
-    now = _now()
-    _in_transaction(season_file, True,
-                    lambda session: schedule_store.set_paused(session, False, now))
-    _report(season_file, as_json)
+    _change(season_file, as_json,
+            lambda session, now: schedule_store.set_paused(session, False, now))
 
 
 @app.command()
@@ -191,12 +197,7 @@ def skip(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
     """Pass over the next slot once (recorded as skipped)."""
     from fairfight.conquest import schedule_store
 
-    now = _now()
-    slot = _in_transaction(season_file, True,
-                           lambda session: schedule_store.skip_next(session, now))
-    if not as_json:
-        console.print(f"slot {slot} will be passed over", markup=False)
-    _report(season_file, as_json)
+    _change(season_file, as_json, schedule_store.skip_next)
 
 
 @app.command()
