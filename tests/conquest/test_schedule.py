@@ -314,6 +314,18 @@ def test_the_command_line_sets_shows_pauses_resumes_skips_and_runs(season_file: 
     assert _cli("pause", "/nonexistent/season.db")[0] == 2
 
 
+def test_run_airs_a_due_slot_and_says_so_in_json(season_file: Path) -> None:
+    import json
+
+    assert _cli("set", str(season_file), "every", "5")[0] == 0  # slot 1 falls now
+    code, out, _ = _cli("run", str(season_file), "--once", "--json")
+    said = json.loads(out)
+    assert code == 0 and (said["status"], said["slot"], said["battle"]) == ("aired", 1, 1)
+    again = json.loads(_cli("run", str(season_file), "--once", "--json")[1])
+    assert again == {"status": "nothing", "slot": None, "battle": None, "note": None}
+    assert _battles(season_file) == 1
+
+
 def test_run_without_a_schedule_is_refused(season_file: Path) -> None:
     code, _, error = _cli("run", str(season_file), "--once")
     assert code == 2 and error.startswith("InputError: schedule: ")

@@ -21,6 +21,8 @@ from fairfight.core.errors import InputError
 if TYPE_CHECKING:  # the store (SQLAlchemy) is imported when a command runs
     from sqlalchemy.orm import Session
 
+    from fairfight.conquest import schedule_store
+
 __all__ = [
     "AsJson",
     "MAX_TICK_SECONDS",
@@ -207,6 +209,8 @@ def run(
     tick: float = typer.Option(1.0, "--tick", min=0.05, max=MAX_TICK_SECONDS,
                                help="Seconds between two looks at the clock."),
     once: bool = typer.Option(False, "--once", help="Air what is due now, then stop."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON line per airing (and, with "
+                                                       "--once, per look)."),
 ) -> None:
     """Air the season's schedule in the foreground until Ctrl-C (one battle per due slot)."""
     from fairfight.conquest import schedule_store
@@ -218,18 +222,30 @@ def run(
             if outcome.status == "none":
                 raise InputError("schedule", "this season has no airing schedule; set one "
                                  "first")
-            if outcome.status == "aired" and outcome.entry and outcome.decision:
-                note = outcome.decision.note()
-                console.print(f"slot {outcome.decision.slot}: battle "
-                              f"{outcome.entry['number']} aired{f' ({note})' if note else ''}",
-                              markup=False)
-            elif once or outcome.status == "over":
-                console.print(_QUIET[outcome.status], markup=False)
+            _say(outcome, as_json, once)
             if once or outcome.status == "over":
                 return
             time.sleep(tick)
     finally:
         schedule_store.release_lease(season_file, holder)
+
+
+def _say(outcome: schedule_store.AiringOutcome, as_json: bool, once: bool) -> None:
+    """Print an airing (always) or what else happened (with --once, or at the season's end)."""
+    aired = outcome.status == "aired" and outcome.entry and outcome.decision
+    if not (aired or once or outcome.status == "over"):
+        return
+    decision = outcome.decision
+    note = decision.note() if decision is not None else None
+    if as_json:
+        emit_json({"status": outcome.status, "slot": decision.slot if aired and decision else None,
+                   "battle": outcome.entry["number"] if aired and outcome.entry else None,
+                   "note": note if aired else None})
+    elif aired and outcome.entry and decision is not None:
+        console.print(f"slot {decision.slot}: battle {outcome.entry['number']} aired"
+                      f"{f' ({note})' if note else ''}", markup=False)
+    else:
+        console.print(_QUIET[outcome.status], markup=False)
 
 
 _QUIET = {
