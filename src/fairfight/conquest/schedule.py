@@ -147,8 +147,9 @@ class Decision:
         if self.missed:
             slots = (f"slot {self.first_missed}" if self.missed == 1
                      else f"slots {self.first_missed}-{self.first_missed + self.missed - 1}")
+            covered = "both" if self.missed == 1 else "them all"
             parts.append(f"{self.missed} missed slot{'s' if self.missed != 1 else ''} "
-                         f"({slots}) while no airing ran; one battle aired for them all")
+                         f"({slots}) while no airing ran; one battle aired for {covered}")
         if self.late_seconds >= LATE_AFTER_SECONDS:
             parts.append(f"slot {self.slot} aired {duration_words(self.late_seconds)} late")
         return "; ".join(parts) or None
