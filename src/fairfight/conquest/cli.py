@@ -11,6 +11,7 @@ import typer
 from fairfight.conquest.forecast_cli import forecast
 from fairfight.conquest.map_cli import app as map_app
 from fairfight.conquest.odds_history_cli import odds_history
+from fairfight.conquest.schedule_cli import app as schedule_app
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
 from fairfight.inputs import check_output_file, check_output_folder
@@ -43,6 +44,7 @@ __all__ = [
 
 app = typer.Typer(help="The conquest ruleset.", no_args_is_help=True, add_completion=False)
 app.add_typer(map_app, name="map")
+app.add_typer(schedule_app, name="schedule")
 
 PROGRESS_FROM = 20
 """Runs of at least this many battles show a progress bar instead of every episode."""

@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Connection,
     ForeignKey,
     Integer,
@@ -34,6 +35,8 @@ from fairfight.core.errors import InputError
 from fairfight.core.records import canonical_json
 
 __all__ = [
+    "AiringScheduleRow",
+    "AiringSlotRow",
     "BattleStakesRow",
     "ContributionKeyRow",
     "DAMAGED",
@@ -336,3 +339,47 @@ class EventRow(_KeysBase):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
     payload: Mapped[str] = mapped_column(Text)
+
+
+# ------------------------------------------------------------ airing schedule (later tables)
+
+
+class AiringScheduleRow(_KeysBase):
+    """A season's airing schedule (`fairfight.conquest.schedule`), where it stands, and the
+    lease of the process airing it.
+
+    `version` grows on every new schedule, so the slots of an old one never collide with the
+    new one's. `lease_holder` airs until `lease_until_ms`; another process takes over only by
+    a conditional UPDATE once it has run out.
+    """
+
+    __tablename__ = "airing_schedule"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    start: Mapped[int] = mapped_column(BigInteger)
+    minute_of_day: Mapped[int | None] = mapped_column(Integer, default=None)
+    interval_seconds: Mapped[int | None] = mapped_column(Integer, default=None)
+    paused: Mapped[int] = mapped_column(Integer, default=0)
+    last_slot: Mapped[int] = mapped_column(Integer, default=0)
+    lease_holder: Mapped[str | None] = mapped_column(String(100), default=None)
+    lease_until_ms: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class AiringSlotRow(_KeysBase):
+    """One slot dealt with: aired (with its battle, and the note of missed slots) or skipped.
+
+    The primary key is what makes a slot air once: the row is written in the transaction that
+    records the battle, so a second airing of the same slot cannot commit.
+    """
+
+    __tablename__ = "airing_slot"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slot: Mapped[int] = mapped_column(Integer, primary_key=True)
+    outcome: Mapped[str] = mapped_column(String(8))
+    battle: Mapped[int | None] = mapped_column(Integer, default=None)
+    missed: Mapped[int] = mapped_column(Integer, default=0)
+    note: Mapped[str | None] = mapped_column(Text, default=None)
+    recorded: Mapped[int] = mapped_column(BigInteger)
+    holder: Mapped[str | None] = mapped_column(String(100), default=None)

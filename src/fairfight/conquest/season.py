@@ -7,7 +7,7 @@ when fighting several), and raises InputError / RuleError (exit 2) or Verificati
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -255,8 +255,15 @@ def _season_key(store: SeasonStore, season: SeasonSummary) -> str:
     return engine.season_key(seed, None if season.beacon is None else season.beacon["randomness"])
 
 
-def fight(path: SeasonAddress, count: int | None = 1) -> Iterator[dict[str, Any]]:
-    """Fight up to `count` entries (None: to the end), one transaction each; yield each entry."""
+def fight(
+    path: SeasonAddress, count: int | None = 1, *,
+    within: Callable[[Session, dict[str, Any]], None] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Fight up to `count` entries (None: to the end), one transaction each; yield each entry.
+
+    `within` runs in each battle's transaction once the battle is recorded (the airing
+    schedule records its slot there), so both commit or neither does.
+    """
     if count is not None:
         check_stored_integer("count", count)
     store = open_store(path, write=True)
@@ -283,6 +290,8 @@ def fight(path: SeasonAddress, count: int | None = 1) -> Iterator[dict[str, Any]
                 due = SeasonStore.ledger_for(session, board["next_battle"])
                 state, entry = engine.play_step(state, [row.public() for row in due])
                 SeasonStore.add_battle(session, entry, state["board"])
+                if within is not None:
+                    within(session, entry)
             fought += 1
             yield entry
     finally:

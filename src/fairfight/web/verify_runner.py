@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = [
+    "Limits",
+    "Outcome",
     "VERIFY_CPU_SECONDS",
     "VERIFY_MEMORY_BYTES",
     "VERIFY_OUTPUT_BYTES",
     "VERIFY_WALL_SECONDS",
-    "Limits",
-    "Outcome",
     "Verdict",
     "main",
     "run_verifier",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI, Request
 
+from fairfight.web.conquest.airing import AiringLoop, install_airing
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.contributions import InFlight
 from fairfight.web.conquest.database import SeasonDatabase
@@ -41,6 +42,7 @@ class ConquestService:
         self.live.listeners.append(self.forecasts.refresh)
         self.sessions = OperatorSessions(self.catalog.database)
         self.brake = SignInBrake()
+        self.airing = AiringLoop(self.catalog, self.live.poke)
 
     @property
     def payments_only(self) -> bool:
@@ -66,6 +68,7 @@ def install_service(app: FastAPI) -> None:
     app.state.exit_hooks.append(app.state.conquest.live.end_soon)
     on_shutdown(app, app.state.conquest.close)
     on_startup(app, app.state.conquest.live.start)
+    install_airing(app, app.state.conquest.airing)  # stops airing before the close above
 
 
 def service(request: Request) -> ConquestService:

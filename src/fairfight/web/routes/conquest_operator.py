@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 from fairfight.web.conquest import operator
+from fairfight.web.conquest.airing import ScheduleRequest
 from fairfight.web.conquest.console import console_season
 from fairfight.web.conquest.models import AIR_LIMIT, BeaconRequest
 from fairfight.web.conquest.refusals import Refusal
@@ -39,7 +40,7 @@ __all__ = [
 
 router = APIRouter(prefix="/conquest/operator", include_in_schema=False)
 Service = Annotated[ConquestService, Depends(service)]
-ACTIONS = ("air", "beacon", "reveal", "export")
+ACTIONS = ("air", "beacon", "reveal", "export", "schedule", "pause", "resume", "skip")
 CONSOLE = "/conquest/operator"
 
 
@@ -62,9 +63,11 @@ def _console(request: Request, conquest: ConquestService, status: int = 200,
              **context: Any) -> HTMLResponse:
     catalog = conquest.catalog
     seasons = [console_season(catalog, sid) for sid in catalog.season_ids()]
+    schedules = {sid: conquest.airing.show(sid) for sid in catalog.season_ids()}
     return templates.TemplateResponse(
         request, "conquest/operator.html",
-        {"seasons": seasons, "air_limit": AIR_LIMIT, "message": context.get("message"),
+        {"seasons": seasons, "schedules": schedules, "air_limit": AIR_LIMIT,
+         "message": context.get("message"),
          "error": context.get("error"), "confirm": context.get("confirm")},
         status_code=status,
     )
@@ -124,10 +127,32 @@ def _air(conquest: ConquestService, season_id: int, form: dict[str, str]) -> Any
     return f"aired battle {aired}" + ("; the season is over" if result.ended else "")
 
 
+def _schedule(conquest: ConquestService, season_id: int, action: str,
+              form: dict[str, str]) -> str:
+    """The console's schedule actions: set, pause, resume, skip (the API's functions)."""
+    airing = conquest.airing
+    if action == "schedule":
+        kind = form.get("kind", "")
+        every = form.get("minutes", "").strip()
+        asked = parse_model(ScheduleRequest, {
+            "kind": kind, "at": form.get("at", "").strip() if kind == "daily" else None,
+            "minutes": (every or None) if kind == "every" else None,
+            "start": form.get("start", "").strip() or None})
+        view = airing.set(season_id, asked)
+        return f"schedule set: {view.countdown.schedule_text if view.countdown else kind}"
+    if action == "skip":
+        slot, _ = airing.skip(season_id)
+        return f"slot {slot} will be passed over"
+    airing.pause(season_id, action == "pause")
+    return "airing paused" if action == "pause" else "airing resumed"
+
+
 def _act(conquest: ConquestService, season_id: int, action: str, form: dict[str, str]) -> Any:
     catalog = conquest.catalog
     if action == "air":
         return _air(conquest, season_id, form)
+    if action in ("schedule", "pause", "resume", "skip"):
+        return _schedule(conquest, season_id, action, form)
     if action == "beacon":
         value = parse_model(BeaconRequest, {
             "randomness": form.get("randomness", "").strip(),
