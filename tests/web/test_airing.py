@@ -244,7 +244,8 @@ def test_the_countdown_is_on_every_conquest_page_without_javascript(client: Test
                       json={"kind": "daily", "at": "18:00", "start": tomorrow})
     assert set_.status_code == 200
     day = tomorrow[:10]
-    for page in ("/conquest", "/conquest/1", "/conquest/1/battles", "/conquest/rules"):
+    for page in ("/conquest", "/conquest/1", "/conquest/1/battles", "/conquest/rules",
+                 "/embed/seasons/1"):
         html = client.get(page).text
         assert html.count('id="countdown"') == 1
         assert f'<time datetime="{day}T18:00:00Z">' in html
