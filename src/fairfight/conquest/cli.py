@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from fairfight.conquest.calibration_cli import calibration
 from fairfight.conquest.forecast_cli import forecast
 from fairfight.conquest.map_cli import app as map_app
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
@@ -464,3 +465,4 @@ def demo(
 
 
 app.command()(forecast)
+app.command()(calibration)
