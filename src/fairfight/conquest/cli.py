@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from fairfight.conquest.calibration_cli import calibration
 from fairfight.conquest.forecast_cli import forecast
 from fairfight.conquest.map_cli import app as map_app
 from fairfight.conquest.odds_history_cli import odds_history
@@ -468,3 +469,4 @@ def demo(
 
 app.command()(forecast)
 app.command("odds-history")(odds_history)
+app.command()(calibration)

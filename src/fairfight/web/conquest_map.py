@@ -1,12 +1,15 @@
 """The drawn map on the show's pages: a season's map state turned into inline SVG and a legend.
 
-Pages call `map_picture(map)` from the map template. A season on a map without drawn outlines
-(a synthetic map) gets None, and the template keeps its text list of regions by owner.
+Pages call `map_picture(map, season.map_name)` from the map template, with the map name the
+season's header carries, so seasons on different shipped maps are each drawn on their own. A
+season whose map has no drawn outlines (a synthetic map, a map loaded from a file) or whose
+regions are not exactly the named map's gets None, and the template keeps its text list of
+regions by owner.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -17,30 +20,85 @@ from fairfight.conquest.mapsvg import (
     LegendEntry,
     RegionView,
     draw_map,
+    has_shapes,
     load_shapes,
     sea_links,
     shapes_digest,
 )
+from fairfight.conquest.scenario import MAP_NAMES
 
 if TYPE_CHECKING:  # the view models import the templates, which import this module
     from fairfight.web.conquest.models import MapState
 
-__all__ = ["DRAWN_MAP", "DrawnMap", "SHAPES_PATH", "faction_url", "map_picture", "shapes_version"]
+__all__ = [
+    "DRAWN_MAPS",
+    "DrawnMap",
+    "MAP_NOTES",
+    "MapNote",
+    "drawn_map_name",
+    "faction_url",
+    "map_picture",
+    "shapes_path",
+    "shapes_version",
+]
 
-DRAWN_MAP = "north-america"
-"""The shipped map whose outlines are drawn; a season's regions must match it exactly."""
-SHAPES_PATH = f"/conquest/maps/{DRAWN_MAP}.svg"
-"""Where the outlines are served once for every page (routes.conquest_map_shapes)."""
+DRAWN_MAPS: tuple[str, ...] = tuple(name for name in MAP_NAMES if has_shapes(name))
+"""The shipped maps whose outlines are drawn; a season's regions must match one exactly."""
+
+
+@dataclass(frozen=True, slots=True)
+class MapNote:
+    """What the page says under one drawn map: how to read it and where the outlines come from."""
+
+    hint: str
+    sources: str
+    source_sea_links: int | None = None
+    """Sea links the show's source description counts, when it gives a figure to compare."""
+
+
+MAP_NOTES = {
+    "north-america": MapNote(
+        hint="Point at or tap a region for its name and holder; a click opens the holder's "
+             "card. Dots mark small islands; the frame at lower left repeats the eastern "
+             "Caribbean larger.",
+        sources="Outlines from the Digital Chart of the World and GSHHG (Debian gmt-dcw and "
+                "gmt-gshhg), simplified; Mexican state lines from GSHHG's WDBII.",
+        source_sea_links=SOURCE_SEA_LINKS,
+    ),
+    "europe": MapNote(
+        hint="Point at or tap a country for its name and holder; a click opens the holder's "
+             "card. Dots mark small countries.",
+        sources="Outlines from Natural Earth (1:110m admin-0 countries), simplified; borders "
+                "and sea links found by the map builder from those outlines.",
+    ),
+}
+"""The words under each drawn map (a map with no entry gets a plain hint)."""
+_PLAIN_NOTE = MapNote(hint="Point at or tap a region for its name and holder; a click opens "
+                           "the holder's card.", sources="Outlines shipped with the map.")
 
 
 @dataclass(frozen=True, slots=True)
 class DrawnMap:
-    """What the template shows: the SVG (escaped where needed), the legend, the sources line."""
+    """What the template shows: the SVG (escaped where needed), the legend, the notes."""
 
+    map_name: str
     svg: Markup
     legend: tuple[LegendEntry, ...]
-    sea_links: int = field(default_factory=lambda: sea_links(DRAWN_MAP))
-    source_sea_links: int = SOURCE_SEA_LINKS
+    sea_links: int
+    note: MapNote
+
+
+def drawn_map_name(name: str) -> str:
+    """`name` when it is a drawn map; LookupError (one line naming the maps) otherwise."""
+    if name not in DRAWN_MAPS:
+        raise LookupError(f"no drawn map is called {name!r}; the drawn maps are "
+                          f"{', '.join(DRAWN_MAPS)}")
+    return name
+
+
+def shapes_path(map_name: str) -> str:
+    """Where a map's outlines are served once for every page (routes.conquest_map_shapes)."""
+    return f"/conquest/maps/{drawn_map_name(map_name)}.svg"
 
 
 def faction_url(season: int, faction: str) -> str:
@@ -48,24 +106,29 @@ def faction_url(season: int, faction: str) -> str:
     return f"/conquest/{season}/factions/{faction}"
 
 
-@lru_cache(maxsize=1)
-def shapes_version() -> str:
-    """A short digest of the outlines, put in their address so caches never go stale."""
-    return shapes_digest(DRAWN_MAP)[1][:16]
+@lru_cache(maxsize=8)
+def shapes_version(map_name: str) -> str:
+    """A short digest of a map's outlines, put in their address so caches never go stale."""
+    return shapes_digest(drawn_map_name(map_name))[1][:16]
 
 
 @lru_cache(maxsize=256)
-def _drawn(season: int, regions: tuple[RegionView, ...]) -> DrawnMap:
-    picture = draw_map(regions, lambda owner: faction_url(season, owner), map_name=DRAWN_MAP,
-                       shapes_href=f"{SHAPES_PATH}?v={shapes_version()}")
-    return DrawnMap(Markup(picture.svg), picture.legend)
+def _drawn(map_name: str, season: int, regions: tuple[RegionView, ...]) -> DrawnMap:
+    href = f"{shapes_path(map_name)}?v={shapes_version(map_name)}"
+    picture = draw_map(regions, lambda owner: faction_url(season, owner), map_name=map_name,
+                       shapes_href=href)
+    return DrawnMap(map_name, Markup(picture.svg), picture.legend, sea_links(map_name),
+                    MAP_NOTES.get(map_name, _PLAIN_NOTE))
 
 
-def map_picture(state: MapState) -> DrawnMap | None:
-    """The map drawn for `state`, or None when its regions are not the drawn map's."""
-    if {region.code for region in state.regions} != set(load_shapes(DRAWN_MAP)):
+def map_picture(state: MapState, map_name: str) -> DrawnMap | None:
+    """The map drawn for `state` on the season's map `map_name`, or None when that map has
+    no outlines or its regions are not the state's."""
+    if map_name not in DRAWN_MAPS:
+        return None
+    if {region.code for region in state.regions} != set(load_shapes(map_name)):
         return None
     regions = tuple(
         RegionView(r.code, r.name, r.owner, r.owner_name, r.changed) for r in state.regions
     )
-    return _drawn(state.season, regions)
+    return _drawn(map_name, state.season, regions)

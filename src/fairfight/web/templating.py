@@ -9,6 +9,8 @@ from fastapi import Request
 from fastapi.templating import Jinja2Templates
 from jinja2 import StrictUndefined
 
+from fairfight.plainwords import frequency_rule, in_words
+from fairfight.web.conquest_calibration import calibration_view
 from fairfight.web.conquest_map import map_picture
 from fairfight.web.navigation import navigation
 
@@ -36,3 +38,8 @@ def _share_of(request: Request) -> Any:
 templates.env.globals["navigation_of"] = _navigation_of
 templates.env.globals["map_picture"] = map_picture
 templates.env.globals["share_meta"] = _share_of
+templates.env.globals["calibration_view"] = calibration_view
+templates.env.globals["frequency_rule"] = frequency_rule
+templates.env.filters["in_words"] = in_words
+"""`{{ chance | in_words }}`: a chance (Fraction, "num/den" or decimal text) as "about 3 in 10";
+`in_words(true)` for a simulated share, which never reads "certain" or "impossible"."""
