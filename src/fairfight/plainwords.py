@@ -14,9 +14,9 @@ from fractions import Fraction
 from typing import Literal
 
 __all__ = [
+    "Frequency",
     "ONE_IN",
     "TENTHS",
-    "Frequency",
     "frequency",
     "frequency_rule",
     "in_words",

@@ -49,7 +49,8 @@ def test_every_title_chance_on_the_home_page_has_its_words(odds_client: TestClie
     for line in listed:
         words = in_words(line["title_chance"], estimated=True)
         assert f'{line["title_text"]} <span class="in-words">({words})</span>' in page
-    shown = _words(page)
+    # the battle lines' exact chances may be "certain" (a secured win); the odds never are
+    shown = _words(re.sub(r'<li class="battle-line".*?</li>', "", page, flags=re.S))
     assert "certain" not in shown and "impossible" not in shown  # simulated shares never are
 
 
@@ -119,3 +120,21 @@ def test_the_calibration_chart_and_table_come_from_the_shipped_file(
     assert f"{data.inputs.seasons:,} simulated seasons" in section
     for tally in filled:  # the table's counts are the file's
         assert f'<td class="num">{tally.count:,}</td>' in section
+
+
+def test_the_winners_chance_in_the_battle_lines_has_its_words(odds_client: TestClient) -> None:
+    """The battle lines ("X beat Y at 32.4%") on the home page and the embed's latest line say
+    the exact battle chance in words too; an exact chance of 1 (a secured win) is "certain"."""
+    home = odds_client.get("/conquest/1").text
+    embed = odds_client.get("/embed/seasons/1").text
+    lines = re.findall(r'<li class="battle-line".*?</li>', home, re.S)
+    assert lines
+    for text in [*lines, embed]:
+        found = re.search(r'beat .*? at ([0-9.]+)% <span class="in-words">\(([^)]*)\)</span>',
+                          text, re.S)
+        assert found is not None
+        percent, words = float(found.group(1)), html.unescape(found.group(2))
+        if words == "certain":
+            assert percent == 100.0
+        else:
+            assert words.startswith(("about ", "fewer ", "more ")) and percent < 100.0

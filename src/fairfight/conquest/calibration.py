@@ -28,12 +28,12 @@ from fairfight.core.records import canonical_json
 
 __all__ = [
     "BINS",
+    "BinTally",
     "CALIBRATION_SEED",
     "CHUNK_SEASONS",
+    "Calibration",
     "DIGEST_CHARS",
     "FORECAST_SEASONS",
-    "BinTally",
-    "Calibration",
     "SeasonRecord",
     "bin_of",
     "calibrate",

@@ -34,6 +34,7 @@ from fairfight.conquest.odds_history import (
     record_forecast,
     record_stakes,
 )
+from fairfight.plainwords import in_words
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.odds_chart import OddsChart, odds_chart
 
@@ -134,6 +135,13 @@ def _percent(chance: float) -> str:
     return f"{chance * 100:.1f}%"
 
 
+def _said(chance: float | Fraction) -> str:
+    """A chance as the stakes tables say it: the percentage, then its frequency words (a
+    simulated share unless the chance is an exact Fraction)."""
+    estimated = not isinstance(chance, Fraction)
+    return f"{_percent(float(chance))} ({in_words(chance, estimated=estimated)})"
+
+
 _MINUS = "\u2212"
 """The minus sign a change is written with (not the hyphen)."""
 
@@ -175,9 +183,9 @@ def _fighters(snap: Snapshot, stored: dict[str, Any], now: dict[str, float]) -> 
         wins, loses = _outcome_chance(stored[won], code), _outcome_chance(stored[lost], code)
         fighters.append(FighterStakes(
             faction=code, name=snap.name_of(code),
-            now_text=_percent(now[code]) if code in now else None,
-            if_wins_text=None if wins is None else _percent(wins),
-            if_loses_text=None if loses is None else _percent(loses),
+            now_text=_said(now[code]) if code in now else None,
+            if_wins_text=None if wins is None else _said(wins),
+            if_loses_text=None if loses is None else _said(loses),
             swing_text=None if wins is None or loses is None else _points((wins - loses) * 100)))
     return fighters
 
@@ -325,7 +333,7 @@ class OddsStory:
                 attacker=one["attacker"], defender=one["defender"], rebellion=one["rebellion"],
                 pairing_chance=one["pairing_chance"], pairing_text=_one_in(pairing),
                 attacker_chance=one["attacker_wins"]["chance"],
-                attacker_chance_text=_percent(float(chance)),
+                attacker_chance_text=_said(chance),
                 importance=f"{importance:.2f}", importance_text=f"{importance:.1f} points",
                 noise_text=f"{float(one.get('importance_noise', 0)):.1f} points",
                 fighters=_fighters(snap, one, now)))
@@ -360,5 +368,5 @@ class OddsStory:
             battle=number, winner=entry["winner"], loser=entry["loser"],
             worked_out=match is not None, pairing_text=_one_in(chance),
             fighters=[] if match is None else _fighters(snap, match, before),
-            before_text={code: _percent(before.get(code, 0.0)) for code in fighters},
-            after_text={code: _percent(after.get(code, 0.0)) for code in fighters})
+            before_text={code: _said(before.get(code, 0.0)) for code in fighters},
+            after_text={code: _said(after.get(code, 0.0)) for code in fighters})
