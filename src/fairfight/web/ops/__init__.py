@@ -18,6 +18,7 @@ from fairfight.web.ops.metrics import ServiceMetrics, metrics_router
 from fairfight.web.ops.pools import PoolFull, WorkPool, pooled, run_in_pool
 from fairfight.web.ops.rate_limit import RateLimiter
 from fairfight.web.ops.request_log import OperationsMiddleware
+from fairfight.web.ops.shutdown import install_exit_signals
 
 if TYPE_CHECKING:
     from fairfight.web.settings import WebSettings
@@ -53,6 +54,7 @@ def install_operations(app: FastAPI, settings: WebSettings) -> None:
                               headers={"Retry-After": str(error.retry_after)})
 
     on_shutdown(app, metrics.process_ended)
+    install_exit_signals(app)
 
 
 def install_operations_middleware(app: FastAPI, settings: WebSettings) -> None:
