@@ -35,7 +35,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         title="fairfight",
         version=__version__,
         description="Exact, reproducible and verifiable battles: pages and a JSON API.",
-        docs_url="/api/docs",
+        docs_url=None,  # /api/docs is our own page (fairfight.web.ops.api_docs): the CSP
         redoc_url=None,
         openapi_url="/openapi.json",
     )

@@ -11,14 +11,24 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.web.templating import templates
 
-__all__ = ["error_body", "error_response", "install_error_handlers", "wants_json"]
+__all__ = ["ErrorBody", "error_body", "error_response", "install_error_handlers", "wants_json"]
 
 _log = logging.getLogger("fairfight.web")
+
+
+class ErrorBody(BaseModel):
+    """The body of every 4xx and 5xx answer under /api/ (the OpenAPI document's `Error`)."""
+
+    detail: str = Field(description="The field and the rule as one line: `field: rule`.")
+    field: str = Field(description="The input that was refused (`amount`, `body`, "
+                       "`authorization`, ...); empty when the refusal names none.")
+    message: str = Field(description="The rule that was broken, or what went wrong.")
 
 
 def wants_json(request: Request) -> bool:

@@ -12,9 +12,11 @@ from fastapi.responses import Response
 
 from fairfight.web.errors import error_response
 from fairfight.web.lifecycle import on_shutdown
+from fairfight.web.ops.api_docs import api_docs_router
 from fairfight.web.ops.clients import TrustedProxies
 from fairfight.web.ops.health import add_readiness_check, health_router, install_outage_handler
 from fairfight.web.ops.metrics import ServiceMetrics, metrics_router
+from fairfight.web.ops.openapi import install_openapi
 from fairfight.web.ops.pools import PoolFull, WorkPool, pooled, run_in_pool
 from fairfight.web.ops.rate_limit import RateLimiter
 from fairfight.web.ops.request_log import OperationsMiddleware
@@ -46,6 +48,8 @@ def install_operations(app: FastAPI, settings: WebSettings) -> None:
                        for name, limits in settings.pool_limits().items()}
     app.include_router(health_router)
     app.include_router(metrics_router)
+    app.include_router(api_docs_router)
+    install_openapi(app)
     install_outage_handler(app, metrics.database_unavailable.inc)
 
     @app.exception_handler(PoolFull)
