@@ -15,19 +15,22 @@ import asyncio
 import copy
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
-from fastapi import FastAPI
 from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from fairfight.web.app import create_app
 from fairfight.web.ops.request_log import ACCESS_LOGGER
 from fairfight.web.ops.shutdown import run_exit_hooks
 from fairfight.web.settings import WebSettings
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 __all__ = [
     "GRACEFUL_SECONDS",
@@ -36,6 +39,7 @@ __all__ = [
     "ServiceConfig",
     "database_url_for",
     "log_config",
+    "prepare_databases",
     "run_server",
     "service_app",
 ]
@@ -112,15 +116,21 @@ class GracefulServer(uvicorn.Server):
 
 def service_app() -> FastAPI:
     """The app factory each worker process calls: settings from the environment."""
+    from fairfight.web.app import create_app  # the supervisor itself never loads the app
+
     return create_app(WebSettings())
 
 
-async def _prepare_databases(settings: WebSettings) -> None:
-    """Build the app once, before any worker starts, and close it again: each part creates
-    its tables then, so N workers starting together never race to create the same ones."""
-    app = create_app(settings)
-    async with app.router.lifespan_context(app):
-        pass
+def prepare_databases() -> None:
+    """Build the app once and close it again: each part creates its tables then, so N
+    workers starting together never race to create the same ones."""
+    app = service_app()
+
+    async def open_and_close() -> None:
+        async with app.router.lifespan_context(app):
+            pass
+
+    asyncio.run(open_and_close())
 
 
 def log_config(json_requests: bool) -> dict[str, Any]:
@@ -164,6 +174,8 @@ def run_server(db: str | None, host: str, port: int, workers: int = 1,
         "header_read_seconds": settings.header_read_seconds,
     }
     if workers == 1:
+        from fairfight.web.app import create_app
+
         config = ServiceConfig(create_app(settings), **options)
         GracefulServer(config).run()
         return
@@ -172,7 +184,10 @@ def run_server(db: str | None, host: str, port: int, workers: int = 1,
         made_metrics_dir = tempfile.mkdtemp(prefix="fairfight-metrics-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = made_metrics_dir
     try:
-        asyncio.run(_prepare_databases(settings))
+        # In a process of its own, so the supervisor never holds the app's memory.
+        subprocess.run([sys.executable, "-c",
+                        "from fairfight.web.serve import prepare_databases; "
+                        "prepare_databases()"], check=True)
         config = ServiceConfig("fairfight.web.serve:service_app", factory=True,
                                workers=workers, **options)
         from uvicorn.supervisors import Multiprocess

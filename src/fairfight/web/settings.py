@@ -98,7 +98,7 @@ class WebSettings(BaseSettings):
                                     description="The operator's sign-in form.")
     rate_questions: RateLimit = Field(RateLimit(per_minute=30, burst=10),
                                       description='"What would $X do" questions.')
-    pool_questions: PoolLimits = Field(PoolLimits(workers=2, queue=8, wait_seconds=10),
+    pool_questions: PoolLimits = Field(PoolLimits(workers=1, queue=8, wait_seconds=10),
                                        description='"What would $X do" answers.')
     pool_bots: PoolLimits = Field(PoolLimits(workers=2, queue=32, wait_seconds=15),
                                   description="Ballot tables rebuilt and bots played.")

@@ -16,7 +16,8 @@ from tests.web.ops.support import ops_app
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
     app = ops_app(tmp_path, rate_writes=RateLimit(per_minute=1, burst=2))
-    with TestClient(app, raise_server_exceptions=False) as test_client:
+    with TestClient(app, raise_server_exceptions=False,
+                    client=("203.0.113.5", 50000)) as test_client:
         yield test_client
 
 

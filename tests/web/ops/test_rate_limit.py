@@ -10,6 +10,9 @@ from fastapi.testclient import TestClient
 from fairfight.web.ops.rate_limit import RateLimit, RateLimiter, route_group
 from tests.web.ops.support import ManualClock, ops_app
 
+PEER = ("203.0.113.5", 50000)
+"""A client with an IP address (the test client's own name, `testclient`, is not one)."""
+
 
 @pytest.mark.parametrize(("method", "path", "group"), [
     ("GET", "/healthz", None),
@@ -64,7 +67,7 @@ def test_a_flood_from_one_address_gets_429_then_recovers(tmp_path: Path) -> None
     app = ops_app(tmp_path, rate_writes=RateLimit(per_minute=30, burst=2))
     clock = ManualClock()
     app.state.rate_limiter.clock = clock
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with TestClient(app, raise_server_exceptions=False, client=PEER) as client:
         body = {"attacker": {}, "defender": {}}
         answers = [client.post("/api/clash/resolve", json=body) for _ in range(3)]
         assert [a.status_code != 429 for a in answers] == [True, True, False]
@@ -79,6 +82,28 @@ def test_a_flood_from_one_address_gets_429_then_recovers(tmp_path: Path) -> None
 def test_limits_can_be_switched_off(tmp_path: Path) -> None:
     app = ops_app(tmp_path, rate_limits_enabled=False,
                   rate_writes=RateLimit(per_minute=1, burst=1))
+    with TestClient(app, raise_server_exceptions=False, client=PEER) as client:
+        statuses = {client.post("/api/clash/resolve", json={}).status_code for _ in range(5)}
+    assert 429 not in statuses
+
+
+def test_a_client_without_an_ip_address_is_not_limited(tmp_path: Path) -> None:
+    """A unix-socket peer (or an in-process client) has no address to key a bucket on."""
+    app = ops_app(tmp_path, rate_writes=RateLimit(per_minute=1, burst=1))
     with TestClient(app, raise_server_exceptions=False) as client:
         statuses = {client.post("/api/clash/resolve", json={}).status_code for _ in range(5)}
     assert 429 not in statuses
+
+
+@pytest.mark.parametrize(("trusted", "separate"), [("203.0.113.0/24", True), (None, False)])
+def test_buckets_follow_the_forwarded_client_only_from_a_trusted_proxy(
+        tmp_path: Path, trusted: str | None, separate: bool) -> None:
+    app = ops_app(tmp_path, forwarded_allow_ips=trusted,
+                  rate_writes=RateLimit(per_minute=1, burst=1))
+    with TestClient(app, raise_server_exceptions=False, client=PEER) as client:
+        statuses = [client.post("/api/clash/resolve", json={},
+                                headers={"X-Forwarded-For": f"198.51.100.{n}"}).status_code
+                    for n in range(3)]
+    # Behind a trusted proxy, three visitors have three buckets; otherwise a spoofed header
+    # changes nothing and the one peer's bucket is empty after the first request.
+    assert (429 not in statuses) is separate

@@ -29,6 +29,7 @@ def two_workers(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str, 
                    if not key.startswith(("FAIRFIGHT_", "PROMETHEUS_"))}
     environment["PYTHONPATH"] = os.pathsep.join(
         [str(SOURCE), str(SOURCE.parent), environment.get("PYTHONPATH", "")])
+    environment["FAIRFIGHT_HEADER_READ_SECONDS"] = "1"
     log = tmp_path / "requests.log"
     with log.open("wb") as out, (tmp_path / "server.log").open("wb") as err:
         process = subprocess.Popen(
@@ -89,6 +90,13 @@ def test_two_workers_answer_and_stop_gracefully(
     health_lines = [json.loads(line) for line in log.read_text().splitlines()
                     if line.startswith("{") and '"/healthz"' in line]
     assert counted == len(health_lines) >= asked
+
+    host, port = base.removeprefix("http://").split(":")
+    silent = socket.create_connection((host, int(port)))
+    silent.settimeout(60)  # only so a broken server cannot hang the suite
+    silent.sendall(b"G")  # one byte of a request head, then nothing
+    assert silent.recv(1) == b"", "the server closes a connection whose head never comes"
+    silent.close()
 
     spec = httpx.get(f"{base}/api/clash/examples/worked-example", timeout=10).json()
     body = json.dumps({"spec": spec}).encode()

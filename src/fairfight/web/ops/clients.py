@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from fairfight.core.errors import InputError
 
-__all__ = ["TrustedProxies", "forwarded_client"]
+__all__ = ["TrustedProxies", "forwarded_client", "is_ip_address"]
 
 _Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -51,6 +51,16 @@ class TrustedProxies:
         except ValueError:
             return False
         return any(ip in network for network in self.networks)
+
+
+def is_ip_address(client: str) -> bool:
+    """Whether a client is known by an IP address (a unix-socket peer or an in-process test
+    client is not, and is not rate limited: one shared bucket would throttle every visitor)."""
+    try:
+        ipaddress.ip_address(client)
+    except ValueError:
+        return False
+    return True
 
 
 def forwarded_client(peer: str, forwarded_for: str | None, proxies: TrustedProxies) -> str:

@@ -34,15 +34,17 @@ from fairfight import __version__
 from fairfight.web.errors import error_response
 
 __all__ = [
+    "Liveness",
     "OUTAGE_RETRY_SECONDS",
     "PROBE_SECONDS",
-    "Liveness",
     "Readiness",
     "ReadinessCheck",
     "add_readiness_check",
     "health_router",
+    "healthz",
     "install_outage_handler",
     "readiness_checks",
+    "readyz",
 ]
 
 OUTAGE_RETRY_SECONDS = 5

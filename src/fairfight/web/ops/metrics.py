@@ -31,8 +31,15 @@ from prometheus_client import (
 
 from fairfight.web.ops.pools import WorkPool
 
-__all__ = ["KNOWN_METHODS", "ServiceMetrics", "metrics_router", "multiprocess_dir",
-           "route_label", "status_class"]
+__all__ = [
+    "KNOWN_METHODS",
+    "ServiceMetrics",
+    "metrics",
+    "metrics_router",
+    "multiprocess_dir",
+    "route_label",
+    "status_class",
+]
 
 KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)

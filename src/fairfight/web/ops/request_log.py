@@ -23,13 +23,18 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from fairfight.web.errors import error_body
-from fairfight.web.ops.clients import TrustedProxies, forwarded_client
+from fairfight.web.ops.clients import TrustedProxies, forwarded_client, is_ip_address
 from fairfight.web.ops.metrics import ServiceMetrics, route_label
 from fairfight.web.ops.pools import WorkPool, using_pools
 from fairfight.web.ops.rate_limit import RateLimiter, route_group
 from fairfight.web.security import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["ACCESS_LOGGER", "REQUEST_ID_PATTERN", "OperationsMiddleware", "request_id_for"]
+__all__ = [
+    "ACCESS_LOGGER",
+    "OperationsMiddleware",
+    "REQUEST_ID_PATTERN",
+    "request_id_for",
+]
 
 ACCESS_LOGGER = "fairfight.access"
 """The logger the JSON request lines go to (`fairfight serve` prints it on standard output)."""
@@ -103,7 +108,9 @@ class OperationsMiddleware:
         self.metrics.in_flight.inc()
         try:
             group = route_group(scope["method"], scope["path"])
-            wait = self.limiter.take(client, group) if self.limiter and group else 0.0
+            wait = 0.0
+            if self.limiter is not None and group is not None and is_ip_address(client):
+                wait = self.limiter.take(client, group)
             if wait > 0 and group is not None:
                 self.metrics.rate_limited.labels(group).inc()
                 await _too_many(send_counted, group, RateLimiter.retry_after(wait))
