@@ -32,7 +32,7 @@ import httpx
 
 from bench.loadgen import Answer, Request, read_answer, run_load
 from bench.timing import report
-from fairfight.conquest import scenario, season
+from fairfight.conquest import scenario, season, tables
 
 CLIENTS = 40
 READS = 3000
@@ -196,7 +196,7 @@ async def _questions(host: str, port: int, stop: asyncio.Event, codes: list[str]
     async def asker(number: int) -> None:
         while not stop.is_set():
             asked = Request("GET", f"/api/seasons/1/factions/{codes[number % len(codes)]}"
-                                   f"/pool-effect?amount={5 + number % 20}")
+                                   f"/pool-effect?amount={tables.POOL_STEP * (1 + number % 4)}")
             statuses.append(await _one_request(host, port, asked))
             await asyncio.sleep(1.0)
 
@@ -209,7 +209,7 @@ async def _flood(host: str, port: int, stop: asyncio.Event, codes: list[str]) ->
     statuses: list[int] = []
     while not stop.is_set():
         asked = [Request("GET", f"/api/seasons/1/factions/{codes[i % len(codes)]}/pool-effect"
-                                f"?amount={5 + i % 20}") for i in range(QUESTIONS)]
+                                f"?amount={tables.POOL_STEP * (1 + i % 4)}") for i in range(QUESTIONS)]
         statuses += await asyncio.gather(*(_one_request(host, port, a) for a in asked))
     return f"{len(statuses)} questions: {_counts(statuses)}"
 
