@@ -188,6 +188,12 @@ async def _one_request(host: str, port: int, request: Request) -> int:
         writer.close()
 
 
+def _question(codes: list[str], number: int) -> Request:
+    """The `number`th "what would $X do" question: a faction in turn, an amount the rules take."""
+    return Request("GET", f"/api/seasons/1/factions/{codes[number % len(codes)]}/pool-effect"
+                          f"?amount={tables.POOL_STEP * (1 + number % 4)}")
+
+
 async def _questions(host: str, port: int, stop: asyncio.Event, codes: list[str]) -> str:
     """QUESTIONS askers at once, each asking again a second after its answer (the issue's
     pattern: 60 concurrent "what would $X do" questions, each 1.5 to 2.5 s of work)."""
@@ -195,9 +201,7 @@ async def _questions(host: str, port: int, stop: asyncio.Event, codes: list[str]
 
     async def asker(number: int) -> None:
         while not stop.is_set():
-            asked = Request("GET", f"/api/seasons/1/factions/{codes[number % len(codes)]}"
-                                   f"/pool-effect?amount={tables.POOL_STEP * (1 + number % 4)}")
-            statuses.append(await _one_request(host, port, asked))
+            statuses.append(await _one_request(host, port, _question(codes, number)))
             await asyncio.sleep(1.0)
 
     await asyncio.gather(*(asker(number) for number in range(QUESTIONS)))
@@ -208,8 +212,7 @@ async def _flood(host: str, port: int, stop: asyncio.Event, codes: list[str]) ->
     """The same questions from one address as fast as the answers come (mostly 429s)."""
     statuses: list[int] = []
     while not stop.is_set():
-        asked = [Request("GET", f"/api/seasons/1/factions/{codes[i % len(codes)]}/pool-effect"
-                                f"?amount={tables.POOL_STEP * (1 + i % 4)}") for i in range(QUESTIONS)]
+        asked = [_question(codes, number) for number in range(QUESTIONS)]
         statuses += await asyncio.gather(*(_one_request(host, port, a) for a in asked))
     return f"{len(statuses)} questions: {_counts(statuses)}"
 
