@@ -147,11 +147,16 @@ def serve(
     ),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="Port to listen on."),
+    workers: int = typer.Option(1, "--workers", min=1, max=64,
+                                help="Worker processes sharing the port (one by default)."),
+    forwarded_allow_ips: str = typer.Option(
+        None, "--forwarded-allow-ips", help="Proxies whose X-Forwarded-For is believed: "
+        "addresses or networks, comma-separated, or '*'. Default: none."),
 ) -> None:
-    """Serve the web pages and the JSON API."""
+    """Serve the web pages and the JSON API (docs/operations.md: workers, limits, logs)."""
     from fairfight.web.serve import run_server
 
-    run_server(db, host, port)
+    run_server(db, host, port, workers=workers, forwarded_allow_ips=forwarded_allow_ips)
 
 
 db_app = typer.Typer(

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, delete, func, insert, select, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
 from fairfight.conquest.rows import SEASON_TABLES, EngineFileRow, SeasonRow, ensure_key_table
 from fairfight.conquest.season_keys import KeyTable
@@ -91,7 +91,9 @@ def server_season_ids(engine: Engine) -> list[int]:
     try:
         with engine.connect() as connection:
             return [int(i) for i in connection.scalars(select(SeasonRow.id).order_by(SeasonRow.id))]
-    except DBAPIError:
+    except DBAPIError as error:
+        if error.connection_invalidated or isinstance(error, (OperationalError, InterfaceError)):
+            raise  # the server is down: an outage (503), not a database without seasons
         return []
 
 

@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from fairfight import __version__
 from fairfight.web import routes
 from fairfight.web.errors import install_error_handlers
+from fairfight.web.ops import install_operations, install_operations_middleware
 from fairfight.web.security import BodySizeLimit, CrossSiteGuard, SecurityHeaders
 from fairfight.web.settings import WebSettings
 
@@ -34,7 +35,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         title="fairfight",
         version=__version__,
         description="Exact, reproducible and verifiable battles: pages and a JSON API.",
-        docs_url="/api/docs",
+        docs_url=None,  # /api/docs is our own page (fairfight.web.ops.api_docs): the CSP
         redoc_url=None,
         openapi_url="/openapi.json",
     )
@@ -50,9 +51,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(files("fairfight.web") / "static")),
               name="static")
     install_error_handlers(app)
-    app.add_middleware(CrossSiteGuard)
+    install_operations(app, settings)
+    app.add_middleware(CrossSiteGuard, public_url=settings.public_url)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes,
                        upload_max_bytes=settings.max_upload_bytes,
                        upload_prefixes=UPLOAD_PATH_PREFIXES)
     app.add_middleware(SecurityHeaders)
+    install_operations_middleware(app, settings)  # outermost: it sees every answer
     return app

@@ -11,14 +11,24 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.web.templating import templates
 
-__all__ = ["error_body", "install_error_handlers", "wants_json"]
+__all__ = ["ErrorBody", "error_body", "error_response", "install_error_handlers", "wants_json"]
 
 _log = logging.getLogger("fairfight.web")
+
+
+class ErrorBody(BaseModel):
+    """The body of every 4xx and 5xx answer under /api/ (the OpenAPI document's `Error`)."""
+
+    detail: str = Field(description="The field and the rule as one line: `field: rule`.")
+    field: str = Field(description="The input that was refused (`amount`, `body`, "
+                       "`authorization`, ...); empty when the refusal names none.")
+    message: str = Field(description="The rule that was broken, or what went wrong.")
 
 
 def wants_json(request: Request) -> bool:
@@ -36,14 +46,21 @@ def error_body(field: str, message: str) -> dict[str, str]:
             "message": one_line}
 
 
-def _respond(request: Request, status: int, field: str, message: str) -> Response:
+def error_response(request: Request, status: int, field: str, message: str,
+                   headers: dict[str, str] | None = None) -> Response:
+    """An error in the shape the caller reads: the JSON body for the API, the page otherwise."""
+    response: Response
     if wants_json(request):
-        return JSONResponse(error_body(field, message), status_code=status)
-    page = templates.TemplateResponse(
-        request, "error.html", {"status": status, "field": field, "message": message},
-        status_code=status,
-    )
-    return page
+        response = JSONResponse(error_body(field, message), status_code=status)
+    else:
+        response = templates.TemplateResponse(
+            request, "error.html", {"status": status, "field": field, "message": message},
+            status_code=status,
+        )
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
 
 
 def _field_of(location: tuple[int | str, ...]) -> str:
@@ -63,23 +80,21 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _validation(request: Request, error: RequestValidationError) -> Response:
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
         message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
-        return _respond(request, 422, _field_of(tuple(first.get("loc", ()))), message)
+        return error_response(request, 422, _field_of(tuple(first.get("loc", ()))), message)
 
     @app.exception_handler(InputError)
     async def _input(request: Request, error: InputError) -> Response:
-        return _respond(request, 422, error.field, error.rule)
+        return error_response(request, 422, error.field, error.rule)
 
     @app.exception_handler(VerificationError)
     async def _verification(request: Request, error: VerificationError) -> Response:
-        return _respond(request, 409, error.place, error.detail)
+        return error_response(request, 409, error.place, error.detail)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, error: StarletteHTTPException) -> Response:
         detail = error.detail if isinstance(error.detail, str) else "request refused"
-        response = _respond(request, error.status_code, "", detail)
-        for name, value in (error.headers or {}).items():
-            response.headers[name] = value
-        return response
+        return error_response(request, error.status_code, "", detail,
+                              headers=dict(error.headers or {}))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> Response:

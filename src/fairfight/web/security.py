@@ -154,16 +154,21 @@ class CrossSiteGuard:
     failing that, `Referer`) names another host, or whose `Sec-Fetch-Site` says cross-site, is
     refused with 403 before it reaches a handler. Programs that send neither are let through:
     they carry no ambient cookies for an attacker to borrow.
+
+    With `public_url` set (the service behind a proxy that may rewrite `Host`), the request's
+    origin must be that URL's origin, scheme and port included, whatever `Host` says;
+    without it, the origin's host must be the request's `Host`.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, public_url: str | None = None) -> None:
         self.app = app
+        self.public_origin = _origin_of(public_url) if public_url else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] in _UNSAFE_METHODS:
             headers = {name.decode("latin-1").lower(): value.decode("latin-1")
                        for name, value in scope.get("headers", [])}
-            if not _same_site(headers):
+            if not _same_site(headers, self.public_origin):
                 await _plain_response(
                     send, 403,
                     '{"detail":"cross-site request refused","field":"origin",'
@@ -173,13 +178,26 @@ class CrossSiteGuard:
         await self.app(scope, receive, send)
 
 
-def _same_site(headers: dict[str, str]) -> bool:
+def _origin_of(url: str) -> str:
+    """`scheme://host[:port]` of a URL, lower case, the default port left out."""
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").lower()
+    default = {"http": 80, "https": 443}.get(parts.scheme.lower())
+    port = "" if parts.port in (None, default) else f":{parts.port}"
+    return f"{parts.scheme.lower()}://{host}{port}"
+
+
+def _same_site(headers: dict[str, str], public_origin: str | None) -> bool:
     if headers.get("sec-fetch-site") == "cross-site":
         return False
-    host = headers.get("host", "")
     source = headers.get("origin") or headers.get("referer")
     if not source:
         return True
     if source == "null":
         return False
-    return urlsplit(source).netloc == host
+    if public_origin is not None:
+        try:
+            return _origin_of(source) == public_origin
+        except ValueError:  # an unparsable port
+            return False
+    return urlsplit(source).netloc == headers.get("host", "")

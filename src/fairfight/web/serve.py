@@ -1,23 +1,59 @@
-"""Run the web service with uvicorn: `fairfight serve`."""
+"""Run the web service with uvicorn: `fairfight serve [--workers N]`.
+
+One worker runs the app in this process, as before. With N workers uvicorn's supervisor starts
+N processes on one listening socket, each building its own app from the environment through
+`service_app` (an app factory); every piece of state lives in the database, so any of them may
+answer any request. The settings reach the workers as `FAIRFIGHT_…` variables, and the metrics
+are shared through a `PROMETHEUS_MULTIPROC_DIR` (a fresh temporary folder when the operator
+gave none). The server's limits (keep-alive, header read, connections, graceful stop) come
+from `WebSettings`; docs/operations.md says what each one is for.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import copy
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
+from uvicorn.config import LOGGING_CONFIG
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from fairfight.web.app import create_app
+from fairfight.web.ops.request_log import ACCESS_LOGGER
+from fairfight.web.ops.shutdown import run_exit_hooks
 from fairfight.web.settings import WebSettings
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 __all__ = [
     "GRACEFUL_SECONDS",
     "GracefulServer",
+    "HeaderTimeoutProtocol",
+    "SWITCH_INTERVAL_SECONDS",
+    "ServiceConfig",
     "database_url_for",
+    "log_config",
+    "prepare_databases",
     "run_server",
+    "service_app",
 ]
 
 GRACEFUL_SECONDS = 3
-"""How long open requests get to finish once the server is asked to stop."""
+"""How long open requests get to finish once a test server is asked to stop."""
+
+SWITCH_INTERVAL_SECONDS = 0.0005
+"""How long a thread may keep the interpreter's lock while another waits (Python's default:
+5 ms). The slow-work pools run pure Python; the event loop gives the lock up at every system
+call and then waits up to this long to get it back, several times per request. In
+bench/bench_service.py, with a question thread busy part of the time, `/healthz` p99 went from
+220-290 ms at the default to 80-100 ms at 0.5 ms."""
 
 
 def database_url_for(db: str | None) -> str | None:
@@ -27,21 +63,146 @@ def database_url_for(db: str | None) -> str | None:
     return f"sqlite:///{db}"
 
 
+class ServiceConfig(uvicorn.Config):
+    """uvicorn's configuration plus the header-read timeout its protocol reads."""
+
+    def __init__(self, *args: Any, header_read_seconds: float = 10.0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.header_read_seconds = header_read_seconds
+
+
+class HeaderTimeoutProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol, closing a connection whose request head is not complete in
+    time: a client that opens connections and sends nothing (or a byte a minute) cannot hold
+    the process's file descriptors. The idle wait between keep-alive requests stays uvicorn's
+    own `timeout_keep_alive`."""
+
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def _start_head_timer(self) -> None:
+        self._stop_head_timer()
+        seconds = getattr(self.config, "header_read_seconds", None)
+        if seconds:
+            self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
+
+    def _stop_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._start_head_timer()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._head_timer is None:
+            self._start_head_timer()
+
+    def on_headers_complete(self) -> None:
+        self._stop_head_timer()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_timer()
+        super().connection_lost(exc)
+
+
 class GracefulServer(uvicorn.Server):
     """uvicorn, telling the app when it is asked to stop, so endless streams (server-sent
     events) end at once instead of holding the shutdown open."""
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        app = self.config.app
-        for hook in getattr(getattr(app, "state", None), "exit_hooks", []):
-            hook()
+        run_exit_hooks(self.config.app)
         super().handle_exit(sig, frame)
 
 
-def run_server(db: str | None, host: str, port: int) -> None:
-    """Serve until interrupted; Ctrl-C stops uvicorn cleanly."""
+def service_app() -> FastAPI:
+    """The app factory each worker process calls: settings from the environment."""
+    from fairfight.web.app import create_app  # the supervisor itself never loads the app
+
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
+    return create_app(WebSettings())
+
+
+def prepare_databases() -> None:
+    """Build the app once and close it again: each part creates its tables then, so N
+    workers starting together never race to create the same ones."""
+    app = service_app()
+
+    async def open_and_close() -> None:
+        async with app.router.lifespan_context(app):
+            pass
+
+    asyncio.run(open_and_close())
+
+
+def log_config(json_requests: bool) -> dict[str, Any]:
+    """uvicorn's logging, plus the JSON request lines on standard output when they are on."""
+    config = copy.deepcopy(LOGGING_CONFIG)
+    if json_requests:
+        config["formatters"]["request_line"] = {"format": "%(message)s"}
+        config["handlers"]["request_line"] = {
+            "formatter": "request_line", "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout"}
+        config["loggers"][ACCESS_LOGGER] = {
+            "handlers": ["request_line"], "level": "INFO", "propagate": False}
+    return config
+
+
+def _environment_for_workers(url: str | None, workers: int,
+                             forwarded_allow_ips: str | None) -> None:
+    """Hand the command line's choices to the worker processes (they read the environment)."""
+    if url is not None:
+        os.environ["FAIRFIGHT_DATABASE_URL"] = url
+    if forwarded_allow_ips is not None:
+        os.environ["FAIRFIGHT_FORWARDED_ALLOW_IPS"] = forwarded_allow_ips
+    os.environ.setdefault("FAIRFIGHT_RATE_LIMIT_PROCESSES", str(workers))
+
+
+def run_server(db: str | None, host: str, port: int, workers: int = 1,
+               forwarded_allow_ips: str | None = None) -> None:
+    """Serve until interrupted; SIGTERM or Ctrl-C stops uvicorn within the graceful time."""
     url = database_url_for(db)
-    settings = WebSettings() if url is None else WebSettings(database_url=url)
-    config = uvicorn.Config(create_app(settings), host=host, port=port, log_level="info",
-                            timeout_graceful_shutdown=GRACEFUL_SECONDS)
-    GracefulServer(config).run()
+    _environment_for_workers(url, workers, forwarded_allow_ips)
+    settings = WebSettings()
+    options: dict[str, Any] = {
+        "host": host, "port": port, "log_level": "info",
+        "log_config": log_config(settings.request_log),
+        "access_log": not settings.request_log,
+        "proxy_headers": False,  # the app settles the client itself (fairfight.web.ops.clients)
+        "timeout_keep_alive": settings.keep_alive_seconds,
+        "limit_concurrency": settings.max_connections,
+        "timeout_graceful_shutdown": settings.graceful_seconds,
+        "http": HeaderTimeoutProtocol,
+        "header_read_seconds": settings.header_read_seconds,
+    }
+    if workers == 1:
+        from fairfight.web.app import create_app
+
+        sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
+        config = ServiceConfig(create_app(settings), **options)
+        GracefulServer(config).run()
+        return
+    made_metrics_dir = None
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        made_metrics_dir = tempfile.mkdtemp(prefix="fairfight-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = made_metrics_dir
+    try:
+        # In a process of its own, so the supervisor never holds the app's memory.
+        subprocess.run([sys.executable, "-c",
+                        "from fairfight.web.serve import prepare_databases; "
+                        "prepare_databases()"], check=True)
+        config = ServiceConfig("fairfight.web.serve:service_app", factory=True,
+                               workers=workers, **options)
+        from uvicorn.supervisors import Multiprocess
+
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+    finally:
+        if made_metrics_dir is not None:
+            shutil.rmtree(made_metrics_dir, ignore_errors=True)

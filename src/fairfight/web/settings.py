@@ -5,6 +5,9 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from fairfight.web.ops.pools import PoolLimits
+from fairfight.web.ops.rate_limit import RateLimit
+
 __all__ = ["DEFAULT_DATABASE_URL", "WebSettings", "sibling_database_url"]
 
 DEFAULT_DATABASE_URL = "sqlite:///fairfight.db"
@@ -46,7 +49,9 @@ class WebSettings(BaseSettings):
         "(for a service on a closed network, and for tests); refused by default.",
     )
     public_url: str | None = Field(
-        None, description="The address the service is reached at, when behind a proxy."
+        None, description="The external base URL the service is reached at "
+        "(https://battles.example), when behind a proxy: the cross-site guard accepts posts "
+        "from this origin whatever Host the proxy sends.",
     )
     clash_database_url: str | None = Field(
         None, description="SQLAlchemy URL of the clash games; by default beside the "
@@ -69,6 +74,72 @@ class WebSettings(BaseSettings):
         500, ge=1, le=100_000, description="Live-update streams one process holds open at "
         "once; one more is answered 503 with Retry-After.",
     )
+
+
+    # Operating the service (docs/operations.md): the request log, metrics, limits, pools.
+    request_log: bool = Field(
+        True, description="One JSON line per request on standard output (uvicorn's own "
+        "access log is off while this is on).",
+    )
+    forwarded_allow_ips: str | None = Field(
+        None, max_length=2000, description="Proxies whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed: comma-separated addresses or networks, `*` for any "
+        "peer; by default none (the peer is the client).",
+    )
+    metrics_token_sha256: str | None = Field(
+        None, description="SHA-256 (hex) of a bearer token /metrics requires; open when unset.",
+    )
+    rate_limits_enabled: bool = Field(True, description="Apply the per-client rate limits.")
+    rate_limit_processes: int = Field(
+        1, ge=1, le=1024, description="Processes sharing the clients (each refills at the "
+        "rate divided by this); `fairfight serve --workers N` sets N.",
+    )
+    rate_reads: RateLimit = Field(RateLimit(per_minute=600, burst=120),
+                                  description="Pages and API reads, per client.")
+    rate_writes: RateLimit = Field(RateLimit(per_minute=120, burst=40),
+                                   description="Contributions, moves and other posts.")
+    rate_games: RateLimit = Field(RateLimit(per_minute=10, burst=10),
+                                  description="Clash and ballot game creation.")
+    rate_uploads: RateLimit = Field(RateLimit(per_minute=6, burst=4),
+                                    description="Archive, scenario and war-score uploads.")
+    rate_sign_in: RateLimit = Field(RateLimit(per_minute=5, burst=5),
+                                    description="The operator's sign-in form.")
+    rate_questions: RateLimit = Field(RateLimit(per_minute=30, burst=10),
+                                      description='"What would $X do" questions.')
+    pool_questions: PoolLimits = Field(PoolLimits(workers=1, queue=8, wait_seconds=10),
+                                       description='"What would $X do" answers.')
+    pool_bots: PoolLimits = Field(PoolLimits(workers=2, queue=32, wait_seconds=15),
+                                  description="Ballot tables rebuilt and bots played.")
+    pool_turns: PoolLimits = Field(PoolLimits(workers=2, queue=16, wait_seconds=15),
+                                   description="Clash turns run.")
+    pool_verify: PoolLimits = Field(PoolLimits(workers=1, queue=4, wait_seconds=30),
+                                    description="Uploaded season archives verified.")
+    keep_alive_seconds: int = Field(
+        5, ge=1, le=300, description="An idle keep-alive connection is closed after this.",
+    )
+    header_read_seconds: float = Field(
+        10, gt=0, le=300, description="A connection that has not sent a complete request "
+        "head within this is closed (half-open connections cannot hold descriptors).",
+    )
+    max_connections: int = Field(
+        1000, ge=10, le=1_000_000, description="Connections and requests a process serves at "
+        "once; beyond it new requests get 503 (keep it below the descriptor limit).",
+    )
+    graceful_seconds: int = Field(
+        10, ge=1, le=600, description="On SIGTERM, how long requests in flight get to finish "
+        "before the process stops anyway.",
+    )
+
+    def rate_limits(self) -> dict[str, RateLimit]:
+        """The limit of each route group (see `fairfight.web.ops.rate_limit.route_group`)."""
+        return {"reads": self.rate_reads, "writes": self.rate_writes, "games": self.rate_games,
+                "uploads": self.rate_uploads, "sign_in": self.rate_sign_in,
+                "questions": self.rate_questions}
+
+    def pool_limits(self) -> dict[str, PoolLimits]:
+        """The limits of each slow-work pool, by name."""
+        return {"questions": self.pool_questions, "bots": self.pool_bots,
+                "turns": self.pool_turns, "verify": self.pool_verify}
 
 
 def sibling_database_url(service_url: str, ruleset: str) -> str:

@@ -52,6 +52,7 @@ from fairfight.web.clash.play import (
 from fairfight.web.clash.service import ClashService, Game
 from fairfight.web.clash.store import ClashStore
 from fairfight.web.lifecycle import on_shutdown
+from fairfight.web.ops.pools import pooled
 from fairfight.web.settings import WebSettings, sibling_database_url
 from fairfight.web.templating import templates
 
@@ -348,6 +349,7 @@ def sandbox_clear(request: Request) -> Response:
 
 
 @sandbox_router.post("/clash/game/turn", include_in_schema=False)
+@pooled("turns")
 def sandbox_turn(request: Request) -> Response:
     """Run the Cascade and show the turn's first clash (or first event)."""
     played = _play(request, _game(request))
@@ -431,6 +433,7 @@ def api_order(request: Request, body: OrderRequest) -> dict[str, Any]:
 
 
 @sandbox_router.post("/api/clash/game/turn", tags=["clash sandbox"])
+@pooled("turns")
 def api_turn(request: Request) -> TurnAnswer:
     """Run the Cascade of one turn (the AI orders its sides) and reconcile every clash."""
     game = _game(request)

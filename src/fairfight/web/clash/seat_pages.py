@@ -35,6 +35,7 @@ from fairfight.web.clash.seats import NewTable, keep_seat, new_table, seat_game,
 from fairfight.web.clash.service import Game
 from fairfight.web.clash.store import TABLE_SEAT
 from fairfight.web.clash.table_orders import form_orders, selection
+from fairfight.web.ops.pools import run_in_pool
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -223,7 +224,7 @@ async def play_commit(request: Request, game_id: str) -> Response:
     """Commit the side's orders; after the turn, show its events as the side saw them."""
     form = await _form(request)
     game = seat_game(request, game_id)
-    played = clash_service(request).commit(game, _turn_of(form))
+    played = await run_in_pool("turns", clash_service(request).commit, game, _turn_of(form))
     if played is not None and game.seat != TABLE_SEAT:
         return RedirectResponse(f"/clash/play/{game_id}?turn={played.number}",
                                 status_code=303)

@@ -28,6 +28,7 @@ from fairfight.web.clash.games import COOKIE, builtin_scenario, sides_of
 from fairfight.web.clash.sandbox import clash_service, client_address
 from fairfight.web.clash.service import Game
 from fairfight.web.clash.store import TABLE_SEAT
+from fairfight.web.ops.pools import pooled
 
 __all__ = [
     "CancelRequest",
@@ -243,6 +244,7 @@ def api_cancel(request: Request, game_id: str, body: CancelRequest) -> SeatState
 
 
 @seats_router.post("/api/clash/play/{game_id}/commit", tags=["clash play"])
+@pooled("turns")
 def api_commit(request: Request, game_id: str, body: CommitRequest) -> SeatState:
     """Commit your orders; the turn runs once every side has."""
     game = seat_game(request, game_id)

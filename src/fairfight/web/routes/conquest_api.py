@@ -27,6 +27,7 @@ from fairfight.web.conquest.models import (
 from fairfight.web.conquest.operator import record_zip
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.service import ConquestService, install_service, service
+from fairfight.web.ops.pools import run_in_pool
 
 __all__ = [
     "Amount",
@@ -163,7 +164,7 @@ async def pool_effect(season_id: int, code: str, amount: Amount,
     """What `amount` more in the faction's pool now would do to its title chance: two
     forecasts over the same simulated seasons (common random numbers)."""
     snap = await run_in_threadpool(conquest.catalog.snapshot, season_id)
-    return await run_in_threadpool(conquest.forecasts.pool_effect, snap, code, amount)
+    return await run_in_pool("questions", conquest.forecasts.pool_effect, snap, code, amount)
 
 
 @router.get("/{season_id:int}/map")

@@ -26,6 +26,7 @@ from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.rules_page import rules_html
 from fairfight.web.conquest.service import ConquestService, install_service, service
 from fairfight.web.conquest.verification import verification
+from fairfight.web.ops.pools import run_in_pool
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -161,7 +162,8 @@ async def pool_effect_page(
     if code not in snap.regions:
         raise LookupError(f"no faction has the code {code!r}")
     try:
-        effect = await run_in_threadpool(conquest.forecasts.pool_effect, snap, code, amount)
+        effect = await run_in_pool("questions", conquest.forecasts.pool_effect, snap, code,
+                                   amount)
     except InputError as error:
         return _card(request, conquest, season_id, code, status=422, error=error)
     return _card(request, conquest, season_id, code, effect=effect)

@@ -1,0 +1,177 @@
+"""Bounded pools for the slow work: a few threads, a short queue, and a cap on the wait.
+
+A "what would $X do" answer, a bot's run of moves, a clash turn or an archive check takes
+seconds of CPU. Run in the default thread pool (forty threads), a burst of them starves every
+other request of the process. Each kind of slow work gets a pool of its own instead:
+`workers` run at once, at most `queue` more wait, and none waits longer than `wait_seconds`;
+past that the request is answered at once with 503 and `Retry-After` (`PoolFull`), so a flood
+costs the flooder a refusal and everyone else nothing. `/healthz` and cheap pages never enter a
+pool, so they keep answering while every pool is full.
+
+The pools of the running app are found through a context variable the operations middleware
+sets for each request, so code deep in a route (the ballot bots) reaches them without taking
+the request; outside a request the work simply runs in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import inspect
+import math
+import weakref
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import ParamSpec, TypeVar
+
+import anyio
+import anyio.to_thread
+from anyio import CapacityLimiter
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "PoolFull",
+    "PoolLimits",
+    "WorkPool",
+    "current_pools",
+    "pooled",
+    "run_in_pool",
+    "using_pools",
+]
+
+_Params = ParamSpec("_Params")
+_Result = TypeVar("_Result")
+
+
+class PoolLimits(BaseModel):
+    """How much slow work of one kind a process takes on at once, and how long it may wait."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    workers: int = Field(ge=1, le=64, description="Jobs running at once, per process.")
+    queue: int = Field(ge=0, le=10_000, description="Jobs waiting for a worker, at most.")
+    wait_seconds: float = Field(gt=0, le=600, description="Longest wait for a worker before "
+                                "the request is refused with 503.")
+
+
+class PoolFull(Exception):  # noqa: N818 (the name says what happened, like `QueueFull`)
+    """A pool had no room for one more job: answered 503 with `Retry-After`."""
+
+    def __init__(self, pool: str, retry_after: int) -> None:
+        super().__init__(f"{pool}: the service is busy with this kind of work; try again in "
+                         f"{retry_after} s")
+        self.pool = pool
+        self.retry_after = retry_after
+
+
+class WorkPool:
+    """One kind of slow work: bounded concurrency, a bounded queue, a bounded wait."""
+
+    def __init__(self, name: str, limits: PoolLimits,
+                 observe: Callable[[WorkPool], None] | None = None) -> None:
+        self.name = name
+        self.limits = limits
+        self.running = 0
+        """Jobs in a worker thread now."""
+        self.waiting = 0
+        """Jobs queued for a worker now."""
+        self.refused = 0
+        """Jobs refused since the pool was made (full queue or a wait that ran out)."""
+        self._observe = observe
+        self._limiters: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, tuple[CapacityLimiter, CapacityLimiter]
+        ] = weakref.WeakKeyDictionary()
+
+    @property
+    def retry_after(self) -> int:
+        """Seconds a refused client is told to wait: about one queue's worth of waiting."""
+        return max(1, math.ceil(self.limits.wait_seconds / 2))
+
+    def _limiters_of_loop(self) -> tuple[CapacityLimiter, CapacityLimiter]:
+        """The slots a job takes, and the threads it runs in (a limiter of the same size, so
+        the work stays out of anyio's shared default pool); a limiter belongs to one loop."""
+        loop = asyncio.get_running_loop()
+        if loop not in self._limiters:
+            self._limiters[loop] = (CapacityLimiter(self.limits.workers),
+                                    CapacityLimiter(self.limits.workers))
+        return self._limiters[loop]
+
+    def _changed(self) -> None:
+        if self._observe is not None:
+            self._observe(self)
+
+    def _refuse(self) -> PoolFull:
+        self.refused += 1
+        self._changed()
+        return PoolFull(self.name, self.retry_after)
+
+    async def run(self, work: Callable[_Params, _Result], *args: _Params.args,
+                  **kwargs: _Params.kwargs) -> _Result:
+        """Run `work` in one of the pool's threads, or raise `PoolFull` without running it."""
+        limiter, threads = self._limiters_of_loop()
+        if limiter.available_tokens == 0 and self.waiting >= self.limits.queue:
+            raise self._refuse()
+        self.waiting += 1
+        self._changed()
+        try:
+            with anyio.fail_after(self.limits.wait_seconds):
+                await limiter.acquire()
+        except TimeoutError:
+            raise self._refuse() from None
+        finally:
+            self.waiting -= 1
+        self.running += 1
+        self._changed()
+        try:
+            call = functools.partial(work, *args, **kwargs)
+            return await anyio.to_thread.run_sync(call, limiter=threads)
+        finally:
+            self.running -= 1
+            limiter.release()
+            self._changed()
+
+
+_CURRENT: contextvars.ContextVar[Mapping[str, WorkPool] | None] = contextvars.ContextVar(
+    "fairfight_pools", default=None
+)
+
+
+def current_pools() -> Mapping[str, WorkPool]:
+    """The pools of the app answering the current request (empty outside one)."""
+    return _CURRENT.get() or {}
+
+
+@contextmanager
+def using_pools(pools: Mapping[str, WorkPool]) -> Iterator[None]:
+    """Make `pools` the current request's pools for the duration of the block."""
+    token = _CURRENT.set(pools)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+async def run_in_pool(name: str, work: Callable[_Params, _Result], *args: _Params.args,
+                      **kwargs: _Params.kwargs) -> _Result:
+    """Run `work` in the current app's pool `name` (a plain thread when there is none)."""
+    pool = current_pools().get(name)
+    if pool is None:
+        return await anyio.to_thread.run_sync(functools.partial(work, *args, **kwargs))
+    return await pool.run(work, *args, **kwargs)
+
+
+def pooled(name: str) -> Callable[[Callable[_Params, _Result]],
+                                  Callable[_Params, Awaitable[_Result]]]:
+    """Make a plain endpoint run in the pool `name`; FastAPI still reads its parameters (the
+    signature is kept, its annotations resolved in the endpoint's own module)."""
+
+    def decorate(endpoint: Callable[_Params, _Result]) -> Callable[_Params, Awaitable[_Result]]:
+        @functools.wraps(endpoint)
+        async def run(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
+            return await run_in_pool(name, endpoint, *args, **kwargs)
+
+        run.__signature__ = inspect.signature(endpoint, eval_str=True)  # type: ignore[attr-defined]
+        return run
+
+    return decorate

@@ -1,0 +1,1 @@
+"""Tests of operating the service: health, logs, metrics, limits, pools, workers."""

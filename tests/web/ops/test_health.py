@@ -1,0 +1,77 @@
+"""Liveness without I/O, readiness that asks every database, and a database outage answered
+503 with Retry-After (JSON or the error page), recovering by itself when the database returns."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from tests.web.ops.stoppable_postgres import stoppable_postgres
+from tests.web.ops.support import ops_app
+
+
+def test_liveness_names_the_process(tmp_path: Path) -> None:
+    with TestClient(ops_app(tmp_path)) as client:
+        answer = client.get("/healthz")
+        assert client.get("/api/health").json()["status"] == "ok", "the old check stays"
+    assert answer.status_code == 200
+    assert answer.json()["status"] == "ok"
+    assert answer.json()["pid"] == os.getpid()
+
+
+def test_readiness_names_a_broken_sqlite_database_and_recovers(tmp_path: Path) -> None:
+    with TestClient(ops_app(tmp_path)) as client:
+        ready = client.get("/readyz")
+        assert ready.status_code == 200
+        assert ready.json() == {"status": "ready",
+                                "checks": {"conquest": "ok", "clash": "ok", "ballot": "ok"}}
+        ballot_file = tmp_path / "service-ballot.db"
+        healthy = ballot_file.read_bytes()
+        ballot_file.write_bytes(b"this is no database " * 500)
+        broken = client.get("/readyz")
+        assert client.get("/healthz").status_code == 200, "liveness does no I/O"
+        ballot_file.write_bytes(healthy)
+        again = client.get("/readyz")
+    assert broken.status_code == 503
+    assert broken.headers["retry-after"] == "5"
+    body = broken.json()
+    assert body["status"] == "unavailable"
+    assert body["checks"]["conquest"] == "ok" and body["checks"]["clash"] == "ok"
+    assert "not a database" in body["checks"]["ballot"]
+    assert again.status_code == 200
+
+
+def test_a_postgres_outage_is_503_everywhere_then_recovers() -> None:
+    with stoppable_postgres() as server:
+        app = ops_app(Path("/nonexistent"), database_url=server.url)
+        with TestClient(app, raise_server_exceptions=False) as client:
+            assert client.get("/readyz").status_code == 200
+            assert client.get("/api/seasons").status_code == 200
+            server.stop()
+            ready = client.get("/readyz")
+            api = client.get("/api/seasons")
+            page = client.get("/ballot", headers={"accept": "text/html"})
+            lobby = client.get("/api/ballot")
+            alive = client.get("/healthz")
+            server.start()
+            recovered = [client.get("/readyz").status_code for _ in range(3)]
+            seasons_back = client.get("/api/seasons")
+            metrics = client.get("/metrics").text
+    assert ready.status_code == 503
+    assert set(ready.json()["checks"]) == {"conquest", "clash", "ballot"}
+    assert all(answer != "ok" for answer in ready.json()["checks"].values())
+    for answer in (api, lobby):
+        assert answer.status_code == 503, answer.text
+        assert answer.headers["retry-after"] == "5"
+        assert answer.json()["field"] == "database"
+        assert "Traceback" not in answer.text
+    assert page.status_code == 503
+    assert page.headers["content-type"].startswith("text/html")
+    assert "database" in page.text and "Traceback" not in page.text
+    assert alive.status_code == 200
+    # The pools reconnect by themselves; readiness is back at once or within a retry.
+    assert 200 in recovered and recovered[-1] == 200
+    assert seasons_back.status_code == 200
+    assert "fairfight_database_unavailable_total 3.0" in metrics
