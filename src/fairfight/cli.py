@@ -153,9 +153,14 @@ def serve(
         None, "--forwarded-allow-ips", help="Proxies whose X-Forwarded-For is believed: "
         "addresses or networks, comma-separated, or '*'. Default: none."),
 ) -> None:
-    """Serve the web pages and the JSON API (docs/operations.md: workers, limits, logs)."""
+    """Serve the web pages and the JSON API (docs/operations.md: workers, limits, logs).
+
+    The stores' schemas are brought to this release's head first, once, under the migration
+    lock (`fairfight db upgrade`); a database made by a newer release is refused (exit 2)
+    before any worker starts."""
     from fairfight.web.serve import run_server
 
+    guarded(_upgrade_stores)(db, err=True)
     run_server(db, host, port, workers=workers, forwarded_allow_ips=forwarded_allow_ips)
 
 
@@ -176,15 +181,19 @@ def _store_urls(url: str | None) -> tuple[str, str | None]:
     return database_url_for(url) or settings.database_url, settings.clash_database_url
 
 
+def _upgrade_stores(url: str | None, err: bool = False) -> None:
+    from fairfight.web.migrations import upgrade
+
+    for state in upgrade(*_store_urls(url)):
+        typer.echo(state.line(), err=err)
+
+
 @db_app.command("upgrade")
 @guarded
 def db_upgrade(url: str = typer.Option(None, "--url", help=_URL_HELP)) -> None:
     """Bring every store's schema to this release's head (once, under a lock); a database
     made by a newer release is refused and left alone."""
-    from fairfight.web.migrations import upgrade
-
-    for state in upgrade(*_store_urls(url)):
-        typer.echo(state.line())
+    _upgrade_stores(url)
 
 
 @db_app.command("current")

@@ -22,6 +22,7 @@ from typing import Any
 
 from fairfight import __version__
 from fairfight.conquest import calibration_file, engine, scenario, tables
+from fairfight.conquest.calibration_file import BINS, CALIBRATION_SEED, FORECAST_SEASONS
 from fairfight.conquest.forecast import forecast, wilson_interval
 from fairfight.core.executor import Executor, in_process
 from fairfight.core.records import canonical_json
@@ -42,16 +43,6 @@ __all__ = [
     "season_seed",
 ]
 
-CALIBRATION_SEED = "fairfight-calibration-1"
-"""The default calibration seed (any text): every season seed and forecast seed derives from it."""
-FORECAST_SEASONS = 100
-"""Simulated seasons per forecast in a calibration run: a modest count, so that 2,000 seasons
-(about 270,000 forecasts on the north-america map) run in about a quarter of an hour on two
-cores. The show's own
-forecasts use many more; a forecast this small is noisier, which if anything makes the chart
-look a little overconfident (a high forecast is partly high by chance)."""
-BINS = 20
-"""Forecast bins of equal width: [0, 5%), [5%, 10%), ... [95%, 100%]."""
 CHUNK_SEASONS = 5
 """Calibration seasons per chunk of work handed to an executor."""
 DIGEST_CHARS = 16

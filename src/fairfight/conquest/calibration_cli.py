@@ -7,8 +7,8 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from fairfight.conquest.calibration import BINS, CALIBRATION_SEED, FORECAST_SEASONS
-from fairfight.console import console, guarded
+from fairfight.conquest.calibration_file import BINS, CALIBRATION_SEED, FORECAST_SEASONS
+from fairfight.console import console, emit_json, guarded
 from fairfight.core.errors import InputError
 
 __all__ = ["MAX_SEASONS", "calibration"]
@@ -30,6 +30,7 @@ def calibration(
                              help="Calibration seed (any text): every season derives from it."),
     map_name: str = typer.Option("north-america", "--map", help="A shipped map's name."),
     jobs: int = typer.Option(1, "--jobs", min=1, max=256, help="Local processes to use."),
+    as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
 ) -> None:
     """Play seasons, forecast before every battle, and compare the forecasts, binned, with who
     went on to win the title."""
@@ -54,5 +55,9 @@ def calibration(
         )
     out.write_bytes(canonical_json(result.to_json()) + b"\n")
     pairs = sum(record.forecasts for record in result.records)
+    if as_json:
+        emit_json({"forecasts": pairs, "forecast_seasons": forecast_seasons, "out": str(out),
+                   "seasons": len(result.records)})
+        return
     console.print(f"{len(result.records):,} seasons, {pairs:,} forecasts of "
                   f"{forecast_seasons:,} seasons each, written to {out}", markup=False)

@@ -19,6 +19,7 @@ from fairfight.web.conquest.refusals import install_refusals
 from fairfight.web.conquest.sign_in import OperatorSessions, SignInBrake
 from fairfight.web.conquest.writer import ContributionWriter
 from fairfight.web.lifecycle import on_shutdown, on_startup
+from fairfight.web.ops.health import ReadinessCheck, add_readiness_check
 from fairfight.web.settings import WebSettings
 
 __all__ = ["ConquestService", "install_service", "service"]
@@ -68,7 +69,18 @@ def install_service(app: FastAPI) -> None:
     app.state.exit_hooks.append(app.state.conquest.live.end_soon)
     on_shutdown(app, app.state.conquest.close)
     on_startup(app, app.state.conquest.live.start)
+    add_readiness_check(app, "listener", _listener_check(app.state.conquest))
     install_airing(app, app.state.conquest.airing)  # stops airing before the close above
+
+
+def _listener_check(conquest: ConquestService) -> ReadinessCheck:
+    """`/readyz`'s live-news question: on PostgreSQL, the LISTEN connection is up."""
+
+    def check() -> None:
+        if not conquest.live.listener_alive():
+            raise RuntimeError("the live-news listener is reconnecting")
+
+    return check
 
 
 def service(request: Request) -> ConquestService:

@@ -14,7 +14,12 @@ from fairfight.web.errors import error_response
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.ops.api_docs import api_docs_router
 from fairfight.web.ops.clients import TrustedProxies
-from fairfight.web.ops.health import add_readiness_check, health_router, install_outage_handler
+from fairfight.web.ops.health import (
+    ReadinessCheck,
+    add_readiness_check,
+    health_router,
+    install_outage_handler,
+)
 from fairfight.web.ops.metrics import ServiceMetrics, metrics_router
 from fairfight.web.ops.openapi import install_openapi
 from fairfight.web.ops.pools import PoolFull, WorkPool, pooled, run_in_pool
@@ -33,6 +38,7 @@ __all__ = [
     "install_operations_middleware",
     "pooled",
     "run_in_pool",
+    "schema_check",
 ]
 
 
@@ -59,6 +65,26 @@ def install_operations(app: FastAPI, settings: WebSettings) -> None:
 
     on_shutdown(app, metrics.process_ended)
     install_exit_signals(app)
+    add_readiness_check(app, "schema", schema_check(settings))
+
+
+def schema_check(settings: WebSettings) -> ReadinessCheck:
+    """`/readyz`'s schema question: no store migrated to an older revision than this
+    release's head, none newer. A store the service made itself before any `fairfight db
+    upgrade` (no revision yet) holds every table the code needs, so it counts as ready; the
+    next start stamps it."""
+
+    def check() -> None:
+        from fairfight.web.migrations import current
+
+        wrong = [state.line() for state in current(settings.database_url,
+                                                   settings.clash_database_url)
+                 if state.status == "newer"
+                 or (state.status == "behind" and state.revision is not None)]
+        if wrong:
+            raise RuntimeError("; ".join(wrong))
+
+    return check
 
 
 def install_operations_middleware(app: FastAPI, settings: WebSettings) -> None:

@@ -18,10 +18,10 @@ from typing import Annotated
 from fastapi import APIRouter, File, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
-from starlette.concurrency import run_in_threadpool
 
 from fairfight.core.errors import InputError
 from fairfight.web.errors import error_body
+from fairfight.web.ops.pools import run_in_pool
 from fairfight.web.templating import templates
 from fairfight.web.verify_runner import Outcome, run_verifier
 
@@ -148,7 +148,7 @@ async def _checked(
             target = folder / (_safe_name(item.filename) or "saved.json")
             if await _stream_to(item, target, SAVED_FILE_BYTES, f"saved[{number}]"):
                 (receipts if _is_receipt(target) else heads).append(target)
-        return await run_in_threadpool(_verdict, path, receipts, heads)
+        return await run_in_pool("verify", _verdict, path, receipts, heads)
 
 
 def _safe_name(name: str | None) -> str:
