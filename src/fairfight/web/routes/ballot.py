@@ -100,7 +100,7 @@ def install(app: FastAPI) -> None:
     )
     app.state.ballot_store = store
     app.state.ballot_streams = 0
-    on_shutdown(app, store.engine.dispose)
+    on_shutdown(app, store.close)
 
 
 def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
