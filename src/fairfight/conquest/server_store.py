@@ -24,6 +24,7 @@ from fairfight.conquest.rows import SEASON_TABLES, EngineFileRow, SeasonRow, ens
 from fairfight.conquest.season_keys import KeyTable
 from fairfight.conquest.seeds import SeedTable
 from fairfight.core.errors import InputError
+from fairfight.core.validation import is_plain_digits
 
 __all__ = [
     "SECRET_SCHEMA",
@@ -59,8 +60,9 @@ def split_address(address: str) -> tuple[str, int | None]:
     url, _, fragment = address.partition("#")
     if not fragment:
         return url, None
-    if not fragment.isdigit() or len(fragment) > 18 or int(fragment) < 1:
-        raise InputError("season", f"{fragment!r} is not a season id (write URL#ID, ID from 1)")
+    if not is_plain_digits(fragment) or int(fragment) < 1:
+        raise InputError("season",
+                         f"{fragment[:24]!r} is not a season id (write URL#ID, ID from 1)")
     return url, int(fragment)
 
 
