@@ -366,12 +366,17 @@ def backup(
 def restore(
     backup_file: Path = typer.Argument(..., help="A season file made by `conquest backup`."),
     database: str = typer.Argument(..., help="A server database URL to add the season to."),
+    as_json: bool = AsJson,
 ) -> None:
     """Add a backed-up season, with its seed and key, to a server database as its next
-    season, and print its address."""
+    season, and print its address (password hidden)."""
     from fairfight.conquest.backup import restore_season
 
-    console.print(restore_season(backup_file, database).shown, markup=False)
+    restored = restore_season(backup_file, database)
+    if as_json:
+        _emit_json({"season": restored.shown})
+        return
+    console.print(restored.shown, markup=False)
 
 
 @app.command()

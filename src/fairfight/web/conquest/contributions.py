@@ -31,8 +31,8 @@ from fairfight.web.conquest.writer import Answered, ContributionWriter
 
 __all__ = [
     "CREATED",
-    "IDEMPOTENCY_HEADER",
     "ContributionAnswer",
+    "IDEMPOTENCY_HEADER",
     "InFlight",
     "KEY_PATTERN",
     "REFUND_OWED",
