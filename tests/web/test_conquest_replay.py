@@ -16,17 +16,7 @@ from fastapi.testclient import TestClient
 from fairfight.conquest import season
 from fairfight.web.conquest.contributions import REPLAYED_HEADER
 from tests.web.conquest_support import make_app
-
-URL = "/api/seasons/1/contributions"
-
-
-def _open_faction(path: Path) -> str:
-    summary = season.summary(path)
-    due = summary.board["next_battle"]
-    pending = {e["faction"] for e in summary.ledger if e["before_battle"] == due}
-    return next(code for code, f in sorted(summary.board["factions"].items())
-                if f["standing"] and f["pool_state"] == "open" and f["pool"] == 0
-                and code not in pending)
+from tests.web.test_conquest_contributions import URL, _open_empty_pool
 
 
 def _replay_in_another_process(path: Path, key: str, body: bytes) -> tuple[int, dict[str, str],
@@ -51,7 +41,7 @@ def _replay_in_another_process(path: Path, key: str, body: bytes) -> tuple[int, 
 
 
 def test_a_replay_gets_the_stored_bytes_from_any_process(season_file: Path) -> None:
-    code = _open_faction(season_file)
+    code = _open_empty_pool(season_file)
     body = json.dumps({"faction": code, "amount": 15}).encode()
     headers = {"Idempotency-Key": "replay-1", "content-type": "application/json"}
     before = len(season.summary(season_file).ledger)
@@ -78,7 +68,7 @@ def test_a_replay_gets_the_stored_bytes_from_any_process(season_file: Path) -> N
 
 
 def test_the_same_key_with_another_body_is_refused_naming_the_key(season_file: Path) -> None:
-    code = _open_faction(season_file)
+    code = _open_empty_pool(season_file)
     headers = {"Idempotency-Key": "replay-2"}
     with TestClient(make_app(season_file)) as client:
         first = client.post(URL, json={"faction": code, "amount": 15}, headers=headers)

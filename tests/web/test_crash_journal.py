@@ -104,10 +104,23 @@ def test_a_season_file_left_in_wal_by_a_killed_service_returns_to_the_rollback_j
     assert _side_files(path) == set()
 
 
+def _killed_then_stopped_cleanly(path: Path, table: str, writer: str, stopper: str) -> None:
+    """Kill `writer` mid-write, run `stopper` (a clean open and close), then check the file
+    is in the rollback journal, has no side files and kept every committed row."""
+    committed = _kill_while_writing(writer)
+    assert _journal_mode(path) == "wal"
+    rows_after_kill = _count_rows(path, table)
+    assert rows_after_kill >= committed
+    _run(stopper)
+    assert _journal_mode(path) == "delete"
+    assert _side_files(path) == set()
+    assert _count_rows(path, table) == rows_after_kill
+
+
 def test_a_clash_games_file_left_in_wal_returns_to_the_rollback_journal(tmp_path: Path) -> None:
     path = tmp_path / "ff-clash.db"
     url = f"sqlite:///{path}"
-    committed = _kill_while_writing(f"""
+    _killed_then_stopped_cleanly(path, "clash_games", f"""
         from fairfight.web.clash.store import ClashStore
         store = ClashStore({url!r})
         number = 0
@@ -117,25 +130,18 @@ def test_a_clash_games_file_left_in_wal_returns_to_the_rollback_journal(tmp_path
                          client="10.0.0.1", clock_seconds=None, seats=("blue",))
             number += 1
             print(number, flush=True)
-    """)
-    assert _journal_mode(path) == "wal"
-    games_after_kill = _count_rows(path, "clash_games")
-    assert games_after_kill >= committed
-    _run(f"""
+    """, f"""
         from fairfight.web.clash.store import ClashStore
         store = ClashStore({url!r})
         assert store.game("missing") is None
         store.close()
     """)
-    assert _journal_mode(path) == "delete"
-    assert _side_files(path) == set()
-    assert _count_rows(path, "clash_games") == games_after_kill
 
 
 def test_a_ballot_games_file_left_in_wal_returns_to_the_rollback_journal(tmp_path: Path) -> None:
     path = tmp_path / "ff-ballot.db"
     url = f"sqlite:///{path}"
-    committed = _kill_while_writing(f"""
+    _killed_then_stopped_cleanly(path, "ballot_tables", f"""
         from fairfight.ballot.rules import BallotConfig
         from fairfight.ballot.store import BallotStore
         store = BallotStore({url!r})
@@ -145,16 +151,9 @@ def test_a_ballot_games_file_left_in_wal_returns_to_the_rollback_journal(tmp_pat
                          client=f"10.0.{{number // 250}}.{{number % 250}}")
             number += 1
             print(number, flush=True)
-    """)
-    assert _journal_mode(path) == "wal"
-    tables_after_kill = _count_rows(path, "ballot_tables")
-    assert tables_after_kill >= committed
-    _run(f"""
+    """, f"""
         from fairfight.ballot.store import BallotStore
         store = BallotStore({url!r})
         assert store.load("missing") is None
         store.close()
     """)
-    assert _journal_mode(path) == "delete"
-    assert _side_files(path) == set()
-    assert _count_rows(path, "ballot_tables") == tables_after_kill

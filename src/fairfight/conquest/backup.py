@@ -23,13 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Table, func, insert, inspect, select, text
+from sqlalchemy import Connection, Table, insert, inspect, select
 
 from fairfight.conquest.rows import KEY_TABLES, SEASON_ROW_ID, SEASON_TABLES, SeasonRow
 from fairfight.conquest.season_file import connect_file_engine, copy_online
 from fairfight.conquest.season_keys import KeyFile, key_file_for
 from fairfight.conquest.seeds import SeedFile, seed_file_for
 from fairfight.conquest.server_store import (
+    next_season_id,
     open_server_season,
     prepare_database,
     server_engine,
@@ -199,8 +200,7 @@ def restore_season(backup: Path, url: str) -> Restored:
     try:
         prepare_database(engine)
         with engine.begin() as connection:
-            connection.execute(text("LOCK TABLE season IN EXCLUSIVE MODE"))
-            season_id = int(connection.scalar(select(func.max(SeasonRow.id))) or 0) + 1
+            season_id = next_season_id(connection)
             _write_season(connection, rows, season_id)
         connected = open_server_season(f"{base}#{season_id}", engine=engine)
         connected.seeds.keep(seed)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, delete, func, insert, select, text
+from sqlalchemy import Connection, Engine, create_engine, delete, func, insert, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
@@ -30,6 +30,7 @@ __all__ = [
     "SECRET_SCHEMA",
     "ServerSeason",
     "create_server_season",
+    "next_season_id",
     "open_server_season",
     "prepare_database",
     "server_engine",
@@ -123,6 +124,13 @@ def open_server_season(address: str, *, engine: Engine | None = None) -> ServerS
     return _connected(url, engine, season_id)
 
 
+def next_season_id(connection: Connection) -> int:
+    """The id a new season takes, with the season table locked against another creator until
+    the caller's transaction ends."""
+    connection.execute(text("LOCK TABLE season IN EXCLUSIVE MODE"))
+    return int(connection.scalar(select(func.max(SeasonRow.id))) or 0) + 1
+
+
 def create_server_season(address: str, rows: dict[str, Any], seed: str,
                          engine_files: Mapping[str, bytes],
                          private_key: str | None = None) -> ServerSeason:
@@ -134,8 +142,7 @@ def create_server_season(address: str, rows: dict[str, Any], seed: str,
     try:
         prepare_database(engine)
         with engine.begin() as connection:
-            connection.execute(text("LOCK TABLE season IN EXCLUSIVE MODE"))
-            season_id = int(connection.scalar(select(func.max(SeasonRow.id))) or 0) + 1
+            season_id = next_season_id(connection)
             connection.execute(insert(SeasonRow).values(id=season_id, **rows))
             for name, content in sorted(engine_files.items()):
                 connection.execute(insert(EngineFileRow).values(
