@@ -121,3 +121,16 @@ def test_the_shape_check_counts_what_a_json_reader_would() -> None:
     # a string that never closes hides nothing after it from a reader: it stops there
     assert json_shape_problem(b'{"a": "' + b"[" * 5000) is None
     assert json_shape_problem(b"{" * 10 + b"}" * 10 + b"[" * 70) is not None
+
+
+@pytest.mark.parametrize(("method", "path"), ROUTES)
+def test_digit_strings_in_json_fields_never_reach_a_500(
+    client: TestClient, method: str, path: str,
+) -> None:
+    names = ("amount", "version", "years", "seat", "turn", "r", "count", "round", "priority",
+             "clock_bank")
+    for text in ("5" * 5000, "²", "٣"):
+        body = {name: text for name in names} | {"faction": "AB", "seats": [text]}
+        answer = client.request(method, path, json=body)
+        assert answer.status_code < 500, (method, path, text[:8], answer.text[:300])
+        assert "Traceback" not in answer.text
