@@ -53,3 +53,22 @@ def test_a_ballot_game_played_through_the_web_never_touches_the_season_file(
     ballot_file = tmp_path / "season-ballot.db"
     assert set(METADATA.tables) <= _tables(ballot_file)
     assert game_key in _text_of_every_cell(ballot_file)
+
+
+def test_a_stopped_service_leaves_every_file_in_the_rollback_journal(tmp_path: Path) -> None:
+    path = tmp_path / "season.db"
+    season.create_season(path, star_map(), "star", seed=SEED)
+    app = create_app(WebSettings(database_url=f"sqlite:///{path}"))
+    with client_of(app):
+        created = create(app, ["human", "pollster", "human"])
+        people = seated(app, created)
+        assert next(iter(people.values())).get("/api/seasons/1").status_code == 200
+        served = tmp_path / "season-ballot.db"
+        with served.open("rb") as file:
+            assert file.read(20)[18:20] == b"\x02\x02"  # served in WAL mode
+    names = sorted(entry.name for entry in tmp_path.iterdir())
+    assert names == ["season-ballot.db", "season-clash.db", "season.db", "season.db.key",
+                     "season.db.seed"]
+    for name in ("season.db", "season-ballot.db", "season-clash.db"):
+        with (tmp_path / name).open("rb") as file:
+            assert file.read(20)[18:20] == b"\x01\x01", name  # the rollback journal
