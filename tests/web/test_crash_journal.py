@@ -5,12 +5,15 @@ The season file, the clash games file and the ballot games file all behave the s
 
 from __future__ import annotations
 
+import os
 import signal
 import sqlite3
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import httpx
 
 from fairfight.conquest import season
 from tests.conquest.helpers import SEED, star_map
@@ -157,3 +160,41 @@ def test_a_ballot_games_file_left_in_wal_returns_to_the_rollback_journal(tmp_pat
         assert store.load("missing") is None
         store.close()
     """)
+
+
+def test_a_killed_web_service_then_a_clean_stop_leaves_the_rollback_journal(
+    tmp_path: Path,
+) -> None:
+    """The real service (uvicorn) under contributions, killed with SIGKILL, then a second one
+    started and stopped with SIGTERM: every acknowledged contribution is in the ledger."""
+    from tests.web.test_conquest_kill import _gone, _ready, _Servers
+
+    path = tmp_path / "season.db"
+    season.create_season(path, star_map(), "star", seed=SEED)
+    servers = _Servers(path)
+    acknowledged: list[str] = []
+    try:
+        pid, base = servers.launch()
+        _ready(pid, base)
+        with httpx.Client(base_url=base, timeout=10) as client:
+            for number in range(ACKNOWLEDGED):
+                key = f"kill-{number}"
+                answer = client.post("/api/seasons/1/contributions", headers={
+                    "Idempotency-Key": key}, json={"faction": "A" + "BCDE"[number % 4],
+                                                   "amount": 5})
+                assert answer.status_code == 201, answer.text
+                acknowledged.append(key)
+        os.kill(pid, signal.SIGKILL)
+        _gone(pid)
+        assert _journal_mode(path) == "wal"
+        assert _count_rows(path, "ledger") == len(acknowledged)
+        pid, base = servers.launch()
+        _ready(pid, base)
+        os.kill(pid, signal.SIGTERM)  # a clean stop
+        _gone(pid)
+    finally:
+        servers.close()
+    assert _journal_mode(path) == "delete"
+    assert _side_files(path) == set()
+    assert len(season.summary(path).ledger) == len(acknowledged)
+    assert _side_files(path) == set()
