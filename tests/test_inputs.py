@@ -208,3 +208,12 @@ def test_an_input_file_must_exist_and_be_regular(tmp_path: Path) -> None:
                        (Path("/dev/zero"), "not a regular file")):
         with pytest.raises(InputError, match=rule):
             inputs.check_input_file(path)
+
+
+@pytest.mark.parametrize("written", ["²", "١٢", "１２", "12x", "99999999"])
+def test_the_record_limit_takes_ascii_digits_only(written: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`str.isdigit` says yes to superscripts and other scripts' digits; the limit does not."""
+    monkeypatch.setenv(inputs.RECORD_LIMIT_ENV, written)
+    with pytest.raises(InputError, match="FAIRFIGHT_MAX_RECORD_MB: must be a whole number"):
+        inputs.record_limit()

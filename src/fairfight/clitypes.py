@@ -7,20 +7,17 @@ make sense), so anything else is refused with one line naming the option.
 
 from __future__ import annotations
 
-import re
 import types
 from typing import Any, Union, get_args, get_origin
 
 import typer
 from typer._click import exceptions as click_errors  # typer runs on its own copy of click
 
+from fairfight.core.validation import MAX_DIGITS, is_plain_digits
 from fairfight.plainwords import without_references
 
 __all__ = ["MAX_DIGITS", "click_errors", "integer_annotation", "strict_integers"]
 
-MAX_DIGITS = 18
-"""Longest integer an option takes: every value fits a 64-bit signed integer (and SQLite)."""
-_PLAIN = re.compile(r"-?[0-9]+")
 
 
 def integer_annotation(annotation: Any) -> bool:
@@ -36,7 +33,7 @@ def _check_plain(value: Any, param: Any, ctx: Any) -> None:
     for item in value if isinstance(value, list | tuple) else (value,):
         if not isinstance(item, str):
             continue
-        if not _PLAIN.fullmatch(item):
+        if not is_plain_digits(item.removeprefix("-"), max_digits=len(item) or 1):
             raise typer.BadParameter(
                 f"{item[:40]!r} is not a whole number (write plain digits, like 10)",
                 ctx=ctx, param=param)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from fairfight.core.errors import InputError
 from fairfight.core.records import ReadRefusal, json_lines
+from fairfight.core.validation import is_plain_digits
 
 if TYPE_CHECKING:  # YAML is imported only by the commands that read it
     import yaml
@@ -64,7 +65,7 @@ def record_limit() -> int:
     text = os.environ.get(RECORD_LIMIT_ENV, "").strip()
     if not text:
         return DEFAULT_RECORD_MB * 1024 * 1024
-    if not text.isdigit() or not 1 <= int(text) <= 1_000_000:
+    if not is_plain_digits(text, 7) or not 1 <= int(text) <= 1_000_000:
         raise InputError(RECORD_LIMIT_ENV, "must be a whole number of megabytes, 1 to 1000000")
     return int(text) * 1024 * 1024
 

@@ -14,7 +14,7 @@ from fairfight.conquest import season, season_events
 from fairfight.conquest.store import SeasonStore
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.database import SeasonDatabase
-from fairfight.web.conquest.live import Broadcaster
+from fairfight.web.conquest.live import Broadcaster, parse_last_event_id
 from fairfight.web.conquest.refusals import Refusal
 
 
@@ -134,3 +134,11 @@ def test_a_file_made_before_the_table_gets_it_even_after_a_rolled_back_first_try
     finally:
         store.close()
     assert stored == [(1, {"last_seq": 5}), (2, {"last_seq": 10})]
+
+
+@pytest.mark.parametrize("sent", ["²", "١٢", "１２", "1" * 13, "-1", "", "  "])
+def test_a_last_event_id_that_is_not_ascii_digits_means_none(sent: str) -> None:
+    """A resuming client's Last-Event-ID in another script's digits is not a cursor (and never
+    reaches int(), which reads some of them and refuses others)."""
+    assert parse_last_event_id(sent) is None
+    assert parse_last_event_id(" 12 ") == 12

@@ -36,6 +36,7 @@ from fairfight.ballot.state import (
 )
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import RuleError
+from fairfight.core.validation import is_plain_digits
 
 __all__ = [
     "Ask",
@@ -324,7 +325,7 @@ def _ints(text: str) -> list[int]:
     values = []
     for word in text.replace(",", " ").split():
         word = word.lstrip("#")
-        if not word.isdigit():
+        if not is_plain_digits(word):
             raise ValueError(f"{word!r} is not a card or bill number")
         values.append(int(word))
     return values

@@ -15,6 +15,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -27,13 +28,14 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    event,
     func,
     insert,
     or_,
     select,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, Row
+from sqlalchemy.engine import Connection, Engine, Row, make_url
 from sqlalchemy.pool import StaticPool
 
 from fairfight import __version__
@@ -45,6 +47,7 @@ from fairfight.ballot.state import Decision, Phase, decision_from_data, to_data
 from fairfight.ballot.validation import check_decision
 from fairfight.core.draws import new_seed
 from fairfight.core.errors import InputError
+from fairfight.core.journal import return_to_rollback_journal, try_journal_mode
 from fairfight.core.tokens import token_digest, token_matches
 
 __all__ = [
@@ -207,6 +210,11 @@ def _table_row(row: Row[Any], seats: list[Row[Any]]) -> TableRow:
     )
 
 
+def _serve_in_wal(connection: Any, _record: Any) -> None:
+    """A ballot file is served in WAL mode (readers never wait for a writer)."""
+    try_journal_mode(connection, "WAL")
+
+
 class BallotStore:
     """Tables by id in one database; every write is one transaction checking the revision."""
 
@@ -221,12 +229,23 @@ class BallotStore:
             options = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
         elif url.startswith("sqlite"):
             options = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+        self.url = url
         self.engine: Engine = create_engine(url, **options)
+        if "poolclass" not in options and url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _serve_in_wal)
         self.clock = clock
         self.notify = notify
         """Called with (table id, seat, version, webhook URL) when a person with a webhook
         is asked a new question."""
         METADATA.create_all(self.engine)
+
+    def close(self) -> None:
+        """Release the connections; a SQLite file no one else has open is left in the
+        rollback journal (see `fairfight.core.journal`)."""
+        self.engine.dispose()
+        database = make_url(self.url).database
+        if self.url.startswith("sqlite") and database and database != ":memory:":
+            return_to_rollback_journal(Path(database))
 
     # ---- creating and joining -------------------------------------------------------
 

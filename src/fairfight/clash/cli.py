@@ -20,6 +20,7 @@ from fairfight.console import (
     show_page,
 )
 from fairfight.core.errors import InputError, VerificationError
+from fairfight.core.validation import is_plain_digits
 from fairfight.inputs import load_json
 
 if TYPE_CHECKING:  # the engine (and numpy) is imported only when a command runs
@@ -78,7 +79,7 @@ def _parse_range(text: str | None, name: str) -> tuple[int, int] | None:
     if text is None:
         return None
     low, _, high = text.partition("-")
-    if not (low.isdigit() and high.isdigit()):
+    if not (is_plain_digits(low) and is_plain_digits(high)):
         raise InputError(name, "write the range as LOW-HIGH, for example 40-100")
     return int(low), int(high)
 

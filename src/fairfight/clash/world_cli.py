@@ -16,6 +16,7 @@ import typer
 
 from fairfight.console import console, emit_json, guarded
 from fairfight.core.errors import InputError
+from fairfight.core.validation import is_plain_digits
 from fairfight.inputs import load_yaml
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ def _attack(
     from fairfight.clash.record import load_record
 
     x, _, y = target.partition(",")
-    if not (x.strip().isdigit() and y.strip().isdigit()):
+    if not (is_plain_digits(x.strip()) and is_plain_digits(y.strip())):
         raise InputError("--target", "write the tile as X,Y, for example 3,4")
     chosen = None if supporters is None else tuple(s for s in supporters.split(",") if s)
     result = attack_preview(load_record(game_file).world(), player, lead, (int(x), int(y)),

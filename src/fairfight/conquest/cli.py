@@ -37,6 +37,7 @@ __all__ = [
     "new",
     "next_battles",
     "odds",
+    "restore",
     "reveal",
     "rules",
     "show",
@@ -357,10 +358,29 @@ def backup(
     folder: Path = typer.Argument(..., help="An existing folder for the copies."),
     as_json: bool = AsJson,
 ) -> None:
-    """Copy the season file, its secret seed file and its key file, even while battles run."""
+    """Copy the season file, its secret seed file and its key file, even while battles run
+    (a server database's season is copied, from one snapshot, into a season file)."""
     from fairfight.conquest.backup import backup_season
 
-    _report_files(backup_season(Path(season_file), folder), as_json)
+    _report_files(backup_season(season_file, folder), as_json)
+
+
+@app.command()
+@guarded
+def restore(
+    backup_file: Path = typer.Argument(..., help="A season file made by `conquest backup`."),
+    database: str = typer.Argument(..., help="A server database URL to add the season to."),
+    as_json: bool = AsJson,
+) -> None:
+    """Add a backed-up season, with its seed and key, to a server database as its next
+    season, and print its address (password hidden)."""
+    from fairfight.conquest.backup import restore_season
+
+    restored = restore_season(backup_file, database)
+    if as_json:
+        _emit_json({"season": restored.shown})
+        return
+    console.print(restored.shown, markup=False)
 
 
 @app.command()

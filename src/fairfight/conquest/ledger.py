@@ -8,9 +8,10 @@ nothing and leaves the batch's other requests alone.
 
 One idempotency scheme: a key names one request of one season. It is claimed by writing
 its row (`rows.ContributionKeyRow`) in the same transaction as the ledger entry, so both are
-written or neither. A key is bound to a `KeyClaim` (where the request came from and the
-SHA-256 of its body): the same claim again is answered with the first answer and records
-nothing; another claim with the same key is refused with `KeyAlreadyUsed`.
+written or neither; the row keeps the whole answer as sent (canonical JSON, receipt
+included). A key is bound to a `KeyClaim` (where the request came from and the SHA-256 of its
+body): the same claim again is answered with those stored bytes and records nothing; another
+claim with the same key is refused with `KeyAlreadyUsed`.
 
 Each accepted contribution is a leaf of the season log (`log`): a batch's entries are appended
 together, in arrival order, under one signed head, and each is answered with its receipt (the
@@ -97,11 +98,19 @@ class Recorded:
     repeated: bool = False
     receipt: dict[str, Any] | None = None
     """The season log's receipt for the entry (None for a season without a log)."""
+    response: str = ""
+    """The answer as first sent, canonical JSON (`response_text`): stored with the request's
+    key in the same transaction, so a replay, in any process, gets exactly these bytes."""
+    claimed: ContributionKeyRow | None = field(default=None, compare=False, repr=False)
+    """The key row this new entry claimed (its stored answer is completed with the receipt)."""
 
     def answer(self) -> dict[str, Any]:
-        """The entry and the pool after it: what a request is answered with (the receipt is
-        beside it, never stored with a key: it is found again by the entry's seq)."""
+        """The entry and the pool after it (the receipt goes beside it, in `response_text`)."""
         return {**self.entry, "pool": self.pool, "pool_state": self.pool_state}
+
+    def response_text(self) -> str:
+        """The whole answer, receipt included, as canonical JSON: what is sent and stored."""
+        return json_text({**self.answer(), "receipt": self.receipt})
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +153,11 @@ def _replay(earlier: ContributionKeyRow, claim: KeyClaim) -> Recorded:
                              f"{earlier.ledger_seq}); a key names one request, send a new key")
     answer = json.loads(earlier.answer)
     pool, pool_state = answer.pop("pool"), answer.pop("pool_state")
-    return Recorded(answer, pool, pool_state, repeated=True)
+    if "receipt" not in answer:  # a key claimed before whole answers were stored
+        return Recorded(answer, pool, pool_state, repeated=True)
+    receipt = answer.pop("receipt")
+    return Recorded(answer, pool, pool_state, repeated=True, receipt=receipt,
+                    response=earlier.answer)
 
 
 def _add(session: Session, batch: _Batch, faction: str, amount: int) -> Recorded:
@@ -205,6 +218,7 @@ def _one(session: Session, batch: _Batch, request: LedgerRequest) -> Recorded | 
             answer=json.dumps(recorded.answer(), sort_keys=True),
         )
         SeasonStore.claim_key(session, claimed)
+        recorded = replace(recorded, claimed=claimed)
     return recorded
 
 
@@ -241,23 +255,28 @@ def record_contributions(
 
 
 def _with_receipts(session: Session, outcomes: list[LedgerOutcome]) -> list[LedgerOutcome]:
-    """Append the batch's new entries to the season log under one head, and give every
-    recorded outcome its receipt (a replay's is read back from the log)."""
-    if not any(isinstance(o, Recorded) for o in outcomes) or not log.kept(session):
+    """Append the batch's new entries to the season log under one head, give every recorded
+    outcome its receipt (a replay's is read back from the log) and its whole answer, which a
+    new entry's key row stores."""
+    if not any(isinstance(o, Recorded) for o in outcomes):
         return outcomes
+    kept = log.kept(session)
     new = [o for o in outcomes if isinstance(o, Recorded) and not o.repeated]
-    appended = log.append(session, [log.contribution_leaf(o.entry) for o in new])
+    appended = log.append(session, [log.contribution_leaf(o.entry) for o in new]) if kept else None
     receipts: dict[int, dict[str, Any] | None] = {}
     if appended is not None:
         for index, recorded in enumerate(new, start=appended.first):
             receipts[recorded.entry["seq"]] = appended.receipt(index, recorded.entry)
     answered: list[LedgerOutcome] = []
     for outcome in outcomes:
-        if isinstance(outcome, Recorded):
+        if isinstance(outcome, Recorded) and not outcome.response:
             seq = outcome.entry["seq"]
             if seq not in receipts:
-                receipts[seq] = log.receipt(session, seq)
+                receipts[seq] = log.receipt(session, seq) if kept else None
             outcome = replace(outcome, receipt=receipts[seq])
+            outcome = replace(outcome, response=outcome.response_text())
+            if outcome.claimed is not None:
+                outcome.claimed.answer = outcome.response
         answered.append(outcome)
     return answered
 

@@ -26,6 +26,11 @@ from sqlalchemy.pool import QueuePool
 
 from fairfight.conquest.rows import DAMAGED, SEASON_TABLES
 from fairfight.core.errors import InputError
+from fairfight.core.journal import (
+    BUSY_TIMEOUT_SECONDS,
+    return_to_rollback_journal,
+    try_journal_mode,
+)
 
 __all__ = [
     "BUSY_TIMEOUT_SECONDS",
@@ -38,10 +43,6 @@ __all__ = [
     "database_errors",
     "return_to_rollback_journal",
 ]
-
-BUSY_TIMEOUT_SECONDS = 30.0
-"""How long a command waits for another program's lock before saying the file is busy."""
-
 
 def _busy_or_locked(message: str) -> bool:
     return "locked" in message or "busy" in message
@@ -126,36 +127,6 @@ def check_tables(engine: Engine, path: Path) -> None:
                 raise InputError(DAMAGED, f"{name}.{column.name}: the column is missing")
 
 
-def _try_journal_mode(connection: sqlite3.Connection, mode: str) -> None:
-    """Switch the journal mode only if no one else has the file open; never wait for it."""
-    connection.execute("PRAGMA busy_timeout=0")
-    try:
-        connection.execute(f"PRAGMA journal_mode={mode}").fetchone()
-    except sqlite3.OperationalError:
-        pass  # another connection holds the file: it keeps the mode it has
-    finally:
-        connection.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_SECONDS * 1000)}")
-
-
-def return_to_rollback_journal(path: Path) -> None:
-    """After a writer closes: if no one else has the file open, leave it in rollback-journal
-    mode, so read-only commands find no WAL file that they would need side files for."""
-    try:
-        connection = sqlite3.connect(
-            f"file:{quote(str(path.absolute()))}?mode=rw", uri=True, timeout=0,
-            isolation_level=None,
-        )
-    except sqlite3.Error:
-        return
-    try:
-        if connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
-            _try_journal_mode(connection, "DELETE")
-    except sqlite3.Error:
-        pass  # busy or gone: the file keeps its mode, which is always safe
-    finally:
-        connection.close()
-
-
 def connect_file_engine(path: Path, mode: str, *, wal: bool = False) -> Engine:
     """An engine over the file: `ro` (with `query_only`), `rw`, or `rwc` (create); a writing
     engine with `wal` puts the file in WAL mode if no one else has it open."""
@@ -178,7 +149,7 @@ def connect_file_engine(path: Path, mode: str, *, wal: bool = False) -> Engine:
             cursor.execute("PRAGMA query_only=ON")
         cursor.close()
         if write and wal:
-            _try_journal_mode(dbapi_connection, "WAL")
+            try_journal_mode(dbapi_connection, "WAL")
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:

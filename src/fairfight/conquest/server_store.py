@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, delete, func, insert, select, text
+from sqlalchemy import Connection, Engine, create_engine, delete, func, insert, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
@@ -24,11 +24,13 @@ from fairfight.conquest.rows import SEASON_TABLES, EngineFileRow, SeasonRow, ens
 from fairfight.conquest.season_keys import KeyTable
 from fairfight.conquest.seeds import SeedTable
 from fairfight.core.errors import InputError
+from fairfight.core.validation import is_plain_digits
 
 __all__ = [
     "SECRET_SCHEMA",
     "ServerSeason",
     "create_server_season",
+    "next_season_id",
     "open_server_season",
     "prepare_database",
     "server_engine",
@@ -59,8 +61,9 @@ def split_address(address: str) -> tuple[str, int | None]:
     url, _, fragment = address.partition("#")
     if not fragment:
         return url, None
-    if not fragment.isdigit() or len(fragment) > 18 or int(fragment) < 1:
-        raise InputError("season", f"{fragment!r} is not a season id (write URL#ID, ID from 1)")
+    if not is_plain_digits(fragment) or int(fragment) < 1:
+        raise InputError("season",
+                         f"{fragment[:24]!r} is not a season id (write URL#ID, ID from 1)")
     return url, int(fragment)
 
 
@@ -123,6 +126,13 @@ def open_server_season(address: str, *, engine: Engine | None = None) -> ServerS
     return _connected(url, engine, season_id)
 
 
+def next_season_id(connection: Connection) -> int:
+    """The id a new season takes, with the season table locked against another creator until
+    the caller's transaction ends."""
+    connection.execute(text("LOCK TABLE season IN EXCLUSIVE MODE"))
+    return int(connection.scalar(select(func.max(SeasonRow.id))) or 0) + 1
+
+
 def create_server_season(address: str, rows: dict[str, Any], seed: str,
                          engine_files: Mapping[str, bytes],
                          private_key: str | None = None) -> ServerSeason:
@@ -134,8 +144,7 @@ def create_server_season(address: str, rows: dict[str, Any], seed: str,
     try:
         prepare_database(engine)
         with engine.begin() as connection:
-            connection.execute(text("LOCK TABLE season IN EXCLUSIVE MODE"))
-            season_id = int(connection.scalar(select(func.max(SeasonRow.id))) or 0) + 1
+            season_id = next_season_id(connection)
             connection.execute(insert(SeasonRow).values(id=season_id, **rows))
             for name, content in sorted(engine_files.items()):
                 connection.execute(insert(EngineFileRow).values(

@@ -7,6 +7,7 @@ when a model is validated, so a ruleset that imports this stays light.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fairfight.core.errors import InputError
@@ -14,7 +15,20 @@ from fairfight.core.errors import InputError
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
 
-__all__ = ["field_path", "input_error_from_validation", "parse_model"]
+__all__ = [
+    "MAX_DIGITS",
+    "field_path",
+    "input_error_from_validation",
+    "is_plain_digits",
+    "parse_model",
+    "plain_integer",
+]
+
+MAX_DIGITS = 18
+"""Longest whole number any text input takes: every value fits a 64-bit signed integer (and
+SQLite), and no input ever reaches Python's 4,300-digit conversion limit."""
+
+_PLAIN_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 
 _M = TypeVar("_M", bound="BaseModel")
 
@@ -57,3 +71,25 @@ def parse_model(model: type[_M], data: Any, prefix: str = "") -> _M:
         return model.model_validate(data)
     except ValidationError as error:
         raise input_error_from_validation(error, prefix) from None
+
+
+def is_plain_digits(text: object, max_digits: int = MAX_DIGITS) -> bool:
+    """Whether `text` is 1 to `max_digits` ASCII digits and nothing else.
+
+    `str.isdigit` also says yes to `²`, `٣` or `１`, which `int()` then refuses or reads as a
+    number nobody typed; every check of user text for digits goes through here instead.
+    """
+    return (isinstance(text, str) and 0 < len(text) <= max_digits
+            and _PLAIN_DIGITS.fullmatch(text) is not None)
+
+
+def plain_integer(text: str, field: str, *, max_digits: int = MAX_DIGITS,
+                  signed: bool = False) -> int:
+    """A whole number written as ASCII digits (a leading `-` if `signed`), or an InputError
+    naming the field: one home for the rule, so the command line and the web refuse alike."""
+    digits = text[1:] if signed and text.startswith("-") else text
+    if not is_plain_digits(digits, max_digits):
+        shown = text if len(text) <= 24 else f"{text[:24]}..."
+        raise InputError(
+            field, f"{shown!r} is not a whole number: write 1 to {max_digits} digits 0-9")
+    return int(text)

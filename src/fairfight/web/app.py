@@ -12,6 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from fairfight import __version__
 from fairfight.web import routes
 from fairfight.web.errors import install_error_handlers
+from fairfight.web.json_bodies import JsonBodyLimits
 from fairfight.web.ops import install_operations, install_operations_middleware
 from fairfight.web.security import BodySizeLimit, CrossSiteGuard, SecurityHeaders
 from fairfight.web.settings import WebSettings
@@ -52,6 +53,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
               name="static")
     install_error_handlers(app)
     install_operations(app, settings)
+    app.add_middleware(JsonBodyLimits)  # innermost: the body is already bounded in size
     app.add_middleware(CrossSiteGuard, public_url=settings.public_url)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes,
                        upload_max_bytes=settings.max_upload_bytes,

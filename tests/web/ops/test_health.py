@@ -30,12 +30,22 @@ def test_readiness_names_a_broken_sqlite_database_and_recovers(tmp_path: Path) -
         assert ready.json() == {"status": "ready",
                                 "checks": {"conquest": "ok", "clash": "ok", "ballot": "ok",
                                            "listener": "ok", "schema": "ok"}}
+        # the file and its WAL side files replaced by something that is no database (served
+        # in WAL mode, the file alone may hold none of the pages yet)
         ballot_file = tmp_path / "service-ballot.db"
-        healthy = ballot_file.read_bytes()
+        kept = tmp_path / "kept"
+        kept.mkdir()
+        sides = [ballot_file.with_name(ballot_file.name + end) for end in ("", "-wal", "-shm")]
+        for side in sides:
+            if side.exists():
+                side.rename(kept / side.name)
         ballot_file.write_bytes(b"this is no database " * 500)
         broken = client.get("/readyz")
         assert client.get("/healthz").status_code == 200, "liveness does no I/O"
-        ballot_file.write_bytes(healthy)
+        ballot_file.unlink()
+        for side in sides:
+            if (kept / side.name).exists():
+                (kept / side.name).rename(side)
         again = client.get("/readyz")
     assert broken.status_code == 503
     assert broken.headers["retry-after"] == "5"

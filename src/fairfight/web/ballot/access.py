@@ -15,6 +15,7 @@ from fastapi.responses import Response
 
 from fairfight.ballot.store import BallotStore, TableRow
 from fairfight.core.errors import InputError
+from fairfight.core.validation import is_plain_digits
 
 __all__ = [
     "COOKIE_DAYS",
@@ -106,6 +107,7 @@ def seats_in_cookies(request: Request, store: BallotStore) -> list[tuple[str, in
         if not name.startswith(COOKIE_PREFIX):
             continue
         table_id, _, seat = name.removeprefix(COOKIE_PREFIX).rpartition("_")
-        if seat.isdigit() and table_id.isalnum() and store.is_seat(table_id, int(seat), token):
+        if (is_plain_digits(seat) and table_id.isalnum()
+                and store.is_seat(table_id, int(seat), token)):
             found.append((table_id, int(seat)))
     return sorted(found)[:50]

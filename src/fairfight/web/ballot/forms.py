@@ -30,6 +30,7 @@ from fairfight.ballot.state import (
 )
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import InputError, RuleError
+from fairfight.core.validation import is_plain_digits
 from fairfight.web.ballot_pages import chance_view
 
 __all__ = [
@@ -55,7 +56,7 @@ def declaration_rows(state: GameState, seat: int) -> int:
 
 def _int(form: dict[str, Any], name: str) -> int:
     text = str(form.get(name, "")).strip().lstrip("#")
-    if not text.isdigit():
+    if not is_plain_digits(text):
         raise InputError(name, "choose a card or a number")
     return int(text)
 
@@ -101,7 +102,7 @@ def decision_from_form(state: GameState, seat: int, form: dict[str, Any]) -> Dec
             return BillDraft(())
         rider = str(form.get("rider", "")).strip()
         tags = (str(form.get("tag_1", "")), str(form.get("tag_2", "")))
-        return BillDraft(tags, int(rider) if rider.isdigit() else NO_CARD)
+        return BillDraft(tags, int(rider) if is_plain_digits(rider) else NO_CARD)
     if phase is Phase.AMEND_PROPOSE:
         if form.get("pass"):
             return AmendmentDraft(())
@@ -112,7 +113,8 @@ def decision_from_form(state: GameState, seat: int, form: dict[str, Any]) -> Dec
             raise InputError("choice", "choose for, against or abstain")
         return AmendmentVote(AmendmentChoice(choice))
     if phase is Phase.DISCARD:
-        return Discards(tuple(sorted(int(c) for c in form.get("discard", []) if str(c).isdigit())))
+        chosen = form.get("discard", [])
+        return Discards(tuple(sorted(int(c) for c in chosen if is_plain_digits(c))))
     answer = str(form.get("answer", ""))
     if answer not in ("yes", "no"):
         raise InputError("answer", "answer yes or no")

@@ -20,6 +20,7 @@ from fairfight.clash.orders import AssaultAction, UnitId, UnitOrders
 from fairfight.clash.panel_model import AttackPanel
 from fairfight.clash.world import World
 from fairfight.core.errors import InputError
+from fairfight.core.validation import is_plain_digits
 from fairfight.web.clash.service import Game
 
 __all__ = [
@@ -65,7 +66,7 @@ class PlannedAttack:
 def parse_point(text: str, field: str = "target") -> tuple[int, int]:
     """`x,y` as two integers."""
     left, _, right = text.partition(",")
-    if not (left.strip().isdigit() and right.strip().isdigit()):
+    if not (is_plain_digits(left.strip()) and is_plain_digits(right.strip())):
         raise InputError(field, "write the tile as x,y, for example 1,1")
     return int(left), int(right)
 

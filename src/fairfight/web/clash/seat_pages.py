@@ -20,6 +20,7 @@ from fairfight.clash.knowledge import knowledge_view, overlay
 from fairfight.clash.orders import MAX_PRIORITY
 from fairfight.clash.world import World
 from fairfight.core.errors import InputError
+from fairfight.core.validation import is_plain_digits
 from fairfight.web.clash.activation import activation_rows
 from fairfight.web.clash.board import describe_event, draw_board, event_tiles, unit_rows
 from fairfight.web.clash.games import SCENARIOS
@@ -173,7 +174,7 @@ async def _form(request: Request) -> dict[str, str]:
 
 def _turn_of(form: dict[str, str]) -> int:
     text = form.get("turn", "")
-    if not text.isdigit():
+    if not is_plain_digits(text):
         raise InputError("turn", "the form names the turn it answers")
     return int(text)
 
@@ -203,7 +204,7 @@ async def play_priority(request: Request, game_id: str) -> Response:
     if pending is None:
         raise InputError("unit", f"{unit!r} has no orders this turn to give a priority")
     text = form.get("priority", "")
-    if not text.isdigit() or int(text) > MAX_PRIORITY:
+    if not is_plain_digits(text) or int(text) > MAX_PRIORITY:
         raise InputError("priority", f"a whole number from 0 to {MAX_PRIORITY}")
     chosen = pending.model_copy(update={"priority": int(text) or None})
     clash_service(request).order(game, unit, chosen, _turn_of(form))

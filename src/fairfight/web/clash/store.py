@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -43,6 +44,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
+from fairfight.core.journal import return_to_rollback_journal, try_journal_mode
 from fairfight.core.tokens import token_digest
 
 __all__ = ["ClashStore", "Draft", "GameRow", "TABLE_SEAT", "TurnTaken", "token_digest"]
@@ -150,10 +152,10 @@ def _engine(url: str) -> Engine:
     @event.listens_for(engine, "connect")
     def _pragmas(connection: Any, _record: Any) -> None:
         cursor = connection.cursor()
-        if parsed.database not in (None, "", ":memory:"):
-            cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA busy_timeout=30000")
         cursor.close()
+        if parsed.database not in (None, "", ":memory:"):
+            try_journal_mode(connection, "WAL")  # served in WAL; at rest, see `close`
 
     return engine
 
@@ -174,10 +176,14 @@ class ClashStore:
             yield connection
 
     def close(self) -> None:
-        """Release the pooled connections (an in-memory database keeps its one connection:
-        closing it would forget every game while the app may still be serving)."""
+        """Release the pooled connections and, on a SQLite file no one else has open, leave it
+        in the rollback journal (an in-memory database keeps its one connection: closing it
+        would forget every game while the app may still be serving)."""
         if not isinstance(self.engine.pool, StaticPool):
             self.engine.dispose()
+            database = make_url(self.url).database
+            if make_url(self.url).get_backend_name() == "sqlite" and database:
+                return_to_rollback_journal(Path(database))  # the last to close ends WAL
 
     # --- games and seats ------------------------------------------------------------------
     def create(self, *, name: str, mode: str, scenario: dict[str, Any], version: int,

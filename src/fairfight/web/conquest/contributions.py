@@ -4,7 +4,8 @@ A request is parsed once (by its route), bound to its idempotency key as a `ledg
 (the method, the path and the SHA-256 of the raw body), queued on the writer thread and
 answered after the commit that carries it. The ledger claims the key in the same transaction
 as the entry, so a crash, a refusal or an error leaves the key free; the same request again
-gets the original response, another request with the same key is refused with 422. While a
+gets the original response, byte for byte from the key's row (so from any process), marked
+`Idempotent-Replayed: true`; another request with the same key is refused with 422. While a
 request holds a key, another with the same key is answered 409 (this process keeps the keys
 in flight; a second server process waits on the season's write lock instead, then finds the
 key and answers with the first response).
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import re
 import threading
 from collections.abc import Iterator
@@ -22,16 +24,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairfight.conquest.ledger import KeyAlreadyUsed, KeyClaim, LedgerRequest, RefundOwed
+from fairfight.conquest.rows import json_text
 from fairfight.web.conquest.models import ContributionRequest
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.writer import Answered, ContributionWriter
 
 __all__ = [
     "CREATED",
+    "ContributionAnswer",
     "IDEMPOTENCY_HEADER",
     "InFlight",
     "KEY_PATTERN",
     "REFUND_OWED",
+    "REPLAYED_HEADER",
     "Requested",
     "check_key",
     "record_contribution",
@@ -39,6 +44,8 @@ __all__ = [
 ]
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+"""Set to `true` on an answer that is the stored first answer of its key, sent again."""
 KEY_PATTERN = r"^[\x21-\x7e]{1,200}$"
 """A key is 1 to 200 printable ASCII characters without spaces."""
 CREATED = 201
@@ -114,11 +121,32 @@ def _ledger_request(request: ContributionRequest, requested: Requested,
     return LedgerRequest(request.faction, request.amount, requested.claim(), payment)
 
 
-def _answer(outcome: Answered) -> tuple[int, dict[str, Any]]:
-    """The status and body: a recorded entry carries its receipt (a replay, the same one)."""
+@dataclass(frozen=True, slots=True)
+class ContributionAnswer:
+    """A contribution's HTTP answer: the status, the body bytes, and whether it is the replay
+    of a key's (or a payment event's) first answer."""
+
+    status: int
+    body: bytes
+    replayed: bool
+
+    def headers(self) -> dict[str, str]:
+        """`Idempotent-Replayed: true` on a replay (the body is the original's, byte for byte)."""
+        return {REPLAYED_HEADER: "true"} if self.replayed else {}
+
+    def payload(self) -> dict[str, Any]:
+        """The body as data (for a page that shows it)."""
+        data: dict[str, Any] = json.loads(self.body)
+        return data
+
+
+def _answer(outcome: Answered) -> ContributionAnswer:
+    """A recorded entry is answered with the text stored with its key (a replay: the same
+    text, from the database); a refund owed with its row, which never changes."""
     if isinstance(outcome, RefundOwed):
-        return REFUND_OWED, outcome.answer()
-    return CREATED, {**outcome.answer(), "receipt": outcome.receipt}
+        return ContributionAnswer(REFUND_OWED, json_text(outcome.answer()).encode(),
+                                  outcome.repeated)
+    return ContributionAnswer(CREATED, outcome.response.encode(), outcome.repeated)
 
 
 def record_contribution(
@@ -129,13 +157,14 @@ def record_contribution(
     original answer. Waits (in this thread) for the commit of the batch that carries it."""
     with in_flight.claim(requested.key), _answered():
         future = writer.submit(season_id, _ledger_request(request, requested, None))
-        return _answer(future.result())
+        answer = _answer(future.result())
+    return answer.status, answer.payload()
 
 
 async def record_contribution_async(
     writer: ContributionWriter, in_flight: InFlight, season_id: int,
     request: ContributionRequest, requested: Requested, payment: str | None = None,
-) -> tuple[int, dict[str, Any]]:
+) -> ContributionAnswer:
     """`record_contribution` for the event loop: no worker thread waits on the commit.
 
     With `payment` (the event id of money already paid), a refusal of the rules is recorded

@@ -22,6 +22,7 @@ from fairfight.conquest.rows import SEASON_ROW_ID
 from fairfight.conquest.server_store import prepare_database, server_engine, server_season_ids
 from fairfight.conquest.store import SeasonStore, is_server_address
 from fairfight.core.errors import InputError
+from fairfight.core.journal import return_to_rollback_journal
 
 __all__ = ["SeasonDatabase", "sqlite_path"]
 
@@ -100,6 +101,8 @@ class SeasonDatabase:
             return
         for store in sorted(stores, key=lambda store: store.write):
             store.close()  # readers first: the writer closing last ends the file's WAL mode
+        if not stores and self.season_ids():  # a file a killed service left in WAL
+            return_to_rollback_journal(self.path)
 
     def season_ids(self) -> list[int]:
         """The seasons this database holds, oldest first."""

@@ -34,6 +34,7 @@ from fairfight.conquest.season_events import (
     events_after,
     latest_ids,
 )
+from fairfight.core.validation import is_plain_digits
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.event_listener import NotifyListener
 from fairfight.web.conquest.refusals import Refusal
@@ -42,6 +43,7 @@ from fairfight.web.conquest.views import battle_line
 __all__ = [
     "Broadcaster",
     "FIRST_LOOK_SECONDS",
+    "LAST_EVENT_ID_DIGITS",
     "QUEUE_SIZE",
     "SAFETY_POLL_SECONDS",
     "battle_event",
@@ -84,9 +86,13 @@ def stale_event(season_id: int, latest: int, oldest: int) -> bytes:
                                       "reload": True})
 
 
+LAST_EVENT_ID_DIGITS = 12
+"""Longest event id a resuming client may send (ASCII digits; `²` or `١` mean none)."""
+
+
 def parse_last_event_id(value: str | None) -> int | None:
     """The event id a resuming client saw last; anything unreadable means none."""
-    if value is None or not value.strip().isdigit() or len(value.strip()) > 12:
+    if value is None or not is_plain_digits(value.strip(), LAST_EVENT_ID_DIGITS):
         return None
     return int(value.strip())
 

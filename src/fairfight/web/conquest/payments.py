@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fairfight.core.validation import parse_model
+from fairfight.core.validation import is_plain_digits, parse_model
 from fairfight.web.conquest.refusals import Refusal
 
 __all__ = ["PaymentEvent", "SIGNATURE_HEADER", "TOLERANCE_SECONDS", "sign", "verified_event"]
@@ -53,7 +53,7 @@ def _parts(header: str) -> tuple[int, list[str]]:
     digests = []
     for part in header.split(","):
         name, _, value = part.strip().partition("=")
-        if name == "t" and value.isdigit() and len(value) <= 12:
+        if name == "t" and is_plain_digits(value, 12):
             timestamp = int(value)
         elif name == "v1":
             digests.append(value.strip().lower())

@@ -75,8 +75,13 @@ class Readiness(BaseModel):
 
 
 def _engine_check(engine: Engine) -> ReadinessCheck:
+    # A SQLite file is asked through a connection of the check's own: a pooled connection in
+    # WAL mode answers from its cache and the WAL index, so it would miss a damaged file.
+    database = engine.url.database if engine.dialect.name == "sqlite" else None
+    if database and database != ":memory:" and not database.startswith("file:"):
+        return _season_file_check(Path(database))
+
     def check() -> None:
-        # SQLite opens a file lazily: reading its schema makes it look at the file itself.
         query = "SELECT count(*) FROM sqlite_master" if engine.dialect.name == "sqlite" \
             else "SELECT 1"
         with engine.connect() as connection:

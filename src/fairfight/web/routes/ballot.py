@@ -24,6 +24,7 @@ from fairfight.ballot.rules_page import render_rules
 from fairfight.ballot.store import BallotStore, StaleAnswer, TableStatus
 from fairfight.core.errors import InputError
 from fairfight.core.records import canonical_json
+from fairfight.core.validation import is_plain_digits
 from fairfight.web.ballot import api
 from fairfight.web.ballot.access import (
     Store,
@@ -100,7 +101,7 @@ def install(app: FastAPI) -> None:
     )
     app.state.ballot_store = store
     app.state.ballot_streams = 0
-    on_shutdown(app, store.engine.dispose)
+    on_shutdown(app, store.close)
 
 
 def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -137,7 +138,7 @@ def _spec_from_form(form: Any) -> TableSpec:
         "listed": form.get("listed") == "1",
         "clock_bank": str(form.get("clock_bank", "0") or "0"),
         "clock_increment": str(form.get("clock_increment", "0") or "0"),
-        "my_seat": int(mine) if mine.isdigit() else None,
+        "my_seat": int(mine) if is_plain_digits(mine) else None,
     }
     try:
         return TableSpec.model_validate(fields)
@@ -226,7 +227,7 @@ def _answer_form(
     version_text = str(form.get("version", ""))
     table = must_table(store, table_id)
     game = game_of(table)
-    if not version_text.isdigit() or game is None or int(version_text) != table.version:
+    if not is_plain_digits(version_text) or game is None or int(version_text) != table.version:
         return _seat_response(request, store, table_id, seat, notice=StaleAnswer().rule,
                               status=409)
     if seat not in game.people_asked() or str(seat) in table.pending:
@@ -288,7 +289,7 @@ def _stream(request: Request, store: BallotStore, table_id: str, seat: int | Non
     if state.ballot_streams >= MAX_STREAMS:
         raise HTTPException(503, "too many live streams; reload later", {"Retry-After": "10"})
     last = request.headers.get("last-event-id", "")
-    stream = table_stream(store, table_id, seat, int(last) if last.isdigit() else None)
+    stream = table_stream(store, table_id, seat, int(last) if is_plain_digits(last) else None)
 
     async def counted() -> AsyncIterator[bytes]:
         state.ballot_streams += 1

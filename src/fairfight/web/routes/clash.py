@@ -20,7 +20,7 @@ from fairfight.clash.panel_model import Evaluation
 from fairfight.clash.rules import rules_page
 from fairfight.clash.spec import ClashSpec
 from fairfight.core.errors import InputError
-from fairfight.core.validation import input_error_from_validation
+from fairfight.core.validation import input_error_from_validation, is_plain_digits
 from fairfight.web.clash.exchange import (
     EXAMPLES,
     PreviewRequest,
@@ -73,7 +73,7 @@ def _parse_draw(text: str | None) -> int | None:
     if text is None or not text.strip():
         return None
     value = text.strip()
-    if not value.isdigit() or not 0 <= int(value) <= 999:
+    if not is_plain_digits(value) or not 0 <= int(value) <= 999:
         raise InputError("r", "the draw must be an integer from 0 to 999")
     return int(value)
 

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from fairfight.core.errors import InputError
-from fairfight.core.validation import parse_model
+from fairfight.core.validation import is_plain_digits, parse_model
 from fairfight.web.conquest import operator
 from fairfight.web.conquest.airing import ScheduleRequest
 from fairfight.web.conquest.console import console_season
@@ -115,7 +115,7 @@ async def sign_out(request: Request, conquest: Service) -> Response:
 
 def _air(conquest: ConquestService, season_id: int, form: dict[str, str]) -> Any:
     count = form.get("count") or "1"
-    if not count.isdigit() or not 1 <= int(count) <= AIR_LIMIT:
+    if not is_plain_digits(count) or not 1 <= int(count) <= AIR_LIMIT:
         raise InputError("count", f"must be a whole number from 1 to {AIR_LIMIT}")
     battles = int(count)
     phrase = f"air {battles}"

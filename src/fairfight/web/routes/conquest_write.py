@@ -6,7 +6,6 @@ import json
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, Depends, FastAPI, Header, Request, Response
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
@@ -78,11 +77,12 @@ async def contribute(
     # `body` is the one parse; the raw bytes (kept by the framework) are only hashed, for
     # the key's binding.
     requested = Requested(key, request.method, request.url.path, await request.body())
-    status, payload = await record_contribution_async(
+    answer = await record_contribution_async(
         conquest.writer, conquest.in_flight, season_id, body, requested,
     )
     conquest.live.poke()
-    return JSONResponse(payload, status_code=status)
+    return Response(answer.body, status_code=answer.status, media_type="application/json",
+                    headers=answer.headers())
 
 
 @router.post("/payments/webhook", status_code=201, response_model=Contribution, responses={
@@ -104,11 +104,12 @@ async def payment_webhook(
     data = event.data
     asked = parse_model(ContributionRequest, {"faction": data.faction, "amount": data.amount})
     requested = Requested(f"payment:{event.id}", request.method, request.url.path, raw)
-    status, payload = await record_contribution_async(
+    answer = await record_contribution_async(
         conquest.writer, conquest.in_flight, data.season, asked, requested, payment=event.id,
     )
     conquest.live.poke()
-    return JSONResponse(payload, status_code=status)
+    return Response(answer.body, status_code=answer.status, media_type="application/json",
+                    headers=answer.headers())
 
 
 def client_address(request: Request) -> str:

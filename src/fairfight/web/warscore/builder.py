@@ -17,6 +17,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from fairfight.core.errors import InputError
+from fairfight.core.validation import is_plain_digits
 from fairfight.warscore import (
     BattleInput,
     NwsInput,
@@ -111,10 +112,7 @@ def _errors_of(error: ValidationError, prefix: str = "") -> list[FieldError]:
 def _int_or_text(raw: str) -> int | str:
     """A whole number when the text is one; otherwise the text, for the model to refuse."""
     text = raw.strip().replace(",", "").replace("_", "")
-    try:
-        return int(text)
-    except ValueError:
-        return raw
+    return int(text) if is_plain_digits(text.removeprefix("-")) else raw
 
 
 def values_from_form(items: Iterable[tuple[str, Any]]) -> FormValues:
