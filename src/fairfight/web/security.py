@@ -114,6 +114,9 @@ class BodySizeLimit:
                 if declared > limit:
                     await _plain_response(send, 413, too_large % limit)
                     return
+        if any(scope["path"].startswith(prefix) for prefix in self.upload_prefixes):
+            await self._stream_counted(scope, receive, send, limit, too_large % limit)
+            return
         # Read the whole body first (it is small by construction), so a body that passes the
         # limit is answered with 413 before any handler has started to parse it.
         chunks: list[bytes] = []
@@ -132,6 +135,46 @@ class BodySizeLimit:
             chunks.append(chunk)
             more = message.get("more_body", False)
         await self.app(scope, _replay(chunks, None, receive), send)
+
+
+    async def _stream_counted(self, scope: Scope, receive: Receive, send: Send, limit: int,
+                              refusal: str) -> None:
+        """An upload goes to the app as it arrives (the route copies it to disk), never held
+        whole in memory; the bytes are counted on the way. Past the limit the app is told the
+        client left, and whatever it answers is replaced by the 413."""
+        received = 0
+        over = False
+        answered = False
+
+        async def counted() -> Message:
+            nonlocal received, over
+            if over:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    over = True
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal answered
+            if over:
+                if not answered:
+                    answered = True
+                    await _plain_response(send, 413, refusal)
+                return
+            answered = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted, guarded_send)
+        except Exception:
+            if not over:
+                raise
+        if over and not answered:
+            await _plain_response(send, 413, refusal)
 
 
 def _replay(chunks: list[bytes], final: Message | None, upstream: Receive) -> Receive:
