@@ -14,12 +14,14 @@ from typing import Any
 
 import numba
 import numpy as np
+import numpy.typing as npt
 
 from fairfight.conquest import tables
 from fairfight.conquest.kernel_bits import (
     ONE,
     below,
     clear,
+    has_bit,
     lowest,
     popcount,
     season_start,
@@ -67,6 +69,13 @@ _START, _STEP = tables.INTEGRATION_START, tables.INTEGRATION_STEP
 _SHARES = tables.INTEGRATION_DENOMINATOR
 _SETTLED_AFTER = -(-(_SHARES - _START) // _STEP) + 1
 """A region captured in battle c counts in full from battle c + 9 on (8 + 3k reaches 32)."""
+_PARTIALS = _SETTLED_AFTER - 1
+"""Battles a capture counts in part: k = 0 .. 7 battles after the one that took it."""
+_PARTIAL_SHARES = np.asarray([min(_SHARES, _START + _STEP * k) for k in range(_PARTIALS)],
+                             dtype=np.int64)
+_RING = 1 << _SETTLED_AFTER.bit_length()
+"""Slots of the capture ring, indexed by battle number modulo a power of two above 9."""
+_RING_MASK = _RING - 1
 _FAN_SPAN_INT = int(_FAN_SPAN)
 _FAN_SPAN_FLOAT = float(_FAN_SPAN)
 if _FAN_SPAN != _FAN_SPAN_INT:
@@ -77,38 +86,68 @@ if [tables.COUNTERS[kind] for kind in tables.COUNTER_CIRCLE] != [
     raise ValueError("the kernel counts a type's counter as the next special round the circle")
 
 
-@numba.njit(cache=True)
-def _people(x: int, battle: int, after: Any, captured: Any, population: Any, settled: Any,
-            boundary: Any) -> Any:
-    """N of faction x: its regions, a captured one at (8 + 3k)/32, floored per region.
 
-    A faction's regions are listed in order of capture (home first), so the fully integrated
-    ones form a prefix whose people are kept in `settled`; only the rest is walked.
-    """
-    region = boundary[x]
-    while region >= 0 and captured[region] <= battle - _SETTLED_AFTER:
-        settled[x] += population[region]
-        region = after[region]
-    boundary[x] = region
+
+@numba.njit(cache=True, inline="always")
+def _people(x: int, battle: int, settled: Any, live: Any, ring_owner: Any,
+            ring_part: Any) -> Any:
+    """N of faction x before `battle`: its fully integrated people, plus each of its captures
+    of the last 8 battles at (8 + 3k)/32, floored per region (summed when it was taken)."""
     total = settled[x]
-    while region >= 0:
-        share = _START + _STEP * (battle - captured[region] - 1)
-        total += population[region] * share // _SHARES
-        region = after[region]
+    if live[x] > 0:
+        for k in range(_PARTIALS):
+            slot = (battle - 1 - k) & _RING_MASK
+            if ring_owner[slot] == x:
+                total += ring_part[slot, k]
     return total
 
 
-@numba.njit(cache=True)
-def _settle(x: int, first: Any, after: Any, captured: Any, population: Any, settled: Any,
-            boundary: Any) -> None:
-    """Start x's integrated prefix again: its home region only (walked on by `_people`)."""
-    settled[x], boundary[x] = 0, first[x]
-    while boundary[x] >= 0 and captured[boundary[x]] < 0:
-        settled[x] += population[boundary[x]]
-        boundary[x] = after[boundary[x]]
+@numba.njit(cache=True, inline="always")
+def _fold(battle: int, settled: Any, live: Any, ring_owner: Any, ring_full: Any) -> None:
+    """From `battle` on, the capture of battle - 9 counts in full: into its owner's total."""
+    slot = (battle - _SETTLED_AFTER) & _RING_MASK
+    holder = ring_owner[slot]
+    if holder >= 0:
+        settled[holder] += ring_full[slot]
+        live[holder] -= 1
+        ring_owner[slot] = -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
+def _power(x: int, people: int, power_people: Any, power_value: Any) -> Any:
+    """Population power of x with `people`, kept per faction while its people stay the same
+    (the value depends on the people alone, so the cache outlives a season)."""
+    if power_people[x] != people:
+        power_people[x] = people
+        power_value[x] = np.floor(people ** _POWER_EXPONENT * _POWER_SCALE)
+    return power_value[x]
+
+
+def _decay_table() -> npt.NDArray[np.int64]:
+    """Row k, column m: morale m after k decays [§5], until every value has reached 0."""
+    rows = [np.arange(_MORALE_CAP + 1, dtype=np.int64)]
+    while rows[-1].any():
+        rows.append(rows[-1] * _DECAY_TOP // _DECAY_BOTTOM)
+    return np.asarray(rows, dtype=np.int64)
+
+
+_DECAYED = _decay_table()
+_DECAY_ROWS = _DECAYED.shape[0] - 1
+"""After this many decays any morale up to the cap is 0 (the last row)."""
+
+
+@numba.njit(cache=True, inline="always")
+def _decayed(value: int, battles: int) -> int:
+    """Morale after `battles` decays [§5], from the table when it is within the cap."""
+    if value <= _MORALE_CAP:
+        return _DECAYED[min(battles, _DECAY_ROWS), value]
+    while value > 0 and battles > 0:
+        value = value * _DECAY_TOP // _DECAY_BOTTOM
+        battles -= 1
+    return value
+
+
+@numba.njit(cache=True, inline="always")
 def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int,
             draws: Any, offset: int, dist: Any) -> tuple[int, float]:
     """Rounds won by the attacker with the battle's round draws, and its battle chance.
@@ -137,68 +176,56 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
 
 
 @numba.njit(cache=True)
-def _strength(people: int, rating: int, factor: float, morale: int) -> Any:
-    power = np.floor(people ** _POWER_EXPONENT * _POWER_SCALE)
-    return power * rating * factor * ((_BASIS_POINTS + morale) / _BASIS)
-
-
-@numba.njit(cache=True)
 def _link(near: Any, degree: Any, able: Any, touch: Any, owner: Any, border_a: Any,
           border_b: Any) -> None:
     """From scratch: each holder's set of neighbouring holders (`near`) and their number, the
     set of holders able to attack (those with a neighbour), and the borders each touches."""
     near[:, :] = 0
-    able[:] = 0
+    able[:, :] = 0
     touch[:, :] = 0
     for k in range(border_a.shape[0]):
         x, y = owner[border_a[k]], owner[border_b[k]]
-        set_bit(touch[x], k)
-        set_bit(touch[y], k)
+        set_bit(touch, x, k)
+        set_bit(touch, y, k)
         if x != y:
-            set_bit(near[x], y)
-            set_bit(near[y], x)
+            set_bit(near, x, y)
+            set_bit(near, y, x)
     for x in range(near.shape[0]):
         degree[x] = 0
         for w in range(near.shape[1]):
             degree[x] += popcount(near[x, w])
         if degree[x] > 0:
-            set_bit(able, x)
+            set_bit(able, 0, x)
 
 
 @numba.njit(cache=True)
-def _list_regions(owner: Any, captured: Any, population: Any, first: Any, last: Any,
-                  after: Any, size: Any, settled: Any, boundary: Any) -> None:
-    """Each faction's regions as a linked list in order of capture, home first."""
-    factions = owner.shape[0]
-    order = np.argsort(captured, kind="mergesort")  # -1 (home) first, then by battle
-    size[:] = 0
-    first[:] = -1
-    last[:] = -1
-    for j in range(factions - 1, -1, -1):
-        region = order[j]
-        x = owner[region]
+def _holdings(battle: int, owner: Any, captured: Any, population: Any, share_part: Any,
+              first: Any, last: Any, after: Any, size: Any, settled: Any, live: Any,
+              ring_owner: Any, ring_full: Any, ring_part: Any) -> None:
+    """From scratch, before `battle`: each faction's regions as a linked list, its fully
+    integrated people, and the ring of the last 8 battles' captures (one holder each: a
+    battle moves regions to its winner only), with each capture's floored partial shares."""
+    first[:], last[:], size[:], settled[:], live[:] = -1, -1, 0, 0, 0
+    ring_owner[:], ring_full[:], ring_part[:, :] = -1, 0, 0
+    for region in range(owner.shape[0] - 1, -1, -1):
+        x, taken = owner[region], captured[region]
         size[x] += 1
         after[region] = first[x]
         if first[x] < 0:
             last[x] = region
         first[x] = region
-    for x in range(factions):
-        _settle(x, first, after, captured, population, settled, boundary)
-
-
-@numba.njit(cache=True)
-def _decay_morale(morale: Any, standing: Any, hot: Any, size: int) -> int:
-    """Decay every standing faction's morale [§5]; only the `hot` ones (morale not 0) can
-    change. Returns how many stay hot, compacted at the front of `hot`."""
-    kept = 0
-    for j in range(size):
-        x = hot[j]
-        if standing[x]:
-            morale[x] = morale[x] * _DECAY_TOP // _DECAY_BOTTOM
-        if morale[x] != 0:
-            hot[kept] = x
-            kept += 1
-    return kept
+        if taken < 0 or taken <= battle - _SETTLED_AFTER:
+            settled[x] += population[region]
+            continue
+        slot = taken & _RING_MASK
+        if ring_owner[slot] < 0:
+            ring_owner[slot] = x
+            live[x] += 1
+        elif ring_owner[slot] != x:
+            raise ValueError("two factions took regions in the same battle")
+        ring_full[slot] += population[region]
+        for k in range(_PARTIALS):
+            ring_part[slot, k] += share_part[region, k]
 
 
 @numba.njit(cache=True)
@@ -213,7 +240,7 @@ def _census(degree: Any, pool: Any, pool_open: Any, standing: Any) -> tuple[int,
     return eligible, waiting
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any) -> int:
     """The border drawn by x among those between two sides, in (a, b) order [§3.3].
 
@@ -221,43 +248,55 @@ def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any
     sides' sets has one end in each, so their intersection is the list to draw from.
     """
     total = 0
-    for w in range(common.shape[0]):
-        common[w] = touch[attacker, w] & touch[defender, w]
-        total += popcount(common[w])
-    return select(common, below(total, x))
+    for w in range(common.shape[1]):
+        common[0, w] = touch[attacker, w] & touch[defender, w]
+        total += popcount(common[0, w])
+    return select(common, 0, below(total, x))
 
 
-@numba.njit(cache=True)
-def _absorb(winner: int, loser: int, battle: int, owner: Any, captured: Any, standing: Any,
-            morale: Any, first: Any, last: Any, after: Any, size: Any, settled: Any,
-            boundary: Any, near: Any, degree: Any, able: Any, touch: Any) -> int:
-    """Every region of the loser moves to the winner [§5]; returns the change in the number
-    of factions able to attack."""
+@numba.njit(cache=True, inline="always")
+def _absorb(winner: int, loser: int, battle: int, owner: Any, captured: Any,
+            population: Any, share_part: Any, standing: Any, morale: Any, first: Any,
+            last: Any, after: Any, size: Any, settled: Any, live: Any, ring_owner: Any,
+            ring_full: Any, ring_part: Any, near: Any, degree: Any, able: Any,
+            touch: Any) -> int:
+    """Every region of the loser moves to the winner [§5], as this battle's capture; returns
+    the change in the number of factions able to attack."""
+    if live[loser] > 0:
+        for k in range(_PARTIALS):
+            slot = (battle - 1 - k) & _RING_MASK
+            if ring_owner[slot] == loser:
+                ring_owner[slot] = -1
+    slot = battle & _RING_MASK
+    ring_owner[slot], ring_full[slot] = winner, 0
+    ring_part[slot, :] = 0
     region = first[loser]
     while region >= 0:
         owner[region], captured[region] = winner, battle
+        ring_full[slot] += population[region]
+        for k in range(_PARTIALS):
+            ring_part[slot, k] += share_part[region, k]
         region = after[region]
+    live[winner] += 1
     after[last[winner]] = first[loser]
-    if boundary[winner] < 0:
-        boundary[winner] = first[loser]
     last[winner] = last[loser]
-    first[loser] = last[loser] = boundary[loser] = -1
+    first[loser] = last[loser] = -1
     size[winner] += size[loser]
-    size[loser] = settled[loser] = 0
+    size[loser] = settled[loser] = live[loser] = 0
     standing[loser], morale[loser] = False, 0
     for w in range(near.shape[1]):
         word = near[loser, w]
         while word != 0:
             y = w * 64 + lowest(word)
             word &= word - ONE
-            clear(near[y], loser)
+            clear(near, y, loser)
             if y == winner:
                 continue
-            if near[winner, y >> 6] & (ONE << np.uint64(y & 63)):
+            if has_bit(near, winner, y):
                 degree[y] -= 1
             else:
-                set_bit(near[winner], y)
-                set_bit(near[y], winner)
+                set_bit(near, winner, y)
+                set_bit(near, y, winner)
                 degree[winner] += 1
         near[loser, w] = 0
     degree[winner] -= 1
@@ -265,30 +304,36 @@ def _absorb(winner: int, loser: int, battle: int, owner: Any, captured: Any, sta
     for w in range(touch.shape[1]):
         touch[winner, w] |= touch[loser, w]
         touch[loser, w] = 0
-    clear(able, loser)
+    clear(able, 0, loser)
     if degree[winner] == 0:
-        clear(able, winner)
+        clear(able, 0, winner)
         return -2
     return -1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
+def _strength(power: float, rating: int, factor: float, morale: int) -> Any:
+    return power * rating * factor * ((_BASIS_POINTS + morale) / _BASIS)
+
+
+@numba.njit(cache=True, _nrt=False)
 def _play_season(population: Any, rating: Any, special: Any, border_a: Any, border_b: Any,
-                 border_sea: Any, owner: Any, captured: Any, standing: Any, morale: Any, pool: Any,
-                 pool_open: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
-                 state: Any, trace: Any, first: Any, last: Any, after: Any, size: Any,
-                 settled: Any, boundary: Any, near: Any, degree: Any, able: Any, hot: Any,
-                 touch: Any, common: Any, dist: Any) -> int:
-    """Play one season to its end in place; returns the number of the next battle."""
+                 border_sea: Any, share_part: Any, owner: Any, captured: Any, standing: Any,
+                 morale: Any, stamp: Any, pool: Any, pool_open: Any, first: Any, last: Any,
+                 after: Any, size: Any, settled: Any, live: Any, ring_owner: Any,
+                 ring_full: Any, ring_part: Any, near: Any, degree: Any, able: Any,
+                 touch: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
+                 state: Any, trace: Any, common: Any, dist: Any, power_people: Any,
+                 power_value: Any) -> int:
+    """Play one season to its end in place; returns the number of the next battle.
+
+    Morale is kept as the value a faction had after battle `stamp[x]`, decayed when read.
+    """
     factions = population.shape[0]
     eligible, waiting = _census(degree, pool, pool_open, standing)
-    hot_size = 0
-    for x in range(factions):
-        if morale[x] != 0:
-            hot[hot_size] = x
-            hot_size += 1
     played = 0
     while True:
+        _fold(battle, settled, live, ring_owner, ring_full)
         rebel = -1
         if waiting > 0:
             for x in range(factions):
@@ -307,10 +352,12 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             occupier = owner[rebel]
             counter_r = _COUNTER if (special[rebel] + 1) % _KINDS == special[occupier] else 1.0
             counter_o = _COUNTER if (special[occupier] + 1) % _KINDS == special[rebel] else 1.0
-            a_force = _strength(population[rebel], rating[rebel], counter_r, 0)
-            d_force = _strength(
-                _people(occupier, battle, after, captured, population, settled, boundary),
-                rating[occupier], _HOME * counter_o, morale[occupier])
+            a_force = _strength(_power(rebel, population[rebel], power_people, power_value),
+                                rating[rebel], counter_r, 0)
+            d_people = _people(occupier, battle, settled, live, ring_owner, ring_part)
+            d_force = _strength(_power(occupier, d_people, power_people, power_value),
+                                rating[occupier], _HOME * counter_o,
+                                _decayed(morale[occupier], battle - 1 - stamp[occupier]))
             d_special = special[occupier] if owner[occupier] == occupier else -1
             wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset,
                                    dist)
@@ -321,14 +368,14 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             if rebels_win:
                 owner[rebel], captured[rebel] = rebel, -1
                 standing[rebel], morale[rebel] = True, 0
-                _list_regions(owner, captured, population, first, last, after, size, settled,
-                              boundary)
+                _holdings(battle, owner, captured, population, share_part, first, last, after,
+                          size, settled, live, ring_owner, ring_full, ring_part)
                 _link(near, degree, able, touch, owner, border_a, border_b)
             eligible, waiting = _census(degree, pool, pool_open, standing)
             attacker, defender, chosen = rebel, occupier, -1
         else:
-            attacker = select(able, below(eligible, draws[offset + _ATTACKER_DRAW]))
-            defender = select(near[attacker],
+            attacker = select(able, 0, below(eligible, draws[offset + _ATTACKER_DRAW]))
+            defender = select(near, attacker,
                               below(degree[attacker], draws[offset + _DEFENDER_DRAW]))
             chosen = _shared_border(attacker, defender, draws[offset + _BORDER_DRAW], touch,
                                     common)
@@ -340,12 +387,14 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             counter_a = _COUNTER if (special[attacker] + 1) % _KINDS == special[defender] else 1.0
             counter_d = _COUNTER if (special[defender] + 1) % _KINDS == special[attacker] else 1.0
             sea = _SEA if border_sea[chosen] else 1.0
-            a_force = _strength(
-                _people(attacker, battle, after, captured, population, settled, boundary),
-                rating[attacker], sea * counter_a * a_fan, morale[attacker])
-            d_force = _strength(
-                _people(defender, battle, after, captured, population, settled, boundary),
-                rating[defender], _HOME * counter_d * d_fan, morale[defender])
+            a_people = _people(attacker, battle, settled, live, ring_owner, ring_part)
+            d_people = _people(defender, battle, settled, live, ring_owner, ring_part)
+            a_force = _strength(_power(attacker, a_people, power_people, power_value),
+                                rating[attacker], sea * counter_a * a_fan,
+                                _decayed(morale[attacker], battle - 1 - stamp[attacker]))
+            d_force = _strength(_power(defender, d_people, power_people, power_value),
+                                rating[defender], _HOME * counter_d * d_fan,
+                                _decayed(morale[defender], battle - 1 - stamp[defender]))
             a_special = special[attacker] if owner[attacker] == attacker else -1
             d_special = special[defender] if owner[defender] == defender else -1
             wins, chance = _battle(a_force, d_force, a_special, d_special, draws, offset, dist)
@@ -361,14 +410,13 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             if d_pool > 0:
                 pool_open[defender] = False
             loser = defender if winner == attacker else attacker
-            eligible += _absorb(winner, loser, battle, owner, captured, standing, morale, first,
-                                last, after, size, settled, boundary, near, degree, able, touch)
-        hot_size = _decay_morale(morale, standing, hot, hot_size)
-        if morale[winner] == 0:
-            hot[hot_size] = winner
-            hot_size += 1
+            eligible += _absorb(winner, loser, battle, owner, captured, population, share_part,
+                                standing, morale, first, last, after, size, settled, live,
+                                ring_owner, ring_full, ring_part, near, degree, able, touch)
+        gained = _MORALE_UPSET if upset else _MORALE_WIN
         morale[winner] = min(_MORALE_CAP,
-                             morale[winner] + (_MORALE_UPSET if upset else _MORALE_WIN))
+                             _decayed(morale[winner], battle - stamp[winner]) + gained)
+        stamp[winner] = battle
         if trace.shape[0] > played:
             trace[played, 0], trace[played, 1], trace[played, 2] = attacker, defender, winner
             trace[played, 3], trace[played, 4] = chosen, 1 if upset else 0
@@ -390,27 +438,37 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     its battles (see `TRACE_FIELDS`). `titles` counts seasons won (most regions, then most
     population power, then lowest code), `held` sums regions held at the end, `survived`
     counts seasons ending with the faction standing, `lengths[i]` is season i's battle count.
+    Everything a season changes is allocated here once and copied back from the starting
+    state before each season.
     """
     factions, words = population.shape[0], (population.shape[0] + 63) // 64
+    share_part = np.empty((factions, _PARTIALS), dtype=np.int64)
+    for region in range(factions):
+        for k in range(_PARTIALS):
+            share_part[region, k] = population[region] * _PARTIAL_SHARES[k] // _SHARES
     first0, last0 = np.empty(factions, dtype=np.int64), np.empty(factions, dtype=np.int64)
     after0, size0 = np.empty(factions, dtype=np.int64), np.empty(factions, dtype=np.int64)
-    settled0 = np.empty(factions, dtype=np.int64)
-    boundary0 = np.empty(factions, dtype=np.int64)
+    settled0, live0 = np.empty(factions, dtype=np.int64), np.empty(factions, dtype=np.int64)
+    ring_owner0, ring_full0 = np.empty(_RING, dtype=np.int64), np.empty(_RING, dtype=np.int64)
+    ring_part0 = np.empty((_RING, _PARTIALS), dtype=np.int64)
+    stamp0 = np.full(factions, battle0 - 1, dtype=np.int64)
     near0 = np.zeros((factions, words), dtype=np.uint64)
     degree0 = np.zeros(factions, dtype=np.int64)
-    able0 = np.zeros(words, dtype=np.uint64)
+    able0 = np.zeros((1, words), dtype=np.uint64)
     touch0 = np.zeros((factions, (border_a.shape[0] + 63) // 64), dtype=np.uint64)
-    _list_regions(owner0, captured0, population, first0, last0, after0, size0, settled0,
-                  boundary0)
+    _holdings(battle0, owner0, captured0, population, share_part, first0, last0, after0, size0,
+              settled0, live0, ring_owner0, ring_full0, ring_part0)
     _link(near0, degree0, able0, touch0, owner0, border_a, border_b)
     owner, captured = owner0.copy(), captured0.copy()
-    standing, morale, pool, pool_open = (standing0.copy(), morale0.copy(), pool0.copy(),
-                                         pool_open0.copy())
-    first, last, after = first0.copy(), last0.copy(), after0.copy()
-    size, settled, boundary = size0.copy(), settled0.copy(), boundary0.copy()
+    standing, morale, stamp = standing0.copy(), morale0.copy(), stamp0.copy()
+    pool, pool_open = pool0.copy(), pool_open0.copy()
+    first, last, after, size = first0.copy(), last0.copy(), after0.copy(), size0.copy()
+    settled, live = settled0.copy(), live0.copy()
+    ring_owner, ring_full, ring_part = ring_owner0.copy(), ring_full0.copy(), ring_part0.copy()
     near, degree, able, touch = near0.copy(), degree0.copy(), able0.copy(), touch0.copy()
-    hot = np.empty(factions, dtype=np.int64)
-    common = np.empty(touch0.shape[1], dtype=np.uint64)
+    power_people = np.full(factions, -1, dtype=np.int64)
+    power_value = np.zeros(factions, dtype=np.float64)
+    common = np.empty((1, touch0.shape[1]), dtype=np.uint64)
     no_trace = np.zeros((0, len(TRACE_FIELDS)), dtype=np.int64)
     draws = np.empty(_DRAWS, dtype=np.uint64)
     dist = np.empty(_ROUNDS + 1, dtype=np.float64)
@@ -418,18 +476,20 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     from_table = table.shape[0] > 0
     for i in range(seasons):
         owner[:], captured[:], standing[:] = owner0, captured0, standing0
-        morale[:], pool[:], pool_open[:] = morale0, pool0, pool_open0
-        first[:], last[:], after[:] = first0, last0, after0
-        size[:], settled[:], boundary[:] = size0, settled0, boundary0
-        near[:, :], degree[:], able[:], touch[:, :] = near0, degree0, able0, touch0
+        morale[:], stamp[:], pool[:], pool_open[:] = morale0, stamp0, pool0, pool_open0
+        first[:], last[:], after[:], size[:] = first0, last0, after0, size0
+        settled[:], live[:] = settled0, live0
+        ring_owner[:], ring_full[:], ring_part[:, :] = ring_owner0, ring_full0, ring_part0
+        near[:, :], degree[:], able[:, :], touch[:, :] = near0, degree0, able0, touch0
         state[0] = season_start(key, first_season + i)
         row = table[i] if from_table else draws
         rows = trace[i] if trace.shape[0] > 0 else no_trace
         end = _play_season(population, rating, special, border_a, border_b, border_sea,
-                           owner, captured, standing, morale, pool,
-                           pool_open, battle0, max_battles, row, from_table, state, rows,
-                           first, last, after, size, settled, boundary, near, degree, able,
-                           hot, touch, common, dist)
+                           share_part, owner, captured, standing, morale, stamp, pool,
+                           pool_open, first, last, after, size, settled, live, ring_owner,
+                           ring_full, ring_part, near, degree, able, touch, battle0,
+                           max_battles, row, from_table, state, rows, common, dist,
+                           power_people, power_value)
         lengths[i] = end - battle0
         best, best_regions, best_power = -1, -1, -1.0
         for x in range(factions):
@@ -438,8 +498,8 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
             if standing[x]:
                 survived[x] += 1
                 if regions >= best_regions:
-                    power = np.floor(_people(x, end, after, captured, population, settled,
-                                             boundary) ** _POWER_EXPONENT * _POWER_SCALE)
+                    people = _people(x, end, settled, live, ring_owner, ring_part)
+                    power = _power(x, people, power_people, power_value)
                     if regions > best_regions or power > best_power:
                         best, best_regions, best_power = x, regions, power
         titles[best] += 1
