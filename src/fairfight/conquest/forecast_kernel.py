@@ -138,13 +138,8 @@ _DECAY_ROWS = _DECAYED.shape[0] - 1
 
 @numba.njit(cache=True, inline="always")
 def _decayed(value: int, battles: int) -> int:
-    """Morale after `battles` decays [§5], from the table when it is within the cap."""
-    if value <= _MORALE_CAP:
-        return _DECAYED[min(battles, _DECAY_ROWS), value]
-    while value > 0 and battles > 0:
-        value = value * _DECAY_TOP // _DECAY_BOTTOM
-        battles -= 1
-    return value
+    """Morale (0 to the cap) after `battles` decays [§5]."""
+    return _DECAYED[min(battles, _DECAY_ROWS), value]
 
 
 @numba.njit(cache=True, inline="always")
@@ -162,8 +157,7 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
         d = d_strength * _SPECIAL if category == d_special else d_strength
         q = int(np.floor(a / (a + d) * _ROUND_SCALE))
         q = min(_ROUND_CEILING, max(_ROUND_FLOOR, q))
-        if int(draws[offset + _FIRST_ROUND_DRAW + category] >> _ROUND_BITS) < q:
-            wins += 1
+        wins += np.int64(np.int64(draws[offset + _FIRST_ROUND_DRAW + category] >> _ROUND_BITS) < q)
         p = q / _ROUND_SCALE
         r = 1.0 - p
         for k in range(_ROUNDS, 0, -1):
@@ -198,22 +192,37 @@ def _link(near: Any, degree: Any, able: Any, touch: Any, owner: Any, border_a: A
             set_bit(able, 0, x)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
+def _settle_owners(owner: Any, captured: Any, parent: Any, absorbed_at: Any) -> None:
+    """Write each region's holder and capture battle out of the absorption chains (a faction
+    absorbed in battle c points to its absorber, `parent`), which then start again."""
+    for region in range(owner.shape[0]):
+        x, moved = owner[region], -1
+        while parent[x] >= 0:
+            moved = absorbed_at[x]
+            x = parent[x]
+        owner[region] = x
+        if moved >= 0:
+            captured[region] = moved
+    parent[:] = -1
+
+
+@numba.njit(cache=True, _nrt=False)
 def _holdings(battle: int, owner: Any, captured: Any, population: Any, share_part: Any,
-              first: Any, last: Any, after: Any, size: Any, settled: Any, live: Any,
-              ring_owner: Any, ring_full: Any, ring_part: Any) -> None:
-    """From scratch, before `battle`: each faction's regions as a linked list, its fully
-    integrated people, and the ring of the last 8 battles' captures (one holder each: a
-    battle moves regions to its winner only), with each capture's floored partial shares."""
-    first[:], last[:], size[:], settled[:], live[:] = -1, -1, 0, 0, 0
+              size: Any, held_people: Any, held_shares: Any, home_held: Any, settled: Any,
+              live: Any, ring_owner: Any, ring_full: Any, ring_part: Any) -> None:
+    """From scratch, before `battle`: each faction's regions counted, their people and
+    floored partial shares summed, its fully integrated people, and the ring of the last 8
+    battles' captures (one holder each: a battle moves regions to its winner only)."""
+    size[:], held_people[:], held_shares[:, :], settled[:], live[:] = 0, 0, 0, 0, 0
     ring_owner[:], ring_full[:], ring_part[:, :] = -1, 0, 0
-    for region in range(owner.shape[0] - 1, -1, -1):
+    for region in range(owner.shape[0]):
         x, taken = owner[region], captured[region]
+        home_held[region] = x == region
         size[x] += 1
-        after[region] = first[x]
-        if first[x] < 0:
-            last[x] = region
-        first[x] = region
+        held_people[x] += population[region]
+        for k in range(_PARTIALS):
+            held_shares[x, k] += share_part[region, k]
         if taken < 0 or taken <= battle - _SETTLED_AFTER:
             settled[x] += population[region]
             continue
@@ -255,32 +264,27 @@ def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any
 
 
 @numba.njit(cache=True, inline="always")
-def _absorb(winner: int, loser: int, battle: int, owner: Any, captured: Any,
-            population: Any, share_part: Any, standing: Any, morale: Any, first: Any,
-            last: Any, after: Any, size: Any, settled: Any, live: Any, ring_owner: Any,
-            ring_full: Any, ring_part: Any, near: Any, degree: Any, able: Any,
-            touch: Any) -> int:
-    """Every region of the loser moves to the winner [§5], as this battle's capture; returns
-    the change in the number of factions able to attack."""
+def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
+            standing: Any, morale: Any, size: Any, held_people: Any, held_shares: Any,
+            settled: Any, live: Any, ring_owner: Any, ring_full: Any, ring_part: Any,
+            near: Any, degree: Any, able: Any, touch: Any) -> int:
+    """Every region of the loser moves to the winner [§5], as this battle's capture: the
+    loser's sums become the ring slot of this battle, and the loser points to the winner
+    (regions are relabelled only when a rebellion needs them). Returns the change in the
+    number of factions able to attack."""
     if live[loser] > 0:
         for k in range(_PARTIALS):
             slot = (battle - 1 - k) & _RING_MASK
             if ring_owner[slot] == loser:
                 ring_owner[slot] = -1
     slot = battle & _RING_MASK
-    ring_owner[slot], ring_full[slot] = winner, 0
-    ring_part[slot, :] = 0
-    region = first[loser]
-    while region >= 0:
-        owner[region], captured[region] = winner, battle
-        ring_full[slot] += population[region]
-        for k in range(_PARTIALS):
-            ring_part[slot, k] += share_part[region, k]
-        region = after[region]
+    ring_owner[slot], ring_full[slot] = winner, held_people[loser]
+    held_people[winner] += held_people[loser]
+    for k in range(_PARTIALS):
+        ring_part[slot, k] = held_shares[loser, k]
+        held_shares[winner, k] += held_shares[loser, k]
     live[winner] += 1
-    after[last[winner]] = first[loser]
-    last[winner] = last[loser]
-    first[loser] = last[loser] = -1
+    parent[loser], absorbed_at[loser] = winner, battle
     size[winner] += size[loser]
     size[loser] = settled[loser] = live[loser] = 0
     standing[loser], morale[loser] = False, 0
@@ -318,16 +322,19 @@ def _strength(power: float, rating: int, factor: float, morale: int) -> Any:
 
 @numba.njit(cache=True, _nrt=False)
 def _play_season(population: Any, rating: Any, special: Any, border_a: Any, border_b: Any,
-                 border_sea: Any, share_part: Any, owner: Any, captured: Any, standing: Any,
-                 morale: Any, stamp: Any, pool: Any, pool_open: Any, first: Any, last: Any,
-                 after: Any, size: Any, settled: Any, live: Any, ring_owner: Any,
+                 border_sea: Any, share_part: Any, owner: Any, captured: Any, parent: Any,
+                 absorbed_at: Any, standing: Any, morale: Any, stamp: Any, pool: Any,
+                 pool_open: Any, size: Any, held_people: Any, held_shares: Any,
+                 home_held: Any, settled: Any, live: Any, ring_owner: Any,
                  ring_full: Any, ring_part: Any, near: Any, degree: Any, able: Any,
                  touch: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
                  state: Any, trace: Any, common: Any, dist: Any, power_people: Any,
                  power_value: Any) -> int:
     """Play one season to its end in place; returns the number of the next battle.
 
-    Morale is kept as the value a faction had after battle `stamp[x]`, decayed when read.
+    Morale is kept as the value a faction had after battle `stamp[x]`, decayed when read;
+    `owner` and `captured` hold for each region as of the last rebellion (or the start),
+    the absorption chains in `parent` say where it is now.
     """
     factions = population.shape[0]
     eligible, waiting = _census(degree, pool, pool_open, standing)
@@ -349,6 +356,7 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             for k in range(_DRAWS):
                 draws[k] = splitmix(state)
         if rebel >= 0:
+            _settle_owners(owner, captured, parent, absorbed_at)
             occupier = owner[rebel]
             counter_r = _COUNTER if (special[rebel] + 1) % _KINDS == special[occupier] else 1.0
             counter_o = _COUNTER if (special[occupier] + 1) % _KINDS == special[rebel] else 1.0
@@ -358,7 +366,7 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             d_force = _strength(_power(occupier, d_people, power_people, power_value),
                                 rating[occupier], _HOME * counter_o,
                                 _decayed(morale[occupier], battle - 1 - stamp[occupier]))
-            d_special = special[occupier] if owner[occupier] == occupier else -1
+            d_special = special[occupier] if home_held[occupier] else -1
             wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset,
                                    dist)
             rebels_win = wins >= _ROUNDS_TO_WIN
@@ -368,8 +376,9 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             if rebels_win:
                 owner[rebel], captured[rebel] = rebel, -1
                 standing[rebel], morale[rebel] = True, 0
-                _holdings(battle, owner, captured, population, share_part, first, last, after,
-                          size, settled, live, ring_owner, ring_full, ring_part)
+                _holdings(battle, owner, captured, population, share_part, size, held_people,
+                          held_shares, home_held, settled, live, ring_owner, ring_full,
+                          ring_part)
                 _link(near, degree, able, touch, owner, border_a, border_b)
             eligible, waiting = _census(degree, pool, pool_open, standing)
             attacker, defender, chosen = rebel, occupier, -1
@@ -395,8 +404,8 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             d_force = _strength(_power(defender, d_people, power_people, power_value),
                                 rating[defender], _HOME * counter_d * d_fan,
                                 _decayed(morale[defender], battle - 1 - stamp[defender]))
-            a_special = special[attacker] if owner[attacker] == attacker else -1
-            d_special = special[defender] if owner[defender] == defender else -1
+            a_special = special[attacker] if home_held[attacker] else -1
+            d_special = special[defender] if home_held[defender] else -1
             wins, chance = _battle(a_force, d_force, a_special, d_special, draws, offset, dist)
             if a_full and not d_full:
                 winner, upset = attacker, False
@@ -410,9 +419,9 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             if d_pool > 0:
                 pool_open[defender] = False
             loser = defender if winner == attacker else attacker
-            eligible += _absorb(winner, loser, battle, owner, captured, population, share_part,
-                                standing, morale, first, last, after, size, settled, live,
-                                ring_owner, ring_full, ring_part, near, degree, able, touch)
+            eligible += _absorb(winner, loser, battle, parent, absorbed_at, standing, morale,
+                                size, held_people, held_shares, settled, live, ring_owner,
+                                ring_full, ring_part, near, degree, able, touch)
         gained = _MORALE_UPSET if upset else _MORALE_WIN
         morale[winner] = min(_MORALE_CAP,
                              _decayed(morale[winner], battle - stamp[winner]) + gained)
@@ -446,8 +455,11 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     for region in range(factions):
         for k in range(_PARTIALS):
             share_part[region, k] = population[region] * _PARTIAL_SHARES[k] // _SHARES
-    first0, last0 = np.empty(factions, dtype=np.int64), np.empty(factions, dtype=np.int64)
-    after0, size0 = np.empty(factions, dtype=np.int64), np.empty(factions, dtype=np.int64)
+    if morale0.min() < 0 or morale0.max() > _MORALE_CAP:
+        raise ValueError("morale: must be 0 to the cap")
+    size0, held_people0 = np.empty(factions, dtype=np.int64), np.empty(factions, dtype=np.int64)
+    held_shares0 = np.empty((factions, _PARTIALS), dtype=np.int64)
+    home_held0 = np.empty(factions, dtype=np.bool_)
     settled0, live0 = np.empty(factions, dtype=np.int64), np.empty(factions, dtype=np.int64)
     ring_owner0, ring_full0 = np.empty(_RING, dtype=np.int64), np.empty(_RING, dtype=np.int64)
     ring_part0 = np.empty((_RING, _PARTIALS), dtype=np.int64)
@@ -456,13 +468,15 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     degree0 = np.zeros(factions, dtype=np.int64)
     able0 = np.zeros((1, words), dtype=np.uint64)
     touch0 = np.zeros((factions, (border_a.shape[0] + 63) // 64), dtype=np.uint64)
-    _holdings(battle0, owner0, captured0, population, share_part, first0, last0, after0, size0,
-              settled0, live0, ring_owner0, ring_full0, ring_part0)
+    _holdings(battle0, owner0, captured0, population, share_part, size0, held_people0,
+              held_shares0, home_held0, settled0, live0, ring_owner0, ring_full0, ring_part0)
     _link(near0, degree0, able0, touch0, owner0, border_a, border_b)
     owner, captured = owner0.copy(), captured0.copy()
     standing, morale, stamp = standing0.copy(), morale0.copy(), stamp0.copy()
     pool, pool_open = pool0.copy(), pool_open0.copy()
-    first, last, after, size = first0.copy(), last0.copy(), after0.copy(), size0.copy()
+    parent, absorbed_at = np.full(factions, -1, dtype=np.int64), np.zeros(factions, np.int64)
+    size, held_people, held_shares = size0.copy(), held_people0.copy(), held_shares0.copy()
+    home_held = home_held0.copy()
     settled, live = settled0.copy(), live0.copy()
     ring_owner, ring_full, ring_part = ring_owner0.copy(), ring_full0.copy(), ring_part0.copy()
     near, degree, able, touch = near0.copy(), degree0.copy(), able0.copy(), touch0.copy()
@@ -477,7 +491,8 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     for i in range(seasons):
         owner[:], captured[:], standing[:] = owner0, captured0, standing0
         morale[:], stamp[:], pool[:], pool_open[:] = morale0, stamp0, pool0, pool_open0
-        first[:], last[:], after[:], size[:] = first0, last0, after0, size0
+        parent[:], size[:], held_people[:], held_shares[:, :] = -1, size0, held_people0, held_shares0
+        home_held[:] = home_held0
         settled[:], live[:] = settled0, live0
         ring_owner[:], ring_full[:], ring_part[:, :] = ring_owner0, ring_full0, ring_part0
         near[:, :], degree[:], able[:, :], touch[:, :] = near0, degree0, able0, touch0
@@ -485,9 +500,10 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
         row = table[i] if from_table else draws
         rows = trace[i] if trace.shape[0] > 0 else no_trace
         end = _play_season(population, rating, special, border_a, border_b, border_sea,
-                           share_part, owner, captured, standing, morale, stamp, pool,
-                           pool_open, first, last, after, size, settled, live, ring_owner,
-                           ring_full, ring_part, near, degree, able, touch, battle0,
+                           share_part, owner, captured, parent, absorbed_at, standing, morale,
+                           stamp, pool, pool_open, size, held_people, held_shares, home_held,
+                           settled, live, ring_owner, ring_full, ring_part, near, degree,
+                           able, touch, battle0,
                            max_battles, row, from_table, state, rows, common, dist,
                            power_people, power_value)
         lengths[i] = end - battle0

@@ -13,7 +13,7 @@ from typing import Any
 import numba
 import numpy as np
 from llvmlite import ir
-from numba.core import types
+from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 __all__ = ["ONE", "below", "clear", "has_bit", "lowest", "popcount", "season_start", "select",
@@ -48,6 +48,30 @@ def _high_product(typingctx: Any, x: Any, n: Any) -> Any:
         wide = ir.IntType(128)
         product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
         return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+def _host_has_pdep() -> bool:
+    """Whether compiled code may use BMI2's pdep: the machine has it and numba compiles for
+    the machine it runs on (not for a CPU named in NUMBA_CPU_NAME)."""
+    from llvmlite import binding
+
+    named = numba.config.CPU_NAME
+    return (named is None or named == "host") and bool(
+        binding.get_host_cpu_features().get("bmi2", False))
+
+
+_PDEP = _host_has_pdep()
+
+
+@intrinsic
+def _deposit(typingctx: Any, source: Any, mask: Any) -> Any:
+    """BMI2's pdep: the low bits of `source` laid into the set bits of `mask`, in order."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        word = ir.IntType(64)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(word, [word, word]), "llvm.x86.bmi.pdep.64")
+        return builder.call(function, args)
     return types.uint64(types.uint64, types.uint64), codegen
 
 
@@ -97,6 +121,8 @@ def lowest(x: Any) -> int:
 def _select_in_word(x: Any, k: int) -> int:
     """Index of the k-th set bit of a word holding more than k: halves, quarters and bytes
     are skipped by their counts, then at most seven bits are cleared."""
+    if _PDEP:
+        return lowest(_deposit(ONE << np.uint64(k), x))
     base = 0
     for width in (32, 16, 8):
         low = x & ((ONE << np.uint64(width)) - ONE)
