@@ -123,12 +123,12 @@ def _power(x: int, people: int, power_people: Any, power_value: Any) -> Any:
     return power_value[x]
 
 
-def _decay_table() -> npt.NDArray[np.int64]:
+def _decay_table() -> npt.NDArray[np.unsignedinteger[Any]]:
     """Row k, column m: morale m after k decays [§5], until every value has reached 0."""
     rows = [np.arange(_MORALE_CAP + 1, dtype=np.int64)]
     while rows[-1].any():
         rows.append(rows[-1] * _DECAY_TOP // _DECAY_BOTTOM)
-    return np.asarray(rows, dtype=np.int64)
+    return np.asarray(rows, dtype=np.min_scalar_type(_MORALE_CAP))
 
 
 _DECAYED = _decay_table()
@@ -139,7 +139,7 @@ _DECAY_ROWS = _DECAYED.shape[0] - 1
 @numba.njit(cache=True, inline="always")
 def _decayed(value: int, battles: int) -> int:
     """Morale (0 to the cap) after `battles` decays [§5]."""
-    return _DECAYED[min(battles, _DECAY_ROWS), value]
+    return np.int64(_DECAYED[min(battles, _DECAY_ROWS), value])
 
 
 @numba.njit(cache=True, inline="always")
