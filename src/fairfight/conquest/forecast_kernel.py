@@ -115,12 +115,20 @@ def _fold(battle: int, settled: Any, live: Any, ring_owner: Any, ring_full: Any)
 
 @numba.njit(cache=True, inline="always")
 def _power(x: int, people: int, power_people: Any, power_value: Any) -> Any:
-    """Population power of x with `people`, kept per faction while its people stay the same
-    (the value depends on the people alone, so the cache outlives a season)."""
-    if power_people[x] != people:
-        power_people[x] = people
-        power_value[x] = np.floor(people ** _POWER_EXPONENT * _POWER_SCALE)
-    return power_value[x]
+    """Population power of x with `people`: row 0 holds each faction's power with its home
+    region alone (how every season starts), row 1 the last other value asked for (the value
+    depends on the people alone, so both outlive a season)."""
+    if power_people[0, x] == people:
+        return power_value[0, x]
+    if power_people[1, x] != people:
+        power_people[1, x] = people
+        power_value[1, x] = _population_power(people)
+    return power_value[1, x]
+
+
+@numba.njit(cache=True, inline="always")
+def _population_power(people: int) -> Any:
+    return np.floor(people ** _POWER_EXPONENT * _POWER_SCALE)
 
 
 def _decay_table() -> npt.NDArray[np.unsignedinteger[Any]]:
@@ -480,8 +488,10 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     settled, live = settled0.copy(), live0.copy()
     ring_owner, ring_full, ring_part = ring_owner0.copy(), ring_full0.copy(), ring_part0.copy()
     near, degree, able, touch = near0.copy(), degree0.copy(), able0.copy(), touch0.copy()
-    power_people = np.full(factions, -1, dtype=np.int64)
-    power_value = np.zeros(factions, dtype=np.float64)
+    power_people = np.full((2, factions), -1, dtype=np.int64)
+    power_value = np.zeros((2, factions), dtype=np.float64)
+    for x in range(factions):
+        power_people[0, x], power_value[0, x] = population[x], _population_power(population[x])
     common = np.empty((1, touch0.shape[1]), dtype=np.uint64)
     no_trace = np.zeros((0, len(TRACE_FIELDS)), dtype=np.int64)
     draws = np.empty(_DRAWS, dtype=np.uint64)
