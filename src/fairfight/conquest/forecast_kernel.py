@@ -258,17 +258,26 @@ def _census(degree: Any, pool: Any, pool_open: Any, standing: Any) -> tuple[int,
 
 
 @numba.njit(cache=True, inline="always")
-def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any) -> int:
-    """The border drawn by x among those between two sides, in (a, b) order [§3.3].
+def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any,
+                   tracing: bool) -> tuple[int, bool]:
+    """The border drawn by x among those between two sides, in (a, b) order [§3.3], and
+    whether it is a sea border; -1 for the border when only its kind was needed.
 
     `touch[f]` is the set of borders with an end in one of f's regions; a border in both
-    sides' sets has one end in each, so their intersection is the list to draw from.
+    sides' sets has one end in each, so their intersection is the list to draw from. Row 1
+    of `common` is the set of sea borders: when the shared ones are all of one kind and no
+    trace is kept, the kind is known without finding the border.
     """
-    total = 0
+    total, sea_total = 0, 0
     for w in range(common.shape[1]):
-        common[0, w] = touch[attacker, w] & touch[defender, w]
-        total += popcount(common[0, w])
-    return select(common, 0, below(total, x))
+        shared = touch[attacker, w] & touch[defender, w]
+        common[0, w] = shared
+        total += popcount(shared)
+        sea_total += popcount(shared & common[1, w])
+    if not tracing and (sea_total == 0 or sea_total == total):
+        return -1, sea_total > 0
+    chosen = select(common, 0, below(total, x))
+    return chosen, common[1, chosen >> 6] & (ONE << np.uint64(chosen & 63)) != 0
 
 
 @numba.njit(cache=True, inline="always")
@@ -345,6 +354,7 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
     the absorption chains in `parent` say where it is now.
     """
     factions = population.shape[0]
+    tracing = trace.shape[0] > 0
     eligible, waiting = _census(degree, pool, pool_open, standing)
     played = 0
     while True:
@@ -394,8 +404,8 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             attacker = select(able, 0, below(eligible, draws[offset + _ATTACKER_DRAW]))
             defender = select(near, attacker,
                               below(degree[attacker], draws[offset + _DEFENDER_DRAW]))
-            chosen = _shared_border(attacker, defender, draws[offset + _BORDER_DRAW], touch,
-                                    common)
+            chosen, by_sea = _shared_border(attacker, defender, draws[offset + _BORDER_DRAW],
+                                            touch, common, tracing)
             a_pool = pool[attacker] if pool_open[attacker] else 0
             d_pool = pool[defender] if pool_open[defender] else 0
             a_full, d_full = a_pool == _POOL_CAP, d_pool == _POOL_CAP
@@ -403,7 +413,7 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             d_fan = (_FAN_SPAN_INT + d_pool) / _FAN_SPAN_FLOAT if 0 < d_pool < _POOL_CAP else 1.0
             counter_a = _COUNTER if (special[attacker] + 1) % _KINDS == special[defender] else 1.0
             counter_d = _COUNTER if (special[defender] + 1) % _KINDS == special[attacker] else 1.0
-            sea = _SEA if border_sea[chosen] else 1.0
+            sea = _SEA if by_sea else 1.0
             a_people = _people(attacker, battle, settled, live, ring_owner, ring_part)
             d_people = _people(defender, battle, settled, live, ring_owner, ring_part)
             a_force = _strength(_power(attacker, a_people, power_people, power_value),
@@ -492,7 +502,10 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     power_value = np.zeros((2, factions), dtype=np.float64)
     for x in range(factions):
         power_people[0, x], power_value[0, x] = population[x], _population_power(population[x])
-    common = np.empty((1, touch0.shape[1]), dtype=np.uint64)
+    common = np.zeros((2, touch0.shape[1]), dtype=np.uint64)
+    for k in range(border_sea.shape[0]):
+        if border_sea[k]:
+            set_bit(common, 1, k)
     no_trace = np.zeros((0, len(TRACE_FIELDS)), dtype=np.int64)
     draws = np.empty(_DRAWS, dtype=np.uint64)
     dist = np.empty(_ROUNDS + 1, dtype=np.float64)
