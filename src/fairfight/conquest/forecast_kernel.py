@@ -151,24 +151,37 @@ def _decayed(value: int, battles: int) -> int:
 
 
 @numba.njit(cache=True, inline="always")
+def _round_chance(a: float, d: float) -> int:
+    """Q of a round between two strengths: a/(a+d) in 2^-32 steps, clamped [§1.2]."""
+    q = np.int64(np.floor(a / (a + d) * _ROUND_SCALE))
+    return min(_ROUND_CEILING, max(_ROUND_FLOOR, q))
+
+
+@numba.njit(cache=True, inline="always")
 def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int,
             draws: Any, offset: int, dist: Any) -> tuple[int, float]:
     """Rounds won by the attacker with the battle's round draws, and its battle chance.
 
     `dist` is scratch space for the wins distribution (one more slot than there are rounds).
+    Only the special rounds differ from the plain chance, which is computed once; after
+    round c at most c + 1 wins are possible, and the slots above stay exactly 0, so they are
+    not updated (the same sums in the same order as updating every slot).
     """
     wins = 0
     dist[:] = 0.0
     dist[0] = 1.0
+    plain = _round_chance(a_strength, d_strength)
     for category in range(_ROUNDS):
-        a = a_strength * _SPECIAL if category == a_special else a_strength
-        d = d_strength * _SPECIAL if category == d_special else d_strength
-        q = int(np.floor(a / (a + d) * _ROUND_SCALE))
-        q = min(_ROUND_CEILING, max(_ROUND_FLOOR, q))
-        wins += np.int64(np.int64(draws[offset + _FIRST_ROUND_DRAW + category] >> _ROUND_BITS) < q)
+        q = plain
+        if category == a_special or category == d_special:
+            a = a_strength * _SPECIAL if category == a_special else a_strength
+            d = d_strength * _SPECIAL if category == d_special else d_strength
+            q = _round_chance(a, d)
+        wins += np.int64(np.int64(draws[offset + _FIRST_ROUND_DRAW + category] >> _ROUND_BITS)
+                         < q)
         p = q / _ROUND_SCALE
         r = 1.0 - p
-        for k in range(_ROUNDS, 0, -1):
+        for k in range(category + 1, 0, -1):
             dist[k] = dist[k] * r + dist[k - 1] * p
         dist[0] = dist[0] * r
     chance = 0.0
