@@ -92,13 +92,14 @@ if [tables.COUNTERS[kind] for kind in tables.COUNTER_CIRCLE] != [
 def _people(x: int, battle: int, settled: Any, live: Any, ring_owner: Any,
             ring_part: Any) -> Any:
     """N of faction x before `battle`: its fully integrated people, plus each of its captures
-    of the last 8 battles at (8 + 3k)/32, floored per region (summed when it was taken)."""
+    of the last 8 battles at (8 + 3k)/32, floored per region (summed when it was taken).
+    `live[x]` is the set of ring slots x holds, so only those are read."""
     total = settled[x]
-    if live[x] > 0:
-        for k in range(_PARTIALS):
-            slot = (battle - 1 - k) & _RING_MASK
-            if ring_owner[slot] == x:
-                total += ring_part[slot, k]
+    slots = live[x]
+    while slots != 0:
+        slot = lowest(slots)
+        slots &= slots - ONE
+        total += ring_part[slot, (battle - 1 - slot) & _RING_MASK]
     return total
 
 
@@ -109,7 +110,7 @@ def _fold(battle: int, settled: Any, live: Any, ring_owner: Any, ring_full: Any)
     holder = ring_owner[slot]
     if holder >= 0:
         settled[holder] += ring_full[slot]
-        live[holder] -= 1
+        live[holder] &= ~(ONE << np.uint64(slot))
         ring_owner[slot] = -1
 
 
@@ -250,7 +251,7 @@ def _holdings(battle: int, owner: Any, captured: Any, population: Any, share_par
         slot = taken & _RING_MASK
         if ring_owner[slot] < 0:
             ring_owner[slot] = x
-            live[x] += 1
+            live[x] |= ONE << np.uint64(slot)
         elif ring_owner[slot] != x:
             raise ValueError("two factions took regions in the same battle")
         ring_full[slot] += population[region]
@@ -302,21 +303,21 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
     loser's sums become the ring slot of this battle, and the loser points to the winner
     (regions are relabelled only when a rebellion needs them). Returns the change in the
     number of factions able to attack."""
-    if live[loser] > 0:
-        for k in range(_PARTIALS):
-            slot = (battle - 1 - k) & _RING_MASK
-            if ring_owner[slot] == loser:
-                ring_owner[slot] = -1
+    slots = live[loser]
+    while slots != 0:
+        ring_owner[lowest(slots)] = -1
+        slots &= slots - ONE
     slot = battle & _RING_MASK
     ring_owner[slot], ring_full[slot] = winner, held_people[loser]
     held_people[winner] += held_people[loser]
     for k in range(_PARTIALS):
         ring_part[slot, k] = held_shares[loser, k]
         held_shares[winner, k] += held_shares[loser, k]
-    live[winner] += 1
+    live[winner] |= ONE << np.uint64(slot)
     parent[loser], absorbed_at[loser] = winner, battle
     size[winner] += size[loser]
-    size[loser] = settled[loser] = live[loser] = 0
+    size[loser] = settled[loser] = 0
+    live[loser] = 0
     standing[loser], morale[loser] = False, 0
     for w in range(near.shape[1]):
         word = near[loser, w]
@@ -491,7 +492,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     size0, held_people0 = np.empty(factions, dtype=np.int64), np.empty(factions, dtype=np.int64)
     held_shares0 = np.empty((factions, _PARTIALS), dtype=np.int64)
     home_held0 = np.empty(factions, dtype=np.bool_)
-    settled0, live0 = np.empty(factions, dtype=np.int64), np.empty(factions, dtype=np.int64)
+    settled0, live0 = np.empty(factions, dtype=np.int64), np.empty(factions, dtype=np.uint64)
     ring_owner0, ring_full0 = np.empty(_RING, dtype=np.int64), np.empty(_RING, dtype=np.int64)
     ring_part0 = np.empty((_RING, _PARTIALS), dtype=np.int64)
     stamp0 = np.full(factions, battle0 - 1, dtype=np.int64)
