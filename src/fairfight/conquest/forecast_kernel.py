@@ -165,11 +165,11 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
 
     `dist` is scratch space for the wins distribution (one more slot than there are rounds).
     Only the special rounds differ from the plain chance, which is computed once; after
-    round c at most c + 1 wins are possible, and the slots above stay exactly 0, so they are
-    not updated (the same sums in the same order as updating every slot).
+    round c at most c + 1 wins are possible, so the slots above are never read, and the new
+    top slot is written as 0 * r + dist[c] * p is: dist[c] * p (the same floats as updating
+    every slot of a zeroed distribution).
     """
     wins = 0
-    dist[:] = 0.0
     dist[0] = 1.0
     plain = _round_chance(a_strength, d_strength)
     for category in range(_ROUNDS):
@@ -182,7 +182,8 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
                          < q)
         p = q / _ROUND_SCALE
         r = 1.0 - p
-        for k in range(category + 1, 0, -1):
+        dist[category + 1] = dist[category] * p
+        for k in range(category, 0, -1):
             dist[k] = dist[k] * r + dist[k - 1] * p
         dist[0] = dist[0] * r
     chance = 0.0
@@ -352,7 +353,8 @@ def _strength(power: float, rating: int, factor: float, morale: int) -> Any:
 
 
 @numba.njit(cache=True, _nrt=False)
-def _play_season(population: Any, rating: Any, special: Any, border_a: Any, border_b: Any,
+def _play_season(population: Any, rating: Any, special: Any, countered: Any, border_a: Any,
+                 border_b: Any,
                  border_sea: Any, share_part: Any, owner: Any, captured: Any, parent: Any,
                  absorbed_at: Any, standing: Any, morale: Any, stamp: Any, pool: Any,
                  pool_open: Any, size: Any, held_people: Any, held_shares: Any,
@@ -390,8 +392,8 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
         if rebel >= 0:
             _settle_owners(owner, captured, parent, absorbed_at)
             occupier = owner[rebel]
-            counter_r = _COUNTER if (special[rebel] + 1) % _KINDS == special[occupier] else 1.0
-            counter_o = _COUNTER if (special[occupier] + 1) % _KINDS == special[rebel] else 1.0
+            counter_r = _COUNTER if countered[rebel] == special[occupier] else 1.0
+            counter_o = _COUNTER if countered[occupier] == special[rebel] else 1.0
             a_force = _strength(_power(rebel, population[rebel], power_people, power_value),
                                 rating[rebel], counter_r, 0)
             d_people = _people(occupier, battle, settled, live, ring_owner, ring_part)
@@ -425,8 +427,8 @@ def _play_season(population: Any, rating: Any, special: Any, border_a: Any, bord
             a_full, d_full = a_pool == _POOL_CAP, d_pool == _POOL_CAP
             a_fan = (_FAN_SPAN_INT + a_pool) / _FAN_SPAN_FLOAT if 0 < a_pool < _POOL_CAP else 1.0
             d_fan = (_FAN_SPAN_INT + d_pool) / _FAN_SPAN_FLOAT if 0 < d_pool < _POOL_CAP else 1.0
-            counter_a = _COUNTER if (special[attacker] + 1) % _KINDS == special[defender] else 1.0
-            counter_d = _COUNTER if (special[defender] + 1) % _KINDS == special[attacker] else 1.0
+            counter_a = _COUNTER if countered[attacker] == special[defender] else 1.0
+            counter_d = _COUNTER if countered[defender] == special[attacker] else 1.0
             sea = _SEA if by_sea else 1.0
             a_people = _people(attacker, battle, settled, live, ring_owner, ring_part)
             d_people = _people(defender, battle, settled, live, ring_owner, ring_part)
@@ -483,6 +485,8 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     state before each season.
     """
     factions, words = population.shape[0], (population.shape[0] + 63) // 64
+    countered = (special + 1) % _KINDS
+    """The special each faction's type counters: the next one round the circle."""
     share_part = np.empty((factions, _PARTIALS), dtype=np.int64)
     for region in range(factions):
         for k in range(_PARTIALS):
@@ -536,7 +540,8 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
         state[0] = season_start(key, first_season + i)
         row = table[i] if from_table else draws
         rows = trace[i] if trace.shape[0] > 0 else no_trace
-        end = _play_season(population, rating, special, border_a, border_b, border_sea,
+        end = _play_season(population, rating, special, countered, border_a, border_b,
+                           border_sea,
                            share_part, owner, captured, parent, absorbed_at, standing, morale,
                            stamp, pool, pool_open, size, held_people, held_shares, home_held,
                            settled, live, ring_owner, ring_full, ring_part, near, degree,
