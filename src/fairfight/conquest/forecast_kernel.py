@@ -76,6 +76,10 @@ _PARTIAL_SHARES = np.asarray([min(_SHARES, _START + _STEP * k) for k in range(_P
 _RING = 1 << _SETTLED_AFTER.bit_length()
 """Slots of the capture ring, indexed by battle number modulo a power of two above 9."""
 _RING_MASK = _RING - 1
+_HOME_POWER, _LAST_POWER = 0, 1
+"""Rows of the population-power cache."""
+_SHARED_BORDERS, _SEA_BORDERS = 0, 1
+"""Rows of the border scratch bitsets: the borders two sides share, and the sea borders."""
 _FAN_SPAN_INT = int(_FAN_SPAN)
 _FAN_SPAN_FLOAT = float(_FAN_SPAN)
 if _FAN_SPAN != _FAN_SPAN_INT:
@@ -119,12 +123,12 @@ def _power(x: int, people: int, power_people: Any, power_value: Any) -> Any:
     """Population power of x with `people`: row 0 holds each faction's power with its home
     region alone (how every season starts), row 1 the last other value asked for (the value
     depends on the people alone, so both outlive a season)."""
-    if power_people[0, x] == people:
-        return power_value[0, x]
-    if power_people[1, x] != people:
-        power_people[1, x] = people
-        power_value[1, x] = _population_power(people)
-    return power_value[1, x]
+    if power_people[_HOME_POWER, x] == people:
+        return power_value[_HOME_POWER, x]
+    if power_people[_LAST_POWER, x] != people:
+        power_people[_LAST_POWER, x] = people
+        power_value[_LAST_POWER, x] = _population_power(people)
+    return power_value[_LAST_POWER, x]
 
 
 @numba.njit(cache=True, inline="always")
@@ -286,13 +290,13 @@ def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any
     total, sea_total = 0, 0
     for w in range(common.shape[1]):
         shared = touch[attacker, w] & touch[defender, w]
-        common[0, w] = shared
+        common[_SHARED_BORDERS, w] = shared
         total += popcount(shared)
-        sea_total += popcount(shared & common[1, w])
+        sea_total += popcount(shared & common[_SEA_BORDERS, w])
     if not tracing and (sea_total == 0 or sea_total == total):
         return -1, sea_total > 0
-    chosen = select(common, 0, below(total, x))
-    return chosen, common[1, chosen >> 6] & (ONE << np.uint64(chosen & 63)) != 0
+    chosen = select(common, _SHARED_BORDERS, below(total, x))
+    return chosen, has_bit(common, _SEA_BORDERS, chosen)
 
 
 @numba.njit(cache=True, inline="always")
@@ -516,14 +520,15 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     settled, live = settled0.copy(), live0.copy()
     ring_owner, ring_full, ring_part = ring_owner0.copy(), ring_full0.copy(), ring_part0.copy()
     near, degree, able, touch = near0.copy(), degree0.copy(), able0.copy(), touch0.copy()
-    power_people = np.full((2, factions), -1, dtype=np.int64)
-    power_value = np.zeros((2, factions), dtype=np.float64)
+    power_people = np.full((_LAST_POWER + 1, factions), -1, dtype=np.int64)
+    power_value = np.zeros((_LAST_POWER + 1, factions), dtype=np.float64)
     for x in range(factions):
-        power_people[0, x], power_value[0, x] = population[x], _population_power(population[x])
-    common = np.zeros((2, touch0.shape[1]), dtype=np.uint64)
+        power_people[_HOME_POWER, x] = population[x]
+        power_value[_HOME_POWER, x] = _population_power(population[x])
+    common = np.zeros((_SEA_BORDERS + 1, touch0.shape[1]), dtype=np.uint64)
     for k in range(border_sea.shape[0]):
         if border_sea[k]:
-            set_bit(common, 1, k)
+            set_bit(common, _SEA_BORDERS, k)
     no_trace = np.zeros((0, len(TRACE_FIELDS)), dtype=np.int64)
     draws = np.empty(_DRAWS, dtype=np.uint64)
     dist = np.empty(_ROUNDS + 1, dtype=np.float64)
