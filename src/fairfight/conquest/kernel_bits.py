@@ -119,10 +119,17 @@ def lowest(x: Any) -> int:
 
 @numba.njit(cache=True, inline="always")
 def _select_in_word(x: Any, k: int) -> int:
-    """Index of the k-th set bit of a word holding more than k: halves, quarters and bytes
-    are skipped by their counts, then at most seven bits are cleared."""
+    """Index of the k-th set bit of a word holding more than k: one pdep where the machine
+    has it, else `_select_by_counts`."""
     if _PDEP:
         return lowest(_deposit(ONE << np.uint64(k), x))
+    return _select_by_counts(x, k)
+
+
+@numba.njit(cache=True, inline="always")
+def _select_by_counts(x: Any, k: int) -> int:
+    """The same without BMI2: halves, quarters and bytes are skipped by their counts, then at
+    most seven bits are cleared."""
     base = 0
     for width in (32, 16, 8):
         low = x & ((ONE << np.uint64(width)) - ONE)
