@@ -10,7 +10,8 @@ history except where a float lands on the other side of a round-chance boundary
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
@@ -36,6 +37,17 @@ NO_CAP = -1
 """`max_battles` when the season has no battle cap."""
 TRACE_FIELDS = ("attacker", "defender", "winner", "border", "upset")
 """One traced battle: faction numbers, the border index (-1 in a rebellion), the upset flag."""
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _compiled_without_refcounts(function: _F) -> _F:
+    """numba.njit (cached) with no reference counting: the season loop passes dozens of
+    arrays that its caller keeps alive, and counting each use was a quarter of its time.
+    Such a function cannot allocate arrays (`run_seasons` allocates everything)."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    return cast(_F, numba.njit(**options)(function))
+
 
 # Every rule number the kernel uses, read from tables.py once, as the plain ints and floats
 # compiled code takes (a float of a Fraction is the double nearest to it, as a literal is).
@@ -150,13 +162,13 @@ _DECAY_ROWS = _DECAYED.shape[0] - 1
 
 
 @numba.njit(cache=True, inline="always")
-def _decayed(value: int, battles: int) -> int:
+def _decayed(value: int, battles: int) -> Any:
     """Morale (0 to the cap) after `battles` decays [§5]."""
     return np.int64(_DECAYED[min(battles, _DECAY_ROWS), value])
 
 
 @numba.njit(cache=True, inline="always")
-def _round_chance(a: float, d: float) -> int:
+def _round_chance(a: float, d: float) -> Any:
     """Q of a round between two strengths: a/(a+d) in 2^-32 steps, clamped [§1.2]."""
     q = np.int64(np.floor(a / (a + d) * _ROUND_SCALE))
     return min(_ROUND_CEILING, max(_ROUND_FLOOR, q))
@@ -173,12 +185,12 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
     top slot is written as 0 * r + dist[c] * p is: dist[c] * p (the same floats as updating
     every slot of a zeroed distribution).
     """
-    wins = 0
+    wins: Any = 0
     dist[0] = 1.0
     plain = _round_chance(a_strength, d_strength)
     for category in range(_ROUNDS):
         q = plain
-        if category == a_special or category == d_special:
+        if category == a_special or category == d_special:  # noqa: SIM109 (a tuple is slower in numba)
             a = a_strength * _SPECIAL if category == a_special else a_strength
             d = d_strength * _SPECIAL if category == d_special else d_strength
             q = _round_chance(a, d)
@@ -219,7 +231,7 @@ def _link(near: Any, degree: Any, able: Any, touch: Any, owner: Any, border_a: A
             set_bit(able, 0, x)
 
 
-@numba.njit(cache=True, _nrt=False)
+@_compiled_without_refcounts
 def _settle_owners(owner: Any, captured: Any, parent: Any, absorbed_at: Any) -> None:
     """Write each region's holder and capture battle out of the absorption chains (a faction
     absorbed in battle c points to its absorber, `parent`), which then start again."""
@@ -234,7 +246,7 @@ def _settle_owners(owner: Any, captured: Any, parent: Any, absorbed_at: Any) -> 
     parent[:] = -1
 
 
-@numba.njit(cache=True, _nrt=False)
+@_compiled_without_refcounts
 def _holdings(battle: int, owner: Any, captured: Any, population: Any, share_part: Any,
               size: Any, held_people: Any, held_shares: Any, home_held: Any, settled: Any,
               live: Any, ring_owner: Any, ring_full: Any, ring_part: Any) -> None:
@@ -356,7 +368,7 @@ def _strength(power: float, rating: int, factor: float, morale: int) -> Any:
     return power * rating * factor * ((_BASIS_POINTS + morale) / _BASIS)
 
 
-@numba.njit(cache=True, _nrt=False)
+@_compiled_without_refcounts
 def _play_season(population: Any, rating: Any, special: Any, countered: Any, border_a: Any,
                  border_b: Any,
                  border_sea: Any, share_part: Any, owner: Any, captured: Any, parent: Any,
@@ -537,7 +549,8 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     for i in range(seasons):
         owner[:], captured[:], standing[:] = owner0, captured0, standing0
         morale[:], stamp[:], pool[:], pool_open[:] = morale0, stamp0, pool0, pool_open0
-        parent[:], size[:], held_people[:], held_shares[:, :] = -1, size0, held_people0, held_shares0
+        parent[:], size[:], held_people[:] = -1, size0, held_people0
+        held_shares[:, :] = held_shares0
         home_held[:] = home_held0
         settled[:], live[:] = settled0, live0
         ring_owner[:], ring_full[:], ring_part[:, :] = ring_owner0, ring_full0, ring_part0

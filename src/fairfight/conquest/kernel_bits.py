@@ -12,7 +12,7 @@ from typing import Any
 
 import numba
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
@@ -56,7 +56,7 @@ def _host_has_pdep() -> bool:
     the machine it runs on (not for a CPU named in NUMBA_CPU_NAME)."""
     from llvmlite import binding
 
-    named = numba.config.CPU_NAME
+    named = getattr(numba.config, "CPU_NAME", None)
     return (named is None or named == "host") and bool(
         binding.get_host_cpu_features().get("bmi2", False))
 
@@ -69,7 +69,7 @@ def _deposit(typingctx: Any, source: Any, mask: Any) -> Any:
     """BMI2's pdep: the low bits of `source` laid into the set bits of `mask`, in order."""
     def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
         word = ir.IntType(64)
-        function = cgutils.get_or_insert_function(
+        function = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
             builder.module, ir.FunctionType(word, [word, word]), "llvm.x86.bmi.pdep.64")
         return builder.call(function, args)
     return types.uint64(types.uint64, types.uint64), codegen
@@ -99,7 +99,7 @@ def splitmix_state(key: int, season: int) -> int:
 @numba.njit(cache=True, inline="always")
 def below(n: int, x: Any) -> int:
     """(x * n) >> 64, as `core.draws.below`."""
-    return int(_high_product(x, np.uint64(n)))
+    return int(_high_product(x, np.uint64(n)))  # type: ignore[call-arg]
 
 
 ONE = np.uint64(1)
@@ -108,13 +108,13 @@ ONE = np.uint64(1)
 @numba.njit(cache=True, inline="always")
 def popcount(x: Any) -> int:
     """Set bits of a 64-bit word."""
-    return int(_count_ones(np.uint64(x)))
+    return int(_count_ones(np.uint64(x)))  # type: ignore[call-arg]
 
 
 @numba.njit(cache=True, inline="always")
 def lowest(x: Any) -> int:
     """Index of the lowest set bit of a non-zero word."""
-    return int(_trailing_zeros(np.uint64(x)))
+    return int(_trailing_zeros(np.uint64(x)))  # type: ignore[call-arg]
 
 
 @numba.njit(cache=True, inline="always")
@@ -122,7 +122,7 @@ def _select_in_word(x: Any, k: int) -> int:
     """Index of the k-th set bit of a word holding more than k: one pdep where the machine
     has it, else `_select_by_counts`."""
     if _PDEP:
-        return lowest(_deposit(ONE << np.uint64(k), x))
+        return lowest(_deposit(ONE << np.uint64(k), x))  # type: ignore[call-arg]
     return _select_by_counts(x, k)
 
 
@@ -160,7 +160,7 @@ def select(bits: Any, row: int, k: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def has_bit(bits: Any, row: int, x: int) -> bool:
-    return bits[row, x >> 6] & (ONE << np.uint64(x & 63)) != 0
+    return bool(bits[row, x >> 6] & (ONE << np.uint64(x & 63)) != 0)
 
 
 @numba.njit(cache=True, inline="always")
