@@ -318,8 +318,10 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
             near: Any, degree: Any, able: Any, touch: Any) -> int:
     """Every region of the loser moves to the winner [§5], as this battle's capture: the
     loser's sums become the ring slot of this battle, and the loser points to the winner
-    (regions are relabelled only when a rebellion needs them). Returns the change in the
-    number of factions able to attack."""
+    (regions are relabelled only when a rebellion needs them). The loser's own rows of
+    `near` and `touch` are left as they were: only standing factions' rows are read, and a
+    rebellion that restores a faction builds them again. Returns the change in the number of
+    factions able to attack."""
     slots = live[loser]
     while slots != 0:
         ring_owner[lowest(slots)] = -1
@@ -350,12 +352,10 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
                 set_bit(near, winner, y)
                 set_bit(near, y, winner)
                 degree[winner] += 1
-        near[loser, w] = 0
     degree[winner] -= 1
     degree[loser] = 0
     for w in range(touch.shape[1]):
         touch[winner, w] |= touch[loser, w]
-        touch[loser, w] = 0
     clear(able, 0, loser)
     if degree[winner] == 0:
         clear(able, 0, winner)
