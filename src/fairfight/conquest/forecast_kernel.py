@@ -6,6 +6,10 @@ one difference: a side's strength and the battle chance are binary floats, where
 uses exact integers and fractions. Fed the engine's own draws it reproduces the engine's
 history except where a float lands on the other side of a round-chance boundary
 (`bench/bench_forecast.py` counts how often). Factions are numbered by region code order.
+
+Its bookkeeping is per faction, not per region (docs/scale-out.md says why): a conquest moves
+the loser's summed people and floored shares into a ring slot for that battle, and regions are
+relabelled from the absorption chains only when a rebellion needs them.
 """
 
 from __future__ import annotations
@@ -370,8 +374,7 @@ def _strength(power: float, rating: int, factor: float, morale: int) -> Any:
 
 @_compiled_without_refcounts
 def _play_season(population: Any, rating: Any, special: Any, countered: Any, border_a: Any,
-                 border_b: Any,
-                 border_sea: Any, share_part: Any, owner: Any, captured: Any, parent: Any,
+                 border_b: Any, share_part: Any, owner: Any, captured: Any, parent: Any,
                  absorbed_at: Any, standing: Any, morale: Any, stamp: Any, pool: Any,
                  pool_open: Any, size: Any, held_people: Any, held_shares: Any,
                  home_held: Any, settled: Any, live: Any, ring_owner: Any,
@@ -559,7 +562,6 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
         row = table[i] if from_table else draws
         rows = trace[i] if trace.shape[0] > 0 else no_trace
         end = _play_season(population, rating, special, countered, border_a, border_b,
-                           border_sea,
                            share_part, owner, captured, parent, absorbed_at, standing, morale,
                            stamp, pool, pool_open, size, held_people, held_shares, home_held,
                            settled, live, ring_owner, ring_full, ring_part, near, degree,
