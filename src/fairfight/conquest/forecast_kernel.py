@@ -381,8 +381,10 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
                  ring_full: Any, ring_part: Any, near: Any, degree: Any, able: Any,
                  touch: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
                  state: Any, trace: Any, common: Any, dist: Any, power_people: Any,
-                 power_value: Any) -> int:
+                 power_value: Any, eligible: int, waiting: int) -> int:
     """Play one season to its end in place; returns the number of the next battle.
+    `eligible` and `waiting` are the starting board's factions able to attack and
+    rebellions waiting (counted once for all the seasons of a chunk).
 
     Morale is kept as the value a faction had after battle `stamp[x]`, decayed when read;
     `owner` and `captured` hold for each region as of the last rebellion (or the start),
@@ -390,7 +392,6 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
     """
     factions = population.shape[0]
     tracing = trace.shape[0] > 0
-    eligible, waiting = _census(degree, pool, pool_open, standing)
     played = 0
     while True:
         _fold(battle, settled, live, ring_owner, ring_full)
@@ -526,6 +527,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     _holdings(battle0, owner0, captured0, population, share_part, size0, held_people0,
               held_shares0, home_held0, settled0, live0, ring_owner0, ring_full0, ring_part0)
     _link(near0, degree0, able0, touch0, owner0, border_a, border_b)
+    eligible0, waiting0 = _census(degree0, pool0, pool_open0, standing0)
     owner, captured = owner0.copy(), captured0.copy()
     standing, morale, stamp = standing0.copy(), morale0.copy(), stamp0.copy()
     pool, pool_open = pool0.copy(), pool_open0.copy()
@@ -549,15 +551,21 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     dist = np.empty(_ROUNDS + 1, dtype=np.float64)
     state = np.empty(1, dtype=np.uint64)
     from_table = table.shape[0] > 0
+    tables_now = (held_shares.reshape(-1), ring_part.reshape(-1), near.reshape(-1),
+                  able.reshape(-1), touch.reshape(-1))
+    tables_then = (held_shares0.reshape(-1), ring_part0.reshape(-1), near0.reshape(-1),
+                   able0.reshape(-1), touch0.reshape(-1))
+    """The 2-d state as flat views, copied back as one run each."""
     for i in range(seasons):
         owner[:], captured[:], standing[:] = owner0, captured0, standing0
         morale[:], stamp[:], pool[:], pool_open[:] = morale0, stamp0, pool0, pool_open0
         parent[:], size[:], held_people[:] = -1, size0, held_people0
-        held_shares[:, :] = held_shares0
         home_held[:] = home_held0
         settled[:], live[:] = settled0, live0
-        ring_owner[:], ring_full[:], ring_part[:, :] = ring_owner0, ring_full0, ring_part0
-        near[:, :], degree[:], able[:, :], touch[:, :] = near0, degree0, able0, touch0
+        ring_owner[:], ring_full[:], degree[:] = ring_owner0, ring_full0, degree0
+        tables_now[0][:], tables_now[1][:] = tables_then[0], tables_then[1]
+        tables_now[2][:], tables_now[3][:] = tables_then[2], tables_then[3]
+        tables_now[4][:] = tables_then[4]
         state[0] = season_start(key, first_season + i)
         row = table[i] if from_table else draws
         rows = trace[i] if trace.shape[0] > 0 else no_trace
@@ -567,7 +575,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
                            settled, live, ring_owner, ring_full, ring_part, near, degree,
                            able, touch, battle0,
                            max_battles, row, from_table, state, rows, common, dist,
-                           power_people, power_value)
+                           power_people, power_value, eligible0, waiting0)
         lengths[i] = end - battle0
         best, best_regions, best_power = -1, -1, -1.0
         for x in range(factions):
