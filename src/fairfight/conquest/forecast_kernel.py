@@ -48,8 +48,10 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 def _compiled_without_refcounts(function: _F) -> _F:
     """numba.njit (cached) with no reference counting: the season loop passes dozens of
     arrays that its caller keeps alive, and counting each use was a quarter of its time.
-    Such a function cannot allocate arrays (`run_seasons` allocates everything)."""
-    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    Such a function cannot allocate arrays (`run_seasons` allocates everything). Numpy's
+    error model drops the zero test before each division: no divisor here can be 0 (a side's
+    strength is positive), and the results are the same floats."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False, "error_model": "numpy"}
     return cast(_F, numba.njit(**options)(function))
 
 
