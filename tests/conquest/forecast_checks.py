@@ -52,3 +52,28 @@ def engine_trace(state: dict[str, Any], ledger: list[dict[str, Any]]) -> list[Ba
             int(entry["upset"]),
         ))
     return battles
+
+
+def boards_along_a_season(map_data: dict[str, Any], key: str, points: tuple[int, ...],
+                          ) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """The board of one season (no cap) after each of `points` battles, with a ledger for the
+    next battle: $50 for up to two absorbed factions (rebellions waiting) and $25 and $50 for
+    two standing ones (open pools, one of them full), whichever the board allows."""
+    boards = []
+    state = engine.new_state(map_data, key)
+    played = 0
+    for point in sorted(points):
+        while played < point and not state["board"]["ended"]:
+            state, _entry = engine.play_step(state, [])
+            played += 1
+        if state["board"]["ended"]:
+            break
+        factions = state["board"]["factions"]
+        battle = state["board"]["next_battle"]
+        absorbed = sorted(code for code, f in factions.items() if not f["standing"])[:2]
+        standing = sorted(code for code, f in factions.items() if f["standing"])[:2]
+        amounts = [(code, 50) for code in absorbed] + list(zip(standing, (25, 50), strict=False))
+        ledger = [{"seq": i + 1, "before_battle": battle, "faction": code, "amount": amount}
+                  for i, (code, amount) in enumerate(amounts)]
+        boards.append((state, ledger))
+    return boards

@@ -179,7 +179,8 @@ def test_the_kernel_helpers_match_their_plain_definitions() -> None:
         assert kernel_bits.popcount(np.uint64(x)) == bin(x).count("1")
     words = np.asarray([hash64("w", k) for k in range(3)], dtype=np.uint64)
     members = [k for k in range(192) if int(words[k // 64]) >> (k % 64) & 1]
-    assert [kernel_bits.select(words, k) for k in range(len(members))] == members
+    table = words.reshape(1, -1)
+    assert [kernel_bits.select(table, 0, k) for k in range(len(members))] == members
 
 
 def test_a_pool_moves_the_title_chance_on_common_seasons() -> None:

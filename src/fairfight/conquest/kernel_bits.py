@@ -1,5 +1,10 @@
 """Word-level helpers of the season kernel: a splitmix64 generator, multiply-shift picks and
-bitsets of factions or borders (64 members a word, in index order), all compiled by numba."""
+bitsets of factions or borders (64 members a word, in index order), all compiled by numba.
+
+Counting bits, finding the lowest one and the high half of a 64 x 64-bit product are single
+machine instructions; numba has no name for them, so they are written as LLVM intrinsics
+(`ctpop`, `cttz`, a 128-bit multiply), which the compiler lowers to those instructions.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +12,67 @@ from typing import Any
 
 import numba
 import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
-__all__ = ["ONE", "below", "clear", "lowest", "popcount", "season_start", "select", "set_bit",
-           "splitmix", "splitmix_state"]
+__all__ = ["ONE", "below", "clear", "has_bit", "lowest", "popcount", "season_start", "select",
+           "set_bit", "splitmix", "splitmix_state"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@intrinsic
+def _count_ones(typingctx: Any, word: Any) -> Any:
+    """LLVM's ctpop on a uint64 (the popcnt instruction where the machine has it)."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _trailing_zeros(typingctx: Any, word: Any) -> Any:
+    """LLVM's cttz on a non-zero uint64 (tzcnt or bsf)."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _high_product(typingctx: Any, x: Any, n: Any) -> Any:
+    """(x * n) >> 64 for two uint64, through one 128-bit product."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        wide = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        return builder.trunc(builder.lshr(product, ir.Constant(wide, 64)), ir.IntType(64))
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+def _host_has_pdep() -> bool:
+    """Whether compiled code may use BMI2's pdep: the machine has it and numba compiles for
+    the machine it runs on (not for a CPU named in NUMBA_CPU_NAME)."""
+    from llvmlite import binding
+
+    named = getattr(numba.config, "CPU_NAME", None)
+    return (named is None or named == "host") and bool(
+        binding.get_host_cpu_features().get("bmi2", False))
+
+
+_PDEP = _host_has_pdep()
+
+
+@intrinsic
+def _deposit(typingctx: Any, source: Any, mask: Any) -> Any:
+    """BMI2's pdep: the low bits of `source` laid into the set bits of `mask`, in order."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        word = ir.IntType(64)
+        function = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, ir.FunctionType(word, [word, word]), "llvm.x86.bmi.pdep.64")
+        return builder.call(function, args)
+    return types.uint64(types.uint64, types.uint64), codegen
 
 
 @numba.njit(cache=True, inline="always")
@@ -40,53 +98,76 @@ def splitmix_state(key: int, season: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def below(n: int, x: Any) -> int:
-    """(x * n) >> 64 for n < 2**32, as `core.draws.below`, without 128-bit integers."""
-    m = np.uint64(n)
-    high = (x >> np.uint64(32)) * m + (((x & _LOW32) * m) >> np.uint64(32))
-    return int(high >> np.uint64(32))
+    """(x * n) >> 64, as `core.draws.below`."""
+    return int(_high_product(x, np.uint64(n)))  # type: ignore[call-arg]
 
 
 ONE = np.uint64(1)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
 
 
 @numba.njit(cache=True, inline="always")
 def popcount(x: Any) -> int:
     """Set bits of a 64-bit word."""
-    x = x - ((x >> ONE) & _M1)
-    x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
-    x = (x + (x >> np.uint64(4))) & _M4
-    return int((x * _H01) >> np.uint64(56))
+    return int(_count_ones(np.uint64(x)))  # type: ignore[call-arg]
 
 
 @numba.njit(cache=True, inline="always")
 def lowest(x: Any) -> int:
     """Index of the lowest set bit of a non-zero word."""
-    return popcount((x & (~x + ONE)) - ONE)
+    return int(_trailing_zeros(np.uint64(x)))  # type: ignore[call-arg]
 
 
-@numba.njit(cache=True)
-def select(bits: Any, k: int) -> int:
-    """Index of the k-th (from 0) set bit of a bitset: the k-th member in code order."""
-    for w in range(bits.shape[0]):
-        members = popcount(bits[w])
+@numba.njit(cache=True, inline="always")
+def _select_in_word(x: Any, k: int) -> int:
+    """Index of the k-th set bit of a word holding more than k: one pdep where the machine
+    has it, else `_select_by_counts`."""
+    if _PDEP:
+        return lowest(_deposit(ONE << np.uint64(k), x))  # type: ignore[call-arg]
+    return _select_by_counts(x, k)
+
+
+@numba.njit(cache=True, inline="always")
+def _select_by_counts(x: Any, k: int) -> int:
+    """The same without BMI2: halves, quarters and bytes are skipped by their counts, then at
+    most seven bits are cleared."""
+    base = 0
+    for width in (32, 16, 8):
+        low = x & ((ONE << np.uint64(width)) - ONE)
+        members = popcount(low)
+        if k >= members:
+            k -= members
+            x >>= np.uint64(width)
+            base += width
+        else:
+            x = low
+    for _ in range(k):
+        x &= x - ONE
+    return base + lowest(x)
+
+
+@numba.njit(cache=True, inline="always")
+def select(bits: Any, row: int, k: int) -> int:
+    """Index of the k-th (from 0) set bit of row `row` of a table of bitsets: the k-th member
+    in code order. Bitsets are rows of 2-d arrays, read by index: a row taken as its own
+    array would cost a reference count per use in compiled code."""
+    for w in range(bits.shape[1]):
+        members = popcount(bits[row, w])
         if k < members:
-            x = bits[w]
-            for _ in range(k):
-                x &= x - ONE
-            return w * 64 + lowest(x)
+            return w * 64 + _select_in_word(bits[row, w], k)
         k -= members
     return -1
 
 
 @numba.njit(cache=True, inline="always")
-def set_bit(bits: Any, x: int) -> None:
-    bits[x >> 6] |= ONE << np.uint64(x & 63)
+def has_bit(bits: Any, row: int, x: int) -> bool:
+    return bool(bits[row, x >> 6] & (ONE << np.uint64(x & 63)) != 0)
 
 
 @numba.njit(cache=True, inline="always")
-def clear(bits: Any, x: int) -> None:
-    bits[x >> 6] &= ~(ONE << np.uint64(x & 63))
+def set_bit(bits: Any, row: int, x: int) -> None:
+    bits[row, x >> 6] |= ONE << np.uint64(x & 63)
+
+
+@numba.njit(cache=True, inline="always")
+def clear(bits: Any, row: int, x: int) -> None:
+    bits[row, x >> 6] &= ~(ONE << np.uint64(x & 63))
