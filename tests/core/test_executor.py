@@ -13,7 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from fairfight.core.executor import DaskExecutor, InProcess, LocalProcesses, executor_for
+from fairfight.core.executor import (
+    DaskExecutor,
+    InProcess,
+    LocalProcesses,
+    Threads,
+    executor_for,
+)
 
 
 def _square_plus(x: int, y: int) -> int:
@@ -31,6 +37,23 @@ def test_in_process_and_local_processes_keep_chunk_order() -> None:
     ticks.clear()
     assert LocalProcesses(2).map(_square_plus, CHUNKS, ticks.append) == EXPECTED
     assert ticks[-1] == 7
+
+
+def test_threads_keep_chunk_order_and_give_the_forecast_of_one_thread() -> None:
+    """The service's forecasts run their chunks on two threads (the kernel releases the
+    interpreter's lock); the result is the one of a single thread, chunk for chunk."""
+    from fairfight.conquest import engine, scenario
+    from fairfight.conquest.forecast import forecast
+
+    ticks: list[int] = []
+    assert Threads(3).map(_square_plus, CHUNKS, ticks.append) == EXPECTED
+    assert ticks == list(range(1, 8))
+    state = engine.new_state(scenario.load_map("north-america"), "ab" * 32)
+    arguments: dict[str, Any] = {"seasons": 3_000, "forecast_seed": "threads"}
+    assert forecast(state, [], executor=Threads(2), **arguments) == forecast(
+        state, [], executor=InProcess(), **arguments)
+    with pytest.raises(ValueError, match="workers"):
+        Threads(0)
 
 
 def test_executor_for_reads_the_command_line() -> None:

@@ -489,7 +489,7 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
         battle += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # a forecast on a service thread leaves the loop alone
 def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, border_b: Any,
                 border_sea: Any, owner0: Any,
                 captured0: Any, standing0: Any, morale0: Any, pool0: Any, pool_open0: Any,

@@ -11,7 +11,13 @@ import multiprocessing
 import signal
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from typing import Any, Protocol
 
 __all__ = [
@@ -22,6 +28,7 @@ __all__ = [
     "MANAGER_EXIT_SECONDS",
     "POLL_SECONDS",
     "Progress",
+    "Threads",
     "WorkerPool",
     "executor_for",
     "in_process",
@@ -151,6 +158,35 @@ class InProcess:
             if progress is not None:
                 progress(done)
         return results
+
+
+class Threads:
+    """Chunks spread over `workers` threads of this process: for work that releases the
+    interpreter's lock while it runs (the compiled forecast kernel), so a service can use both
+    cores without forking processes that would copy its connections and threads."""
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise ValueError("workers: must be at least 1")
+        self.workers = workers
+
+    def map(
+        self,
+        function: Callable[..., Any],
+        chunks: Sequence[tuple[Any, ...]],
+        progress: Progress | None = None,
+    ) -> list[Any]:
+        """Run the chunks on a pool of threads; results in chunk order."""
+        if self.workers == 1 or len(chunks) <= 1:
+            return InProcess().map(function, chunks, progress)
+        with ThreadPoolExecutor(max_workers=min(self.workers, len(chunks))) as pool:
+            futures = [pool.submit(function, *chunk) for chunk in chunks]
+            results = []
+            for done, future in enumerate(futures, start=1):
+                results.append(future.result())
+                if progress is not None:
+                    progress(done)
+            return results
 
 
 class LocalProcesses:

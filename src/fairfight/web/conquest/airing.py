@@ -222,18 +222,29 @@ class AiringLoop:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), self.tick_seconds)
 
+    def _task_of_this_loop(self) -> asyncio.Task[None] | None:
+        """The airing task if it runs on the running event loop. An app served again on a
+        new loop (a test client opened twice) leaves its old task behind on a loop that is
+        gone; that one is forgotten, never awaited from the new loop."""
+        task = self._task
+        if task is not None and task.get_loop() is not asyncio.get_running_loop():
+            self._task = task = None
+        return task
+
     def start(self) -> None:
         """Start airing (on the running event loop)."""
-        if self._task is None or self._task.done():
+        task = self._task_of_this_loop()
+        if task is None or task.done():
             self._stop = asyncio.Event()
             self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
         """Stop after the pass under way (a battle being aired is finished, not cut)."""
-        if self._stop is not None:
+        task = self._task_of_this_loop()
+        if self._stop is not None and task is not None:
             self._stop.set()
-        if self._task is not None:
-            await self._task
+        if task is not None:
+            await task
             self._task = None
             await asyncio.to_thread(self._release)
 

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from fairfight.conquest.forecast import FactionOdds, Forecast, forecast, pool_effect
 from fairfight.conquest.odds_history import seed_before
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
-from fairfight.web.conquest.odds_views import OddsStory
+from fairfight.web.conquest.odds_views import FORECAST_THREADS, OddsStory
 from fairfight.web.conquest.refusals import Refusal
 
 __all__ = [
@@ -215,7 +215,8 @@ class ForecastCache:
                           for e in snap.summary.ledger)
                 result = (kept if kept is not None and kept.seasons == self.seasons and not due
                           else forecast(public_state(snap), snap.summary.ledger,
-                                        seasons=self.seasons, forecast_seed=seed))
+                                        seasons=self.seasons, forecast_seed=seed,
+                                        executor=FORECAST_THREADS))
                 with self._lock:
                     self._ready[season_id] = (key, result)
                     self.computed += 1
@@ -279,10 +280,10 @@ class ForecastCache:
         state = public_state(snap)
         if amount == 0:  # nothing added: both sides are one forecast
             without = with_pool = forecast(state, snap.summary.ledger, seasons=seasons,
-                                           forecast_seed=seed)
+                                           forecast_seed=seed, executor=FORECAST_THREADS)
         else:
             effect = pool_effect(state, snap.summary.ledger, code, amount,  # refusal: 422
-                                 seasons=seasons, forecast_seed=seed)
+                                 seasons=seasons, forecast_seed=seed, executor=FORECAST_THREADS)
             without, with_pool = effect.without, effect.with_pool
         before, after = without.odds_of(code), with_pool.odds_of(code)
         change = after.title_chance - before.title_chance

@@ -187,9 +187,14 @@ class Broadcaster:
     async def start(self) -> None:
         """Start watching (at the app's start, so the forecasts follow other processes'
         battles even before a first stream opens); idempotent."""
+        running = asyncio.get_running_loop()
+        if self._watcher is not None and self._watcher.get_loop() is not running:
+            # the app served again on a new loop (a test client opened twice): the old
+            # watcher went with its loop; this is a new start, streams open again
+            self._watcher, self._closed = None, False
         if self._closed or (self._watcher is not None and not self._watcher.done()):
             return
-        self._loop = asyncio.get_running_loop()
+        self._loop = running
         self._wake = asyncio.Event()
         self._primed = asyncio.Event()
         self._watcher = asyncio.create_task(self._watch())
@@ -201,7 +206,7 @@ class Broadcaster:
         self._end_streams()
         if self.listener is not None:
             await self.listener.close()
-        if self._watcher is not None:
+        if self._watcher is not None and self._watcher.get_loop() is asyncio.get_running_loop():
             done, _ = await asyncio.wait([self._watcher], timeout=5)
             if not done:
                 self._watcher.cancel()

@@ -34,11 +34,13 @@ from fairfight.conquest.odds_history import (
     record_forecast,
     record_stakes,
 )
+from fairfight.core.executor import Threads
 from fairfight.plainwords import in_words
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.odds_chart import OddsChart, odds_chart
 
 __all__ = [
+    "FORECAST_THREADS",
     "FighterStakes",
     "MoverView",
     "OddsStory",
@@ -190,6 +192,11 @@ def _fighters(snap: Snapshot, stored: dict[str, Any], now: dict[str, float]) -> 
     return fighters
 
 
+FORECAST_THREADS = Threads(2)
+"""How the service's forecasts run: their chunks on two threads. The compiled kernel lets go
+of the interpreter's lock, so both cores work on one forecast while the event loop answers."""
+
+
 class OddsStory:
     """Keeps and shows the title odds over time of a catalog's seasons."""
 
@@ -214,7 +221,8 @@ class OddsStory:
         if made is None:
             made = dict(self.history(season_id)).get(battle)
         if made is None:
-            made = forecast(state, [], seasons=self.seasons, forecast_seed=seed)
+            made = forecast(state, [], seasons=self.seasons, forecast_seed=seed,
+                            executor=FORECAST_THREADS)
             with self.catalog.database.transaction(season_id, write=True) as session:
                 record_forecast(session, battle, made)
         with self._lock:
@@ -241,7 +249,8 @@ class OddsStory:
             "rebellion": bool(pairings and pairings[0].rebellion), "seasons": self.seasons,
             "forecast_seed": seed,
             "stakes": [stakes_rule.stakes_of(state, ledger, pairing, seasons=self.seasons,
-                                             forecast_seed=seed).to_json()
+                                             forecast_seed=seed,
+                                             executor=FORECAST_THREADS).to_json()
                        for pairing in chosen],
         }
 
