@@ -3,8 +3,9 @@
 1. After a battle airs, the service keeps the forecast the battle left and works out the next
    battle's stakes (`OddsStory.update`: one forecast plus two per chosen pairing, 20,000
    seasons each) — timed from battle 1 of the north-america map, the longest rest of a season,
-   in this process and with the forecasts' chunks spread over a pool of 2 forked
-   processes kept for the job. Target: ready
+   in one thread, on the service's two threads (`odds_views.FORECAST_THREADS`: the kernel
+   releases the interpreter's lock) and with the forecasts' chunks spread over a pool of 2
+   forked processes kept for the job. Target: ready
    within 3 s on 2 cores. Baseline in the same run: one 20,000-season forecast in this process.
 2. The season home with the chart, the movers and the stakes, for a north-america season 134
    battles in (135 kept forecasts, battles 0 to 134; the season ends at battle 135): p95 of
@@ -25,6 +26,7 @@ from fairfight.conquest.forecast import FactionOdds, Forecast, forecast
 from fairfight.conquest.odds_history import HISTORY_SEASONS, record_forecast
 from fairfight.conquest.stakes import STAKES_PAIRINGS
 from fairfight.core.executor import Executor, InProcess, Progress, WorkerPool
+from fairfight.web.conquest.odds_views import FORECAST_THREADS
 
 RENDERS = 60
 HISTORY_BATTLES = 134
@@ -124,13 +126,15 @@ def main() -> None:
     one = time.perf_counter() - started
     print(f"{'one 20,000-season forecast, battle 1 (baseline)':<48} {one:>14.2f} s", flush=True)
     forecasts = 1 + 2 * STAKES_PAIRINGS
-    for label in ("1 process", "2 processes"):
-        if label == "1 process":
+    for label in ("1 thread", "2 threads (the service)", "2 processes"):
+        if label == "1 thread":
             seconds = _update_seconds(state, InProcess())
+        elif label.startswith("2 threads"):
+            seconds = _update_seconds(state, FORECAST_THREADS)
         else:
             with WorkerPool(2) as pool:
                 seconds = _update_seconds(state, _KeptPool(pool))
-        print(f"{f'odds + stakes after a battle, {label}':<48} {seconds:>14.2f} s  "
+        print(f"{f'odds + stakes after a battle, {label}':<52} {seconds:>14.2f} s  "
               f"({seconds / one:.2f}x baseline, {forecasts} forecasts; target <= 3 s on 2 "
               "cores)", flush=True)
     report("forecast seasons per second in that job", forecasts * HISTORY_SEASONS / seconds,
