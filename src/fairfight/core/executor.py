@@ -160,10 +160,8 @@ class InProcess:
         return results
 
 
-class Threads:
-    """Chunks spread over `workers` threads of this process: for work that releases the
-    interpreter's lock while it runs (the compiled forecast kernel), so a service can use both
-    cores without forking processes that would copy its connections and threads."""
+class _SpreadOver:
+    """Chunks spread over `workers` of something; one worker, or one chunk, runs here."""
 
     def __init__(self, workers: int) -> None:
         if workers < 1:
@@ -176,10 +174,24 @@ class Threads:
         chunks: Sequence[tuple[Any, ...]],
         progress: Progress | None = None,
     ) -> list[Any]:
-        """Run the chunks on a pool of threads; results in chunk order."""
+        """Run the chunks; results in chunk order."""
         if self.workers == 1 or len(chunks) <= 1:
             return InProcess().map(function, chunks, progress)
-        with ThreadPoolExecutor(max_workers=min(self.workers, len(chunks))) as pool:
+        return self._spread(function, chunks, min(self.workers, len(chunks)), progress)
+
+    def _spread(self, function: Callable[..., Any], chunks: Sequence[tuple[Any, ...]],
+                workers: int, progress: Progress | None) -> list[Any]:
+        raise NotImplementedError
+
+
+class Threads(_SpreadOver):
+    """Chunks spread over `workers` threads of this process: for work that releases the
+    interpreter's lock while it runs (the compiled forecast kernel), so a service can use both
+    cores without forking processes that would copy its connections and threads."""
+
+    def _spread(self, function: Callable[..., Any], chunks: Sequence[tuple[Any, ...]],
+                workers: int, progress: Progress | None) -> list[Any]:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(function, *chunk) for chunk in chunks]
             results = []
             for done, future in enumerate(futures, start=1):
@@ -189,24 +201,12 @@ class Threads:
             return results
 
 
-class LocalProcesses:
+class LocalProcesses(_SpreadOver):
     """Chunks spread over `workers` forked processes of this machine."""
 
-    def __init__(self, workers: int) -> None:
-        if workers < 1:
-            raise ValueError("workers: must be at least 1")
-        self.workers = workers
-
-    def map(
-        self,
-        function: Callable[..., Any],
-        chunks: Sequence[tuple[Any, ...]],
-        progress: Progress | None = None,
-    ) -> list[Any]:
-        """Run the chunks on the pool; one worker (or one chunk) runs in this process."""
-        if self.workers == 1 or len(chunks) <= 1:
-            return InProcess().map(function, chunks, progress)
-        with WorkerPool(min(self.workers, len(chunks))) as pool:
+    def _spread(self, function: Callable[..., Any], chunks: Sequence[tuple[Any, ...]],
+                workers: int, progress: Progress | None) -> list[Any]:
+        with WorkerPool(workers) as pool:
             return pool.gather([pool.submit(function, *chunk) for chunk in chunks], progress)
 
 
