@@ -80,3 +80,11 @@ def test_the_same_key_with_another_body_is_refused_naming_the_key(season_file: P
     status, _, content = _replay_in_another_process(
         season_file, "replay-2", json.dumps({"faction": code, "amount": 20}).encode())
     assert status == 422 and json.loads(content)["field"] == "Idempotency-Key"
+
+
+def test_the_api_document_names_the_replay_header(season_file: Path) -> None:
+    """A client reading /openapi.json learns that a 201 may be a replay, and how to tell."""
+    with TestClient(make_app(season_file)) as client:
+        document = client.get("/openapi.json").json()
+    created = document["paths"]["/api/seasons/{season_id}/contributions"]["post"]["responses"]
+    assert created["201"]["headers"][REPLAYED_HEADER]["schema"]["enum"] == ["true"]

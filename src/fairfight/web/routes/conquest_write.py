@@ -13,6 +13,7 @@ from fairfight.core.validation import parse_model
 from fairfight.web.conquest import operator
 from fairfight.web.conquest.contributions import (
     IDEMPOTENCY_HEADER,
+    REPLAYED_HEADER,
     Requested,
     check_key,
     record_contribution_async,
@@ -59,7 +60,15 @@ def install(app: FastAPI) -> None:
     "/seasons/{season_id:int}/contributions",
     status_code=201,
     response_model=Contribution,
-    responses={409: {"description": "the same key is still being processed"}},
+    responses={
+        201: {"description": "recorded; a replay of the same key and body answers the stored "
+              "original bytes again",
+              "headers": {REPLAYED_HEADER: {
+                  "description": "`true` when this answer is the stored original of an earlier "
+                  "request with the same Idempotency-Key (absent on the first answer)",
+                  "schema": {"type": "string", "enum": ["true"]}}}},
+        409: {"description": "the same key is still being processed"},
+    },
 )
 async def contribute(
     season_id: int,
