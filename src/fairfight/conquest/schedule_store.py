@@ -45,7 +45,7 @@ from fairfight.conquest.schedule import (
     skip,
 )
 from fairfight.conquest.store import SeasonStore
-from fairfight.core.errors import InputError
+from fairfight.core.errors import InputError, RuleError
 
 __all__ = [
     "AIRED",
@@ -274,4 +274,17 @@ def air_due(path: season.SeasonAddress, holder: str, now: datetime,
         fought = list(season.fight(path, 1, within=record))
     except SlotTaken:
         return AiringOutcome("taken", decision)
+    except RuleError:
+        if _season_over(path):  # another process aired the last battle since the look above
+            return AiringOutcome("over", decision)
+        raise
     return AiringOutcome("aired", decision, fought[0])
+
+
+def _season_over(path: season.SeasonAddress) -> bool:
+    store = season.open_store(path)
+    try:
+        with store.transaction() as session:
+            return bool(SeasonStore.board(session)["ended"])
+    finally:
+        store.close()

@@ -37,8 +37,9 @@ class WebSettings(BaseSettings):
         16 * 1024 * 1024, ge=1024, description="Largest uploaded file (a record archive), bytes."
     )
     forecast_seasons: int = Field(
-        10_000, ge=0, le=1_000_000, description="Seasons simulated for the title odds on the "
-        "show's pages (made in the background after each aired battle); 0 switches them off.",
+        20_000, ge=0, le=1_000_000, description="Seasons simulated for the title odds "
+        "on the show's pages, the kept history and the stakes (made in the background after "
+        "each aired battle); 0 switches them off.",
     )
     forecast_seed: str | None = Field(
         None, max_length=200, description="Fixed public text the forecast seed starts with; by "

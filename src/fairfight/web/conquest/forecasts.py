@@ -172,8 +172,9 @@ class ForecastCache:
         self._effect_lock = threading.Lock()
         self.computed = 0
         """Forecasts made so far (for tests and the curious)."""
-        self.story = OddsStory(catalog)
-        """The kept forecasts, movers and stakes (made on this cache's worker thread)."""
+        self.story = OddsStory(catalog, seasons=seasons)
+        """The kept forecasts, movers and stakes (made on this cache's worker thread), of the
+        same size as the page's odds, so the newest kept forecast is the page's own."""
 
     @property
     def enabled(self) -> bool:
