@@ -7,7 +7,9 @@ the operator's sessions and sign-in brake.
 
 from __future__ import annotations
 
-from fastapi import FastAPI, Request
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Request
 
 from fairfight.web.conquest.airing import AiringLoop, install_airing
 from fairfight.web.conquest.catalog import SeasonCatalog
@@ -22,7 +24,7 @@ from fairfight.web.lifecycle import on_shutdown, on_startup
 from fairfight.web.ops.health import ReadinessCheck, add_readiness_check
 from fairfight.web.settings import WebSettings
 
-__all__ = ["ConquestService", "install_service", "service"]
+__all__ = ["ConquestService", "Service", "install_service", "service"]
 
 
 class ConquestService:
@@ -87,3 +89,7 @@ def service(request: Request) -> ConquestService:
     """The dependency every conquest route takes."""
     found: ConquestService = request.app.state.conquest
     return found
+
+
+Service = Annotated[ConquestService, Depends(service)]
+"""The conquest service as a route parameter: what every conquest route module takes."""

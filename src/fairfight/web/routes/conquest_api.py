@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, FastAPI, Header, Query, Response
+from fastapi import APIRouter, FastAPI, Header, Query, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -26,14 +26,13 @@ from fairfight.web.conquest.models import (
 )
 from fairfight.web.conquest.operator import record_zip
 from fairfight.web.conquest.refusals import Refusal
-from fairfight.web.conquest.service import ConquestService, install_service, service
+from fairfight.web.conquest.service import Service, install_service
 from fairfight.web.ops.pools import run_in_pool
 
 __all__ = [
     "Amount",
     "Page",
     "PerPage",
-    "Service",
     "battle",
     "battles",
     "events",
@@ -55,7 +54,6 @@ __all__ = [
 ]
 
 router = APIRouter(prefix="/api/seasons", tags=["conquest"])
-Service = Annotated[ConquestService, Depends(service)]
 Page = Annotated[int, Query(ge=1, le=1_000_000)]
 PerPage = Annotated[int, Query(ge=1, le=200)]
 Amount = Annotated[int, Query(ge=0, le=tables.POOL_CAP, description="dollars proposed")]

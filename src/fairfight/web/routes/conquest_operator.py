@@ -8,9 +8,9 @@ with the reason.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -21,7 +21,7 @@ from fairfight.web.conquest.airing import ScheduleRequest
 from fairfight.web.conquest.console import console_season
 from fairfight.web.conquest.models import AIR_LIMIT, BeaconRequest
 from fairfight.web.conquest.refusals import Refusal
-from fairfight.web.conquest.service import ConquestService, install_service, service
+from fairfight.web.conquest.service import ConquestService, Service, install_service
 from fairfight.web.conquest.sign_in import SESSION_COOKIE, SESSION_SECONDS
 from fairfight.web.routes.conquest_write import client_address
 from fairfight.web.templating import templates
@@ -29,7 +29,6 @@ from fairfight.web.templating import templates
 __all__ = [
     "ACTIONS",
     "CONSOLE",
-    "Service",
     "console",
     "console_action",
     "install",
@@ -39,7 +38,6 @@ __all__ = [
 ]
 
 router = APIRouter(prefix="/conquest/operator", include_in_schema=False)
-Service = Annotated[ConquestService, Depends(service)]
 ACTIONS = ("air", "beacon", "reveal", "export", "schedule", "pause", "resume", "skip")
 CONSOLE = "/conquest/operator"
 

@@ -10,7 +10,7 @@ import secrets
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Form, Query, Request
+from fastapi import APIRouter, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -24,7 +24,7 @@ from fairfight.web.conquest.models import ContributionRequest
 from fairfight.web.conquest.operator import record_zip
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.rules_page import rules_html
-from fairfight.web.conquest.service import ConquestService, install_service, service
+from fairfight.web.conquest.service import ConquestService, Service, install_service
 from fairfight.web.conquest.verification import verification
 from fairfight.web.ops.pools import run_in_pool
 from fairfight.web.templating import templates
@@ -32,7 +32,6 @@ from fairfight.web.templating import templates
 __all__ = [
     "FORM_WAIT_SECONDS",
     "NAV",
-    "Service",
     "battles_page",
     "contribute_form",
     "episode_page",
@@ -49,7 +48,6 @@ __all__ = [
 
 router = APIRouter(prefix="/conquest", include_in_schema=False)
 NAV = (10, "Conquest", "/conquest")
-Service = Annotated[ConquestService, Depends(service)]
 FORM_WAIT_SECONDS = 10.0
 """How long a form post waits for an earlier post with the same key (a double click)."""
 

@@ -8,9 +8,8 @@ the field named (`kind`, `at`, `minutes`, `seconds`, `start`), like every other 
 from __future__ import annotations
 
 import json
-from typing import Annotated
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
@@ -18,12 +17,11 @@ from fairfight.core.validation import parse_model
 from fairfight.web.conquest import operator
 from fairfight.web.conquest.airing import CountdownView, ScheduleRequest, ScheduleView
 from fairfight.web.conquest.refusals import Refusal
-from fairfight.web.conquest.service import ConquestService, install_service, service
+from fairfight.web.conquest.service import ConquestService, Service, install_service
 from fairfight.web.routes.conquest_write import BEARER, client_address
 
 __all__ = [
     "PublicSchedule",
-    "Service",
     "SkipResult",
     "install",
     "operator_schedule",
@@ -36,7 +34,6 @@ __all__ = [
 ]
 
 router = APIRouter(prefix="/api/seasons", tags=["conquest"])
-Service = Annotated[ConquestService, Depends(service)]
 
 
 class PublicSchedule(BaseModel):

@@ -9,14 +9,13 @@ cached) to the card as it is now: a link shared before a later battle still show
 from __future__ import annotations
 
 import re
-from typing import Annotated
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from fairfight.web.conquest.card_drawing import RenderedCards
 from fairfight.web.conquest.feed import BattleTimes, season_feed
-from fairfight.web.conquest.service import ConquestService, service
+from fairfight.web.conquest.service import Service
 from fairfight.web.conquest.share_cards import (
     DIGEST_CHARS,
     Card,
@@ -31,7 +30,6 @@ from fairfight.web.templating import templates
 
 __all__ = [
     "EMBED_ROWS",
-    "Service",
     "ShareState",
     "embed_season",
     "episode_card_png",
@@ -43,7 +41,6 @@ __all__ = [
 ]
 
 router = APIRouter(include_in_schema=False)
-Service = Annotated[ConquestService, Depends(service)]
 EMBED_ROWS = 10
 """Standings rows the embedded view shows (the season home has them all)."""
 _DIGEST = re.compile(f"[0-9a-f]{{{DIGEST_CHARS}}}")

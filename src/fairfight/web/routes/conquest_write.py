@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Body, Depends, FastAPI, Header, Request, Response
+from fastapi import APIRouter, Body, FastAPI, Header, Request, Response
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
@@ -29,12 +29,11 @@ from fairfight.web.conquest.models import (
 )
 from fairfight.web.conquest.payments import SIGNATURE_HEADER, verified_event
 from fairfight.web.conquest.refusals import Refusal
-from fairfight.web.conquest.service import ConquestService, install_service, service
+from fairfight.web.conquest.service import ConquestService, Service, install_service
 
 __all__ = [
     "BEARER",
     "M",
-    "Service",
     "air",
     "beacon",
     "client_address",
@@ -48,7 +47,6 @@ __all__ = [
 
 router = APIRouter(prefix="/api", tags=["conquest"])
 M = TypeVar("M", bound=BaseModel)
-Service = Annotated[ConquestService, Depends(service)]
 
 
 def install(app: FastAPI) -> None:
