@@ -147,7 +147,7 @@ def reliability_svg(rows: list[CalibrationRow], title: str) -> Markup:
     return Markup("".join(parts))
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=8)  # keyed by a season's map name (a few shipped maps): a count bounds it
 def calibration_view(map_name: str) -> CalibrationView | None:
     """The shipped calibration of a map, drawn (None when none was made for that map)."""
     data = shipped_calibration(map_name)

@@ -26,6 +26,7 @@ from fairfight.conquest.mapsvg import (
     shapes_digest,
 )
 from fairfight.conquest.scenario import MAP_NAMES
+from fairfight.web.byte_cache import ByteCappedCache, deep_size
 
 if TYPE_CHECKING:  # the view models import the templates, which import this module
     from fairfight.web.conquest.models import MapState
@@ -33,6 +34,7 @@ if TYPE_CHECKING:  # the view models import the templates, which import this mod
 __all__ = [
     "DRAWN_MAPS",
     "DrawnMap",
+    "MAPS_BYTES",
     "MAP_NOTES",
     "MapNote",
     "drawn_map_name",
@@ -106,13 +108,20 @@ def faction_url(season: int, faction: str) -> str:
     return f"/conquest/{season}/factions/{faction}"
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=8)  # keyed by a drawn map's name (a few), so a count bounds it
 def shapes_version(map_name: str) -> str:
     """A short digest of a map's outlines, put in their address so caches never go stale."""
     return shapes_digest(drawn_map_name(map_name))[1][:16]
 
 
-@lru_cache(maxsize=256)
+_MapKey = tuple[str, int, tuple[RegionView, ...]]
+MAPS_BYTES = 16 * 1024 * 1024
+"""Bytes of drawn maps kept per process, by `deep_size` of the picture and of its key, the
+regions' owners (on the North America map some 70 KB and 27 KB, so about 170 maps)."""
+_DRAWN: ByteCappedCache[_MapKey, DrawnMap] = ByteCappedCache(MAPS_BYTES, deep_size,
+                                                             key_size_of=deep_size)
+
+
 def _drawn(map_name: str, season: int, regions: tuple[RegionView, ...]) -> DrawnMap:
     href = f"{shapes_path(map_name)}?v={shapes_version(map_name)}"
     picture = draw_map(regions, lambda owner: faction_url(season, owner), map_name=map_name,
@@ -121,9 +130,10 @@ def _drawn(map_name: str, season: int, regions: tuple[RegionView, ...]) -> Drawn
                     MAP_NOTES.get(map_name, _PLAIN_NOTE))
 
 
-def map_picture(state: MapState, map_name: str) -> DrawnMap | None:
-    """The map drawn for `state` on the season's map `map_name`, or None when that map has
-    no outlines or its regions are not the state's."""
+def map_picture(state: MapState, map_name: str,
+                kept: ByteCappedCache[_MapKey, DrawnMap] = _DRAWN) -> DrawnMap | None:
+    """The map drawn for `state` on the season's map `map_name` (drawn once while it stays in
+    `kept`), or None when that map has no outlines or its regions are not the state's."""
     if map_name not in DRAWN_MAPS:
         return None
     if {region.code for region in state.regions} != set(load_shapes(map_name)):
@@ -131,4 +141,9 @@ def map_picture(state: MapState, map_name: str) -> DrawnMap | None:
     regions = tuple(
         RegionView(r.code, r.name, r.owner, r.owner_name, r.changed) for r in state.regions
     )
-    return _drawn(map_name, state.season, regions)
+    key = (map_name, state.season, regions)
+    found = kept.get(key)
+    if found is None:
+        found = _drawn(*key)
+        kept.put(key, found)
+    return found

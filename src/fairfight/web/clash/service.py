@@ -2,8 +2,9 @@
 the turn runs once every human side has committed (or the turn clock has run out).
 
 Nothing lives only in one process: a `Game` is loaded from the store for each request and
-its world rebuilt by replaying the record, through a small per-process cache of worlds keyed
-by (game, turns played) — an entry can never go stale, since a played turn never changes.
+its world rebuilt by replaying the record, through a per-process cache of worlds keyed by
+(game, turns played), capped by bytes — an entry can never go stale, since a played turn
+never changes.
 A game refuses to continue under another combat logic version than the one it was recorded
 with.
 """
@@ -11,7 +12,6 @@ with.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,14 +26,16 @@ from fairfight.clash.sightings import events_seen_by
 from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError, VerificationError
+from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.clash.caps import MAX_TURNS, check_orders_work
 from fairfight.web.clash.games import PlayedTurn, reconcile_event
 from fairfight.web.clash.store import TABLE_SEAT, ClashStore, Draft, GameRow, TurnTaken
 
-__all__ = ["CACHED_WORLDS", "ClashService", "Game", "MODES"]
+__all__ = ["ClashService", "Game", "MODES", "WORLDS_BYTES", "world_bytes"]
 
-CACHED_WORLDS = 64
-"""Worlds kept per process for replays (each about 40 KB on a 24 x 24 board)."""
+WORLDS_BYTES = 64 * 1024 * 1024
+"""Bytes of worlds kept per process for replays, by `world_bytes` (at the caps, 200 units on
+48 x 48 tiles, a game's first world weighs some 1.2 MB and each later one some 200 KB)."""
 MODES = ("solo", "hotseat", "online")
 """Against the AI (one human), two humans at one screen, two humans by seat links."""
 
@@ -107,11 +109,23 @@ class Game:
         return len(self.turns) >= MAX_TURNS or one_alliance
 
 
+def world_bytes(world: World) -> int:
+    """A world's weight in the cache (`deep_size`). Every world of a game shares the game's
+    board, scenario and unit classes: the world that has played no turn carries them, the
+    later ones only what is their own. A world's supply memo, filled after it is stored when
+    pages ask (a few distance maps), is not counted."""
+    if world.turn == world.scenario.turn:
+        return deep_size(world)
+    return deep_size(world, shared=(world.board, world.scenario, world.classes, world.sides,
+                                    world.rules))
+
+
 class ClashService:
     """The store, the world cache and the clock of one running app."""
 
     def __init__(self, store: ClashStore, games_per_client: int = 20,
-                 turn_clock_seconds: int | None = None) -> None:
+                 turn_clock_seconds: int | None = None,
+                 worlds_bytes: int = WORLDS_BYTES) -> None:
         self.store = store
         self.games_per_client = games_per_client
         self.turn_clock_seconds = turn_clock_seconds
@@ -119,8 +133,9 @@ class ClashService:
         """How often a seat's live stream reads the game's progress."""
         self.stopping = threading.Event()
         """Set when the server is asked to stop: live streams end at once."""
-        self._worlds: OrderedDict[tuple[str, int], World] = OrderedDict()
-        self._lock = threading.Lock()
+        self.worlds: ByteCappedCache[tuple[str, int], World] = ByteCappedCache(
+            worlds_bytes, world_bytes)
+        """True worlds by (game, turns played)."""
 
     # --- new games --------------------------------------------------------------------------
     def start(self, *, name: str, scenario: dict[str, Any], mode: str,
@@ -154,14 +169,14 @@ class ClashService:
     def world_after(self, row: GameRow, turns: list[dict[str, Any]], played: int) -> World:
         """The true world after the first `played` turns, replayed from the nearest cached
         world. Callers must not change it (copy first)."""
-        with self._lock:
-            start = max((n for (gid, n) in self._worlds if gid == row.id and n <= played),
-                        default=None)
-            world = self._worlds[(row.id, start)] if start is not None else None
+        start = played
+        world = self.worlds.get((row.id, start))
+        while world is None and start > 0:
+            start -= 1
+            world = self.worlds.get((row.id, start))
         if world is None:
-            start, world = 0, world_from_scenario(parse_scenario(row.scenario))
+            world = world_from_scenario(parse_scenario(row.scenario))
             self._keep(row.id, 0, world)
-        assert start is not None
         for number in range(start, played):
             orders = TurnOrders.model_validate(turns[number]["orders"])
             world = run_turn(world, orders).world
@@ -169,11 +184,7 @@ class ClashService:
         return world
 
     def _keep(self, game_id: str, played: int, world: World) -> None:
-        with self._lock:
-            self._worlds[(game_id, played)] = world
-            self._worlds.move_to_end((game_id, played))
-            while len(self._worlds) > CACHED_WORLDS:
-                self._worlds.popitem(last=False)
+        self.worlds.put((game_id, played), world)
 
     # --- loading -----------------------------------------------------------------------------
     def open(self, game_id: str, seat: str, *, play_due: bool = True) -> Game:

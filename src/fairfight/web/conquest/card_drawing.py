@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import io
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
@@ -20,6 +18,7 @@ from importlib.resources import files
 from PIL import Image, ImageDraw, ImageFont
 
 from fairfight.conquest.mapsvg import BORDER, CHANGED, INSETS, SEA, load_shapes
+from fairfight.web.byte_cache import ByteCappedCache
 from fairfight.web.conquest.share_cards import (
     ATTACKER_COLOUR,
     DEFENDER_COLOUR,
@@ -44,7 +43,7 @@ __all__ = [
 CARD_SIZE = (1200, 630)
 """Open Graph's recommended picture size (1.91:1)."""
 CACHE_BYTES = 16 * 1024 * 1024
-"""Rendered cards kept per service (about 250 cards of some 65 KB)."""
+"""PNG bytes of rendered cards kept per process (about 250 cards of some 65 KB)."""
 _MARGIN = 56
 _MAP_BOX = (700, 56, 1144, 574)
 """Where the map sits on a card: left, top, right, bottom."""
@@ -355,33 +354,27 @@ def blank_png(size: Sequence[int] = CARD_SIZE) -> bytes:
 
 class RenderedCards:
     """Cards already drawn, by digest, the least recently asked for dropped first once their
-    bytes pass `max_bytes` (a card is drawn again if asked for after that)."""
+    PNG bytes pass `max_bytes` (a card is drawn again if asked for after that)."""
 
     def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
-        self.max_bytes = max_bytes
-        self._kept: OrderedDict[str, bytes] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
+        self._kept: ByteCappedCache[str, bytes] = ByteCappedCache(max_bytes, len)
+
+    @property
+    def max_bytes(self) -> int:
+        """The budget, in PNG bytes."""
+        return self._kept.max_bytes
 
     @property
     def kept_bytes(self) -> int:
         """The bytes held now."""
-        return self._bytes
+        return self._kept.bytes_used
 
     def png(self, card: Card) -> bytes:
         """The card's PNG, drawn at most once while it stays in the cache."""
         digest = card_digest(card)
-        with self._lock:
-            found = self._kept.get(digest)
-            if found is not None:
-                self._kept.move_to_end(digest)
-                return found
+        found = self._kept.get(digest)
+        if found is not None:
+            return found
         drawn = render_card(card)
-        with self._lock:
-            if digest not in self._kept and len(drawn) <= self.max_bytes:
-                self._kept[digest] = drawn
-                self._bytes += len(drawn)
-                while self._bytes > self.max_bytes:
-                    _, dropped = self._kept.popitem(last=False)
-                    self._bytes -= len(dropped)
+        self._kept.put(digest, drawn)
         return drawn

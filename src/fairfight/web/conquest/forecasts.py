@@ -16,7 +16,6 @@ forecast is handed the snapshot's public world, board and ledger only.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
@@ -24,12 +23,13 @@ from pydantic import BaseModel, Field
 
 from fairfight.conquest.forecast import FactionOdds, Forecast, forecast, pool_effect
 from fairfight.conquest.odds_history import seed_before
+from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.odds_views import FORECAST_THREADS, OddsStory
 from fairfight.web.conquest.refusals import Refusal
 
 __all__ = [
-    "EFFECT_CACHE_SIZE",
+    "EFFECT_CACHE_BYTES",
     "EFFECT_MAX_SEASONS",
     "FactionForecast",
     "ForecastCache",
@@ -45,8 +45,10 @@ __all__ = [
 
 EFFECT_MAX_SEASONS = 10_000
 """Most seasons one pool-effect question may cost (two forecasts of this many seasons)."""
-EFFECT_CACHE_SIZE = 128
-"""Pool-effect answers kept (per season state, faction and amount), oldest dropped first."""
+EFFECT_CACHE_BYTES = 8 * 1024 * 1024
+"""Bytes of pool-effect answers kept per process (by `deep_size`: some 3 KB an answer, so
+about 2,800 answers), per season state, faction and amount; least recently asked dropped
+first."""
 METHOD_ANCHOR = "forecast-method"
 """The id of the methodology note on the season home page."""
 
@@ -159,7 +161,8 @@ def _state_key(snap: Snapshot) -> StateKey:
 class ForecastCache:
     """Forecasts per season, made on one background thread; pages only read."""
 
-    def __init__(self, catalog: SeasonCatalog, seasons: int, fixed_seed: str | None) -> None:
+    def __init__(self, catalog: SeasonCatalog, seasons: int, fixed_seed: str | None,
+                 effect_cache_bytes: int = EFFECT_CACHE_BYTES) -> None:
         self.catalog = catalog
         self.seasons = seasons
         self.fixed_seed = fixed_seed
@@ -167,9 +170,11 @@ class ForecastCache:
         self._queued: set[int] = set()
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="forecast")
-        self._effects: OrderedDict[tuple[int, StateKey, str, int], PoolEffectView] = \
-            OrderedDict()
+        self.effects: ByteCappedCache[tuple[int, StateKey, str, int], PoolEffectView] = \
+            ByteCappedCache(effect_cache_bytes, deep_size)
+        """Pool-effect answers already made, by season, state, faction and amount."""
         self._effect_lock = threading.Lock()
+        """Held while an answer is made: one computation at a time."""
         self.computed = 0
         """Forecasts made so far (for tests and the curious)."""
         self.story = OddsStory(catalog, seasons=seasons)
@@ -265,14 +270,11 @@ class ForecastCache:
             raise LookupError(f"no faction has the code {code!r}")
         key = (snap.season_id, _state_key(snap), code, amount)
         with self._effect_lock:
-            known = self._effects.get(key)
+            known = self.effects.get(key)
             if known is not None:
-                self._effects.move_to_end(key)
                 return known
             answer = self._effect(snap, code, amount)
-            self._effects[key] = answer
-            while len(self._effects) > EFFECT_CACHE_SIZE:
-                self._effects.popitem(last=False)
+            self.effects.put(key, answer)
             return answer
 
     def _effect(self, snap: Snapshot, code: str, amount: int) -> PoolEffectView:

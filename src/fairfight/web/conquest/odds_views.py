@@ -13,11 +13,10 @@ each with its public chance.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
@@ -36,6 +35,7 @@ from fairfight.conquest.odds_history import (
 )
 from fairfight.core.executor import Threads
 from fairfight.plainwords import in_words
+from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.odds_chart import OddsChart, odds_chart
 
@@ -48,13 +48,15 @@ __all__ = [
     "ResolvedStakes",
     "StakesView",
     "StoryView",
-    "VIEWS_KEPT",
+    "VIEWS_BYTES",
 ]
 
 
-VIEWS_KEPT = 256
-"""Built views kept in memory (per season version, kept-odds version and page)."""
+VIEWS_BYTES = 8 * 1024 * 1024
+"""Bytes of built views kept per process (by `deep_size`: a season home's some 40 KB, one
+faction's chart some 12 KB), per season version, kept-odds version and page."""
 _View = TypeVar("_View")
+_MISSING = object()
 
 
 class MoverView(BaseModel):
@@ -200,13 +202,18 @@ of the interpreter's lock, so both cores work on one forecast while the event lo
 class OddsStory:
     """Keeps and shows the title odds over time of a catalog's seasons."""
 
-    def __init__(self, catalog: SeasonCatalog, seasons: int = HISTORY_SEASONS) -> None:
+    def __init__(self, catalog: SeasonCatalog, seasons: int = HISTORY_SEASONS,
+                 views_bytes: int = VIEWS_BYTES) -> None:
         self.catalog = catalog
         self.seasons = seasons
-        self._done: set[tuple[int, int, int]] = set()
+        self._done: dict[int, tuple[int, int]] = {}
+        """Per season, the (battle, ledger seq) whose stakes are known to be stored: only the
+        newest, since the worker sees a season's states in order (one entry per season)."""
         self._latest: dict[int, tuple[int, Forecast]] = {}
         self._history: dict[int, tuple[tuple[int, int, int], list[tuple[int, Forecast]]]] = {}
-        self._views: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self.views: ByteCappedCache[tuple[Any, ...], Any] = ByteCappedCache(views_bytes,
+                                                                             deep_size)
+        """Built views, by page, season, season version and kept-odds version."""
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ the background jobs
@@ -227,7 +234,7 @@ class OddsStory:
                 record_forecast(session, battle, made)
         with self._lock:
             self._latest[season_id] = (battle, made)
-        if not snap.board["ended"] and (season_id, battle, seq) not in self._done:
+        if not snap.board["ended"] and self._done.get(season_id) != (battle, seq):
             with self.catalog.read(season_id) as session:
                 known = read_stakes(session, battle + 1, seq)
             if known is None:
@@ -235,7 +242,7 @@ class OddsStory:
                 with self.catalog.database.transaction(season_id, write=True) as session:
                     record_stakes(session, battle + 1, seq, stored)
             with self._lock:
-                self._done.add((season_id, battle, seq))
+                self._done[season_id] = (battle, seq)
         return made
 
     def next_stakes(self, state: dict[str, Any], ledger: list[dict[str, Any]], now: Forecast,
@@ -278,19 +285,14 @@ class OddsStory:
 
     def _memo(self, snap: Snapshot, name: str, build: Callable[[], _View]) -> _View:
         """A view built once per season version and kept-odds version (they never change
-        in between); the newest `VIEWS_KEPT` are kept."""
+        in between); the most recently used are kept up to `VIEWS_BYTES`."""
         self.history(snap.season_id)  # refreshes the kept-odds version
         key = (name, snap.season_id, snap.version, self._history[snap.season_id][0])
-        with self._lock:
-            if key in self._views:
-                self._views.move_to_end(key)
-                found: _View = self._views[key]
-                return found
+        found = self.views.get(key, _MISSING)
+        if found is not _MISSING:
+            return cast(_View, found)
         made = build()
-        with self._lock:
-            self._views[key] = made
-            while len(self._views) > VIEWS_KEPT:
-                self._views.popitem(last=False)
+        self.views.put(key, made)
         return made
 
     def _points(self, season_id: int) -> list[tuple[int, dict[str, float]]]:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 from typing import TypeVar
 
 from fairfight.conquest.mapsvg import faction_colours, load_shapes, shapes_digest
 from fairfight.core.records import canonical_json
+from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest import episode_views, views
 from fairfight.web.conquest.catalog import Snapshot
 
@@ -25,6 +26,7 @@ __all__ = [
     "Card",
     "CardSide",
     "DEFENDER_COLOUR",
+    "DIGESTS_BYTES",
     "DIGEST_CHARS",
     "EpisodeCard",
     "LEADERS_SHOWN",
@@ -130,16 +132,29 @@ class SiteCard:
 
 Card = EpisodeCard | SeasonCard | SiteCard
 _Built = TypeVar("_Built")
+DIGESTS_BYTES = 4 * 1024 * 1024
+"""Bytes of cards whose digest is kept per process, by `deep_size` of the card (the key: an
+episode's or season's card with its map's colours weighs some 18 KB, so about 230 cards)."""
+_DIGESTS: ByteCappedCache[Card, str] = ByteCappedCache(DIGESTS_BYTES, deep_size,
+                                                       key_size_of=deep_size)
 
 
 def _kind(card: Card) -> str:
     return {EpisodeCard: "episode", SeasonCard: "season", SiteCard: "site"}[type(card)]
 
 
-@lru_cache(maxsize=1024)
-def card_digest(card: Card) -> str:
+def card_digest(card: Card, kept: ByteCappedCache[Card, str] = _DIGESTS) -> str:
     """The SHA-256 (first `DIGEST_CHARS` hex digits) of everything the picture is drawn from:
-    the card's values, the outlines' digest when it has a map, and the renderer's version."""
+    the card's values, the outlines' digest when it has a map, and the renderer's version
+    (worked out once while the card stays in `kept`)."""
+    found = kept.get(card)
+    if found is None:
+        found = _digest(card)
+        kept.put(card, found)
+    return found
+
+
+def _digest(card: Card) -> str:
     thumbnail = getattr(card, "thumbnail", None)
     inputs = {
         "renderer": RENDERER_VERSION,
