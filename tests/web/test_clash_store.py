@@ -10,10 +10,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 
 from fairfight.clash import tables as t
+from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.world import world_from_scenario
 from fairfight.web import WebSettings, create_app
 from fairfight.web.clash import service
 from fairfight.web.clash.sandbox import clash_database_url
-from tests.web.test_clash_seats import commit, open_seats, order, seat_state
+from fairfight.web.clash.store import ClashStore
+from tests.web.test_clash_seats import CROSSING, commit, open_seats, order, seat_state
 
 
 @pytest.fixture
@@ -128,3 +131,28 @@ def test_the_clash_settings_are_read_from_the_services_settings(
     assert (service.games_per_client, service.turn_clock_seconds) == (3, 60)
     assert service.store.url == url
     assert clash_database_url("sqlite:///season.db", url) == url
+
+
+def test_the_world_cache_stays_within_its_byte_budget(tmp_path: Path) -> None:
+    """Worlds past the budget are dropped (least recently used first) and replayed again
+    when asked: the same worlds as a service that kept none."""
+    store = ClashStore(f"sqlite:///{tmp_path / 'clash.db'}")
+    first = service.world_bytes(world_from_scenario(parse_scenario(CROSSING)))
+    budget = 2 * first
+    kept = service.ClashService(store, worlds_bytes=budget)
+    game_id, _ = kept.start(name="Crossing", scenario=CROSSING, mode="solo", humans=("blue",),
+                            ai_players=("red",), client="127.0.0.1")
+    for _ in range(5):
+        game = kept.open(game_id, "blue")
+        kept.commit(game, game.world.turn)
+        assert kept.worlds.bytes_used <= budget
+    turns = store.turns(game_id)
+    assert len(turns) == 5 and len(kept.worlds) < 6   # six worlds made, some dropped
+    row = store.game(game_id)
+    assert row is not None
+    fresh = service.ClashService(store, worlds_bytes=0)   # keeps nothing: replays each time
+    for played in range(len(turns) + 1):
+        assert (kept.world_after(row, turns, played).to_scenario()
+                == fresh.world_after(row, turns, played).to_scenario())
+        assert kept.worlds.bytes_used <= budget and len(fresh.worlds) == 0
+    store.engine.dispose()

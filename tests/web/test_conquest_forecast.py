@@ -15,8 +15,10 @@ from fastapi.testclient import TestClient
 
 from fairfight.conquest import engine, scenario, season
 from fairfight.conquest.forecast import forecast, pool_effect
+from fairfight.web.byte_cache import deep_size
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.database import SeasonDatabase
+from fairfight.web.conquest.forecasts import ForecastCache
 from fairfight.web.conquest.live import Broadcaster
 from tests.web.conquest_support import make_app
 
@@ -182,3 +184,27 @@ def test_forecasts_switched_off(client: TestClient) -> None:
     assert "not computed on this service" in client.get("/conquest/1").text
     code = client.get("/api/seasons/1/standings").json()[0]["faction"]
     assert client.get(f"/api/seasons/1/factions/{code}/pool-effect?amount=5").status_code == 409
+
+
+def test_pool_effect_answers_stay_within_their_byte_budget(season_file: Path) -> None:
+    """Answers past the budget drop the least recently asked; a kept one is not recomputed."""
+    catalog = SeasonCatalog(SeasonDatabase(f"sqlite:///{season_file}"))
+    try:
+        snap = catalog.snapshot(1)
+        codes = sorted(code for code, f in snap.board["factions"].items() if f["standing"])[:5]
+        probe = ForecastCache(catalog, 100, None)
+        one = probe.pool_effect(snap, codes[0], 0)
+        probe.close()
+        budget = deep_size(one) * 5 // 2  # room for two answers, not three
+        cache = ForecastCache(catalog, 100, None, effect_cache_bytes=budget)
+        answers = []
+        for code in codes:
+            answers.append(cache.pool_effect(snap, code, 0))
+            assert cache.effects.bytes_used <= budget
+        assert len(cache.effects) == 2
+        assert cache.pool_effect(snap, codes[-1], 0) is answers[-1]  # kept
+        again = cache.pool_effect(snap, codes[0], 0)  # dropped: made again, the same answer
+        assert again is not answers[0] and again == answers[0]
+        cache.close()
+    finally:
+        catalog.close()

@@ -5,11 +5,17 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
 
 from fairfight.conquest import season, synthetic_map
 from fairfight.conquest.mapsvg import CHANGED
+from fairfight.web.byte_cache import ByteCappedCache, deep_size
+from fairfight.web.conquest import views
+from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.database import SeasonDatabase
+from fairfight.web.conquest_map import DrawnMap, map_picture
 from tests.web.conquest_support import SEED, make_app
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -88,3 +94,28 @@ def test_pages_point_at_one_cacheable_file_of_outlines(client: TestClient) -> No
     assert {href.split("#")[1] for href in hrefs} == ids and len(ids) == 136
     stale = client.get("/conquest/maps/north-america.svg?v=old")
     assert stale.status_code == 200 and stale.headers["cache-control"] == "no-cache"
+
+
+def test_drawn_maps_stay_within_their_byte_budget(season_file: Path) -> None:
+    """One map per state (after each battle); past the budget the least recently drawn are
+    dropped and drawn again, the same picture."""
+    catalog = SeasonCatalog(SeasonDatabase(f"sqlite:///{season_file}"))
+    try:
+        snap = catalog.snapshot(1)
+        states = [views.map_state(snap, number) for number in range(len(snap.history) + 1)]
+        probe: ByteCappedCache[Any, DrawnMap] = ByteCappedCache(1 << 30, deep_size,
+                                                               key_size_of=deep_size)
+        map_picture(states[0], "north-america", probe)
+        budget = probe.bytes_used * 5 // 2   # room for two maps, not three
+        kept: ByteCappedCache[Any, DrawnMap] = ByteCappedCache(budget, deep_size,
+                                                              key_size_of=deep_size)
+        pictures = []
+        for state in states:
+            pictures.append(map_picture(state, "north-america", kept))
+            assert kept.bytes_used <= budget
+        assert len(states) > 3 and len(kept) == 2
+        assert map_picture(states[-1], "north-america", kept) is pictures[-1]   # kept
+        again = map_picture(states[0], "north-america", kept)   # dropped: drawn again
+        assert again is not pictures[0] and again == pictures[0]
+    finally:
+        catalog.close()

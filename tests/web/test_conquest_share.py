@@ -3,6 +3,8 @@ every page, the Atom feed read back by feedparser, and framing allowed for the e
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import io
 import re
 import struct
@@ -19,11 +21,19 @@ from PIL import Image
 
 from fairfight.conquest import scenario, season
 from fairfight.conquest.synthetic import synthetic_map
+from fairfight.core.records import canonical_json
 from fairfight.web import WebSettings, create_app
+from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest import card_drawing
 from fairfight.web.conquest.card_drawing import RenderedCards, render_card
 from fairfight.web.conquest.demo_season import build_demo_season
-from fairfight.web.conquest.share_cards import SiteCard
+from fairfight.web.conquest.share_cards import (
+    DIGEST_CHARS,
+    RENDERER_VERSION,
+    Card,
+    SiteCard,
+    card_digest,
+)
 from tests.web.conquest_support import SEED, make_app
 
 PAGE_KINDS = {
@@ -196,6 +206,22 @@ def test_rendered_cards_stay_within_their_byte_bound(monkeypatch: pytest.MonkeyP
     assert kept.png(cards[3]) == render_card(cards[3]) and len(drawn) == 4  # kept: not drawn
     kept.png(cards[0])  # dropped when the bound was passed: drawn again
     assert len(drawn) == 5 and kept.kept_bytes <= kept.max_bytes
+
+
+def test_card_digests_stay_within_their_byte_budget() -> None:
+    """Digests are kept by card, weighed with the card; past the budget the least recently
+    asked are dropped and worked out again, to the same digest."""
+    cards = [SiteCard("fairfight", f"tagline {n}", ("Conquest", "Clash")) for n in range(6)]
+    one = deep_size(cards[0]) + deep_size("0" * DIGEST_CHARS)
+    budget = one * 5 // 2   # room for two cards, not three
+    kept: ByteCappedCache[Card, str] = ByteCappedCache(budget, deep_size, key_size_of=deep_size)
+    for card in cards:
+        by_hand = hashlib.sha256(canonical_json({
+            "renderer": RENDERER_VERSION, "kind": "site", "card": dataclasses.asdict(card),
+            "outlines": None})).hexdigest()[:DIGEST_CHARS]
+        assert card_digest(card, kept) == by_hand
+        assert kept.bytes_used <= budget
+    assert len(kept) == 2 and kept.get(cards[-1]) is not None and kept.get(cards[0]) is None
 
 
 # ----------------------------------------------------------------------------- the feed

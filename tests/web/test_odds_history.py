@@ -20,6 +20,7 @@ from fairfight.conquest.odds_history import (
     read_stakes,
     record_forecast,
 )
+from fairfight.web.byte_cache import deep_size
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.forecasts import forecast_seed_for, forecast_stem, public_state
@@ -164,4 +165,25 @@ def test_a_rebellion_s_stakes_resolve_on_its_episode(tmp_path: Path) -> None:
     assert battle == 3
     fought = [m for m in moved if m.faction in (resolved.winner, resolved.loser)]
     assert fought and all("rebellion" in m.reason for m in fought)
+    story.catalog.close()
+
+
+def test_built_views_stay_within_their_byte_budget(tmp_path: Path) -> None:
+    """Each faction's chart is a view of its own; past the budget the least recently shown
+    are dropped and built again, the same view."""
+    path = _season(tmp_path, 2)
+    story = OddsStory(_catalog(path), seasons=300)
+    snap = story.catalog.snapshot(1)
+    story.update(snap, public_state(snap), forecast_seed_for(snap, None))
+    codes = sorted(snap.board["factions"])
+    budget = deep_size(story.chart(snap, codes[0])) * 5 // 2   # room for two charts
+    small = OddsStory(story.catalog, seasons=300, views_bytes=budget)
+    charts = []
+    for code in codes:
+        charts.append(small.chart(snap, code))
+        assert small.views.bytes_used <= budget
+    assert len(codes) > 2 and len(small.views) == 2
+    assert small.chart(snap, codes[-1]) is charts[-1]   # kept
+    again = small.chart(snap, codes[0])   # dropped: built again, the same chart
+    assert again is not charts[0] and again == charts[0]
     story.catalog.close()
