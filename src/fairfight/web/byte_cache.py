@@ -27,6 +27,10 @@ _SHARED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType
            types.MethodType, enum.Enum)
 """Objects that belong to the program, not to a value (classes, functions, enum members):
 `deep_size` does not count them."""
+_ATOM_KINDS = (str, bytes, bytearray, int, float, complex)
+"""Values that hold nothing else (`bool` is an `int`)."""
+_ATOMS = frozenset({*_ATOM_KINDS, bool, type(None)})
+_CONTAINERS = frozenset({tuple, list, set, frozenset, dict})
 
 
 def deep_size(value: object, shared: Iterable[object] = ()) -> int:
@@ -40,18 +44,22 @@ def deep_size(value: object, shared: Iterable[object] = ()) -> int:
     total = 0
     while pending:
         item = pending.pop()
-        if id(item) in seen or isinstance(item, _SHARED):
+        if id(item) in seen:
             continue
         seen.add(id(item))
-        total += sys.getsizeof(item)
-        if isinstance(item, str | bytes | bytearray | int | float | complex | bool):
+        if type(item) in _ATOMS:
+            total += sys.getsizeof(item)
             continue
+        if isinstance(item, _SHARED):
+            continue
+        total += sys.getsizeof(item)
         if isinstance(item, dict):
             pending.extend(item.keys())
             pending.extend(item.values())
         elif isinstance(item, tuple | list | set | frozenset):
             pending.extend(item)
-        pending.extend(_attributes(item))
+        if type(item) not in _CONTAINERS and not isinstance(item, _ATOM_KINDS):
+            pending.extend(_attributes(item))
     return total
 
 

@@ -115,9 +115,9 @@ def shapes_version(map_name: str) -> str:
 
 
 _MapKey = tuple[str, int, tuple[RegionView, ...]]
-MAPS_BYTES = 16 * 1024 * 1024
+MAPS_BYTES = 8 * 1024 * 1024
 """Bytes of drawn maps kept per process, by `deep_size` of the picture and of its key, the
-regions' owners (on the North America map some 70 KB and 27 KB, so about 170 maps)."""
+regions' owners (on the North America map some 70 KB and 27 KB, so about 85 maps)."""
 _DRAWN: ByteCappedCache[_MapKey, DrawnMap] = ByteCappedCache(MAPS_BYTES, deep_size,
                                                              key_size_of=deep_size)
 

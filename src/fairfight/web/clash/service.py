@@ -33,7 +33,7 @@ from fairfight.web.clash.store import TABLE_SEAT, ClashStore, Draft, GameRow, Tu
 
 __all__ = ["ClashService", "Game", "MODES", "WORLDS_BYTES", "world_bytes"]
 
-WORLDS_BYTES = 64 * 1024 * 1024
+WORLDS_BYTES = 32 * 1024 * 1024
 """Bytes of worlds kept per process for replays, by `world_bytes` (at the caps, 200 units on
 48 x 48 tiles, a game's first world weighs some 1.2 MB and each later one some 200 KB)."""
 MODES = ("solo", "hotseat", "online")

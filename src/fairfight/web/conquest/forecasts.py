@@ -45,9 +45,9 @@ __all__ = [
 
 EFFECT_MAX_SEASONS = 10_000
 """Most seasons one pool-effect question may cost (two forecasts of this many seasons)."""
-EFFECT_CACHE_BYTES = 8 * 1024 * 1024
+EFFECT_CACHE_BYTES = 4 * 1024 * 1024
 """Bytes of pool-effect answers kept per process (by `deep_size`: some 3 KB an answer, so
-about 2,800 answers), per season state, faction and amount; least recently asked dropped
+about 1,400 answers), per season state, faction and amount; least recently asked dropped
 first."""
 METHOD_ANCHOR = "forecast-method"
 """The id of the methodology note on the season home page."""

@@ -132,9 +132,9 @@ class SiteCard:
 
 Card = EpisodeCard | SeasonCard | SiteCard
 _Built = TypeVar("_Built")
-DIGESTS_BYTES = 4 * 1024 * 1024
+DIGESTS_BYTES = 2 * 1024 * 1024
 """Bytes of cards whose digest is kept per process, by `deep_size` of the card (the key: an
-episode's or season's card with its map's colours weighs some 18 KB, so about 230 cards)."""
+episode's or season's card with its map's colours weighs some 18 KB, so about 110 cards)."""
 _DIGESTS: ByteCappedCache[Card, str] = ByteCappedCache(DIGESTS_BYTES, deep_size,
                                                        key_size_of=deep_size)
 
