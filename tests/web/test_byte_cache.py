@@ -142,3 +142,20 @@ def test_deep_size_leaves_out_what_is_shared() -> None:
     world = _Pair(board, "own")
     assert deep_size(world, shared=(board,)) == sys.getsizeof(world) + sys.getsizeof("own")
     assert deep_size(world) > 10_000
+
+
+def test_get_or_make_makes_a_missing_value_once_and_keeps_none_too() -> None:
+    made: list[str] = []
+
+    def make(value: bytes | None) -> bytes | None:
+        made.append("made")
+        return value
+
+    cache: ByteCappedCache[str, bytes | None] = ByteCappedCache(100, lambda v: len(v or b"."))
+    assert cache.get_or_make("a", lambda: make(b"abc")) == b"abc"
+    assert cache.get_or_make("a", lambda: make(b"other")) == b"abc"
+    assert cache.get_or_make("none", lambda: make(None)) is None
+    assert cache.get_or_make("none", lambda: make(b"late")) is None
+    assert made == ["made", "made"]
+    assert cache.get_or_make("big", lambda: make(b"x" * 200)) == b"x" * 200  # given, not kept
+    assert cache.get("big") is None and cache.bytes_used == 4

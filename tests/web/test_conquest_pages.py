@@ -10,6 +10,9 @@ from fastapi.testclient import TestClient
 
 from fairfight.conquest import episodes, season, tables
 from fairfight.conquest.rules import rules_context
+from fairfight.web.conquest import episode_views, views
+from fairfight.web.conquest.catalog import SNAPSHOT_VIEWS_BYTES, SeasonCatalog
+from fairfight.web.conquest.database import SeasonDatabase
 
 HTML = {"accept": "text/html"}
 
@@ -168,3 +171,22 @@ def test_the_card_offers_the_amounts_the_ledger_accepts(
     after = client.get(f"/api/seasons/1/factions/{code}").json()
     assert after["amounts"] == [5, 10, 15, 20, 25, 30, 35]
     assert after["pool_note"].startswith("$15: spent in this faction's next regular battle")
+
+
+def test_a_snapshots_views_are_kept_within_its_byte_budget(season_file: Path) -> None:
+    """The views one season version memoises (episodes, the season home, the checks) are held
+    by bytes like every other cache: built once, then the kept one is served."""
+    catalog = SeasonCatalog(SeasonDatabase(f"sqlite:///{season_file}"))
+    try:
+        snap = catalog.snapshot(1)
+        assert snap.views.max_bytes == SNAPSHOT_VIEWS_BYTES
+        first = [episode_views.episode(snap, n) for n in range(1, len(snap.history) + 1)]
+        home = views.season_view(snap, payments_only=False)
+        assert 0 < snap.views.bytes_used <= SNAPSHOT_VIEWS_BYTES
+        assert [episode_views.episode(snap, n) for n in range(1, len(first) + 1)] == first
+        assert all(again is kept for again, kept in zip(
+            [episode_views.episode(snap, n) for n in range(1, len(first) + 1)], first,
+            strict=True))
+        assert views.season_view(snap, payments_only=False) is home
+    finally:
+        catalog.close()

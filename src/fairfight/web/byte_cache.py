@@ -27,6 +27,8 @@ _SHARED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType
            types.MethodType, enum.Enum)
 """Objects that belong to the program, not to a value (classes, functions, enum members):
 `deep_size` does not count them."""
+_ABSENT = object()
+"""What `get` answers in `get_or_make` for a key not kept (a kept value may be None)."""
 _ATOM_KINDS = (str, bytes, bytearray, int, float, complex)
 """Values that hold nothing else (`bool` is an `int`)."""
 _ATOMS = frozenset({*_ATOM_KINDS, bool, type(None)})
@@ -114,6 +116,17 @@ class ByteCappedCache(Generic[_K, _V]):
                 return default
             self._entries.move_to_end(key)
             return found[0]
+
+    def get_or_make(self, key: _K, make: Callable[[], _V]) -> _V:
+        """The value kept for `key`, or `make()` kept and returned (made outside the lock: two
+        threads may both make it, and the second one kept wins, which is harmless for the
+        pure views these caches hold)."""
+        found = self.get(key, _ABSENT)
+        if found is _ABSENT:
+            made = make()
+            self.put(key, made)
+            return made
+        return found  # type: ignore[return-value]
 
     def put(self, key: _K, value: _V) -> bool:
         """Keep `value` for `key` (replacing what was kept), dropping the least recently used

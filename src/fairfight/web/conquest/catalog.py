@@ -20,9 +20,19 @@ from fairfight.conquest import engine, ledger, log
 from fairfight.conquest.season import SeasonSummary, summary_in
 from fairfight.conquest.store import SeasonStore, Version
 from fairfight.core.errors import InputError
+from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest.database import SeasonDatabase
 
-__all__ = ["SeasonCatalog", "Snapshot", "Version"]
+__all__ = ["SNAPSHOT_VIEWS_BYTES", "SeasonCatalog", "Snapshot", "Version"]
+
+SNAPSHOT_VIEWS_BYTES = 16 * 1024 * 1024
+"""Bytes of views one season's snapshot keeps (by `deep_size`): an episode weighs some 40 KB,
+so a whole season's episodes, cards and checks fit many times over; the cap only matters
+for a season far longer than the maps make."""
+
+
+def _snapshot_views() -> ByteCappedCache[str, Any]:
+    return ByteCappedCache(SNAPSHOT_VIEWS_BYTES, deep_size)
 
 
 @dataclass(slots=True)
@@ -37,7 +47,7 @@ class Snapshot:
     regions: dict[str, dict[str, Any]]
     head: dict[str, Any] | None = None
     """The season log's latest signed head (None for a season made before the log)."""
-    views: dict[str, Any] = field(default_factory=dict)
+    views: ByteCappedCache[str, Any] = field(default_factory=_snapshot_views)
     """Views built from this snapshot, memoised by name (they never change for a version)."""
 
     @property

@@ -80,14 +80,16 @@ def _odds(entry: dict[str, Any]) -> OddsView:
 
 def episode(snap: Snapshot, number: int) -> EpisodeView:
     """One battle's episode."""
-    key = f"episode:{number}"
-    if key in snap.views:
-        cached: EpisodeView = snap.views[key]
-        return cached
+    view: EpisodeView = snap.views.get_or_make(f"episode:{number}",
+                                               lambda: _episode(snap, number))
+    return view
+
+
+def _episode(snap: Snapshot, number: int) -> EpisodeView:
     entry = snap.history[number - 1]
     text = episodes.episode_view(entry, names(snap))
     morale = entry["morale_after"]
-    view = EpisodeView(
+    return EpisodeView(
         season=snap.season_id,
         number=number,
         kind=entry["kind"],
@@ -127,5 +129,3 @@ def episode(snap: Snapshot, number: int) -> EpisodeView:
         previous=number - 1 if number > 1 else None,
         next=number + 1 if number < len(snap.history) else None,
     )
-    snap.views[key] = view
-    return view

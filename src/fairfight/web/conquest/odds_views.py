@@ -56,7 +56,6 @@ VIEWS_BYTES = 8 * 1024 * 1024
 """Bytes of built views kept per process (by `deep_size`: a season home's some 40 KB, one
 faction's chart some 12 KB), per season version, kept-odds version and page."""
 _View = TypeVar("_View")
-_MISSING = object()
 
 
 class MoverView(BaseModel):
@@ -288,12 +287,7 @@ class OddsStory:
         in between); the most recently used are kept up to `VIEWS_BYTES`."""
         self.history(snap.season_id)  # refreshes the kept-odds version
         key = (name, snap.season_id, snap.version, self._history[snap.season_id][0])
-        found = self.views.get(key, _MISSING)
-        if found is not _MISSING:
-            return cast(_View, found)
-        made = build()
-        self.views.put(key, made)
-        return made
+        return cast(_View, self.views.get_or_make(key, build))
 
     def _points(self, season_id: int) -> list[tuple[int, dict[str, float]]]:
         return [(battle, _chances(made)) for battle, made in self.history(season_id)]

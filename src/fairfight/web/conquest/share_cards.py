@@ -211,9 +211,7 @@ def _episode_thumbnail(snap: Snapshot, number: int) -> MapThumbnail | None:
 
 def _memoised(snap: Snapshot, key: str, build: Callable[[], _Built]) -> _Built:
     """`build()`, once per snapshot (a snapshot is one version of the season)."""
-    if key not in snap.views:
-        snap.views[key] = build()
-    found: _Built = snap.views[key]
+    found: _Built = snap.views.get_or_make(key, build)
     return found
 
 

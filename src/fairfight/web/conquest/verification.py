@@ -109,10 +109,10 @@ def verification(
     """The verify page's content (checks only once the seed is revealed). `log_files` reads the
     season log and refunds owed as the archive holds them (`SeasonCatalog.log_files`); it is
     called only when the checks are first built for this version of the season."""
-    if "verification" not in snap.views:
+    def build() -> Verification:
         summary = snap.summary
         revealed = summary.revealed_seed is not None
-        snap.views["verification"] = Verification(
+        return Verification(
             revealed=revealed,
             seed=summary.revealed_seed,
             commitment=summary.commitment,
@@ -121,5 +121,6 @@ def verification(
             ended=summary.board["ended"],
             steps=_steps(snap, log_files()) if revealed else [],
         )
-    result: Verification = snap.views["verification"]
+
+    result: Verification = snap.views.get_or_make("verification", build)
     return result

@@ -80,9 +80,8 @@ def banners(entry: dict[str, Any]) -> list[Banner]:
 
 def names(snap: Snapshot) -> dict[str, str]:
     """Every region's (and faction's) display name, by code."""
-    if "names" not in snap.views:
-        snap.views["names"] = {code: snap.name_of(code) for code in snap.regions}
-    found: dict[str, str] = snap.views["names"]
+    found: dict[str, str] = snap.views.get_or_make(
+        "names", lambda: {code: snap.name_of(code) for code in snap.regions})
     return found
 
 
@@ -120,10 +119,9 @@ def battle_line(season_id: int, entry: dict[str, Any],
 
 def pending_board(snap: Snapshot) -> dict[str, Any]:
     """The board as the next battle will see it: contributions dated to it already applied."""
-    if "pending" not in snap.views:
-        state = {"world": snap.world, "key": "", "max_battles": None, "board": snap.board}
-        snap.views["pending"] = engine.pending_board(state, snap.summary.ledger)
-    board: dict[str, Any] = snap.views["pending"]
+    state = {"world": snap.world, "key": "", "max_battles": None, "board": snap.board}
+    board: dict[str, Any] = snap.views.get_or_make(
+        "pending", lambda: engine.pending_board(state, snap.summary.ledger))
     return board
 
 
@@ -174,13 +172,15 @@ def season_ref(snap: Snapshot) -> SeasonRef:
 
 def season_view(snap: Snapshot, payments_only: bool) -> SeasonView:
     """The season home."""
-    key = f"season:{payments_only}"
-    if key in snap.views:
-        cached: SeasonView = snap.views[key]
-        return cached
+    view: SeasonView = snap.views.get_or_make(
+        f"season:{payments_only}", lambda: _season_view(snap, payments_only))
+    return view
+
+
+def _season_view(snap: Snapshot, payments_only: bool) -> SeasonView:
     summary, header = snap.summary, snap.summary.header
     spec = header["beacon"]
-    view = SeasonView(
+    return SeasonView(
         id=snap.season_id,
         map_name=header["map_name"],
         engine_version=header["engine_version"],
@@ -203,8 +203,6 @@ def season_view(snap: Snapshot, payments_only: bool) -> SeasonView:
         champion_text=champion_text(snap),
         facts=log_views.public_facts(snap),
     )
-    snap.views[key] = view
-    return view
 
 
 def battle_page(snap: Snapshot, page: int, per_page: int) -> BattlePage:
