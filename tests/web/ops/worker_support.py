@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,12 +23,15 @@ import httpx
 
 from fairfight.web.conquest.operator import token_digest
 from tests.web.conquest_support import ADMIN_TOKEN, free_port
-from tests.web.live_support import GIVE_UP_SECONDS, sse_blocks, wait_until
+from tests.web.live_support import GIVE_UP_SECONDS, StreamReader, wait_until
 
 __all__ = ["PinnedClient", "PinnedStream", "ServedWorkers", "served_workers"]
 
 SOURCE = Path(__file__).resolve().parents[3] / "src"
 WORKERS = 2
+STARTUP_SECONDS = 300.0
+"""How long workers may take to start (seconds of CPU each, on two busy cores); only so a
+broken server cannot hang the suite."""
 
 
 def _local_address(answer: httpx.Response) -> object:
@@ -45,20 +47,13 @@ def _parent_of(pid: int) -> int | None:
     return int(stat.rpartition(")")[2].split()[1])
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 class PinnedClient:
     """An HTTP client held to one connection, hence to one worker, whose pid it knows."""
 
     def __init__(self, base: str) -> None:
-        self.http = httpx.Client(base_url=base, timeout=GIVE_UP_SECONDS, limits=httpx.Limits(
-            max_connections=1, max_keepalive_connections=1))
+        self.http = httpx.Client(  # plain HTTP: no TLS context to build for each client
+            base_url=base, timeout=GIVE_UP_SECONDS, verify=False,
+            limits=httpx.Limits(max_connections=1, max_keepalive_connections=1))
         answer = self.http.get("/healthz")
         assert answer.status_code == 200, answer.text
         self.pid: int = answer.json()["pid"]
@@ -80,63 +75,37 @@ class PinnedClient:
         self.http.close()
 
 
-class PinnedStream:
-    """An event stream read on a thread through a `PinnedClient` (so on its worker)."""
+class PinnedStream(StreamReader):
+    """An event stream read on a thread through a `PinnedClient`, so on that client's worker
+    as long as it came over the client's connection (`connection` says which one it did)."""
 
     def __init__(self, client: PinnedClient, path: str) -> None:
         self.client = client
-        self.blocks: list[dict[str, str]] = []
         self.connection: object = None
-        self.ended = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._read, args=(path,), daemon=True)
-        self._thread.start()
+        super().__init__("", path)  # the path is relative to the client's base URL
 
-    def _read(self, path: str) -> None:
-        try:
-            with self.client.http.stream("GET", path) as response:
-                self.connection = _local_address(response)
-                for block in sse_blocks(response):
-                    self.blocks.append(block)
-                    if self._stop.is_set():
-                        return
-        except httpx.HTTPError:
-            pass
-        finally:
-            self.ended.set()
-
-    def events(self, kind: str) -> list[dict[str, str]]:
-        return [block for block in self.blocks if block.get("event") == kind]
-
-    def wait_for(self, kind: str, count: int) -> list[dict[str, str]]:
-        """Wait until `count` events of `kind` have arrived; returns them."""
-        wait_until(lambda: len(self.events(kind)) >= count or self.ended.is_set(),
-                   f"{count} {kind} events")
-        found = self.events(kind)
-        assert len(found) >= count, self.blocks
-        return found
-
-    def opened(self) -> None:
-        """Wait for the opening block; it came over the client's pinned connection."""
-        wait_until(lambda: bool(self.blocks) or self.ended.is_set(), "the opening block")
-        assert self.blocks, "the stream ended before it opened"
-        assert self.connection == self.client.connection, "the stream is on another worker"
-
-    def close(self) -> None:
-        """Stop at the next block, then let the thread go."""
-        self._stop.set()
+    @contextmanager
+    def _open(self, url: str, headers: dict[str, str]) -> Iterator[httpx.Response]:
+        with self.client.http.stream("GET", url, headers=headers) as response:
+            self.connection = _local_address(response)
+            yield response
 
 
 class ServedWorkers:
-    """One running `fairfight serve --workers 2`: its supervisor and base URL."""
+    """One running `fairfight serve --workers 2`: its supervisor, base URL and error log."""
 
-    def __init__(self, process: subprocess.Popen[bytes], base: str) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], base: str, log: Path) -> None:
         self.process = process
         self.base = base
+        self.log = log
 
     def is_worker(self, pid: int) -> bool:
         """A live child of the supervisor (never the supervisor itself)."""
         return pid != self.process.pid and _parent_of(pid) == self.process.pid
+
+    def answering_pids(self) -> set[int]:
+        """The pids of both workers (waiting for one still starting)."""
+        return self._new_workers(set(), WORKERS)
 
     def pinned_pair(self) -> tuple[PinnedClient, PinnedClient]:
         """Two pinned clients on two different workers (connections are opened until the
@@ -159,47 +128,35 @@ class ServedWorkers:
             client.close()
         raise AssertionError(f"no connection reached worker {pid}")
 
-    def answering_pids(self) -> set[int]:
-        """The pids of both workers, asked over new connections."""
-        found: set[int] = set()
-        for _ in range(400):
-            with httpx.Client(base_url=self.base, timeout=GIVE_UP_SECONDS) as http:
-                found.add(http.get("/healthz").json()["pid"])
-            if len(found) == WORKERS:
-                return found
-        raise AssertionError(f"only {found} answer")
-
     def replaced(self, gone: int, known: set[int], how: signal.Signals) -> int:
-        """Signal worker `gone`, wait until it is no more and a worker not in `known`
-        answers; that new worker's pid."""
+        """Signal worker `gone`, wait until it is no more (reaped by the supervisor) and a
+        worker not in `known` answers; that new worker's pid."""
         assert self.is_worker(gone), f"{gone} is not a worker of this server"
         os.kill(gone, how)
-        wait_until(lambda: not _alive(gone), f"worker {gone} ends")  # reaped by the supervisor
-        newcomer: list[int] = []
+        wait_until(lambda: not self.is_worker(gone), f"worker {gone} ends")
+        (newcomer,) = self._new_workers(known, 1)
+        assert self.is_worker(newcomer)
+        return newcomer
 
-        def new_worker_answers() -> bool:
-            assert self.process.poll() is None, "the supervisor stopped"
-            try:
-                with httpx.Client(base_url=self.base, timeout=GIVE_UP_SECONDS) as http:
+    def _new_workers(self, known: set[int], count: int) -> set[int]:
+        """Wait until `count` workers not in `known` have answered, asked over new
+        connections (starting a worker takes seconds of CPU)."""
+        seen: set[int] = set()
+        give_up = time.monotonic() + STARTUP_SECONDS
+        with httpx.Client(base_url=self.base, timeout=GIVE_UP_SECONDS, verify=False,
+                          headers={"Connection": "close"}) as http:
+            while len(seen) < count:
+                assert self.process.poll() is None, self.log.read_text()
+                assert time.monotonic() < give_up, f"gave up waiting for workers: {seen}"
+                try:
                     pid = http.get("/healthz").json()["pid"]
-            except httpx.TransportError:
-                return False
-            if pid not in known:
-                newcomer.append(pid)
-                return True
-            time.sleep(0.05)
-            return False
-
-        wait_until(new_worker_answers, "the restarted worker answers")
-        assert self.is_worker(newcomer[0])
-        return newcomer[0]
-
-
-def _answers(base: str) -> bool:
-    try:
-        return httpx.get(f"{base}/readyz", timeout=5).status_code == 200
-    except httpx.HTTPError:
-        return False
+                except httpx.TransportError:
+                    pid = None
+                if pid is None or pid in known:
+                    time.sleep(0.02)
+                else:
+                    seen.add(pid)
+        return seen
 
 
 @contextmanager
@@ -226,16 +183,21 @@ def served_workers(database: str, log_folder: Path) -> Iterator[ServedWorkers]:
             [sys.executable, "-m", "fairfight", "serve", "--db", database, "--port", str(port),
              "--workers", str(WORKERS)], stdout=out, stderr=err, env=environment,
             cwd=log_folder)
-    served = ServedWorkers(process, f"http://127.0.0.1:{port}")
+    served = ServedWorkers(process, f"http://127.0.0.1:{port}", log_folder / "server.log")
     try:
-        wait_until(lambda: process.poll() is not None or _answers(served.base),
-                   "the server answers")
-        assert process.poll() is None, (log_folder / "server.log").read_text()
+        served.answering_pids()
         yield served
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        ended = _stopped(process)
+    assert ended == 0, f"after SIGTERM the server ended with {ended}"
+
+
+def _stopped(process: subprocess.Popen[bytes]) -> int | None:
+    """SIGTERM; the exit code once every process has stopped, None if it had to be killed."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        return process.wait(60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    process.wait()
+    return None
