@@ -199,26 +199,34 @@ def _operator(server: ServedWorkers, method: str, path: str, **options: Any) -> 
     return answer.json()
 
 
+def _lease_holder(database: str) -> str | None:
+    ((holder,),) = _rows(database, "SELECT lease_holder FROM airing_schedule "
+                         "WHERE season_id = %s", AIRING_SEASON)
+    return None if holder is None else str(holder)
+
+
 def test_each_slot_airs_once_while_the_workers_take_turns(server: ServedWorkers,
                                                           database: str) -> None:
     known = server.answering_pids()
     _operator(server, "PUT", "operator/schedule",
               json={"kind": "every", "seconds": AIRING_SECONDS})
-    wait_until(lambda: _slots_reach(database, 2), "two slots aired")
-    holders = {holder for *_, holder in _slots(database)}
-    # Stop (SIGTERM) the original workers in turn: the lease holder hands its lease back on
-    # the way out, so the worker still running airs the next slots.
+    wait_until(partial(_slots_reach, database, 2), "two slots aired")
+    first_holder = _slots(database)[-1][-1]
+    # Stop (SIGTERM) the original workers in turn until the holder of the lease has stopped:
+    # it hands the lease back on the way out, so the other worker airs the next slot.
     for pid in sorted(known):
-        known.add(server.replaced(pid, set(known), signal.SIGTERM))
+        server.stop(pid, signal.SIGTERM)
+        left_behind = _lease_holder(database)
         aired = len(_slots(database))  # the stopped worker is gone: a newer slot is another's
         wait_until(partial(_slots_reach, database, aired + 1), "airing goes on")
-        holders = {holder for *_, holder in _slots(database)}
-        if len(holders) > 1:
+        if _slots(database)[-1][-1] != first_holder:
+            assert left_behind != first_holder, "the stopped worker kept its lease"
             break
+        known.add(server.newcomer(known))
     paused = _operator(server, "POST", "operator/schedule/pause")
     assert paused["paused"]
     slots = _slots(database)
-    assert len(holders) > 1, "another worker took the schedule over"
+    assert len({holder for *_, holder in slots}) > 1, "another worker took the schedule over"
     assert {outcome for _, outcome, *_ in slots} == {"aired"}
     battles = season.summary(f"{database}#{AIRING_SEASON}").battles
     assert sorted(battle or 0 for _, _, battle, _, _ in slots) == list(range(1, battles + 1))
@@ -300,10 +308,6 @@ class _Load:
                 self.answered_by.append(client.pid)
 
 
-def _replace(server: ServedWorkers, victim: int, known: set[int], into: list[int]) -> None:
-    into.append(server.replaced(victim, known, signal.SIGKILL))
-
-
 def _wait_for_acks(load: _Load, pids: set[int], since: int, what: str) -> None:
     wait_until(lambda: bool(load.problems) or all(load.acks_of(pid, since) >= ACKS_SEEN
                                                   for pid in pids), what)
@@ -326,19 +330,12 @@ def test_killed_workers_lose_no_acknowledged_contribution(server: ServedWorkers,
             load.start()
             _wait_for_acks(load, set(workers), round_start, "both workers take contributions")
             victim, survivor = workers
-            mark = len(load.answered_by)
-            assert server.is_worker(victim)
-            # SIGKILL mid-load; the survivor goes on answering, the retries included
-            restarted: list[int] = []
-            replacing = threading.Thread(target=_replace, args=(
-                server, victim, set(known), restarted))
-            replacing.start()
-            _wait_for_acks(load, {survivor}, mark, "the other worker goes on answering")
+            server.stop(victim, signal.SIGKILL)  # mid-load
+            _wait_for_acks(load, {survivor}, len(load.answered_by),
+                           "the other worker goes on answering, the retries included")
             load.stop()
-            replacing.join(300)
-            assert restarted, "the killed worker was replaced"
-            known.add(restarted[0])
-            workers = [survivor, restarted[0]]
+            workers = [survivor, server.newcomer(known)]
+            known.add(workers[1])
         load.start()
         _wait_for_acks(load, {workers[1]}, len(load.answered_by), "the restarted worker answers")
     finally:

@@ -128,15 +128,17 @@ class ServedWorkers:
             client.close()
         raise AssertionError(f"no connection reached worker {pid}")
 
-    def replaced(self, gone: int, known: set[int], how: signal.Signals) -> int:
-        """Signal worker `gone`, wait until it is no more (reaped by the supervisor) and a
-        worker not in `known` answers; that new worker's pid."""
-        assert self.is_worker(gone), f"{gone} is not a worker of this server"
-        os.kill(gone, how)
-        wait_until(lambda: not self.is_worker(gone), f"worker {gone} ends")
-        (newcomer,) = self._new_workers(known, 1)
-        assert self.is_worker(newcomer)
-        return newcomer
+    def stop(self, pid: int, how: signal.Signals) -> None:
+        """Signal worker `pid` and wait until it is no more (reaped by the supervisor)."""
+        assert self.is_worker(pid), f"{pid} is not a worker of this server"
+        os.kill(pid, how)
+        wait_until(lambda: not self.is_worker(pid), f"worker {pid} ends")
+
+    def newcomer(self, known: set[int]) -> int:
+        """The pid of a worker not in `known`, once one answers (the supervisor's restart)."""
+        (pid,) = self._new_workers(known, 1)
+        assert self.is_worker(pid)
+        return pid
 
     def _new_workers(self, known: set[int], count: int) -> set[int]:
         """Wait until `count` workers not in `known` have answered, asked over new
