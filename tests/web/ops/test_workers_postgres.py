@@ -90,8 +90,11 @@ def test_a_stream_on_one_worker_hears_what_the_other_did(server: ServedWorkers) 
     battles = stream.wait_for(1, "battle")
     assert [json.loads(block["data"])["number"] for block in battles] == [
         aired.json()["battles"][0]["number"]]
-    stream.close()
-    writer.close()
+    stream.close()  # the read stops at the next event: one more contribution ends it
+    assert _contribute(writer, LIVE_SEASON, "live-2", "US-CA").status_code == 201
+    wait_until(stream.ended.is_set, "the stream ends")
+    for client in (writer, listener):
+        client.close()
 
 
 # ------------------------------------------------------------------ games between workers
