@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 
 import httpx
 from fastapi import FastAPI
@@ -63,9 +64,13 @@ class StreamReader:
                                         daemon=True)
         self._thread.start()
 
+    def _open(self, url: str, headers: dict[str, str]) -> AbstractContextManager[httpx.Response]:
+        """The stream's response, on a connection of its own (a subclass may choose one)."""
+        return httpx.stream("GET", url, headers=headers, timeout=GIVE_UP_SECONDS)
+
     def _read(self, url: str, headers: dict[str, str]) -> None:
         try:
-            with httpx.stream("GET", url, headers=headers, timeout=GIVE_UP_SECONDS) as response:
+            with self._open(url, headers) as response:
                 self.status = response.status_code
                 for block in sse_blocks(response):
                     self.blocks.append(block)
