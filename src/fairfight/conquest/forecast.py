@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,6 @@ import numpy as np
 import numpy.typing as npt
 
 from fairfight.conquest import engine, tables
-from fairfight.conquest.forecast_kernel import NO_CAP, TRACE_FIELDS, run_seasons
 from fairfight.core.executor import Executor, in_process
 
 __all__ = [
@@ -77,6 +77,15 @@ class SeasonArrays:
         )
 
 
+def _kernel() -> types.ModuleType:
+    """The compiled season kernel, imported when a forecast first runs: numba takes about a
+    second to load, which every process serving pages with forecasts off would pay for
+    nothing."""
+    from fairfight.conquest import forecast_kernel
+
+    return forecast_kernel
+
+
 def season_arrays(world: engine.Plain, board: engine.Plain,
                   max_battles: int | None) -> SeasonArrays:
     """Flatten a compiled world and a board (pools as they stand for the next battle)."""
@@ -107,7 +116,7 @@ def season_arrays(world: engine.Plain, board: engine.Plain,
         pool_open=np.asarray([f["pool_state"] == tables.PoolState.OPEN for f in factions],
                              dtype=np.bool_),
         battle=int(board["next_battle"]),
-        max_battles=NO_CAP if max_battles is None else int(max_battles),
+        max_battles=_kernel().NO_CAP if max_battles is None else int(max_battles),
     )
 
 
@@ -131,10 +140,10 @@ def run_chunk(arrays: SeasonArrays, key: int, first_season: int, seasons: int) -
     factions = len(arrays.codes)
     titles, held, survived = (np.zeros(factions, dtype=np.int64) for _ in range(3))
     lengths = np.zeros(seasons, dtype=np.int64)
-    kernel: Any = run_seasons
+    kernel: Any = _kernel().run_seasons
     kernel(*arrays.kernel_arguments(), np.uint64(key), first_season, seasons,
                 np.zeros((0, tables.DRAWS_PER_BATTLE), dtype=np.uint64),
-                np.zeros((0, 0, len(TRACE_FIELDS)), dtype=np.int64),
+                np.zeros((0, 0, len(_kernel().TRACE_FIELDS)), dtype=np.int64),
                 titles, held, survived, lengths)
     return _Totals(seasons, titles, held, survived, int(lengths.sum()))
 
