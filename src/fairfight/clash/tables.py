@@ -3,14 +3,25 @@
 The values are the reconstructed tables of the combat specification. Each table is a mapping
 keyed by a typed enum; the kernels read them through `column(...)`, which lays a table out
 in enum order so that both Python ints and numpy arrays can index it. Nothing else in the
-package writes a rules number down.
+package writes a rules number down. The enums themselves are the vocabulary
+(`fairfight.clash.vocabulary`), re-exported here with the numbers they key.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
-from typing import TypeAlias
+
+from fairfight.clash.vocabulary import (
+    Grade,
+    Kind,
+    PerMille,
+    RecoverySituation,
+    RetreatClass,
+    Role,
+    Stance,
+    SupplyTier,
+    Terrain,
+)
 
 __all__ = [
     "AMBUSH_SHOCK",
@@ -110,126 +121,11 @@ __all__ = [
     "grade_for_xp",
 ]
 
-PerMille: TypeAlias = int
-"""A fraction expressed in thousandths."""
-
 PER_MILLE: PerMille = 1000
 """One whole, in per-mille."""
 
 COMBAT_LOGIC_VERSION = 1
 """Bumped whenever any constant, table, formula or ordering below changes [CB-2530]."""
-
-
-class Kind(StrEnum):
-    """The kinds of engagement [CB-200]."""
-
-    ASSAULT = "assault"
-    """A lead attacker and up to two supporters against the top defender of a tile."""
-    BOMBARDMENT = "bombardment"
-    """A battery fires on a tile within range; no supporters, no break checks."""
-    REACTION = "reaction"
-    """A unit in position fires on an enemy that halts next to it."""
-    DISENGAGEMENT = "disengagement"
-    """A defender under a withdraw reflex leaves before any exchange; no draw."""
-
-
-class Terrain(StrEnum):
-    """The seven terrain families that carry a combat profile [CB-1440]."""
-
-    OPEN = "open"
-    """Flat, clear ground: predictable and exposed."""
-    HILLS = "hills"
-    """Broken, rising ground."""
-    FOREST = "forest"
-    """Woods: strong cover, poor visibility."""
-    MARSH = "marsh"
-    """Wet ground: moderate cover, very hard to plan in."""
-    MOUNTAIN = "mountain"
-    """The strongest natural cover."""
-    URBAN = "urban"
-    """Built-up ground: high cover and the highest chaos."""
-    WATER = "water"
-    """Open water: only naval and air units fight well here."""
-
-
-class Role(StrEnum):
-    """The combat role of a unit class [CB-1450]."""
-
-    FOOT = "foot"
-    """Infantry."""
-    ARMOR = "armor"
-    """Tanks and other armoured vehicles."""
-    GUN = "gun"
-    """Artillery."""
-    RECON = "recon"
-    """Scouts."""
-    NAVAL = "naval"
-    """Ships."""
-    AIR = "air"
-    """Aircraft."""
-
-
-class Grade(StrEnum):
-    """Experience grade, derived from xp [CB-1600]."""
-
-    GREEN = "green"
-    """No combat experience."""
-    TRAINED = "trained"
-    """Drilled and blooded."""
-    VETERAN = "veteran"
-    """Reliably better than the rest."""
-    ELITE = "elite"
-    """Rare: a formation with a long history."""
-
-
-class SupplyTier(StrEnum):
-    """How well a unit is supplied in a fight [CB-1620]."""
-
-    CUT = "cut"
-    """Out of supply."""
-    STRAINED = "strained"
-    """At the end of an extended line."""
-    ADEQUATE = "adequate"
-    """In supply."""
-    FULL = "full"
-    """In supply and standing on a supply source."""
-
-
-class Stance(StrEnum):
-    """The per-turn tactical setting of a unit [CB-1510]."""
-
-    MARCH = "march"
-    """On the road: may not initiate an assault or bombardment."""
-    ADVANCE = "advance"
-    """Pressing forward."""
-    HOLD = "hold"
-    """Holding the current position."""
-    ENTRENCH = "entrench"
-    """Digging in."""
-
-
-class RetreatClass(StrEnum):
-    """How a broken unit leaves its tile [CB-1330]."""
-
-    STANDARD = "standard"
-    """Land units: one step to the best adjacent tile."""
-    WATERBORNE = "waterborne"
-    """Naval units: the same step, restricted to water tiles."""
-    DETACHED = "detached"
-    """Air units: never step back; abort to base, and may not disengage."""
-
-
-class RecoverySituation(StrEnum):
-    """Where a unit ends its turn, for recovery [CB-2070]."""
-
-    FIELD = "field"
-    """In the open, away from a depot."""
-    FIELD_DEPOT = "field_depot"
-    """On a depot outside a city."""
-    CITY = "city"
-    """In a city."""
-    CITY_DEPOT = "city_depot"
-    """In a city that holds a depot."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,24 +1,28 @@
-"""Command line of the conquest ruleset: run a season, add fan power, publish and verify it."""
+"""Command line of the conquest ruleset: run a season, add fan power, publish and verify it.
+
+Fighting and showing (`battles_cli`) and the archive verbs (`archive_cli`) are modules of their
+own, registered here in the order `--help` lists them.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 
+from fairfight.conquest.archive_cli import backup, export, restore, verify
+from fairfight.conquest.battles_cli import PROGRESS_FROM, next_battles, show
 from fairfight.conquest.calibration_cli import calibration
+from fairfight.conquest.cli_options import AsJson, SeasonFile
 from fairfight.conquest.forecast_cli import forecast
 from fairfight.conquest.map_cli import app as map_app
 from fairfight.conquest.odds_history_cli import odds_history
 from fairfight.conquest.schedule_cli import app as schedule_app
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
-from fairfight.inputs import check_output_file, check_output_folder
-
-if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
-    from fairfight.conquest import season
+from fairfight.inputs import check_output_file
 
 __all__ = [
     "AsJson",
@@ -48,18 +52,10 @@ app = typer.Typer(help="The conquest ruleset.", no_args_is_help=True, add_comple
 app.add_typer(map_app, name="map")
 app.add_typer(schedule_app, name="schedule")
 
-PROGRESS_FROM = 20
-"""Runs of at least this many battles show a progress bar instead of every episode."""
-
 MAX_BATTLES = 100_000
 """Largest --max-battles: far beyond any map (a season absorbs one faction per battle)."""
 MAX_BEACON_ROUND = 10**12
 """Largest --beacon-round: a quicknet round comes every 3 s, so 10^12 is 95,000 years away."""
-
-SeasonFile = typer.Argument(
-    ..., help="The season's SQLite file, or a server database's season as URL#ID."
-)
-AsJson = typer.Option(False, "--json", help="Machine output (canonical JSON).")
 
 
 def _emit_json(value: Any) -> None:
@@ -183,113 +179,8 @@ def head(
     console.print(canonical_json(latest).decode("utf-8"), markup=False, soft_wrap=True)
 
 
-@app.command(name="next")
-@guarded
-def next_battles(
-    season_file: str = SeasonFile,
-    count: int = typer.Option(1, "--count", "-n", help="How many battles to fight."),
-    to_end: bool = typer.Option(False, "--to-end", help="Fight until the season ends."),
-    highlights: bool = typer.Option(
-        False, "--highlights", help="One line per upset, fan-power win or rebellion only."
-    ),
-    as_json: bool = AsJson,
-) -> None:
-    """Fight the next battles and print each episode."""
-    from rich.progress import Progress
-
-    from fairfight.conquest import episodes, season
-
-    if to_end and count != 1:
-        raise InputError("count", "give --count or --to-end, not both")
-    before = season.summary(season_file)
-    if before.board["ended"]:
-        raise RuleError("season", "the season is over; nothing left to fight")
-    fights = season.fight(season_file, None if to_end else count)
-    if as_json:
-        for entry in fights:
-            _emit_json(entry)
-        return
-    expected = _expected_battles(before, None if to_end else count)
-    fought = 0
-    quiet = expected < PROGRESS_FROM or not console.is_terminal
-    with Progress(console=console, transient=True, disable=quiet) as progress:
-        task = progress.add_task("fighting", total=expected)
-        for entry in fights:
-            fought += 1
-            progress.advance(task)
-            if not highlights:
-                progress.console.print(episodes.render_episode(entry) + "\n", markup=False)
-            elif _notable(entry):
-                progress.console.print(episodes.headline(entry), markup=False)
-    if highlights or fought >= PROGRESS_FROM:
-        after = season.summary(season_file)
-        state = "the season is over" if after.board["ended"] else "the season goes on"
-        console.print(f"{fought} battles fought; {state}", markup=False)
-
-
-def _notable(entry: dict[str, Any]) -> bool:
-    return bool(entry["upset"] or entry["reason"] != "NATURAL" or entry["kind"] == "bonus")
-
-
-def _expected_battles(summary: season.SeasonSummary, count: int | None) -> int:
-    """Battles this run will probably fight: each regular battle absorbs one faction."""
-    standing = sum(1 for f in summary.board["factions"].values() if f["standing"])
-    estimate = standing - 1 if count is None else count
-    cap = summary.header["max_battles"]
-    return estimate if cap is None else min(estimate, cap - summary.battles)
-
-
-@app.command()
-@guarded
-def show(
-    season_file: str = SeasonFile,
-    battle: int | None = typer.Option(None, help="Show this battle's episode."),
-    markdown: bool = typer.Option(False, "--markdown", help="The episode as Markdown."),
-    as_json: bool = AsJson,
-) -> None:
-    """The standings (or one battle's episode with --battle)."""
-    from rich.table import Table
-
-    from fairfight.conquest import episodes, season
-
-    if battle is not None:
-        entry = season.battle(season_file, battle)
-        if as_json:
-            _emit_json(entry)
-        elif markdown:
-            typer.echo(episodes.render_markdown(entry), nl=False)
-        else:
-            console.print(episodes.render_episode(entry), markup=False)
-        return
-    summary = season.summary(season_file)
-    rows = season.standings(summary)
-    if as_json:
-        _emit_json([_row(row) for row in rows])
-        return
-    state = "over" if summary.board["ended"] else f"next battle {summary.board['next_battle']}"
-    console.print(
-        f"{summary.header['map_name']}: {summary.battles} battles fought, {state}; "
-        f"commitment {summary.commitment}",
-        markup=False,
-    )
-    table = Table("faction", "holdings", "people", "population power", "morale", "pool")
-    for row in rows:
-        if not row.standing and not (row.pool_state == "open" and row.pool):
-            continue
-        name = row.faction if row.standing else f"{row.faction} (absorbed; fund)"
-        table.add_row(
-            name,
-            str(row.holdings),
-            f"{row.people:,}",
-            episodes.power_text(row.power),
-            episodes.morale_text(row.morale_bp),
-            f"${row.pool} {row.pool_state}",
-        )
-    console.print(table)
-
-
-def _row(row: season.Standing) -> dict[str, Any]:
-    return {name: getattr(row, name) for name in row.__slots__}
+app.command(name="next")(next_battles)
+app.command()(show)
 
 
 @app.command()
@@ -325,86 +216,10 @@ def reveal(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
     console.print(f"seed: {seed}", markup=False)
 
 
-@app.command()
-@guarded
-def export(
-    season_file: str = SeasonFile,
-    folder: Path = typer.Argument(..., help="A folder, or a name ending .zip, for the archive."),
-    as_json: bool = AsJson,
-) -> None:
-    """Write the season archive: record, verifiers, manifest (the seed only after the reveal)."""
-    if folder.suffix == ".zip":
-        check_output_file(folder)
-    else:
-        check_output_folder(folder)
-    from fairfight.conquest import publication
-
-    _report_files(publication.export_record(season_file, folder), as_json)
-
-
-def _report_files(written: list[Path], as_json: bool) -> None:
-    """List the files a command wrote: one per line, or as JSON."""
-    if as_json:
-        _emit_json({"files": [str(path) for path in written]})
-        return
-    for path in written:
-        console.print(str(path), markup=False)
-
-
-@app.command()
-@guarded
-def backup(
-    season_file: str = SeasonFile,
-    folder: Path = typer.Argument(..., help="An existing folder for the copies."),
-    as_json: bool = AsJson,
-) -> None:
-    """Copy the season file, its secret seed file and its key file, even while battles run
-    (a server database's season is copied, from one snapshot, into a season file)."""
-    from fairfight.conquest.backup import backup_season
-
-    _report_files(backup_season(season_file, folder), as_json)
-
-
-@app.command()
-@guarded
-def restore(
-    backup_file: Path = typer.Argument(..., help="A season file made by `conquest backup`."),
-    database: str = typer.Argument(..., help="A server database URL to add the season to."),
-    as_json: bool = AsJson,
-) -> None:
-    """Add a backed-up season, with its seed and key, to a server database as its next
-    season, and print its address (password hidden)."""
-    from fairfight.conquest.backup import restore_season
-
-    restored = restore_season(backup_file, database)
-    if as_json:
-        _emit_json({"season": restored.shown})
-        return
-    console.print(restored.shown, markup=False)
-
-
-@app.command()
-@guarded
-def verify(
-    folder: Path = typer.Argument(..., help="A season archive: folder or .zip."),
-    receipt: list[Path] = typer.Option(
-        [], "--receipt", help="A contribution receipt you saved (repeatable)."
-    ),
-    head: list[Path] = typer.Option(
-        [], "--head", help="A signed head of the season log you saved (repeatable)."
-    ),
-    as_json: bool = AsJson,
-) -> None:
-    """Replay a published season and check its log against saved receipts and heads; exit 1
-    naming the first battle and field, or the receipt or head, that differ."""
-    from fairfight.conquest import publication
-
-    notes = publication.verify_folder(folder, receipt, head)
-    if as_json:
-        _emit_json({"verified": True, "notes": notes})
-        return
-    for note in notes:
-        console.print(f"ok: {note}", markup=False)
+app.command()(export)
+app.command()(backup)
+app.command()(restore)
+app.command()(verify)
 
 
 @app.command()

@@ -2,15 +2,14 @@
 
 Every operation takes the season file's path, does its work in one transaction (one per battle
 when fighting several), and raises InputError / RuleError (exit 2) or VerificationError
-(exit 1) with one line naming the field and the rule.
+(exit 1) with one line naming the field and the rule. Reading a season's public state and its
+standings is `season_summary`, re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,7 +28,17 @@ from fairfight.conquest import (
     tables,
 )
 from fairfight.conquest.beacons import BEACON_DEFAULTS
-from fairfight.conquest.rows import SQLITE_INTEGER_MAX, check_stored_integer, season_of
+from fairfight.conquest.rows import SQLITE_INTEGER_MAX, check_stored_integer
+from fairfight.conquest.season_summary import (
+    SeasonAddress,
+    SeasonSummary,
+    Standing,
+    champion,
+    open_store,
+    standings,
+    summary,
+    summary_in,
+)
 from fairfight.conquest.store import SeasonStore
 from fairfight.core.draws import commitment as seed_commitment
 from fairfight.core.draws import new_seed
@@ -83,45 +92,6 @@ class _BeaconValue(BaseModel):
 
 Contribution = ledger.Recorded
 """A recorded contribution (`entry`, the pool after it); `repeated` when its key was used."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeasonSummary:
-    """Everything public about a season at this moment."""
-
-    header: dict[str, Any]
-    commitment: str
-    map_data: dict[str, Any]
-    board: dict[str, Any]
-    ledger: list[dict[str, Any]]
-    battles: int
-    beacon: dict[str, Any] | None
-    revealed_seed: str | None
-    season_id: int = 1
-    """The season's id within its database (always 1 for a season file)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One faction's line in the standings."""
-
-    faction: str
-    standing: bool
-    holdings: int
-    people: int
-    power: int
-    morale_bp: int
-    pool: int
-    pool_state: str
-
-
-SeasonAddress = Path | str
-"""A season file, or a season of a server database written `URL#ID` (see `server_store`)."""
-
-
-def open_store(path: SeasonAddress, *, write: bool = False) -> SeasonStore:
-    """Open a season file (refusing one that is not a season); read-only unless `write`."""
-    return SeasonStore.open(path, write=write)
 
 
 def create_season(
@@ -179,41 +149,6 @@ def create_season(
     address = store.address
     store.close()
     return summary(address)
-
-
-def summary_in(session: Session) -> SeasonSummary:
-    """The public state of a season, read inside an open transaction."""
-    row = SeasonStore.season(session)
-    header = integrity.checked_header(row.header)
-    integrity.checked_commitment(row.commitment)
-    map_data, world = integrity.checked_map(row.map_data, header)
-    board = integrity.checked_board(row.board, world)
-    integrity.checked_history_count(SeasonStore.history_count(session), board)
-    ledger = [
-        integrity.checked_ledger_row(entry, world, board["next_battle"])
-        for entry in SeasonStore.ledger(session)
-    ]
-    return SeasonSummary(
-        header=header,
-        commitment=row.commitment,
-        map_data=map_data,
-        board=board,
-        ledger=ledger,
-        battles=board["next_battle"] - 1,
-        beacon=integrity.checked_beacon(row.beacon),
-        revealed_seed=integrity.checked_revealed_seed(row.revealed_seed, row.commitment),
-        season_id=season_of(session),
-    )
-
-
-def summary(path: SeasonAddress) -> SeasonSummary:
-    """The public state of a season."""
-    store = open_store(path)
-    try:
-        with store.transaction() as session:
-            return summary_in(session)
-    finally:
-        store.close()
 
 
 def contribute(
@@ -311,36 +246,6 @@ def battle(path: SeasonAddress, number: int) -> dict[str, Any]:
     if entry is None:
         raise InputError("battle", f"battle {number} has not been fought")
     return entry
-
-
-def standings(season: SeasonSummary) -> list[Standing]:
-    """Every faction with holdings or an open pool: biggest first, then by code."""
-    world = engine.compile_world(season.map_data)
-    board, next_battle = season.board, season.board["next_battle"]
-    rows = []
-    for code, faction in board["factions"].items():
-        held = sum(1 for region in board["regions"].values() if region["owner"] == code)
-        headcount = engine.people(world, board, code, next_battle) if held else 0
-        rows.append(
-            Standing(
-                faction=code,
-                standing=bool(faction["standing"]),
-                holdings=held,
-                people=headcount,
-                power=engine.population_power(headcount) if held else 0,
-                morale_bp=faction["morale"],
-                pool=faction["pool"],
-                pool_state=faction["pool_state"],
-            )
-        )
-    rows.sort(key=lambda row: (-row.holdings, -row.power, row.faction))
-    return rows
-
-
-def champion(season: SeasonSummary) -> Standing | None:
-    """The title holder once the season has ended: the first of the final standings (most
-    regions, then most population power, then the lowest code); None before the end."""
-    return standings(season)[0] if season.board["ended"] else None
 
 
 def record_beacon(

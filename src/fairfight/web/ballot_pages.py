@@ -1,19 +1,18 @@
-"""What a ballot seat (or a spectator) is shown, as pydantic models (the JSON twins use the
-same models).
+"""What a ballot seat (or a spectator) is shown: its page model, built from the game state (the
+JSON twin is the same model).
 
 Every number here comes from the ruleset: exact chances and the strongest declarations from
 `fairfight.ballot.advice` (the terminal lists the same ones), scores from `scores`, thresholds
 from `thresholds`; this module and the templates only format them. A page is built for one
 viewer from the state and the viewer's own narration, so it holds no other seat's hand, pack or
-undeclared choice: `view_page` reads only `state.hands[you]` and `state.packs[you]`.
+undeclared choice: `view_page` reads only `state.hands[you]` and `state.packs[you]`. The models
+themselves are in `ballot_page_models`, re-exported here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-
-from pydantic import BaseModel
 
 from fairfight.ballot.advice import DeclarationChance, strongest_declarations
 from fairfight.ballot.deck import build_cards
@@ -33,6 +32,16 @@ from fairfight.ballot.rules import BOARD, TAGS, Office
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.session import Session
 from fairfight.ballot.state import Declaration, GameState, Phase
+from fairfight.web.ballot_page_models import (
+    CardView,
+    ChanceView,
+    GamePage,
+    GlossaryView,
+    LogLine,
+    ProjectionView,
+    SeatView,
+    StateView,
+)
 
 __all__ = [
     "CardView",
@@ -58,124 +67,6 @@ RATIFY_WARNING = (
     "(the amendment counted) you would not be among the winners."
 )
 """What the amendment vote tells a seat that would lose the game its ratification ends."""
-
-
-class CardView(BaseModel):
-    """A card as shown: its id and its face."""
-
-    id: int
-    label: str
-    candidate: bool
-
-
-class SeatView(BaseModel):
-    """A seat at the table with its current score."""
-
-    seat: int
-    name: str
-    score: int
-    you: bool
-
-
-class StateView(BaseModel):
-    """One state on the board: lean (D positive), partisan term, who holds the governorship."""
-
-    code: str
-    lean: int
-    partisan: int
-    governor: str
-    governor_party: str
-    senators: str
-    tone: str
-    """`d`, `r` or `even`: the colour of the lean."""
-    holder: str
-    """`you`, `player` or `board`: the outline of the governor's holder."""
-    tags: list[str]
-    """The state's two tags (a bill on a tag pushes the lean of the states that carry it)."""
-
-
-class LogLine(BaseModel):
-    """A line of the log; `others` marks a race between other seats (shown folded)."""
-
-    year: int
-    text: str
-    others: bool
-
-
-class ChanceView(BaseModel):
-    """A declaration's chance: percent, the exact fraction only when it is an exact count, the
-    method (an estimate says so), how it is read, and the rivals it was priced against."""
-
-    race: str
-    card: int
-    party: str
-    percent: str
-    exact: bool
-    fraction: str
-    """The exact fraction, or empty for an estimate (never shown as if exact)."""
-    method: str
-    how: str
-    text: str
-    """The chance in words: `87.9% = 82063/93312`, or `about 87.9% (estimate: ...)`."""
-    rivals: list[str]
-    """At the withdraw step, the other declarations of the race (the field it was priced
-    against); empty before the reveal."""
-
-
-class GlossaryView(BaseModel):
-    """One part of a card label and what it means."""
-
-    term: str
-    meaning: str
-
-
-class ProjectionView(BaseModel):
-    """The projected yes votes of a bill on one tag pair, House and Senate."""
-
-    tags: list[str]
-    house_own: int
-    senate_own: int
-    house_all: int
-    senate_all: int
-    passes_with_own: bool
-
-
-class GamePage(BaseModel):
-    """Everything the game page shows, and its JSON twin."""
-
-    id: str
-    year: int
-    phase: str
-    over: bool
-    victory: str
-    you: int
-    seats: list[SeatView]
-    hand: list[CardView]
-    pack: list[CardView]
-    declarable: list[CardView]
-    """Cards the viewer may declare this year: candidates in hand and cards on seats it
-    holds that come up (re-running a seat)."""
-    my_seats: list[str]
-    board: list[StateView]
-    asked: bool
-    prompt: list[str]
-    suggestions: list[ChanceView]
-    my_declarations: list[ChanceView]
-    races_up: list[str]
-    tags: list[str]
-    bills: list[str]
-    glossary: list[GlossaryView]
-    """How to read a card label (shown with the declare form)."""
-    projections: list[ProjectionView]
-    """At the author step, every tag pair's projected yes votes."""
-    needed: list[int]
-    """The yes votes a bill needs: House, Senate (with `projections`)."""
-    warning: str
-    """At an amendment vote, `RATIFY_WARNING` when ratifying ends the game while you trail."""
-    log: list[LogLine]
-    """The whole log, newest first."""
-    winners: list[int]
-    end_reason: str
 
 
 def _cards(state: GameState, ids: tuple[int, ...]) -> list[CardView]:

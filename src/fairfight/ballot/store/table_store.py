@@ -1,10 +1,8 @@
-"""Ballot tables kept in the service's database (an SQLite file of its own, or PostgreSQL).
+"""BallotStore: every read and write of a table, each write one transaction checking the revision.
 
-A table is a row: its config, the seats' kinds, the dice key (secret until the end), the key's
-commitment, every step's answers and the people's answers to the question now open. Seats are
-rows of their own holding only the SHA-256 of each seat's token. Nothing a request needs lives
-in process memory: any process rebuilds a game from its row, and every write is one
-transaction that checks the row's revision, so two tabs (or two processes) cannot both answer.
+The queries of the ballot store (its tables are in `schema`, what a row reads as in `rows`, how
+the database is opened in `connection`): creating and joining a table, playing it step by step,
+the seats' clocks and the lobby.
 """
 
 from __future__ import annotations
@@ -14,58 +12,34 @@ import json
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (
-    Column,
-    Float,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    event,
-    func,
-    insert,
-    or_,
-    select,
-    update,
-)
-from sqlalchemy.engine import Connection, Engine, Row, make_url
-from sqlalchemy.pool import StaticPool
+from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy.engine import Connection, Engine
 
 from fairfight import __version__
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.record import HUMAN_NAME, RECORD_FORMAT, RECORD_VERSION
 from fairfight.ballot.rules import BallotConfig
-from fairfight.ballot.session import STAND_IN, TableGame, new_table_game, restore_table_game
+from fairfight.ballot.session import STAND_IN, TableGame, new_table_game
 from fairfight.ballot.state import Decision, Phase, decision_from_data, to_data
+from fairfight.ballot.store.connection import close_engine, open_engine
+from fairfight.ballot.store.rows import TableRow, TableStatus, table_row
+from fairfight.ballot.store.schema import METADATA, SEATS, TABLES
 from fairfight.ballot.validation import check_decision
 from fairfight.core.draws import new_seed
 from fairfight.core.errors import InputError
-from fairfight.core.journal import return_to_rollback_journal, try_journal_mode
 from fairfight.core.tokens import token_digest, token_matches
 
 __all__ = [
     "ALREADY_ANSWERED",
     "BallotStore",
     "Clock",
-    "METADATA",
     "OPEN_TABLES_PER_CLIENT",
     "RULES_VERSION",
-    "SEATS",
-    "SeatRow",
     "StaleAnswer",
-    "TABLES",
-    "TableRow",
-    "TableStatus",
     "UNSTARTED_TABLE_SECONDS",
     "WRITE_ATTEMPTS",
-    "token_digest",
 ]
 
 OPEN_TABLES_PER_CLIENT = 8
@@ -79,140 +53,12 @@ WRITE_ATTEMPTS = 8
 
 Clock = Callable[[], float]
 
-METADATA = MetaData()
-TABLES = Table(
-    "ballot_tables",
-    METADATA,
-    Column("id", String(32), primary_key=True),
-    Column("created", Float, nullable=False),
-    Column("client", String(64), nullable=False),
-    Column("listed", Integer, nullable=False),
-    Column("status", String(12), nullable=False),
-    Column("config", Text, nullable=False),
-    Column("kinds", Text, nullable=False),
-    Column("game_key", String(64), nullable=False),
-    Column("commitment", String(64), nullable=False),
-    Column("rules_version", String(120), nullable=False),
-    Column("host_sha256", String(64), nullable=False),
-    Column("clock_bank", Integer, nullable=False),
-    Column("clock_increment", Integer, nullable=False),
-    Column("version", Integer, nullable=False),
-    Column("revision", Integer, nullable=False),
-    Column("steps", Text, nullable=False),
-    Column("digests", Text, nullable=False),
-    Column("pending", Text, nullable=False),
-    Column("asked_at", Float, nullable=False),
-    Index("ballot_tables_lobby", "listed", "status", "created"),
-)
-"""One row a table; `steps` and `digests` are JSON lists, `pending` the people's answers to
-the open question (never shown to anyone)."""
-SEATS = Table(
-    "ballot_seats",
-    METADATA,
-    Column("table_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(16), nullable=False),
-    Column("token_sha256", String(64), nullable=True),
-    Column("joined", Integer, nullable=False),
-    Column("stand_in_from", Integer, nullable=True),
-    Column("webhook", Text, nullable=True),
-    Column("bank", Float, nullable=False),
-)
-
 
 class StaleAnswer(InputError):
     """An answer to a question that is no longer open (or was already answered by this seat)."""
 
     def __init__(self) -> None:
         super().__init__("version", ALREADY_ANSWERED)
-
-
-class TableStatus:
-    """The life of a table: open (seats filling), playing, over (archived, read-only)."""
-
-    OPEN = "open"
-    PLAYING = "playing"
-    OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    """A seat as stored (never its token)."""
-
-    seat: int
-    kind: str
-    joined: bool
-    stand_in_from: int | None
-    webhook: str | None
-    bank: float
-
-
-@dataclass(frozen=True, slots=True)
-class TableRow:
-    """A table as stored; `key` is the secret dice key (read it only once the game is over)."""
-
-    id: str
-    created: float
-    listed: bool
-    status: str
-    config: BallotConfig
-    kinds: tuple[str, ...]
-    key: str
-    commitment: str
-    rules_version: str
-    clock_bank: int
-    clock_increment: int
-    version: int
-    revision: int
-    steps: list[dict[str, Any]]
-    digests: list[str]
-    pending: dict[str, Any]
-    asked_at: float
-    seats: tuple[SeatRow, ...]
-
-    def game(self) -> TableGame | None:
-        """The game rebuilt from its steps (RulesChanged when this engine differs)."""
-        if self.status == TableStatus.OPEN:
-            return None
-        stand_ins = {s.seat: s.stand_in_from for s in self.seats if s.stand_in_from is not None}
-        return restore_table_game(
-            self.config, self.key, self.kinds, stand_ins, self.steps, self.digests
-        )
-
-    def answered(self) -> tuple[int, ...]:
-        """Seats whose person has answered the open question."""
-        return tuple(sorted(int(seat) for seat in self.pending))
-
-
-def _table_row(row: Row[Any], seats: list[Row[Any]]) -> TableRow:
-    return TableRow(
-        id=row.id,
-        created=row.created,
-        listed=bool(row.listed),
-        status=row.status,
-        config=BallotConfig.model_validate_json(row.config),
-        kinds=tuple(json.loads(row.kinds)),
-        key=row.game_key,
-        commitment=row.commitment,
-        rules_version=row.rules_version,
-        clock_bank=row.clock_bank,
-        clock_increment=row.clock_increment,
-        version=row.version,
-        revision=row.revision,
-        steps=json.loads(row.steps),
-        digests=json.loads(row.digests),
-        pending=json.loads(row.pending),
-        asked_at=row.asked_at,
-        seats=tuple(
-            SeatRow(s.seat, s.kind, bool(s.joined), s.stand_in_from, s.webhook, s.bank)
-            for s in sorted(seats, key=lambda s: int(s.seat))
-        ),
-    )
-
-
-def _serve_in_wal(connection: Any, _record: Any) -> None:
-    """A ballot file is served in WAL mode (readers never wait for a writer)."""
-    try_journal_mode(connection, "WAL")
 
 
 class BallotStore:
@@ -224,15 +70,8 @@ class BallotStore:
         clock: Clock = time.time,
         notify: Callable[[str, int, int, str], None] | None = None,
     ) -> None:
-        options: dict[str, Any] = {}
-        if url in ("sqlite://", "sqlite:///:memory:"):
-            options = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
-        elif url.startswith("sqlite"):
-            options = {"connect_args": {"check_same_thread": False, "timeout": 30}}
         self.url = url
-        self.engine: Engine = create_engine(url, **options)
-        if "poolclass" not in options and url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _serve_in_wal)
+        self.engine: Engine = open_engine(url)
         self.clock = clock
         self.notify = notify
         """Called with (table id, seat, version, webhook URL) when a person with a webhook
@@ -242,10 +81,7 @@ class BallotStore:
     def close(self) -> None:
         """Release the connections; a SQLite file no one else has open is left in the
         rollback journal (see `fairfight.core.journal`)."""
-        self.engine.dispose()
-        database = make_url(self.url).database
-        if self.url.startswith("sqlite") and database and database != ":memory:":
-            return_to_rollback_journal(Path(database))
+        close_engine(self.engine, self.url)
 
     # ---- creating and joining -------------------------------------------------------
 
@@ -334,7 +170,7 @@ class BallotStore:
         if row is None:
             return None
         seats = connection.execute(select(SEATS).where(SEATS.c.table_id == table_id)).all()
-        return _table_row(row, list(seats))
+        return table_row(row, list(seats))
 
     def is_seat(self, table_id: str, seat: int, token: str | None) -> bool:
         """True when `token` is the token of that human seat."""

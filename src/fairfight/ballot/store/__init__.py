@@ -1,0 +1,46 @@
+"""Ballot tables kept in the service's database (an SQLite file of its own, or PostgreSQL).
+
+A table is a row: its config, the seats' kinds, the dice key (secret until the end), the key's
+commitment, every step's answers and the people's answers to the question now open. Seats are
+rows of their own holding only the SHA-256 of each seat's token. Nothing a request needs lives
+in process memory: any process rebuilds a game from its row, and every write is one
+transaction that checks the row's revision, so two tabs (or two processes) cannot both answer.
+
+Four modules: `schema` (the two tables, one MetaData), `rows` (what a stored table reads as),
+`connection` (opening the database) and `table_store` (the queries); the public names are
+re-exported here, where callers import them.
+"""
+
+from __future__ import annotations
+
+from fairfight.ballot.store.rows import SeatRow, TableRow, TableStatus
+from fairfight.ballot.store.schema import METADATA, SEATS, TABLES
+from fairfight.ballot.store.table_store import (
+    ALREADY_ANSWERED,
+    OPEN_TABLES_PER_CLIENT,
+    RULES_VERSION,
+    UNSTARTED_TABLE_SECONDS,
+    WRITE_ATTEMPTS,
+    BallotStore,
+    Clock,
+    StaleAnswer,
+)
+from fairfight.core.tokens import token_digest
+
+__all__ = [
+    "ALREADY_ANSWERED",
+    "BallotStore",
+    "Clock",
+    "METADATA",
+    "OPEN_TABLES_PER_CLIENT",
+    "RULES_VERSION",
+    "SEATS",
+    "SeatRow",
+    "StaleAnswer",
+    "TABLES",
+    "TableRow",
+    "TableStatus",
+    "UNSTARTED_TABLE_SECONDS",
+    "WRITE_ATTEMPTS",
+    "token_digest",
+]
