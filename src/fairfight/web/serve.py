@@ -75,29 +75,61 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
     """uvicorn's HTTP protocol, closing a connection whose request head is not complete in
     time: a client that opens connections and sends nothing (or a byte a minute) cannot hold
     the process's file descriptors. The idle wait between keep-alive requests stays uvicorn's
-    own `timeout_keep_alive`."""
+    own `timeout_keep_alive`.
+
+    uvicorn counts every open connection against `limit_concurrency` and answers 503 to any
+    request that arrives while the count is at the cap, so a client holding a thousand
+    half-open connections would shut everyone else out for as long as the header timeout.
+    Here a new connection that reaches the cap closes the oldest connection still waiting
+    for its request head instead: the half-open ones make room, and a request that arrives
+    whole is served. When every connection at the cap is busy with a request, nothing is
+    closed and uvicorn's 503 stands.
+    """
 
     _head_timer: asyncio.TimerHandle | None = None
+
+    def _waiting_for_heads(self) -> dict[HeaderTimeoutProtocol, None]:
+        """This server's connections whose head timer runs, oldest first."""
+        waiting: dict[HeaderTimeoutProtocol, None] | None = getattr(
+            self.server_state, "waiting_for_heads", None)
+        if waiting is None:
+            waiting = {}
+            self.server_state.waiting_for_heads = waiting  # type: ignore[attr-defined]
+        return waiting
 
     def _start_head_timer(self) -> None:
         self._stop_head_timer()
         seconds = getattr(self.config, "header_read_seconds", None)
         if seconds:
             self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
+            self._waiting_for_heads()[self] = None
 
     def _stop_head_timer(self) -> None:
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+        self._waiting_for_heads().pop(self, None)
 
     def _head_too_slow(self) -> None:
-        self._head_timer = None
+        self._stop_head_timer()
         if not self.transport.is_closing():
             self.transport.close()
+
+    def _make_room(self) -> None:
+        """At the connection cap, close the oldest connection still waiting for its head."""
+        if self.limit_concurrency is None or len(self.connections) < self.limit_concurrency:
+            return
+        oldest = next((other for other in self._waiting_for_heads() if other is not self), None)
+        if oldest is not None:
+            oldest._head_too_slow()
+            # Its `connection_lost` comes a loop turn later, perhaps after this connection's
+            # request is counted: it stops counting now (uvicorn's discard is idempotent).
+            self.connections.discard(oldest)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._start_head_timer()
+        self._make_room()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
