@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import os
 import shutil
 import subprocess
@@ -36,6 +37,7 @@ __all__ = [
     "GRACEFUL_SECONDS",
     "GracefulServer",
     "HeaderTimeoutProtocol",
+    "LEAN_SUPERVISOR",
     "SWITCH_INTERVAL_SECONDS",
     "ServiceConfig",
     "database_url_for",
@@ -54,6 +56,26 @@ SWITCH_INTERVAL_SECONDS = 0.0005
 call and then waits up to this long to get it back, several times per request. In
 bench/bench_service.py, with a question thread busy part of the time, `/healthz` p99 went from
 220-290 ms at the default to 80-100 ms at 0.5 ms."""
+
+
+LEAN_SUPERVISOR = """\
+import json, shutil, sys
+import uvicorn
+from uvicorn.supervisors import Multiprocess
+options, made_metrics_dir = json.loads(sys.argv[1]), sys.argv[2]
+header_read_seconds = options.pop("header_read_seconds")
+config = uvicorn.Config("fairfight.web.serve:service_app", factory=True, **options)
+config.header_read_seconds = header_read_seconds  # what HeaderTimeoutProtocol reads
+try:
+    Multiprocess(config, sockets=[config.bind_socket()]).run()
+finally:
+    if made_metrics_dir:
+        shutil.rmtree(made_metrics_dir, ignore_errors=True)
+"""
+"""The supervisor of `--workers N`, which `run_server` becomes (same process id, so signals
+reach it as before): uvicorn alone. The command line that starts it has imported the whole app
+(`fairfight.web` brings it in), about 45 MB the supervisor would hold for nothing; this
+program imports uvicorn only, and each worker builds the app (`service_app`)."""
 
 
 def database_url_for(db: str | None) -> str | None:
@@ -221,7 +243,7 @@ def run_server(db: str | None, host: str, port: int, workers: int = 1,
         config = ServiceConfig(create_app(settings), **options)
         GracefulServer(config).run()
         return
-    made_metrics_dir = None
+    made_metrics_dir = ""
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         made_metrics_dir = tempfile.mkdtemp(prefix="fairfight-metrics-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = made_metrics_dir
@@ -230,11 +252,12 @@ def run_server(db: str | None, host: str, port: int, workers: int = 1,
         subprocess.run([sys.executable, "-c",
                         "from fairfight.web.serve import prepare_databases; "
                         "prepare_databases()"], check=True)
-        config = ServiceConfig("fairfight.web.serve:service_app", factory=True,
-                               workers=workers, **options)
-        from uvicorn.supervisors import Multiprocess
-
-        Multiprocess(config, sockets=[config.bind_socket()]).run()
-    finally:
-        if made_metrics_dir is not None:
+    except BaseException:
+        if made_metrics_dir:
             shutil.rmtree(made_metrics_dir, ignore_errors=True)
+        raise
+    options.update(workers=workers, http=f"{__name__}:{HeaderTimeoutProtocol.__name__}")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-c", LEAN_SUPERVISOR, json.dumps(options),
+                              made_metrics_dir])
