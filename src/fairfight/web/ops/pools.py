@@ -46,8 +46,8 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "LOWER_PRIORITY",
     "PoolFull",
-    "SHARED_THREADS",
     "PoolLimits",
+    "SHARED_THREADS",
     "WorkPool",
     "current_pools",
     "narrow_shared_threads",
