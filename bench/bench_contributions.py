@@ -4,7 +4,8 @@ A throwaway PostgreSQL cluster holds two north-america seasons; each server gets
 its own (the same start), so neither meets pools the other filled. CLIENTS keep-alive clients
 post `$5` contributions, each with a key of its own, spread over every faction and never more
 than nine per faction (a pool holds $50: none is refused by the rules), with the rate limits
-off (the load comes from one address). Every answer must be 201. Targets (issue 20): the
+off (the load comes from one address) and the forecasts off (their background work is not
+what is measured). Every answer must be 201. Targets (issue 20): the
 two-worker rate ≥ 1.0x the one-worker rate of the same run, and p99 ≤ 200 ms.
 
 Without PostgreSQL's binaries this says so in one line and measures nothing.
