@@ -1,7 +1,8 @@
 """Conquest web: contributions per second from 50 concurrent clients, and page render times.
 
-A real server (`fairfight serve`, one process) on loopback; 50 clients post $5 contributions,
-each with its own idempotency key, and every response is checked (201 and the entry it names).
+A real server (`fairfight serve`, one process, request log off) on loopback; 50 clients post
+$5 contributions, each with its own idempotency key, and every response is checked (201 and
+the entry it names).
 The load comes from `bench.loadgen`, a client lean enough to leave the cores to the server.
 Baseline measured in the same run: the same 50 clients on `GET /api/health`, the HTTP floor of
 this machine. PostgreSQL is reported beside SQLite when its server programs are installed.
@@ -10,60 +11,21 @@ Pages: the season home and an episode of a finished 136-battle season, rendered 
 
 from __future__ import annotations
 
-import glob
-import os
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from bench.loadgen import Answer, Request, run_load
+from bench.postgres_cluster import postgres_binaries, throwaway_cluster
+from bench.served import served
 from bench.timing import report
 from fairfight.conquest import scenario, season, tables
 
 CLIENTS = 50
 CONTRIBUTIONS = 1200
 PAGE_RENDERS = 60
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextmanager
-def _server(database: str) -> Iterator[str]:
-    port = _free_port()
-    log = open(os.environ.get("BENCH_WEB_SERVER_LOG", os.devnull), "a")  # noqa: SIM115
-    process = subprocess.Popen(
-        [sys.executable, "-m", "fairfight", "serve", "--db", database, "--port", str(port)],
-        stdout=log, stderr=subprocess.STDOUT,
-        # every contribution comes from 127.0.0.1: past the write burst the per-client limit
-        # would answer 429, and this bench measures throughput, not the limiter
-        env={**os.environ, "FAIRFIGHT_RATE_LIMITS_ENABLED": "false"},
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(30)
-        log.close()
 
 
 def _plan(address: str | Path) -> list[str]:
@@ -104,7 +66,9 @@ def contribution_load(plan: list[str]) -> tuple[list[Request], list[Request]]:
 def _contributions(label: str, database: str, address: str | Path) -> None:
     plan = _plan(address)
     health, contributions = contribution_load(plan)
-    with _server(database) as base:
+    # every contribution comes from 127.0.0.1: past the write burst the per-client limit
+    # would answer 429, and this bench measures throughput, not the limiter
+    with served(database, 1, rate_limits_enabled="false") as (base, _):
         health_seconds, health_latencies = run_load(base, health, CLIENTS, _check_health)
         seconds, latencies = run_load(base, contributions, CLIENTS, _check_contribution)
     recorded = len(season.summary(address).ledger)
@@ -144,13 +108,9 @@ def _pages(path: Path) -> None:
 
 
 def _postgres() -> Any:
-    """The tests' throwaway cluster (a context manager yielding a URL), or None."""
-    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
-        return None
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from tests.web.postgres_cluster import postgres_cluster
-
-    return postgres_cluster()
+    """A throwaway PostgreSQL cluster (a context manager yielding a URL), or None."""
+    binaries = postgres_binaries()
+    return None if binaries is None else throwaway_cluster(binaries)
 
 
 def main() -> None:

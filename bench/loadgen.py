@@ -60,7 +60,10 @@ async def read_answer(reader: asyncio.StreamReader) -> Answer:
         elif name.strip().lower() == "transfer-encoding":
             raise RuntimeError("chunked responses are not expected by this benchmark")
     payload = await reader.readexactly(length) if length else b""
-    return Answer(status, json.loads(payload) if payload else None)
+    try:
+        return Answer(status, json.loads(payload) if payload else None)
+    except ValueError:  # uvicorn's own refusals (503 at the connection cap) are plain text
+        return Answer(status, payload.decode("utf-8", "replace"))
 
 
 async def _load(

@@ -4,6 +4,7 @@ from the app itself, so a new route is fuzzed without anyone listing it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
@@ -15,7 +16,12 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from fairfight.web import WebSettings, create_app
-from fairfight.web.json_bodies import MAX_JSON_DEPTH, MAX_NUMBER_CHARACTERS, json_shape_problem
+from fairfight.web.json_bodies import (
+    MAX_JSON_DEPTH,
+    MAX_NUMBER_CHARACTERS,
+    JsonBodyLimits,
+    json_shape_problem,
+)
 
 DEEP = 32_000
 HOSTILE_BODIES = {
@@ -134,3 +140,27 @@ def test_digit_strings_in_json_fields_never_reach_a_500(
         answer = client.request(method, path, json=body)
         assert answer.status_code < 500, (method, path, text[:8], answer.text[:300])
         assert "Traceback" not in answer.text
+
+
+def test_a_multipart_upload_streams_past_the_shape_check() -> None:
+    """An upload reaches the app chunk by chunk as it arrives, never gathered here first."""
+    arriving = [{"type": "http.request", "body": b"part %d" % n, "more_body": n < 2}
+                for n in range(3)]
+    seen: list[dict[str, Any]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        for _ in arriving:
+            seen.append(await receive())
+
+    sent = iter(arriving)
+
+    async def receive() -> dict[str, Any]:
+        return next(sent, {"type": "http.disconnect"})
+
+    async def send(message: Any) -> None:
+        raise AssertionError(f"nothing is answered here: {message}")
+
+    scope = {"type": "http", "method": "POST", "path": "/api/upload/verify",
+             "headers": [(b"content-type", b"multipart/form-data; boundary=x")]}
+    asyncio.run(JsonBodyLimits(app)(scope, receive, send))
+    assert seen == arriving

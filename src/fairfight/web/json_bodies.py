@@ -74,10 +74,22 @@ def _content_type(scope: Scope) -> str:
     return ""
 
 
+def _declared_json(content_type: str) -> bool:
+    return content_type in ("application/json", "text/plain") or content_type.endswith("+json")
+
+
+def _may_be_scanned(content_type: str) -> bool:
+    """Whether `_problem` could look at a body of this type: only then is the body read
+    here. A multipart upload (an archive of up to the upload cap) streams past untouched, to
+    the route that copies it to disk, instead of being held whole in memory, twice."""
+    return (not content_type or content_type == "application/x-www-form-urlencoded"
+            or _declared_json(content_type))
+
+
 def _read_as_json(content_type: str, body: bytes) -> bool:
     """Whether a handler could read this body as JSON: declared JSON or plain text, or
     undeclared and starting like JSON (an archive or an image is never scanned)."""
-    if content_type in ("application/json", "text/plain") or content_type.endswith("+json"):
+    if _declared_json(content_type):
         return True
     return not content_type and body.lstrip()[:1] in (b"[", b"{")
 
@@ -112,7 +124,8 @@ class JsonBodyLimits:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in _BODY_METHODS:
+        if (scope["type"] != "http" or scope["method"] not in _BODY_METHODS
+                or not _may_be_scanned(_content_type(scope))):
             await self.app(scope, receive, send)
             return
         chunks: list[bytes] = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 import os
 import shutil
 import subprocess
@@ -36,6 +37,7 @@ __all__ = [
     "GRACEFUL_SECONDS",
     "GracefulServer",
     "HeaderTimeoutProtocol",
+    "LEAN_SUPERVISOR",
     "SWITCH_INTERVAL_SECONDS",
     "ServiceConfig",
     "database_url_for",
@@ -54,6 +56,26 @@ SWITCH_INTERVAL_SECONDS = 0.0005
 call and then waits up to this long to get it back, several times per request. In
 bench/bench_service.py, with a question thread busy part of the time, `/healthz` p99 went from
 220-290 ms at the default to 80-100 ms at 0.5 ms."""
+
+
+LEAN_SUPERVISOR = """\
+import json, shutil, sys
+import uvicorn
+from uvicorn.supervisors import Multiprocess
+options, made_metrics_dir = json.loads(sys.argv[1]), sys.argv[2]
+header_read_seconds = options.pop("header_read_seconds")
+config = uvicorn.Config("fairfight.web.serve:service_app", factory=True, **options)
+config.header_read_seconds = header_read_seconds  # what HeaderTimeoutProtocol reads
+try:
+    Multiprocess(config, sockets=[config.bind_socket()]).run()
+finally:
+    if made_metrics_dir:
+        shutil.rmtree(made_metrics_dir, ignore_errors=True)
+"""
+"""The supervisor of `--workers N`, which `run_server` becomes (same process id, so signals
+reach it as before): uvicorn alone. The command line that starts it has imported the whole app
+(`fairfight.web` brings it in), about 45 MB the supervisor would hold for nothing; this
+program imports uvicorn only, and each worker builds the app (`service_app`)."""
 
 
 def database_url_for(db: str | None) -> str | None:
@@ -75,29 +97,61 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
     """uvicorn's HTTP protocol, closing a connection whose request head is not complete in
     time: a client that opens connections and sends nothing (or a byte a minute) cannot hold
     the process's file descriptors. The idle wait between keep-alive requests stays uvicorn's
-    own `timeout_keep_alive`."""
+    own `timeout_keep_alive`.
+
+    uvicorn counts every open connection against `limit_concurrency` and answers 503 to any
+    request that arrives while the count is at the cap, so a client holding a thousand
+    half-open connections would shut everyone else out for as long as the header timeout.
+    Here a new connection that reaches the cap closes the oldest connection still waiting
+    for its request head instead: the half-open ones make room, and a request that arrives
+    whole is served. When every connection at the cap is busy with a request, nothing is
+    closed and uvicorn's 503 stands.
+    """
 
     _head_timer: asyncio.TimerHandle | None = None
+
+    def _waiting_for_heads(self) -> dict[HeaderTimeoutProtocol, None]:
+        """This server's connections whose head timer runs, oldest first."""
+        waiting: dict[HeaderTimeoutProtocol, None] | None = getattr(
+            self.server_state, "waiting_for_heads", None)
+        if waiting is None:
+            waiting = {}
+            self.server_state.waiting_for_heads = waiting  # type: ignore[attr-defined]
+        return waiting
 
     def _start_head_timer(self) -> None:
         self._stop_head_timer()
         seconds = getattr(self.config, "header_read_seconds", None)
         if seconds:
             self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
+            self._waiting_for_heads()[self] = None
 
     def _stop_head_timer(self) -> None:
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+        self._waiting_for_heads().pop(self, None)
 
     def _head_too_slow(self) -> None:
-        self._head_timer = None
+        self._stop_head_timer()
         if not self.transport.is_closing():
             self.transport.close()
+
+    def _make_room(self) -> None:
+        """At the connection cap, close the oldest connection still waiting for its head."""
+        if self.limit_concurrency is None or len(self.connections) < self.limit_concurrency:
+            return
+        oldest = next((other for other in self._waiting_for_heads() if other is not self), None)
+        if oldest is not None:
+            oldest._head_too_slow()
+            # Its `connection_lost` comes a loop turn later, perhaps after this connection's
+            # request is counted: it stops counting now (uvicorn's discard is idempotent).
+            self.connections.discard(oldest)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._start_head_timer()
+        self._make_room()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -189,7 +243,7 @@ def run_server(db: str | None, host: str, port: int, workers: int = 1,
         config = ServiceConfig(create_app(settings), **options)
         GracefulServer(config).run()
         return
-    made_metrics_dir = None
+    made_metrics_dir = ""
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         made_metrics_dir = tempfile.mkdtemp(prefix="fairfight-metrics-")
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = made_metrics_dir
@@ -198,11 +252,12 @@ def run_server(db: str | None, host: str, port: int, workers: int = 1,
         subprocess.run([sys.executable, "-c",
                         "from fairfight.web.serve import prepare_databases; "
                         "prepare_databases()"], check=True)
-        config = ServiceConfig("fairfight.web.serve:service_app", factory=True,
-                               workers=workers, **options)
-        from uvicorn.supervisors import Multiprocess
-
-        Multiprocess(config, sockets=[config.bind_socket()]).run()
-    finally:
-        if made_metrics_dir is not None:
+    except BaseException:
+        if made_metrics_dir:
             shutil.rmtree(made_metrics_dir, ignore_errors=True)
+        raise
+    options.update(workers=workers, http=f"{__name__}:{HeaderTimeoutProtocol.__name__}")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-c", LEAN_SUPERVISOR, json.dumps(options),
+                              made_metrics_dir])

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
+import httpx
 from fastapi.testclient import TestClient
 
 from tests.web.ops.stoppable_postgres import stoppable_postgres
@@ -21,6 +24,38 @@ def test_liveness_names_the_process(tmp_path: Path) -> None:
     assert answer.status_code == 200
     assert answer.json()["status"] == "ok"
     assert answer.json()["pid"] == os.getpid()
+
+
+def test_health_answers_while_sync_routes_hold_every_shared_thread(tmp_path: Path) -> None:
+    """Both checks are answered on the event loop: with every token of the shared thread pool
+    taken (busy sync routes), each completes within a few loop turns, no thread needed."""
+    app = ops_app(tmp_path)
+
+    async def ask_with_no_thread_free() -> dict[str, int]:
+        limiter = anyio.to_thread.current_default_thread_limiter()
+        holders = [object() for _ in range(int(limiter.total_tokens))]
+        for holder in holders:
+            limiter.acquire_on_behalf_of_nowait(holder)
+        transport = httpx.ASGITransport(app=app)
+        try:
+            async with httpx.AsyncClient(transport=transport, base_url="http://x") as client:
+                asked = {path: asyncio.ensure_future(client.get(path))
+                         for path in ("/healthz", "/api/health")}
+                for _ in range(1000):  # loop turns only: nothing here waits on a clock
+                    if all(task.done() for task in asked.values()):
+                        break
+                    await asyncio.sleep(0)
+                assert all(task.done() for task in asked.values()), "a check waited for a thread"
+                return {path: task.result().status_code for path, task in asked.items()}
+        finally:
+            for holder in holders:
+                limiter.release_on_behalf_of(holder)
+
+    async def run() -> dict[str, int]:
+        async with app.router.lifespan_context(app):
+            return await ask_with_no_thread_free()
+
+    assert asyncio.run(run()) == {"/healthz": 200, "/api/health": 200}
 
 
 def test_readiness_names_a_broken_sqlite_database_and_recovers(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -11,7 +13,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fairfight.conquest import season
-from fairfight.web.ops.pools import PoolFull, PoolLimits, WorkPool
+from fairfight.web.ops.pools import (
+    LOWER_PRIORITY,
+    SHARED_THREADS,
+    PoolFull,
+    PoolLimits,
+    WorkPool,
+)
 from tests.web.conquest_support import make_app
 from tests.web.ops.support import ops_app
 
@@ -113,3 +121,28 @@ def test_each_slow_work_has_its_pool_with_the_configured_limits(tmp_path: Path) 
     app = ops_app(tmp_path, pool_turns=limits)
     assert set(app.state.pools) == {"questions", "bots", "turns", "verify"}
     assert app.state.pools["turns"].limits == limits
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="per-thread priorities are Linux's")
+def test_a_pool_job_runs_at_a_lower_priority_than_the_loop() -> None:
+    pool = WorkPool("test", PoolLimits(workers=1, queue=1, wait_seconds=30))
+
+    def own_priority() -> tuple[int, str]:
+        return (os.getpriority(os.PRIO_PROCESS, threading.get_native_id()),
+                threading.current_thread().name)
+
+    async def main() -> tuple[tuple[int, str], tuple[int, str]]:
+        return own_priority(), await pool.run(own_priority)
+
+    (loop_nice, _), (job_nice, job_thread) = anyio.run(main)
+    assert job_nice == min(19, loop_nice + LOWER_PRIORITY)
+    assert job_thread.startswith("pool-test"), "the pool's own thread, not anyio's shared ones"
+
+
+def test_the_service_narrows_the_shared_thread_pool(tmp_path: Path) -> None:
+    with TestClient(ops_app(tmp_path)) as client:
+        portal = client.portal
+        assert portal is not None
+        tokens = portal.call(lambda: anyio.to_thread.current_default_thread_limiter()
+                             .total_tokens)
+    assert tokens == SHARED_THREADS < 40  # anyio's own default is 40

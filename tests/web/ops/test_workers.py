@@ -114,3 +114,14 @@ def test_two_workers_answer_and_stop_gracefully(
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
     assert any(line["path"] == "/api/clash/preview" and line["status"] == 200
                for line in lines)
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc")
+def test_the_supervisor_holds_uvicorn_only(
+        two_workers: tuple[subprocess.Popen[bytes], str, Path]) -> None:
+    """The supervisor (the `fairfight serve` process itself) never loads the app: pydantic's
+    compiled core, which every worker's app loads, is not mapped into it."""
+    process, base, _ = two_workers
+    worker = httpx.get(f"{base}/healthz", timeout=10).json()["pid"]
+    assert "pydantic_core" in Path(f"/proc/{worker}/maps").read_text()
+    assert "pydantic_core" not in Path(f"/proc/{process.pid}/maps").read_text()

@@ -11,7 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
 from fairfight.web.errors import error_response
-from fairfight.web.lifecycle import on_shutdown
+from fairfight.web.lifecycle import on_shutdown, on_startup
 from fairfight.web.ops.api_docs import api_docs_router
 from fairfight.web.ops.clients import TrustedProxies
 from fairfight.web.ops.health import (
@@ -22,7 +22,13 @@ from fairfight.web.ops.health import (
 )
 from fairfight.web.ops.metrics import ServiceMetrics, metrics_router
 from fairfight.web.ops.openapi import install_openapi
-from fairfight.web.ops.pools import PoolFull, WorkPool, pooled, run_in_pool
+from fairfight.web.ops.pools import (
+    PoolFull,
+    WorkPool,
+    narrow_shared_threads,
+    pooled,
+    run_in_pool,
+)
 from fairfight.web.ops.rate_limit import RateLimiter
 from fairfight.web.ops.request_log import OperationsMiddleware
 from fairfight.web.ops.shutdown import install_exit_signals
@@ -63,6 +69,7 @@ def install_operations(app: FastAPI, settings: WebSettings) -> None:
         return error_response(request, 503, error.pool, str(error).partition(": ")[2],
                               headers={"Retry-After": str(error.retry_after)})
 
+    on_startup(app, narrow_shared_threads)
     on_shutdown(app, metrics.process_ended)
     install_exit_signals(app)
     add_readiness_check(app, "schema", schema_check(settings))

@@ -145,8 +145,9 @@ async def _probe(check: ReadinessCheck) -> str:
 
 
 @health_router.get("/healthz")
-def healthz() -> Liveness:
-    """Liveness: the process answers (no I/O at all)."""
+async def healthz() -> Liveness:
+    """Liveness: the process answers (no I/O at all). On the event loop, never in the shared
+    thread pool: a process whose sync routes hold every thread still answers this."""
     return Liveness(status="ok", version=__version__, pid=os.getpid())
 
 

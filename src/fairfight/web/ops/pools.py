@@ -11,6 +11,15 @@ pool, so they keep answering while every pool is full.
 The pools of the running app are found through a context variable the operations middleware
 sets for each request, so code deep in a route (the ballot bots) reaches them without taking
 the request; outside a request the work simply runs in a thread.
+
+A pool's jobs run in threads of its own, at a lower CPU priority than the event loop
+(`LOWER_PRIORITY`, Linux's per-thread nice; the forecast threads and the verifier process a
+job starts inherit it). The work itself mostly runs outside the interpreter's lock (the
+compiled forecast kernel, the verifier's child process), so it is the operating system that
+shares the cores: two workers each running a question on two forecast threads are four busy
+threads on a two-core machine, and the loop thread, which answers `/healthz` and every cheap
+page, waited its turn behind them. At a lower priority the slow work still takes every idle
+cycle, but yields the core whenever the loop has something to answer.
 """
 
 from __future__ import annotations
@@ -20,9 +29,13 @@ import contextvars
 import functools
 import inspect
 import math
+import os
+import sys
+import threading
 import weakref
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from typing import ParamSpec, TypeVar
 
 import anyio
@@ -31,10 +44,13 @@ from anyio import CapacityLimiter
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "LOWER_PRIORITY",
     "PoolFull",
     "PoolLimits",
+    "SHARED_THREADS",
     "WorkPool",
     "current_pools",
+    "narrow_shared_threads",
     "pooled",
     "run_in_pool",
     "using_pools",
@@ -42,6 +58,37 @@ __all__ = [
 
 _Params = ParamSpec("_Params")
 _Result = TypeVar("_Result")
+
+LOWER_PRIORITY = 10
+"""How much nicer (Linux `nice`, 0 to 19) a pool's threads are than the thread that made them.
+At 10 a busy thread gets about a tenth of the CPU share of one at the loop's priority."""
+
+
+SHARED_THREADS = 4
+"""Threads of anyio's shared pool (the plain `def` routes) per process, instead of its 40.
+Those routes run Python under the interpreter's lock, so forty at once (500 clash games created
+from a hundred addresses, about 7 ms of Python each) were forty threads taking turns at the
+lock with the event loop, which needs it several times for every request it answers. In
+bench/bench_abuse.py `/api/health` p99 under that pattern went from 294 ms at 40 threads to
+187 ms at 8 and 132 ms at 4 (one noisy run each). No route waits in a thread for another
+thread's work, so a narrow pool cannot deadlock; four still cover routes waiting on the
+database."""
+
+
+def narrow_shared_threads() -> None:
+    """Cap anyio's shared thread pool of the running loop at SHARED_THREADS (called at start)."""
+    anyio.to_thread.current_default_thread_limiter().total_tokens = SHARED_THREADS
+
+
+def _lower_this_threads_priority() -> None:
+    """Make the calling thread nicer by LOWER_PRIORITY (Linux only: there `setpriority` on a
+    thread id changes that thread alone); elsewhere, or if refused, it keeps its priority."""
+    if sys.platform != "linux":
+        return
+    thread = threading.get_native_id()
+    with suppress(OSError):
+        os.setpriority(os.PRIO_PROCESS, thread,
+                       min(19, os.getpriority(os.PRIO_PROCESS, thread) + LOWER_PRIORITY))
 
 
 class PoolLimits(BaseModel):
@@ -80,21 +127,24 @@ class WorkPool:
         """Jobs refused since the pool was made (full queue or a wait that ran out)."""
         self._observe = observe
         self._limiters: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, tuple[CapacityLimiter, CapacityLimiter]
+            asyncio.AbstractEventLoop, CapacityLimiter
         ] = weakref.WeakKeyDictionary()
+        self._threads = ThreadPoolExecutor(
+            max_workers=limits.workers, thread_name_prefix=f"pool-{name}",
+            initializer=_lower_this_threads_priority)
+        """The pool's own threads: only its jobs run there, so their priority stays lowered."""
 
     @property
     def retry_after(self) -> int:
         """Seconds a refused client is told to wait: about one queue's worth of waiting."""
         return max(1, math.ceil(self.limits.wait_seconds / 2))
 
-    def _limiters_of_loop(self) -> tuple[CapacityLimiter, CapacityLimiter]:
-        """The slots a job takes, and the threads it runs in (a limiter of the same size, so
-        the work stays out of anyio's shared default pool); a limiter belongs to one loop."""
+    def _limiter_of_loop(self) -> CapacityLimiter:
+        """The slots a job takes (a limiter belongs to one loop); the job then runs in one of
+        the pool's own threads, out of anyio's shared default pool."""
         loop = asyncio.get_running_loop()
         if loop not in self._limiters:
-            self._limiters[loop] = (CapacityLimiter(self.limits.workers),
-                                    CapacityLimiter(self.limits.workers))
+            self._limiters[loop] = CapacityLimiter(self.limits.workers)
         return self._limiters[loop]
 
     def _changed(self) -> None:
@@ -109,7 +159,7 @@ class WorkPool:
     async def run(self, work: Callable[_Params, _Result], *args: _Params.args,
                   **kwargs: _Params.kwargs) -> _Result:
         """Run `work` in one of the pool's threads, or raise `PoolFull` without running it."""
-        limiter, threads = self._limiters_of_loop()
+        limiter = self._limiter_of_loop()
         if limiter.available_tokens == 0 and self.waiting >= self.limits.queue:
             raise self._refuse()
         self.waiting += 1
@@ -125,7 +175,8 @@ class WorkPool:
         self._changed()
         try:
             call = functools.partial(work, *args, **kwargs)
-            return await anyio.to_thread.run_sync(call, limiter=threads)
+            context = contextvars.copy_context()  # as anyio's threads do: the request's vars
+            return await asyncio.wrap_future(self._threads.submit(context.run, call))
         finally:
             self.running -= 1
             limiter.release()

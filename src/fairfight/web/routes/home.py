@@ -24,8 +24,9 @@ class Health(BaseModel):
 
 
 @router.get("/api/health", tags=["service"])
-def health() -> Health:
-    """A cheap check for monitors and start-up scripts."""
+async def health() -> Health:
+    """A cheap check for monitors and start-up scripts. Answered on the event loop: a plain
+    `def` would wait twice for the shared thread pool, which busy sync routes can fill."""
     return Health(status="ok", version=__version__)
 
 
