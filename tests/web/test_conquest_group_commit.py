@@ -158,3 +158,36 @@ def test_a_closed_writer_takes_no_more(catalog: SeasonCatalog, season_file: Path
     writer.close()
     with pytest.raises(RuntimeError):
         writer.submit(1, _pending("late", _open_pools(season_file)[0], 5))
+
+
+def test_what_arrives_while_the_lock_is_awaited_joins_that_transaction(
+    catalog: SeasonCatalog, season_file: Path
+) -> None:
+    """Another process holds the write lock while one contribution waits for it and four more
+    arrive: when the lock comes free all five go in the one transaction that waited (one
+    signed head, one ledger event), in arrival order, instead of one now and four later."""
+    codes = _open_pools(season_file)[:5]
+    writer = ContributionWriter(catalog)
+    with sqlite3.connect(season_file) as reader:
+        heads_before = reader.execute("SELECT count(*) FROM log_head").fetchone()[0]
+        events_before = reader.execute(
+            "SELECT count(*) FROM season_event WHERE kind = 'ledger'").fetchone()[0]
+    other_program = sqlite3.connect(season_file, isolation_level=None)
+    other_program.execute("BEGIN IMMEDIATE")
+    try:
+        futures = [writer.submit(1, _pending("waits", codes[0], 5))]
+        assert not threading.Event().wait(0.3)  # the writer is in BEGIN IMMEDIATE by now
+        futures += [writer.submit(1, _pending(f"late-{code}", code, 5)) for code in codes[1:]]
+        assert not any(future.done() for future in futures)
+    finally:
+        other_program.execute("ROLLBACK")
+        other_program.close()
+    recorded = [future.result() for future in futures]
+    writer.close()
+    assert [r.entry["faction"] for r in recorded] == codes
+    seqs = [r.entry["seq"] for r in recorded]
+    assert seqs == list(range(seqs[0], seqs[0] + 5))
+    with sqlite3.connect(season_file) as reader:
+        assert reader.execute("SELECT count(*) FROM log_head").fetchone()[0] == heads_before + 1
+        assert reader.execute("SELECT count(*) FROM season_event WHERE kind = 'ledger'"
+                              ).fetchone()[0] == events_before + 1

@@ -155,6 +155,8 @@ class _Trees:
 
 
 _TREES = _Trees()
+_SEASON_KEY = "fairfight.log_season"
+"""Where a transaction keeps its season's commitment and log key (neither ever changes)."""
 
 
 def _stored_hashes(session: Session) -> list[bytes]:
@@ -170,13 +172,21 @@ def _latest_row(session: Session, *, table_known: bool = False) -> LogHeadRow | 
 
 
 def _season(session: Session) -> tuple[str, str | None]:
-    """(the commitment, the header's log_key or None)."""
-    row = session.get(SeasonRow, season_of(session))
+    """(the commitment, the header's log_key or None), read once per transaction and only
+    those two columns: a batch asks twice, and the season row also holds the whole map."""
+    known: tuple[str, str | None] | None = session.info.get(_SEASON_KEY)
+    if known is not None:
+        return known
+    query = select(SeasonRow.commitment, SeasonRow.header).where(
+        SeasonRow.id == season_of(session))
+    row = session.execute(query).first()
     if row is None:
         raise InputError(DAMAGED, "season: the season row is missing")
     header = load_column("season.header", row.header)
     key = header.get(tables.LOG_KEY) if isinstance(header, dict) else None
-    return row.commitment, key if isinstance(key, str) else None
+    known = (row.commitment, key if isinstance(key, str) else None)
+    session.info[_SEASON_KEY] = known
+    return known
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,6 +60,10 @@ EVENTS_PAGE_LIMIT = 500
 
 _NEXT_ID_KEY = "fairfight.next_event_id"
 _TABLE_KEY = "fairfight.event_table"
+_NOTIFIED_KEY = "fairfight.events_notified"
+"""Set once a transaction has sent its notification: PostgreSQL delivers it at the commit,
+when every event of the transaction is in the table, and the listeners read all the rows
+after their cursor, so a second notification in the same transaction would wake nobody new."""
 _HAVE_TABLE: weakref.WeakSet[Engine] = weakref.WeakSet()
 """Engines whose database held the table when a transaction began (a table is never
 dropped), so a writer looks for it once per engine rather than once per transaction."""
@@ -110,9 +114,10 @@ def announce(session: Session, kind: EventKind, payload: dict[str, Any]) -> int:
             delete(EventRow)
             .where(EventRow.season_id == season_id, EventRow.id <= number - EVENTS_KEPT)
             .execution_options(synchronize_session=False))
-    if session.get_bind().dialect.name == "postgresql":
+    if session.get_bind().dialect.name == "postgresql" and not session.info.get(_NOTIFIED_KEY):
         session.execute(text("SELECT pg_notify(:channel, :message)"),
                         {"channel": EVENTS_CHANNEL, "message": f"{season_id}:{number}"})
+        session.info[_NOTIFIED_KEY] = True
     return number
 
 

@@ -12,10 +12,11 @@ knows nothing of HTTP (`contributions` turns the outcomes into answers).
 
 from __future__ import annotations
 
+import enum
 import queue
 import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 
 from fairfight.conquest.ledger import (
@@ -37,15 +38,23 @@ Answered = Recorded | RefundOwed
 _Job = tuple[int, LedgerRequest, "Future[Answered]"]
 
 
+class _Queue(enum.Enum):
+    EMPTY = enum.auto()
+    """What `_next_now` answers when nothing is queued."""
+
+
 def record_batch(
-    catalog: SeasonCatalog, season_id: int, requests: Sequence[LedgerRequest]
+    catalog: SeasonCatalog, season_id: int, requests: Sequence[LedgerRequest],
+    arrived: Callable[[], Sequence[LedgerRequest]] = tuple,
 ) -> list[LedgerOutcome]:
     """Record one season's requests in ONE write transaction; outcomes are final once this
-    returns (after the commit). An error of the transaction itself raises: none was recorded.
+    returns (after the commit). `arrived()` is asked, once the season's lock is held, for
+    requests that came while it was awaited: they follow `requests`, outcomes in the same
+    order. An error of the transaction itself raises: none was recorded.
     """
     catalog.require(season_id)
     with catalog.database.transaction(season_id, write=True) as session:
-        return record_contributions(session, requests)
+        return record_contributions(session, [*requests, *arrived()])
 
 
 class ContributionWriter:
@@ -82,39 +91,74 @@ class ContributionWriter:
             thread.join()
 
     def _run(self) -> None:
+        carried: list[_Job | None] = []
         while True:
-            first = self._jobs.get()
+            first = carried.pop(0) if carried else self._jobs.get()
             if first is None:
                 return
             jobs = [first]
             stopping = False
             while len(jobs) < BATCH_LIMIT:
-                try:
-                    job = self._jobs.get_nowait()
-                except queue.Empty:
+                job = carried.pop(0) if carried else self._next_now()
+                if job is _Queue.EMPTY:
                     break
                 if job is None:
                     stopping = True
                     break
                 jobs.append(job)
-            self._commit(jobs)
+            self._commit(jobs, carried)
             if stopping:
                 return
 
-    def _commit(self, jobs: list[_Job]) -> None:
-        """One transaction per season present, in arrival order within each."""
+    def _next_now(self) -> _Job | None | _Queue:
+        try:
+            return self._jobs.get_nowait()
+        except queue.Empty:
+            return _Queue.EMPTY
+
+    def _commit(self, jobs: list[_Job], carried: list[_Job | None]) -> None:
+        """One transaction per season present, in arrival order within each. Whatever arrived
+        while a transaction waited for the season's lock (held by another process) joins it,
+        so under contention batches grow instead of each process's shrinking; jobs of other
+        seasons (and the stop mark) are `carried` to the next round, in order."""
         by_season: defaultdict[int, list[_Job]] = defaultdict(list)
         for job in jobs:
             by_season[job[0]].append(job)
         for season_id, group in by_season.items():
-            live = [job for job in group if job[2].set_running_or_notify_cancel()]
-            outcomes: Sequence[LedgerOutcome | Exception]
-            try:
-                outcomes = record_batch(self._catalog, season_id, [job[1] for job in live])
-            except Exception as error:  # noqa: BLE001 -- the whole transaction failed
-                outcomes = [error] * len(live)
-            for (_, _, future), outcome in zip(live, outcomes, strict=True):
-                if isinstance(outcome, Recorded | RefundOwed):
-                    future.set_result(outcome)
-                else:
-                    future.set_exception(outcome)
+            self._commit_season(season_id, group, carried)
+
+    def _commit_season(self, season_id: int, group: list[_Job],
+                       carried: list[_Job | None]) -> None:
+        live = [job for job in group if job[2].set_running_or_notify_cancel()]
+        first = len(live)
+
+        def arrived() -> list[LedgerRequest]:
+            live.extend(self._arrived(season_id, BATCH_LIMIT - first, carried))
+            return [job[1] for job in live[first:]]
+
+        outcomes: Sequence[LedgerOutcome | Exception]
+        try:
+            outcomes = record_batch(self._catalog, season_id, [job[1] for job in live], arrived)
+        except Exception as error:  # noqa: BLE001 -- the whole transaction failed
+            outcomes = [error] * len(live)
+        for (_, _, future), outcome in zip(live, outcomes, strict=True):
+            if isinstance(outcome, Recorded | RefundOwed):
+                future.set_result(outcome)
+            else:
+                future.set_exception(outcome)
+
+    def _arrived(self, season_id: int, room: int, carried: list[_Job | None]) -> list[_Job]:
+        """Jobs of `season_id` queued by now (at most `room`), started; others are carried."""
+        taken: list[_Job] = []
+        if carried:  # an earlier job is already waiting for the next round: keep the order
+            return taken
+        while len(taken) < room:
+            job = self._next_now()
+            if job is _Queue.EMPTY:
+                break
+            if job is None or job[0] != season_id:
+                carried.append(job)
+                break
+            if job[2].set_running_or_notify_cancel():
+                taken.append(job)
+        return taken
