@@ -132,7 +132,9 @@ def _now() -> str:
 
 class _Trees:
     """Each season's tree between appends, by commitment; used only under the season's write
-    lock, and trusted only when its root is the latest stored head's."""
+    lock, and trusted only when its root is the latest stored head's. When another process
+    has appended since, only the leaves it added are read (the tree grows to the stored size
+    and must then have the head's root); anything else rebuilds it from every stored leaf."""
 
     def __init__(self) -> None:
         self._trees: dict[str, merkle.MerkleTree] = {}
@@ -143,6 +145,9 @@ class _Trees:
             tree = self._trees.get(season)
         head = _latest_row(session, table_known=True)
         stored = 0 if head is None else head.size
+        if tree is not None and len(tree) < stored:  # another process appended since
+            for hashed in _stored_hashes(session, first=len(tree)):
+                tree.append_leaf_hash(hashed)
         if tree is None or len(tree) != stored or (
                 head is not None and tree.root().hex() != head.root):
             tree = merkle.MerkleTree.of_leaf_hashes(_stored_hashes(session))
@@ -159,8 +164,10 @@ _SEASON_KEY = "fairfight.log_season"
 """Where a transaction keeps its season's commitment and log key (neither ever changes)."""
 
 
-def _stored_hashes(session: Session) -> list[bytes]:
-    query = select(LogLeafRow.leaf_hash).where(LogLeafRow.season_id == season_of(session))
+def _stored_hashes(session: Session, first: int = 0) -> list[bytes]:
+    """The stored leaves' hashes from position `first` on, in order."""
+    query = select(LogLeafRow.leaf_hash).where(LogLeafRow.season_id == season_of(session),
+                                               LogLeafRow.position >= first)
     return [bytes.fromhex(value) for value in session.scalars(query.order_by(LogLeafRow.position))]
 
 

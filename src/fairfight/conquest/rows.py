@@ -15,11 +15,13 @@ season log's leaves and signed heads, and the announced events the live pages st
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any
 
 from sqlalchemy import (
     BigInteger,
     Connection,
+    Engine,
     ForeignKey,
     Integer,
     LargeBinary,
@@ -233,6 +235,13 @@ OLD_KEY_TABLE = "web_request_keys"
 """Where the web alone kept its keys (one key per database) before `contribution_key`."""
 
 
+_KEY_TABLES_HELD: weakref.WeakSet[Engine] = weakref.WeakSet()
+"""Engines whose database was seen holding every later table, made by a committed
+transaction (a table is never dropped): their writers skip the catalogue query."""
+_MADE_KEY_TABLES = "fairfight.made_key_tables"
+"""Marks a connection that created later tables itself: what it sees may yet roll back."""
+
+
 def ensure_key_table(connection: Connection) -> None:
     """Create the later tables that are missing, taking over the keys of the older web table
     when the key table itself is new.
@@ -240,10 +249,15 @@ def ensure_key_table(connection: Connection) -> None:
     The old table is left in place (a server process of the older version may still read
     it); its keys are copied once, when the new table is made.
     """
+    if connection.engine in _KEY_TABLES_HELD:
+        return
     tables = set(inspect(connection).get_table_names())
     missing = [table for table in KEY_TABLES.sorted_tables if table.name not in tables]
     if not missing:
+        if not connection.info.get(_MADE_KEY_TABLES):  # none of them is this one's own yet
+            _KEY_TABLES_HELD.add(connection.engine)
         return
+    connection.info[_MADE_KEY_TABLES] = True
     KEY_TABLES.create_all(connection, tables=missing)
     if ContributionKeyRow.__tablename__ not in tables and OLD_KEY_TABLE in tables:
         connection.execute(text(

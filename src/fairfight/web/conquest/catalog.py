@@ -68,6 +68,10 @@ class SeasonCatalog:
         self.database = database
         self._cache: dict[int, Snapshot] = {}
         self._lock = threading.Lock()
+        self._held: set[int] = set()
+        """Seasons a server database was seen to hold: the service never removes one, so
+        `require` asks the database again only for an id not seen yet (a write's own lock
+        still finds a season that went away)."""
 
     def close(self) -> None:
         """Release the database (connections, file handles)."""
@@ -79,8 +83,13 @@ class SeasonCatalog:
 
     def require(self, season_id: int) -> None:
         """Refuse a season id this database does not hold (a 404 on the web)."""
-        if season_id not in self.database.season_ids():
+        if season_id in self._held:
+            return
+        held = self.database.season_ids()
+        if season_id not in held:
             raise LookupError(f"no season {season_id}")
+        if self.database.server:
+            self._held.update(held)
 
     @contextmanager
     def read(self, season_id: int) -> Iterator[Session]:
