@@ -76,9 +76,12 @@ def crawl(app: Any, people: dict[int, TestClient], table: str, viewer: int | Non
     ]
     if viewer is not None:
         urls += [f"{root}/ballot/tables/{table}/seats/{viewer}" for root in ("", "/api")]
-    texts = [me.get(url).text for url in urls]
+    answers = [me.get(url) for url in urls]
+    texts = [answer.text for answer in answers]
     if viewer is not None:
-        view = seat_view(me, table, viewer)
+        own = answers[-1]  # the seat's own view, read once for the crawl and the moves below
+        assert own.status_code == 200, own.text
+        view = own.json()
         bad = {"version": view["version"], "decision": {"type": "DraftPick", "card": 9999}}
         texts.append(me.post(f"/api/ballot/tables/{table}/seats/{viewer}/move", json=bad).text)
         form = {"version": str(view["version"]), "card": "9999", "race_0": "ZZ"}

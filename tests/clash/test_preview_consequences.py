@@ -67,6 +67,9 @@ def test_preview_consequences_equal_the_resolutions_over_every_draw(
 @settings(max_examples=6_000, deadline=None, derandomize=True)
 @given(any_clash())
 def test_preview_consequences_over_a_bigger_sweep(case: tuple[ClashSpec, bool | None]) -> None:
+    """Out of `make test` (the 2,000 examples above are its sample of every kind of clash):
+    `FAIRFIGHT_SLOW=1 pytest -m slow tests/clash` runs it, and `fairfight clash oracle
+    --consequences N` makes the same comparison on N seeded random clashes."""
     _check(*case)
 
 

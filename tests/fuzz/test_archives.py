@@ -3,7 +3,8 @@
 The three are the library (`publication.verify_folder`, what the service's child process
 runs), the command line (`fairfight conquest verify`) and the bare verifier an archive ships
 (`python3 -S verifier.py verify ...`, run as a real process from an extracted archive); the
-service's upload route is checked on top, through its limited child process.
+service's upload route is checked on top, through its limited child process, for a sample of
+the cases that holds every kind of rule (`THROUGH_THE_UPLOAD`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,16 @@ from tests.fuzz.hostile_zips import CASES, Entry, deflated, raw_zip
 
 LONGEST_REFUSAL = 2 * records.QUOTED_LENGTH
 """No refusal line is longer than this, whatever the input (it quotes at most 200 chars)."""
+THROUGH_THE_UPLOAD = {
+    "declared size over the cap", "inflates past its declared size", "total over the cap",
+    "compression ratio over the cap", "shorter than declared", "stored with unequal sizes",
+    "not a zip", "too many members", "name with ..", "corrupt deflate stream",
+}
+"""The cases also sent to the upload route, whose child process runs the library's verifier
+under CPU and memory limits (about a second each, the child's start): every size and bomb
+case, where those limits could change the answer, and one case of each other kind of rule
+(the whole file, the member count, a name, a deflate stream). The rest reach the same library
+function with the same bytes; the library's verdict on them is checked above."""
 
 
 @pytest.fixture(scope="module")
@@ -104,11 +115,17 @@ def test_every_verifier_refuses_a_hostile_zip_the_same_way(
     for line in _three_verdicts(good, path):
         assert expected in line and case.words in line, (kind, line)
         assert len(line) <= LONGEST_REFUSAL
+    if kind not in THROUGH_THE_UPLOAD:
+        return
     answer = client.post("/api/upload/verify", files={"archive": path.read_bytes()})
     assert answer.status_code == 200, answer.text
     verdict = answer.json()
     assert (verdict["ok"], verdict["place"]) == (False, case.member), verdict
     assert case.words in verdict["detail"]
+
+
+def test_the_upload_sample_names_real_cases() -> None:
+    assert THROUGH_THE_UPLOAD.issubset(CASES)  # a renamed case would leave the sample
 
 
 def test_the_javascript_verifier_refuses_each_hostile_zip_in_the_same_words(

@@ -16,6 +16,7 @@ from fairfight.core.errors import InputError
 from fairfight.core.validation import MAX_DIGITS, is_plain_digits, plain_integer
 from fairfight.web import WebSettings, create_app
 from tests.conquest.helpers import SEED, star_map
+from tests.fuzz.conftest import assert_refused, invoke
 
 SPEC = Path(__file__).parents[2] / "src/fairfight/web/clash/specs/worked-example.json"
 
@@ -45,15 +46,32 @@ def _fairfight(*arguments: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.parametrize("text", ["²", "٣", "5" * 5000])
-def test_the_command_line_refuses_them_in_one_line(tmp_path: Path, text: str) -> None:
-    path = tmp_path / "season.db"
-    season.create_season(path, star_map(), "star", seed=SEED)
-    for arguments in (
+def _commands(path: Path, text: str) -> list[list[str]]:
+    """A conquest count, a season address and a clash range, each given `text`."""
+    return [
         ["conquest", "contribute", str(path), "AB", text],
         ["conquest", "show", f"postgresql+psycopg://nobody@/none#{text}"],
         ["clash", "preview", str(SPEC), "--strength-range", f"{text}-9"],
-    ):
+    ]
+
+
+@pytest.mark.parametrize("text", ["²", "٣", "5" * 5000])
+def test_the_command_line_refuses_them_in_one_line(tmp_path: Path, text: str) -> None:
+    """Every text through every command in this process (the root command, as the fuzz suite
+    runs it); `python -m fairfight` as a real process is the test below."""
+    path = tmp_path / "season.db"
+    season.create_season(path, star_map(), "star", seed=SEED)
+    for arguments in _commands(path, text):
+        line = assert_refused(invoke(*arguments), codes=(2,), given=text)
+        assert len(line) < 300, arguments
+
+
+def test_the_installed_command_refuses_one_in_one_line(tmp_path: Path) -> None:
+    """The same refusals from `python -m fairfight` itself, for one of the texts: the exit
+    status and the one stderr line as a shell sees them."""
+    path = tmp_path / "season.db"
+    season.create_season(path, star_map(), "star", seed=SEED)
+    for arguments in _commands(path, "²"):
         done = _fairfight(*arguments)
         assert done.returncode == 2, (arguments, done.stderr[-400:])
         lines = done.stderr.strip().splitlines()

@@ -1,32 +1,53 @@
-"""A throwaway PostgreSQL cluster for the tests (bench/postgres_cluster.py makes it): started
-once per session and stopped at the end; without PostgreSQL's binaries the tests skip (and
-fail under CI)."""
+"""Throwaway PostgreSQL databases for the tests: one cluster per test run (`bench.postgres_
+cluster.Cluster`), started by the first module that asks and stopped when the run ends; each
+`postgres_cluster()` gets a database of its own, dropped afterwards. Without PostgreSQL's
+binaries the tests skip (and fail under CI).
+
+One cluster rather than one per module: initdb, start and stop cost a few seconds each time,
+and a fresh database (CREATE DATABASE from the empty template) is as empty as a fresh cluster
+for everything the tests look at (tables, sequences, LISTEN channels and `current_database()`
+are per database). A test that must stop the server uses tests/web/ops/stoppable_postgres.py.
+"""
 
 from __future__ import annotations
 
+import atexit
 import gc
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench.postgres_cluster import throwaway_cluster
+from bench.postgres_cluster import Cluster
 
 from tests.system import postgres_bin
+
+__all__ = ["postgres_cluster"]
+
+_running: list[Cluster] = []
+
+
+def _cluster() -> Cluster:
+    if not _running:
+        _running.append(Cluster(Path(postgres_bin())))
+        atexit.register(_running[0].stop)
+    return _running[0]
 
 
 @contextmanager
 def postgres_cluster() -> Iterator[str]:
-    """Yield a SQLAlchemy URL of a fresh, empty database; remove everything afterwards."""
-    with throwaway_cluster(Path(postgres_bin())) as url:
-        try:
-            yield url
-        finally:
-            _sweep_unclosed_connections()
+    """Yield a SQLAlchemy URL of a fresh, empty database; drop it afterwards."""
+    cluster = _cluster()
+    name = cluster.create_database()
+    try:
+        yield cluster.url(name)
+    finally:
+        _sweep_unclosed_connections()
+        cluster.drop_database(name)
 
 
 def _sweep_unclosed_connections() -> None:
-    """Collect, before the server stops, connections left in reference cycles.
+    """Collect, before the database goes, connections left in reference cycles.
 
     A service torn down mid-request can leave a pooled psycopg connection in a cycle; the
     garbage collector would otherwise close it during some later, unrelated test, whose

@@ -1,12 +1,15 @@
 """Seasons on two shipped maps served side by side (one PostgreSQL database): each season is
 drawn on its own map, each map's outlines are served at their own address, an unknown map is
-refused, and both seasons' pages fit a phone and a desktop in Chromium, axe-clean."""
+refused, and both seasons' pages fit a phone and a desktop in Chromium, axe-clean (the europe
+season's home is read by axe-core here; a north-america season's home, the demo season's, is read
+at both widths by tests/web/test_accessibility.py)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -22,6 +25,8 @@ from tests.web.postgres_cluster import postgres_cluster
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")  # as test_conquest_postgres
 
 SEEDS = {"north-america": "33" * 32, "europe": "44" * 32}
+AXE_CHECKED_HERE = {"europe"}
+"""The map whose season home no other test gives to axe-core."""
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 
 
@@ -89,11 +94,17 @@ def test_the_seasons_list_names_each_season_map(client: TestClient) -> None:
     assert [s["map_name"] for s in listed] == ["north-america", "europe"]
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with launched_chromium() as launched:
+        yield launched
+
+
 @pytest.mark.parametrize("width", [1280, 390])
-def test_both_maps_in_the_browser(database: str, width: int) -> None:
+def test_both_maps_in_the_browser(database: str, browser: Any, width: int) -> None:
     app = create_app(WebSettings(database_url=database, forecast_seasons=0))
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with live_server(app) as base, launched_chromium() as browser:
+    with live_server(app) as base:
         for number, name in enumerate(SEEDS, start=1):
             page = new_page(browser, width)
             visit(page, f"{base}/conquest/{number}")
@@ -105,5 +116,6 @@ def test_both_maps_in_the_browser(database: str, width: int) -> None:
             assert page.evaluate("document.documentElement.scrollWidth") <= width
             page.screenshot(path=str(ARTIFACTS / f"two-maps-{name}-{width}.png"),
                             full_page=True)
-            assert_accessible(page)
+            if name in AXE_CHECKED_HERE:
+                assert_accessible(page)
             page.context.close()

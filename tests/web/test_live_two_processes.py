@@ -67,8 +67,9 @@ def _service(database: str) -> Iterator[str]:
 
 def _listeners(database: str) -> list[int]:
     with psycopg.connect(libpq_address(database), autocommit=True) as connection:
-        rows = connection.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s",
-                                  (LISTENER_APPLICATION_NAME,)).fetchall()
+        rows = connection.execute(  # the run's cluster holds other modules' databases
+            "SELECT pid FROM pg_stat_activity WHERE application_name = %s"
+            " AND datname = current_database()", (LISTENER_APPLICATION_NAME,)).fetchall()
     return sorted(int(row[0]) for row in rows)
 
 
