@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import gc
 import json
 import os
 import shutil
@@ -26,6 +27,7 @@ import uvicorn
 from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from fairfight.web.lifecycle import on_startup
 from fairfight.web.ops.request_log import ACCESS_LOGGER
 from fairfight.web.ops.shutdown import run_exit_hooks
 from fairfight.web.settings import WebSettings
@@ -181,7 +183,12 @@ def service_app() -> FastAPI:
     from fairfight.web.app import create_app  # the supervisor itself never loads the app
 
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
-    return create_app(WebSettings())
+    app = create_app(WebSettings())
+    # What a started worker holds (modules, the maps, compiled templates) lives as long as
+    # the process: frozen, the collector's full passes no longer walk it on every request
+    # burst, which showed as pauses of tens of milliseconds in the slowest answers.
+    on_startup(app, gc.freeze)
+    return app
 
 
 def prepare_databases() -> None:
