@@ -62,6 +62,7 @@ __all__ = [
     "ensure_key_table",
     "has_table",
     "json_text",
+    "later_tables_held",
     "load_column",
     "season_of",
 ]
@@ -242,6 +243,12 @@ _MADE_KEY_TABLES = "fairfight.made_key_tables"
 """Marks a connection that created later tables itself: what it sees may yet roll back."""
 
 
+def later_tables_held(engine: Engine) -> bool:
+    """Whether `engine`'s database was seen holding every later table (`ensure_key_table`):
+    then neither a writer nor a reader needs to look them up again."""
+    return engine in _KEY_TABLES_HELD
+
+
 def ensure_key_table(connection: Connection) -> None:
     """Create the later tables that are missing, taking over the keys of the older web table
     when the key table itself is new.
@@ -249,7 +256,7 @@ def ensure_key_table(connection: Connection) -> None:
     The old table is left in place (a server process of the older version may still read
     it); its keys are copied once, when the new table is made.
     """
-    if connection.engine in _KEY_TABLES_HELD:
+    if later_tables_held(connection.engine):
         return
     tables = set(inspect(connection).get_table_names())
     missing = [table for table in KEY_TABLES.sorted_tables if table.name not in tables]

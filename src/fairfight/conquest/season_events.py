@@ -18,11 +18,10 @@ server delivers only on commit; the payload is an id, never the event. Only the 
 from __future__ import annotations
 
 import enum
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, select, text
+from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
 from fairfight.conquest.rows import (
@@ -31,6 +30,7 @@ from fairfight.conquest.rows import (
     ensure_key_table,
     has_table,
     json_text,
+    later_tables_held,
     load_column,
     season_of,
 )
@@ -64,9 +64,6 @@ _NOTIFIED_KEY = "fairfight.events_notified"
 """Set once a transaction has sent its notification: PostgreSQL delivers it at the commit,
 when every event of the transaction is in the table, and the listeners read all the rows
 after their cursor, so a second notification in the same transaction would wake nobody new."""
-_HAVE_TABLE: weakref.WeakSet[Engine] = weakref.WeakSet()
-"""Engines whose database held the table when a transaction began (a table is never
-dropped), so a writer looks for it once per engine rather than once per transaction."""
 
 
 class EventKind(enum.StrEnum):
@@ -97,13 +94,7 @@ def announce(session: Session, kind: EventKind, payload: dict[str, Any]) -> int:
     next_ids: dict[int, int] = session.info.setdefault(_NEXT_ID_KEY, {})
     number = next_ids.get(season_id)
     if number is None:
-        engine = session.get_bind()
-        if engine not in _HAVE_TABLE:
-            if has_table(session.connection(), EventRow.__tablename__):
-                if isinstance(engine, Engine):  # known only once a commit has made it
-                    _HAVE_TABLE.add(engine)
-            else:
-                ensure_key_table(session.connection())  # files made before the table
+        ensure_key_table(session.connection())  # files made before it (free once known)
         session.info[_TABLE_KEY] = True
         number = event_window(session)[1] + 1
     session.add(EventRow(season_id=season_id, id=number, kind=kind.value,
@@ -123,7 +114,7 @@ def announce(session: Session, kind: EventKind, payload: dict[str, Any]) -> int:
 
 def _table_exists(session: Session) -> bool:
     known = session.info.get(_TABLE_KEY)
-    if known is None and session.get_bind() in _HAVE_TABLE:
+    if known is None and later_tables_held(session.connection().engine):
         known = session.info[_TABLE_KEY] = True
     if known is None:
         known = session.info[_TABLE_KEY] = has_table(session.connection(),
