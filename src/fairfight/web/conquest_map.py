@@ -142,8 +142,4 @@ def map_picture(state: MapState, map_name: str,
         RegionView(r.code, r.name, r.owner, r.owner_name, r.changed) for r in state.regions
     )
     key = (map_name, state.season, regions)
-    found = kept.get(key)
-    if found is None:
-        found = _drawn(*key)
-        kept.put(key, found)
-    return found
+    return kept.get_or_make(key, lambda: _drawn(*key))

@@ -371,10 +371,4 @@ class RenderedCards:
 
     def png(self, card: Card) -> bytes:
         """The card's PNG, drawn at most once while it stays in the cache."""
-        digest = card_digest(card)
-        found = self._kept.get(digest)
-        if found is not None:
-            return found
-        drawn = render_card(card)
-        self._kept.put(digest, drawn)
-        return drawn
+        return self._kept.get_or_make(card_digest(card), lambda: render_card(card))

@@ -270,12 +270,7 @@ class ForecastCache:
             raise LookupError(f"no faction has the code {code!r}")
         key = (snap.season_id, _state_key(snap), code, amount)
         with self._effect_lock:
-            known = self.effects.get(key)
-            if known is not None:
-                return known
-            answer = self._effect(snap, code, amount)
-            self.effects.put(key, answer)
-            return answer
+            return self.effects.get_or_make(key, lambda: self._effect(snap, code, amount))
 
     def _effect(self, snap: Snapshot, code: str, amount: int) -> PoolEffectView:
         seasons = min(self.seasons, EFFECT_MAX_SEASONS)

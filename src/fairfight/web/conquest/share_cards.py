@@ -147,11 +147,7 @@ def card_digest(card: Card, kept: ByteCappedCache[Card, str] = _DIGESTS) -> str:
     """The SHA-256 (first `DIGEST_CHARS` hex digits) of everything the picture is drawn from:
     the card's values, the outlines' digest when it has a map, and the renderer's version
     (worked out once while the card stays in `kept`)."""
-    found = kept.get(card)
-    if found is None:
-        found = _digest(card)
-        kept.put(card, found)
-    return found
+    return kept.get_or_make(card, lambda: _digest(card))
 
 
 def _digest(card: Card) -> str:
