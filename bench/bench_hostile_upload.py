@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,17 +25,13 @@ import httpx
 from tests.conquest.helpers import SEED, reseal
 from tests.fuzz.hostile_zips import the_lying_archive
 
+from bench.served import free_port
 from fairfight.conquest import archive, publication, season
 from fairfight.conquest.synthetic import synthetic_map
 
 LEDGER_LINES = 1_000_000
 IDLE_REQUESTS = 200
 
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _archives(root: Path) -> dict[str, Path]:
@@ -98,7 +93,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-hostile-") as scratch:
         root = Path(scratch)
         uploads = _archives(root)
-        port = _free_port()
+        port = free_port()
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
         server = subprocess.Popen(
             [sys.executable, "-m", "fairfight", "serve", "--db", str(root / "web.db"),

@@ -10,12 +10,13 @@ import glob
 import itertools
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from bench.served import free_port
 
 __all__ = ["Cluster", "postgres_binaries", "throwaway_cluster"]
 
@@ -34,11 +35,6 @@ def _as_server_user(command: list[str]) -> list[str]:
         "su", "postgres", "-c", " ".join(command)]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
 
 class Cluster:
     """One server, started on creation; `stop` ends it and removes its folder, and only the
@@ -52,7 +48,7 @@ class Cluster:
         if os.getuid() == 0:
             shutil.chown(self.folder, "postgres", "postgres")
             shutil.chown(self.socket_dir, "postgres", "postgres")
-        self.port = _free_port()
+        self.port = free_port()
         self.owner = os.getpid()
         self._names = itertools.count(1)
         self._max_connections = max_connections
