@@ -37,8 +37,8 @@ from bench.loadgen import Answer, Request, run_load
 from fairfight.ballot.rules import named_config
 from fairfight.ballot.store import BallotStore
 from fairfight.web.ballot.live import POLL_SECONDS
+from fairfight.web.ballot.routes import ballot_database_url
 from fairfight.web.ballot.service import CONFIG_NAME
-from fairfight.web.routes.ballot import ballot_database_url
 
 __all__ = ["main"]
 

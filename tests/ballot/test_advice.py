@@ -25,7 +25,7 @@ from fairfight.ballot.human import TerminalHuman
 from fairfight.ballot.rules import Party, named_config
 from fairfight.ballot.session import Session
 from fairfight.ballot.state import NO_CARD, Declaration, GameState, Phase
-from fairfight.web.ballot_pages import game_page
+from fairfight.web.ballot.seat_page import game_page
 
 SEATS = ("pollster", "machine", "pollster", "machine")
 

@@ -28,7 +28,7 @@ from fairfight.ballot.store import (
 )
 from fairfight.web import WebSettings, create_app
 from fairfight.web.ballot.notify import check_webhook, deliver
-from fairfight.web.routes.ballot import ballot_database_url
+from fairfight.web.ballot.routes import ballot_database_url
 
 PEOPLE = ["human", "machine", "human", "human"]
 

@@ -25,8 +25,8 @@ from fairfight.ballot.rules import TAGS, Party
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import Amendment, Declaration, Declarations, GameState, Phase
 from fairfight.web.ballot.forms import describe
+from fairfight.web.ballot.seat_page import RATIFY_WARNING, GamePage, view_page
 from fairfight.web.ballot.tables import TablePage
-from fairfight.web.ballot_pages import RATIFY_WARNING, GamePage, view_page
 from fairfight.web.templating import templates
 from tests.ballot.test_guidance import _play_until
 from tests.ballot.test_revealed import _withdraw_steps

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from fairfight.clash.store import ClashStore, Draft, TurnTaken
 from fairfight.web import WebSettings, create_app
-from fairfight.web.clash.store import ClashStore, Draft, TurnTaken
 from tests.web.postgres_cluster import postgres_cluster
 from tests.web.test_clash_seats import CROSSING, commit, open_seats, order, seat_state
 

@@ -11,11 +11,11 @@ from sqlalchemy import create_engine, inspect, text
 
 from fairfight.clash import tables as t
 from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.store import ClashStore
 from fairfight.clash.world import world_from_scenario
 from fairfight.web import WebSettings, create_app
 from fairfight.web.clash import service
 from fairfight.web.clash.sandbox import clash_database_url
-from fairfight.web.clash.store import ClashStore
 from tests.web.test_clash_seats import CROSSING, commit, open_seats, order, seat_state
 
 

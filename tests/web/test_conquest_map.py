@@ -15,7 +15,7 @@ from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest import views
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.database import SeasonDatabase
-from fairfight.web.conquest_map import DrawnMap, map_picture
+from fairfight.web.conquest.map_drawing import DrawnMap, map_picture
 from tests.web.conquest_support import SEED, make_app
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -124,7 +124,7 @@ def test_a_clash_games_file_left_in_wal_returns_to_the_rollback_journal(tmp_path
     path = tmp_path / "ff-clash.db"
     url = f"sqlite:///{path}"
     _killed_then_stopped_cleanly(path, "clash_games", f"""
-        from fairfight.web.clash.store import ClashStore
+        from fairfight.clash.store import ClashStore
         store = ClashStore({url!r})
         number = 0
         while True:
@@ -134,7 +134,7 @@ def test_a_clash_games_file_left_in_wal_returns_to_the_rollback_journal(tmp_path
             number += 1
             print(number, flush=True)
     """, f"""
-        from fairfight.web.clash.store import ClashStore
+        from fairfight.clash.store import ClashStore
         store = ClashStore({url!r})
         assert store.game("missing") is None
         store.close()

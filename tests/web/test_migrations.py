@@ -155,7 +155,7 @@ def test_each_store_head_is_the_schema_its_code_describes(tmp_path: Path) -> Non
     conquest = MetaData()
     for table in [*SEASON_TABLES.sorted_tables, *KEY_TABLES.sorted_tables]:
         table.to_metadata(conquest)
-    from fairfight.web.clash.store import _metadata as clash_tables
+    from fairfight.clash.store.game_store import _metadata as clash_tables
 
     stores = {store.name: store for store in STORES}
     assert _differences(f"sqlite:///{path}", stores["conquest"], conquest) == []

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from importlib.resources import files
 
 from fastapi import FastAPI
@@ -11,22 +9,33 @@ from fastapi.staticfiles import StaticFiles
 
 from fairfight import __version__
 from fairfight.web import routes
+from fairfight.web.ballot import wing as ballot_wing
+from fairfight.web.clash import wing as clash_wing
+from fairfight.web.conquest import wing as conquest_wing
 from fairfight.web.errors import install_error_handlers
 from fairfight.web.json_bodies import JsonBodyLimits
 from fairfight.web.ops import install_operations, install_operations_middleware
 from fairfight.web.security import BodySizeLimit, CrossSiteGuard, SecurityHeaders
 from fairfight.web.settings import WebSettings
+from fairfight.web.templating import templates
+from fairfight.web.warscore import wing as warscore_wing
+from fairfight.web.wing import Register
 
-__all__ = ["UPLOAD_PATH_PREFIXES", "create_app", "route_modules"]
+__all__ = ["UPLOAD_PATH_PREFIXES", "WINGS", "create_app"]
 
 # Paths that accept a whole record archive rather than a small form or JSON body.
 UPLOAD_PATH_PREFIXES = ("/api/upload/",)
 
-
-def route_modules() -> list[str]:
-    """Every module under `fairfight.web.routes`, in name order."""
-    found = pkgutil.iter_modules(routes.__path__)
-    return sorted(f"{routes.__name__}.{info.name}" for info in found)
+WINGS: tuple[Register, ...] = (
+    ballot_wing.register,
+    clash_wing.register,
+    conquest_wing.register,
+    routes.register,
+    warscore_wing.register,
+)
+"""The parts of the site, each joining the app through its hook. The order is the order the
+routers were mounted in before each ruleset had a package of its own (their module names'),
+so `/openapi.json` lists the paths as it did."""
 
 
 def create_app(settings: WebSettings | None = None) -> FastAPI:
@@ -42,13 +51,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.navigation = []
-    for name in route_modules():
-        module = importlib.import_module(name)
-        app.include_router(module.router)
-        if hasattr(module, "NAV"):
-            app.state.navigation.append(module.NAV)
-        if hasattr(module, "install"):
-            module.install(app)
+    for register in WINGS:
+        register(app, templates)
     app.mount("/static", StaticFiles(directory=str(files("fairfight.web") / "static")),
               name="static")
     install_error_handlers(app)

@@ -31,7 +31,7 @@ from fairfight.ballot.state import (
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import InputError, RuleError
 from fairfight.core.validation import is_plain_digits
-from fairfight.web.ballot_pages import chance_view
+from fairfight.web.ballot.seat_page import chance_view
 
 __all__ = [
     "FORM_FIELDS",

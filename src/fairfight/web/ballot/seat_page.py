@@ -32,7 +32,7 @@ from fairfight.ballot.rules import BOARD, TAGS, Office
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.session import Session
 from fairfight.ballot.state import Declaration, GameState, Phase
-from fairfight.web.ballot_page_models import (
+from fairfight.web.ballot.seat_page_models import (
     CardView,
     ChanceView,
     GamePage,

@@ -19,6 +19,7 @@ from fairfight.ballot.session import restore_table_game
 from fairfight.ballot.store import BallotStore, TableRow, TableStatus
 from fairfight.core.errors import InputError
 from fairfight.web.ballot.notify import send_in_background
+from fairfight.web.ballot.seat_page import NOBODY, GamePage, view_page
 from fairfight.web.ballot.tables import (
     LobbyRow,
     TablePage,
@@ -27,7 +28,6 @@ from fairfight.web.ballot.tables import (
     lobby_row,
     table_page,
 )
-from fairfight.web.ballot_pages import NOBODY, GamePage, view_page
 
 __all__ = [
     "CONFIG_NAME",

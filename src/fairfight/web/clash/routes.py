@@ -32,8 +32,8 @@ from fairfight.web.clash.live import live_router
 from fairfight.web.clash.sandbox import install_sandbox, sandbox_router
 from fairfight.web.clash.seat_pages import seat_pages_router
 from fairfight.web.clash.seats import seats_router
+from fairfight.web.markup import markdown_html
 from fairfight.web.templating import templates
-from fairfight.web.warscore.markup import markdown_html
 
 __all__ = [
     "ExampleList",

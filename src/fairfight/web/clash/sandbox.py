@@ -23,6 +23,7 @@ from fairfight.clash import tables as t
 from fairfight.clash.knowledge import overlay, overlay_data, player_view
 from fairfight.clash.panel_model import Reconciliation
 from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.store import ClashStore
 from fairfight.clash.world import world_from_scenario
 from fairfight.core.errors import InputError
 from fairfight.web.clash.board import (
@@ -50,7 +51,6 @@ from fairfight.web.clash.play import (
     viewed_world,
 )
 from fairfight.web.clash.service import ClashService, Game
-from fairfight.web.clash.store import ClashStore
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.ops.pools import pooled
 from fairfight.web.settings import WebSettings, sibling_database_url

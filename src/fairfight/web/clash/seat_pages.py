@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException
 from fairfight.clash import tables as t
 from fairfight.clash.knowledge import knowledge_view, overlay
 from fairfight.clash.orders import MAX_PRIORITY
+from fairfight.clash.store import TABLE_SEAT
 from fairfight.clash.world import World
 from fairfight.core.errors import InputError
 from fairfight.core.validation import is_plain_digits
@@ -34,7 +35,6 @@ from fairfight.web.clash.play import (
 from fairfight.web.clash.sandbox import clash_service
 from fairfight.web.clash.seats import NewTable, keep_seat, new_table, seat_game, seat_link
 from fairfight.web.clash.service import Game
-from fairfight.web.clash.store import TABLE_SEAT
 from fairfight.web.clash.table_orders import form_orders, selection
 from fairfight.web.ops.pools import run_in_pool
 from fairfight.web.templating import templates

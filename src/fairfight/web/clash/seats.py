@@ -21,13 +21,13 @@ from fairfight.clash.knowledge import knowledge_view, overlay_data, player_view
 from fairfight.clash.orders import UnitOrders
 from fairfight.clash.panel_model import Reconciliation
 from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.store import TABLE_SEAT
 from fairfight.clash.world import world_from_scenario
 from fairfight.web.clash.activation import activation_rows
 from fairfight.web.clash.caps import check_scenario_size
 from fairfight.web.clash.games import COOKIE, builtin_scenario, sides_of
 from fairfight.web.clash.sandbox import clash_service, client_address
 from fairfight.web.clash.service import Game
-from fairfight.web.clash.store import TABLE_SEAT
 from fairfight.web.ops.pools import pooled
 
 __all__ = [

@@ -23,13 +23,13 @@ from fairfight.clash.orders import TurnOrders, UnitOrders, check_orders
 from fairfight.clash.record import merge_orders
 from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.sightings import events_seen_by
+from fairfight.clash.store import TABLE_SEAT, ClashStore, Draft, GameRow, TurnTaken
 from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.clash.caps import MAX_TURNS, check_orders_work
 from fairfight.web.clash.games import PlayedTurn, reconcile_event
-from fairfight.web.clash.store import TABLE_SEAT, ClashStore, Draft, GameRow, TurnTaken
 
 __all__ = ["ClashService", "Game", "MODES", "WORLDS_BYTES", "world_bytes"]
 

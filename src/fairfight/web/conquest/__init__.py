@@ -1,6 +1,7 @@
 """The conquest show on the web: view models, the season catalog, contributions, live events.
 
-Routes live in `fairfight.web.routes.conquest_*`; this package holds what they share.
+The routes are in `routes/`, joined to the app by `wing.register`; the other modules hold
+what they share.
 """
 
 from fairfight.web.conquest.service import ConquestService

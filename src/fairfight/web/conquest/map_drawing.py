@@ -99,7 +99,7 @@ def drawn_map_name(name: str) -> str:
 
 
 def shapes_path(map_name: str) -> str:
-    """Where a map's outlines are served once for every page (routes.conquest_map_shapes)."""
+    """Where a map's outlines are served once for every page (routes.map_shapes)."""
     return f"/conquest/maps/{drawn_map_name(map_name)}.svg"
 
 

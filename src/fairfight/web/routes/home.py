@@ -32,15 +32,13 @@ async def health() -> Health:
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
 def home(request: Request) -> HTMLResponse:
-    """The front page: the newest conquest season's home when the database holds a season
-    (the show is what most visitors come for), otherwise one link per ruleset."""
-    conquest = getattr(request.app.state, "conquest", None)
-    if conquest is not None:
-        from fairfight.web.routes.conquest_pages import season_home
-
-        season_ids = conquest.catalog.season_ids()
-        if season_ids:
-            return season_home(request, max(season_ids), conquest)
+    """The front page: the page a ruleset offers as the front (`app.state.front_page`: the
+    conquest show's newest season, what most visitors come for), otherwise one link per
+    ruleset."""
+    offered = getattr(request.app.state, "front_page", None)
+    page = offered(request) if offered is not None else None
+    if page is not None:
+        return page
     return templates.TemplateResponse(
         request, "home.html", {"sections": navigation(request.app)[1:], "version": __version__}
     )

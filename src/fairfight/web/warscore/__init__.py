@@ -1,3 +1,4 @@
-"""Helpers of the war score pages: the form's fields and the builder behind them."""
+"""The war score part of the site: its routes (`routes`, joined to the app by `wing.register`),
+the form's fields and the builder behind them."""
 
 __all__: list[str] = []

@@ -26,6 +26,7 @@ from fairfight.warscore import (
     war_json,
     war_post,
 )
+from fairfight.web.markup import markdown_html
 from fairfight.web.templating import templates
 from fairfight.web.warscore.builder import (
     FieldError,
@@ -42,7 +43,6 @@ from fairfight.web.warscore.builder import (
     yaml_of,
 )
 from fairfight.web.warscore.fields import ARMY_SECTIONS, BATTLE_FIELDS, NWS_FORM, SIDES
-from fairfight.web.warscore.markup import markdown_html
 
 __all__ = [
     "BattleAnswer",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from fairfight.conquest.mapsvg import shapes_document
+from fairfight.web.conquest.map_drawing import drawn_map_name, shapes_version
 from fairfight.web.conquest.refusals import Refusal
-from fairfight.web.conquest_map import drawn_map_name, shapes_version
 
 __all__ = ["map_shapes", "router"]
 

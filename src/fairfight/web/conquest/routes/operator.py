@@ -21,9 +21,9 @@ from fairfight.web.conquest.airing import ScheduleRequest
 from fairfight.web.conquest.console import console_season
 from fairfight.web.conquest.models import AIR_LIMIT, BeaconRequest
 from fairfight.web.conquest.refusals import Refusal
+from fairfight.web.conquest.routes.write import client_address
 from fairfight.web.conquest.service import ConquestService, Service, install_service
 from fairfight.web.conquest.sign_in import SESSION_COOKIE, SESSION_SECONDS
-from fairfight.web.routes.conquest_write import client_address
 from fairfight.web.templating import templates
 
 __all__ = [

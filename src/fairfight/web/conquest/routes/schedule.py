@@ -17,8 +17,8 @@ from fairfight.core.validation import parse_model
 from fairfight.web.conquest import operator
 from fairfight.web.conquest.airing import CountdownView, ScheduleRequest, ScheduleView
 from fairfight.web.conquest.refusals import Refusal
+from fairfight.web.conquest.routes.write import BEARER, client_address
 from fairfight.web.conquest.service import ConquestService, Service, install_service
-from fairfight.web.routes.conquest_write import BEARER, client_address
 
 __all__ = [
     "PublicSchedule",
