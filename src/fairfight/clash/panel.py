@@ -10,11 +10,19 @@ resolution, the reconciliation [CB-2440]. Every number is read from `preview`,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from fairfight.clash import tables as t
 from fairfight.clash.distribution import strength_after
-from fairfight.clash.exchange import Outcome, allocate_losses, stance_may_advance, supporter_loss
+from fairfight.clash.exchange import (
+    Outcome,
+    allocate_losses,
+    resolve_exchange,
+    stance_may_advance,
+    supporter_loss,
+)
 from fairfight.clash.fog import FogPreview
 from fairfight.clash.kernel import PowerTerms, Prepared, ResolveTerms
 from fairfight.clash.panel_model import (
@@ -37,7 +45,7 @@ from fairfight.clash.panel_model import (
 )
 from fairfight.clash.panel_strength import strength_after_view
 from fairfight.clash.preview import Band, Preview, preview
-from fairfight.clash.spec import ClashSpec, Combatant
+from fairfight.clash.spec import ClashSpec, Combatant, parse_spec
 from fairfight.clash.verdict import NO_BREAK_CHECK, chance_words, verdict_breaks, verdict_words
 
 __all__ = [
@@ -46,6 +54,7 @@ __all__ = [
     "attack_panel",
     "consequence_lines",
     "reconcile",
+    "reconcile_event",
     "strength_after_views",
 ]
 
@@ -323,6 +332,17 @@ def reconcile(view: Preview, outcome: Outcome) -> Reconciliation:
         f"{'; the attack faltered' if faltered else ''}. Defender {fate}.",
         text=f"r = {int(x.r)}: {they.text}; {you.text}; break chance "
         f"{view.break_permille}‰, {happened}.")
+
+
+def reconcile_event(event: Mapping[str, Any]) -> Reconciliation:
+    """A played clash event's reconciliation: its specification previewed and resolved again
+    at the event's r. Both are pure functions of the specification, so this is the prediction
+    the player was shown beside the result the Cascade applied [CB-2280, CB-2460]."""
+    plan = event["plan"]
+    spec = parse_spec(plan["spec"])
+    in_city = bool(plan["defender_in_city"])
+    outcome = resolve_exchange(spec, int(event["r"]), defender_in_city=in_city)
+    return reconcile(preview(spec, defender_in_city=in_city), outcome)
 
 
 def strength_after_views(view: Preview, where: BoardContext) -> tuple[StrengthAfterView,

@@ -17,14 +17,10 @@ from typing import Any
 
 import yaml
 
-from fairfight.clash.exchange import Outcome, resolve_exchange
 from fairfight.clash.generate import generate_scenario
-from fairfight.clash.panel import reconcile
 from fairfight.clash.panel_model import Reconciliation
-from fairfight.clash.preview import preview
 from fairfight.clash.scenario import load_scenario, parse_scenario
 from fairfight.clash.setpieces import siege_scenario
-from fairfight.clash.spec import parse_spec
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError
 from fairfight.web.clash.caps import check_scenario_size
@@ -34,7 +30,6 @@ __all__ = [
     "PlayedTurn",
     "SCENARIOS",
     "builtin_scenario",
-    "reconcile_event",
     "scenario_from_text",
     "sides_of",
     "world_of",
@@ -98,20 +93,6 @@ class PlayedTurn:
     orders: dict[str, Any]
     events: list[dict[str, Any]]
     reconciliations: dict[int, Reconciliation]
-
-
-def reconcile_event(event: dict[str, Any]) -> Reconciliation:
-    """A clash event's reconciliation: its spec previewed and resolved again at its r.
-
-    Both are pure functions of the event's specification, so this is the prediction the
-    player was shown and the result the Cascade applied [CB-2280, CB-2460].
-    """
-    plan = event["plan"]
-    spec = parse_spec(plan["spec"])
-    in_city = bool(plan["defender_in_city"])
-    view = preview(spec, defender_in_city=in_city)
-    outcome: Outcome = resolve_exchange(spec, int(event["r"]), defender_in_city=in_city)
-    return reconcile(view, outcome)
 
 
 def sides_of(world: World, player: str, ai: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException
 from fairfight.clash import tables as t
 from fairfight.clash.ai import ai_orders
 from fairfight.clash.orders import TurnOrders, UnitOrders, check_orders
+from fairfight.clash.panel import reconcile_event
 from fairfight.clash.record import merge_orders
 from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.sightings import events_seen_by
@@ -29,7 +30,7 @@ from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.clash.caps import MAX_TURNS, check_orders_work
-from fairfight.web.clash.games import PlayedTurn, reconcile_event
+from fairfight.web.clash.games import PlayedTurn
 
 __all__ = ["ClashService", "Game", "MODES", "WORLDS_BYTES", "world_bytes"]
 
