@@ -74,3 +74,9 @@ def test_the_batch_runs_without_the_compiler() -> None:
             "[preview(s).break_permille for s in specs]\n"
             "del sys.modules['numba']  # the blocker itself; any numba.* left would show")
     assert loaded_after(code) == []
+
+
+def test_the_game_store_beside_the_ruleset_is_the_part_that_loads_sqlalchemy() -> None:
+    """`fairfight.clash.store` (the web's games) brings SQLAlchemy; the ruleset never loads it."""
+    assert loaded_after("import fairfight.clash.store") == ["sqlalchemy"]
+    assert loaded_after("import fairfight.clash\nimport fairfight.clash.panel") == []
