@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel
@@ -10,10 +12,14 @@ from fairfight import __version__
 from fairfight.web.navigation import navigation
 from fairfight.web.templating import templates
 
-__all__ = ["Health", "NAV", "health", "home", "router"]
+__all__ = ["FrontPage", "Health", "NAV", "health", "home", "router"]
 
 router = APIRouter()
 NAV = (0, "Home", "/")
+
+FrontPage = Callable[[Request], HTMLResponse | None]
+"""What a ruleset's web package may offer as the front page (`app.state.front_page`): the
+page, or None when it has nothing to show yet."""
 
 
 class Health(BaseModel):
@@ -35,7 +41,7 @@ def home(request: Request) -> HTMLResponse:
     """The front page: the page a ruleset offers as the front (`app.state.front_page`: the
     conquest show's newest season, what most visitors come for), otherwise one link per
     ruleset."""
-    offered = getattr(request.app.state, "front_page", None)
+    offered: FrontPage | None = getattr(request.app.state, "front_page", None)
     page = offered(request) if offered is not None else None
     if page is not None:
         return page
