@@ -1,6 +1,6 @@
 """The ballot game page as pydantic models: the page's template and its JSON twin read one model.
 
-Kept apart from `seat_page`, which builds a page for one viewer from the game state: these
+Kept apart from `ballot_pages`, which builds a page for one viewer from the game state: these
 are the shapes a client sees (the JSON body, the OpenAPI schema), and they hold no rule.
 """
 
