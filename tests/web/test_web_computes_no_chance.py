@@ -66,7 +66,9 @@ def _forbidden() -> dict[int, str]:
         module = importlib.import_module(name)
         found[id(module)] = name
         for attribute, value in vars(module).items():
-            if inspect.isfunction(value) and value.__module__ == module.__name__:
+            # functions and compiled kernels made there; its classes are values, not computing
+            if callable(value) and not inspect.isclass(value) \
+                    and getattr(value, "__module__", None) == module.__name__:
                 found[id(value)] = f"{name}.{attribute}"
     for name, functions in CHANCE_FUNCTIONS.items():
         module = importlib.import_module(name)
