@@ -8,7 +8,8 @@
 - the app (top): `fairfight.web` itself, `app` (the factory, which calls each part's hook) and
   `serve`.
 
-The graph is the one `test_import_graph` builds: every import counts, deferred or type-only.
+A site-wide module calls no ruleset either (the named exceptions aside), so the web's top
+level holds no ruleset file. The graph is the one `test_import_graph` builds: every import counts, deferred or type-only.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ SITE_ROUTES = "routes"
 """The site's own routes: a part of their own, like a ruleset's package."""
 ALLOWED: dict[tuple[str, str], str] = {}
 """(importer, imported) -> why an import against the layers is accepted. None today."""
+SITE_RULESET_USERS = {
+    "fairfight.web.verify_runner": "the verify page's child process runs the season verifier",
+}
+"""Site-wide modules that call a ruleset themselves (every other ruleset use is in the
+ruleset's own package, so the web's top level holds no ruleset file), and why."""
 
 
 def parts_of(web: Path) -> set[str]:
@@ -45,16 +51,21 @@ def layer(module: str, web: str, parts: set[str]) -> tuple[int, str]:
 
 
 def imports_against_layers(root: Path, web: str) -> list[str]:
-    """Every import inside the web package that goes up a layer or across to another part."""
+    """Every import inside the web package that goes up a layer or across to another part,
+    and every use of a ruleset by a site-wide module."""
     graph = import_graph(root)
     web_path = root.parent.joinpath(*web.split("."))
     parts = parts_of(web_path)
+    rulesets = {f"{web.rpartition('.')[0]}.{part}" for part in parts - {SITE_ROUTES}}
     found = []
     for importer, targets in sorted(graph.items()):
         if not (importer == web or importer.startswith(web + ".")):
             continue
         level, part = layer(importer, web, parts)
         for target in sorted(targets):
+            ruleset = next((r for r in rulesets if target == r or target.startswith(r + ".")), "")
+            if ruleset and level == 0 and importer not in SITE_RULESET_USERS:
+                found.append(f"{importer} -> {target} (the site using a ruleset)")
             if not target.startswith(web + ".") or (importer, target) in ALLOWED:
                 continue
             target_level, target_part = layer(target, web, parts)
@@ -78,6 +89,7 @@ def test_the_allowed_imports_still_exist() -> None:
     graph = import_graph(SOURCE)
     stale = [pair for pair in ALLOWED if pair[1] not in graph.get(pair[0], set())]
     assert stale == [], f"allowed but no longer made, remove from ALLOWED: {stale}"
+    assert set(SITE_RULESET_USERS) <= set(graph)
 
 
 def test_a_planted_upward_or_across_import_is_found(tmp_path: Path) -> None:
@@ -86,11 +98,13 @@ def test_a_planted_upward_or_across_import_is_found(tmp_path: Path) -> None:
         {
             "pkg/__init__.py": "",
             "pkg/game/__init__.py": "",
+            "pkg/game/rules.py": "def chance():\n    return 1\n",
             "pkg/other/__init__.py": "",
             "pkg/web/__init__.py": "",
             "pkg/web/app.py": "from pkg.web.game import wing\nfrom pkg.web import templating\n",
             "pkg/web/templating.py": "def later():\n    from pkg.web.game.pages import x\n",
             "pkg/web/errors.py": "from pkg.web.templating import templates\n",
+            "pkg/web/odds.py": "from pkg.game.rules import chance\n",
             "pkg/web/game/__init__.py": "",
             "pkg/web/game/wing.py": "from pkg.web.game import pages\nfrom pkg.web import errors\n",
             "pkg/web/game/pages.py": "from pkg.web.other.views import y\n",
@@ -102,6 +116,7 @@ def test_a_planted_upward_or_across_import_is_found(tmp_path: Path) -> None:
     )
     assert imports_against_layers(root, "pkg.web") == [
         "pkg.web.game.pages -> pkg.web.other.views (across, from game to other)",
+        "pkg.web.odds -> pkg.game.rules (the site using a ruleset)",
         "pkg.web.other.views -> pkg.web.app (up from the other to the app)",
         "pkg.web.routes.home -> pkg.web.game.pages (across, from routes to game)",
         "pkg.web.templating -> pkg.web.game.pages (up from the site to the game)",
