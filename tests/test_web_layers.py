@@ -9,7 +9,8 @@
   `serve`.
 
 A site-wide module calls no ruleset either (the named exceptions aside), so the web's top
-level holds no ruleset file. The graph is the one `test_import_graph` builds: every import counts, deferred or type-only.
+level holds no ruleset file. The graph is the one `test_import_graph` builds: every import
+counts, deferred or type-only.
 """
 
 from __future__ import annotations
