@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the engine is imported only when a command runs
 
     from fairfight.ballot.elections import Event
     from fairfight.ballot.players import Player
-    from fairfight.ballot.rules import BallotConfig
+    from fairfight.ballot.tables import BallotConfig
 
 __all__ = [
     "DEFAULT_MAX_EDGE",
@@ -100,8 +100,8 @@ def rules(
     as_json: bool = typer.Option(False, "--json", help="machine-readable page"),
 ) -> None:
     """The rules page, every number computed by the engine."""
-    from fairfight.ballot.rules import named_config
     from fairfight.ballot.rules_page import render_rules
+    from fairfight.ballot.tables import named_config
 
     show_page(render_rules(named_config(config, victory)), "ballot", page_format, as_json)
 
@@ -166,7 +166,7 @@ def play(
         resume_game,
         write_record,
     )
-    from fairfight.ballot.rules import named_config
+    from fairfight.ballot.tables import named_config
     from fairfight.core.draws import new_seed
 
     if record is not None:
@@ -323,8 +323,8 @@ def simulate(
     )
 
     from fairfight.ballot.bots import make_bots
-    from fairfight.ballot.rules import VictoryMode, named_config
     from fairfight.ballot.simulate import GameSpec, metrics, run_games
+    from fairfight.ballot.tables import VictoryMode, named_config
     from fairfight.core.executor import executor_for
 
     if not 1 <= games <= MAX_GAMES:

@@ -17,7 +17,6 @@ from fairfight.ballot.geo import game_map
 from fairfight.ballot.legislature import majority_party, thresholds
 from fairfight.ballot.narration import hand_lines, holder_text, opening_lines
 from fairfight.ballot.revealed import revealed_chance
-from fairfight.ballot.rules import TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import (
     NO_CARD,
@@ -34,6 +33,7 @@ from fairfight.ballot.state import (
     Withdrawals,
     YesNo,
 )
+from fairfight.ballot.tables import TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import RuleError
 from fairfight.core.validation import is_plain_digits

@@ -173,7 +173,7 @@ def rules(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Print every table of the clash rules (generated from the engine's constants)."""
-    from fairfight.clash.rules import rules_page
+    from fairfight.clash.rules_page import rules_page
 
     show_page(rules_page(), "clash", page_format, as_json)
 

@@ -28,10 +28,10 @@ from fairfight.ballot.human import vote_lines
 from fairfight.ballot.legislature import thresholds
 from fairfight.ballot.narration import narrate, who
 from fairfight.ballot.revealed import revealed_chance
-from fairfight.ballot.rules import BOARD, TAGS, Office
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.session import Session
 from fairfight.ballot.state import Declaration, GameState, Phase
+from fairfight.ballot.tables import BOARD, TAGS, Office
 from fairfight.web.ballot_page_models import (
     CardView,
     ChanceView,

@@ -12,8 +12,8 @@ from typing import Any
 
 from sqlalchemy.engine import Row
 
-from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.session import TableGame, restore_table_game
+from fairfight.ballot.tables import BallotConfig
 
 __all__ = ["SeatRow", "TableRow", "TableStatus", "table_row"]
 
