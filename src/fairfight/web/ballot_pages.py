@@ -1,7 +1,7 @@
 """What a ballot seat (or a spectator) is shown: its page model, the viewer's `SeatView`
 formatted with the table's names for the seats (the JSON twin is the same model).
 
-The ruleset builds the view in one call (`fairfight.ballot.seat_view.seat_view`): chances,
+The ruleset builds the view in one call (`fairfight.ballot.seat_view`): chances,
 scores, thresholds, the prompt and the log all come from there, built from what the viewer
 may know, so a page holds no other seat's hand, pack or undeclared choice. This module only
 joins the view to the page's names; the models are in `ballot_page_models`, re-exported here.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from fairfight.ballot import seat_view as ruleset_view
+from fairfight import ballot
 from fairfight.ballot.seat_view import NOBODY, RATIFY_WARNING, chance_view, log_lines
 from fairfight.web.ballot_page_models import (
     CardView,
@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 _FROM_VIEW = tuple(
-    name for name in GamePage.model_fields if name in ruleset_view.SeatView.model_fields
+    name for name in GamePage.model_fields if name in ballot.SeatView.model_fields
 )
 """The page's fields the viewer's `SeatView` fills as they are (all but the id and the seats)."""
 
@@ -71,7 +71,7 @@ def view_page(
 ) -> GamePage:
     """The page of one viewer: seat `you` (whose answer is wanted when `asked`), or NOBODY for
     a spectator, who sees the public view only."""
-    view = ruleset_view.seat_view(state, events, you, asked)
+    view = ballot.seat_view(state, events, you, asked)
     shown = {name: getattr(view, name) for name in _FROM_VIEW}
     return GamePage(
         id=game_id,

@@ -400,5 +400,5 @@ class BallotStore:
         return [row for row in rows if row is not None], len(ids) > per_page
 
 
-def _status(game: TableGame) -> str:
+def _status(game: TableGame) -> TableStatus:
     return TableStatus.OVER if game.state.phase is Phase.OVER else TableStatus.PLAYING
