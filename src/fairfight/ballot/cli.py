@@ -8,15 +8,14 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from fairfight.console import (
-    PAGE_FORMAT_HELP,
     console,
     emit_json,
     error_console,
     guarded,
-    show_page,
 )
 from fairfight.core.errors import InputError
 from fairfight.inputs import check_output_file
+from fairfight.rules_cli import rules_command
 
 if TYPE_CHECKING:  # the engine is imported only when a command runs
     from rich.table import Table
@@ -91,19 +90,18 @@ def odds(
     console.print(table)
 
 
-@app.command()
-@guarded
-def rules(
+def _rules_page(
     config: str = typer.Option("as-written-plus", help="named config"),
     victory: str | None = typer.Option(None, help="victory mode"),
-    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="machine-readable page"),
-) -> None:
-    """The rules page, every number computed by the engine."""
+) -> str:
+    """The rules page of a named config (and victory mode)."""
     from fairfight.ballot.rules_page import render_rules
     from fairfight.ballot.tables import named_config
 
-    show_page(render_rules(named_config(config, victory)), "ballot", page_format, as_json)
+    return render_rules(named_config(config, victory))
+
+
+rules = rules_command(app, "ballot", _rules_page)
 
 
 def _players(names: list[str], human: int | None) -> list[Player]:
