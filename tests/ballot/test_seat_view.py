@@ -5,10 +5,14 @@ carries the view's fields as they are."""
 
 from __future__ import annotations
 
+import ast
+import inspect
 from functools import cache
+from typing import Any
 
 import pytest
 
+from fairfight import ballot
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.elections import Event
@@ -142,3 +146,44 @@ def test_the_page_is_the_view_with_the_tables_names() -> None:
     for name in from_view:
         assert getattr(page, name) == getattr(view, name), name
     assert [(s.name, s.score) for s in page.seats] == list(zip("abcd", view.scores, strict=True))
+
+
+def ruleset_imports(source: str) -> set[str]:
+    """The ballot modules a module's source imports when it loads (TYPE_CHECKING left out)."""
+    found: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.ImportFrom) and inner.module:
+                found.update(
+                    f"{inner.module}.{alias.name}" if inner.module == "fairfight" else inner.module
+                    for alias in inner.names
+                )
+            elif isinstance(inner, ast.Import):
+                found.update(alias.name for alias in inner.names)
+    return {name for name in found if name.startswith("fairfight.ballot")}
+
+
+def test_the_page_module_reaches_the_ruleset_only_through_its_view() -> None:
+    module = inspect.getmodule(view_page)
+    assert module is not None
+    source = inspect.getsource(module)
+    allowed = {"fairfight.ballot", "fairfight.ballot.seat_view"}
+    assert ruleset_imports(source) == allowed
+    planted = source + "\nfrom fairfight.ballot.advice import strongest_declarations\n"
+    assert ruleset_imports(planted) != allowed
+
+
+def test_a_page_is_one_call_for_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    state, events = next((s, e) for s, e in sampled() if s.phase is Phase.DECLARE)
+    calls: list[int] = []
+    built = seat_view
+
+    def counted(*args: Any, **kwargs: Any) -> SeatView:
+        calls.append(1)
+        return built(*args, **kwargs)
+
+    monkeypatch.setattr(ballot, "seat_view", counted)
+    view_page("t", state, events, ["a", "b", "c", "d"], 1, True)
+    assert calls == [1]

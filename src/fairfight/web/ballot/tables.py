@@ -1,7 +1,7 @@
 """What a table shows to one viewer (a seat or a spectator), as pydantic models.
 
 A view is built from the stored table and the viewer's seat only: the per-seat game page from
-`fairfight.web.ballot_pages.view_page`, which reads only that seat's hand and pack, and the
+the ruleset's `seat_view` (built from the game as that seat knows it), and the
 table's public facts (who sits where, who has answered, the key's commitment). The key itself
 and the people's pending answers are never copied into a view; the key appears once the game
 is over, when it is revealed to everyone.
