@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable
 
 from fairfight.ballot import dice, estimates, racebook
-from fairfight.ballot.rules import named_config
 from fairfight.ballot.simulate import GameSpec, run_game, run_games
+from fairfight.ballot.tables import named_config
 
 GAMES = 48
 REPEATS = 2

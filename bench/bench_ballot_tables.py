@@ -34,8 +34,8 @@ import httpx
 
 from bench.bench_web import _server as serving
 from bench.loadgen import Answer, Request, run_load
-from fairfight.ballot.rules import named_config
 from fairfight.ballot.store import BallotStore
+from fairfight.ballot.tables import named_config
 from fairfight.web.ballot.live import POLL_SECONDS
 from fairfight.web.ballot.routes import ballot_database_url
 from fairfight.web.ballot.service import CONFIG_NAME

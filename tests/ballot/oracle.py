@@ -10,13 +10,13 @@ from fairfight.ballot.deck import build_cards
 from fairfight.ballot.elections import YearWork
 from fairfight.ballot.engine import new_game
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import (
-    Office,
-    named_config,
-)
 from fairfight.ballot.state import (
     GameState,
     Holding,
+)
+from fairfight.ballot.tables import (
+    Office,
+    named_config,
 )
 from tests.ballot.appendix_a import rows
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.elections import Event
 from fairfight.ballot.players import play_game
-from fairfight.ballot.rules import named_config
+from fairfight.ballot.tables import named_config
 
 
 class Recorder:

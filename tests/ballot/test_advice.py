@@ -22,9 +22,9 @@ from fairfight.ballot.deck import build_cards
 from fairfight.ballot.engine import advance, new_game, requested_seats
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.human import TerminalHuman
-from fairfight.ballot.rules import Party, named_config
 from fairfight.ballot.session import Session
 from fairfight.ballot.state import NO_CARD, Declaration, GameState, Phase
+from fairfight.ballot.tables import Party, named_config
 from fairfight.web.ballot.seat_page import game_page
 
 SEATS = ("pollster", "machine", "pollster", "machine")

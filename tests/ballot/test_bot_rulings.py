@@ -17,8 +17,8 @@ from fairfight.ballot.geo import game_map
 from fairfight.ballot.machine import Machine
 from fairfight.ballot.pollster import Pollster
 from fairfight.ballot.presidency import PresidentialSide, presidential_chance
-from fairfight.ballot.rules import BOARD, Office, Party
 from fairfight.ballot.state import Declaration, Declarations, GameState, Holding, Phase
+from fairfight.ballot.tables import BOARD, Office, Party
 from fairfight.ballot.worth import district_gain
 from tests.ballot.oracle import fresh
 

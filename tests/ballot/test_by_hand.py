@@ -27,8 +27,8 @@ from fairfight.ballot.advice import declaration_chance
 from fairfight.ballot.dice import RaceKind, tie_chance, win_chance
 from fairfight.ballot.engine import new_game
 from fairfight.ballot.legislature import thresholds
-from fairfight.ballot.rules import Party, named_config
 from fairfight.ballot.state import Declaration
+from fairfight.ballot.tables import Party, named_config
 
 # Table G at +1 [5.4, 12.1]: ((46656 + 4332) / 2 + 4221 / 2) / 46656
 #   = (25494 + 2110.5) / 46656 = 55209 / 93312 = 18403 / 31104 (59.2 %)

@@ -16,9 +16,9 @@ import pytest
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.players import Player, play_game
-from fairfight.ballot.rules import VictoryMode, named_config
 from fairfight.ballot.simulate import summarise
 from fairfight.ballot.state import Decision, DraftPick, GameState, Phase
+from fairfight.ballot.tables import VictoryMode, named_config
 
 MODES = (VictoryMode.POINTS, VictoryMode.AMENDMENT)
 

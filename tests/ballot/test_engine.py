@@ -13,7 +13,6 @@ from fairfight.ballot.bots import make_bots
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.engine import advance, new_game, requested_seats
 from fairfight.ballot.players import play_game
-from fairfight.ballot.rules import TAGS, Party, named_config
 from fairfight.ballot.scoring import score_lines, scores
 from fairfight.ballot.state import (
     Declaration,
@@ -23,6 +22,7 @@ from fairfight.ballot.state import (
     state_from_data,
     state_to_data,
 )
+from fairfight.ballot.tables import TAGS, Party, named_config
 from fairfight.core.errors import RuleError
 from fairfight.core.records import canonical_json
 from tests.ballot.appendix_a import rows

@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from fairfight.ballot.rules import VictoryMode, named_config
 from fairfight.ballot.simulate import GameSpec, metrics, run_games
+from fairfight.ballot.tables import VictoryMode, named_config
 
 PLAYERS = ("pollster", "pollster", "machine", "machine")
 QUICK_GAMES = 8
@@ -57,7 +57,7 @@ if os.environ.get("FAIRFIGHT_SLOW"):  # collected only on request, so a default 
 
 MODULES = [
     "fairfight.ballot",
-    "fairfight.ballot.rules",
+    "fairfight.ballot.tables",
     "fairfight.ballot.dice",
     "fairfight.core",
 ]

@@ -16,9 +16,9 @@ from fairfight.ballot.guidance import (
     ratifying_ends_game_while_trailing,
     scores_if_ratified,
 )
-from fairfight.ballot.rules import BOARD, Office, named_config
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import GameState, Holding, Phase
+from fairfight.ballot.tables import BOARD, Office, named_config
 
 
 def test_the_glossary_reads_the_deck_from_the_rules() -> None:

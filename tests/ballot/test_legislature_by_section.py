@@ -12,13 +12,6 @@ from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.engine import advance, requested_seats
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import (
-    BOARD,
-    AmendmentChoice,
-    Office,
-    Party,
-    named_config,
-)
 from fairfight.ballot.scoring import score_lines, winners_on_score
 from fairfight.ballot.state import (
     Amendment,
@@ -30,6 +23,13 @@ from fairfight.ballot.state import (
     Phase,
     PresidentialWin,
     YesNo,
+)
+from fairfight.ballot.tables import (
+    BOARD,
+    AmendmentChoice,
+    Office,
+    Party,
+    named_config,
 )
 from fairfight.ballot.yearend import (
     _earned_end,

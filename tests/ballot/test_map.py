@@ -6,7 +6,7 @@ import math
 
 from fairfight.ballot.geo import game_map, opening_party
 from fairfight.ballot.legislature import thresholds
-from fairfight.ballot.rules import Office, Party
+from fairfight.ballot.tables import Office, Party
 from tests.ballot.appendix_a import rows
 
 STATES = rows()

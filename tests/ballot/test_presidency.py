@@ -25,8 +25,8 @@ from fairfight.ballot.presidency import (
     presidential_chance,
     state_edges,
 )
-from fairfight.ballot.rules import Party, named_config
 from fairfight.ballot.state import Declaration, GameState
+from fairfight.ballot.tables import Party, named_config
 
 
 def brute_force(edges: tuple[tuple[int, int], ...], needed: int, sides: int) -> Fraction:

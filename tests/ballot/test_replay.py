@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.record import record_game, verify_record, write_record
-from fairfight.ballot.rules import TAGS, AmendmentChoice, named_config
+from fairfight.ballot.tables import TAGS, AmendmentChoice, named_config
 from fairfight.cli import app
 from fairfight.core.errors import VerificationError
 

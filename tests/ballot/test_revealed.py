@@ -21,8 +21,8 @@ from fairfight.ballot.revealed import (
     primary_chance,
     revealed_chance,
 )
-from fairfight.ballot.rules import named_config
 from fairfight.ballot.state import GameState, Phase
+from fairfight.ballot.tables import named_config
 
 
 def brute_primary(parts: list[int]) -> list[Fraction]:

@@ -10,9 +10,9 @@ from fairfight.ballot.elections import _state_push
 from fairfight.ballot.engine import new_game
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.players import play_game
-from fairfight.ballot.rules import BOARD, Office, Party, VictoryMode, lean_push, named_config
 from fairfight.ballot.scoring import leaning_owner, score_lines
 from fairfight.ballot.state import Holding, PresidentialWin
+from fairfight.ballot.tables import BOARD, Office, Party, VictoryMode, lean_push, named_config
 from fairfight.ballot.yearend import _earned_end
 
 CONFIG = named_config("as-written-plus")

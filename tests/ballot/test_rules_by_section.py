@@ -13,13 +13,6 @@ from fairfight.ballot.elections import apply_pushes, resolve_presidency, roll_ye
 from fairfight.ballot.engine import advance, begin_year, requested_seats
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.players import play_game
-from fairfight.ballot.rules import (
-    BOARD,
-    TAGS,
-    BallotConfig,
-    Office,
-    Party,
-)
 from fairfight.ballot.state import (
     Declaration,
     Declarations,
@@ -29,6 +22,13 @@ from fairfight.ballot.state import (
     Holding,
     Phase,
     Withdrawals,
+)
+from fairfight.ballot.tables import (
+    BOARD,
+    TAGS,
+    BallotConfig,
+    Office,
+    Party,
 )
 from fairfight.ballot.yearend import (
     finish_legislature,

@@ -10,7 +10,6 @@ import pytest
 from fairfight.ballot import players as game_loop
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.engine import advance
-from fairfight.ballot.rules import BOARD, Office, named_config
 from fairfight.ballot.seating import (
     Seating,
     chamber_seats,
@@ -19,6 +18,7 @@ from fairfight.ballot.seating import (
     updated_seating,
 )
 from fairfight.ballot.state import Decision, GameState, Holding
+from fairfight.ballot.tables import BOARD, Office, named_config
 
 
 def _boards(key: str, seats: int, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Holding, ...]]:

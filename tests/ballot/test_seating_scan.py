@@ -7,9 +7,9 @@ them), is `python -m bench.ballot_scan` (docs/ballot.md)."""
 
 from __future__ import annotations
 
-from fairfight.ballot.rules import VictoryMode
 from fairfight.ballot.scan import ScanFailure, check_game, run_scan, scan_specs
 from fairfight.ballot.simulate import GameSpec
+from fairfight.ballot.tables import VictoryMode
 
 KEYS = [str(key) for key in (1196, *range(1300, 1303))]  # 1196 held the Pollster's crash
 YEARS = 4

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fairfight.ballot.rules import VictoryMode
 from fairfight.ballot.simulate import metrics, summarise
+from fairfight.ballot.tables import VictoryMode
 
 EVENTS = [
     {"event": "setup"},

@@ -16,7 +16,7 @@ import pytest
 
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.players import play_game
-from fairfight.ballot.rules import named_config
+from fairfight.ballot.tables import named_config
 from fairfight.core.records import digest
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "speed_digests.json").read_text())

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from fairfight.ballot.engine import new_game
 from fairfight.ballot.narration import card_count, holder_text, narrate
-from fairfight.ballot.rules import BOARD, named_config
 from fairfight.ballot.state import Holding, Phase
+from fairfight.ballot.tables import BOARD, named_config
 from fairfight.cli import app
 from tests.ballot.scripted import human_script
 

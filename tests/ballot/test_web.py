@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import VictoryMode
 from fairfight.ballot.state import Holding, Phase
+from fairfight.ballot.tables import VictoryMode
 from fairfight.web.ballot.forms import decision_from_form, declaration_rows
 from fairfight.web.ballot.seat_page import view_page
 from tests.ballot.test_tables import client_of, create, make_app, seat_view, seated, simple_answer

@@ -21,9 +21,9 @@ from fairfight.ballot.guidance import (
     ratifying_ends_game_while_trailing,
 )
 from fairfight.ballot.revealed import revealed_chance
-from fairfight.ballot.rules import TAGS, Party
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import Amendment, Declaration, Declarations, GameState, Phase
+from fairfight.ballot.tables import TAGS, Party
 from fairfight.web.ballot.forms import describe
 from fairfight.web.ballot.seat_page import RATIFY_WARNING, GamePage, view_page
 from fairfight.web.ballot.tables import TablePage

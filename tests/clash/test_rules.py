@@ -7,7 +7,7 @@ import re
 import pytest
 
 from fairfight.clash import tables as t
-from fairfight.clash.rules import ENUMS, named_constants, rules_page
+from fairfight.clash.rules_page import ENUMS, named_constants, rules_page
 
 
 def _table(page: str, heading: str) -> list[list[str]]:

@@ -112,8 +112,8 @@ def test_dask_sweep_equals_the_local_one(dask: DaskExecutor) -> None:
 
 
 def test_dask_ballot_games_equal_the_local_ones(dask: DaskExecutor) -> None:
-    from fairfight.ballot.rules import named_config
     from fairfight.ballot.simulate import GameSpec, run_games
+    from fairfight.ballot.tables import named_config
 
     specs = [GameSpec(named_config("as-written-plus"), str(700 + i),
                       ("pollster", "machine", "pollster", "machine")) for i in range(2)]

@@ -145,7 +145,7 @@ def test_a_ballot_games_file_left_in_wal_returns_to_the_rollback_journal(tmp_pat
     path = tmp_path / "ff-ballot.db"
     url = f"sqlite:///{path}"
     _killed_then_stopped_cleanly(path, "ballot_tables", f"""
-        from fairfight.ballot.rules import BallotConfig
+        from fairfight.ballot.tables import BallotConfig
         from fairfight.ballot.store import BallotStore
         store = BallotStore({url!r})
         number = 0

@@ -51,8 +51,6 @@ CHANCE_FUNCTIONS = {
 """Chance-computing functions of modules whose other names the web may use (the fog fields'
 parser, the engine's state helpers, `forecast` and `stakes_of`, which return finished values)."""
 NOT_YET: dict[str, str] = {
-    "fairfight.web.ballot.seat_page": "builds the seat page from partisan estimates and "
-    "revealed chances; being replaced by the ruleset's seat view (ballot.seat_view)",
     "fairfight.web.conquest.odds_views": "re-derives a stakes outcome's title chance and a "
     "pairing chance; being replaced by the ruleset's Stakes.from_json and pairing chance",
 }

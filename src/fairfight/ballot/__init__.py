@@ -30,7 +30,11 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
     from fairfight.ballot.presidency import presidential_chance
     from fairfight.ballot.record import record_game, resume_game, verify_record
     from fairfight.ballot.revealed import revealed_chance
-    from fairfight.ballot.rules import (
+    from fairfight.ballot.rules_page import render_rules
+    from fairfight.ballot.scoring import score_lines, scores
+    from fairfight.ballot.seat_view import SeatView, seat_view
+    from fairfight.ballot.state import GameState, Phase, state_from_data, state_to_data
+    from fairfight.ballot.tables import (
         NAMED_CONFIGS,
         BallotConfig,
         Office,
@@ -39,9 +43,6 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         VictoryMode,
         named_config,
     )
-    from fairfight.ballot.rules_page import render_rules
-    from fairfight.ballot.scoring import score_lines, scores
-    from fairfight.ballot.state import GameState, Phase, state_from_data, state_to_data
 
 __all__ = [
     "BOT_NAMES",
@@ -56,6 +57,7 @@ __all__ = [
     "Player",
     "Pollster",
     "RaceKind",
+    "SeatView",
     "Tag",
     "TerminalHuman",
     "VictoryMode",
@@ -78,6 +80,7 @@ __all__ = [
     "revealed_chance",
     "score_lines",
     "scores",
+    "seat_view",
     "state_from_data",
     "state_to_data",
     "strongest_declarations",
@@ -104,10 +107,11 @@ __getattr__ = lazy_exports(
         "presidency",
         "record",
         "revealed",
-        "rules",
         "rules_page",
         "scoring",
+        "seat_view",
         "state",
+        "tables",
     ),
 )
 

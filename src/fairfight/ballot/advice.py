@@ -21,9 +21,9 @@ from fairfight.ballot.presidency import (
     presidential_chance,
 )
 from fairfight.ballot.racebook import presidential_part
-from fairfight.ballot.rules import BOARD, Party
 from fairfight.ballot.rules_page import chance_text
 from fairfight.ballot.state import NO_CARD, Declaration, GameState
+from fairfight.ballot.tables import BOARD, Party
 
 __all__ = [
     "DeclarationChance",

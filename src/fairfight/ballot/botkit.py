@@ -5,9 +5,9 @@ from __future__ import annotations
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import BOARD, Office
 from fairfight.ballot.scoring import leader, scores
 from fairfight.ballot.state import NO_CARD, Bill, Declaration, Discards, GameState
+from fairfight.ballot.tables import BOARD, Office
 
 __all__ = [
     "CARD_COST",

@@ -8,22 +8,21 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from fairfight.console import (
-    PAGE_FORMAT_HELP,
     console,
     emit_json,
     error_console,
     guarded,
-    show_page,
 )
 from fairfight.core.errors import InputError
 from fairfight.inputs import check_output_file
+from fairfight.rules_cli import rules_command
 
 if TYPE_CHECKING:  # the engine is imported only when a command runs
     from rich.table import Table
 
     from fairfight.ballot.elections import Event
     from fairfight.ballot.players import Player
-    from fairfight.ballot.rules import BallotConfig
+    from fairfight.ballot.tables import BallotConfig
 
 __all__ = [
     "DEFAULT_MAX_EDGE",
@@ -91,19 +90,18 @@ def odds(
     console.print(table)
 
 
-@app.command()
-@guarded
-def rules(
+def _rules_page(
     config: str = typer.Option("as-written-plus", help="named config"),
     victory: str | None = typer.Option(None, help="victory mode"),
-    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="machine-readable page"),
-) -> None:
-    """The rules page, every number computed by the engine."""
-    from fairfight.ballot.rules import named_config
+) -> str:
+    """The rules page of a named config (and victory mode)."""
     from fairfight.ballot.rules_page import render_rules
+    from fairfight.ballot.tables import named_config
 
-    show_page(render_rules(named_config(config, victory)), "ballot", page_format, as_json)
+    return render_rules(named_config(config, victory))
+
+
+rules = rules_command(app, "ballot", _rules_page)
 
 
 def _players(names: list[str], human: int | None) -> list[Player]:
@@ -166,7 +164,7 @@ def play(
         resume_game,
         write_record,
     )
-    from fairfight.ballot.rules import named_config
+    from fairfight.ballot.tables import named_config
     from fairfight.core.draws import new_seed
 
     if record is not None:
@@ -323,8 +321,8 @@ def simulate(
     )
 
     from fairfight.ballot.bots import make_bots
-    from fairfight.ballot.rules import VictoryMode, named_config
     from fairfight.ballot.simulate import GameSpec, metrics, run_games
+    from fairfight.ballot.tables import VictoryMode, named_config
     from fairfight.core.executor import executor_for
 
     if not 1 <= games <= MAX_GAMES:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import (
+from fairfight.ballot.tables import (
     CANDIDATE_CARDS,
     CARD_STRENGTH,
     DISTRICT_CARD_TAGS,

@@ -11,7 +11,7 @@ from enum import StrEnum
 from fractions import Fraction
 from functools import cache
 
-from fairfight.ballot.rules import (
+from fairfight.ballot.tables import (
     BOARD_GENERIC_PART,
     CARD_STRENGTH,
     DIE_SIDES,

@@ -13,7 +13,8 @@ from typing import Any
 
 from fairfight.ballot.deck import Card
 from fairfight.ballot.geo import PRESIDENCY_ID, game_map, state_tag_sets
-from fairfight.ballot.rules import (
+from fairfight.ballot.state import NO_CARD, Declaration, Holding, PresidentialWin
+from fairfight.ballot.tables import (
     BOARD,
     BOARD_GENERIC_PART,
     BOARD_INCUMBENCY_BONUS,
@@ -33,7 +34,6 @@ from fairfight.ballot.rules import (
     Party,
     lean_push,
 )
-from fairfight.ballot.state import NO_CARD, Declaration, Holding, PresidentialWin
 from fairfight.core.draws import Addresses, address_tail, below
 
 __all__ = [

@@ -28,15 +28,6 @@ from fairfight.ballot.geo import (
     race_positions,
     races_by_office,
 )
-from fairfight.ballot.rules import (
-    BOARD,
-    OFFICE_GOVERNOR,
-    OFFICE_HOUSE,
-    OFFICE_PRESIDENT,
-    OFFICE_SENATE,
-    BallotConfig,
-    Office,
-)
 from fairfight.ballot.state import (
     NO_CARD,
     Decision,
@@ -48,6 +39,15 @@ from fairfight.ballot.state import (
     Phase,
     Withdrawals,
     to_data,
+)
+from fairfight.ballot.tables import (
+    BOARD,
+    OFFICE_GOVERNOR,
+    OFFICE_HOUSE,
+    OFFICE_PRESIDENT,
+    OFFICE_SENATE,
+    BallotConfig,
+    Office,
 )
 from fairfight.ballot.validation import check_decision
 from fairfight.ballot.yearend import (

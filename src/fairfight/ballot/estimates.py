@@ -14,7 +14,8 @@ from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card, build_cards
 from fairfight.ballot.dice import RaceKind, win_chance
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import (
+from fairfight.ballot.state import NO_CARD, Declaration, GameState
+from fairfight.ballot.tables import (
     BILL_TAGS,
     BOARD,
     BOARD_GENERIC_PART,
@@ -26,7 +27,6 @@ from fairfight.ballot.rules import (
     Office,
     Party,
 )
-from fairfight.ballot.state import NO_CARD, Declaration, GameState
 
 __all__ = [
     "BoardGroups",

@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import cache
 from importlib import resources
 
-from fairfight.ballot.rules import (
+from fairfight.ballot.tables import (
     BASELINE_CAP,
     BASELINE_DEADBAND_TENTHS,
     BASELINE_STEP_TENTHS,

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import Card
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import (
+from fairfight.ballot.scoring import scores, winners_on_score
+from fairfight.ballot.state import Amendment, GameState
+from fairfight.ballot.tables import (
     BOARD,
     CANDIDATE_CARDS,
     CANDIDATES_PER_PARTY,
@@ -23,8 +25,6 @@ from fairfight.ballot.rules import (
     Party,
     VictoryMode,
 )
-from fairfight.ballot.scoring import scores, winners_on_score
-from fairfight.ballot.state import Amendment, GameState
 
 __all__ = [
     "GlossaryEntry",

@@ -11,13 +11,12 @@ from dataclasses import dataclass
 
 from fairfight.ballot import estimates as est
 from fairfight.ballot.advice import declaration_chance, strongest_declarations
-from fairfight.ballot.botkit import projected_holder
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.legislature import majority_party, thresholds
+from fairfight.ballot.legislature import majority_party
 from fairfight.ballot.narration import hand_lines, holder_text, opening_lines
+from fairfight.ballot.prompts import phase_prompt, vote_lines
 from fairfight.ballot.revealed import revealed_chance
-from fairfight.ballot.rules import TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import (
     NO_CARD,
@@ -34,6 +33,7 @@ from fairfight.ballot.state import (
     Withdrawals,
     YesNo,
 )
+from fairfight.ballot.tables import TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import RuleError
 from fairfight.core.validation import is_plain_digits
@@ -93,8 +93,9 @@ class TerminalHuman:
         if phase is Phase.WITHDRAW:
             return self._withdraw(state, seat)
         if phase is Phase.AUTHOR:
-            return self._author(state)
+            return self._author(state, seat)
         if phase is Phase.AMEND_PROPOSE:
+            self._say_prompt(state, seat)
             words = self.ask(
                 f"Propose an amendment: {state.config.amend_tags} tags, or 'pass'"
             ).split()
@@ -102,26 +103,26 @@ class TerminalHuman:
         if phase is Phase.AMEND_VOTE:
             subject = state.amendment_proposal or state.pending_amendment
             assert subject is not None
-            limits = thresholds()
-            stage = (
-                f"a pending convention: {limits.amend_ratify} governors for ratify it, "
-                f"{limits.amend_block} against remove it"
-                if state.amendment_proposal is None
-                else f"a proposal: {limits.amend_call} governors for call a convention"
-            )
-            self.say(f"Amendment [{', '.join(subject.tags)}] is {stage}.")
+            self._say_prompt(state, seat)
             answer = self.ask(f"Amendment [{', '.join(subject.tags)}]: for, against or abstain")
             if answer.strip() not in {c.value for c in AmendmentChoice}:
                 raise ValueError("answer for, against or abstain")
             return AmendmentVote(AmendmentChoice(answer.strip()))
         if phase is Phase.DISCARD:
             self.show_hand(state, seat)
+            self._say_prompt(state, seat)
             need = len(state.hands[seat]) - state.config.hand_limit
             ids = "card id" if need == 1 else "card ids (space separated)"
             return Discards(tuple(_ints(self.ask(f"Discard {need} {ids}"))))
-        return YesNo(self._yes_no(state, phase))
+        return YesNo(self._yes_no(state, seat))
 
-    def _yes_no(self, state: GameState, phase: Phase) -> bool:
+    def _say_prompt(self, state: GameState, seat: int) -> None:
+        """Say what the phase asks of `seat` (the lines the web page shows above its form)."""
+        for line in phase_prompt(state, seat):
+            self.say(line)
+
+    def _yes_no(self, state: GameState, seat: int) -> bool:
+        phase = state.phase
         questions = {
             Phase.BILL_VOTE: "Vote yes on the omnibill? (y/n)",
             Phase.OVERRIDE_VOTE: "Vote to override the veto? (y/n)",
@@ -129,8 +130,7 @@ class TerminalHuman:
             Phase.IMPEACH_MOTION: "Move to impeach the president? (y/n)",
             Phase.IMPEACH_VOTE: "Vote to remove the president? (y/n)",
         }
-        for line in vote_lines(state, phase):
-            self.say(line)
+        self._say_prompt(state, seat)
         answer = self.ask(questions[phase]).strip().lower()
         if answer not in ("y", "n", "yes", "no"):
             raise ValueError("answer y or n")
@@ -139,7 +139,8 @@ class TerminalHuman:
     def _draft(self, state: GameState, seat: int) -> DraftPick:
         cards = build_cards(state.key)
         self.show_hand(state, seat)
-        self.say(f"Draft pick {state.picks_made + 1} of {state.config.picks}. The pack:")
+        self._say_prompt(state, seat)
+        self.say("The pack:")
         for card_id in state.packs[seat]:
             self.say(f"  {cards[card_id].label()}")
         ids = _ints(self.ask("Pick a card id"))
@@ -163,6 +164,7 @@ class TerminalHuman:
             )
         self._list_races(state, seat)
         self._suggest(state, seat)
+        self._say_prompt(state, seat)
         self.say(
             "Declare one per line: RACE CARD PARTY [DISTRICT_CARD]; 'list' shows the races "
             "again, 'best' the strongest choices; an empty line ends."
@@ -245,6 +247,7 @@ class TerminalHuman:
         mine = [d for d in state.declarations if d.player == seat]
         if not mine:
             return Withdrawals(())
+        self._say_prompt(state, seat)
         for decl in mine:
             rivals = [
                 f"seat {d.player} ({d.party.value}, #{d.card})"
@@ -259,15 +262,14 @@ class TerminalHuman:
             )
         return Withdrawals(tuple(self.ask("Withdraw from which races? (empty: none)").split()))
 
-    def _author(self, state: GameState) -> BillDraft:
+    def _author(self, state: GameState, seat: int) -> BillDraft:
         party = majority_party(state, Office.HOUSE)
         books = (
             ", ".join(f"#{b.number} ({'/'.join(b.tags)}, held by {b.holder})" for b in state.bills)
             or "none"
         )
-        self.say(
-            f"You are the Speaker: the omnibill is a {party.value} bill. On the books: {books}"
-        )
+        self._say_prompt(state, seat)
+        self.say(f"The omnibill is a {party.value} bill. On the books: {books}")
         self.say(f"Tags: {', '.join(TAGS)}")
         words = self.ask("Two tags and an optional bill number to repeal, or 'decline'").split()
         if words == ["decline"]:
@@ -283,41 +285,6 @@ def plain(error: RuleError) -> str:
     rule = " ".join(error.rule.split())
     kind, _, race = error.field.partition(".")
     return f"{race}: {rule}" if kind == "declare" and race else rule
-
-
-def vote_lines(state: GameState, phase: Phase) -> list[str]:
-    """What a vote is about: the bill, the thresholds and who would hold it if it passed."""
-    limits = thresholds()
-    if phase is Phase.IMPEACH_VOTE:
-        president = state.seats[0]
-        return [
-            f"Removing the president (seat {president.holder}) needs {limits.impeach} of 100 "
-            "Senate yes votes."
-        ]
-    bill = state.proposal
-    if bill is None:
-        return []
-    lines = [
-        f"Omnibill #{bill.number}: a {bill.party.value} bill on [{', '.join(bill.tags)}], "
-        f"written by seat {bill.author}"
-        + (f", repealing bill #{bill.rider}" if bill.rider != NO_CARD else "")
-    ]
-    if phase is Phase.OVERRIDE_VOTE:
-        lines.append(
-            f"Overriding the veto needs {limits.house_override} House and "
-            f"{limits.senate_override} Senate yes votes."
-        )
-    elif phase is Phase.BILL_VOTE:
-        lines.append(
-            f"It passes with {limits.house_pass} House and {limits.senate_pass} Senate yes votes."
-        )
-    holder = projected_holder(state, bill, state.votes if phase is Phase.VETO else None)
-    name = f"seat {holder}" + (" (the author)" if holder == bill.author else "")
-    if phase is Phase.VETO:
-        lines.append(f"As passed, it is held by {name}.")
-    else:
-        lines.append(f"If every player votes yes and it passes, {name} holds it.")
-    return lines
 
 
 def _ints(text: str) -> list[int]:

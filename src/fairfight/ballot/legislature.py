@@ -9,7 +9,12 @@ from dataclasses import dataclass
 from functools import cache
 
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import (
+from fairfight.ballot.seating import CongressGroup as CongressGroup
+from fairfight.ballot.seating import Seating as Seating
+from fairfight.ballot.seating import chamber_seats as chamber_seats
+from fairfight.ballot.seating import seating as seating
+from fairfight.ballot.state import Bill, GameState
+from fairfight.ballot.tables import (
     AMEND_CALL,
     AMEND_RATIFY,
     BOARD,
@@ -28,11 +33,6 @@ from fairfight.ballot.rules import (
     Party,
     seats_needed,
 )
-from fairfight.ballot.seating import CongressGroup as CongressGroup
-from fairfight.ballot.seating import Seating as Seating
-from fairfight.ballot.seating import chamber_seats as chamber_seats
-from fairfight.ballot.seating import seating as seating
-from fairfight.ballot.state import Bill, GameState
 
 __all__ = [
     "BoardYes",

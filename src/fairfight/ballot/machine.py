@@ -19,7 +19,6 @@ from fairfight.ballot.geo import (
     races_by_office,
     state_tag_sets,
 )
-from fairfight.ballot.rules import BOARD, TAGS, AmendmentChoice, Office, Party
 from fairfight.ballot.scoring import lean_party
 from fairfight.ballot.state import (
     NO_CARD,
@@ -35,6 +34,7 @@ from fairfight.ballot.state import (
     Withdrawals,
     YesNo,
 )
+from fairfight.ballot.tables import BOARD, TAGS, AmendmentChoice, Office, Party
 
 __all__ = [
     "HOME_BASELINE_LIMIT",

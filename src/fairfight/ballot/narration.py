@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fairfight.ballot import rules
+from fairfight.ballot import tables
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.elections import Event
 from fairfight.ballot.legislature import thresholds
@@ -59,7 +59,7 @@ def opening_lines(state: GameState, seat: int, names: Sequence[str]) -> list[str
         f"You play seat {seat}. Opponents: "
         + ", ".join(f"seat {n} ({name})" for n, name in enumerate(names) if n != seat)
         + ".",
-        f"How the game ends: {member_docs(rules.VictoryMode)[mode]}",
+        f"How the game ends: {member_docs(tables.VictoryMode)[mode]}",
         "How to win: the highest score at the final scoring; ties go to more Senate seats, "
         "then more bills held.",
         f"Scores each year: presidency {config.score.presidency}, Senate seat "

@@ -12,8 +12,8 @@ from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import Card
 from fairfight.ballot.racebook import PART_RANGE, RaceGroup, fitting_seats, group_chance
-from fairfight.ballot.rules import PARTY_D, Party
 from fairfight.ballot.state import NO_CARD
+from fairfight.ballot.tables import PARTY_D, Party
 
 __all__ = [
     "CARD_ORDER",

@@ -12,8 +12,8 @@ from typing import Protocol
 
 from fairfight.ballot.elections import Event
 from fairfight.ballot.engine import advance, new_game, requested_seats
-from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.state import Decision, GameState, Phase
+from fairfight.ballot.tables import BallotConfig
 
 __all__ = [
     "EventSink",

@@ -18,16 +18,6 @@ from fairfight.ballot.racebook import (
     presidential_part,
     race_book,
 )
-from fairfight.ballot.rules import (
-    BOARD,
-    BOARD_GENERIC_PART,
-    BOARD_INCUMBENCY_BONUS,
-    OFFICE_HOUSE,
-    TAGS,
-    AmendmentChoice,
-    Party,
-    VictoryMode,
-)
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import (
     NO_CARD,
@@ -42,6 +32,16 @@ from fairfight.ballot.state import (
     Phase,
     Withdrawals,
     YesNo,
+)
+from fairfight.ballot.tables import (
+    BOARD,
+    BOARD_GENERIC_PART,
+    BOARD_INCUMBENCY_BONUS,
+    OFFICE_HOUSE,
+    TAGS,
+    AmendmentChoice,
+    Party,
+    VictoryMode,
 )
 from fairfight.ballot.worth import card_worth, district_gain, option_ceilings
 

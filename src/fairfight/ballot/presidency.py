@@ -24,8 +24,8 @@ from fairfight.ballot.deck import Card
 from fairfight.ballot.elections import board_part
 from fairfight.ballot.geo import game_map, state_tag_sets
 from fairfight.ballot.racebook import presidential_part
-from fairfight.ballot.rules import DIE_SIDES, GENERAL_CANDIDATE_DICE, Party
 from fairfight.ballot.state import Holding
+from fairfight.ballot.tables import DIE_SIDES, GENERAL_CANDIDATE_DICE, Party
 from fairfight.core.exact import compare, dice_sum
 
 __all__ = [

@@ -16,7 +16,8 @@ from fairfight.ballot import botkit as kit
 from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import Card
 from fairfight.ballot.geo import game_map, race_positions
-from fairfight.ballot.rules import (
+from fairfight.ballot.state import GameState
+from fairfight.ballot.tables import (
     BOARD,
     BOARD_GENERIC_PART,
     CARD_STRENGTH,
@@ -28,7 +29,6 @@ from fairfight.ballot.rules import (
     Office,
     Party,
 )
-from fairfight.ballot.state import GameState
 
 __all__ = [
     "GroupKey",

@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from fairfight.ballot.elections import Event
 from fairfight.ballot.engine import advance, new_game, requested_seats
 from fairfight.ballot.players import Player, key_commitment, play_game, play_on
-from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.state import Decision, GameState, Phase, decision_from_data, to_data
+from fairfight.ballot.tables import BallotConfig
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import InputError, RuleError, VerificationError
 from fairfight.core.records import (

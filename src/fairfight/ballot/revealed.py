@@ -32,8 +32,8 @@ from fairfight.ballot.presidency import (
     state_edges,
 )
 from fairfight.ballot.racebook import presidential_part
-from fairfight.ballot.rules import BOARD, Party
 from fairfight.ballot.state import Declaration, GameState
+from fairfight.ballot.tables import BOARD, Party
 
 __all__ = [
     "EXACT_WITH_PRESIDENCY",

@@ -11,7 +11,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from fairfight.ballot import rules
+from fairfight.ballot import tables
 from fairfight.ballot.dice import (
     RaceKind,
     certainty_edge,
@@ -24,7 +24,7 @@ from fairfight.ballot.dice import (
 from fairfight.ballot.geo import game_map, opening_house_d, opening_party
 from fairfight.ballot.guidance import card_glossary
 from fairfight.ballot.legislature import thresholds
-from fairfight.ballot.rules import (
+from fairfight.ballot.tables import (
     CANDIDATE_CARDS,
     MODIFIER_COUNTS,
     BallotConfig,
@@ -137,7 +137,7 @@ def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
     limits = thresholds()
     return {
         "config": chosen,
-        "named_configs": sorted(rules.NAMED_CONFIGS),
+        "named_configs": sorted(tables.NAMED_CONFIGS),
         "general": odds_rows(RaceKind.GENERAL),
         "primary": odds_rows(RaceKind.PRIMARY),
         "tie_general": percent(tie_chance(RaceKind.GENERAL)),
@@ -150,19 +150,19 @@ def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
             largest_general_edge(largest_base), largest_presidential_edge(largest_base)
         ),
         "limits": limits,
-        "override_percent": percent(rules.OVERRIDE),
-        "senate_percent": percent(rules.SENATE_PASS, 0),
+        "override_percent": percent(tables.OVERRIDE),
+        "senate_percent": percent(tables.SENATE_PASS, 0),
         "house_seats": sum(state.house for state in gmap.states),
         "senate_seats": sum(senate_classes.values()),
         "senate_classes": dict(sorted(senate_classes.items(), key=lambda kv: len(kv[0]))),
         "states_count": len(gmap.states),
         "electoral_total": gmap.total_electoral_votes(),
         "electoral_majority": gmap.electoral_majority(),
-        "electoral_bonus": rules.ELECTORAL_BONUS,
+        "electoral_bonus": tables.ELECTORAL_BONUS,
         "races": races_per_year(chosen),
         "opening": opening_board(),
         "states": states,
-        "tags": rules.TAGS,
+        "tags": tables.TAGS,
         "card_glossary": card_glossary(),
         "lean_push": [{"margins": text, "push": push} for text, push in _push_rows()],
         "score_rows": _score_rows(chosen),
@@ -170,16 +170,16 @@ def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
         "candidate_cards": CANDIDATE_CARDS,
         "district_cards": len(gmap.states),
         "deck_size": CANDIDATE_CARDS + len(gmap.states),
-        "victory_docs": docs_by_name(rules.VictoryMode),
-        "victory_modes": [mode.value for mode in rules.VictoryMode],
+        "victory_docs": docs_by_name(tables.VictoryMode),
+        "victory_modes": [mode.value for mode in tables.VictoryMode],
         "office_docs": docs_by_name(Office),
         "parties": [party.value for party in Party],
         "bonuses": {
-            "incumbency": rules.INCUMBENCY_BONUS,
-            "ground": rules.GROUND_GAME_BONUS,
-            "switch": rules.SWITCH_PENALTY,
-            "board": rules.BOARD_GENERIC_PART,
-            "board_incumbent": rules.BOARD_INCUMBENCY_BONUS,
+            "incumbency": tables.INCUMBENCY_BONUS,
+            "ground": tables.GROUND_GAME_BONUS,
+            "switch": tables.SWITCH_PENALTY,
+            "board": tables.BOARD_GENERIC_PART,
+            "board_incumbent": tables.BOARD_INCUMBENCY_BONUS,
         },
         "last_year": chosen.last_year(),
     }
@@ -188,10 +188,10 @@ def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
 def _push_rows() -> list[tuple[str, int]]:
     rows = []
     low = 0
-    for largest, push in rules.LEAN_PUSH:
+    for largest, push in tables.LEAN_PUSH:
         rows.append((f"{low}-{largest}", push))
         low = largest + 1
-    rows.append((f"{low}+", rules.LEAN_PUSH_MAX))
+    rows.append((f"{low}+", tables.LEAN_PUSH_MAX))
     return rows
 
 

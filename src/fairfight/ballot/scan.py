@@ -18,9 +18,9 @@ from itertools import product
 
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.players import play_game
-from fairfight.ballot.rules import VictoryMode, named_config
 from fairfight.ballot.simulate import GameSpec, summarise
 from fairfight.ballot.state import Phase
+from fairfight.ballot.tables import VictoryMode, named_config
 from fairfight.core.executor import WorkerPool
 
 __all__ = [

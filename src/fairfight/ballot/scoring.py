@@ -12,8 +12,8 @@ from functools import cache
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import BOARD, Office, Party
 from fairfight.ballot.state import NO_CARD, GameState
+from fairfight.ballot.tables import BOARD, Office, Party
 
 __all__ = [
     "ScoreLine",

@@ -18,7 +18,8 @@ from operator import attrgetter, countOf, itemgetter
 from typing import Any
 
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.rules import (
+from fairfight.ballot.state import GameState, Holding
+from fairfight.ballot.tables import (
     BOARD,
     OFFICE_GOVERNOR,
     OFFICE_HOUSE,
@@ -28,7 +29,6 @@ from fairfight.ballot.rules import (
     Office,
     Party,
 )
-from fairfight.ballot.state import GameState, Holding
 
 __all__ = [
     "CongressGroup",

@@ -19,8 +19,8 @@ from fairfight.ballot.elections import Event
 from fairfight.ballot.engine import advance, new_game, requested_seats
 from fairfight.ballot.players import Player
 from fairfight.ballot.record import HUMAN_NAME, record_lines
-from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.state import Decision, GameState, Phase, decision_from_data, to_data
+from fairfight.ballot.tables import BallotConfig
 from fairfight.ballot.validation import check_decision
 from fairfight.core.records import canonical_json
 

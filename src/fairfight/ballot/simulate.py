@@ -16,7 +16,7 @@ from typing import Any
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.elections import Event
 from fairfight.ballot.players import play_game
-from fairfight.ballot.rules import BallotConfig, VictoryMode
+from fairfight.ballot.tables import BallotConfig, VictoryMode
 from fairfight.core.executor import Executor, WorkerPool
 
 __all__ = [

@@ -12,7 +12,7 @@ from functools import cache
 from operator import attrgetter
 from typing import Any, TypeAlias, get_args, get_origin, get_type_hints
 
-from fairfight.ballot.rules import BOARD, AmendmentChoice, BallotConfig, Party
+from fairfight.ballot.tables import BOARD, AmendmentChoice, BallotConfig, Party
 
 __all__ = [
     "Amendment",

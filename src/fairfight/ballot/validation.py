@@ -8,13 +8,6 @@ from __future__ import annotations
 
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map, race_positions
-from fairfight.ballot.rules import (
-    BILL_TAGS,
-    OFFICE_GOVERNOR,
-    OFFICE_HOUSE,
-    OFFICE_SENATE,
-    TAGS,
-)
 from fairfight.ballot.state import (
     NO_CARD,
     AmendmentDraft,
@@ -28,6 +21,13 @@ from fairfight.ballot.state import (
     Phase,
     Withdrawals,
     YesNo,
+)
+from fairfight.ballot.tables import (
+    BILL_TAGS,
+    OFFICE_GOVERNOR,
+    OFFICE_HOUSE,
+    OFFICE_SENATE,
+    TAGS,
 )
 from fairfight.core.errors import RuleError
 

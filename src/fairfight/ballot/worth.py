@@ -12,8 +12,8 @@ from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import Card
 from fairfight.ballot.options import Pricing
 from fairfight.ballot.racebook import PART_RANGE, RaceBook, fitting_seats, group_chance
-from fairfight.ballot.rules import PARTIES, PARTY_D
 from fairfight.ballot.state import NO_CARD
+from fairfight.ballot.tables import PARTIES, PARTY_D
 
 __all__ = [
     "NO_WORTH",

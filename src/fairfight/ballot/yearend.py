@@ -7,14 +7,6 @@ from __future__ import annotations
 
 from fairfight.ballot import legislature as leg
 from fairfight.ballot.elections import Event
-from fairfight.ballot.rules import (
-    BOARD,
-    OFFICE_HOUSE,
-    PRESIDENTIAL_CYCLE,
-    AmendmentChoice,
-    Office,
-    VictoryMode,
-)
 from fairfight.ballot.scoring import score_lines, winners_on_score
 from fairfight.ballot.state import (
     Amendment,
@@ -29,6 +21,14 @@ from fairfight.ballot.state import (
     Phase,
     PresidentialWin,
     YesNo,
+)
+from fairfight.ballot.tables import (
+    BOARD,
+    OFFICE_HOUSE,
+    PRESIDENTIAL_CYCLE,
+    AmendmentChoice,
+    Office,
+    VictoryMode,
 )
 
 __all__ = [

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
     from fairfight.clash.panel_model import AttackPanel
     from fairfight.clash.preview import Band, Preview, preview
     from fairfight.clash.readout import format_panel, render_panel
-    from fairfight.clash.rules import rules_page
+    from fairfight.clash.rules_page import rules_page
     from fairfight.clash.scenario import Scenario, parse_scenario
     from fairfight.clash.schemas import json_schema
     from fairfight.clash.spec import ClashSpec, Combatant, check_resolvable, parse_spec
@@ -130,7 +130,7 @@ __getattr__ = lazy_exports(__name__, __all__, (
     "evaluation",
     "panel",
     "panel_model",
-    "rules",
+    "rules_page",
     "scenario",
     "schemas",
     "spec",

@@ -12,16 +12,15 @@ import typer
 
 from fairfight.clash import tables as t
 from fairfight.console import (
-    PAGE_FORMAT_HELP,
     console,
     emit_json,
     error_console,
     guarded,
-    show_page,
 )
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.core.validation import is_plain_digits
 from fairfight.inputs import load_json
+from fairfight.rules_cli import rules_command
 
 if TYPE_CHECKING:  # the engine (and numpy) is imported only when a command runs
     from fairfight.clash.fog import FogRequest
@@ -166,16 +165,7 @@ def preview_command(
         console.print(format_panel(evaluated.panel), markup=False, end="")
 
 
-@app.command()
-@guarded
-def rules(
-    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-) -> None:
-    """Print every table of the clash rules (generated from the engine's constants)."""
-    from fairfight.clash.rules import rules_page
-
-    show_page(rules_page(), "clash", page_format, as_json)
+rules = rules_command(app, "clash", "fairfight.clash.rules_page:rules_page")
 
 
 @app.command()

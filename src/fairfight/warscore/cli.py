@@ -7,8 +7,9 @@ from typing import Any
 
 import typer
 
-from fairfight.console import PAGE_FORMAT_HELP, emit_json, guarded, show_page
+from fairfight.console import emit_json, guarded
 from fairfight.core.errors import InputError
+from fairfight.rules_cli import rules_command
 
 app = typer.Typer(help="The warscore ruleset.", no_args_is_help=True, add_completion=False)
 
@@ -79,17 +80,7 @@ def war(
         typer.echo(war_post(report, PostFormat(chosen)), nl=False)
 
 
-@app.command()
-@guarded
-def rules(
-    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-) -> None:
-    """Print the rules page, generated from the ruleset's tables."""
-    from fairfight.warscore.rules_page import rules_page
-
-    show_page(rules_page(), "warscore", page_format, as_json)
-
+rules = rules_command(app, "warscore", "fairfight.warscore.rules_page:rules_page")
 
 __all__ = [
     "FORMATS",

@@ -13,7 +13,7 @@ re-exported here, where callers import them.
 
 from __future__ import annotations
 
-from fairfight.ballot.store.rows import SeatRow, TableRow, TableStatus
+from fairfight.ballot.store.rows import SeatRole, SeatRow, TableRow, TableStatus
 from fairfight.ballot.store.schema import METADATA, SEATS, TABLES
 from fairfight.ballot.store.table_store import (
     ALREADY_ANSWERED,
@@ -35,6 +35,7 @@ __all__ = [
     "OPEN_TABLES_PER_CLIENT",
     "RULES_VERSION",
     "SEATS",
+    "SeatRole",
     "SeatRow",
     "StaleAnswer",
     "TABLES",

@@ -8,22 +8,38 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy.engine import Row
 
-from fairfight.ballot.rules import BallotConfig
+from fairfight.ballot.record import HUMAN_NAME
 from fairfight.ballot.session import TableGame, restore_table_game
+from fairfight.ballot.tables import BallotConfig
 
-__all__ = ["SeatRow", "TableRow", "TableStatus", "table_row"]
+__all__ = ["SeatRole", "SeatRow", "TableRow", "TableStatus", "table_row"]
 
 
-class TableStatus:
-    """The life of a table: open (seats filling), playing, over (archived, read-only)."""
+class TableStatus(StrEnum):
+    """The life of a table; the value is what the `status` column stores."""
 
     OPEN = "open"
+    """Seats are filling: the game has not started."""
     PLAYING = "playing"
+    """The game is on: people are asked in turn."""
     OVER = "over"
+    """The game has ended: archived, read-only, the key revealed."""
+
+
+class SeatRole(StrEnum):
+    """Who answers for a seat now; the value is what pages and the JSON show."""
+
+    PERSON = "person"
+    """A person, through the seat's link."""
+    BOT = "bot"
+    """A bot the table was created with."""
+    STAND_IN = "stand-in"
+    """The stand-in bot, playing on for a person who left."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +53,13 @@ class SeatRow:
     webhook: str | None
     bank: float
 
+    @property
+    def role(self) -> SeatRole:
+        """Who answers for this seat now."""
+        if self.stand_in_from is not None:
+            return SeatRole.STAND_IN
+        return SeatRole.PERSON if self.kind == HUMAN_NAME else SeatRole.BOT
+
 
 @dataclass(frozen=True, slots=True)
 class TableRow:
@@ -45,7 +68,7 @@ class TableRow:
     id: str
     created: float
     listed: bool
-    status: str
+    status: TableStatus
     config: BallotConfig
     kinds: tuple[str, ...]
     key: str
@@ -81,7 +104,7 @@ def table_row(row: Row[Any], seats: list[Row[Any]]) -> TableRow:
         id=row.id,
         created=row.created,
         listed=bool(row.listed),
-        status=row.status,
+        status=TableStatus(row.status),
         config=BallotConfig.model_validate_json(row.config),
         kinds=tuple(json.loads(row.kinds)),
         key=row.game_key,

@@ -20,12 +20,12 @@ from sqlalchemy.engine import Connection, Engine
 from fairfight import __version__
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.record import HUMAN_NAME, RECORD_FORMAT, RECORD_VERSION
-from fairfight.ballot.rules import BallotConfig
 from fairfight.ballot.session import STAND_IN, TableGame, new_table_game
 from fairfight.ballot.state import Decision, Phase, decision_from_data, to_data
 from fairfight.ballot.store.connection import close_engine, open_engine
 from fairfight.ballot.store.rows import TableRow, TableStatus, table_row
 from fairfight.ballot.store.schema import METADATA, SEATS, TABLES
+from fairfight.ballot.tables import BallotConfig
 from fairfight.ballot.validation import check_decision
 from fairfight.core.draws import new_seed
 from fairfight.core.errors import InputError
@@ -400,5 +400,5 @@ class BallotStore:
         return [row for row in rows if row is not None], len(ids) > per_page
 
 
-def _status(game: TableGame) -> str:
+def _status(game: TableGame) -> TableStatus:
     return TableStatus.OVER if game.state.phase is Phase.OVER else TableStatus.PLAYING

@@ -12,7 +12,6 @@ from fairfight.ballot.advice import declaration_chance
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.human import plain
-from fairfight.ballot.rules import AmendmentChoice, Party
 from fairfight.ballot.state import (
     NO_CARD,
     AmendmentDraft,
@@ -28,6 +27,7 @@ from fairfight.ballot.state import (
     Withdrawals,
     YesNo,
 )
+from fairfight.ballot.tables import AmendmentChoice, Party
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import InputError, RuleError
 from fairfight.core.validation import is_plain_digits

@@ -14,9 +14,9 @@ from fairfight.ballot.bots import BOT_NAMES
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.players import key_commitment
 from fairfight.ballot.record import HUMAN_NAME
-from fairfight.ballot.rules import VictoryMode, named_config
 from fairfight.ballot.session import restore_table_game
 from fairfight.ballot.store import BallotStore, TableRow, TableStatus
+from fairfight.ballot.tables import VictoryMode, named_config
 from fairfight.core.errors import InputError
 from fairfight.web.ballot.notify import send_in_background
 from fairfight.web.ballot.seat_page import NOBODY, GamePage, view_page

@@ -1,7 +1,7 @@
 """What a table shows to one viewer (a seat or a spectator), as pydantic models.
 
 A view is built from the stored table and the viewer's seat only: the per-seat game page from
-`fairfight.web.ballot_pages.view_page`, which reads only that seat's hand and pack, and the
+the ruleset's `seat_view` (built from the game as that seat knows it), and the
 table's public facts (who sits where, who has answered, the key's commitment). The key itself
 and the people's pending answers are never copied into a view; the key appears once the game
 is over, when it is revealed to everyone.
@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from fairfight.ballot.record import HUMAN_NAME
 from fairfight.ballot.session import RulesChanged, TableGame
-from fairfight.ballot.store import TableRow, TableStatus
+from fairfight.ballot.store import SeatRole, TableRow, TableStatus
 from fairfight.core.errors import VerificationError
 from fairfight.web.ballot.seat_page import NOBODY, GamePage, view_page
 
@@ -35,7 +35,7 @@ class TableSeat(BaseModel):
     seat: int
     kind: str
     """`human`, or the bot's name."""
-    played_by: str
+    played_by: SeatRole
     """`person`, `bot` or `stand-in` (the person left; a bot plays on)."""
     taken: bool
     answered: bool
@@ -49,7 +49,7 @@ class TablePage(BaseModel):
     """A table for one viewer, and its JSON twin."""
 
     id: str
-    status: str
+    status: TableStatus
     listed: bool
     mode: str
     years: int
@@ -75,7 +75,7 @@ class LobbyRow(BaseModel):
 
     id: str
     created: float
-    status: str
+    status: TableStatus
     mode: str
     years: int
     seats: str
@@ -87,13 +87,13 @@ class YourSeat(BaseModel):
 
     table: str
     seat: int
-    status: str
+    status: TableStatus
     your_turn: bool
 
 
-def seat_label(kind: str, played_by: str) -> str:
+def seat_label(kind: str, played_by: SeatRole) -> str:
     """How a seat is named at the table."""
-    if played_by == "stand-in":
+    if played_by is SeatRole.STAND_IN:
         return "stand-in (pollster)"
     return "person" if kind == HUMAN_NAME else kind
 
@@ -124,19 +124,12 @@ def table_page(
     waited = now - table.asked_at
     seats = []
     for row in table.seats:
-        played_by = (
-            "stand-in"
-            if row.stand_in_from is not None
-            else "person"
-            if row.kind == HUMAN_NAME
-            else "bot"
-        )
         is_asked = row.seat in asked and row.seat not in answered
         seats.append(
             TableSeat(
                 seat=row.seat,
                 kind=row.kind,
-                played_by=played_by,
+                played_by=row.role,
                 taken=row.joined,
                 answered=row.seat in answered,
                 asked=is_asked,

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from fairfight.clash.fog import FogField, parse_fog_fields
 from fairfight.clash.panel_model import Evaluation
-from fairfight.clash.rules import rules_page
+from fairfight.clash.rules_page import rules_page
 from fairfight.clash.spec import ClashSpec
 from fairfight.core.errors import InputError
 from fairfight.core.validation import input_error_from_validation, is_plain_digits
