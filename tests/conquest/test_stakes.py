@@ -9,9 +9,10 @@ from fractions import Fraction
 
 import pytest
 
-from fairfight.conquest import engine, season_odds, stakes
-from fairfight.conquest.forecast import forecast
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.forecast import season_odds, stakes
+from fairfight.conquest.forecast.title_odds import forecast
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.rules import engine
 from fairfight.core.draws import below, hash64_run
 from tests.conquest.helpers import SEED, play, seed_number, star_map
 

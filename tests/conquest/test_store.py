@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from fairfight.conquest import ledger, publication, season, season_file, season_keys, seeds, store
-from fairfight.conquest.cli import app
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.store import ledger, publication, season, season_file, season_keys, seeds
+from fairfight.conquest.store import season_store as store
 from fairfight.core.errors import InputError
 from tests.conquest.helpers import SEED, star_map
 
@@ -370,8 +371,8 @@ def test_the_web_keys_of_an_older_file_stay_claimed(fought: Path) -> None:
 
 
 def test_the_persistence_layers_import_downwards_only() -> None:
-    """rows <- season_file, server_store <- store <- ledger: no part imports one above it."""
-    layers = ["rows", "season_file", "server_store", "store", "ledger"]
+    """rows <- season_file, server_store <- season_store <- ledger: no part imports one above it."""
+    layers = ["rows", "season_file", "server_store", "season_store", "ledger"]
     above = {name: set(layers[layers.index(name) + 1:]) for name in layers}
     above["season_file"].discard("server_store")
     above["server_store"].discard("season_file")

@@ -6,7 +6,9 @@ import enum
 from fractions import Fraction
 from typing import Any
 
-from fairfight.conquest import beacons, engine, tables
+from fairfight.conquest.record import beacons
+from fairfight.conquest.rules import engine, tables
+from fairfight.conquest.rules.episodes import multiplier
 from fairfight.core.enumdocs import member_docs
 from fairfight.docs import render_page
 
@@ -25,12 +27,6 @@ TEMPLATE = "conquest.md.j2"
 def docs_by_value(kind: type[enum.Enum]) -> dict[str, str]:
     """Each member's docstring keyed by the member's value, as the template looks them up."""
     return {str(member.value): doc for member, doc in member_docs(kind).items()}
-
-
-def multiplier(value: Fraction) -> str:
-    """A factor as the page prints it: Fraction(28, 25) -> `×1.12`."""
-    text = f"{float(value):.4f}".rstrip("0").rstrip(".")
-    return f"×{text}"
 
 
 def share_percent(value: Fraction) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from fairfight.conquest.cli_options import AsJson, SeasonFile
+from fairfight.conquest.cli.options import AsJson, SeasonFile
 from fairfight.console import console, emit_json, guarded
 from fairfight.inputs import check_output_file, check_output_folder
 
@@ -28,7 +28,7 @@ def export(
         check_output_file(folder)
     else:
         check_output_folder(folder)
-    from fairfight.conquest import publication
+    from fairfight.conquest.store import publication
 
     _report_files(publication.export_record(season_file, folder), as_json)
 
@@ -50,7 +50,7 @@ def backup(
 ) -> None:
     """Copy the season file, its secret seed file and its key file, even while battles run
     (a server database's season is copied, from one snapshot, into a season file)."""
-    from fairfight.conquest.backup import backup_season
+    from fairfight.conquest.store.backup import backup_season
 
     _report_files(backup_season(season_file, folder), as_json)
 
@@ -63,7 +63,7 @@ def restore(
 ) -> None:
     """Add a backed-up season, with its seed and key, to a server database as its next
     season, and print its address (password hidden)."""
-    from fairfight.conquest.backup import restore_season
+    from fairfight.conquest.store.backup import restore_season
 
     restored = restore_season(backup_file, database)
     if as_json:
@@ -85,7 +85,7 @@ def verify(
 ) -> None:
     """Replay a published season and check its log against saved receipts and heads; exit 1
     naming the first battle and field, or the receipt or head, that differ."""
-    from fairfight.conquest import publication
+    from fairfight.conquest.store import publication
 
     notes = publication.verify_folder(folder, receipt, head)
     if as_json:

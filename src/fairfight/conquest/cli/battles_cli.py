@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from fairfight.conquest.cli_options import AsJson, SeasonFile
+from fairfight.conquest.cli.options import AsJson, SeasonFile
 from fairfight.console import console, emit_json, guarded
 from fairfight.core.errors import InputError, RuleError
 
 if TYPE_CHECKING:  # the engine and the store (SQLAlchemy) are imported when a command runs
-    from fairfight.conquest import season
+    from fairfight.conquest.store import season
 
 __all__ = ["PROGRESS_FROM", "next_battles", "show"]
 
@@ -36,7 +36,8 @@ def next_battles(
     """Fight the next battles and print each episode."""
     from rich.progress import Progress
 
-    from fairfight.conquest import episodes, season
+    from fairfight.conquest.rules import episodes
+    from fairfight.conquest.store import season
 
     if to_end and count != 1:
         raise InputError("count", "give --count or --to-end, not both")
@@ -88,7 +89,8 @@ def show(
     """The standings (or one battle's episode with --battle)."""
     from rich.table import Table
 
-    from fairfight.conquest import episodes, season
+    from fairfight.conquest.rules import episodes
+    from fairfight.conquest.store import season
 
     if battle is not None:
         entry = season.battle(season_file, battle)

@@ -39,8 +39,9 @@ def forecast(
 ) -> None:
     """Title odds per faction: the rest of the season simulated many times (never with the
     secret seed; fan money already in the pools counts, future money does not)."""
-    from fairfight.conquest import engine, season
-    from fairfight.conquest.forecast import forecast as run_forecast
+    from fairfight.conquest.forecast.title_odds import forecast as run_forecast
+    from fairfight.conquest.rules import engine
+    from fairfight.conquest.store import season
     from fairfight.core.executor import DaskExecutor, executor_for
 
     public = season.summary(season_file)

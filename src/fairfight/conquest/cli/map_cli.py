@@ -1,6 +1,6 @@
 """`fairfight conquest map build REGIONS.geojson FACTIONS.csv --out MAP.json`: a map from data.
 
-A thin layer over `fairfight.conquest.mapbuild`: it checks the output paths before any work,
+A thin layer over `fairfight.conquest.maps.build`: it checks the output paths before any work,
 builds and validates the map, writes the map, its shapes file and an outline picture, and
 prints what the builder found.
 """
@@ -57,7 +57,9 @@ def build(
 ) -> None:
     """Land borders from shared boundaries, sea links by the coastline rule, checked ratings
     and specials; refuses (exit 2, one line) anything the engine would not play."""
-    from fairfight.conquest import mapbuild, mapgeo, mapshapes
+    from fairfight.conquest.maps import build as mapbuild
+    from fairfight.conquest.maps import geo as mapgeo
+    from fairfight.conquest.maps import shapes as mapshapes
 
     shapes_path = shapes or _beside(out, ".shapes.json")
     svg_path = svg or _beside(out, ".svg")

@@ -31,8 +31,8 @@ def odds_history(
 ) -> None:
     """The title odds as each aired battle left the board, oldest first (kept by the web
     service after every battle, or here with --backfill)."""
-    from fairfight.conquest import odds_history as history
-    from fairfight.conquest import season
+    from fairfight.conquest.store import odds_history as history
+    from fairfight.conquest.store import season
 
     store = season.open_store(season_file, write=backfill)
     try:

@@ -21,7 +21,7 @@ from fairfight.core.errors import InputError
 if TYPE_CHECKING:  # the store (SQLAlchemy) is imported when a command runs
     from sqlalchemy.orm import Session
 
-    from fairfight.conquest import schedule_store
+    from fairfight.conquest.store import schedule_store
 
 __all__ = [
     "AsJson",
@@ -58,7 +58,7 @@ def _now() -> datetime:
 
 
 def _in_transaction(season_file: str, write: bool, work: Callable[[Session], _T]) -> _T:
-    from fairfight.conquest import season
+    from fairfight.conquest.store import season
 
     store = season.open_store(season_file, write=write)
     try:
@@ -70,7 +70,8 @@ def _in_transaction(season_file: str, write: bool, work: Callable[[Session], _T]
 
 def _described(session: Session, now: datetime) -> dict[str, Any]:
     """The schedule as `show` prints it (and `--json` emits it)."""
-    from fairfight.conquest import schedule, schedule_store, season
+    from fairfight.conquest.rules import schedule
+    from fairfight.conquest.store import schedule_store, season
 
     stored = schedule_store.read_schedule(session)
     if stored is None:
@@ -145,7 +146,8 @@ def set_schedule(
     as_json: bool = AsJson,
 ) -> None:
     """Give the season an airing schedule (replacing any earlier one; a pause is kept)."""
-    from fairfight.conquest import schedule, schedule_store
+    from fairfight.conquest.rules import schedule
+    from fairfight.conquest.store import schedule_store
 
     now = _now()
     fields: dict[str, Any] = ({"at": value} if kind.strip().lower() == "daily"
@@ -177,7 +179,7 @@ def _change(season_file: str, as_json: bool, work: Callable[[Session, datetime],
 @guarded
 def pause(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
     """Pause airing: nothing airs until `resume`."""
-    from fairfight.conquest import schedule_store
+    from fairfight.conquest.store import schedule_store
 
     _change(season_file, as_json,
             lambda session, now: schedule_store.set_paused(session, True, now))
@@ -187,7 +189,7 @@ def pause(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
 @guarded
 def resume(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
     """Resume airing from now; the slots that fell while paused are dropped, not aired."""
-    from fairfight.conquest import schedule_store
+    from fairfight.conquest.store import schedule_store
 
     _change(season_file, as_json,
             lambda session, now: schedule_store.set_paused(session, False, now))
@@ -197,7 +199,7 @@ def resume(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
 @guarded
 def skip(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
     """Pass over the next slot once (recorded as skipped)."""
-    from fairfight.conquest import schedule_store
+    from fairfight.conquest.store import schedule_store
 
     _change(season_file, as_json, schedule_store.skip_next)
 
@@ -213,7 +215,7 @@ def run(
                                                        "--once, per look)."),
 ) -> None:
     """Air the season's schedule in the foreground until Ctrl-C (one battle per due slot)."""
-    from fairfight.conquest import schedule_store
+    from fairfight.conquest.store import schedule_store
 
     holder = f"cli-{uuid.uuid4().hex[:16]}"
     try:

@@ -12,14 +12,14 @@ from typing import Any
 
 import typer
 
-from fairfight.conquest.archive_cli import backup, export, restore, verify
-from fairfight.conquest.battles_cli import PROGRESS_FROM, next_battles, show
-from fairfight.conquest.calibration_cli import calibration
-from fairfight.conquest.cli_options import AsJson, SeasonFile
-from fairfight.conquest.forecast_cli import forecast
-from fairfight.conquest.map_cli import app as map_app
-from fairfight.conquest.odds_history_cli import odds_history
-from fairfight.conquest.schedule_cli import app as schedule_app
+from fairfight.conquest.cli.archive_cli import backup, export, restore, verify
+from fairfight.conquest.cli.battles_cli import PROGRESS_FROM, next_battles, show
+from fairfight.conquest.cli.calibration_cli import calibration
+from fairfight.conquest.cli.forecast_cli import forecast
+from fairfight.conquest.cli.map_cli import app as map_app
+from fairfight.conquest.cli.odds_history_cli import odds_history
+from fairfight.conquest.cli.options import AsJson, SeasonFile
+from fairfight.conquest.cli.schedule_cli import app as schedule_app
 from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
 from fairfight.core.errors import InputError, RuleError
 from fairfight.inputs import check_output_file
@@ -63,7 +63,7 @@ def _emit_json(value: Any) -> None:
 
 
 def _load_map(name: str) -> tuple[dict[str, Any], str]:
-    from fairfight.conquest import scenario  # the map package is loaded only when needed
+    from fairfight.conquest.rules import scenario  # the map package is loaded only when needed
 
     loaded = scenario.load_map(name)
     return loaded, str(loaded["name"])  # the header names the map by its own name
@@ -86,7 +86,7 @@ def new(
     """Start a season: print its header and the commitment to its secret seed."""
     if "://" not in season_file:  # a server database's seasons are checked by the store
         check_output_file(Path(season_file), may_exist=False)
-    from fairfight.conquest import season
+    from fairfight.conquest.store import season
 
     map_data, label = _load_map(map_name)
     try:
@@ -126,7 +126,7 @@ def contribute(
     """Add fan power to a faction's pool (or rebellion fund); refused when a rule says no."""
     if receipt is not None:
         check_output_file(receipt)
-    from fairfight.conquest import season
+    from fairfight.conquest.store import season
 
     result = season.contribute(season_file, faction, amount, key)
     if receipt is not None:
@@ -165,7 +165,7 @@ def head(
     The head is JSON either way (one canonical line); `--json` is accepted like every verb's."""
     if out is not None:
         check_output_file(out)
-    from fairfight.conquest import season
+    from fairfight.conquest.store import season
     from fairfight.core.records import canonical_json
 
     latest = season.latest_head(season_file)
@@ -194,7 +194,7 @@ def beacon(
 ) -> None:
     """Record the beacon round the season names, once it has come out and its signature
     verifies (any drand relay serves it at /52db9ba7…/public/ROUND)."""
-    from fairfight.conquest import season
+    from fairfight.conquest.store import season
 
     value = season.record_beacon(season_file, randomness, signature)
     if as_json:
@@ -207,7 +207,7 @@ def beacon(
 @guarded
 def reveal(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
     """Publish the seed once the season has ended."""
-    from fairfight.conquest import season
+    from fairfight.conquest.store import season
 
     seed = season.reveal(season_file)
     if as_json:
@@ -232,7 +232,8 @@ def odds(
     as_json: bool = AsJson,
 ) -> None:
     """Exact battle chance and round chances if ATTACKER attacked DEFENDER now."""
-    from fairfight.conquest import episodes, season
+    from fairfight.conquest.rules import episodes
+    from fairfight.conquest.store import season
 
     previews = season.odds(season_file, attacker, defender, border)
     for preview in previews:
@@ -249,7 +250,7 @@ def rules(
     as_json: bool = AsJson,
 ) -> None:
     """Print the rules page, generated from the engine's constants."""
-    from fairfight.conquest.rules import rules_page
+    from fairfight.conquest.rules_page import rules_page
 
     show_page(rules_page(), "conquest", page_format, as_json)
 
@@ -261,7 +262,7 @@ def map_stats(
     as_json: bool = AsJson,
 ) -> None:
     """Counts of factions and borders (land, sea, remote) of a map."""
-    from fairfight.conquest import scenario
+    from fairfight.conquest.rules import scenario
 
     stats = scenario.map_stats(scenario.load_map(map_name))
     if as_json:
@@ -280,7 +281,7 @@ def demo(
     as_json: bool = typer.Option(False, "--json", help="Only the summary, as JSON."),
 ) -> None:
     """Run a whole demonstration season: contributions, battles, reveal, export, verify."""
-    from fairfight.conquest.demo import run_demo
+    from fairfight.conquest.cli.demo_run import run_demo
     from fairfight.core.draws import validate_seed
 
     if db is not None:

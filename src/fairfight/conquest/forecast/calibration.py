@@ -21,9 +21,10 @@ from functools import lru_cache
 from typing import Any
 
 from fairfight import __version__
-from fairfight.conquest import calibration_file, engine, scenario, tables
-from fairfight.conquest.calibration_file import BINS, CALIBRATION_SEED, FORECAST_SEASONS
-from fairfight.conquest.forecast import forecast, wilson_interval
+from fairfight.conquest.forecast import calibration_file
+from fairfight.conquest.forecast.calibration_file import BINS, CALIBRATION_SEED, FORECAST_SEASONS
+from fairfight.conquest.forecast.title_odds import forecast, wilson_interval
+from fairfight.conquest.rules import engine, scenario, tables
 from fairfight.core.executor import Executor, in_process
 from fairfight.core.records import canonical_json
 

@@ -21,8 +21,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from fairfight.conquest import tables
-from fairfight.conquest.kernel_bits import (
+from fairfight.conquest.forecast.kernel_bits import (
     ONE,
     below,
     clear,
@@ -34,6 +33,7 @@ from fairfight.conquest.kernel_bits import (
     set_bit,
     splitmix,
 )
+from fairfight.conquest.rules import tables
 
 __all__ = ["NO_CAP", "TRACE_FIELDS", "run_seasons"]
 

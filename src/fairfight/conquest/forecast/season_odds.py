@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fairfight.conquest import engine, tables
+from fairfight.conquest.rules import engine, tables
 from fairfight.core.errors import InputError, RuleError
 
 __all__ = ["previews"]

@@ -24,8 +24,8 @@ from shapely.geometry import shape  # type: ignore[import-untyped]
 from shapely.ops import unary_union  # type: ignore[import-untyped]
 from shapely.validation import explain_validity  # type: ignore[import-untyped]
 
-from fairfight.conquest import mapgeo
-from fairfight.conquest.scenario import BorderKind, Region, validate_map
+from fairfight.conquest.maps import geo as mapgeo
+from fairfight.conquest.rules.scenario import BorderKind, Region, validate_map
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 from fairfight.inputs import load_json, read_text

@@ -1,7 +1,7 @@
 """Drawn outlines of a built map: the shapes file the web map reads, and a plain outline SVG.
 
 The shapes file has the layout of `maps/north-america.shapes.json` (read by
-`fairfight.conquest.mapsvg.load_shapes`): per region an SVG path in projected kilometres, a label
+`fairfight.conquest.maps.svg.load_shapes`): per region an SVG path in projected kilometres, a label
 point inside it, its area and its bounds, and the SHA-256 of the regions' canonical JSON. The
 projection is an Albers equal-area conic fitted to the map's extent; outlines are simplified by
 the north-america map's rule (maps/SOURCES.md, "Drawn outlines").
@@ -19,7 +19,7 @@ from xml.sax.saxutils import escape, quoteattr
 import shapely  # type: ignore[import-untyped]
 from shapely.geometry import MultiPolygon, Polygon  # type: ignore[import-untyped]
 
-from fairfight.conquest.mapgeo import EARTH_KM, Geometry
+from fairfight.conquest.maps.geo import EARTH_KM, Geometry
 
 __all__ = [
     "AlbersConic",

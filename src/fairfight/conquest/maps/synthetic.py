@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fairfight.conquest.tables import CATEGORIES, RATING_MAX, RATING_MIN
+from fairfight.conquest.rules.tables import CATEGORIES, RATING_MAX, RATING_MIN
 from fairfight.core.draws import below, hash64
 
 __all__ = ["DEFAULT_SIZE", "synthetic_map"]

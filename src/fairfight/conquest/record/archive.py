@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import beacons, engine, log_check, tables, verifier
+from fairfight.conquest.record import beacons, log_check, verifier
+from fairfight.conquest.rules import engine, tables
 from fairfight.core import draws, ed25519, errors, exact, merkle, records
 from fairfight.core.records import canonical_json
 
@@ -62,7 +63,7 @@ def engine_sources() -> dict[str, bytes]:
         Path(str(module.__file__)).name: Path(str(module.__file__)).read_bytes()
         for module in _SHIPPED
     }
-    sources["engine.js"] = Path(engine.__file__).with_name("engine.js").read_bytes()
+    sources["engine.js"] = Path(verifier.__file__).with_name("engine.js").read_bytes()
     sources["seasonlog.js"] = Path(merkle.__file__).with_name("seasonlog.js").read_bytes()
     return {name: sources[name] for name in ENGINE_FILES}
 
@@ -91,7 +92,7 @@ def record_files(record: Mapping[str, Any]) -> dict[str, bytes]:
 
 def archive_files(record: Mapping[str, Any], sources: Mapping[str, bytes]) -> dict[str, bytes]:
     """Every file of the archive by name, the manifest included."""
-    guide = (Path(engine.__file__).parent / GUIDE).read_bytes()
+    guide = (Path(verifier.__file__).parent / GUIDE).read_bytes()
     files = {**record_files(record), **sources}
     files[GUIDE] = guide
     lines = [f"{hashlib.sha256(files[name]).hexdigest()}  {name}\n" for name in sorted(files)]

@@ -13,7 +13,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from fairfight.conquest import beacons, tables
+from fairfight.conquest.record import beacons
+from fairfight.conquest.rules import tables
 from fairfight.core.errors import RuleError
 
 __all__ = [

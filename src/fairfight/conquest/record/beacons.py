@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 if __package__:
-    from fairfight.conquest import tables
-    from fairfight.conquest.engine import Plain, ReplayMismatch, shown
+    from fairfight.conquest.rules import tables
+    from fairfight.conquest.rules.engine import Plain, ReplayMismatch, shown
     from fairfight.core.errors import RuleError
 else:  # a plain file in a season archive, beside the files it imports
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]

@@ -1350,7 +1350,7 @@
     try {
       return require("./seasonlog.js"); // beside engine.js in an archive
     } catch {
-      return require("../core/seasonlog.js"); // the source tree
+      return require("../../core/seasonlog.js"); // the source tree (conquest/record/ to core/)
     }
   }
 

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
 if __package__:
-    from fairfight.conquest import tables
-    from fairfight.conquest.engine import Plain, ReplayMismatch, shown
+    from fairfight.conquest.rules import tables
+    from fairfight.conquest.rules.engine import Plain, ReplayMismatch, shown
     from fairfight.core import ed25519, merkle
     from fairfight.core.records import canonical_json, first_difference
 else:  # a plain file in a season archive: the files lying beside it stand in for the package

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 if __package__:
-    from fairfight.conquest import beacons, engine, log_check, tables
+    from fairfight.conquest.record import beacons, log_check
+    from fairfight.conquest.rules import engine, tables
     from fairfight.core.draws import verify_reveal
     from fairfight.core.records import (
         MAX_NESTING,

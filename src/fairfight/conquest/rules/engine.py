@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 if __package__:
-    from fairfight.conquest import tables
+    from fairfight.conquest.rules import tables
     from fairfight.core.draws import beacon_key, below, hash64_run, validate_seed
     from fairfight.core.errors import InputError, RuleError, VerificationError
     from fairfight.core.exact import at_least_scaled
@@ -959,7 +959,9 @@ def play_step(state: Plain, ledger: list[Plain]) -> tuple[Plain, Plain]:
 
 def main(arguments: list[str]) -> int:
     """`python3 engine.py verify DIR`, as older archives' guides say: runs `verifier.main`."""
-    verifier = importlib.import_module(f"{__package__}.verifier" if __package__ else "verifier")
+    verifier = importlib.import_module(
+        "fairfight.conquest.record.verifier" if __package__ else "verifier"
+    )
     result: int = verifier.main(arguments)
     return result
 

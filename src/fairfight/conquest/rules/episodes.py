@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fairfight.conquest.tables import (
+from fairfight.conquest.rules.tables import (
     BASIS_POINTS,
     CATEGORIES,
     DRAW_ROLES,
@@ -37,6 +37,7 @@ __all__ = [
     "fighter",
     "headline",
     "morale_text",
+    "multiplier",
     "percent",
     "power_text",
     "render_episode",
@@ -55,6 +56,12 @@ _WEIGHT_TOTAL = sum(RATING_WEIGHTS.values())
 def percent(value: Fraction | str, digits: int = 2) -> str:
     """A chance as a percentage for display, e.g. `Fraction(1, 3)` -> `33.33%`."""
     return f"{float(Fraction(value)) * 100:.{digits}f}%"
+
+
+def multiplier(value: Fraction) -> str:
+    """A factor as a page prints it: Fraction(28, 25) -> `×1.12`."""
+    text = f"{float(value):.4f}".rstrip("0").rstrip(".")
+    return f"×{text}"
 
 
 def round_draw(value: int) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fairfight.conquest import engine, tables
-from fairfight.conquest.rules import multiplier
+from fairfight.conquest.rules import engine, tables
+from fairfight.conquest.rules.episodes import multiplier
 
 __all__ = ["offered_amounts", "pool_note"]
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fairfight.conquest import tables
+from fairfight.conquest.rules import tables
 
 __all__ = [
     "BOARD_CHANGED",

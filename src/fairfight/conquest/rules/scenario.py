@@ -23,8 +23,8 @@ from pydantic import (
     model_validator,
 )
 
-from fairfight.conquest import tables
-from fairfight.conquest.tables import RATING_MAX, RATING_MIN
+from fairfight.conquest.rules import tables
+from fairfight.conquest.rules.tables import RATING_MAX, RATING_MIN
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 from fairfight.inputs import load_json

@@ -25,18 +25,18 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, insert, inspect, select
 
-from fairfight.conquest.rows import KEY_TABLES, SEASON_ROW_ID, SEASON_TABLES, SeasonRow
-from fairfight.conquest.season_file import connect_file_engine, copy_online
-from fairfight.conquest.season_keys import KeyFile, key_file_for
-from fairfight.conquest.seeds import SeedFile, seed_file_for
-from fairfight.conquest.server_store import (
+from fairfight.conquest.store.rows import KEY_TABLES, SEASON_ROW_ID, SEASON_TABLES, SeasonRow
+from fairfight.conquest.store.season_file import connect_file_engine, copy_online
+from fairfight.conquest.store.season_keys import KeyFile, key_file_for
+from fairfight.conquest.store.season_store import SeasonStore, is_server_address
+from fairfight.conquest.store.seeds import SeedFile, seed_file_for
+from fairfight.conquest.store.server_store import (
     next_season_id,
     open_server_season,
     prepare_database,
     server_engine,
     split_address,
 )
-from fairfight.conquest.store import SeasonStore, is_server_address
 from fairfight.core.errors import InputError
 
 __all__ = ["Restored", "backup_season", "restore_season"]

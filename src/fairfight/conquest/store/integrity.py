@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fairfight.conquest import engine, tables, verifier
-from fairfight.conquest.season_file import DAMAGED
-from fairfight.conquest.store import SQLITE_INTEGER_MAX, load_column
+from fairfight.conquest.record import verifier
+from fairfight.conquest.rules import engine, tables
+from fairfight.conquest.store.season_file import DAMAGED
+from fairfight.conquest.store.season_store import SQLITE_INTEGER_MAX, load_column
 from fairfight.core.draws import verify_reveal
 from fairfight.core.errors import InputError
 

@@ -32,9 +32,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine, log, season_events
-from fairfight.conquest.rows import ContributionKeyRow, RefundRow, json_text, season_of
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.rules import engine
+from fairfight.conquest.store import log, season_events
+from fairfight.conquest.store.rows import ContributionKeyRow, RefundRow, json_text, season_of
+from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.core.errors import InputError, RuleError
 
 __all__ = [

@@ -27,8 +27,9 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import season_events, tables
-from fairfight.conquest.rows import (
+from fairfight.conquest.rules import tables
+from fairfight.conquest.store import season_events
+from fairfight.conquest.store.rows import (
     DAMAGED,
     LogHeadRow,
     LogLeafRow,

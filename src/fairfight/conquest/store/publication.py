@@ -12,16 +12,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import archive, ledger, log, verifier
-from fairfight.conquest.beacons import BEACON_DEFAULTS
-from fairfight.conquest.season import (
+from fairfight.conquest.record import archive, verifier
+from fairfight.conquest.record.beacons import BEACON_DEFAULTS
+from fairfight.conquest.store import ledger, log
+from fairfight.conquest.store.season import (
     SeasonAddress,
     SeasonSummary,
     open_store,
     summary_in,
 )
-from fairfight.conquest.season_file import DAMAGED
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.store.season_file import DAMAGED
+from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.inputs import check_input_file
 

@@ -315,7 +315,7 @@ def check_stored_integer(field: str, value: int, low: int = 1) -> int:
 
 # ---------------------------------------------------------------- title odds over time
 # The forecasts kept after each aired battle and the stakes of the battle that came next
-# (`fairfight.conquest.odds_history` reads and writes them). Both are keyed by season and
+# (`fairfight.conquest.store.odds_history` reads and writes them). Both are keyed by season and
 # battle, so a second process that computed the same one inserts nothing.
 
 
@@ -366,7 +366,7 @@ class EventRow(_KeysBase):
 
 
 class AiringScheduleRow(_KeysBase):
-    """A season's airing schedule (`fairfight.conquest.schedule`), where it stands, and the
+    """A season's airing schedule (`fairfight.conquest.rules.schedule`), where it stands, and the
     lease of the process airing it.
 
     `version` grows on every new schedule, so the slots of an old one never collide with the

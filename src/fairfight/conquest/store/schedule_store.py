@@ -1,6 +1,6 @@
 """A season's airing schedule in its database, and airing the slot that is due.
 
-The rule is `fairfight.conquest.schedule` (pure); this module keeps its state in two later
+The rule is `fairfight.conquest.rules.schedule` (pure); this module keeps its state in two later
 tables (`rows.AiringScheduleRow`, `rows.AiringSlotRow`, created on first need so older season
 files still open) and airs through `season.fight`, the function the operator's "air" and the
 command line use.
@@ -24,15 +24,7 @@ from typing import Any, Literal, cast
 from sqlalchemy import CursorResult, or_, select, update
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import season
-from fairfight.conquest.rows import (
-    AiringScheduleRow,
-    AiringSlotRow,
-    ensure_key_table,
-    has_table,
-    season_of,
-)
-from fairfight.conquest.schedule import (
+from fairfight.conquest.rules.schedule import (
     Decision,
     Move,
     Schedule,
@@ -44,7 +36,15 @@ from fairfight.conquest.schedule import (
     resume,
     skip,
 )
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.store import season
+from fairfight.conquest.store.rows import (
+    AiringScheduleRow,
+    AiringSlotRow,
+    ensure_key_table,
+    has_table,
+    season_of,
+)
+from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.core.errors import InputError, RuleError
 
 __all__ = [

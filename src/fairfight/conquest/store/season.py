@@ -15,21 +15,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import (
-    archive,
-    beacon_check,
-    beacons,
-    engine,
-    integrity,
-    ledger,
-    log,
-    season_keys,
-    season_odds,
-    tables,
-)
-from fairfight.conquest.beacons import BEACON_DEFAULTS
-from fairfight.conquest.rows import SQLITE_INTEGER_MAX, check_stored_integer
-from fairfight.conquest.season_summary import (
+from fairfight.conquest.forecast import season_odds
+from fairfight.conquest.record import archive, beacon_check, beacons
+from fairfight.conquest.record.beacons import BEACON_DEFAULTS
+from fairfight.conquest.rules import engine, tables
+from fairfight.conquest.store import integrity, ledger, log, season_keys
+from fairfight.conquest.store.rows import SQLITE_INTEGER_MAX, check_stored_integer
+from fairfight.conquest.store.season_store import SeasonStore
+from fairfight.conquest.store.season_summary import (
     SeasonAddress,
     SeasonSummary,
     Standing,
@@ -39,7 +32,6 @@ from fairfight.conquest.season_summary import (
     summary,
     summary_in,
 )
-from fairfight.conquest.store import SeasonStore
 from fairfight.core.draws import commitment as seed_commitment
 from fairfight.core.draws import new_seed
 from fairfight.core.errors import InputError, RuleError

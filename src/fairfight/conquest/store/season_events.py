@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, text
 from sqlalchemy.orm import Session
 
-from fairfight.conquest.rows import (
+from fairfight.conquest.store.rows import (
     DAMAGED,
     EventRow,
     ensure_key_table,

@@ -24,7 +24,7 @@ from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import QueuePool
 
-from fairfight.conquest.rows import DAMAGED, SEASON_TABLES
+from fairfight.conquest.store.rows import DAMAGED, SEASON_TABLES
 from fairfight.core.errors import InputError
 from fairfight.core.journal import (
     BUSY_TIMEOUT_SECONDS,

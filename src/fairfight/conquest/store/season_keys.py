@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from sqlalchemy import Column, Connection, Engine, Integer, MetaData, String, Table, select
 
-from fairfight.conquest.seeds import SEED_FILE_MODE
+from fairfight.conquest.store.seeds import SEED_FILE_MODE
 from fairfight.core.errors import InputError
 
 __all__ = [

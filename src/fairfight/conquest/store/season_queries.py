@@ -12,8 +12,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import log, season_events
-from fairfight.conquest.rows import (
+from fairfight.conquest.store import log, season_events
+from fairfight.conquest.store.rows import (
     DAMAGED,
     ContributionKeyRow,
     EngineFileRow,

@@ -25,8 +25,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import log
-from fairfight.conquest.rows import (
+from fairfight.conquest.store import log
+from fairfight.conquest.store.rows import (
     KEY_TABLES,
     SEASON_INFO_KEY,
     SEASON_ROW_ID,
@@ -39,7 +39,7 @@ from fairfight.conquest.rows import (
     load_column,
     season_of,
 )
-from fairfight.conquest.season_file import (
+from fairfight.conquest.store.season_file import (
     check_new_season_files,
     check_season_file,
     check_tables,
@@ -47,10 +47,10 @@ from fairfight.conquest.season_file import (
     database_errors,
     return_to_rollback_journal,
 )
-from fairfight.conquest.season_keys import KeyFile, SeasonKeyKeeper, key_file_for, signing_key
-from fairfight.conquest.season_queries import SeasonQueries, Version
-from fairfight.conquest.seeds import SeedFile, SeedKeeper, seed_file_for
-from fairfight.conquest.server_store import (
+from fairfight.conquest.store.season_keys import KeyFile, SeasonKeyKeeper, key_file_for, signing_key
+from fairfight.conquest.store.season_queries import SeasonQueries, Version
+from fairfight.conquest.store.seeds import SeedFile, SeedKeeper, seed_file_for
+from fairfight.conquest.store.server_store import (
     ServerSeason,
     create_server_season,
     open_server_season,

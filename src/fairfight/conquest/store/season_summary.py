@@ -13,9 +13,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine, integrity
-from fairfight.conquest.rows import season_of
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.rules import engine
+from fairfight.conquest.store import integrity
+from fairfight.conquest.store.rows import season_of
+from fairfight.conquest.store.season_store import SeasonStore
 
 __all__ = [
     "SeasonAddress",

@@ -20,9 +20,9 @@ from sqlalchemy import Connection, Engine, create_engine, delete, func, insert, 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, OperationalError
 
-from fairfight.conquest.rows import SEASON_TABLES, EngineFileRow, SeasonRow, ensure_key_table
-from fairfight.conquest.season_keys import KeyTable
-from fairfight.conquest.seeds import SeedTable
+from fairfight.conquest.store.rows import SEASON_TABLES, EngineFileRow, SeasonRow, ensure_key_table
+from fairfight.conquest.store.season_keys import KeyTable
+from fairfight.conquest.store.seeds import SeedTable
 from fairfight.core.errors import InputError
 from fairfight.core.validation import is_plain_digits
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from rich.console import Console
 
-from fairfight.conquest import episodes, publication, season, tables
+from fairfight.conquest.rules import episodes, tables
+from fairfight.conquest.store import publication, season
 
 __all__ = ["DEMO_MAP", "DemoResult", "HIGHLIGHTS_SHOWN", "run_demo"]
 
@@ -31,7 +32,7 @@ class DemoResult:
 
 
 def _default_map() -> dict[str, Any]:
-    from fairfight.conquest import scenario
+    from fairfight.conquest.rules import scenario
 
     return scenario.load_map(DEMO_MAP)
 
