@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from fairfight.conquest import engine, tables
-from fairfight.conquest.forecast import Forecast, forecast
+from fairfight.conquest.forecast.title_odds import Forecast, forecast
+from fairfight.conquest.rules import engine, tables
 from fairfight.core.draws import below
 from fairfight.core.executor import Executor
 
@@ -38,9 +38,11 @@ __all__ = [
     "forced_draws",
     "importance_noise_points",
     "importance_points",
+    "fought_pairing_chance",
     "likely_pairings",
     "next_pairings",
     "outcome_states",
+    "pairing_chance",
     "stakes_of",
 ]
 
@@ -66,6 +68,21 @@ class Pairing:
     """How many pairings the next battle could be (1 for a rebellion)."""
 
 
+def pairing_chance(attackers: int, defenders: int) -> Fraction:
+    """The exact chance of one regular pairing [§3]: a uniform attacker among `attackers`
+    eligible factions, then a uniform defender among that attacker's `defenders` neighbours."""
+    return Fraction(1, attackers * defenders)
+
+
+def fought_pairing_chance(entry: Mapping[str, Any]) -> Fraction:
+    """How likely a fought battle's pairing was before it aired, from its history entry: 1 for
+    a rebellion (its fighters were known), else `pairing_chance` of the entry's candidates."""
+    candidates = entry.get("candidates")
+    if not candidates:
+        return Fraction(1)
+    return pairing_chance(int(candidates["attackers"]), int(candidates["defenders"]))
+
+
 def next_pairings(state: engine.Plain, ledger: list[engine.Plain]) -> list[Pairing]:
     """Every pairing the next battle may be, with its exact chance from the public board."""
     board = engine.pending_board(state, ledger)
@@ -81,7 +98,7 @@ def next_pairings(state: engine.Plain, ledger: list[engine.Plain]) -> list[Pairi
     for attacker in attackers:
         defenders = engine.defenders_of(world, board, attacker)
         for defender in defenders:
-            found.append((attacker, defender, Fraction(1, len(attackers) * len(defenders))))
+            found.append((attacker, defender, pairing_chance(len(attackers), len(defenders))))
     return [Pairing(a, d, chance, False, len(found)) for a, d, chance in found]
 
 
@@ -175,15 +192,32 @@ class Outcome:
     forecasts: tuple[tuple[Fraction, Forecast], ...]
     """(weight given this outcome, forecast from the board it leaves); weights sum to 1."""
 
+    @property
+    def possible(self) -> bool:
+        """Whether the battle can end so (an impossible outcome has no forecast)."""
+        return bool(self.forecasts)
+
     def title_chance(self, faction: str) -> float:
-        """The faction's title chance after this outcome."""
-        return sum(float(weight) * made.odds_of(faction).title_chance
-                   for weight, made in self.forecasts)
+        """The faction's title chance after this outcome (0 where a forecast lists it not)."""
+        return sum(float(weight) * _title_chance(made, faction) for weight, made in self.forecasts)
+
+    @classmethod
+    def from_json(cls, plain: Mapping[str, Any]) -> Outcome:
+        """An outcome back from the `outcome` part of `Stakes.to_json`."""
+        return cls(winner=str(plain["winner"]), loser=str(plain["loser"]),
+                   chance=Fraction(plain["chance"]),
+                   forecasts=tuple((Fraction(part["weight"]), Forecast.from_json(part["forecast"]))
+                                   for part in plain["forecasts"]))
 
     def distribution(self) -> dict[str, float]:
         """Every faction's title chance after this outcome."""
         codes = [odds.faction for odds in self.forecasts[0][1].factions] if self.forecasts else []
         return {code: self.title_chance(code) for code in codes}
+
+
+def _title_chance(made: Forecast, faction: str) -> float:
+    line = next((odds for odds in made.factions if odds.faction == faction), None)
+    return 0.0 if line is None else line.title_chance
 
 
 def outcome_states(state: engine.Plain, ledger: list[engine.Plain], pairing: Pairing,
@@ -261,6 +295,17 @@ class Stakes:
     def if_loses(self, faction: str) -> Outcome:
         """The outcome in which `faction` loses."""
         return self.defender_wins if faction == self.pairing.attacker else self.attacker_wins
+
+    @classmethod
+    def from_json(cls, plain: Mapping[str, Any]) -> Stakes:
+        """Stakes back from `to_json`, as kept in the season's database: the one place stored
+        stakes become a value again (the figures derive from the kept counts)."""
+        pairing = Pairing(attacker=str(plain["attacker"]), defender=str(plain["defender"]),
+                          chance=Fraction(plain["pairing_chance"]),
+                          rebellion=bool(plain["rebellion"]), pairings=int(plain["pairings"]))
+        return cls(pairing, Outcome.from_json(plain["attacker_wins"]),
+                   Outcome.from_json(plain["defender_wins"]), seasons=int(plain["seasons"]),
+                   forecast_seed=str(plain["forecast_seed"]))
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON: exact chances as "num/den", forecasts as `Forecast.to_json`."""

@@ -13,14 +13,14 @@ from __future__ import annotations
 import hashlib
 import math
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from fairfight.conquest import engine, tables
+from fairfight.conquest.rules import engine, tables
 from fairfight.core.executor import Executor, in_process
 
 __all__ = [
@@ -81,7 +81,7 @@ def _kernel() -> types.ModuleType:
     """The compiled season kernel, imported when a forecast first runs: numba takes about a
     second to load, which every process serving pages with forecasts off would pay for
     nothing."""
-    from fairfight.conquest import forecast_kernel
+    from fairfight.conquest.forecast import kernel as forecast_kernel
 
     return forecast_kernel
 
@@ -233,6 +233,20 @@ class Forecast:
             if odds.faction == faction:
                 return odds
         raise KeyError(faction)
+
+    @classmethod
+    def from_json(cls, plain: Mapping[str, Any]) -> Forecast:
+        """A forecast back from `to_json` (the counts; every figure derives from them)."""
+        seasons = int(plain["seasons"])
+        return cls(
+            as_of_battle=int(plain["as_of_battle"]), seasons=seasons,
+            forecast_seed=str(plain["forecast_seed"]), battles_left=int(plain["battles_left"]),
+            factions=tuple(
+                FactionOdds(faction=str(line["faction"]), seasons=seasons,
+                            titles=int(line["titles"]), regions_held=int(line["regions_held"]),
+                            survived=int(line["survived"]))
+                for line in plain["factions"]),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON (no binary floats), factions by titles, then regions, then code."""

@@ -18,9 +18,9 @@ from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine
-from fairfight.conquest.forecast import FactionOdds, Forecast, forecast
-from fairfight.conquest.rows import (
+from fairfight.conquest.forecast.title_odds import Forecast, forecast
+from fairfight.conquest.rules import engine
+from fairfight.conquest.store.rows import (
     BattleStakesRow,
     OddsHistoryRow,
     ensure_key_table,
@@ -55,18 +55,8 @@ def seed_before(stem: str, next_battle: int) -> str:
     return f"{stem}-before-{next_battle}"
 
 
-def forecast_from_json(plain: dict[str, Any]) -> Forecast:
-    """A `Forecast` back from `Forecast.to_json` (the counts; every figure derives from them)."""
-    seasons = int(plain["seasons"])
-    return Forecast(
-        as_of_battle=int(plain["as_of_battle"]), seasons=seasons,
-        forecast_seed=str(plain["forecast_seed"]), battles_left=int(plain["battles_left"]),
-        factions=tuple(
-            FactionOdds(faction=str(line["faction"]), seasons=seasons,
-                        titles=int(line["titles"]), regions_held=int(line["regions_held"]),
-                        survived=int(line["survived"]))
-            for line in plain["factions"]),
-    )
+forecast_from_json = Forecast.from_json
+"""A `Forecast` back from its stored JSON (one home: `Forecast.from_json`)."""
 
 
 def replayed_states(map_data: dict[str, Any], max_battles: int | None,
@@ -75,7 +65,7 @@ def replayed_states(map_data: dict[str, Any], max_battles: int | None,
     """(battles fought, public state) after each aired battle, 0 first: the season replayed
     from its map, ledger and each battle's saved draws by the engine's own step (no seed is
     needed once a battle has aired). A replay that misses the recorded winner is refused."""
-    from fairfight.conquest.stakes import engine_step
+    from fairfight.conquest.forecast.stakes import engine_step
 
     state = engine.new_state(map_data, "", max_battles)
     yield 0, state
@@ -94,8 +84,8 @@ def backfill(transaction: Callable[[bool], AbstractContextManager[Session]], ste
     `transaction(write)` opens a transaction on the season; the forecasts are made outside
     any transaction and each row is written in a short one of its own, so contributions are
     never held up while seasons are simulated."""
-    from fairfight.conquest.season import summary_in
-    from fairfight.conquest.store import SeasonStore
+    from fairfight.conquest.store.season import summary_in
+    from fairfight.conquest.store.season_store import SeasonStore
 
     with transaction(False) as session:
         public = summary_in(session)
