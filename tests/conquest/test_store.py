@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import sqlite3
 import stat
@@ -385,3 +387,14 @@ def test_the_persistence_layers_import_downwards_only() -> None:
             if line.startswith("from fairfight.conquest.")
         }
         assert not imported & above[name], name
+
+
+def test_a_recorded_contribution_holds_values_only(fought: Path) -> None:
+    """A keyed contribution's outcome is plain data (no database row that is changed later):
+    it turns into JSON whole, and its stored answer is the one it carries."""
+    first = season.contribute(fought, "AD", 5, key="order-7")
+    assert not first.repeated
+    assert json.loads(json.dumps(dataclasses.asdict(first)))["entry"] == first.entry
+    again = season.contribute(fought, "AD", 5, key="order-7")
+    assert again.repeated and again.response == first.response
+    assert json.loads(first.response) == {**first.answer(), "receipt": first.receipt}

@@ -102,8 +102,6 @@ class Recorded:
     response: str = ""
     """The answer as first sent, canonical JSON (`response_text`): stored with the request's
     key in the same transaction, so a replay, in any process, gets exactly these bytes."""
-    claimed: ContributionKeyRow | None = field(default=None, compare=False, repr=False)
-    """The key row this new entry claimed (its stored answer is completed with the receipt)."""
 
     def answer(self) -> dict[str, Any]:
         """The entry and the pool after it (the receipt goes beside it, in `response_text`)."""
@@ -144,6 +142,9 @@ class _Batch:
     keys: dict[str, ContributionKeyRow]
     refunds: dict[str, RefundRow] = field(default_factory=dict)
     due: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    new_claims: dict[int, ContributionKeyRow] = field(default_factory=dict)
+    """The key rows this batch claimed, by the seq of their new entry: each stored answer is
+    completed with the receipt once the batch's log head is signed."""
 
 
 def _replay(earlier: ContributionKeyRow, claim: KeyClaim) -> Recorded:
@@ -219,7 +220,7 @@ def _one(session: Session, batch: _Batch, request: LedgerRequest) -> Recorded | 
             answer=json.dumps(recorded.answer(), sort_keys=True),
         )
         SeasonStore.claim_key(session, claimed)
-        recorded = replace(recorded, claimed=claimed)
+        batch.new_claims[claimed.ledger_seq] = claimed
     return recorded
 
 
@@ -252,13 +253,14 @@ def record_contributions(
     if new_seqs:  # the live pages hear of it once the transaction commits
         season_events.announce(session, season_events.EventKind.LEDGER,
                                {"last_seq": max(new_seqs)})
-    return _with_receipts(session, outcomes)
+    return _with_receipts(session, outcomes, batch.new_claims)
 
 
-def _with_receipts(session: Session, outcomes: list[LedgerOutcome]) -> list[LedgerOutcome]:
+def _with_receipts(session: Session, outcomes: list[LedgerOutcome],
+                   new_claims: dict[int, ContributionKeyRow]) -> list[LedgerOutcome]:
     """Append the batch's new entries to the season log under one head, give every recorded
     outcome its receipt (a replay's is read back from the log) and its whole answer, which a
-    new entry's key row stores."""
+    new entry's key row (`new_claims`, by seq) stores."""
     if not any(isinstance(o, Recorded) for o in outcomes):
         return outcomes
     kept = log.kept(session)
@@ -276,8 +278,8 @@ def _with_receipts(session: Session, outcomes: list[LedgerOutcome]) -> list[Ledg
                 receipts[seq] = log.receipt(session, seq) if kept else None
             outcome = replace(outcome, receipt=receipts[seq])
             outcome = replace(outcome, response=outcome.response_text())
-            if outcome.claimed is not None:
-                outcome.claimed.answer = outcome.response
+            if not outcome.repeated and seq in new_claims:
+                new_claims[seq].answer = outcome.response
         answered.append(outcome)
     return answered
 
