@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from fairfight.conquest.forecast.title_odds import Forecast, forecast
 from fairfight.conquest.rules import engine, tables
@@ -36,9 +36,9 @@ __all__ = [
     "Stakes",
     "engine_step",
     "forced_draws",
+    "fought_pairing_chance",
     "importance_noise_points",
     "importance_points",
-    "fought_pairing_chance",
     "likely_pairings",
     "next_pairings",
     "outcome_states",
@@ -150,15 +150,16 @@ def engine_step(state: engine.Plain, ledger: list[engine.Plain],
     the same engine functions in the same order (a test holds it to `play_step` on real
     draws), so the board after an outcome is the engine's, never a second copy of a rule."""
     world = state["world"]
-    board = engine.pending_board(state, ledger)
+    board = cast(tables.Board, engine.pending_board(state, ledger))
     if board["ended"]:
         raise ValueError("the season is over; no battle is left to fight")
     battle = board["next_battle"]
     waiting = engine.waiting_rebellions(board)
     if waiting:
-        entry = engine._rebellion(world, board, battle, draws, waiting[0])
+        fought = engine._rebellion(world, board, battle, draws, waiting[0])
     else:
-        entry = engine._regular_battle(world, board, battle, draws)
+        fought = engine._regular_battle(world, board, battle, draws)
+    entry = cast(engine.Plain, fought)
     engine._update_morale(board, entry["winner"], entry["upset"])
     entry["morale_after"] = {role: board["factions"][entry[role]]["morale"] for role in _ROLES}
     board["next_battle"] = battle + 1

@@ -15,13 +15,14 @@ import hashlib
 import importlib
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, cast
 
 if __package__:
     from fairfight.conquest.rules import tables
+    from fairfight.conquest.rules.tables import BattleEntry, Board, Side, World
     from fairfight.core.draws import beacon_key, below, hash64_run, validate_seed
     from fairfight.core.errors import InputError, RuleError, VerificationError
     from fairfight.core.exact import at_least_scaled
@@ -32,12 +33,14 @@ else:  # a plain file in a season archive: the files lying beside it stand in fo
     from errors import InputError, RuleError, VerificationError  # type: ignore[import-not-found, no-redef, unused-ignore]
     from exact import at_least_scaled  # type: ignore[import-not-found, no-redef, unused-ignore]
     from records import ABSENT  # type: ignore[import-not-found, no-redef, unused-ignore]
+    from tables import BattleEntry, Board, Side, World  # type: ignore[import-not-found, no-redef, unused-ignore, assignment]
 
 __all__ = [
     "ABSENT",
     "LedgerRefusal",
     "MapError",
     "Plain",
+    "Read",
     "ReplayMismatch",
     "apply_contribution",
     "assess",
@@ -79,6 +82,13 @@ __all__ = [
 
 Plain = dict[str, Any]
 """A JSON-shaped dict: the engine's state, map, ledger and history entries are all plain data."""
+Read = Mapping[str, Any]
+"""Plain data a function only reads: a dict, or one of the typed records below."""
+
+
+
+_Role = Literal["attacker", "defender"]
+"""A side of a battle, as entries and secured wins name it."""
 
 
 class MapError(InputError):
@@ -125,7 +135,7 @@ def fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def canonical_map(map_data: Mapping[str, Any]) -> Plain:
+def canonical_map(map_data: Read) -> Plain:
     """The map with regions sorted by code and borders by (a, b): the form that is hashed [§8]."""
     data = dict(map_data)
     data["regions"] = sorted(map_data.get("regions", []), key=lambda r: str(r.get("code")))
@@ -135,7 +145,7 @@ def canonical_map(map_data: Mapping[str, Any]) -> Plain:
     return data
 
 
-def map_sha256(map_data: Mapping[str, Any]) -> str:
+def map_sha256(map_data: Read) -> str:
     """SHA-256 of the canonical map, lowercase hex; the season header publishes it."""
     return hashlib.sha256(canonical_bytes(canonical_map(map_data))).hexdigest()
 
@@ -151,9 +161,9 @@ def _positive_int(value: Any, field: str, low: int, high: int | None = None) -> 
     return value
 
 
-def compile_world(map_data: Mapping[str, Any]) -> Plain:
+def compile_world(map_data: Read) -> Plain:
     """Take from a map what the engine plays with, refusing a map it cannot play [§0]."""
-    regions: Plain = {}
+    regions: dict[str, tables.RegionRules] = {}
     for i, region in enumerate(map_data.get("regions") or []):
         code = region.get("code")
         if not isinstance(code, str) or not code.isascii() or not code.strip():
@@ -205,7 +215,7 @@ def compile_world(map_data: Mapping[str, Any]) -> Plain:
             raise MapError(f"regions.{code}", "has no border")
         near.sort()
     _check_connected(neighbours)
-    return {"regions": regions, "borders": borders, "neighbours": neighbours}
+    return cast(Plain, World(regions=regions, borders=borders, neighbours=neighbours))
 
 
 def _check_connected(neighbours: Mapping[str, list[str]]) -> None:
@@ -221,9 +231,9 @@ def _check_connected(neighbours: Mapping[str, list[str]]) -> None:
         raise MapError("borders", f"the map is not connected ({cut_off} cannot be reached)")
 
 
-def initial_board(world: Plain) -> Plain:
+def initial_board(world: Read) -> Plain:
     """Battle 1 about to start: every region its own standing faction, morale 0, empty pools."""
-    return {
+    board: Board = {
         "next_battle": 1,
         "ended": False,
         "factions": {
@@ -237,9 +247,10 @@ def initial_board(world: Plain) -> Plain:
         },
         "regions": {code: {"owner": code, "captured_at": None} for code in world["regions"]},
     }
+    return cast(Plain, board)
 
 
-def new_state(map_data: Mapping[str, Any], key: str, max_battles: int | None = None) -> Plain:
+def new_state(map_data: Read, key: str, max_battles: int | None = None) -> Plain:
     """A season ready for battle 1, drawing from season key `key` (the seed or its beacon mix)."""
     if max_battles is not None:
         _positive_int(max_battles, "max_battles", 1)
@@ -253,12 +264,16 @@ def season_key(seed: str, beacon_randomness: str | None) -> str:
     return seed if beacon_randomness is None else beacon_key(seed, beacon_randomness)
 
 
-def _copy_board(board: Plain) -> Plain:
+_Factions = dict[str, tables.FactionRecord]
+_Regions = dict[str, tables.RegionRecord]
+
+
+def _copy_board(board: Read) -> Board:
     return {
         "next_battle": board["next_battle"],
         "ended": board["ended"],
-        "factions": {code: dict(f) for code, f in board["factions"].items()},
-        "regions": {code: dict(r) for code, r in board["regions"].items()},
+        "factions": cast(_Factions, {code: dict(f) for code, f in board["factions"].items()}),
+        "regions": cast(_Regions, {code: dict(r) for code, r in board["regions"].items()}),
     }
 
 
@@ -311,12 +326,12 @@ def integration_share(battle: int, captured_at: int | None) -> Fraction:
     )
 
 
-def people(world: Plain, board: Plain, faction: str, battle: int) -> int:
+def people(world: Read, board: Read, faction: str, battle: int) -> int:
     """N: the home region in full plus each captured region at its integration share."""
     return _people(world, board, _front(world, board), faction, battle)
 
 
-def _people(world: Plain, board: Plain, front: _Front, faction: str, battle: int) -> int:
+def _people(world: Read, board: Read, front: _Front, faction: str, battle: int) -> int:
     total, regions, populations = 0, board["regions"], world["regions"]
     for code in front.holdings.get(faction, ()):
         share = _integration_thirty_seconds(battle, regions[code]["captured_at"])
@@ -324,7 +339,7 @@ def _people(world: Plain, board: Plain, front: _Front, faction: str, battle: int
     return total
 
 
-def faction_type(world: Plain, faction: str) -> tables.FactionType:
+def faction_type(world: Read, faction: str) -> tables.FactionType:
     """The type of the faction's special, read from its home region."""
     return _type_of(world["regions"][faction]["special"])
 
@@ -354,8 +369,9 @@ def fan_factor(amount: int) -> Fraction:
 
 
 def _side(
-    world: Plain, faction: str, headcount: int, morale_bp: int, special_active: bool, **factors: Any
-) -> Plain:
+    world: Read, faction: str, headcount: int, morale_bp: int, special_active: bool, *,
+    home: Fraction, sea: Fraction, counter: Fraction, fan: Fraction,
+) -> Side:
     """One side's record: every number that enters its strength, as the history stores it."""
     power = population_power(headcount)
     rating = weighted_rating(world["regions"][faction]["ratings"])
@@ -370,11 +386,14 @@ def _side(
         "base": power * rating,
         "morale_bp": morale_bp,
         "morale": _morale_text(morale_bp),
-        **{name: fraction_text(value) for name, value in factors.items()},
+        "home": fraction_text(home),
+        "sea": fraction_text(sea),
+        "counter": fraction_text(counter),
+        "fan": fraction_text(fan),
     }
 
 
-def _board_side(world: Plain, board: Plain, battle: int, faction: str, **factors: Any) -> Plain:
+def _board_side(world: Read, board: Read, battle: int, faction: str, **factors: Fraction) -> Side:
     """A standing faction's side as the board has it now: its people, morale and held home."""
     return _side(
         world,
@@ -398,7 +417,7 @@ def _ratio(text: str) -> tuple[int, int]:
     return value.numerator, value.denominator
 
 
-def _strength_terms(side: Plain, with_fan: bool) -> tuple[int, int, str | None]:
+def _strength_terms(side: Read, with_fan: bool) -> tuple[int, int, str | None]:
     """S_X outside the special's round as numerator and denominator, and the active special."""
     numerator, denominator = side["base"], 1
     for name in (*tables.STRENGTH_FACTORS, *(("fan",) if with_fan else ())):
@@ -408,7 +427,7 @@ def _strength_terms(side: Plain, with_fan: bool) -> tuple[int, int, str | None]:
     return numerator, denominator, side["special"] if side["special_active"] else None
 
 
-def strengths(side: Plain, with_fan: bool) -> list[Fraction]:
+def strengths(side: Read, with_fan: bool) -> list[Fraction]:
     """S_X(c) for the five rounds: base × home × sea × counter × morale × fan, and the special
     in its own category's round while the home region is held [§1.2]."""
     numerator, denominator, special = _strength_terms(side, with_fan)
@@ -435,7 +454,7 @@ def round_chance(attacker_strength: Fraction, defender_strength: Fraction) -> in
     )
 
 
-def _round_chances(attacker: Plain, defender: Plain, with_fan: bool) -> list[int]:
+def _round_chances(attacker: Read, defender: Read, with_fan: bool) -> list[int]:
     """Q_c for the five rounds, in integers: `round_chance` of each pair of `strengths`."""
     a_top, a_bottom, a_special = _strength_terms(attacker, with_fan)
     d_top, d_bottom, d_special = _strength_terms(defender, with_fan)
@@ -459,7 +478,7 @@ def battle_chance(round_chances: Iterable[int]) -> Fraction:
     return at_least_scaled(tables.ROUNDS_TO_WIN, round_chances, tables.ROUND_SCALE)
 
 
-def assess(attacker: Plain, defender: Plain) -> Plain:
+def assess(attacker: Read, defender: Read) -> Plain:
     """Round chances before and after fan power, and the battle chance of each [§1.4]."""
     before = _round_chances(attacker, defender, False)
     if attacker["fan"] == defender["fan"] == "1/1":
@@ -479,7 +498,7 @@ def assess(attacker: Plain, defender: Plain) -> Plain:
 # ---------------------------------------------------------------- who fights [§3]
 
 
-def owner(board: Plain, region: str) -> str:
+def owner(board: Read, region: str) -> str:
     """The faction that holds a region now."""
     return str(board["regions"][region]["owner"])
 
@@ -505,7 +524,7 @@ class _Front:
         self.owners, self.holdings, self.links, self.attackers = owners, holdings, links, attackers
 
     @classmethod
-    def scan(cls, world: Plain, owners: tuple[str, ...]) -> _Front:
+    def scan(cls, world: Read, owners: tuple[str, ...]) -> _Front:
         """Worked out from scratch: one pass over the regions and one over the borders."""
         holder_of = dict(zip(world["regions"], owners, strict=True))
         holdings: dict[str, list[str]] = {}
@@ -556,7 +575,7 @@ _FRONTS: dict[tuple[int, tuple[str, ...]], tuple[Any, _Front]] = {}
 _FRONTS_KEPT = 16
 
 
-def _remember(world: Plain, front: _Front) -> _Front:
+def _remember(world: Read, front: _Front) -> _Front:
     """Keep a front in the cache; the world's border list stays referenced by the entry, so
     its id (part of the key) cannot be reused by another world while the entry lives."""
     if len(_FRONTS) >= _FRONTS_KEPT:
@@ -567,7 +586,7 @@ def _remember(world: Plain, front: _Front) -> _Front:
     return front
 
 
-def _front(world: Plain, board: Plain) -> _Front:
+def _front(world: Read, board: Read) -> _Front:
     """The `_Front` of the board's ownership (owners read in the world's region order)."""
     regions = board["regions"]
     owners = tuple([regions[code]["owner"] for code in world["regions"]])
@@ -577,12 +596,12 @@ def _front(world: Plain, board: Plain) -> _Front:
     return _remember(world, _Front.scan(world, owners))
 
 
-def eligible_attackers(world: Plain, board: Plain) -> list[str]:
+def eligible_attackers(world: Read, board: Read) -> list[str]:
     """Standing factions with an enemy across any border, in code order [§3.1]."""
     return list(_front(world, board).attackers)
 
 
-def defenders_of(world: Plain, board: Plain, attacker: str) -> list[str]:
+def defenders_of(world: Read, board: Read, attacker: str) -> list[str]:
     """Factions holding a region next to one of the attacker's, in code order [§3.2]."""
     return _defenders(_front(world, board), attacker)
 
@@ -591,7 +610,7 @@ def _defenders(front: _Front, attacker: str) -> list[str]:
     return sorted(front.links.get(attacker, ()))
 
 
-def shared_borders(world: Plain, board: Plain, attacker: str, defender: str) -> list[list[Any]]:
+def shared_borders(world: Read, board: Read, attacker: str, defender: str) -> list[list[Any]]:
     """Borders with one end held by each side, in (a, b) order [§3.3]."""
     return _shared(_front(world, board), attacker, defender)
 
@@ -600,7 +619,7 @@ def _shared(front: _Front, attacker: str, defender: str) -> list[list[Any]]:
     return list(front.links.get(attacker, {}).get(defender, ()))
 
 
-def waiting_rebellions(board: Plain) -> list[str]:
+def waiting_rebellions(board: Read) -> list[str]:
     """Absorbed factions whose open fund holds exactly $50, in region-code order [§7]."""
     return sorted(
         [
@@ -613,7 +632,7 @@ def waiting_rebellions(board: Plain) -> list[str]:
     )
 
 
-def usable_pool(board: Plain, faction: str) -> int:
+def usable_pool(board: Read, faction: str) -> int:
     """The amount a side brings to a regular battle: an open pool's amount (0 means not used)."""
     pool = board["factions"][faction]
     return int(pool["pool"]) if pool["pool_state"] == tables.PoolState.OPEN else 0
@@ -622,7 +641,7 @@ def usable_pool(board: Plain, faction: str) -> int:
 # ---------------------------------------------------------------- fan pools [§6]
 
 
-def apply_contribution(board: Plain, entry: Mapping[str, Any]) -> None:
+def apply_contribution(board: Board, entry: Read) -> None:
     """Add one ledger entry to its pool, or raise LedgerRefusal naming the rule it breaks."""
     faction, amount, battle = entry.get("faction"), entry.get("amount"), entry.get("before_battle")
     if board["ended"]:
@@ -656,7 +675,7 @@ def apply_contribution(board: Plain, entry: Mapping[str, Any]) -> None:
     pool["pool"] += amount
 
 
-def _apply_due(board: Plain, ledger: Iterable[Mapping[str, Any]]) -> None:
+def _apply_due(board: Board, ledger: Iterable[Read]) -> None:
     """Apply the entries dated to the coming battle, in seq order, before anything else."""
     due = sorted(
         (e for e in ledger if e.get("before_battle") == board["next_battle"]),
@@ -671,7 +690,7 @@ def _apply_due(board: Plain, ledger: Iterable[Mapping[str, Any]]) -> None:
             ) from None
 
 
-def check_contribution(state: Plain, ledger: list[Plain], faction: str, amount: int) -> Plain:
+def check_contribution(state: Read, ledger: Sequence[Read], faction: str, amount: int) -> Plain:
     """The ledger entry a new contribution would become, or LedgerRefusal; nothing is changed."""
     board = _copy_board(state["board"])
     _apply_due(board, ledger)
@@ -685,12 +704,12 @@ def check_contribution(state: Plain, ledger: list[Plain], faction: str, amount: 
     return entry
 
 
-def pending_board(state: Plain, ledger: list[Plain]) -> Plain:
+def pending_board(state: Read, ledger: Sequence[Read]) -> Plain:
     """The board as the next battle will see it: contributions already dated to it applied."""
     board = _copy_board(state["board"])
     if not board["ended"]:
         _apply_due(board, ledger)
-    return board
+    return cast(Plain, board)
 
 
 # ---------------------------------------------------------------- battles
@@ -702,8 +721,13 @@ def _draws(key: str, battle: int) -> list[int]:
 
 
 def regular_sides(
-    world: Plain, board: Plain, battle: int, attacker: str, defender: str, sea: bool
-) -> tuple[Plain, Plain]:
+    world: Read,
+    board: Read,
+    battle: int,
+    attacker: str,
+    defender: str,
+    sea: bool,
+) -> tuple[Side, Side]:
     """Both sides' strength records for a regular battle, pools as they stand on `board`."""
     counter_a, counter_d = counter_bonuses(
         faction_type(world, attacker), faction_type(world, defender)
@@ -729,7 +753,7 @@ def regular_sides(
     return sides[0], sides[1]
 
 
-def fan_outcome(attacker: Plain, defender: Plain) -> tuple[str | None, bool]:
+def fan_outcome(attacker: Read, defender: Read) -> tuple[_Role | None, bool]:
     """(the role a full pool secures, or None; whether it is a FAN CLASH) [§6]."""
     full_a, full_d = attacker["pool"] == tables.POOL_CAP, defender["pool"] == tables.POOL_CAP
     if full_a and full_d:
@@ -747,7 +771,7 @@ def _chance_text(q: int) -> str:
     return f"{q >> shift}/{1 << (tables.ROUND_BITS - shift)}"
 
 
-def odds_line(attacker: Plain, defender: Plain, secured: str | None) -> Plain:
+def odds_line(attacker: Read, defender: Read, secured: str | None) -> Plain:
     """The odds a viewer is shown: battle chance before and after fan power, per-round chances.
 
     A secured win shows 1 or 0 after fan power [§1.4]; the rounds keep their real chances.
@@ -779,7 +803,7 @@ _FIRST_ROUND_DRAW = tables.DRAW_ROLES.index(f"round {tables.CATEGORIES[0]}")
 
 
 def _fight(
-    entry: Plain, attacker: Plain, defender: Plain, draws: list[int], secured: str | None
+    entry: BattleEntry, attacker: Side, defender: Side, draws: list[int], secured: _Role | None
 ) -> None:
     """Rounds, natural and final winner, odds line and upset, written into the entry."""
     line = odds_line(attacker, defender, secured)
@@ -792,25 +816,27 @@ def _fight(
         rounds.append(
             {**odds, "draw_index": first + index, "winner": "attacker" if won else "defender"}
         )
-    natural = "attacker" if attacker_wins >= tables.ROUNDS_TO_WIN else "defender"
+    natural: _Role = "attacker" if attacker_wins >= tables.ROUNDS_TO_WIN else "defender"
     after = line["after"]
     winner = secured or natural
     winner_chance = after if winner == "attacker" else 1 - after
     entry.update(
-        rounds=rounds,
-        attacker_rounds=attacker_wins,
-        battle_chance={
-            "before": fraction_text(line["before"]),
-            "after": fraction_text(after),
-        },
-        natural_winner=entry[natural],
-        winner=entry[winner],
-        loser=entry["defender" if winner == "attacker" else "attacker"],
-        upset=winner_chance < tables.UPSET_BELOW,
+        {
+            "rounds": rounds,
+            "attacker_rounds": attacker_wins,
+            "battle_chance": {
+                "before": fraction_text(line["before"]),
+                "after": fraction_text(after),
+            },
+            "natural_winner": entry[natural],
+            "winner": entry[winner],
+            "loser": entry["defender" if winner == "attacker" else "attacker"],
+            "upset": winner_chance < tables.UPSET_BELOW,
+        }
     )
 
 
-def _regular_battle(world: Plain, board: Plain, battle: int, draws: list[int]) -> Plain:
+def _regular_battle(world: World, board: Board, battle: int, draws: list[int]) -> BattleEntry:
     front = _front(world, board)
     attackers = front.attackers
     if not attackers:
@@ -849,12 +875,14 @@ def _regular_battle(world: Plain, board: Plain, battle: int, draws: list[int]) -
     for code in moved:
         board["regions"][code] = {"owner": entry["winner"], "captured_at": battle}
     _remember(world, front.absorbed(entry["winner"], loser))
-    board["factions"][loser].update(standing=False, morale=0)
-    entry.update(changed_hands=moved, absorbed=loser, restored=None)
+    board["factions"][loser].update({"standing": False, "morale": 0})
+    entry.update({"changed_hands": moved, "absorbed": loser, "restored": None})
     return entry
 
 
-def _rebellion(world: Plain, board: Plain, battle: int, draws: list[int], rebel: str) -> Plain:
+def _rebellion(
+    world: World, board: Board, battle: int, draws: list[int], rebel: str
+) -> BattleEntry:
     """A bonus round: the rebel home region alone against its occupier, on land [§7]."""
     occupier = owner(board, rebel)
     counter_r, counter_o = counter_bonuses(
@@ -884,7 +912,7 @@ def _rebellion(world: Plain, board: Plain, battle: int, draws: list[int], rebel:
     )
     rebel_side["pool"] = occupier_side["pool"] = 0
     entry = _entry(battle, tables.BattleKind.BONUS, draws, rebel_side, occupier_side)
-    entry.update(candidates=None, border=None, secured=False)
+    entry.update({"candidates": None, "border": None, "secured": False})
     _fight(entry, rebel_side, occupier_side, draws, None)
     entry["reason"] = tables.Reason.NATURAL.value
     fund = board["factions"][rebel]
@@ -892,16 +920,16 @@ def _rebellion(world: Plain, board: Plain, battle: int, draws: list[int], rebel:
     fund["pool_state"] = tables.PoolState.SPENT.value
     if entry["winner"] == rebel:
         board["regions"][rebel] = {"owner": rebel, "captured_at": None}
-        fund.update(standing=True, morale=0)
-        entry.update(changed_hands=[rebel], absorbed=None, restored=rebel)
+        fund.update({"standing": True, "morale": 0})
+        entry.update({"changed_hands": [rebel], "absorbed": None, "restored": rebel})
     else:
-        entry.update(changed_hands=[], absorbed=None, restored=None)
+        entry.update({"changed_hands": [], "absorbed": None, "restored": None})
     return entry
 
 
 def _entry(
-    battle: int, kind: tables.BattleKind, draws: list[int], attacker: Plain, defender: Plain
-) -> Plain:
+    battle: int, kind: tables.BattleKind, draws: list[int], attacker: Side, defender: Side
+) -> BattleEntry:
     first = tables.DRAWS_PER_BATTLE * (battle - 1)
     return {
         "number": battle,
@@ -913,7 +941,7 @@ def _entry(
     }
 
 
-def _update_morale(board: Plain, winner: str, upset: bool) -> None:
+def _update_morale(board: Board, winner: str, upset: bool) -> None:
     """Decay every standing faction, add the win bonus, cap [§5]."""
     keep, out_of = tables.MORALE_DECAY.numerator, tables.MORALE_DECAY.denominator
     for faction in board["factions"].values():
@@ -926,7 +954,7 @@ def _update_morale(board: Plain, winner: str, upset: bool) -> None:
     )
 
 
-def season_over(world: Plain, board: Plain, max_battles: int | None) -> bool:
+def season_over(world: Read, board: Read, max_battles: int | None) -> bool:
     """The cap is reached, or no rebellion waits and nobody has an enemy on its border [§8]."""
     played = board["next_battle"] - 1
     if max_battles is not None and played >= max_battles:
@@ -934,7 +962,7 @@ def season_over(world: Plain, board: Plain, max_battles: int | None) -> bool:
     return not waiting_rebellions(board) and not eligible_attackers(world, board)
 
 
-def play_step(state: Plain, ledger: list[Plain]) -> tuple[Plain, Plain]:
+def play_step(state: Read, ledger: Sequence[Read]) -> tuple[Plain, Plain]:
     """Fight the next history entry: apply its contributions, then a rebellion or a battle."""
     board = _copy_board(state["board"])
     if board["ended"]:
@@ -954,7 +982,7 @@ def play_step(state: Plain, ledger: list[Plain]) -> tuple[Plain, Plain]:
     board["next_battle"] = battle + 1
     board["ended"] = season_over(world, board, state["max_battles"])
     entry["season_over"] = board["ended"]
-    return {**state, "board": board}, entry
+    return {**state, "board": board}, cast(Plain, entry)
 
 
 def main(arguments: list[str]) -> int:

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import enum
 from fractions import Fraction
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 __all__ = [
     "BASIS_POINTS",
     "BEACON_LEAD_SECONDS",
     "BORDER_KINDS",
+    "BattleEntry",
     "BattleKind",
+    "Board",
     "CATEGORIES",
     "CATEGORY_TYPES",
     "CLAMP_PER_MILLE",
@@ -29,6 +31,7 @@ __all__ = [
     "ENGINE_FILES",
     "ENGINE_VERSION",
     "FAN_BOOST_AT_CAP",
+    "FactionRecord",
     "FactionType",
     "GUIDE",
     "HOME_BONUS",
@@ -61,12 +64,17 @@ __all__ = [
     "ROUND_FLOOR",
     "ROUND_SCALE",
     "Reason",
+    "RegionRecord",
+    "RegionRules",
     "SEA",
     "SEA_FACTOR",
     "SHOWN_LENGTH",
     "SPECIAL_BONUS",
     "STRENGTH_FACTORS",
+    "SeasonState",
+    "Side",
     "UPSET_BELOW",
+    "World",
 ]
 
 ENGINE_VERSION = "fairfight-conquest-1"
@@ -274,3 +282,112 @@ MANIFEST = "manifest.sha256"
 """`sha256sum` format: one `<64 hex digits>  <file name>` line per other file of the archive."""
 SHOWN_LENGTH = 40
 """A value in a mismatch message is cut to this many characters, so the line stays short."""
+
+
+# ---------------------------------------------------------------- the plain data's shapes
+
+
+class FactionRecord(TypedDict):
+    """A faction on the board [§5, §6]: standing or absorbed, morale, and its fan pool."""
+
+    standing: bool
+    morale: int
+    """Basis points, 0 to the cap."""
+    pool: int
+    """Dollars in the pool (or a fallen faction's rebellion fund)."""
+    pool_state: str
+    """A `tables.PoolState` value."""
+
+
+class RegionRecord(TypedDict):
+    """A region on the board: who holds it and the battle it was taken in (None at home)."""
+
+    owner: str
+    captured_at: int | None
+
+
+class Board(TypedDict):
+    """The public board between two battles: everything a battle changes."""
+
+    next_battle: int
+    ended: bool
+    factions: dict[str, FactionRecord]
+    regions: dict[str, RegionRecord]
+
+
+class RegionRules(TypedDict):
+    """What the rules read of a region of the map: people, ratings by category, special."""
+
+    population: int
+    ratings: dict[str, int]
+    special: str
+
+
+class World(TypedDict):
+    """The compiled map (`compile_world`): regions by code, borders [a, b, kind, remote] in
+    (a, b) order, and each region's neighbours in code order."""
+
+    regions: dict[str, RegionRules]
+    borders: list[list[Any]]
+    neighbours: dict[str, list[str]]
+
+
+class SeasonState(TypedDict):
+    """A season between two battles: the world, the season key, the cap and the board."""
+
+    world: World
+    key: str
+    max_battles: int | None
+    board: Board
+
+
+class Side(TypedDict):
+    """One side of a battle as the history stores it: every number in its strength [§1]."""
+
+    faction: str
+    type: str
+    special: str
+    special_active: bool
+    people: int
+    power: int
+    weighted_rating: int
+    base: int
+    morale_bp: int
+    morale: str
+    home: str
+    sea: str
+    counter: str
+    fan: str
+    """The four factors as reduced "num/den" text."""
+    pool: NotRequired[int]
+    """The pool the side brings (set once the side is made)."""
+
+
+class BattleEntry(TypedDict, total=False):
+    """One history entry [§9]: the battle, its draws, its sides, rounds and what changed.
+    Built in steps (`_entry`, then the pick, the fight and the board's changes), so every key
+    is optional to the type; a finished entry holds them all."""
+
+    number: int
+    kind: str
+    draws: list[dict[str, int]]
+    attacker: str
+    defender: str
+    sides: dict[str, Side]
+    candidates: dict[str, int] | None
+    border: dict[str, Any] | None
+    secured: bool
+    rounds: list[dict[str, Any]]
+    attacker_rounds: int
+    battle_chance: dict[str, str]
+    natural_winner: str
+    winner: str
+    loser: str
+    upset: bool
+    reason: str
+    pools_spent: dict[str, int]
+    changed_hands: list[str]
+    absorbed: str | None
+    restored: str | None
+    morale_after: dict[str, int]
+    season_over: bool
