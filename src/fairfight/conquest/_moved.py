@@ -11,7 +11,6 @@ Standard library only: the hook is installed by `fairfight.conquest` on import.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -91,8 +90,9 @@ def new_name(old: str) -> str | None:
     return None if moved is None else f"{prefix}{moved}"
 
 
-class MovedLoader(importlib.abc.Loader):
-    """Loads an old name as the module at its new name: the very same object."""
+class MovedLoader:
+    """Loads an old name as the module at its new name: the very same object. (A plain class:
+    `importlib.abc` would load `importlib.resources` and more on every start.)"""
 
     def __init__(self, target: str) -> None:
         self.target = target
@@ -107,19 +107,24 @@ class MovedLoader(importlib.abc.Loader):
         # The import system has just set `__spec__` to the alias's spec; the module keeps its own.
         module.__spec__ = self._spec
 
+    def load_module(self, fullname: str) -> types.ModuleType:
+        """The old loader protocol, for callers that still use it: the same module object."""
+        module = importlib.import_module(self.target)
+        sys.modules[fullname] = module
+        return module
+
     def is_package(self, fullname: str) -> bool:
         return False
 
     def get_code(self, fullname: str) -> types.CodeType | None:
         """The new module's code, so `python -m <old name>` runs it as it did before."""
         spec = importlib.util.find_spec(self.target)
-        loader = None if spec is None else spec.loader
-        if not isinstance(loader, importlib.abc.InspectLoader):
-            return None
-        return loader.get_code(self.target)
+        get_code = getattr(None if spec is None else spec.loader, "get_code", None)
+        code: types.CodeType | None = None if get_code is None else get_code(self.target)
+        return code
 
 
-class MovedFinder(importlib.abc.MetaPathFinder):
+class MovedFinder:
     """Finds the old names of moved modules (and nothing else)."""
 
     def find_spec(
