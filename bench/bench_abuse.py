@@ -39,8 +39,9 @@ import httpx
 from bench.loadgen import Request, read_answer
 from bench.served import Abuse, counts, idle, one_request, p99_ms, served, settle, under
 from bench.timing import report
-from fairfight.conquest import publication, scenario, season, tables
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.rules import scenario, tables
+from fairfight.conquest.store import publication, season
 from fairfight.web.routes.verify import FORM_ALLOWANCE, MAX_SAVED_FILES, SAVED_FILE_BYTES
 from fairfight.web.settings import WebSettings
 

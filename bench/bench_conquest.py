@@ -15,15 +15,17 @@ from typing import Any
 
 from bench import conquest_engine_baseline as baseline_engine
 from bench.timing import best_seconds, report
-from fairfight.conquest import archive, engine, season, tables
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.record import archive
+from fairfight.conquest.rules import engine, tables
+from fairfight.conquest.store import season
 
 SEEDS = [f"{i:064x}" for i in range(1, 6)]
 
 
 def _default_map() -> tuple[dict[str, Any], str]:
     try:
-        from fairfight.conquest import scenario
+        from fairfight.conquest.rules import scenario
 
         return scenario.load_map("north-america"), "the default north-america map"
     except Exception as error:  # the map may not be installed in this checkout yet

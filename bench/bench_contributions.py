@@ -20,7 +20,8 @@ from bench.loadgen import Answer, Request, run_load
 from bench.postgres_cluster import postgres_binaries, throwaway_cluster
 from bench.served import p99_ms, served
 from bench.timing import report
-from fairfight.conquest import scenario, season, tables
+from fairfight.conquest.rules import scenario, tables
+from fairfight.conquest.store import season
 
 CLIENTS = 32
 PER_FACTION = 9

@@ -21,8 +21,8 @@ from typing import Any
 
 from bench import yardstick
 from bench.timing import report
-from fairfight.conquest import engine, scenario, tables
-from fairfight.conquest.forecast import forecast, run_chunk, season_arrays
+from fairfight.conquest.forecast.title_odds import forecast, run_chunk, season_arrays
+from fairfight.conquest.rules import engine, scenario, tables
 from fairfight.core.executor import DaskExecutor, InProcess, LocalProcesses
 
 SEASONS = 40_000

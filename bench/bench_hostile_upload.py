@@ -26,8 +26,9 @@ from tests.conquest.helpers import SEED, reseal
 from tests.fuzz.hostile_zips import the_lying_archive
 
 from bench.served import free_port
-from fairfight.conquest import archive, publication, season
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.record import archive
+from fairfight.conquest.store import publication, season
 
 LEDGER_LINES = 1_000_000
 IDLE_REQUESTS = 200

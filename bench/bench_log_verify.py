@@ -25,8 +25,9 @@ from tests.conquest.log_archive import build_logged_season, write_archive
 from tests.conquest.log_cases import season_key
 
 from bench.timing import best_seconds, report
-from fairfight.conquest import engine, verifier
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.record import verifier
+from fairfight.conquest.rules import engine
 
 RECEIPTS = 50
 TARGET_SECONDS = 0.5
@@ -34,7 +35,7 @@ TARGET_SECONDS = 0.5
 
 def _default_map() -> dict[str, Any]:
     try:
-        from fairfight.conquest import scenario
+        from fairfight.conquest.rules import scenario
 
         return dict(scenario.load_map("north-america"))
     except Exception:  # the map may not be installed in this checkout

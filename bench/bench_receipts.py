@@ -19,8 +19,10 @@ from pathlib import Path
 from bench.bench_web import CLIENTS, _check_health, _p99, _plan, _server, contribution_load
 from bench.loadgen import Answer, Request, run_load
 from bench.timing import report
-from fairfight.conquest import archive, log, scenario, season, tables
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.record import archive
+from fairfight.conquest.rules import scenario, tables
+from fairfight.conquest.store import log, season
+from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.core import ed25519, merkle
 from fairfight.core.records import canonical_json
 

@@ -25,7 +25,8 @@ from bench.bench_abuse import question
 from bench.loadgen import Answer, Request, run_load
 from bench.served import Abuse, counts, idle, one_request, p99_ms, served, under
 from bench.timing import report
-from fairfight.conquest import scenario, season
+from fairfight.conquest.rules import scenario
+from fairfight.conquest.store import season
 
 CLIENTS = 40
 READS = 3000

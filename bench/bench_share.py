@@ -15,8 +15,9 @@ from functools import partial
 from pathlib import Path
 
 from bench.timing import best_seconds
-from fairfight.conquest import scenario, season
-from fairfight.conquest.mapsvg import load_shapes
+from fairfight.conquest.maps.svg import load_shapes
+from fairfight.conquest.rules import scenario
+from fairfight.conquest.store import season
 from fairfight.web.conquest.card_drawing import blank_png, render_card
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.database import SeasonDatabase

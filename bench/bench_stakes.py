@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.timing import report
-from fairfight.conquest import engine, scenario, season
-from fairfight.conquest.forecast import FactionOdds, Forecast, forecast
-from fairfight.conquest.odds_history import HISTORY_SEASONS, record_forecast
-from fairfight.conquest.stakes import STAKES_PAIRINGS
+from fairfight.conquest.forecast.stakes import STAKES_PAIRINGS
+from fairfight.conquest.forecast.title_odds import FactionOdds, Forecast, forecast
+from fairfight.conquest.rules import engine, scenario
+from fairfight.conquest.store import season
+from fairfight.conquest.store.odds_history import HISTORY_SEASONS, record_forecast
 from fairfight.core.executor import Executor, InProcess, Progress, WorkerPool
 from fairfight.web.conquest.odds_views import FORECAST_THREADS
 
@@ -49,7 +50,7 @@ class _KeptPool:
 
 def _update_seconds(state: dict[str, Any], executor: Executor) -> float:
     """One aired battle's work: the kept forecast, then the stakes of the chosen pairings."""
-    from fairfight.conquest import stakes
+    from fairfight.conquest.forecast import stakes
 
     started = time.perf_counter()
     now = forecast(state, [], seasons=HISTORY_SEASONS, forecast_seed="bench",

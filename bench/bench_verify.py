@@ -23,10 +23,11 @@ import time
 from pathlib import Path
 
 from bench.timing import best_seconds, report
-from fairfight.conquest import engine, publication, season
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.rules import engine
+from fairfight.conquest.store import publication, season
 
-ENGINE_JS = Path(engine.__file__).with_name("engine.js")
+ENGINE_JS = Path(engine.__file__).parents[1] / "record" / "engine.js"
 TIMER = """
 const engine = require(process.argv[2]);
 (async () => {
@@ -43,7 +44,7 @@ const engine = require(process.argv[2]);
 
 def _default_map() -> dict[str, object]:
     try:
-        from fairfight.conquest import scenario
+        from fairfight.conquest.rules import scenario
 
         return dict(scenario.load_map("north-america"))
     except Exception:  # the map may not be installed in this checkout

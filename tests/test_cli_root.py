@@ -22,7 +22,7 @@ def test_help_imports_no_engine(words: list[str]) -> None:
         "import sys\nfrom fairfight.cli import app\n"
         f"try:\n    app({[*words, '--help']!r})\nexcept SystemExit:\n    pass\n"
         "heavy = [m for m in ('numpy', 'sqlalchemy', 'fairfight.clash.kernel',"
-        " 'fairfight.conquest.engine', 'fairfight.ballot.engine', 'fairfight.warscore.model')"
+        " 'fairfight.conquest.rules.engine', 'fairfight.ballot.engine', 'fairfight.warscore.model')"
         " if m in sys.modules]\nprint(heavy, file=sys.stderr)\n"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

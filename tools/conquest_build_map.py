@@ -96,7 +96,7 @@ def write_map(data: dict[str, Any]) -> None:
 
 def main() -> None:
     sys.path.insert(0, str(ROOT / "src"))
-    from fairfight.conquest.scenario import map_schema, map_stats, validate_map
+    from fairfight.conquest.rules.scenario import map_schema, map_stats, validate_map
 
     data = {"name": MAP_NAME, "regions": build_regions(), "borders": build_borders()}
     validate_map(data)

@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from fairfight.ballot.store import METADATA
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from fairfight.web import WebSettings, create_app
 from tests.ballot.test_tables import client_of, create, play_to_end, seated
 from tests.conquest.helpers import SEED, star_map

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from tests.conquest.helpers import SEED, star_map
 
 

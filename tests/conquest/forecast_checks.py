@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from fairfight.conquest import engine, tables
-from fairfight.conquest.forecast import season_arrays
-from fairfight.conquest.forecast_kernel import run_seasons
+from fairfight.conquest.forecast.kernel import run_seasons
+from fairfight.conquest.forecast.title_odds import season_arrays
+from fairfight.conquest.rules import engine, tables
 from fairfight.core.draws import hash64_run
 
 Battle = tuple[int, int, int, int, int]

@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import archive, engine, tables
+from fairfight.conquest.record import archive
+from fairfight.conquest.rules import engine, tables
 
 SEED = "5eed" * 16
 OTHER_SEED = "0123456789abcdef" * 4

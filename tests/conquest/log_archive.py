@@ -18,7 +18,8 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from fairfight.conquest import archive, log_check, tables
+from fairfight.conquest.record import archive, log_check
+from fairfight.conquest.rules import tables
 from fairfight.core import merkle
 from fairfight.core.records import canonical_json
 from tests.conquest.helpers import record_of

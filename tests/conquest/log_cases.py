@@ -18,8 +18,9 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairfight.conquest import archive, tables
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.record import archive
+from fairfight.conquest.rules import tables
 from fairfight.core.records import canonical_json
 from tests.conquest.helpers import SEED, reseal
 from tests.conquest.log_archive import LoggedSeason, build_logged_season, write_archive

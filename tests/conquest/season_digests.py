@@ -12,8 +12,8 @@ import json
 import sys
 from typing import Any
 
-from fairfight.conquest import engine, tables
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.rules import engine, tables
 from fairfight.core.draws import below, hash64
 
 CASES = (
@@ -29,7 +29,7 @@ CASES = (
 def load(name: str) -> dict[str, Any]:
     if name == "synthetic-24":
         return synthetic_map(24, 30, 12, label="digests")
-    from fairfight.conquest import scenario
+    from fairfight.conquest.rules import scenario
 
     return scenario.load_map(name)
 

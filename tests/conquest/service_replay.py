@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from fairfight.conquest import publication, season, season_keys, tables
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.rules import tables
+from fairfight.conquest.store import publication, season, season_keys
 from tests.conquest.helpers import SEED, reseal
 
 __all__ = [

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from fairfight.conquest import archive, engine, publication, season, tables
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.record import archive
+from fairfight.conquest.rules import engine, tables
+from fairfight.conquest.store import publication, season
 from fairfight.core.errors import InputError, VerificationError
 from tests.conquest.helpers import SEED, record_of, reseal
 from tests.conquest.verifiers import javascript_verdicts, python_verdict
@@ -166,7 +168,7 @@ def test_the_web_download_is_the_exported_zip_byte_for_byte(exported: tuple[Path
 
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conquest" / "tiny-record"
-SRC = Path(archive.__file__).resolve().parents[1]
+SRC = Path(archive.__file__).resolve().parents[2]
 
 
 def _legacy_archive(folder: Path, extra: bytes | None = None) -> None:

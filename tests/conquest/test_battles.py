@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from fairfight.conquest import engine
+from fairfight.conquest.rules import engine
 from tests.conquest.helpers import SEED, pair_map, play, seed_number, star_map
 
 

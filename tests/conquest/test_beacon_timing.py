@@ -22,8 +22,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from fairfight.conquest import archive, beacons, engine, publication, season, tables, verifier
-from fairfight.conquest.cli import app
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.record import archive, beacons, verifier
+from fairfight.conquest.rules import engine, tables
+from fairfight.conquest.store import publication, season
 from tests.conquest.helpers import SEED, star_map
 from tests.conquest.verifiers import ENGINE_JS, javascript_verdicts, python_verdict
 from tests.system import node_path
@@ -358,9 +360,9 @@ def test_a_naive_publication_time_is_taken_as_utc() -> None:
 
 def test_the_docs_state_the_engine_figures() -> None:
     """docs/conquest.md and VERIFY.md are written by hand; they must quote the engine's figures."""
-    root = Path(engine.__file__).resolve().parents[3]
+    root = Path(engine.__file__).resolve().parents[4]
     docs = (root / "docs" / "conquest.md").read_text(encoding="utf-8")
-    guide = (Path(engine.__file__).parent / "VERIFY.md").read_text(encoding="utf-8")
+    guide = (Path(engine.__file__).parents[1] / "record" / "VERIFY.md").read_text(encoding="utf-8")
     clock = f"{tables.QUICKNET['genesis']} + {tables.QUICKNET['period_seconds']} × (r − 1)"
     assert clock in docs and clock in guide
     assert f"less than {tables.BEACON_LEAD_SECONDS} seconds after" in docs

@@ -12,7 +12,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from fairfight.conquest import engine
+from fairfight.conquest.rules import engine
 from tests.conquest.helpers import border, hand_map, region, seed_number
 
 TWO_32 = 2**32

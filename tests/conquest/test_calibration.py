@@ -10,19 +10,19 @@ import pytest
 from typer.testing import CliRunner
 
 from fairfight.cli import app
-from fairfight.conquest import engine, scenario
-from fairfight.conquest.calibration import (
+from fairfight.conquest.forecast.calibration import (
     CHUNK_SEASONS,
     bin_of,
     calibrate,
     play_seasons,
     season_seed,
 )
-from fairfight.conquest.calibration_file import (
+from fairfight.conquest.forecast.calibration_file import (
     CalibrationFile,
     load_calibration,
     shipped_calibration,
 )
+from fairfight.conquest.rules import engine, scenario
 from fairfight.core.errors import InputError
 from fairfight.core.executor import LocalProcesses
 

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from fairfight.conquest import archive, publication, season
-from fairfight.conquest.cli import app
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.record import archive
+from fairfight.conquest.store import publication, season
 from fairfight.core.errors import InputError, RuleError
 from tests.conquest.helpers import SEED, reseal, star_map, table_dump
 from tests.web.conquest_support import store_unchecked_beacon

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fairfight.conquest import beacon_check, season
-from fairfight.conquest.cli import app
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.record import beacon_check
+from fairfight.conquest.store import season
 from fairfight.core.errors import RuleError
 from tests.conquest.helpers import SEED, star_map
 from tests.web.conquest_support import QUICKNET_RANDOMNESS, QUICKNET_ROUND, QUICKNET_SIGNATURE

@@ -7,8 +7,8 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from fairfight.conquest import engine, scenario
-from fairfight.conquest.cli import app
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.rules import engine, scenario
 from tests.conquest.helpers import SEED, play
 
 

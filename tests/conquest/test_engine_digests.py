@@ -32,7 +32,7 @@ def test_a_season_replays_byte_for_byte(index: int) -> None:
 
 def test_the_front_after_a_conquest_equals_a_fresh_scan() -> None:
     """The engine updates who borders whom battle by battle; a scan from scratch agrees."""
-    from fairfight.conquest import engine
+    from fairfight.conquest.rules import engine
 
     map_data = season_digests.load("north-america")
     for seed in ("ab" * 32, "cd" * 32):

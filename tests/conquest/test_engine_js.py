@@ -22,8 +22,9 @@ from typing import Any
 
 import pytest
 
-from fairfight.conquest import archive, engine, tables
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.record import archive
+from fairfight.conquest.rules import engine, tables
 from tests.conquest.helpers import reseal
 from tests.conquest.verifiers import ENGINE_JS, javascript_verdicts, python_verdict
 from tests.system import node_path

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fairfight.conquest import engine, publication, scenario, verifier
+from fairfight.conquest.record import verifier
+from fairfight.conquest.rules import engine, scenario
+from fairfight.conquest.store import publication
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "conquest"
 

@@ -9,9 +9,15 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from fairfight.conquest import engine, season
-from fairfight.conquest.cli import app
-from fairfight.conquest.forecast import forecast, run_chunk, season_arrays, wilson_interval
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.forecast.title_odds import (
+    forecast,
+    run_chunk,
+    season_arrays,
+    wilson_interval,
+)
+from fairfight.conquest.rules import engine
+from fairfight.conquest.store import season
 from fairfight.core.executor import InProcess, LocalProcesses
 from tests.conquest import season_digests
 from tests.conquest.forecast_checks import engine_trace, kernel_traces
@@ -162,7 +168,7 @@ def test_the_command_prints_odds_and_json(tmp_path: Path) -> None:
 def test_the_kernel_helpers_match_their_plain_definitions() -> None:
     import numpy as np
 
-    from fairfight.conquest import kernel_bits
+    from fairfight.conquest.forecast import kernel_bits
     from fairfight.core.draws import below, hash64
 
     state = np.asarray([kernel_bits.splitmix_state(12345, 6)], dtype=np.uint64)
@@ -186,7 +192,7 @@ def test_the_kernel_helpers_match_their_plain_definitions() -> None:
 def test_a_pool_moves_the_title_chance_on_common_seasons() -> None:
     """$50 secures the faction's next battle; on the same seasons its title chance gains
     (the baseline half is exactly the plain forecast). A refused amount is refused."""
-    from fairfight.conquest.forecast import pool_effect
+    from fairfight.conquest.forecast.title_odds import pool_effect
 
     state = _played(NORTH_AMERICA, SEED, 120)
     leader = forecast(state, [], seasons=400, forecast_seed="crn").factions[1].faction

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fairfight.conquest import engine
-from fairfight.conquest.forecast import forecast
+from fairfight.conquest.forecast.title_odds import forecast
+from fairfight.conquest.rules import engine
 from tests.conquest import season_digests
 from tests.conquest.helpers import SEED
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fairfight.conquest import kernel_bits, scenario
+from fairfight.conquest.forecast import kernel_bits
+from fairfight.conquest.rules import scenario
 from fairfight.core.draws import hash64
 from tests.conquest.forecast_checks import boards_along_a_season, engine_trace, kernel_traces
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from fairfight.conquest import engine
+from fairfight.conquest.rules import engine
 from tests.conquest.helpers import border, hand_map, play, region, seed_number
 
 PEOPLE = 2**20

@@ -17,10 +17,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from fairfight.conquest import archive, log, publication, season, season_keys, tables
-from fairfight.conquest.cli import app
-from fairfight.conquest.rows import LogHeadRow
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.record import archive
+from fairfight.conquest.rules import tables
+from fairfight.conquest.store import log, publication, season, season_keys
+from fairfight.conquest.store.rows import LogHeadRow
+from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.core import ed25519, merkle
 from fairfight.core.records import canonical_json
 from tests.conquest.helpers import SEED, star_map

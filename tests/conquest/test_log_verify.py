@@ -18,13 +18,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fairfight.conquest import archive, engine, log_check
-from fairfight.conquest.cli import app
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.record import archive, log_check
+from fairfight.conquest.rules import engine
 from fairfight.core import merkle
 from tests.conquest.log_cases import Case, build_cases, honest_season
 from tests.system import node_path
 
-ENGINE_JS = Path(engine.__file__).with_name("engine.js")
+ENGINE_JS = Path(engine.__file__).parents[1] / "record" / "engine.js"
 Verdict = tuple[bool, str | None]
 
 _NODE_DRIVER = """
@@ -229,7 +230,7 @@ def test_where_ed25519_cannot_be_checked_it_says_so_and_fails_nothing(
     by_name = {case.name: case for case in cases}
     driver = tmp_path / "no-ed25519.js"
     driver.write_text(_NO_ED25519, encoding="utf-8")
-    library = ENGINE_JS.parent.parent / "core" / "seasonlog.js"
+    library = ENGINE_JS.parents[2] / "core" / "seasonlog.js"
 
     def run(case: Case) -> dict[str, object]:
         command = [node_path(), str(driver), str(library), str(ENGINE_JS), str(case.archive)]
@@ -296,7 +297,7 @@ def test_inclusion_ranges_name_the_subtrees_of_each_proof() -> None:
             proof = [tree.subtree_root(start, end) for start, end in ranges]
             assert proof == tree.inclusion_proof(index, size)
             expected[f"{index}/{size}"] = [list(r) for r in ranges]
-    library = ENGINE_JS.parent.parent / "core" / "seasonlog.js"
+    library = ENGINE_JS.parents[2] / "core" / "seasonlog.js"
     program = (
         "const log = require(process.argv[1]); const out = {};"
         "for (let n = 1; n < 34; n++) for (let i = 0; i < n; i++)"

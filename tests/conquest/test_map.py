@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from fairfight.conquest import scenario
-from fairfight.conquest.scenario import MAP_NAMES, load_map, map_path, map_stats, validate_map
+from fairfight.conquest.rules import scenario
+from fairfight.conquest.rules.scenario import MAP_NAMES, load_map, map_path, map_stats, validate_map
 from fairfight.core.errors import InputError
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools"

@@ -22,9 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
-from fairfight.conquest import engine, mapbuild, mapgeo, mapsvg
-from fairfight.conquest.map_cli import app
-from fairfight.conquest.scenario import load_map, map_stats, validate_map
+from fairfight.conquest.cli.map_cli import app
+from fairfight.conquest.maps import build as mapbuild
+from fairfight.conquest.maps import geo as mapgeo
+from fairfight.conquest.maps import svg as mapsvg
+from fairfight.conquest.rules import engine
+from fairfight.conquest.rules.scenario import load_map, map_stats, validate_map
 from tests.conquest.helpers import play
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "map_build"
@@ -279,7 +282,8 @@ def test_an_unwritable_output_is_refused_before_any_work(tmp_path: Path) -> None
 
 
 def test_module_exports_are_sorted() -> None:
-    from fairfight.conquest import map_cli, mapshapes
+    from fairfight.conquest.cli import map_cli
+    from fairfight.conquest.maps import shapes as mapshapes
 
     for module in (mapbuild, mapgeo, mapshapes, map_cli):
         assert list(module.__all__) == sorted(module.__all__), module.__name__

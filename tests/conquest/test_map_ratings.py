@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from fairfight.conquest.scenario import load_map
+from fairfight.conquest.rules.scenario import load_map
 
 TOOLS = Path(__file__).resolve().parents[2] / "tools"
 

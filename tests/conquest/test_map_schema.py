@@ -6,7 +6,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from fairfight.conquest.scenario import load_map, map_schema
+from fairfight.conquest.rules.scenario import load_map, map_schema
 
 
 def committed_schema() -> dict[str, Any]:

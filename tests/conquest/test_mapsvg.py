@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from fairfight.conquest import mapsvg
-from fairfight.conquest.mapsvg import RegionView, draw_map, load_shapes
+from fairfight.conquest.maps import svg as mapsvg
+from fairfight.conquest.maps.svg import RegionView, draw_map, load_shapes
 
 SVG = "{http://www.w3.org/2000/svg}"
 PATH_DATA = re.compile(r"^(M-?\d+ -?\d+l-?\d+ -?\d+( -?\d+ -?\d+)+z)+$")

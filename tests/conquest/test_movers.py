@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fairfight.conquest.movers import BOARD_CHANGED, movers, reason_for
+from fairfight.conquest.rules.movers import BOARD_CHANGED, movers, reason_for
 
 
 def _battle(number: int, attacker: str, defender: str, winner: str, **extra: Any) -> dict:

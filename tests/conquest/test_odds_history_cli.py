@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from fairfight.cli import app
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 
 runner = CliRunner()
 

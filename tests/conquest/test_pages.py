@@ -8,17 +8,17 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from fairfight.conquest import engine, episodes, tables
-from fairfight.conquest.cli import app
-from fairfight.conquest.demo import run_demo
-from fairfight.conquest.rules import (
+from fairfight.conquest.cli.demo_run import run_demo
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.rules import engine, episodes, tables
+from fairfight.conquest.rules_page import (
     docs_by_value,
     multiplier,
     rules_context,
     rules_page,
     share_percent,
 )
-from fairfight.conquest.synthetic import synthetic_map
 from tests.conquest.helpers import SEED, pair_map, play, seed_number, star_map
 
 
@@ -228,7 +228,7 @@ def test_rules_page_shows_every_engine_constant() -> None:
 def test_rules_template_types_no_number_by_hand() -> None:
     """Outside `{{ ... }}` the only digits are notation: list markers, SHA-256, battle 1,
     the 1 of `1/unit` and `1 + x`, the base of `2^bits` and the n − 1 of the draw formula."""
-    template = Path(engine.__file__).parents[1] / "docs" / "templates" / "conquest.md.j2"
+    template = Path(engine.__file__).parents[2] / "docs" / "templates" / "conquest.md.j2"
     text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}", "", template.read_text(encoding="utf-8"), flags=re.S)
     for notation in (r"(?m)^\d\. ", "SHA-256", "battle 1", r"\b1/", r"\b1 \+ ", "2\\^", "n − 1"):
         text = re.sub(notation, "", text)

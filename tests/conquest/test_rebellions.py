@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from fairfight.conquest import engine
+from fairfight.conquest.rules import engine
 from tests.conquest.helpers import SEED, play, seed_number, star_map
 
 

@@ -25,8 +25,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fairfight.conquest import archive, engine, publication, tables
-from fairfight.conquest.cli import app
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.record import archive
+from fairfight.conquest.rules import engine, tables
+from fairfight.conquest.store import publication
 from tests.conquest.service_replay import (
     ATTACK_PLANS,
     HEADER_FILE,
@@ -38,7 +40,7 @@ from tests.conquest.service_replay import (
 )
 from tests.system import node_path
 
-ENGINE_JS = Path(engine.__file__).with_name("engine.js")
+ENGINE_JS = Path(engine.__file__).parents[1] / "record" / "engine.js"
 """The site's engine.js, which the /verify page runs."""
 Verdict = tuple[bool, str | None]
 """(accepted, the refusal's `place: detail` line)."""

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fairfight.cli import app as root_app
-from fairfight.conquest import schedule, schedule_store, season
-from fairfight.conquest.schedule import (
+from fairfight.conquest.rules import schedule
+from fairfight.conquest.rules.schedule import (
     Move,
     Schedule,
     ScheduleKind,
@@ -25,6 +25,7 @@ from fairfight.conquest.schedule import (
     decide,
     parse_schedule,
 )
+from fairfight.conquest.store import schedule_store, season
 from fairfight.core.errors import InputError
 
 NOON = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import select, text
 from typer.testing import CliRunner
 
-from fairfight.conquest import season
-from fairfight.conquest.cli import app as conquest_app
-from fairfight.conquest.rows import HistoryRow, LedgerRow
+from fairfight.conquest.cli.season_cli import app as conquest_app
+from fairfight.conquest.store import season
+from fairfight.conquest.store.rows import HistoryRow, LedgerRow
 from fairfight.web.conquest.database import SeasonDatabase
 
 runner = CliRunner()

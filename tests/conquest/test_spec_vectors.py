@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from fairfight.conquest import engine
+from fairfight.conquest.rules import engine
 from tests.conquest.helpers import border, hand_map, play, region, seed_number
 
 VECTORS: dict[str, Any] = json.loads(

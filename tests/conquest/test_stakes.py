@@ -3,16 +3,19 @@ common random numbers, and the identity that ties them to the unconditional fore
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from fractions import Fraction
 
 import pytest
 
-from fairfight.conquest import engine, season_odds, stakes
-from fairfight.conquest.forecast import forecast
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.forecast import season_odds, stakes
+from fairfight.conquest.forecast.title_odds import forecast
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.rules import engine
 from fairfight.core.draws import below, hash64_run
+from fairfight.core.records import canonical_json
 from tests.conquest.helpers import SEED, play, seed_number, star_map
 
 SEASONS = 4_000
@@ -182,3 +185,42 @@ def test_the_stakes_never_read_the_season_key() -> None:
     keyed = stakes.stakes_of({**state, "key": seed_number(7)}, [], pairing, seasons=300,
                              forecast_seed="public")
     assert found.to_json() == keyed.to_json()
+
+
+def test_stakes_come_back_from_their_stored_json_as_the_same_value() -> None:
+    """`Stakes.from_json` is the inverse of `to_json` (through canonical JSON, as stored): every
+    figure a page shows derives from the value that comes back, equal to the one made."""
+    state = engine.new_state(star_map(), SEED)
+    ledger = [engine.check_contribution(state, [], "AB", 50)]
+    for pairing in stakes.next_pairings(state, ledger)[:3]:
+        made = stakes.stakes_of(state, ledger, pairing, seasons=300, forecast_seed="kept")
+        stored = json.loads(canonical_json(made.to_json()))
+        back = stakes.Stakes.from_json(stored)
+        assert back == made and back.to_json() == stored
+        assert back.importance == made.importance
+
+
+def test_an_impossible_outcome_has_no_chance_to_show_and_an_absent_faction_has_none() -> None:
+    state = engine.new_state(star_map(), SEED)
+    ledger = [engine.check_contribution(state, [], "AB", 50)]
+    pairing = next(p for p in stakes.next_pairings(state, ledger)
+                   if (p.attacker, p.defender) == ("AA", "AB"))
+    found = stakes.stakes_of(state, ledger, pairing, seasons=200, forecast_seed="full")
+    assert not found.attacker_wins.possible and found.defender_wins.possible
+    assert found.defender_wins.title_chance("no such faction") == 0.0
+
+
+def test_the_pairing_chance_is_one_over_attackers_times_defenders() -> None:
+    assert stakes.pairing_chance(5, 4) == Fraction(1, 20)
+    assert stakes.pairing_chance(1, 1) == 1
+    assert stakes.fought_pairing_chance({"candidates": {"attackers": 7, "defenders": 3}}) == \
+        Fraction(1, 21)
+    assert stakes.fought_pairing_chance({"candidates": None}) == 1  # a rebellion's fighters
+
+
+def test_a_fought_battle_records_the_chance_its_pairing_had() -> None:
+    """The chance read back from a history entry is the one `next_pairings` gave before it."""
+    state = engine.new_state(star_map(), SEED)
+    before = {(p.attacker, p.defender): p.chance for p in stakes.next_pairings(state, [])}
+    _after, entry = engine.play_step(state, [])
+    assert stakes.fought_pairing_chance(entry) == before[(entry["attacker"], entry["defender"])]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import sqlite3
 import stat
@@ -11,8 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from fairfight.conquest import ledger, publication, season, season_file, season_keys, seeds, store
-from fairfight.conquest.cli import app
+from fairfight.conquest.cli.season_cli import app
+from fairfight.conquest.store import ledger, publication, season, season_file, season_keys, seeds
+from fairfight.conquest.store import season_store as store
 from fairfight.core.errors import InputError
 from tests.conquest.helpers import SEED, star_map
 
@@ -370,8 +373,8 @@ def test_the_web_keys_of_an_older_file_stay_claimed(fought: Path) -> None:
 
 
 def test_the_persistence_layers_import_downwards_only() -> None:
-    """rows <- season_file, server_store <- store <- ledger: no part imports one above it."""
-    layers = ["rows", "season_file", "server_store", "store", "ledger"]
+    """rows <- season_file, server_store <- season_store <- ledger: no part imports one above it."""
+    layers = ["rows", "season_file", "server_store", "season_store", "ledger"]
     above = {name: set(layers[layers.index(name) + 1:]) for name in layers}
     above["season_file"].discard("server_store")
     above["server_store"].discard("season_file")
@@ -384,3 +387,14 @@ def test_the_persistence_layers_import_downwards_only() -> None:
             if line.startswith("from fairfight.conquest.")
         }
         assert not imported & above[name], name
+
+
+def test_a_recorded_contribution_holds_values_only(fought: Path) -> None:
+    """A keyed contribution's outcome is plain data (no database row that is changed later):
+    it turns into JSON whole, and its stored answer is the one it carries."""
+    first = season.contribute(fought, "AD", 5, key="order-7")
+    assert not first.repeated
+    assert json.loads(json.dumps(dataclasses.asdict(first)))["entry"] == first.entry
+    again = season.contribute(fought, "AD", 5, key="order-7")
+    assert again.repeated and again.response == first.response
+    assert json.loads(first.response) == {**first.answer(), "receipt": first.receipt}

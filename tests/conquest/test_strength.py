@@ -9,7 +9,7 @@ from math import comb
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fairfight.conquest import engine, tables
+from fairfight.conquest.rules import engine, tables
 from fairfight.core.exact import at_least
 
 TWO_32 = 2**32

@@ -10,7 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import forecast_kernel, scenario, tables
+from fairfight.conquest.forecast import kernel as forecast_kernel
+from fairfight.conquest.rules import scenario, tables
 from tests.conquest.verifiers import ENGINE_JS
 from tests.system import node_path
 

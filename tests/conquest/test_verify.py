@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairfight.conquest import archive, engine, verifier
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.record import archive, verifier
+from fairfight.conquest.rules import engine
 from fairfight.core.records import canonical_json
 from tests.conquest.helpers import SEED, record_of, reseal
 
@@ -130,16 +131,21 @@ def test_ledger_out_of_order_and_changed_map_are_named() -> None:
 
 def _standalone_engine(folder: Path) -> None:
     """Lay out the verifier's files as namespace packages, as in `src/`, nothing else."""
-    (folder / "fairfight" / "conquest").mkdir(parents=True)
-    (folder / "fairfight" / "core").mkdir()
     for name, source in archive.engine_sources().items():
         if name.endswith(".py"):
-            package = "core" if name in _CORE_FILES else "conquest"
-            (folder / "fairfight" / package / name).write_bytes(source)
+            home = folder / "fairfight" / _HOMES.get(name, "core")
+            home.mkdir(parents=True, exist_ok=True)
+            (home / name).write_bytes(source)
 
 
-_CORE_FILES = ("draws.py", "ed25519.py", "errors.py", "exact.py", "merkle.py", "records.py")
-"""The shipped files whose home is `fairfight.core`."""
+_HOMES = {
+    "beacons.py": "conquest/record",
+    "engine.py": "conquest/rules",
+    "log_check.py": "conquest/record",
+    "tables.py": "conquest/rules",
+    "verifier.py": "conquest/record",
+}
+"""The shipped conquest files by their package folder in `src/` (the rest are `fairfight.core`)."""
 
 
 def _write_record(record: dict[str, Any], folder: Path) -> None:
@@ -147,10 +153,10 @@ def _write_record(record: dict[str, Any], folder: Path) -> None:
     archive.write_folder(archive.archive_files(record, archive.engine_sources()), folder)
 
 
-@pytest.mark.parametrize("module", ["verifier", "engine"])
+@pytest.mark.parametrize("module", ["record.verifier", "rules.engine"])
 def test_bare_python_verifies_with_the_shipped_files_alone(tmp_path: Path, module: str) -> None:
-    """`python -S -m fairfight.conquest.verifier` (and the engine's older alias) with only the
-    shipped files on the path."""
+    """`python -S -m fairfight.conquest.record.verifier` (and the engine's older alias) with only
+    the shipped files on the path."""
     standalone = tmp_path / "standalone"
     _standalone_engine(standalone)
     good, bad = season(), season()
@@ -211,6 +217,10 @@ def test_the_archive_verifies_itself_with_its_own_files(tmp_path: Path, program:
     assert "battle 8: field draws[4].value: expected " in run.stderr
 
 
+_SHIPPED_PACKAGES = ("fairfight.conquest.record", "fairfight.conquest.rules", "fairfight.core")
+"""The packages whose modules an archive ships as plain files."""
+
+
 def _imported_modules(path: Path) -> set[str]:
     """Every module a file imports, `from package import module` counted as package.module."""
     imported = set()
@@ -218,7 +228,7 @@ def _imported_modules(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             imported.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
-            shipped_module = node.module in ("fairfight.conquest", "fairfight.core")
+            shipped_module = node.module in _SHIPPED_PACKAGES
             imported.update(
                 f"{node.module}.{alias.name}" if shipped_module else node.module
                 for alias in node.names
@@ -237,7 +247,7 @@ def test_each_shipped_file_imports_only_the_standard_library_and_shipped_files(n
     for module in _imported_modules(path):
         if module.split(".")[0] in sys.stdlib_module_names:
             continue
-        plain = module.removeprefix("fairfight.conquest.").removeprefix("fairfight.core.")
+        plain = module.rpartition(".")[2] if module.startswith("fairfight.") else module
         assert plain in shipped, (name, module)
 
 
@@ -390,7 +400,7 @@ def test_record_files_hold_only_whole_numbers_and_unique_keys(tmp_path: Path) ->
 
 
 def test_the_verifier_knows_the_same_map_keys_as_the_map_schema() -> None:
-    schema_file = Path(engine.__file__).parent / "maps" / "map.schema.json"
+    schema_file = Path(engine.__file__).parents[1] / "maps" / "map.schema.json"
     schema = json.loads(schema_file.read_text(encoding="utf-8"))
     kinds = {"map": schema, **{k.lower(): v for k, v in schema["$defs"].items()}}
     for kind, keys in verifier._MAP_FIELDS.items():

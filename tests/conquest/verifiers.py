@@ -7,12 +7,13 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import engine, verifier
+from fairfight.conquest.record import verifier
+from fairfight.conquest.rules import engine
 from tests.system import node_path
 
 __all__ = ["ENGINE_JS", "javascript_verdicts", "python_verdict"]
 
-ENGINE_JS = Path(engine.__file__).with_name("engine.js")
+ENGINE_JS = Path(engine.__file__).parents[1] / "record" / "engine.js"
 _DRIVER = """
 const engine = require(process.argv[2]);
 (async () => {

@@ -42,8 +42,8 @@ def test_in_process_and_local_processes_keep_chunk_order() -> None:
 def test_threads_keep_chunk_order_and_give_the_forecast_of_one_thread() -> None:
     """The service's forecasts run their chunks on two threads (the kernel releases the
     interpreter's lock); the result is the one of a single thread, chunk for chunk."""
-    from fairfight.conquest import engine, scenario
-    from fairfight.conquest.forecast import forecast
+    from fairfight.conquest.forecast.title_odds import forecast
+    from fairfight.conquest.rules import engine, scenario
 
     ticks: list[int] = []
     assert Threads(3).map(_square_plus, CHUNKS, ticks.append) == EXPECTED
@@ -92,8 +92,8 @@ def test_dask_keeps_chunk_order(dask: DaskExecutor) -> None:
 
 
 def test_dask_forecast_equals_the_local_one(dask: DaskExecutor) -> None:
-    from fairfight.conquest import engine, scenario
-    from fairfight.conquest.forecast import forecast
+    from fairfight.conquest.forecast.title_odds import forecast
+    from fairfight.conquest.rules import engine, scenario
 
     state = engine.new_state(scenario.load_map("north-america"), "ef" * 32)
     for _ in range(50):

@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import archive, publication, season
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.record import archive
+from fairfight.conquest.store import publication, season
 from fairfight.core import records
 from fairfight.core.errors import VerificationError
 from fairfight.web import WebSettings, create_app

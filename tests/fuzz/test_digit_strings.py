@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from fairfight.core.errors import InputError
 from fairfight.core.validation import MAX_DIGITS, is_plain_digits, plain_integer
 from fairfight.web import WebSettings, create_app

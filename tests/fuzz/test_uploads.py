@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import publication, season
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.store import publication, season
 from fairfight.web import WebSettings, create_app
 from fairfight.web.routes import verify
 from fairfight.web.verify_runner import Limits, Outcome, Verdict, run_verifier

@@ -14,8 +14,8 @@ from pathlib import Path
 import uvicorn
 from fastapi import FastAPI
 
-from fairfight.conquest import season
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.store import season
+from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.web import WebSettings, create_app
 from fairfight.web.conquest.operator import token_digest
 from fairfight.web.serve import GracefulServer

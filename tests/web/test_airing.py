@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import schedule_store, season
-from fairfight.conquest.schedule import parse_schedule
+from fairfight.conquest.rules.schedule import parse_schedule
+from fairfight.conquest.store import schedule_store, season
 from fairfight.web.conquest.airing import AiringLoop, ScheduleRequest
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.database import SeasonDatabase

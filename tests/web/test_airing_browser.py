@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from fairfight.conquest import season
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.store import season
 from tests.accessibility import assert_accessible
 from tests.conquest.helpers import SEED
 from tests.web.chromium_session import launched_chromium, new_page, visit

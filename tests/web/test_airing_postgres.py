@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from fairfight.conquest import schedule_store, season
-from fairfight.conquest.schedule import parse_schedule
+from fairfight.conquest.rules.schedule import parse_schedule
+from fairfight.conquest.store import schedule_store, season
 from tests.conquest.helpers import SEED, star_map
 from tests.conquest.test_schedule import set_schedule_on
 from tests.web.postgres_cluster import postgres_cluster

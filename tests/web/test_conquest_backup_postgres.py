@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fairfight.conquest import publication, scenario, season
-from fairfight.conquest.cli import app as conquest_app
-from fairfight.conquest.ledger import KeyAlreadyUsed
+from fairfight.conquest.cli.season_cli import app as conquest_app
+from fairfight.conquest.rules import scenario
+from fairfight.conquest.store import publication, season
+from fairfight.conquest.store.ledger import KeyAlreadyUsed
 from tests.web.postgres_cluster import postgres_cluster
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from fairfight.web.conquest.payments import SIGNATURE_HEADER, sign
 from fairfight.web.conquest.sign_in import FREE_TRIES, SESSION_COOKIE, SESSION_SECONDS, SignInBrake
 from tests.conquest.helpers import SEED, star_map

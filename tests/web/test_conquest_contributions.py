@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from fairfight.web.conquest.payments import SIGNATURE_HEADER, TOLERANCE_SECONDS, sign
 from tests.web.conquest_support import PAYMENT_SECRET, make_app
 

@@ -13,8 +13,9 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import engine, scenario, season
-from fairfight.conquest.forecast import forecast, pool_effect
+from fairfight.conquest.forecast.title_odds import forecast, pool_effect
+from fairfight.conquest.rules import engine, scenario
+from fairfight.conquest.store import season
 from fairfight.web.byte_cache import deep_size
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.database import SeasonDatabase

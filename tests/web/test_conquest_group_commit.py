@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from fairfight.conquest import season, tables
-from fairfight.conquest.ledger import KeyAlreadyUsed, LedgerRequest, Recorded
+from fairfight.conquest.rules import tables
+from fairfight.conquest.store import season
+from fairfight.conquest.store.ledger import KeyAlreadyUsed, LedgerRequest, Recorded
 from fairfight.core.errors import RuleError
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.contributions import InFlight, Requested, record_contribution

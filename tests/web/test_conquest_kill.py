@@ -21,7 +21,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from fairfight.conquest import publication, scenario, season, tables
+from fairfight.conquest.rules import scenario, tables
+from fairfight.conquest.store import publication, season
 
 KILLS = 50
 """Kills of the `slow` run; `make test` kills `KILLS_SAMPLED` times."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from tests.web.conquest_support import ADMIN_TOKEN, live_server, make_app
 
 

@@ -13,7 +13,8 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import season, season_keys, tables
+from fairfight.conquest.rules import tables
+from fairfight.conquest.store import season, season_keys
 from fairfight.core.records import canonical_json
 from fairfight.web.conquest.live import head_event
 from tests.conquest.test_log import head_is_signed, receipt_is_included

@@ -9,8 +9,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import season, synthetic_map
-from fairfight.conquest.mapsvg import CHANGED
+from fairfight.conquest import synthetic_map
+from fairfight.conquest.maps.svg import CHANGED
+from fairfight.conquest.store import season
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest import views
 from fairfight.web.conquest.catalog import SeasonCatalog

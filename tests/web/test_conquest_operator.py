@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from tests.web.conquest_support import ADMIN_TOKEN, make_app
 
 BEARER = {"authorization": f"Bearer {ADMIN_TOKEN}"}

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import episodes, season, tables
-from fairfight.conquest.rules import rules_context
+from fairfight.conquest.rules import episodes, tables
+from fairfight.conquest.rules_page import rules_context
+from fairfight.conquest.store import season
 from fairfight.web.conquest import episode_views, views
 from fairfight.web.conquest.catalog import SNAPSHOT_VIEWS_BYTES, SeasonCatalog
 from fairfight.web.conquest.database import SeasonDatabase
@@ -123,7 +124,7 @@ def test_verify_page_before_and_after_the_reveal(client: TestClient, season_file
     after = client.get("/conquest/1/verify", headers=HTML).text
     assert seed in after
     assert after.count("✓") >= 3 and "✗" not in after
-    assert "python3 -S -m fairfight.conquest.engine verify" in after
+    assert "python3 -S -m fairfight.conquest.record.verifier verify" in after
     download = client.get("/conquest/1/record.zip")
     assert download.status_code == 200 and download.content[:2] == b"PK"
 

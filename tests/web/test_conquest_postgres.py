@@ -9,7 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 
-from fairfight.conquest import log, publication, scenario, season, season_keys, tables
+from fairfight.conquest.rules import scenario, tables
+from fairfight.conquest.store import log, publication, season, season_keys
 from fairfight.core.errors import InputError
 from fairfight.web import WebSettings, create_app
 from fairfight.web.conquest.operator import token_digest

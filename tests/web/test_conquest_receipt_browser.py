@@ -23,7 +23,8 @@ from typing import Any
 import httpx
 import pytest
 
-from fairfight.conquest import archive, season, season_keys
+from fairfight.conquest.record import archive
+from fairfight.conquest.store import season, season_keys
 from fairfight.web.conquest.log_views import receipt_text
 from tests.conquest.helpers import SEED
 from tests.conquest.service_replay import SERVICE_MAP, replayed_archive

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import ledger, season, tables
-from fairfight.conquest.rows import RefundRow
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.rules import tables
+from fairfight.conquest.store import ledger, season
+from fairfight.conquest.store.rows import RefundRow
+from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.web.conquest.payments import SIGNATURE_HEADER, sign
 from tests.web.conquest_support import PAYMENT_SECRET, make_app
 

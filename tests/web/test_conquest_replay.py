@@ -13,7 +13,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from fairfight.web.conquest.contributions import REPLAYED_HEADER
 from tests.web.conquest_support import make_app
 from tests.web.test_conquest_contributions import URL, _open_empty_pool

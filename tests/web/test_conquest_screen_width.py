@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from fairfight.conquest import publication, season
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.store import publication, season
 from tests.conquest.helpers import SEED
 from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path
 from tests.web.conquest_support import ADMIN_TOKEN, QUICKNET_ROUND, live_server, make_app

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from tests.conquest.helpers import SEED, star_map
 from tests.web.conquest_support import make_app
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import httpx
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import engine, season
-from fairfight.conquest.seeds import seed_file_for
+from fairfight.conquest.rules import engine
+from fairfight.conquest.store import season
+from fairfight.conquest.store.seeds import seed_file_for
 from tests.web.conquest_support import live_server, make_app
 
 

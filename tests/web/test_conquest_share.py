@@ -19,8 +19,9 @@ import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from fairfight.conquest import scenario, season
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.rules import scenario
+from fairfight.conquest.store import season
 from fairfight.core.records import canonical_json
 from fairfight.web import WebSettings, create_app
 from fairfight.web.byte_cache import ByteCappedCache, deep_size

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import scenario, season
-from fairfight.conquest.mapsvg import load_shapes
+from fairfight.conquest.maps.svg import load_shapes
+from fairfight.conquest.rules import scenario
+from fairfight.conquest.store import season
 from fairfight.web import WebSettings, create_app
 from tests.accessibility import assert_accessible
 from tests.web.chromium_session import launched_chromium, new_page, visit

@@ -14,7 +14,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from fairfight.conquest.calibration_file import shipped_calibration
+from fairfight.conquest.forecast.calibration_file import shipped_calibration
 from fairfight.plainwords import in_words
 from tests.web.conquest_support import make_app
 

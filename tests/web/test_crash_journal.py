@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from tests.conquest.helpers import SEED, star_map
 
 ACKNOWLEDGED = 25

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from fairfight.conquest import season, season_events
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.store import season, season_events
+from fairfight.conquest.store.season_store import SeasonStore
 from tests.web.conquest_support import live_server
 from tests.web.live_support import BEARER, StreamReader, service_app, wait_until
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from fairfight.conquest import season, season_events
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.store import season, season_events
+from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.live import Broadcaster, parse_last_event_id

@@ -14,7 +14,8 @@ import httpx
 import psycopg
 import pytest
 
-from fairfight.conquest import scenario, season
+from fairfight.conquest.rules import scenario
+from fairfight.conquest.store import season
 from fairfight.web.conquest import event_listener, live
 from tests.web.conquest_support import live_server
 from tests.web.live_support import BEARER, StreamReader, service_app, wait_until

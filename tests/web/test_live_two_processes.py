@@ -16,7 +16,8 @@ import httpx
 import psycopg
 import pytest
 
-from fairfight.conquest import scenario, season
+from fairfight.conquest.rules import scenario
+from fairfight.conquest.store import season
 from fairfight.web.conquest.event_listener import LISTENER_APPLICATION_NAME, libpq_address
 from fairfight.web.conquest.operator import token_digest
 from tests.web.conquest_support import ADMIN_TOKEN, free_port

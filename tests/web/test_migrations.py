@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 
 from fairfight.ballot.store import METADATA as BALLOT_TABLES
 from fairfight.cli import app
-from fairfight.conquest import ledger, scenario, season, season_events
-from fairfight.conquest.rows import KEY_TABLES, SEASON_TABLES
+from fairfight.conquest.rules import scenario
+from fairfight.conquest.store import ledger, season, season_events
+from fairfight.conquest.store.rows import KEY_TABLES, SEASON_TABLES
 from fairfight.web.migrations import STORES, current, upgrade
 from fairfight.web.migrations.runner import Store
 

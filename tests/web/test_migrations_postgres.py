@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import MetaData
 from sqlalchemy.engine import make_url
 
-from fairfight.conquest import season, season_events
-from fairfight.conquest.rows import KEY_TABLES, SEASON_TABLES
+from fairfight.conquest.store import season, season_events
+from fairfight.conquest.store.rows import KEY_TABLES, SEASON_TABLES
 from fairfight.core.errors import InputError
 from fairfight.web import WebSettings, create_app
 from fairfight.web.conquest.event_listener import libpq_address
@@ -90,7 +90,7 @@ def test_a_fresh_database_is_built_to_the_schema_the_code_describes(cluster: str
 
 
 def _europe() -> dict[str, object]:
-    from fairfight.conquest import scenario
+    from fairfight.conquest.rules import scenario
 
     return scenario.load_map("europe")
 

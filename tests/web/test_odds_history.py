@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from fairfight.conquest import season
-from fairfight.conquest.forecast import forecast
-from fairfight.conquest.odds_history import (
+from fairfight.conquest.forecast.title_odds import forecast
+from fairfight.conquest.store import season
+from fairfight.conquest.store.odds_history import (
     forecast_from_json,
     history_version,
     read_history,
@@ -40,7 +40,7 @@ def _season(tmp_path: Path, battles: int) -> Path:
 
 
 def test_a_forecast_round_trips_through_its_json() -> None:
-    from fairfight.conquest import engine
+    from fairfight.conquest.rules import engine
 
     made = forecast(engine.new_state(star_map(), SEED), [], seasons=300, forecast_seed="rt")
     assert forecast_from_json(made.to_json()) == made

@@ -17,8 +17,10 @@ import uvicorn
 from fastapi import APIRouter, Response
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import archive, engine, publication, season, verifier
-from fairfight.conquest.synthetic import synthetic_map
+from fairfight.conquest.maps.synthetic import synthetic_map
+from fairfight.conquest.record import archive, verifier
+from fairfight.conquest.rules import engine
+from fairfight.conquest.store import publication, season
 from fairfight.web import WebSettings, create_app
 from tests.conquest.helpers import SEED, reseal
 from tests.conquest.log_cases import build_cases
@@ -101,7 +103,7 @@ def test_the_page_and_its_engine_are_served_from_this_site(client: TestClient) -
     assert 'src="/static/verify.js"' in page.text and "<script>" not in page.text
     script = client.get("/verify/engine.js")
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
-    assert script.content == (files("fairfight.conquest") / "engine.js").read_bytes()
+    assert script.content == (files("fairfight.conquest.record") / "engine.js").read_bytes()
     assert client.get("/static/verify-worker.js").status_code == 200
     library = client.get("/verify/seasonlog.js")
     assert library.content == (files("fairfight.core") / "seasonlog.js").read_bytes()

@@ -37,22 +37,20 @@ CHANCE_MODULES = (
     "fairfight.clash.distribution",
     "fairfight.clash.kernel",
     "fairfight.clash.preview",
-    "fairfight.conquest.forecast_kernel",
+    "fairfight.conquest.forecast.kernel",
     "fairfight.core.exact",
 )
 """Modules whose every function computes a chance (exact tables, previews, kernels)."""
 CHANCE_FUNCTIONS = {
     "fairfight.clash.fog": ("preview_under_fog", "shown_pivots"),
-    "fairfight.conquest.engine": ("battle_chance", "round_chance"),
-    "fairfight.conquest.forecast": ("run_chunk", "season_arrays", "wilson_interval"),
-    "fairfight.conquest.stakes": ("engine_step", "forced_draws", "importance_noise_points",
+    "fairfight.conquest.rules.engine": ("battle_chance", "round_chance"),
+    "fairfight.conquest.forecast.title_odds": ("run_chunk", "season_arrays", "wilson_interval"),
+    "fairfight.conquest.forecast.stakes": ("engine_step", "forced_draws", "importance_noise_points",
                                   "importance_points", "outcome_states"),
 }
 """Chance-computing functions of modules whose other names the web may use (the fog fields'
 parser, the engine's state helpers, `forecast` and `stakes_of`, which return finished values)."""
 NOT_YET: dict[str, str] = {
-    "fairfight.web.conquest.odds_views": "re-derives a stakes outcome's title chance and a "
-    "pairing chance; being replaced by the ruleset's Stakes.from_json and pairing chance",
 }
 """Modules known to compute a chance today, with what removes it; each must still do so."""
 
@@ -187,10 +185,10 @@ def test_the_known_exceptions_are_web_modules() -> None:
          ["planted: imports fairfight.ballot.dice (as tables)"]),
         ("from fairfight.conquest import engine\n\ndef odds(rounds):\n"
          "    return engine.battle_chance(rounds)\n",
-         ["planted:4: uses fairfight.conquest.engine.battle_chance"]),
-        ("import fairfight.conquest.stakes\n\ndef step(s):\n"
-         "    return fairfight.conquest.stakes.engine_step(s)\n",
-         ["planted:4: uses fairfight.conquest.stakes.engine_step"]),
+         ["planted:4: uses fairfight.conquest.rules.engine.battle_chance"]),
+        ("import fairfight.conquest.forecast.stakes\n\ndef step(s):\n"
+         "    return fairfight.conquest.forecast.stakes.engine_step(s)\n",
+         ["planted:4: uses fairfight.conquest.forecast.stakes.engine_step"]),
         ("from fractions import Fraction\n\ndef pairing(a, d):\n    return Fraction(1, a * d)\n",
          ["planted:4: makes a chance as Fraction(a, b)"]),
         ("from fractions import Fraction\n\ndef mixed(w, t):\n"

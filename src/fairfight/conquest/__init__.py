@@ -1,18 +1,25 @@
 """The conquest ruleset: a season of exact, verifiable battles between regional factions.
 
-`tables` holds every rule constant and enum, `engine` the rules and `verifier` the record
-verifier (all three standard library only); the names below are that library. The stored
-season (`fairfight.conquest.season`, which needs the database) and the demo
-(`fairfight.conquest.demo`) are edges, imported by their own names; `episodes` formats what a
-battle shows.
+In wings: `rules` (the constants, the engine, maps and episodes; standard library only),
+`record` (what a season archive ships: the verifier, `engine.js`, the log's checks), `forecast`
+(title odds, stakes, calibration), `maps` (map data, builder, drawings), `store` (the season in
+its database, and the operations on it) and `cli` (the verbs). The names below are the light
+library (rules and verifier); the store and the command line are imported by their own names.
+Code written against the flat module names of before (`fairfight.conquest.engine`) still runs:
+`_moved` maps each old name to the same module at its new home.
 """
 
 from typing import TYPE_CHECKING
 
+from fairfight.conquest import _moved
 from fairfight.lazy import lazy_exports
 
+_moved.install()
+
 if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
-    from fairfight.conquest.engine import (
+    from fairfight.conquest.maps.synthetic import synthetic_map
+    from fairfight.conquest.record.verifier import verify_record
+    from fairfight.conquest.rules.engine import (
         LedgerRefusal,
         MapError,
         ReplayMismatch,
@@ -25,9 +32,7 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         population_power,
         round_chance,
     )
-    from fairfight.conquest.rules import rules_page
-    from fairfight.conquest.synthetic import synthetic_map
-    from fairfight.conquest.tables import (
+    from fairfight.conquest.rules.tables import (
         ENGINE_VERSION,
         BattleKind,
         Category,
@@ -35,7 +40,7 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         PoolState,
         Reason,
     )
-    from fairfight.conquest.verifier import verify_record
+    from fairfight.conquest.rules_page import rules_page
 
 __all__ = [
     "BattleKind",
@@ -61,11 +66,11 @@ __all__ = [
 ]
 
 __getattr__ = lazy_exports(__name__, __all__, (  # the light, standard-library modules first
-    "tables",
-    "engine",
-    "verifier",
-    "synthetic",
-    "rules",
+    "rules.tables",
+    "rules.engine",
+    "record.verifier",
+    "maps.synthetic",
+    "rules_page",
 ))
 
-del TYPE_CHECKING, lazy_exports  # keep the package namespace to its public names
+del TYPE_CHECKING, lazy_exports, _moved  # keep the package namespace to its public names

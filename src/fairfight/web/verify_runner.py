@@ -11,6 +11,7 @@ so a caller can put it behind whatever worker pool bounds how many run at once.
 from __future__ import annotations
 
 import enum
+import errno
 import json
 import logging
 import os
@@ -150,10 +151,14 @@ def main(arguments: list[str]) -> int:
     verify within those limits and print the verdict as one JSON line."""
     _limit_child(int(arguments[0]), int(arguments[1]))
     try:
-        from fairfight.conquest import publication
+        from fairfight.conquest.store import publication
         from fairfight.core.errors import InputError, VerificationError
     except MemoryError:
         return _OUT_OF_MEMORY
+    except OSError as error:  # the import system's own reads fail with ENOMEM under the limit
+        if error.errno == errno.ENOMEM:
+            return _OUT_OF_MEMORY
+        raise
     archive, options = Path(arguments[2]), list(zip(arguments[3::2], arguments[4::2], strict=False))
     receipts = [Path(value) for flag, value in options if flag == "--receipt"]
     heads = [Path(value) for flag, value in options if flag == "--head"]

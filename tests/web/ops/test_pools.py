@@ -12,7 +12,7 @@ import anyio
 import pytest
 from fastapi.testclient import TestClient
 
-from fairfight.conquest import season
+from fairfight.conquest.store import season
 from fairfight.web.ops.pools import (
     LOWER_PRIORITY,
     SHARED_THREADS,

@@ -24,7 +24,8 @@ import httpx
 import psycopg
 import pytest
 
-from fairfight.conquest import publication, scenario, season, tables
+from fairfight.conquest.rules import scenario, tables
+from fairfight.conquest.store import publication, season
 from fairfight.web.conquest.event_listener import libpq_address
 from tests.ballot.test_tables import simple_answer
 from tests.web.live_support import BEARER, wait_until

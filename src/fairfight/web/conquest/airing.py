@@ -22,8 +22,7 @@ from typing import Any, Literal
 from fastapi import FastAPI, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from fairfight.conquest import schedule_store
-from fairfight.conquest.schedule import (
+from fairfight.conquest.rules.schedule import (
     Move,
     decide,
     duration_words,
@@ -31,8 +30,9 @@ from fairfight.conquest.schedule import (
     next_slot,
     parse_schedule,
 )
-from fairfight.conquest.schedule_store import AiringOutcome, StoredSchedule, read_schedule
-from fairfight.conquest.store import SeasonStore
+from fairfight.conquest.store import schedule_store
+from fairfight.conquest.store.schedule_store import AiringOutcome, StoredSchedule, read_schedule
+from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.core.errors import InputError
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.templating import templates

@@ -15,7 +15,7 @@ from functools import lru_cache
 from markupsafe import Markup, escape
 from pydantic import BaseModel, ConfigDict
 
-from fairfight.conquest.calibration_file import CalibrationFile, shipped_calibration
+from fairfight.conquest.forecast.calibration_file import CalibrationFile, shipped_calibration
 from fairfight.plainwords import in_words
 
 __all__ = [

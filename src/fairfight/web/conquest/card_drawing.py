@@ -17,7 +17,7 @@ from importlib.resources import files
 
 from PIL import Image, ImageDraw, ImageFont
 
-from fairfight.conquest.mapsvg import BORDER, CHANGED, INSETS, SEA, load_shapes
+from fairfight.conquest.maps.svg import BORDER, CHANGED, INSETS, SEA, load_shapes
 from fairfight.web.byte_cache import ByteCappedCache
 from fairfight.web.conquest.share_cards import (
     ATTACKER_COLOUR,

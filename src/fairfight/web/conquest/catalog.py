@@ -16,9 +16,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import engine, ledger, log
-from fairfight.conquest.season import SeasonSummary, summary_in
-from fairfight.conquest.store import SeasonStore, Version
+from fairfight.conquest.rules import engine
+from fairfight.conquest.store import ledger, log
+from fairfight.conquest.store.season import SeasonSummary, summary_in
+from fairfight.conquest.store.season_store import SeasonStore, Version
 from fairfight.core.errors import InputError
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest.database import SeasonDatabase

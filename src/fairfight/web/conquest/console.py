@@ -12,7 +12,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from fairfight.conquest import beacon_check, beacons, engine, ledger
+from fairfight.conquest.record import beacon_check, beacons
+from fairfight.conquest.rules import engine
+from fairfight.conquest.store import ledger
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.log_views import SignedHead
 from fairfight.web.conquest.models import AIR_LIMIT, RefundOwedView

@@ -23,8 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from fairfight.conquest.ledger import KeyAlreadyUsed, KeyClaim, LedgerRequest, RefundOwed
-from fairfight.conquest.rows import json_text
+from fairfight.conquest.store.ledger import KeyAlreadyUsed, KeyClaim, LedgerRequest, RefundOwed
+from fairfight.conquest.store.rows import json_text
 from fairfight.web.conquest.models import ContributionRequest
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.writer import Answered, ContributionWriter

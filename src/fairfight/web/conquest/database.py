@@ -2,7 +2,7 @@
 
 A SQLite URL names a season file as `fairfight conquest new` makes it (one season, id 1); the
 service opens it once, in WAL mode, and the command line may keep using it at the same time
-(see `fairfight.conquest.season_file` for who switches the journal mode, and when).
+(see `fairfight.conquest.store.season_file` for who switches the journal mode, and when).
 A PostgreSQL URL holds any number of seasons, each by its id; one pooled engine serves them
 all.
 """
@@ -18,9 +18,9 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-from fairfight.conquest.rows import SEASON_ROW_ID
-from fairfight.conquest.server_store import prepare_database, server_engine, server_season_ids
-from fairfight.conquest.store import SeasonStore, is_server_address
+from fairfight.conquest.store.rows import SEASON_ROW_ID
+from fairfight.conquest.store.season_store import SeasonStore, is_server_address
+from fairfight.conquest.store.server_store import prepare_database, server_engine, server_season_ids
 from fairfight.core.errors import InputError
 from fairfight.core.journal import return_to_rollback_journal
 

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest import engine, season, tables
+from fairfight.conquest.rules import engine, tables
+from fairfight.conquest.store import season
 from fairfight.core.draws import new_seed
 
 __all__ = ["DEMO_BATTLES", "build_demo_season", "main"]
@@ -64,7 +65,7 @@ def _fight(path: Path) -> int:
 def build_demo_season(path: Path, seed: str | None = None,
                       map_data: dict[str, Any] | None = None) -> dict[str, Any]:
     """Create the demo season in `path`; returns what was arranged, for tests and the banner."""
-    from fairfight.conquest import scenario
+    from fairfight.conquest.rules import scenario
 
     chosen = map_data if map_data is not None else scenario.load_map("north-america")
     secret = seed or new_seed()

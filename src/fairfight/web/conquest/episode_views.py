@@ -6,8 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from fairfight.conquest import episodes, tables
-from fairfight.conquest.rules import docs_by_value
+from fairfight.conquest.rules import episodes, tables
+from fairfight.conquest.rules_page import docs_by_value
 from fairfight.web.conquest.catalog import Snapshot
 from fairfight.web.conquest.models import DrawView, EpisodeView, OddsView, RoundView, SideView
 from fairfight.web.conquest.views import banners, champion_text, names, permille

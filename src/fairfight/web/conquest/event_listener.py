@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import make_url
 
-from fairfight.conquest.season_events import EVENTS_CHANNEL
+from fairfight.conquest.store.season_events import EVENTS_CHANNEL
 
 if TYPE_CHECKING:
     import psycopg

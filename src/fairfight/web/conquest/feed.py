@@ -13,7 +13,8 @@ from typing import Any
 from xml.etree import ElementTree
 
 from fairfight import __version__
-from fairfight.conquest import episodes, log
+from fairfight.conquest.rules import episodes
+from fairfight.conquest.store import log
 from fairfight.web.conquest import views
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 

@@ -21,8 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from fairfight.conquest.forecast import FactionOdds, Forecast, forecast, pool_effect
-from fairfight.conquest.odds_history import seed_before
+from fairfight.conquest.forecast.title_odds import FactionOdds, Forecast, forecast, pool_effect
+from fairfight.conquest.store.odds_history import seed_before
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.odds_views import FORECAST_THREADS, OddsStory

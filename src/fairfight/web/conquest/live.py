@@ -27,7 +27,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairfight.conquest.season_events import (
+from fairfight.conquest.store.season_events import (
     EventKind,
     SeasonEvent,
     event_window,

@@ -12,7 +12,8 @@ from typing import Any
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from fairfight.conquest import log, tables
+from fairfight.conquest.rules import tables
+from fairfight.conquest.store import log
 from fairfight.core.records import canonical_json
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from fairfight.conquest.mapsvg import (
+from fairfight.conquest.maps.svg import (
     SOURCE_SEA_LINKS,
     LegendEntry,
     RegionView,
@@ -25,7 +25,7 @@ from fairfight.conquest.mapsvg import (
     sea_links,
     shapes_digest,
 )
-from fairfight.conquest.scenario import MAP_NAMES
+from fairfight.conquest.rules.scenario import MAP_NAMES
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 
 if TYPE_CHECKING:  # the view models import the templates, which import this module

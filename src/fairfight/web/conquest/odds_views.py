@@ -21,10 +21,11 @@ from typing import Any, TypeVar, cast
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from fairfight.conquest import movers as movers_rule
-from fairfight.conquest import stakes as stakes_rule
-from fairfight.conquest.forecast import Forecast, forecast
-from fairfight.conquest.odds_history import (
+from fairfight.conquest.forecast import stakes as stakes_rule
+from fairfight.conquest.forecast.stakes import Stakes
+from fairfight.conquest.forecast.title_odds import Forecast, forecast
+from fairfight.conquest.rules import movers as movers_rule
+from fairfight.conquest.store.odds_history import (
     HISTORY_SEASONS,
     backfill,
     history_version,
@@ -165,25 +166,12 @@ def _chances(made: Forecast) -> dict[str, float]:
     return {odds.faction: odds.title_chance for odds in made.factions}
 
 
-def _outcome_chance(outcome: dict[str, Any], faction: str) -> float | None:
-    """A faction's title chance after one stored outcome (its forecasts mixed by weight)."""
-    if not outcome["forecasts"]:
-        return None
-    total = 0.0
-    for part in outcome["forecasts"]:
-        made = part["forecast"]
-        line = next((f for f in made["factions"] if f["faction"] == faction), None)
-        total += float(Fraction(part["weight"])) * (
-            0.0 if line is None else int(line["titles"]) / int(made["seasons"]))
-    return total
-
-
-def _fighters(snap: Snapshot, stored: dict[str, Any], now: dict[str, float]) -> list[FighterStakes]:
+def _fighters(snap: Snapshot, stakes: Stakes, now: dict[str, float]) -> list[FighterStakes]:
     fighters = []
-    for role, won, lost in (("attacker", "attacker_wins", "defender_wins"),
-                            ("defender", "defender_wins", "attacker_wins")):
-        code = stored[role]
-        wins, loses = _outcome_chance(stored[won], code), _outcome_chance(stored[lost], code)
+    for code in (stakes.pairing.attacker, stakes.pairing.defender):
+        won, lost = stakes.if_wins(code), stakes.if_loses(code)
+        wins = won.title_chance(code) if won.possible else None
+        loses = lost.title_chance(code) if lost.possible else None
         fighters.append(FighterStakes(
             faction=code, name=snap.name_of(code),
             now_text=_said(now[code]) if code in now else None,
@@ -331,17 +319,16 @@ class OddsStory:
         now = _chances(rows[battle - 1]) if battle - 1 in rows else {}
         shown = []
         for one in stored["stakes"]:
-            pairing, chance = Fraction(one["pairing_chance"]), Fraction(
-                one["attacker_wins"]["chance"])
-            importance = float(one["importance"])
+            kept = Stakes.from_json(one)
+            importance = kept.importance
             shown.append(PairingStakes(
                 attacker=one["attacker"], defender=one["defender"], rebellion=one["rebellion"],
-                pairing_chance=one["pairing_chance"], pairing_text=_one_in(pairing),
+                pairing_chance=one["pairing_chance"], pairing_text=_one_in(kept.pairing.chance),
                 attacker_chance=one["attacker_wins"]["chance"],
-                attacker_chance_text=_said(chance),
+                attacker_chance_text=_said(kept.attacker_wins.chance),
                 importance=f"{importance:.2f}", importance_text=f"{importance:.1f} points",
-                noise_text=f"{float(one.get('importance_noise', 0)):.1f} points",
-                fighters=_fighters(snap, one, now)))
+                noise_text=f"{kept.importance_noise:.1f} points",
+                fighters=_fighters(snap, kept, now)))
         return StakesView(battle=battle, pairings=int(stored["pairings"]),
                           rebellion=bool(stored["rebellion"]), seasons=int(stored["seasons"]),
                           forecast_seed=str(stored["forecast_seed"]), shown=shown)
@@ -366,12 +353,10 @@ class OddsStory:
         fighters = (entry["attacker"], entry["defender"])
         match = next((one for one in (stored or {}).get("stakes", [])
                       if (one["attacker"], one["defender"]) == fighters), None)
-        candidates = entry.get("candidates")
-        chance = (Fraction(1) if not candidates else
-                  Fraction(1, int(candidates["attackers"]) * int(candidates["defenders"])))
         return ResolvedStakes(
             battle=number, winner=entry["winner"], loser=entry["loser"],
-            worked_out=match is not None, pairing_text=_one_in(chance),
-            fighters=[] if match is None else _fighters(snap, match, before),
+            worked_out=match is not None,
+            pairing_text=_one_in(stakes_rule.fought_pairing_chance(entry)),
+            fighters=[] if match is None else _fighters(snap, Stakes.from_json(match), before),
             before_text={code: _said(before.get(code, 0.0)) for code in fighters},
             after_text={code: _said(after.get(code, 0.0)) for code in fighters})

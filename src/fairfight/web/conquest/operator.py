@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 
-from fairfight.conquest import archive, publication, season
+from fairfight.conquest.record import archive
+from fairfight.conquest.store import publication, season
 from fairfight.core.tokens import token_digest, token_matches
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.models import AirResult, BeaconRequest, RevealResult

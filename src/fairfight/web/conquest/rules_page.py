@@ -6,7 +6,7 @@ from functools import cache
 
 from markdown_it import MarkdownIt
 
-from fairfight.conquest.rules import rules_page
+from fairfight.conquest.rules_page import rules_page
 
 __all__ = ["rules_html"]
 

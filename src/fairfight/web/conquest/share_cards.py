@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import TypeVar
 
-from fairfight.conquest.mapsvg import faction_colours, load_shapes, shapes_digest
+from fairfight.conquest.maps.svg import faction_colours, load_shapes, shapes_digest
 from fairfight.core.records import canonical_json
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest import episode_views, views

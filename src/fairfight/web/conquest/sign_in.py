@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import delete
 
-from fairfight.conquest.rows import OperatorSessionRow, ensure_key_table, has_table
+from fairfight.conquest.store.rows import OperatorSessionRow, ensure_key_table, has_table
 from fairfight.core.tokens import token_digest
 from fairfight.web.conquest.database import SeasonDatabase
 

@@ -12,7 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from fairfight.conquest import beacons, engine, log_check, publication, tables, verifier
+from fairfight.conquest.record import beacons, log_check, verifier
+from fairfight.conquest.rules import engine, tables
+from fairfight.conquest.store import publication
 from fairfight.web.conquest.catalog import Snapshot
 
 __all__ = ["Step", "Verification", "verification"]

@@ -1,7 +1,7 @@
 """Build the view models from a season snapshot: formatting only, every number from the engine.
 
 Exact values are copied from the history entries and the board; display strings come from
-`fairfight.conquest.episodes`, the same helpers the command line prints with.
+`fairfight.conquest.rules.episodes`, the same helpers the command line prints with.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from fairfight.conquest import engine, episodes, fan_pools, tables
-from fairfight.conquest.rules import share_percent
-from fairfight.conquest.season import champion, standings
+from fairfight.conquest.rules import engine, episodes, fan_pools, tables
+from fairfight.conquest.rules_page import share_percent
+from fairfight.conquest.store.season import champion, standings
 from fairfight.web.conquest import log_views
 from fairfight.web.conquest.catalog import Snapshot
 from fairfight.web.conquest.models import (

@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 
-from fairfight.conquest.ledger import (
+from fairfight.conquest.store.ledger import (
     LedgerOutcome,
     LedgerRequest,
     Recorded,

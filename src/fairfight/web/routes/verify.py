@@ -168,7 +168,7 @@ def verify_page(request: Request) -> HTMLResponse:
 @router.get("/verify/engine.js", include_in_schema=False)
 def engine_script() -> Response:
     """The JavaScript engine, the very file every season archive carries."""
-    script = (files("fairfight.conquest") / "engine.js").read_bytes()
+    script = (files("fairfight.conquest.record") / "engine.js").read_bytes()
     return Response(script, media_type="text/javascript")
 
 

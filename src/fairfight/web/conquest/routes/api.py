@@ -9,7 +9,8 @@ from fastapi import APIRouter, FastAPI, Header, Query, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from fairfight.conquest import log, tables
+from fairfight.conquest.rules import tables
+from fairfight.conquest.store import log
 from fairfight.web.conquest import episode_views, log_views, views
 from fairfight.web.conquest.forecasts import ForecastView, PoolEffectView
 from fairfight.web.conquest.live import parse_last_event_id

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from fairfight.conquest.mapsvg import shapes_document
+from fairfight.conquest.maps.svg import shapes_document
 from fairfight.web.conquest.map_drawing import drawn_map_name, shapes_version
 from fairfight.web.conquest.refusals import Refusal
 

@@ -14,7 +14,7 @@ from fastapi import APIRouter, FastAPI, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from fairfight.conquest import tables
+from fairfight.conquest.rules import tables
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 from fairfight.web.conquest import episode_views, log_views, views

@@ -1,0 +1,134 @@
+"""The public state of a season, read from its store and checked, and the standings drawn from it.
+
+Kept apart from `season`, whose operations change a season: the web's catalogue and standings
+need only these, and `season` reads through `summary_in` before it writes to a season, so a
+damaged season is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from fairfight.conquest.rules import engine
+from fairfight.conquest.store import integrity
+from fairfight.conquest.store.rows import season_of
+from fairfight.conquest.store.season_store import SeasonStore
+
+__all__ = [
+    "SeasonAddress",
+    "SeasonSummary",
+    "Standing",
+    "champion",
+    "open_store",
+    "standings",
+    "summary",
+    "summary_in",
+]
+
+
+SeasonAddress = Path | str
+"""A season file, or a season of a server database written `URL#ID` (see `server_store`)."""
+
+
+def open_store(path: SeasonAddress, *, write: bool = False) -> SeasonStore:
+    """Open a season file (refusing one that is not a season); read-only unless `write`."""
+    return SeasonStore.open(path, write=write)
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonSummary:
+    """Everything public about a season at this moment."""
+
+    header: dict[str, Any]
+    commitment: str
+    map_data: dict[str, Any]
+    board: dict[str, Any]
+    ledger: list[dict[str, Any]]
+    battles: int
+    beacon: dict[str, Any] | None
+    revealed_seed: str | None
+    season_id: int = 1
+    """The season's id within its database (always 1 for a season file)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One faction's line in the standings."""
+
+    faction: str
+    standing: bool
+    holdings: int
+    people: int
+    power: int
+    morale_bp: int
+    pool: int
+    pool_state: str
+
+
+def summary_in(session: Session) -> SeasonSummary:
+    """The public state of a season, read inside an open transaction."""
+    row = SeasonStore.season(session)
+    header = integrity.checked_header(row.header)
+    integrity.checked_commitment(row.commitment)
+    map_data, world = integrity.checked_map(row.map_data, header)
+    board = integrity.checked_board(row.board, world)
+    integrity.checked_history_count(SeasonStore.history_count(session), board)
+    ledger = [
+        integrity.checked_ledger_row(entry, world, board["next_battle"])
+        for entry in SeasonStore.ledger(session)
+    ]
+    return SeasonSummary(
+        header=header,
+        commitment=row.commitment,
+        map_data=map_data,
+        board=board,
+        ledger=ledger,
+        battles=board["next_battle"] - 1,
+        beacon=integrity.checked_beacon(row.beacon),
+        revealed_seed=integrity.checked_revealed_seed(row.revealed_seed, row.commitment),
+        season_id=season_of(session),
+    )
+
+
+def summary(path: SeasonAddress) -> SeasonSummary:
+    """The public state of a season."""
+    store = open_store(path)
+    try:
+        with store.transaction() as session:
+            return summary_in(session)
+    finally:
+        store.close()
+
+
+def standings(season: SeasonSummary) -> list[Standing]:
+    """Every faction with holdings or an open pool: biggest first, then by code."""
+    world = engine.compile_world(season.map_data)
+    board, next_battle = season.board, season.board["next_battle"]
+    rows = []
+    for code, faction in board["factions"].items():
+        held = sum(1 for region in board["regions"].values() if region["owner"] == code)
+        headcount = engine.people(world, board, code, next_battle) if held else 0
+        rows.append(
+            Standing(
+                faction=code,
+                standing=bool(faction["standing"]),
+                holdings=held,
+                people=headcount,
+                power=engine.population_power(headcount) if held else 0,
+                morale_bp=faction["morale"],
+                pool=faction["pool"],
+                pool_state=faction["pool_state"],
+            )
+        )
+    rows.sort(key=lambda row: (-row.holdings, -row.power, row.faction))
+    return rows
+
+
+def champion(season: SeasonSummary) -> Standing | None:
+    """The title holder once the season has ended: the first of the final standings (most
+    regions, then most population power, then the lowest code); None before the end."""
+    return standings(season)[0] if season.board["ended"] else None
