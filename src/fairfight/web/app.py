@@ -6,7 +6,7 @@ import importlib
 import pkgutil
 from importlib.resources import files
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from fairfight import __version__
@@ -16,6 +16,7 @@ from fairfight.web.json_bodies import JsonBodyLimits
 from fairfight.web.ops import install_operations, install_operations_middleware
 from fairfight.web.security import BodySizeLimit, CrossSiteGuard, SecurityHeaders
 from fairfight.web.settings import WebSettings
+from fairfight.web.strict_input import strict_json_body
 
 __all__ = ["UPLOAD_PATH_PREFIXES", "create_app", "route_modules"]
 
@@ -39,6 +40,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         docs_url=None,  # /api/docs is our own page (fairfight.web.ops.api_docs): the CSP
         redoc_url=None,
         openapi_url="/openapi.json",
+        dependencies=[Depends(strict_json_body)],  # every JSON body read without coercion
     )
     app.state.settings = settings
     app.state.navigation = []
