@@ -30,7 +30,7 @@ class ErrorBody(BaseModel):
     field: str = Field(description="The input that was refused (`amount`, `body`, "
                        "`authorization`, ...); empty when the refusal names none.")
     message: str = Field(description="The rule that was broken, or what went wrong.")
-    value: str | None = Field(None, description="The value given, as JSON, shortened past "
+    value: str | None = Field(description="The value given, as JSON, shortened past "
                               "40 characters; null when the refusal quotes none.")
 
 

@@ -16,21 +16,25 @@ signed 64-bit integer before it reaches `int()` or a query (a 5,000-digit id nev
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, BeforeValidator, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 from starlette.convertors import Convertor, register_url_convertor
 
 from fairfight.core.errors import InputError
+from fairfight.core.validation import MAX_DIGITS
 
 __all__ = [
     "DATABASE_INTEGER_MAX",
     "DATABASE_INTEGER_MIN",
+    "Digits",
     "Id",
     "IdConvertor",
+    "MaybeWholeNumber",
     "WholeNumber",
     "parse_json_body",
     "plain_rule",
@@ -43,10 +47,10 @@ DATABASE_INTEGER_MAX = 2**63 - 1
 DATABASE_INTEGER_MIN = -(2**63)
 """The smallest integer they store."""
 
-_DIGITS = re.compile(r"-?[0-9]{1,19}")
-"""A whole number as text: ASCII digits only (no `+`, spaces, `_`, `1.0`, `1e3` or `٣`); 19
-digits cover the range, so a longer text is refused before `int()` ever sees it."""
-_WHOLE_NUMBER_RULE = "must be a whole number written in digits"
+_DIGITS = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
+"""A whole number as text: ASCII digits only (no `+`, spaces, `_`, `1.0`, `1e3` or `٣`), as
+many as any input takes, so a longer text is refused before `int()` ever sees it."""
+_WHOLE_NUMBER_RULE = f"must be a whole number of 1 to {MAX_DIGITS} digits 0-9"
 
 _PLAIN_RULES = {
     "int_type": "must be a whole number",
@@ -90,29 +94,41 @@ def whole_number(field: str, text: str, low: int = DATABASE_INTEGER_MIN,
     return number
 
 
-def _digits_only(value: object) -> object:
-    """Before pydantic's own check: text must be digits within range (an int default passes)."""
-    if isinstance(value, str):
-        if not _DIGITS.fullmatch(value):
+def _whole_number_text(low: int, high: int) -> Callable[[object], object]:
+    """Before pydantic's own check of a path, query or form integer: text must be digits
+    within `low`..`high` (an int default passes through the same bounds; None stays None)."""
+
+    def check(value: object) -> object:
+        if value is None:
+            return None
+        if isinstance(value, str) and _DIGITS.fullmatch(value):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(_WHOLE_NUMBER_RULE)
-        return int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(_WHOLE_NUMBER_RULE)
-    return value
+        if not low <= value <= high:
+            raise ValueError(f"must be from {low} to {high}")
+        return value
+
+    return check
 
 
-WholeNumber = Annotated[int, BeforeValidator(_digits_only),
-                        Field(ge=DATABASE_INTEGER_MIN, le=DATABASE_INTEGER_MAX)]
-"""A query or path integer: digits only, within a signed 64-bit integer."""
-Id = Annotated[int, BeforeValidator(_digits_only), Field(ge=0, le=DATABASE_INTEGER_MAX)]
+Digits = BeforeValidator(_whole_number_text(DATABASE_INTEGER_MIN, DATABASE_INTEGER_MAX))
+"""Metadata for `Annotated[int, Query(ge=..., le=...), Digits]` (or `Form`): the text must be
+digits (a leading minus allowed) within a signed 64-bit integer before the bounds are checked.
+Kept beside the `Query` rather than nested, so the OpenAPI document shows the bounds."""
+WholeNumber = Annotated[int, Digits]
+"""A query, path or form integer with no narrower bounds."""
+MaybeWholeNumber = Annotated[int | None, Digits]
+"""`WholeNumber`, or absent."""
+Id = Annotated[int, BeforeValidator(_whole_number_text(0, DATABASE_INTEGER_MAX))]
 """An id, a seat or a turn number in a path or a query: digits only, 0 to the largest stored."""
 
 
 class IdConvertor(Convertor[int]):
-    """The `{name:id}` path convertor: 1 to 18 digits, so every match fits the database (a
-    longer number matches no route: 404, never `int()` of thousands of digits)."""
+    """The `{name:id}` path convertor: 1 to `MAX_DIGITS` digits, so every match fits the
+    database (a longer number matches no route: 404, never `int()` of thousands of digits)."""
 
-    regex = "[0-9]{1,18}"
+    regex = f"[0-9]{{1,{MAX_DIGITS}}}"
 
     def convert(self, value: str) -> int:
         return int(value)
@@ -136,7 +152,8 @@ def _validation_error(error: ValidationError, prefix: tuple[str, ...]) -> Reques
 def parse_json_body(model: type[_Model], raw: bytes) -> _Model:
     """A body a route reads itself, validated strictly as `strict_json_body` does."""
     try:
-        return model.model_validate_json(raw or b"{}", strict=True, extra="forbid")
+        return model.model_validate_json(raw if raw.strip() else b"{}", strict=True,
+                                         extra="forbid")
     except ValidationError as error:
         raise _validation_error(error, ("body",)) from None
 
