@@ -14,8 +14,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from fairfight.core.errors import InputError, VerificationError, shown_value
-from fairfight.web.strict_input import plain_rule
+from fairfight.core.errors import InputError, VerificationError
+from fairfight.web.strict_input import given_value, plain_rule
 from fairfight.web.templating import templates
 
 __all__ = ["ErrorBody", "error_body", "error_response", "install_error_handlers", "wants_json"]
@@ -86,10 +86,8 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, error: RequestValidationError) -> Response:
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
-        value = None if first.get("type") == "missing" or "input" not in first else (
-            shown_value(first["input"]))
         return error_response(request, 422, _field_of(tuple(first.get("loc", ()))),
-                              plain_rule(first), value=value)
+                              plain_rule(first), value=given_value(first))
 
     @app.exception_handler(InputError)
     async def _input(request: Request, error: InputError) -> Response:

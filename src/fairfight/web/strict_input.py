@@ -25,7 +25,7 @@ from pydantic import BaseModel, BeforeValidator, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 from starlette.convertors import Convertor, register_url_convertor
 
-from fairfight.core.errors import InputError
+from fairfight.core.errors import InputError, shown_value
 from fairfight.core.validation import MAX_DIGITS
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "IdConvertor",
     "MaybeWholeNumber",
     "WholeNumber",
+    "given_value",
     "parse_json_body",
     "plain_rule",
     "strict_json_body",
@@ -68,7 +69,6 @@ _PLAIN_RULES = {
     "model_attributes_type": "must be an object",
     "list_type": "must be a list",
     "tuple_type": "must be a list",
-    "json_invalid": "is not valid JSON",
 }
 """Pydantic's error types in the service's words; any other keeps pydantic's message."""
 
@@ -80,6 +80,15 @@ def plain_rule(error: ErrorDetails | dict[str, Any]) -> str:
         return _PLAIN_RULES[kind]
     message = str(error.get("msg", "invalid value"))
     return message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+
+
+def given_value(error: ErrorDetails | dict[str, Any]) -> str | None:
+    """The value a pydantic error was given, as a refusal quotes it; None when there is none
+    to quote (a missing field, or a body that is not JSON at all: its bytes are no value)."""
+    if error.get("type") == "missing" or "input" not in error:
+        return None
+    given = error["input"]
+    return None if isinstance(given, (bytes, bytearray)) else shown_value(given)
 
 
 def whole_number(field: str, text: str, low: int = DATABASE_INTEGER_MIN,
