@@ -167,7 +167,8 @@ def api_webhook(
 ) -> dict[str, str]:
     """Set the seat's "your turn" webhook (http or https only; see the SSRF stance)."""
     require_seat(request, store, table_id, seat)
-    allow = bool(request.app.state.settings.ballot_webhooks_to_private)
-    url = check_webhook(hook.url, allow) if hook.url.strip() else None
+    settings = request.app.state.settings
+    allow = bool(settings.ballot_webhooks_to_private)
+    url = check_webhook(hook.url, allow, settings.webhook_ranges()) if hook.url.strip() else None
     store.set_webhook(table_id, seat, url)
     return {"webhook": url or ""}

@@ -98,7 +98,8 @@ def install(app: FastAPI) -> None:
     settings = app.state.settings
     store = BallotStore(ballot_database_url(settings.database_url))
     store.notify = webhook_sender(
-        settings.ballot_webhooks_to_private, settings.public_url or "http://localhost"
+        settings.ballot_webhooks_to_private, settings.public_url or "http://localhost",
+        settings.webhook_ranges(),
     )
     app.state.ballot_store = store
     app.state.ballot_streams = 0
@@ -267,9 +268,11 @@ async def webhook(request: Request, table_id: str, seat: Id, store: Store) -> Re
     """Set (or clear) this seat's "your turn" webhook."""
     require_seat(request, store, table_id, seat)
     url = str((await request.form()).get("webhook", "")).strip()
-    allow = bool(request.app.state.settings.ballot_webhooks_to_private)
+    settings = request.app.state.settings
+    allow = bool(settings.ballot_webhooks_to_private)
     try:
-        store.set_webhook(table_id, seat, check_webhook(url, allow) if url else None)
+        store.set_webhook(table_id, seat, check_webhook(url, allow, settings.webhook_ranges())
+                          if url else None)
     except InputError as error:
         return _seat_response(request, store, table_id, seat, form={"webhook": url},
                               errors={error.field: error.rule}, status=422)
