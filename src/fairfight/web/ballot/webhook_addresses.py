@@ -23,17 +23,20 @@ from collections.abc import Sequence
 from http.client import HTTPConnection, HTTPSConnection
 
 __all__ = [
+    "IPAddress",
     "IPNetwork",
-    "SPECIAL_PURPOSE_RANGES",
     "PinnedHTTPConnection",
     "PinnedHTTPSConnection",
+    "SPECIAL_PURPOSE_RANGES",
     "parse_ranges",
     "refusal_of",
     "resolve_checked",
 ]
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+"""An address range of either version."""
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+"""An address of either version."""
 
 _IPV4_SPECIAL = (
     ("0.0.0.0/8", "this network"),
