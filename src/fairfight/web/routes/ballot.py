@@ -231,7 +231,10 @@ def _answer_form(
     version_text = str(form.get("version", ""))
     table = must_table(store, table_id)
     game = game_of(table)
-    if not is_plain_digits(version_text) or game is None or int(version_text) != table.version:
+    if not is_plain_digits(version_text):
+        return _seat_response(request, store, table_id, seat, form=data, status=422,
+                              errors={"version": "must be a whole number written in digits"})
+    if game is None or int(version_text) != table.version:
         return _seat_response(request, store, table_id, seat, notice=StaleAnswer().rule,
                               status=409)
     if seat not in game.people_asked() or str(seat) in table.pending:
