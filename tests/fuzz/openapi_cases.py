@@ -38,9 +38,12 @@ ODD_VALUES: list[Any] = [
 """Values of plausible types that no reader should crash on; the answer may be anything
 short of a 5xx."""
 
-PARAMETER_VALUES = ["1.0", "true", "9" * 40, "7" * 5000, "١", "-1", "1e3", "+1", " 1", ""]
-"""Texts for an integer path or query parameter: each is refused unless it is plain digits
-in range (`-1` and an empty text may be read by some routes as legitimately absent or low)."""
+PARAMETER_VALUES = ["1.0", "true", "9" * 40, "7" * 5000, "١", "1e3", "+1", " 1"]
+"""Texts for an integer path or query parameter that are not plain digits in range: each is
+refused."""
+PARAMETER_EDGES = ["9" * 18, "-" + "9" * 18, "-1", "0", ""]
+"""Plain digits at the edge of what is read (or an empty text): the answer may be anything
+short of a 5xx (18 nines times a page size overflows the database if nothing bounds it)."""
 
 
 @dataclass(frozen=True)
@@ -184,9 +187,9 @@ def _parameter_cases(document: dict[str, Any]) -> list[Case]:
                 kinds, _ = _types(document, parameter.get("schema", {}))
                 if kinds != {"integer"} or parameter["in"] not in ("path", "query"):
                     continue
-                for text in PARAMETER_VALUES:
-                    label = f"{method.upper()} {path} {parameter['name']}={text[:12]!r}"
-                    strict = text not in ("-1", "")
+                for text in PARAMETER_VALUES + PARAMETER_EDGES:
+                    label = f"{method.upper()} {path} {parameter['name']}={text[:20]!r}"
+                    strict = text in PARAMETER_VALUES
                     if parameter["in"] == "path":
                         if not text:
                             continue

@@ -112,9 +112,13 @@ def test_a_seat_number_past_the_range_is_refused_before_any_query(
     _refused(answer, "seat")
 
 
-@pytest.mark.parametrize("query", [f"page={HUGE}", "page=1.0", "page=true", f"page={THOUSANDS}"])
+@pytest.mark.parametrize("query", [f"page={HUGE}", "page=1.0", "page=true", f"page={THOUSANDS}",
+                                   "page=999999999999999999", "page=1000001"])
 def test_the_lobby_page_number_is_bounded(ballot: TestClient, query: str) -> None:
+    """18 nines are digits, but times the page size they would overflow the database."""
     _refused(ballot.get(f"/api/ballot?{query}"), "page")
+    _refused(ballot.get(f"/ballot?{query}", headers={"accept": "application/json"}), "page")
+    assert ballot.get("/api/ballot?page=1000000").status_code == 200
 
 
 def test_a_replay_step_is_digits(ballot: TestClient) -> None:

@@ -33,6 +33,7 @@ __all__ = [
     "DATABASE_INTEGER_MIN",
     "Digits",
     "Id",
+    "MAX_PAGE",
     "IdConvertor",
     "MaybeWholeNumber",
     "WholeNumber",
@@ -47,6 +48,10 @@ DATABASE_INTEGER_MAX = 2**63 - 1
 """The largest integer SQLite and PostgreSQL (`bigint`) store."""
 DATABASE_INTEGER_MIN = -(2**63)
 """The smallest integer they store."""
+
+MAX_PAGE = 1_000_000
+"""The highest page number any list takes: far past the last page of any real list, and small
+enough that page times page size stays inside the database's integer range."""
 
 _DIGITS = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
 """A whole number as text: ASCII digits only (no `+`, spaces, `_`, `1.0`, `1e3` or `٣`), as

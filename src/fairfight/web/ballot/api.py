@@ -7,9 +7,9 @@ a record; a stale or repeated one is 409 "this question was already answered".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
@@ -37,9 +37,10 @@ from fairfight.web.ballot.service import (
 from fairfight.web.ballot.tables import TablePage
 from fairfight.web.ballot.work import game_work
 from fairfight.web.errors import error_body
-from fairfight.web.strict_input import Id, MaybeWholeNumber, WholeNumber
+from fairfight.web.strict_input import MAX_PAGE, Digits, Id, MaybeWholeNumber
 
 __all__ = [
+    "LobbyPageNumber",
     "Move",
     "Webhook",
     "api_create",
@@ -78,8 +79,13 @@ def stale_response() -> JSONResponse:
     return JSONResponse(error_body(error.field, error.rule), status_code=409)
 
 
+LobbyPageNumber = Annotated[int, Query(le=MAX_PAGE, description="0 for the newest tables"),
+                            Digits]
+"""The lobby's page number (a negative one reads as 0)."""
+
+
 @router.get("")
-def api_lobby(store: Store, page: WholeNumber = 0) -> LobbyPage:
+def api_lobby(store: Store, page: LobbyPageNumber = 0) -> LobbyPage:
     """Listed tables, newest first, `page` by page."""
     return lobby_page(store, max(0, page), [])
 

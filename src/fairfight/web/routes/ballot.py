@@ -52,7 +52,7 @@ from fairfight.web.ballot.tables import game_of
 from fairfight.web.ballot.work import game_work, in_game_worker
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.settings import sibling_database_url
-from fairfight.web.strict_input import Id, MaybeWholeNumber, WholeNumber, plain_rule, whole_number
+from fairfight.web.strict_input import Id, MaybeWholeNumber, plain_rule, whole_number
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -111,7 +111,7 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
 
 
 @router.get("/ballot", response_class=HTMLResponse, include_in_schema=False)
-def lobby(request: Request, store: Store, page: WholeNumber = 0) -> HTMLResponse:
+def lobby(request: Request, store: Store, page: api.LobbyPageNumber = 0) -> HTMLResponse:
     """Create a table; the listed tables, newest first; the seats this browser holds."""
     model = lobby_page(store, max(0, page), seats_in_cookies(request, store))
     return _page(request, "lobby.html", page=model)
