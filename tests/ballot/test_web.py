@@ -108,6 +108,14 @@ def test_a_refused_form_keeps_what_was_typed_and_shows_the_error_beside_it(app: 
     assert seat_view(person, table, 0)["version"] == view["version"]
 
 
+def test_a_form_version_that_is_not_digits_is_refused_naming_it(app: Any) -> None:
+    table, person, view = to_declare(app)
+    for text in ("1.0", "true", "٣", "9" * 40):
+        refused = person.post(f"/ballot/tables/{table}/seats/0/move", data={"version": text})
+        assert refused.status_code == 422 and "version: must be a whole number" in refused.text
+    assert seat_view(person, table, 0)["version"] == view["version"]
+
+
 def test_a_seat_you_hold_can_be_run_again(app: Any) -> None:
     _, person, view = to_declare(app)
     store = app.state.ballot_store

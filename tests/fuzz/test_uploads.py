@@ -70,7 +70,7 @@ def test_an_upload_just_over_the_stated_limit_gets_the_pages_own_refusal(
     assert answer.status_code == 413
     assert answer.json() == {"detail": f"archive: larger than {limit} bytes; refused",
                              "field": "archive",
-                             "message": f"larger than {limit} bytes; refused"}
+                             "message": f"larger than {limit} bytes; refused", "value": None}
     page = client.post("/api/upload/verify", files=over, headers={"accept": "text/html"})
     assert page.status_code == 413 and "text/html" in page.headers["content-type"]
     assert f"archive: larger than {limit} bytes; refused" in page.text

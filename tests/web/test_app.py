@@ -83,7 +83,7 @@ def test_rule_refusal_is_422_with_field_and_rule(client: TestClient) -> None:
     response = client.get("/api/probe/refuse")
     assert response.status_code == 422
     assert response.json() == {"detail": "faction: no such faction", "field": "faction",
-                               "message": "no such faction"}
+                               "message": "no such faction", "value": None}
 
 
 @pytest.mark.parametrize("path", ["/api/probe/crash", "/probe/crash"])

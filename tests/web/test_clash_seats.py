@@ -167,9 +167,34 @@ def test_stale_and_duplicate_commits_are_refused(app: FastAPI, creator: TestClie
 
 
 def test_an_order_for_the_other_side_is_refused(app: FastAPI, creator: TestClient) -> None:
+    """Red's unit and a unit that does not exist get the same answer: an order never tells
+    blue whether a unit it cannot see is there."""
     game, blue, _ = open_seats(app, creator)
     answer = order(blue, game, "r-front", {"stance": "march"})
-    assert answer.status_code == 422 and "belongs to red" in answer.json()["message"]
+    missing = order(blue, game, "r-nowhere", {"stance": "march"})
+    assert answer.status_code == missing.status_code == 422
+    assert answer.json()["message"] == missing.json()["message"] == "blue has no unit of that id"
+    assert answer.json()["field"] == "unit" and answer.json()["value"] == '"r-front"'
+
+
+@pytest.mark.parametrize("unit", ["", "u" * 5000, "../blue-1", "١٢", "blue 1"])
+def test_a_malformed_unit_id_is_a_422_in_one_line(
+    app: FastAPI, creator: TestClient, unit: str,
+) -> None:
+    game, blue, _ = open_seats(app, creator)
+    answer = order(blue, game, unit, {"stance": "march"})
+    assert answer.status_code == 422, answer.text[:300]
+    assert answer.json()["field"] == "unit" and "\n" not in answer.text
+    assert len(answer.json()["value"]) <= 40  # quoted back, shortened
+
+
+def test_a_lone_surrogate_in_an_order_is_a_422(app: FastAPI, creator: TestClient) -> None:
+    game, blue, _ = open_seats(app, creator)
+    body = b'{"turn": 1, "unit": "\\ud800", "orders": {"stance": "march"}}'
+    answer = blue.post(f"/api/clash/play/{game}/orders", content=body,
+                       headers={"content-type": "application/json"})
+    assert answer.status_code == 422 and answer.json()["field"] == "body"
+    assert answer.json()["message"].startswith("Invalid JSON")  # no lone surrogate is text
 
 
 def test_hot_seat_hides_the_other_sides_orders(app: FastAPI, creator: TestClient) -> None:

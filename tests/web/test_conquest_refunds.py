@@ -126,3 +126,16 @@ def test_an_older_file_without_the_table_lists_no_refunds(season_file: Path) -> 
     connection.commit()
     connection.close()
     assert season.refunds_owed(season_file) == []
+
+
+@pytest.mark.parametrize("amount", ["5", True, 5.0])
+def test_a_payment_amount_is_read_strictly(paid: TestClient, season_file: Path,
+                                           amount: object) -> None:
+    """A signed event is still an input: "5", true or 5.0 is not a whole number of dollars."""
+    body = json.dumps({"id": "evt_strict", "type": "payment.succeeded",
+                       "data": {"season": 1, "faction": _empty_pool(season_file),
+                                "amount": amount}}).encode()
+    ledger_before = season.summary(season_file).ledger
+    answer = paid.post(WEBHOOK, content=body, headers=_signed(body))
+    assert answer.status_code == 422 and answer.json()["field"] == "data.amount"
+    assert season.summary(season_file).ledger == ledger_before

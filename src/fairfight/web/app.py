@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from fairfight import __version__
@@ -17,6 +17,7 @@ from fairfight.web.json_bodies import JsonBodyLimits
 from fairfight.web.ops import install_operations, install_operations_middleware
 from fairfight.web.security import BodySizeLimit, CrossSiteGuard, SecurityHeaders
 from fairfight.web.settings import WebSettings
+from fairfight.web.strict_input import strict_json_body
 from fairfight.web.templating import templates
 from fairfight.web.warscore import wing as warscore_wing
 from fairfight.web.wing import Register
@@ -48,6 +49,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         docs_url=None,  # /api/docs is our own page (fairfight.web.ops.api_docs): the CSP
         redoc_url=None,
         openapi_url="/openapi.json",
+        dependencies=[Depends(strict_json_body)],  # every JSON body read without coercion
     )
     app.state.settings = settings
     app.state.navigation = []

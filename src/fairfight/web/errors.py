@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fairfight.core.errors import InputError, VerificationError
+from fairfight.web.strict_input import given_value, plain_rule
 from fairfight.web.templating import templates
 
 __all__ = ["ErrorBody", "error_body", "error_response", "install_error_handlers", "wants_json"]
@@ -29,6 +30,8 @@ class ErrorBody(BaseModel):
     field: str = Field(description="The input that was refused (`amount`, `body`, "
                        "`authorization`, ...); empty when the refusal names none.")
     message: str = Field(description="The rule that was broken, or what went wrong.")
+    value: str | None = Field(description="The value given, as JSON, shortened past "
+                              "40 characters; null when the refusal quotes none.")
 
 
 def wants_json(request: Request) -> bool:
@@ -39,22 +42,26 @@ def wants_json(request: Request) -> bool:
     return "application/json" in accept and "text/html" not in accept
 
 
-def error_body(field: str, message: str) -> dict[str, str]:
-    """The one JSON shape of every error: the field, the rule, and both as one line."""
+def error_body(field: str, message: str, value: str | None = None) -> dict[str, str | None]:
+    """The one JSON shape of every error: the field, the rule, the value given (when known,
+    already shortened by `shown_value`), and all three as one line."""
     one_line = " ".join(message.split())
-    return {"detail": f"{field}: {one_line}" if field else one_line, "field": field,
-            "message": one_line}
+    detail = f"{field}: {one_line}" if field else one_line
+    if value is not None:
+        detail += f" (given {value})"
+    return {"detail": detail, "field": field, "message": one_line, "value": value}
 
 
 def error_response(request: Request, status: int, field: str, message: str,
-                   headers: dict[str, str] | None = None) -> Response:
+                   headers: dict[str, str] | None = None, value: str | None = None) -> Response:
     """An error in the shape the caller reads: the JSON body for the API, the page otherwise."""
     response: Response
     if wants_json(request):
-        response = JSONResponse(error_body(field, message), status_code=status)
+        response = JSONResponse(error_body(field, message, value), status_code=status)
     else:
+        shown = message if value is None else f"{message} (given {value})"
         response = templates.TemplateResponse(
-            request, "error.html", {"status": status, "field": field, "message": message},
+            request, "error.html", {"status": status, "field": field, "message": shown},
             status_code=status,
         )
     for name, value in (headers or {}).items():
@@ -79,12 +86,12 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, error: RequestValidationError) -> Response:
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
-        message = str(first.get("msg", "invalid request")).removeprefix("Value error, ")
-        return error_response(request, 422, _field_of(tuple(first.get("loc", ()))), message)
+        return error_response(request, 422, _field_of(tuple(first.get("loc", ()))),
+                              plain_rule(first), value=given_value(first))
 
     @app.exception_handler(InputError)
     async def _input(request: Request, error: InputError) -> Response:
-        return error_response(request, 422, error.field, error.rule)
+        return error_response(request, 422, error.field, error.rule, value=error.given)
 
     @app.exception_handler(VerificationError)
     async def _verification(request: Request, error: VerificationError) -> Response:

@@ -113,7 +113,7 @@ def _one_line(field: str, message: str) -> bytes:
     import json
 
     return json.dumps({"detail": f"{field}: {message}", "field": field,
-                       "message": message}).encode()
+                       "message": message, "value": None}).encode()
 
 
 class JsonBodyLimits:

@@ -104,7 +104,7 @@ class BodySizeLimit:
             return
         limit = self._limit(scope["path"])
         too_large = ('{"detail":"request body too large","field":"body",'
-                     '"message":"at most %d bytes"}')
+                     '"message":"at most %d bytes","value":null}')
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:
@@ -215,7 +215,7 @@ class CrossSiteGuard:
                 await _plain_response(
                     send, 403,
                     '{"detail":"cross-site request refused","field":"origin",'
-                    '"message":"the request came from another site"}',
+                    '"message":"the request came from another site","value":null}',
                 )
                 return
         await self.app(scope, receive, send)

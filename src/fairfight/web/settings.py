@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from fairfight.web.ops.pools import PoolLimits
 from fairfight.web.ops.rate_limit import RateLimit
+from fairfight.web.webhook_addresses import IPNetwork, parse_ranges
 
 __all__ = ["DEFAULT_DATABASE_URL", "WebSettings", "sibling_database_url"]
 
@@ -48,6 +49,11 @@ class WebSettings(BaseSettings):
     ballot_webhooks_to_private: bool = Field(
         False, description="Let ballot seats' webhooks call loopback and private addresses "
         "(for a service on a closed network, and for tests); refused by default.",
+    )
+    ballot_webhook_allowed_ranges: str = Field(
+        "", description="Address ranges ballot webhooks may call although they are special-"
+        "purpose (comma-separated, e.g. `10.20.0.0/16, fd00:1::/64`); every other special-"
+        "purpose range stays refused.",
     )
     public_url: str | None = Field(
         None, description="The external base URL the service is reached at "
@@ -130,6 +136,16 @@ class WebSettings(BaseSettings):
         10, ge=1, le=600, description="On SIGTERM, how long requests in flight get to finish "
         "before the process stops anyway.",
     )
+
+    @field_validator("ballot_webhook_allowed_ranges")
+    @classmethod
+    def _ranges_parse(cls, text: str) -> str:
+        parse_ranges(text)
+        return text
+
+    def webhook_ranges(self) -> tuple[IPNetwork, ...]:
+        """The special-purpose ranges the operator lets ballot webhooks call."""
+        return parse_ranges(self.ballot_webhook_allowed_ranges)
 
     def rate_limits(self) -> dict[str, RateLimit]:
         """The limit of each route group (see `fairfight.web.ops.rate_limit.route_group`)."""

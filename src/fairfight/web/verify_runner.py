@@ -132,12 +132,32 @@ def run_verifier(
                        "with the verifier.py it carries")
     try:
         answer = json.loads(child.stdout[:VERIFY_OUTPUT_BYTES])
-        return Verdict(Outcome(answer["outcome"]), answer.get("place", ""),
-                       answer.get("detail", ""), list(answer.get("notes", [])))
+        verdict = Verdict(Outcome(answer["outcome"]), answer.get("place", ""),
+                          answer.get("detail", ""), list(answer.get("notes", [])))
     except (ValueError, KeyError, TypeError):
         _log.error("the verifier child stopped with status %s: %s", child.returncode,
                    child.stderr[-2000:].decode("utf-8", errors="replace"))
         return Verdict(Outcome.BROKEN, "archive", "the verifier stopped without a verdict")
+    return verdict if _all_text(verdict) else Verdict(
+        Outcome.REFUSED, verdict.place if _is_text(verdict.place) else "archive",
+        "holds text that is not valid Unicode (a lone surrogate such as \\ud800)")
+
+
+def _is_text(value: object) -> bool:
+    """Whether a value is a string UTF-8 can carry (no lone surrogate, which a JSON escape
+    such as `\\ud800` in an archive's file can make)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _all_text(verdict: Verdict) -> bool:
+    """Whether every text of a verdict can be sent on a page or in JSON as it stands."""
+    return all(_is_text(text) for text in (verdict.place, verdict.detail, *verdict.notes))
 
 
 def _answer(verdict: Verdict) -> int:

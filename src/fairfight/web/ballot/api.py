@@ -7,9 +7,9 @@ a record; a stale or repeated one is 409 "this question was already answered".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 
@@ -37,8 +37,10 @@ from fairfight.web.ballot.service import (
 from fairfight.web.ballot.tables import TablePage
 from fairfight.web.ballot.work import game_work
 from fairfight.web.errors import error_body
+from fairfight.web.strict_input import MAX_PAGE, Digits, Id, MaybeWholeNumber
 
 __all__ = [
+    "LobbyPageNumber",
     "Move",
     "Webhook",
     "api_create",
@@ -77,8 +79,13 @@ def stale_response() -> JSONResponse:
     return JSONResponse(error_body(error.field, error.rule), status_code=409)
 
 
+LobbyPageNumber = Annotated[int, Query(le=MAX_PAGE, description="0 for the newest tables"),
+                            Digits]
+"""The lobby's page number (a negative one reads as 0)."""
+
+
 @router.get("")
-def api_lobby(store: Store, page: int = 0) -> LobbyPage:
+def api_lobby(store: Store, page: LobbyPageNumber = 0) -> LobbyPage:
     """Listed tables, newest first, `page` by page."""
     return lobby_page(store, max(0, page), [])
 
@@ -108,7 +115,7 @@ def api_start(request: Request, table_id: str, store: Store) -> TablePage:
 
 @router.post("/tables/{table_id}/seats/{seat}/join")
 @game_work
-def api_join(request: Request, table_id: str, seat: int, store: Store) -> TablePage:
+def api_join(request: Request, table_id: str, seat: Id, store: Store) -> TablePage:
     """Take a seat with its token (the game starts once every seat is taken)."""
     require_seat(request, store, table_id, seat)
     store.join(table_id, seat)
@@ -117,7 +124,7 @@ def api_join(request: Request, table_id: str, seat: int, store: Store) -> TableP
 
 @router.get("/tables/{table_id}/seats/{seat}")
 @game_work
-def api_seat(request: Request, table_id: str, seat: int, store: Store) -> TablePage:
+def api_seat(request: Request, table_id: str, seat: Id, store: Store) -> TablePage:
     """The table as this seat sees it: its own hand, pack and choices, no one else's."""
     require_seat(request, store, table_id, seat)
     return view_table(store, table_id, seat, is_host(request, store, table_id))
@@ -125,7 +132,7 @@ def api_seat(request: Request, table_id: str, seat: int, store: Store) -> TableP
 
 @router.post("/tables/{table_id}/seats/{seat}/move", response_model=TablePage)
 @game_work
-def api_move(request: Request, table_id: str, seat: int, move: Move, store: Store) -> Response:
+def api_move(request: Request, table_id: str, seat: Id, move: Move, store: Store) -> Response:
     """Answer the open question; 409 when it was already answered."""
     require_seat(request, store, table_id, seat)
     must_table(store, table_id)
@@ -144,7 +151,7 @@ def api_move(request: Request, table_id: str, seat: int, move: Move, store: Stor
 
 @router.post("/tables/{table_id}/seats/{seat}/leave")
 @game_work
-def api_leave(request: Request, table_id: str, seat: int, store: Store) -> TablePage:
+def api_leave(request: Request, table_id: str, seat: Id, store: Store) -> TablePage:
     """Leave the table: the stand-in bot plays the seat to the end."""
     require_seat(request, store, table_id, seat)
     if must_table(store, table_id).status != TableStatus.PLAYING:
@@ -155,18 +162,19 @@ def api_leave(request: Request, table_id: str, seat: int, store: Store) -> Table
 
 @router.get("/tables/{table_id}/replay")
 @game_work
-def api_replay(table_id: str, store: Store, step: int | None = None) -> ReplayPage:
+def api_replay(table_id: str, store: Store, step: MaybeWholeNumber = None) -> ReplayPage:
     """The finished game after step `step` (the replay page's JSON twin)."""
     return replay_page(must_table(store, table_id), step)
 
 
 @router.post("/tables/{table_id}/seats/{seat}/webhook")
 def api_webhook(
-    request: Request, table_id: str, seat: int, hook: Webhook, store: Store
+    request: Request, table_id: str, seat: Id, hook: Webhook, store: Store
 ) -> dict[str, str]:
     """Set the seat's "your turn" webhook (http or https only; see the SSRF stance)."""
     require_seat(request, store, table_id, seat)
-    allow = bool(request.app.state.settings.ballot_webhooks_to_private)
-    url = check_webhook(hook.url, allow) if hook.url.strip() else None
+    settings = request.app.state.settings
+    allow = bool(settings.ballot_webhooks_to_private)
+    url = check_webhook(hook.url, allow, settings.webhook_ranges()) if hook.url.strip() else None
     store.set_webhook(table_id, seat, url)
     return {"webhook": url or ""}

@@ -113,8 +113,11 @@ def decision_from_form(state: GameState, seat: int, form: dict[str, Any]) -> Dec
             raise InputError("choice", "choose for, against or abstain")
         return AmendmentVote(AmendmentChoice(choice))
     if phase is Phase.DISCARD:
-        chosen = form.get("discard", [])
-        return Discards(tuple(sorted(int(c) for c in chosen if is_plain_digits(c))))
+        chosen = [str(card) for card in form.get("discard", [])]
+        for card in chosen:
+            if not is_plain_digits(card):
+                raise InputError("discard", "choose cards by their numbers", card)
+        return Discards(tuple(sorted(int(card) for card in chosen)))
     answer = str(form.get("answer", ""))
     if answer not in ("yes", "no"):
         raise InputError("answer", "answer yes or no")

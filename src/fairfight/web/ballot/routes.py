@@ -52,6 +52,7 @@ from fairfight.web.ballot.tables import game_of
 from fairfight.web.ballot.work import game_work, in_game_worker
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.settings import sibling_database_url
+from fairfight.web.strict_input import Id, MaybeWholeNumber, plain_rule, whole_number
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -97,7 +98,8 @@ def install(app: FastAPI) -> None:
     settings = app.state.settings
     store = BallotStore(ballot_database_url(settings.database_url))
     store.notify = webhook_sender(
-        settings.ballot_webhooks_to_private, settings.public_url or "http://localhost"
+        settings.ballot_webhooks_to_private, settings.public_url or "http://localhost",
+        settings.webhook_ranges(),
     )
     app.state.ballot_store = store
     app.state.ballot_streams = 0
@@ -109,7 +111,7 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
 
 
 @router.get("/ballot", response_class=HTMLResponse, include_in_schema=False)
-def lobby(request: Request, store: Store, page: int = 0) -> HTMLResponse:
+def lobby(request: Request, store: Store, page: api.LobbyPageNumber = 0) -> HTMLResponse:
     """Create a table; the listed tables, newest first; the seats this browser holds."""
     model = lobby_page(store, max(0, page), seats_in_cookies(request, store))
     return _page(request, "lobby.html", page=model)
@@ -133,18 +135,20 @@ def _spec_from_form(form: Any) -> TableSpec:
     mine = str(form.get("my_seat", "none"))
     fields = {
         "victory": str(form.get("victory", "amendment")),
-        "years": str(form.get("years", "16")),
+        "years": whole_number("years", str(form.get("years", "16"))),
         "seats": seats,
         "listed": form.get("listed") == "1",
-        "clock_bank": str(form.get("clock_bank", "0") or "0"),
-        "clock_increment": str(form.get("clock_increment", "0") or "0"),
-        "my_seat": int(mine) if is_plain_digits(mine) else None,
+        "clock_bank": whole_number("clock_bank", str(form.get("clock_bank", "0") or "0")),
+        "clock_increment": whole_number("clock_increment",
+                                        str(form.get("clock_increment", "0") or "0")),
+        "my_seat": None if mine in ("", "none") else whole_number("my_seat", mine),
     }
     try:
         return TableSpec.model_validate(fields)
     except ValidationError as error:
         first = error.errors()[0]
-        raise InputError(".".join(map(str, first["loc"])), first["msg"]) from None
+        raise InputError(".".join(map(str, first["loc"])), plain_rule(first),
+                         first.get("input")) from None
 
 
 @router.post("/ballot/tables", include_in_schema=False)
@@ -170,7 +174,7 @@ def spectator_page(request: Request, table_id: str, store: Store) -> HTMLRespons
 
 @router.get("/ballot/tables/{table_id}/join/{seat}", include_in_schema=False)
 @game_work
-def join(request: Request, table_id: str, seat: int, store: Store, token: str = "") -> Response:
+def join(request: Request, table_id: str, seat: Id, store: Store, token: str = "") -> Response:
     """An invite link: keep the token as a cookie, take the seat, go to the seat's page."""
     if not store.is_seat(table_id, seat, token):
         raise InputError("token", "this invite link is not valid")
@@ -202,14 +206,14 @@ def _seat_response(
     "/ballot/tables/{table_id}/seats/{seat}", response_class=HTMLResponse, include_in_schema=False
 )
 @game_work
-def seat_page(request: Request, table_id: str, seat: int, store: Store) -> HTMLResponse:
+def seat_page(request: Request, table_id: str, seat: Id, store: Store) -> HTMLResponse:
     """The table as this seat sees it, with the form for what it is asked."""
     require_seat(request, store, table_id, seat)
     return _seat_response(request, store, table_id, seat)
 
 
 @router.post("/ballot/tables/{table_id}/seats/{seat}/move", include_in_schema=False)
-async def move(request: Request, table_id: str, seat: int, store: Store) -> Response:
+async def move(request: Request, table_id: str, seat: Id, store: Store) -> Response:
     """Check the form; show it back for confirmation; on confirm, answer with its version.
     A refused form comes back filled in, the error beside its field."""
     require_seat(request, store, table_id, seat)
@@ -218,7 +222,7 @@ async def move(request: Request, table_id: str, seat: int, store: Store) -> Resp
 
 
 def _answer_form(
-    request: Request, table_id: str, seat: int, store: BallotStore, form: FormData
+    request: Request, table_id: str, seat: Id, store: BallotStore, form: FormData
 ) -> Response:
     """The move form's work (the game rebuilt, the answer played), off the event loop."""
     data: dict[str, Any] = {key: form.get(key) for key in form}
@@ -227,7 +231,10 @@ def _answer_form(
     version_text = str(form.get("version", ""))
     table = must_table(store, table_id)
     game = game_of(table)
-    if not is_plain_digits(version_text) or game is None or int(version_text) != table.version:
+    if not is_plain_digits(version_text):
+        return _seat_response(request, store, table_id, seat, form=data, status=422,
+                              errors={"version": "must be a whole number written in digits"})
+    if game is None or int(version_text) != table.version:
         return _seat_response(request, store, table_id, seat, notice=StaleAnswer().rule,
                               status=409)
     if seat not in game.people_asked() or str(seat) in table.pending:
@@ -252,7 +259,7 @@ def _answer_form(
 
 @router.post("/ballot/tables/{table_id}/seats/{seat}/leave", include_in_schema=False)
 @game_work
-def leave(request: Request, table_id: str, seat: int, store: Store) -> Response:
+def leave(request: Request, table_id: str, seat: Id, store: Store) -> Response:
     """Leave: the stand-in bot plays this seat to the end."""
     require_seat(request, store, table_id, seat)
     store.leave(table_id, seat)
@@ -260,13 +267,15 @@ def leave(request: Request, table_id: str, seat: int, store: Store) -> Response:
 
 
 @router.post("/ballot/tables/{table_id}/seats/{seat}/webhook", include_in_schema=False)
-async def webhook(request: Request, table_id: str, seat: int, store: Store) -> Response:
+async def webhook(request: Request, table_id: str, seat: Id, store: Store) -> Response:
     """Set (or clear) this seat's "your turn" webhook."""
     require_seat(request, store, table_id, seat)
     url = str((await request.form()).get("webhook", "")).strip()
-    allow = bool(request.app.state.settings.ballot_webhooks_to_private)
+    settings = request.app.state.settings
+    allow = bool(settings.ballot_webhooks_to_private)
     try:
-        store.set_webhook(table_id, seat, check_webhook(url, allow) if url else None)
+        store.set_webhook(table_id, seat, check_webhook(url, allow, settings.webhook_ranges())
+                          if url else None)
     except InputError as error:
         return _seat_response(request, store, table_id, seat, form={"webhook": url},
                               errors={error.field: error.rule}, status=422)
@@ -313,7 +322,7 @@ def events(request: Request, table_id: str, store: Store) -> Response:
 
 
 @router.get("/ballot/tables/{table_id}/seats/{seat}/events", include_in_schema=False)
-def seat_events(request: Request, table_id: str, seat: int, store: Store) -> Response:
+def seat_events(request: Request, table_id: str, seat: Id, store: Store) -> Response:
     """Live updates for a seat, saying when it is its turn."""
     require_seat(request, store, table_id, seat)
     return _stream(request, store, table_id, seat)
@@ -337,7 +346,9 @@ def record(table_id: str, store: Store) -> PlainTextResponse:
 @router.get("/ballot/tables/{table_id}/replay", response_class=HTMLResponse,
             include_in_schema=False)
 @game_work
-def replay(request: Request, table_id: str, store: Store, step: int | None = None) -> Response:
+def replay(
+    request: Request, table_id: str, store: Store, step: MaybeWholeNumber = None
+) -> Response:
     """The finished game at any step, with the record's verdict and the key's check."""
     table = must_table(store, table_id)
     model = replay_page(table, step)

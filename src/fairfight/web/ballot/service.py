@@ -6,7 +6,7 @@ token, the state version, the rules) happens here or in the store, once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -28,6 +28,7 @@ from fairfight.web.ballot.tables import (
     lobby_row,
     table_page,
 )
+from fairfight.web.webhook_addresses import IPNetwork
 
 __all__ = [
     "CONFIG_NAME",
@@ -218,7 +219,8 @@ def replay_page(table: TableRow, step: int | None) -> ReplayPage:
     )
 
 
-def webhook_sender(allow_private: bool, base: str) -> Callable[[str, int, int, str], None]:
+def webhook_sender(allow_private: bool, base: str, allowed: Sequence[IPNetwork] = (),
+                   ) -> Callable[[str, int, int, str], None]:
     """The store's `notify`: POST {table, seat, version, page} to the seat's webhook."""
 
     def notify(table_id: str, seat: int, version: int, url: str) -> None:
@@ -230,6 +232,6 @@ def webhook_sender(allow_private: bool, base: str) -> Callable[[str, int, int, s
             "version": version,
             "page": page,
         }
-        send_in_background(url, payload, allow_private)
+        send_in_background(url, payload, allow_private, allowed)
 
     return notify

@@ -8,7 +8,6 @@ same for every game, whoever plays it.
 from __future__ import annotations
 
 import tempfile
-from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -19,10 +18,11 @@ import yaml
 
 from fairfight.clash.generate import generate_scenario
 from fairfight.clash.panel_model import Reconciliation
-from fairfight.clash.scenario import load_scenario, parse_scenario
+from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.setpieces import siege_scenario
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError
+from fairfight.inputs import load_yaml
 from fairfight.web.clash.caps import check_scenario_size
 
 __all__ = [
@@ -67,15 +67,16 @@ def builtin_scenario(name: str) -> dict[str, Any]:
 
 
 def scenario_from_text(text: str) -> dict[str, Any]:
-    """An uploaded scenario (YAML or JSON) as plain scenario data: its size checked against
-    the caps first, then read by the command line's reader."""
-    with suppress(yaml.YAMLError):   # the reader below names a syntax error
-        check_scenario_size(yaml.safe_load(text))
+    """An uploaded scenario (YAML or JSON) as plain scenario data, read by the command line's
+    bounded reader (nesting, aliases and integers checked as it parses, so 10,000 levels are
+    refused, not a RecursionError), its size checked against the caps before the rules."""
     with tempfile.TemporaryDirectory(prefix="fairfight-scenario-") as folder:
         path = Path(folder) / "scenario.yaml"
         path.write_text(text, encoding="utf-8")
         try:
-            return world_from_scenario(load_scenario(path)).to_scenario()
+            data = load_yaml(path)
+            check_scenario_size(data)
+            return world_from_scenario(parse_scenario(data)).to_scenario()
         except InputError as error:
             if error.field == str(path):
                 raise InputError("file", error.rule) from None

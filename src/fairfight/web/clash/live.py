@@ -20,6 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from fairfight.web.clash.sandbox import clash_service
 from fairfight.web.clash.seats import seat_game
+from fairfight.web.strict_input import MaybeWholeNumber
 
 __all__ = ["HEARTBEAT_SECONDS", "live_router", "progress_of", "seat_stream"]
 
@@ -40,7 +41,7 @@ def progress_of(request: Request, game_id: str) -> tuple[str, str]:
 
 
 @live_router.get("/api/clash/play/{game_id}/stream", tags=["clash play"])
-async def seat_stream(request: Request, game_id: str, limit: int | None = None,
+async def seat_stream(request: Request, game_id: str, limit: MaybeWholeNumber = None,
                       ) -> StreamingResponse:
     """Server-sent `progress` events whenever the game moves on (`limit`: close after that
     many events, for scripts and tests)."""

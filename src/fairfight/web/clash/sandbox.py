@@ -54,6 +54,7 @@ from fairfight.web.clash.service import ClashService, Game
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.ops.pools import pooled
 from fairfight.web.settings import WebSettings, sibling_database_url
+from fairfight.web.strict_input import Id, MaybeWholeNumber
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -241,8 +242,8 @@ def _flags(fog: bool, layer: bool) -> dict[str, str]:
 
 @sandbox_router.get("/clash/game", response_class=HTMLResponse, include_in_schema=False)
 def sandbox_game(request: Request, select: str = "", target: str = "", without: str = "",
-                 fog: str = "off", stance: str = "", turn: int | None = None,
-                 event: int | None = None) -> Response:
+                 fog: str = "off", stance: str = "", turn: MaybeWholeNumber = None,
+                 event: MaybeWholeNumber = None) -> Response:
     """The board, the attack panel of the selected attack, the orders and the turn log."""
     game = _sandbox_game(request)
     if game is None:
@@ -442,6 +443,6 @@ def api_turn(request: Request) -> TurnAnswer:
 
 
 @sandbox_router.get("/api/clash/game/turns/{number}", tags=["clash sandbox"])
-def api_played_turn(request: Request, number: int) -> TurnAnswer:
+def api_played_turn(request: Request, number: Id) -> TurnAnswer:
     """A played turn's events and reconciliation lines."""
     return _turn_answer(request, _game(request), number)

@@ -37,6 +37,7 @@ from fairfight.web.clash.seats import NewTable, keep_seat, new_table, seat_game,
 from fairfight.web.clash.service import Game
 from fairfight.web.clash.table_orders import form_orders, selection
 from fairfight.web.ops.pools import run_in_pool
+from fairfight.web.strict_input import MaybeWholeNumber
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -84,8 +85,8 @@ def tables_new(request: Request, scenario: Annotated[str, Form()] = "skirmish",
 @seat_pages_router.get("/clash/play/{game_id}", response_class=HTMLResponse,
                        include_in_schema=False)
 def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
-              path: str = "", target: str = "", turn: int | None = None,
-              event: int | None = None) -> Response:
+              path: str = "", target: str = "", turn: MaybeWholeNumber = None,
+              event: MaybeWholeNumber = None) -> Response:
     """The board as your side knows it, the selected unit's orders, and the turn's log."""
     game = seat_game(request, game_id)
     service = clash_service(request)
@@ -244,8 +245,8 @@ def play_hand_over(request: Request, game_id: str, side: Annotated[str, Form()])
 
 @seat_pages_router.get("/clash/replay/{game_id}", response_class=HTMLResponse,
                        include_in_schema=False)
-def replay_page(request: Request, game_id: str, turn: int | None = None,
-                event: int | None = None) -> Response:
+def replay_page(request: Request, game_id: str, turn: MaybeWholeNumber = None,
+                event: MaybeWholeNumber = None) -> Response:
     """A finished game, turn by turn, with the whole truth (nothing is secret any more)."""
     service = clash_service(request)
     try:

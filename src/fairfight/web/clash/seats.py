@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, StrictInt
 from starlette.exceptions import HTTPException
 
 from fairfight.clash.knowledge import knowledge_view, overlay_data, player_view
-from fairfight.clash.orders import UnitOrders
+from fairfight.clash.orders import UnitId, UnitOrders
 from fairfight.clash.panel_model import Reconciliation
 from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.store import TABLE_SEAT
@@ -29,6 +29,7 @@ from fairfight.web.clash.games import COOKIE, builtin_scenario, sides_of
 from fairfight.web.clash.sandbox import clash_service, client_address
 from fairfight.web.clash.service import Game
 from fairfight.web.ops.pools import pooled
+from fairfight.web.strict_input import Id
 
 __all__ = [
     "CancelRequest",
@@ -82,7 +83,7 @@ class SeatOrder(BaseModel):
     """One unit's orders for the turn the game is at."""
 
     turn: StrictInt
-    unit: str
+    unit: UnitId
     orders: UnitOrders
 
 
@@ -90,7 +91,7 @@ class CancelRequest(BaseModel):
     """Withdraw one unit's orders (no unit: every order)."""
 
     turn: StrictInt
-    unit: str | None = None
+    unit: UnitId | None = None
 
 
 class CommitRequest(BaseModel):
@@ -261,7 +262,7 @@ def api_hand_over(request: Request, game_id: str, body: HandOver) -> SeatState:
 
 
 @seats_router.get("/api/clash/play/{game_id}/turns/{number}", tags=["clash play"])
-def api_seat_turn(request: Request, game_id: str, number: int) -> SeatTurn:
+def api_seat_turn(request: Request, game_id: str, number: Id) -> SeatTurn:
     """A played turn's events as your side saw them."""
     game = seat_game(request, game_id)
     played = clash_service(request).played(game, number)

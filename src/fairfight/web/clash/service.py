@@ -235,6 +235,9 @@ class ClashService:
               turn: int | None = None) -> None:
         """Set one unit's orders for the coming turn, checked as the engine checks them."""
         side = self._writable(game, turn)
+        unit = game.world.units.get(unit_id)
+        if unit is None or unit.player != side:  # one answer, seen or not: nothing leaks
+            raise InputError("unit", f"{side} has no unit of that id", unit_id)
         check_orders(game.world, TurnOrders(player=side, orders={unit_id: orders}))
         pending = {uid: o.model_dump(mode="json", exclude_none=True)
                    for uid, o in game.pending.items()}

@@ -75,7 +75,7 @@ def _at_text(moment: datetime, now: datetime) -> str:
 class ScheduleRequest(BaseModel):
     """A schedule as the operator sets it: daily at HH:MM (UTC), or every N minutes."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     kind: str = Field(description="daily or every")
     at: str | None = Field(None, description="daily: the UTC time of day, HH:MM")
     minutes: int | None = Field(None, description="every: minutes between slots (1 or more)")

@@ -342,7 +342,7 @@ class LedgerPage(BaseModel):
 class ContributionRequest(BaseModel):
     """A fan's contribution: a faction and a whole number of dollars."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     faction: str = Field(min_length=1, max_length=32)
     amount: int = Field(ge=0, le=10_000)
 
@@ -374,7 +374,7 @@ class RefundOwedView(BaseModel):
 class AirRequest(BaseModel):
     """How many battles to air."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     count: int = Field(1, ge=1, le=AIR_LIMIT, description=f"battles to air, 1 to {AIR_LIMIT}")
 
 
@@ -389,7 +389,7 @@ class AirResult(BaseModel):
 class BeaconRequest(BaseModel):
     """The beacon round's public randomness (and signature)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     randomness: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
     signature: str | None = Field(None, pattern=r"^[0-9a-fA-F]{2,1024}$")
 

@@ -27,7 +27,7 @@ TOLERANCE_SECONDS = 300
 
 
 class _Payment(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     season: int = Field(ge=1)
     faction: str = Field(min_length=1, max_length=32)
     amount: int = Field(ge=0, le=10_000)
@@ -36,7 +36,7 @@ class _Payment(BaseModel):
 class PaymentEvent(BaseModel):
     """A settled payment: the provider's event id and what the fan paid for."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", strict=True)  # the provider adds fields
     id: str = Field(pattern=r"^[\x21-\x7e]{1,200}$")
     type: str = Field(pattern=r"^payment\.succeeded$")
     data: _Payment

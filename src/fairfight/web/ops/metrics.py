@@ -141,7 +141,7 @@ def metrics(request: Request) -> Response:
     settings = request.app.state.settings
     if settings.metrics_token_sha256 and not _token_matches(request, settings.metrics_token_sha256):
         return Response('{"detail":"a metrics token is required","field":"authorization",'
-                        '"message":"a metrics token is required"}', status_code=401,
+                        '"message":"a metrics token is required","value":null}', status_code=401,
                         media_type="application/json",
                         headers={"WWW-Authenticate": "Bearer"})
     service_metrics: ServiceMetrics = request.app.state.metrics

@@ -1,8 +1,8 @@
 """The OpenAPI document as the API really answers: one error shape, every status, the bearer.
 
 FastAPI documents only the 200 and its own 422 (with a body shape the service never sends).
-Every refusal here has one body, `ErrorBody` (`{"detail", "field", "message"}`); this module
-declares it as `Error` and lists, on each operation, the statuses it can answer with it:
+Every refusal here has one body, `ErrorBody` (`{"detail", "field", "message", "value"}`);
+this module declares it as `Error` and lists, on each operation, the statuses it can answer with it:
 422 for any input, 404 where the path names something, 403, 409 and 413 for writes (the
 cross-site guard, conflicts, the body limit), 401 and the `operatorToken` bearer scheme on the
 operator's routes, and 429, 500 and 503 (rate limit, internal error, outage or full pool)

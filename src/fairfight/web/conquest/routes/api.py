@@ -29,6 +29,7 @@ from fairfight.web.conquest.operator import record_zip
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.service import Service, install_service
 from fairfight.web.ops.pools import run_in_pool
+from fairfight.web.strict_input import Digits
 
 __all__ = [
     "Amount",
@@ -55,9 +56,9 @@ __all__ = [
 ]
 
 router = APIRouter(prefix="/api/seasons", tags=["conquest"])
-Page = Annotated[int, Query(ge=1, le=1_000_000)]
-PerPage = Annotated[int, Query(ge=1, le=200)]
-Amount = Annotated[int, Query(ge=0, le=tables.POOL_CAP, description="dollars proposed")]
+Page = Annotated[int, Query(ge=1, le=1_000_000), Digits]
+PerPage = Annotated[int, Query(ge=1, le=200), Digits]
+Amount = Annotated[int, Query(ge=0, le=tables.POOL_CAP, description="dollars proposed"), Digits]
 
 
 def install(app: FastAPI) -> None:
@@ -74,19 +75,19 @@ def seasons(conquest: Service) -> SeasonList:
     )
 
 
-@router.get("/{season_id:int}")
+@router.get("/{season_id:id}")
 def season(season_id: int, conquest: Service) -> SeasonView:
     """The season home: commitment, beacon, engine version, standings, latest battles."""
     return views.season_view(conquest.catalog.snapshot(season_id), conquest.payments_only)
 
 
-@router.get("/{season_id:int}/standings")
+@router.get("/{season_id:id}/standings")
 def standings(season_id: int, conquest: Service) -> list[StandingRow]:
     """The standings, pools as the next battle will see them."""
     return views.season_view(conquest.catalog.snapshot(season_id), conquest.payments_only).standings
 
 
-@router.get("/{season_id:int}/battles")
+@router.get("/{season_id:id}/battles")
 def battles(
     season_id: int, conquest: Service, page: Page = 1, per_page: PerPage = 50
 ) -> BattlePage:
@@ -94,7 +95,7 @@ def battles(
     return views.battle_page(conquest.catalog.snapshot(season_id), page, per_page)
 
 
-@router.get("/{season_id:int}/battles/{number:int}")
+@router.get("/{season_id:id}/battles/{number:id}")
 def battle(season_id: int, number: int, conquest: Service) -> EpisodeView:
     """One battle's episode: sides, odds before and after, rounds, draws, result."""
     snap = conquest.catalog.snapshot(season_id)
@@ -104,7 +105,7 @@ def battle(season_id: int, number: int, conquest: Service) -> EpisodeView:
         update={"head": log_views.battle_head(conquest.catalog, season_id, number)})
 
 
-@router.get("/{season_id:int}/header")
+@router.get("/{season_id:id}/header")
 def header(season_id: int, conquest: Service) -> Response:
     """The season header (a download, `header.json` as the archive will hold it): the facts
     published before battle 1. Save it and compare it with the archive's."""
@@ -112,11 +113,11 @@ def header(season_id: int, conquest: Service) -> Response:
     return attachment(snap.summary.header, f"season-{season_id}-header.json")
 
 
-@router.get("/{season_id:int}/heads")
+@router.get("/{season_id:id}/heads")
 def heads(
     season_id: int, conquest: Service,
-    after: Annotated[int, Query(ge=0, le=2**62)] = 0,
-    limit: Annotated[int, Query(ge=1, le=log.HEADS_PAGE_LIMIT)] = log.HEADS_PAGE_LIMIT,
+    after: Annotated[int, Query(ge=0, le=2**62), Digits] = 0,
+    limit: Annotated[int, Query(ge=1, le=log.HEADS_PAGE_LIMIT), Digits] = log.HEADS_PAGE_LIMIT,
 ) -> HeadPage:
     """Every signed head of the season log, oldest first, `limit` at a time (continue from
     `next_after`), so anyone can keep them all."""
@@ -124,7 +125,7 @@ def heads(
     return log_views.heads_page(conquest.catalog, season_id, after, limit)
 
 
-@router.get("/{season_id:int}/heads/{size:int}", response_model=SignedHead)
+@router.get("/{season_id:id}/heads/{size:id}", response_model=SignedHead)
 def head(season_id: int, size: int, conquest: Service) -> Response:
     """The signed head of exactly `size` leaves (a download; size 1 covers the header)."""
     conquest.catalog.require(season_id)
@@ -132,7 +133,7 @@ def head(season_id: int, size: int, conquest: Service) -> Response:
     return attachment(found.model_dump(), f"season-{season_id}-head-{size}.json")
 
 
-@router.get("/{season_id:int}/receipts/{seq:int}", response_model=Receipt)
+@router.get("/{season_id:id}/receipts/{seq:id}", response_model=Receipt)
 def receipt(season_id: int, seq: int, conquest: Service) -> Response:
     """The receipt of ledger entry `seq` (public: a download anyone may fetch): the entry,
     its leaf, the signed head published with it and the inclusion proof."""
@@ -141,7 +142,7 @@ def receipt(season_id: int, seq: int, conquest: Service) -> Response:
     return attachment(found, f"season-{season_id}-receipt-{seq}.json")
 
 
-@router.get("/{season_id:int}/factions/{code}")
+@router.get("/{season_id:id}/factions/{code}")
 def faction(season_id: int, code: str, conquest: Service) -> FactionCard:
     """A faction's card: special and its source, holdings, battles, pool."""
     snap = conquest.catalog.snapshot(season_id)
@@ -150,14 +151,14 @@ def faction(season_id: int, code: str, conquest: Service) -> FactionCard:
     return views.faction_card(snap, code, conquest.payments_only)
 
 
-@router.get("/{season_id:int}/forecast")
+@router.get("/{season_id:id}/forecast")
 def forecast(season_id: int, conquest: Service) -> ForecastView:
     """Title odds (made in the background; `status` says whether they are ready). Never
     waits: the first request after a battle may answer `computing` or `updating`."""
     return conquest.forecasts.view(conquest.catalog.snapshot(season_id))
 
 
-@router.get("/{season_id:int}/factions/{code}/pool-effect")
+@router.get("/{season_id:id}/factions/{code}/pool-effect")
 async def pool_effect(season_id: int, code: str, amount: Amount,
                       conquest: Service) -> PoolEffectView:
     """What `amount` more in the faction's pool now would do to its title chance: two
@@ -166,11 +167,11 @@ async def pool_effect(season_id: int, code: str, amount: Amount,
     return await run_in_pool("questions", conquest.forecasts.pool_effect, snap, code, amount)
 
 
-@router.get("/{season_id:int}/map")
+@router.get("/{season_id:id}/map")
 def map_state(
     season_id: int,
     conquest: Service,
-    after: Annotated[int | None, Query(ge=0, le=1_000_000)] = None,
+    after: Annotated[int | None, Query(ge=0, le=1_000_000), Digits] = None,
 ) -> MapState:
     """Who holds each region now, or just after battle `after`."""
     snap = conquest.catalog.snapshot(season_id)
@@ -179,7 +180,7 @@ def map_state(
     return views.map_state(snap, after)
 
 
-@router.get("/{season_id:int}/ledger")
+@router.get("/{season_id:id}/ledger")
 def ledger(
     season_id: int, conquest: Service, page: Page = 1, per_page: PerPage = 100
 ) -> LedgerPage:
@@ -188,7 +189,7 @@ def ledger(
 
 
 @router.get(
-    "/{season_id:int}/record",
+    "/{season_id:id}/record",
     response_class=Response,
     responses={200: {"content": {"application/zip": {}}}},
 )
@@ -205,7 +206,7 @@ def record(season_id: int, conquest: Service) -> Response:
 
 
 @router.get(
-    "/{season_id:int}/events",
+    "/{season_id:id}/events",
     response_class=StreamingResponse,
     responses={200: {"content": {"text/event-stream": {}}}},
 )

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from fairfight.core.errors import InputError
-from fairfight.core.validation import is_plain_digits, parse_model
+from fairfight.core.validation import parse_model
 from fairfight.web.conquest import operator
 from fairfight.web.conquest.airing import ScheduleRequest
 from fairfight.web.conquest.console import console_season
@@ -24,6 +24,7 @@ from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.routes.write import client_address
 from fairfight.web.conquest.service import ConquestService, Service, install_service
 from fairfight.web.conquest.sign_in import SESSION_COOKIE, SESSION_SECONDS
+from fairfight.web.strict_input import whole_number
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -112,10 +113,7 @@ async def sign_out(request: Request, conquest: Service) -> Response:
 
 
 def _air(conquest: ConquestService, season_id: int, form: dict[str, str]) -> Any:
-    count = form.get("count") or "1"
-    if not is_plain_digits(count) or not 1 <= int(count) <= AIR_LIMIT:
-        raise InputError("count", f"must be a whole number from 1 to {AIR_LIMIT}")
-    battles = int(count)
+    battles = whole_number("count", form.get("count") or "1", 1, AIR_LIMIT)
     phrase = f"air {battles}"
     if battles > 1 and " ".join(form.get("confirm", "").split()).lower() != phrase:
         return {"season": season_id, "count": battles, "phrase": phrase,
@@ -134,7 +132,7 @@ def _schedule(conquest: ConquestService, season_id: int, action: str,
         every = form.get("minutes", "").strip()
         asked = parse_model(ScheduleRequest, {
             "kind": kind, "at": form.get("at", "").strip() if kind == "daily" else None,
-            "minutes": (every or None) if kind == "every" else None,
+            "minutes": whole_number("minutes", every) if every and kind == "every" else None,
             "start": form.get("start", "").strip() or None})
         view = airing.set(season_id, asked)
         return f"schedule set: {view.countdown.schedule_text if view.countdown else kind}"
@@ -162,7 +160,7 @@ def _act(conquest: ConquestService, season_id: int, action: str, form: dict[str,
     return operator.record_zip(catalog, season_id)
 
 
-@router.post("/{season_id:int}/{action}", response_class=HTMLResponse)
+@router.post("/{season_id:id}/{action}", response_class=HTMLResponse)
 async def console_action(request: Request, season_id: int, action: str,
                          conquest: Service) -> Response:
     """Run one console action: the session is checked first, then the form is read."""
@@ -176,8 +174,9 @@ async def console_action(request: Request, season_id: int, action: str,
     try:
         outcome = await run_in_threadpool(_act, conquest, season_id, action, form)
     except InputError as error:
+        given = "" if error.given is None else f" (given {error.given})"
         return _console(request, conquest, 422, error=f"season {season_id}: {error.field}: "
-                        f"{error.rule}")
+                        f"{error.rule}{given}")
     if isinstance(outcome, dict):
         return _console(request, conquest, confirm=outcome)
     conquest.live.poke()

@@ -27,6 +27,7 @@ from fairfight.web.conquest.rules_page import rules_html
 from fairfight.web.conquest.service import ConquestService, Service, install_service
 from fairfight.web.conquest.verification import verification
 from fairfight.web.ops.pools import run_in_pool
+from fairfight.web.strict_input import Digits
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -75,7 +76,7 @@ def rules(request: Request) -> HTMLResponse:
     return _page(request, "rules.html", body=rules_html())
 
 
-@router.get("/{season_id:int}", response_class=HTMLResponse)
+@router.get("/{season_id:id}", response_class=HTMLResponse)
 def season_home(request: Request, season_id: int, conquest: Service) -> HTMLResponse:
     """The season home: commitment, beacon, standings, latest episodes, the map."""
     snap = conquest.catalog.snapshot(season_id)
@@ -87,10 +88,10 @@ def season_home(request: Request, season_id: int, conquest: Service) -> HTMLResp
     )
 
 
-@router.get("/{season_id:int}/battles", response_class=HTMLResponse)
+@router.get("/{season_id:id}/battles", response_class=HTMLResponse)
 def battles_page(
     request: Request, season_id: int, conquest: Service,
-    page: Annotated[int, Query(ge=1, le=1_000_000)] = 1,
+    page: Annotated[int, Query(ge=1, le=1_000_000), Digits] = 1,
 ) -> HTMLResponse:
     """Every battle, newest first."""
     snap = conquest.catalog.snapshot(season_id)
@@ -98,7 +99,7 @@ def battles_page(
                  listing=views.battle_page(snap, page, 50))
 
 
-@router.get("/{season_id:int}/battles/{number:int}", response_class=HTMLResponse)
+@router.get("/{season_id:id}/battles/{number:id}", response_class=HTMLResponse)
 def episode_page(request: Request, season_id: int, number: int, conquest: Service) -> HTMLResponse:
     """One battle's episode, with the map just after it."""
     snap = conquest.catalog.snapshot(season_id)
@@ -141,19 +142,19 @@ def _receipt(conquest: ConquestService, season_id: int, seq: int | None) -> dict
         return None
 
 
-@router.get("/{season_id:int}/factions/{code}", response_class=HTMLResponse)
+@router.get("/{season_id:id}/factions/{code}", response_class=HTMLResponse)
 def faction_page(
     request: Request, season_id: int, code: str, conquest: Service,
-    added: Annotated[int | None, Query(ge=1)] = None,
+    added: Annotated[int | None, Query(ge=1), Digits] = None,
 ) -> HTMLResponse:
     """A faction's card with the form to add to its pool (a fresh key each render)."""
     return _card(request, conquest, season_id, code, added=added)
 
 
-@router.get("/{season_id:int}/factions/{code}/pool-effect", response_class=HTMLResponse)
+@router.get("/{season_id:id}/factions/{code}/pool-effect", response_class=HTMLResponse)
 async def pool_effect_page(
     request: Request, season_id: int, code: str, conquest: Service,
-    amount: Annotated[int, Query(ge=0, le=tables.POOL_CAP)],
+    amount: Annotated[int, Query(ge=0, le=tables.POOL_CAP), Digits],
 ) -> HTMLResponse:
     """The no-JavaScript answer to "what would my $X do": the card with the effect shown."""
     snap = await run_in_threadpool(conquest.catalog.snapshot, season_id)
@@ -181,10 +182,10 @@ def _record_waiting(conquest: ConquestService, season_id: int, asked: Contributi
             time.sleep(0.02)
 
 
-@router.post("/{season_id:int}/factions/{code}/contribute", response_class=HTMLResponse)
+@router.post("/{season_id:id}/factions/{code}/contribute", response_class=HTMLResponse)
 async def contribute_form(
     request: Request, season_id: int, code: str, conquest: Service,
-    amount: Annotated[int, Form(ge=0, le=10_000)],
+    amount: Annotated[int, Form(ge=0, le=10_000), Digits],
     idempotency_key: Annotated[str, Form(pattern=r"^[\x21-\x7e]{1,200}$")],
 ) -> Response:
     """The form's post: record once per rendered form, then show the card again."""
@@ -204,7 +205,7 @@ async def contribute_form(
     )
 
 
-@router.get("/{season_id:int}/verify", response_class=HTMLResponse)
+@router.get("/{season_id:id}/verify", response_class=HTMLResponse)
 def verify_page(request: Request, season_id: int, conquest: Service) -> HTMLResponse:
     """After the reveal: the seed, the checks step by step, the record and how to replay it."""
     snap = conquest.catalog.snapshot(season_id)
@@ -212,7 +213,7 @@ def verify_page(request: Request, season_id: int, conquest: Service) -> HTMLResp
                  check=verification(snap, lambda: conquest.catalog.log_files(season_id)))
 
 
-@router.get("/{season_id:int}/record.zip")
+@router.get("/{season_id:id}/record.zip")
 def record_download(season_id: int, conquest: Service) -> Response:
     """The public record, once revealed."""
     snap = conquest.catalog.snapshot(season_id)

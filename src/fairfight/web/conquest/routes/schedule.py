@@ -13,12 +13,12 @@ from fastapi import APIRouter, FastAPI, Request
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from fairfight.core.validation import parse_model
 from fairfight.web.conquest import operator
 from fairfight.web.conquest.airing import CountdownView, ScheduleRequest, ScheduleView
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.routes.write import BEARER, client_address
 from fairfight.web.conquest.service import ConquestService, Service, install_service
+from fairfight.web.strict_input import parse_json_body
 
 __all__ = [
     "PublicSchedule",
@@ -61,21 +61,21 @@ def _authorised(conquest: ConquestService, request: Request) -> None:
                        operator.bearer_token(request.headers.get("authorization")))
 
 
-@router.get("/{season_id:int}/schedule", response_model=PublicSchedule)
+@router.get("/{season_id:id}/schedule", response_model=PublicSchedule)
 def public_schedule(season_id: int, conquest: Service) -> PublicSchedule:
     """The next episode: battle, time (UTC) and the words the pages show."""
     conquest.catalog.require(season_id)
     return PublicSchedule(season=season_id, countdown=conquest.airing.countdown(season_id))
 
 
-@router.get("/{season_id:int}/operator/schedule", tags=["operator"], responses=BEARER)
+@router.get("/{season_id:id}/operator/schedule", tags=["operator"], responses=BEARER)
 async def operator_schedule(season_id: int, conquest: Service, request: Request) -> ScheduleView:
     """The schedule, its state, its lease and the latest slots with their notes."""
     _authorised(conquest, request)
     return await run_in_threadpool(conquest.airing.show, season_id)
 
 
-@router.put("/{season_id:int}/operator/schedule", tags=["operator"], responses=BEARER,
+@router.put("/{season_id:id}/operator/schedule", tags=["operator"], responses=BEARER,
             openapi_extra={"requestBody": {"required": True, "content": {
                 "application/json": {"schema": ScheduleRequest.model_json_schema()}}}})
 async def set_schedule(season_id: int, conquest: Service, request: Request) -> ScheduleView:
@@ -84,28 +84,28 @@ async def set_schedule(season_id: int, conquest: Service, request: Request) -> S
     _authorised(conquest, request)
     raw = await request.body()
     try:
-        data = json.loads(raw) if raw.strip() else {}
+        json.loads(raw) if raw.strip() else {}
     except ValueError:
         raise Refusal(400, "body", "is not JSON") from None
-    asked = parse_model(ScheduleRequest, data)
+    asked = parse_json_body(ScheduleRequest, raw)
     return await run_in_threadpool(conquest.airing.set, season_id, asked)
 
 
-@router.post("/{season_id:int}/operator/schedule/pause", tags=["operator"], responses=BEARER)
+@router.post("/{season_id:id}/operator/schedule/pause", tags=["operator"], responses=BEARER)
 async def pause_schedule(season_id: int, conquest: Service, request: Request) -> ScheduleView:
     """Pause airing: nothing airs until resumed."""
     _authorised(conquest, request)
     return await run_in_threadpool(conquest.airing.pause, season_id, True)
 
 
-@router.post("/{season_id:int}/operator/schedule/resume", tags=["operator"], responses=BEARER)
+@router.post("/{season_id:id}/operator/schedule/resume", tags=["operator"], responses=BEARER)
 async def resume_schedule(season_id: int, conquest: Service, request: Request) -> ScheduleView:
     """Resume airing from now: the slots that fell while paused are dropped, not aired."""
     _authorised(conquest, request)
     return await run_in_threadpool(conquest.airing.pause, season_id, False)
 
 
-@router.post("/{season_id:int}/operator/schedule/skip", tags=["operator"], responses=BEARER)
+@router.post("/{season_id:id}/operator/schedule/skip", tags=["operator"], responses=BEARER)
 async def skip_slot(season_id: int, conquest: Service, request: Request) -> SkipResult:
     """Pass over the next slot once (recorded as skipped); the one after airs as usual."""
     _authorised(conquest, request)

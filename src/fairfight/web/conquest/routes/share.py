@@ -13,6 +13,7 @@ import re
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+import fairfight.web.strict_input  # noqa: F401  (registers the {name:id} path convertor)
 from fairfight.web.conquest.card_drawing import RenderedCards
 from fairfight.web.conquest.feed import BattleTimes, season_feed
 from fairfight.web.conquest.service import Service
@@ -73,7 +74,7 @@ def _card_response(request: Request, card: Card, digest: str) -> Response:
                     headers={"Cache-Control": _IMMUTABLE})
 
 
-@router.get("/conquest/{season_id:int}/cards/episode-{number:int}-{digest}.png")
+@router.get("/conquest/{season_id:id}/cards/episode-{number:id}-{digest}.png")
 def episode_card_png(request: Request, season_id: int, number: int, digest: str,
                      conquest: Service) -> Response:
     """An episode's share card (1200×630 PNG)."""
@@ -83,7 +84,7 @@ def episode_card_png(request: Request, season_id: int, number: int, digest: str,
     return _card_response(request, episode_card(snap, number), digest)
 
 
-@router.get("/conquest/{season_id:int}/cards/season-{digest}.png")
+@router.get("/conquest/{season_id:id}/cards/season-{digest}.png")
 def season_card_png(request: Request, season_id: int, digest: str,
                     conquest: Service) -> Response:
     """A season's share card as of now."""
@@ -96,7 +97,7 @@ def site_card_png(request: Request, digest: str) -> Response:
     return _card_response(request, site_card(request), digest)
 
 
-@router.get("/conquest/{season_id:int}/feed.atom")
+@router.get("/conquest/{season_id:id}/feed.atom")
 def season_feed_atom(request: Request, season_id: int, conquest: Service) -> Response:
     """The season's Atom feed: an entry per aired battle."""
     snap = conquest.catalog.snapshot(season_id)
@@ -106,7 +107,7 @@ def season_feed_atom(request: Request, season_id: int, conquest: Service) -> Res
                     headers={"Cache-Control": "public, max-age=60"})
 
 
-@router.get("/embed/seasons/{season_id:int}", response_class=HTMLResponse)
+@router.get("/embed/seasons/{season_id:id}", response_class=HTMLResponse)
 def embed_season(request: Request, season_id: int, conquest: Service) -> HTMLResponse:
     """The season in a frame for another site: standings, the next battle, the latest result.
     The only page that may be framed (`fairfight.web.security.FRAMEABLE_PREFIXES`)."""

@@ -30,6 +30,7 @@ from fairfight.web.conquest.models import (
 from fairfight.web.conquest.payments import SIGNATURE_HEADER, verified_event
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.service import ConquestService, Service, install_service
+from fairfight.web.strict_input import parse_json_body
 
 __all__ = [
     "BEARER",
@@ -55,7 +56,7 @@ def install(app: FastAPI) -> None:
 
 
 @router.post(
-    "/seasons/{season_id:int}/contributions",
+    "/seasons/{season_id:id}/contributions",
     status_code=201,
     response_model=Contribution,
     responses={
@@ -135,10 +136,10 @@ async def _body(request: Request, model: type[M]) -> M:
     """Read and parse the body, only once the token has passed."""
     raw = await request.body()
     try:
-        data = json.loads(raw) if raw.strip() else {}
+        json.loads(raw) if raw.strip() else {}
     except ValueError:
         raise Refusal(400, "body", "is not JSON") from None
-    return parse_model(model, data)
+    return parse_json_body(model, raw)
 
 
 def _json_body(model: type[BaseModel]) -> dict[str, Any]:
@@ -153,7 +154,7 @@ BEARER: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.post("/seasons/{season_id:int}/operator/air", tags=["operator"], responses=BEARER,
+@router.post("/seasons/{season_id:id}/operator/air", tags=["operator"], responses=BEARER,
              openapi_extra=_json_body(AirRequest))
 async def air(season_id: int, conquest: Service, request: Request) -> AirResult:
     """Air the next battle, or the next `count` (1 to 10; operator token required)."""
@@ -164,7 +165,7 @@ async def air(season_id: int, conquest: Service, request: Request) -> AirResult:
     return result
 
 
-@router.post("/seasons/{season_id:int}/operator/beacon", tags=["operator"], responses=BEARER,
+@router.post("/seasons/{season_id:id}/operator/beacon", tags=["operator"], responses=BEARER,
              openapi_extra=_json_body(BeaconRequest))
 async def beacon(season_id: int, conquest: Service, request: Request) -> dict[str, str]:
     """Record the beacon round once it is out: its randomness and BLS signature, checked with
@@ -174,7 +175,7 @@ async def beacon(season_id: int, conquest: Service, request: Request) -> dict[st
     return await run_in_threadpool(operator.record_beacon, conquest.catalog, season_id, value)
 
 
-@router.post("/seasons/{season_id:int}/operator/reveal", tags=["operator"], responses=BEARER)
+@router.post("/seasons/{season_id:id}/operator/reveal", tags=["operator"], responses=BEARER)
 async def reveal_seed(season_id: int, conquest: Service, request: Request) -> RevealResult:
     """Publish the seed once the season is over (operator token required)."""
     _authorised(conquest, request)
@@ -182,7 +183,7 @@ async def reveal_seed(season_id: int, conquest: Service, request: Request) -> Re
 
 
 @router.get(
-    "/seasons/{season_id:int}/operator/export",
+    "/seasons/{season_id:id}/operator/export",
     tags=["operator"],
     response_class=Response,
     responses={200: {"content": {"application/zip": {}}}, **BEARER},
