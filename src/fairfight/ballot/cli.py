@@ -337,6 +337,7 @@ def simulate(
     make_bots(names)
     modes = [m.value for m in VictoryMode] if victory == "all" else victory.split(",")
     configs = [named_config(config, mode) for mode in modes]
+    executor = executor_for(jobs, scheduler) if scheduler is not None else None
     results = []
     with Progress(
         *Progress.get_default_columns()[:1],
@@ -355,7 +356,7 @@ def simulate(
                     specs,
                     jobs,
                     lambda n: bar.advance(task, n),
-                    executor_for(jobs, scheduler) if scheduler else None,
+                    executor,
                 )
                 results.append(metrics(summaries, rules_config.victory))
         except KeyboardInterrupt:

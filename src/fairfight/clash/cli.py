@@ -199,7 +199,7 @@ def sweep(
     started = time.perf_counter_ns()
     with _progress("monotonicity sweep", int(indices.shape[0])) as progress:
         report = run_sweep(indices, workers=workers, progress=progress,
-                           executor=executor_for(1, scheduler) if scheduler else None)
+                           executor=executor_for(1, scheduler) if scheduler is not None else None)
     elapsed_ms = (time.perf_counter_ns() - started) // 1_000_000
     summary = {"clashes": report.clashes, "evaluations": report.evaluations,
                "violations": report.violations, "elapsed_ms": elapsed_ms,

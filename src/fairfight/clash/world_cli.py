@@ -213,7 +213,7 @@ def _playtest(
     from fairfight.core.executor import executor_for
 
     report = run_playtest(games, jobs=jobs, turns=turns,
-                          executor=executor_for(1, scheduler) if scheduler else None)
+                          executor=executor_for(1, scheduler) if scheduler is not None else None)
     if as_json:
         emit_json(report)
     else:
