@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from fairfight.ballot.elections import Event
 from fairfight.ballot.engine import advance, new_game, requested_seats
@@ -44,6 +44,7 @@ __all__ = [
     "check_key",
     "load_record",
     "paused_record",
+    "pause_point",
     "read_paused",
     "record_game",
     "record_lines",
@@ -97,8 +98,8 @@ class RecordPause(BaseModel):
 
     event: Literal["pause"]
     key: str = Field(pattern=KEY_PATTERN)
-    year: int
-    phase: str
+    year: StrictInt
+    phase: Phase
 
 
 def check_key(key: str) -> str:
@@ -149,12 +150,19 @@ def paused_record(
     config: BallotConfig, key: str, names: Sequence[str], events: list[Event]
 ) -> list[Event]:
     """The lines of a game stopped between two steps: header, the events so far, the pause."""
-    year, phase = config.start_year, Phase.DRAFT.value
-    for event in events:
-        if event.get("event") == "decision":
-            year, phase = event["year"], event["phase"]
+    year, phase = pause_point(config, events)
     pause = RecordPause(event="pause", key=key, year=year, phase=phase)
     return [_header(config, key, names), *events, pause.model_dump(mode="json")]
+
+
+def pause_point(config: BallotConfig, events: Sequence[Any]) -> tuple[int, Phase]:
+    """The year and phase a game stopped after `events` waits at: those of its last decision,
+    or the first draft of its first year. The pause line records it; resuming checks it."""
+    year, phase = config.start_year, Phase.DRAFT
+    for event in events:
+        if isinstance(event, dict) and event.get("event") == "decision":
+            year, phase = event.get("year"), event.get("phase")
+    return year, phase
 
 
 class PausedGame(BaseModel):
@@ -167,25 +175,46 @@ class PausedGame(BaseModel):
     events: list[Event]
 
 
+def _line_problem(error: ValidationError, line: int) -> InputError:
+    """The first problem of a record line, naming the line, the field, the rule and the value."""
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or "line"
+    given = quoted(repr(first.get("input")), 60)
+    return InputError("--resume", f"line {line}: {field}: {first['msg']} (given {given})")
+
+
 def read_paused(lines: list[Event]) -> PausedGame:
-    """Check a paused record's header and pause line (the key against the commitment)."""
+    """Check a paused record's header and every field of its pause line: the key against the
+    commitment, the year and phase against where the recorded events stop."""
     if len(lines) < 2:
         raise InputError("resume", "a paused record has a header line and a pause line")
     try:
         header = RecordHeader.model_validate(lines[0])
     except ValidationError as error:
-        location = ".".join(str(part) for part in error.errors()[0]["loc"])
-        raise InputError("resume", f"line 1: {location}: {error.errors()[0]['msg']}") from None
+        raise _line_problem(error, 1) from None
     last = lines[-1]
     if isinstance(last, dict) and last.get("event") == "reveal":
         raise InputError("resume", "this game is over; check it with `fairfight ballot replay`")
+    if not isinstance(last, dict) or last.get("event") != PAUSE_EVENT:
+        raise InputError("--resume", f"line {len(lines)}: expected the pause line "
+                         '({"event": "pause", ...}) at the end of a paused record')
     try:
         pause = RecordPause.model_validate(last)
-    except ValidationError:
-        raise InputError("resume", f"line {len(lines)}: expected the pause line") from None
+    except ValidationError as error:
+        raise _line_problem(error, len(lines)) from None
     if key_commitment(pause.key) != header.commitment:
         raise InputError("resume", f"line {len(lines)}: the key does not match the commitment")
-    return PausedGame(header=header, pause=pause, events=lines[1:-1])
+    config, events = header.config, lines[1:-1]
+    if not config.start_year <= pause.year <= config.last_year():
+        raise InputError("--resume", f"line {len(lines)}: year: {quoted(str(pause.year), 40)} "
+                         f"is outside the game's years ({config.start_year} to "
+                         f"{config.last_year()})")
+    year, phase = pause_point(config, events)
+    if (pause.year, pause.phase) != (year, phase):
+        raise InputError("--resume", f"line {len(lines)}: the pause line says {pause.year} "
+                         f"{pause.phase}, but the recorded events stop at "
+                         f"{quoted(str(year), 40)} {quoted(str(phase), 40)}")
+    return PausedGame(header=header, pause=pause, events=events)
 
 
 def resume_game(
