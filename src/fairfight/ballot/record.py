@@ -29,6 +29,7 @@ from fairfight.core.records import (
     quoted,
     write_jsonl,
 )
+from fairfight.core.validation import input_error_from_validation
 from fairfight.inputs import load_jsonl
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "RecordPause",
     "RecordReveal",
     "check_key",
+    "coerced_field",
     "load_record",
     "paused_record",
     "pause_point",
@@ -177,10 +179,36 @@ class PausedGame(BaseModel):
 
 def _line_problem(error: ValidationError, line: int) -> InputError:
     """The first problem of a record line, naming the line, the field, the rule and the value."""
-    first = error.errors()[0]
-    field = ".".join(str(part) for part in first["loc"]) or "line"
-    given = quoted(repr(first.get("input")), 60)
-    return InputError("--resume", f"line {line}: {field}: {first['msg']} (given {given})")
+    problem = input_error_from_validation(error)
+    given = quoted(repr(error.errors()[0].get("input")), 60)
+    return InputError("--resume", f"line {line}: {problem.field}: {problem.rule} (given {given})")
+
+
+def coerced_field(given: Any, read: Any, path: str = "") -> str | None:
+    """The first field whose value a model took only by converting it (`true` or `"5"` for a
+    number, `5.0` for a whole one), as `path: given ...`; None when every value was taken as
+    written. `read` is the model's dump in JSON mode; fields `given` lacks are not compared."""
+    if isinstance(given, dict) and isinstance(read, dict):
+        for key, value in given.items():
+            if key in read:
+                found = coerced_field(value, read[key], f"{path}.{key}" if path else key)
+                if found is not None:
+                    return found
+        return None
+    if isinstance(given, list) and isinstance(read, list) and len(given) == len(read):
+        for index, (value, other) in enumerate(zip(given, read, strict=True)):
+            found = coerced_field(value, other, f"{path}[{index}]")
+            if found is not None:
+                return found
+        return None
+    if type(given) is type(read) and given == read:
+        return None
+    return f"{path or 'value'}: {quoted(repr(given), 40)} is not of the field's type"
+
+
+def _taken_as_written(model: BaseModel, given: Any) -> str | None:
+    """Why `model`, validated from `given`, is not exactly what the line says, or None."""
+    return coerced_field(given, model.model_dump(mode="json"))
 
 
 def read_paused(lines: list[Event]) -> PausedGame:
@@ -202,6 +230,10 @@ def read_paused(lines: list[Event]) -> PausedGame:
         pause = RecordPause.model_validate(last)
     except ValidationError as error:
         raise _line_problem(error, len(lines)) from None
+    for number, model, given in ((1, header, lines[0]), (len(lines), pause, last)):
+        coerced = _taken_as_written(model, given)
+        if coerced is not None:
+            raise InputError("--resume", f"line {number}: {coerced}")
     if key_commitment(pause.key) != header.commitment:
         raise InputError("resume", f"line {len(lines)}: the key does not match the commitment")
     config, events = header.config, lines[1:-1]
@@ -282,10 +314,13 @@ def verify_record(lines: list[Event]) -> GameState:
         header = RecordHeader.model_validate(lines[0])
         reveal = RecordReveal.model_validate(lines[-1])
     except ValidationError as error:
-        first = error.errors()[0]
         place = "line 1" if error.title == "RecordHeader" else f"line {len(lines)}"
-        location = ".".join(str(part) for part in first["loc"])
-        raise VerificationError(place, f"{location}: {first['msg']}") from None
+        problem = input_error_from_validation(error)
+        raise VerificationError(place, f"{problem.field}: {problem.rule}") from None
+    for number, model, given in ((1, header, lines[0]), (len(lines), reveal, lines[-1])):
+        coerced = _taken_as_written(model, given)
+        if coerced is not None:
+            raise VerificationError(f"line {number}", coerced)
     bots = _header_players(header, reveal, len(lines))
     if key_commitment(reveal.key) != header.commitment:
         raise VerificationError(
