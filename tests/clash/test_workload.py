@@ -3,6 +3,7 @@ a dense front is planned with the bounded search, and a turn over budget even so
 
 from __future__ import annotations
 
+import itertools
 import json
 import resource
 import subprocess
@@ -12,8 +13,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from fairfight.clash import tables as t
+from fairfight.clash.engagement import AttackOrder, ClashPlan, eligible_supporters, plan_clash
 from fairfight.clash.knowledge import attack_candidates, knowledge_view
 from fairfight.clash.scenario import load_scenario, parse_scenario
+from fairfight.clash.spec import stance_may_initiate
 from fairfight.clash.workload import (
     DEFAULT_TURN_WORK,
     SUPPORT_CHOICES,
@@ -124,3 +128,38 @@ def test_the_1000_unit_front_plays_a_turn_within_500_mb(tmp_path: Path) -> None:
     replayed = subprocess.run([sys.executable, "-m", "fairfight", "clash", "replay",
                                str(record)], capture_output=True, text=True, check=False)
     assert replayed.returncode == 0, replayed.stderr
+
+
+def _one_at_a_time(view: World, player: str) -> list[ClashPlan]:
+    """The AI's plans built the plain way: `plan_clash` for every choice of supporters."""
+    plans = []
+    for unit in list(view.units.values()):
+        if unit.player != player or unit.cls.atk == 0 or unit.strength < 1:
+            continue
+        stance = unit.stance
+        if not stance_may_initiate(stance):
+            unit.stance = t.Stance.ADVANCE
+        for target in view.board.neighbours[unit.tile]:
+            if not view.hostile_at(player, target):
+                continue
+            ids = [u.id for u in eligible_supporters(view, unit, target)]
+            for choice in [(), *((i,) for i in ids), *itertools.combinations(ids, 2)]:
+                plan = plan_clash(view, AttackOrder(t.Kind.ASSAULT, unit.id, target, choice))
+                if plan is not None:
+                    plans.append(plan)
+        unit.stance = stance
+    return plans
+
+
+@pytest.mark.parametrize("world", ["belvoir-wood", "siege", "front"])
+def test_plans_built_together_equal_plans_built_one_at_a_time(world: str) -> None:
+    found = (_front(60) if world == "front"
+             else world_from_scenario(load_scenario(SCENARIOS[0].parent / f"{world}.yaml")))
+    for player in found.sides:
+        view = knowledge_view(found, player)
+        together = attack_candidates(view, player, combinations=True)
+        alone = _one_at_a_time(view, player)
+        assert len(together) == len(alone) > 0
+        for built, plain in zip(together, alone, strict=True):
+            assert built == plain
+            assert built.spec.column_row() == plain.spec.column_row()

@@ -22,6 +22,7 @@ from fairfight.clash.engagement import (
     AttackOrder,
     ClashPlan,
     eligible_supporters,
+    plan_assaults,
     plan_clash,
     retreat_candidates,
     support_contribution,
@@ -164,16 +165,15 @@ def attack_candidates(view: World, player: str, *, combinations: bool = False,
         for target in view.board.neighbours[unit.tile]:
             if not view.hostile_at(player, target):
                 continue
-            choices: list[tuple[str, ...] | None] = [None]
             if combinations:
                 ids = [u.id for u in strongest_supporters(view, unit, target,
                                                           support_choices)]
-                choices = [(), *((i,) for i in ids), *itertools.combinations(ids, 2)]
-            for supporters in choices:
-                plan = plan_clash(view, AttackOrder(t.Kind.ASSAULT, unit.id, target,
-                                                    supporters))
-                if plan is not None:
-                    plans.append(plan)
+                plans += plan_assaults(view, unit.id, target, [
+                    (), *((i,) for i in ids), *itertools.combinations(ids, 2)])
+                continue
+            plan = plan_clash(view, AttackOrder(t.Kind.ASSAULT, unit.id, target, None))
+            if plan is not None:
+                plans.append(plan)
         unit.stance = stance
     return plans
 
