@@ -44,7 +44,8 @@ def paused() -> list[Any]:
     _, lines = record_game(config, KEY, make_bots(NAMES))
     body = lines[1:-1]
     cut = [n for n, event in enumerate(body) if event["event"] == "decision"][30]
-    return json.loads(json.dumps(paused_record(config, KEY, NAMES, body[: cut + 1])))
+    saved: list[Any] = json.loads(json.dumps(paused_record(config, KEY, NAMES, body[: cut + 1])))
+    return saved
 
 
 def _resume(lines: list[Any] | bytes, folder: Path, *extra: str) -> Any:

@@ -157,10 +157,12 @@ def paused_record(
     return [_header(config, key, names), *events, pause.model_dump(mode="json")]
 
 
-def pause_point(config: BallotConfig, events: Sequence[Any]) -> tuple[int, Phase]:
-    """The year and phase a game stopped after `events` waits at: those of its last decision,
-    or the first draft of its first year. The pause line records it; resuming checks it."""
-    year, phase = config.start_year, Phase.DRAFT
+def pause_point(config: BallotConfig, events: Sequence[Any]) -> tuple[Any, Any]:
+    """The year and phase a game stopped after `events` waits at: those of its last decision
+    (as recorded), or the first draft of its first year. The pause line records it; resuming
+    checks it."""
+    year: Any = config.start_year
+    phase: Any = Phase.DRAFT
     for event in events:
         if isinstance(event, dict) and event.get("event") == "decision":
             year, phase = event.get("year"), event.get("phase")
