@@ -334,6 +334,10 @@ def verify_record(lines: list[Event]) -> GameState:
         raise VerificationError(f"line {position + 2}", "events after the end of the game")
     if list(state.last_scores) != reveal.scores or list(state.winners) != reveal.winners:
         raise VerificationError(f"line {len(lines)}", "final scores or winners differ")
+    if reveal.reason != state.end_reason:
+        raise VerificationError(f"line {len(lines)}", f"reason: recorded "
+                                f"{quoted(repr(reveal.reason), 40)}, recomputed "
+                                f"{state.end_reason!r}")
     return state
 
 
