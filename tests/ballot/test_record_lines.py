@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from fairfight.ballot.bots import make_bots
-from fairfight.ballot.record import coerced_field, record_game, verify_record
-from fairfight.ballot.rules import named_config
+from fairfight.ballot import make_bots, named_config, record_game
+from fairfight.ballot.record import coerced_field, verify_record
 from fairfight.core.errors import VerificationError
 
 PLAYERS = ["pollster", "machine", "pollster", "machine"]

@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from fairfight.ballot.bots import make_bots
-from fairfight.ballot.record import paused_record, record_game
-from fairfight.ballot.rules import named_config
+from fairfight.ballot import make_bots, named_config, record_game
+from fairfight.ballot.record import paused_record
 from tests.fuzz.conftest import assert_refused, invoke
 from tests.fuzz.hostile_records import (
     HOSTILE_VALUES,
