@@ -27,6 +27,7 @@ from fairfight.clash.setpieces import siege_scenario
 from fairfight.clash.spec import parse_spec
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError
+from fairfight.core.text import check_yaml_nesting
 from fairfight.web.clash.caps import check_scenario_size
 
 __all__ = [
@@ -73,7 +74,9 @@ def builtin_scenario(name: str) -> dict[str, Any]:
 
 def scenario_from_text(text: str) -> dict[str, Any]:
     """An uploaded scenario (YAML or JSON) as plain scenario data: its size checked against
-    the caps first, then read by the command line's reader."""
+    the caps first, then read by the command line's reader. Its nesting is measured on the
+    text before any parser sees it (a file 10,000 deep would reach the parser's recursion)."""
+    check_yaml_nesting(text, "file")
     with suppress(yaml.YAMLError):   # the reader below names a syntax error
         check_scenario_size(yaml.safe_load(text))
     with tempfile.TemporaryDirectory(prefix="fairfight-scenario-") as folder:
