@@ -51,3 +51,14 @@ def test_coerced_field_names_the_path() -> None:
     assert coerced_field({"a": [1, True]}, {"a": [1, 1]}) == "a[1]: True is not of the field's type"
     assert coerced_field({"a": 1}, {"a": 1, "b": 2}) is None   # defaults are not compared
     assert coerced_field({"a": "x"}, {"a": "x"}) is None
+
+
+@pytest.mark.parametrize("kind", [[1, 2, 3], {"a": 1}, 7, None])
+def test_a_decision_type_of_any_shape_is_a_named_difference(kind: Any) -> None:
+    lines = copy.deepcopy(list(recorded()))
+    number = next(n for n, line in enumerate(lines) if line.get("event") == "decision")
+    lines[number]["choice"]["type"] = kind
+    with pytest.raises(VerificationError) as caught:
+        verify_record(lines)
+    assert caught.value.place == f"line {number + 1}"
+    assert "choice.type: not a decision" in caught.value.detail
