@@ -37,7 +37,7 @@ MAX_ACTIONS_PER_TURN = 1_000
 """Actions plus move steps of one turn, all sides together (the Cascade's work); the web's cap."""
 DEFAULT_TURN_WORK = 20_000
 """The work units a turn may take on the command line unless raised (--max-work): a plan
-costs about 0.6 ms and 8 KB held until the AI ranks them, so 20,000 is about 12 s and 160 MB
+costs about 0.3 ms and 3 KB held until the AI ranks them, so 20,000 is about 6 s and 60 MB
 on one core; the built-in scenarios need under 100."""
 MAX_TURN_WORK = 10_000_000
 """The most --max-work may allow."""
@@ -127,4 +127,4 @@ def plan_turn_work(world: World, players: Iterable[str], orders: Mapping[str, An
         f"turn {world.turn} would weigh {full.plans:,} AI plans ({bounded.plans:,} with only "
         f"the {SUPPORT_CHOICES} strongest supporters of each assault) and run {steps:,} actions "
         f"and steps: {bounded.total:,} work units at the least, over the budget of {budget:,} "
-        f"(a unit is about 0.6 ms and 8 KB); raise it with --max-work {bounded.total}")
+        f"(a unit is about 0.3 ms and 3 KB); raise it with --max-work {bounded.total}")

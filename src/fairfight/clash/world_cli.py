@@ -33,7 +33,7 @@ __all__ = [
 JSON_HELP = "Print JSON (one line)."
 _MAX_WORK = typer.Option(
     DEFAULT_TURN_WORK, "--max-work", min=1, max=MAX_TURN_WORK,
-    help="Most work units a turn may take (AI plans plus order steps, about 0.6 ms and 8 KB "
+    help="Most work units a turn may take (AI plans plus order steps, about 0.3 ms and 3 KB "
          "each): over it the AI weighs fewer supporters, then the turn is refused.")
 
 
