@@ -9,7 +9,7 @@ run takes every case.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,9 +73,13 @@ def _line_text(value: Any) -> str:
     return json.dumps(value).replace(f'"{_DEEP}"', DEEP_TEXT)
 
 
-def hostile_records(lines: list[Any]) -> Iterator[HostileRecord]:
-    """Every one-place break of a record given as its parsed lines."""
+def hostile_records(lines: list[Any],
+                    only: Collection[int] | None = None) -> Iterator[HostileRecord]:
+    """Every one-place break of a record given as its parsed lines (of the lines numbered in
+    `only`, from 1, when given; the rest stay as they are)."""
     for number, line in enumerate(lines, start=1):
+        if only is not None and number not in only:
+            continue
         for kind, bad in HOSTILE_VALUES.items():
             changed = [*lines[: number - 1], bad, *lines[number:]]
             yield HostileRecord(f"line {number} whole {kind}", _encode(changed))
