@@ -40,7 +40,8 @@ HOSTILE_VALUES: dict[str, Any] = {
 
 @dataclass(frozen=True, slots=True)
 class HostileRecord:
-    """One broken record: its name (line, path, kind) and its bytes."""
+    """One broken record: its name (line, path, kind, and "same-type" when the new value has
+    the old one's JSON type) and its bytes."""
 
     name: str
     data: bytes
@@ -82,12 +83,24 @@ def hostile_records(lines: list[Any],
             continue
         for kind, bad in HOSTILE_VALUES.items():
             changed = [*lines[: number - 1], bad, *lines[number:]]
-            yield HostileRecord(f"line {number} whole {kind}", _encode(changed))
+            yield HostileRecord(f"line {number} whole {kind}{_same(line, bad)}", _encode(changed))
         for path in paths(line):
             where = ".".join(str(step) for step in path)
+            old = line
+            for step in path:
+                old = old[step]
             for kind, bad in HOSTILE_VALUES.items():
                 changed = [*lines[: number - 1], with_value(line, path, bad), *lines[number:]]
-                yield HostileRecord(f"line {number} {where} {kind}", _encode(changed))
+                yield HostileRecord(f"line {number} {where} {kind}{_same(old, bad)}",
+                                    _encode(changed))
+
+
+def _same(old: Any, new: Any) -> str:
+    """" same-type" when the new value has the JSON type of the one it replaces (it may then
+    be a valid value: another word in a free-text field), else nothing."""
+    kinds = (bool, int, str, list, dict, type(None))
+    kind = next((k for k in kinds if isinstance(old, k)), None)
+    return " same-type" if kind is not None and type(new) is kind else ""
 
 
 def _encode(lines: list[Any]) -> bytes:
