@@ -2,8 +2,9 @@
 
 A file is checked before it is opened (regular files only, so a named pipe or a device never
 blocks us), read with a size cap, decoded as strict UTF-8 and parsed with bounded work:
-nesting depth, integer length, duplicate keys, and YAML aliases counted as they expand (so
-a "billion laughs" file is refused after a bounded walk). Every refusal is an InputError
+nesting depth (measured on the text before any parser runs, `core.text`), integer length,
+duplicate keys, lone surrogates, and YAML aliases counted as they expand (so a "billion
+laughs" file is refused after a bounded walk). Every refusal is an InputError
 naming the file, and where it can the place inside it. Output paths are checked the same
 way, before any work is done.
 """
@@ -19,6 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from fairfight.core.errors import InputError
 from fairfight.core.records import ReadRefusal, json_lines
+from fairfight.core.text import (
+    MAX_DEPTH,
+    check_json_nesting,
+    check_yaml_nesting,
+    require_valid_unicode,
+)
 from fairfight.core.validation import is_plain_digits
 
 if TYPE_CHECKING:  # YAML is imported only by the commands that read it
@@ -53,8 +60,6 @@ MAX_YAML_NODES = 200_000
 DEFAULT_RECORD_MB = 64
 RECORD_LIMIT_ENV = "FAIRFIGHT_MAX_RECORD_MB"
 """Environment variable raising the cap on record files (game records, season histories)."""
-MAX_DEPTH = 64
-"""Deepest nesting of lists and mappings accepted; real files stay under ten levels."""
 MAX_INT_DIGITS = 40
 """Longest integer accepted; every count and stat of every ruleset fits in far fewer digits."""
 _READ_CHUNK = 1 << 16
@@ -202,8 +207,10 @@ def parse_json(text: str, where: str, *, fractions: bool = False) -> Any:
 
     Every number in this project's own files is an integer, so `8e6` or `1.5` is refused with
     the path of the field that holds it. `fractions=True` is for formats made elsewhere whose
-    numbers are measurements (GeoJSON coordinates): they are read as floats.
+    numbers are measurements (GeoJSON coordinates): they are read as floats. The nesting is
+    measured on the text first, and every string is checked for lone surrogates after.
     """
+    check_json_nesting(text, where)
     try:
         value = json.loads(
             text, object_pairs_hook=_unique_object, parse_int=_whole_number,
@@ -215,11 +222,10 @@ def parse_json(text: str, where: str, *, fractions: bool = False) -> Any:
         ) from None
     except _Refused as error:
         raise InputError(where, str(error)) from None
-    except RecursionError:
-        raise InputError(where, f"nested more than {MAX_DEPTH} levels deep") from None
     problem = _first_problem(value)
     if problem is not None:
         raise InputError(f"{where}: {problem[0][:120]}", problem[1])
+    require_valid_unicode(value, where, text)
     return value
 
 
@@ -310,6 +316,7 @@ def load_yaml(path: Path, limit: int = MAX_YAML_BYTES) -> Any:
 
     text = read_text(path, limit)
     where = str(path)
+    check_yaml_nesting(text, where)
     try:
         _check_events(text, where)
         loader = _loader()(text)
@@ -318,7 +325,9 @@ def load_yaml(path: Path, limit: int = MAX_YAML_BYTES) -> Any:
             if root is None:
                 return None
             _NodeWalk(where).visit(root, "", 1)
-            return loader.construct_document(root)
+            value = loader.construct_document(root)
+            require_valid_unicode(value, where, text)
+            return value
         finally:
             loader.dispose()
     except InputError:

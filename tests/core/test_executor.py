@@ -7,18 +7,21 @@ path.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
 
+from fairfight.core.errors import InputError
 from fairfight.core.executor import (
     DaskExecutor,
     InProcess,
     LocalProcesses,
     Threads,
     executor_for,
+    scheduler_address,
 )
 
 
@@ -59,7 +62,9 @@ def test_threads_keep_chunk_order_and_give_the_forecast_of_one_thread() -> None:
 def test_executor_for_reads_the_command_line() -> None:
     assert isinstance(executor_for(1), InProcess)
     assert isinstance(executor_for(3), LocalProcesses)
-    assert isinstance(executor_for(3, "tcp://127.0.0.1:1"), DaskExecutor)
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        port = listening.getsockname()[1]
+        assert isinstance(executor_for(3, f"tcp://127.0.0.1:{port}"), DaskExecutor)
     with pytest.raises(ValueError, match="workers"):
         LocalProcesses(0)
 
@@ -74,6 +79,32 @@ def test_an_unreachable_scheduler_is_one_clear_error(monkeypatch: pytest.MonkeyP
     executor = DaskExecutor("tcp://127.0.0.1:9")
     with pytest.raises(ValueError, match="scheduler: cannot reach"):
         executor.map(_square_plus, CHUNKS)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("tcp://127.0.0.1:8786", ("127.0.0.1", 8786)), ("tls://sched.example:1", ("sched.example", 1)),
+    ("node-3:65535", ("node-3", 65535)), ("tcp://[::1]:8786", ("::1", 8786)),
+])
+def test_scheduler_addresses_are_read(text: str, expected: tuple[str, int]) -> None:
+    assert scheduler_address(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "garbage", "", "tcp://", "tcp://host", "tcp://host:", "tcp://host:0", "tcp://host:65536",
+    "tcp://host:8786/path", "http://host:8786", "tcp://ho st:1", "tcp://host:８７", "-host:1",
+    "tcp://host:1\n", "tcp://\ud800:1", "tcp://" + "a" * 300 + ":1",
+])
+def test_a_malformed_scheduler_address_is_refused_before_any_connection(text: str) -> None:
+    with pytest.raises(InputError, match="is not a scheduler address") as caught:
+        executor_for(1, text)
+    assert caught.value.field == "--scheduler"
+
+
+def test_an_address_nothing_answers_at_is_refused_by_the_connect_probe() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        port = listening.getsockname()[1]   # closed again below: nothing listens there
+    with pytest.raises(InputError, match=f"cannot reach tcp://127.0.0.1:{port}"):
+        executor_for(1, f"tcp://127.0.0.1:{port}")
 
 
 @pytest.fixture(scope="module")

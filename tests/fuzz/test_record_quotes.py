@@ -37,4 +37,4 @@ def test_a_clash_record_with_ai_players_not_a_list_is_one_line(tmp_path: Path) -
     changed = {**json.loads(header), "ai_players": 5}
     record.write_text(f"{json.dumps(changed)}\n{turn}\n", encoding="utf-8")
     line = assert_refused(invoke("clash", "replay", record), codes=(2,))
-    assert "ai_players must be a list of player ids" in line
+    assert "ai_players: must be a list of player ids" in line

@@ -25,7 +25,9 @@ if TYPE_CHECKING:  # the engine is imported only when a command runs
     from fairfight.ballot.tables import BallotConfig
 
 __all__ = [
+    "DEFAULT_CONFIG",
     "DEFAULT_MAX_EDGE",
+    "DEFAULT_PLAYERS",
     "EXIT_INTERRUPTED",
     "MAX_GAMES",
     "MAX_ODDS_EDGE",
@@ -47,6 +49,10 @@ MAX_GAMES = 1_000_000
 MODES_PER_TABLE = 3
 """Modes side by side in one metrics table, so it fits 80 columns."""
 EXIT_INTERRUPTED = 130
+DEFAULT_PLAYERS = "pollster,machine,pollster,machine"
+"""The bots `play` seats when --players is not given."""
+DEFAULT_CONFIG = "as-written-plus"
+"""The named config `play` uses when --config is not given."""
 
 
 def _bot_names(players: str) -> list[str]:
@@ -137,10 +143,10 @@ def _narrate(event: Event, human: int) -> None:
 @app.command()
 @guarded
 def play(
-    players: str = typer.Option("pollster,machine,pollster,machine", help="bots by seat"),
+    players: str | None = typer.Option(None, help=f"bots by seat (default {DEFAULT_PLAYERS})"),
     human: int | None = typer.Option(None, help="seat number played at this terminal"),
     seed: str | None = typer.Option(None, help="64 hex digits or a game number (default: fresh)"),
-    config: str = typer.Option("as-written-plus", help="named config"),
+    config: str | None = typer.Option(None, help=f"named config (default {DEFAULT_CONFIG})"),
     victory: str | None = typer.Option(None, help="victory mode"),
     record: Path | None = typer.Option(None, help="write the game record (JSON Lines) here"),
     years: int | None = typer.Option(None, help="stop after this many years"),
@@ -175,8 +181,8 @@ def play(
         raise InputError("years", "must be at least 1")
     paused = None
     if resume is not None:
-        if years is not None or seed is not None or human is not None:
-            raise InputError("--resume", "the saved game fixes its seats and key; drop them")
+        _refuse_fixed_by_resume(players=players, config=config, victory=victory, seed=seed,
+                                human=human, years=years)
         paused = read_paused(load_record(resume))
         rules_config, key = paused.header.config, paused.pause.key
         names = paused.header.players
@@ -188,9 +194,9 @@ def play(
         record = record or resume
         check_output_file(record)
     else:
-        rules_config = named_config(config, victory)
+        rules_config = named_config(config if config is not None else DEFAULT_CONFIG, victory)
         key = check_key(seed) if seed is not None else new_seed()
-        bot_names = _bot_names(players)
+        bot_names = _bot_names(players if players is not None else DEFAULT_PLAYERS)
     seated = _players(bot_names, human)
     so_far: list[Event] = list(paused.events) if paused is not None else []
 
@@ -233,6 +239,14 @@ def play(
     console.print(f"seed {key}")
     if record is not None:
         console.print(f"Record written to {record}", markup=False)
+
+
+def _refuse_fixed_by_resume(**given: object) -> None:
+    """Refuse, naming them, the options a saved game fixes when they come with --resume."""
+    fixed = [f"--{name}" for name, value in given.items() if value is not None]
+    if fixed:
+        raise InputError("--resume", f"the saved game fixes its seats, players, config, "
+                         f"victory, key and length; drop {', '.join(fixed)}")
 
 
 def _print_standings(
@@ -335,6 +349,7 @@ def simulate(
     make_bots(names)
     modes = [m.value for m in VictoryMode] if victory == "all" else victory.split(",")
     configs = [named_config(config, mode) for mode in modes]
+    executor = executor_for(jobs, scheduler) if scheduler is not None else None
     results = []
     with Progress(
         *Progress.get_default_columns()[:1],
@@ -353,7 +368,7 @@ def simulate(
                     specs,
                     jobs,
                     lambda n: bar.advance(task, n),
-                    executor_for(jobs, scheduler) if scheduler else None,
+                    executor,
                 )
                 results.append(metrics(summaries, rules_config.victory))
         except KeyboardInterrupt:

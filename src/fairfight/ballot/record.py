@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from fairfight.ballot.elections import Event
 from fairfight.ballot.engine import advance, new_game, requested_seats
@@ -29,6 +29,7 @@ from fairfight.core.records import (
     quoted,
     write_jsonl,
 )
+from fairfight.core.validation import input_error_from_validation
 from fairfight.inputs import load_jsonl
 
 __all__ = [
@@ -42,8 +43,10 @@ __all__ = [
     "RecordPause",
     "RecordReveal",
     "check_key",
+    "coerced_field",
     "load_record",
     "paused_record",
+    "pause_point",
     "read_paused",
     "record_game",
     "record_lines",
@@ -97,8 +100,8 @@ class RecordPause(BaseModel):
 
     event: Literal["pause"]
     key: str = Field(pattern=KEY_PATTERN)
-    year: int
-    phase: str
+    year: StrictInt
+    phase: Phase
 
 
 def check_key(key: str) -> str:
@@ -149,12 +152,21 @@ def paused_record(
     config: BallotConfig, key: str, names: Sequence[str], events: list[Event]
 ) -> list[Event]:
     """The lines of a game stopped between two steps: header, the events so far, the pause."""
-    year, phase = config.start_year, Phase.DRAFT.value
-    for event in events:
-        if event.get("event") == "decision":
-            year, phase = event["year"], event["phase"]
+    year, phase = pause_point(config, events)
     pause = RecordPause(event="pause", key=key, year=year, phase=phase)
     return [_header(config, key, names), *events, pause.model_dump(mode="json")]
+
+
+def pause_point(config: BallotConfig, events: Sequence[Any]) -> tuple[Any, Any]:
+    """The year and phase a game stopped after `events` waits at: those of its last decision
+    (as recorded), or the first draft of its first year. The pause line records it; resuming
+    checks it."""
+    year: Any = config.start_year
+    phase: Any = Phase.DRAFT
+    for event in events:
+        if isinstance(event, dict) and event.get("event") == "decision":
+            year, phase = event.get("year"), event.get("phase")
+    return year, phase
 
 
 class PausedGame(BaseModel):
@@ -167,25 +179,76 @@ class PausedGame(BaseModel):
     events: list[Event]
 
 
+def _line_problem(error: ValidationError, line: int) -> InputError:
+    """The first problem of a record line, naming the line, the field, the rule and the value."""
+    problem = input_error_from_validation(error)
+    given = quoted(repr(error.errors()[0].get("input")), 60)
+    return InputError("--resume", f"line {line}: {problem.field}: {problem.rule} (given {given})")
+
+
+def coerced_field(given: Any, read: Any, path: str = "") -> str | None:
+    """The first field whose value a model took only by converting it (`true` or `"5"` for a
+    number, `5.0` for a whole one), as `path: given ...`; None when every value was taken as
+    written. `read` is the model's dump in JSON mode; fields `given` lacks are not compared."""
+    if isinstance(given, dict) and isinstance(read, dict):
+        for key, value in given.items():
+            if key in read:
+                found = coerced_field(value, read[key], f"{path}.{key}" if path else key)
+                if found is not None:
+                    return found
+        return None
+    if isinstance(given, list) and isinstance(read, list) and len(given) == len(read):
+        for index, (value, other) in enumerate(zip(given, read, strict=True)):
+            found = coerced_field(value, other, f"{path}[{index}]")
+            if found is not None:
+                return found
+        return None
+    if type(given) is type(read) and given == read:
+        return None
+    return f"{path or 'value'}: {quoted(repr(given), 40)} is not of the field's type"
+
+
+def _taken_as_written(model: BaseModel, given: Any) -> str | None:
+    """Why `model`, validated from `given`, is not exactly what the line says, or None."""
+    return coerced_field(given, model.model_dump(mode="json"))
+
+
 def read_paused(lines: list[Event]) -> PausedGame:
-    """Check a paused record's header and pause line (the key against the commitment)."""
+    """Check a paused record's header and every field of its pause line: the key against the
+    commitment, the year and phase against where the recorded events stop."""
     if len(lines) < 2:
         raise InputError("resume", "a paused record has a header line and a pause line")
     try:
         header = RecordHeader.model_validate(lines[0])
     except ValidationError as error:
-        location = ".".join(str(part) for part in error.errors()[0]["loc"])
-        raise InputError("resume", f"line 1: {location}: {error.errors()[0]['msg']}") from None
+        raise _line_problem(error, 1) from None
     last = lines[-1]
     if isinstance(last, dict) and last.get("event") == "reveal":
         raise InputError("resume", "this game is over; check it with `fairfight ballot replay`")
+    if not isinstance(last, dict) or last.get("event") != PAUSE_EVENT:
+        raise InputError("--resume", f"line {len(lines)}: expected the pause line "
+                         '({"event": "pause", ...}) at the end of a paused record')
     try:
         pause = RecordPause.model_validate(last)
-    except ValidationError:
-        raise InputError("resume", f"line {len(lines)}: expected the pause line") from None
+    except ValidationError as error:
+        raise _line_problem(error, len(lines)) from None
+    for number, model, given in ((1, header, lines[0]), (len(lines), pause, last)):
+        coerced = _taken_as_written(model, given)
+        if coerced is not None:
+            raise InputError("--resume", f"line {number}: {coerced}")
     if key_commitment(pause.key) != header.commitment:
         raise InputError("resume", f"line {len(lines)}: the key does not match the commitment")
-    return PausedGame(header=header, pause=pause, events=lines[1:-1])
+    config, events = header.config, lines[1:-1]
+    if not config.start_year <= pause.year <= config.last_year():
+        raise InputError("--resume", f"line {len(lines)}: year: {quoted(str(pause.year), 40)} "
+                         f"is outside the game's years ({config.start_year} to "
+                         f"{config.last_year()})")
+    year, phase = pause_point(config, events)
+    if (pause.year, pause.phase) != (year, phase):
+        raise InputError("--resume", f"line {len(lines)}: the pause line says {pause.year} "
+                         f"{pause.phase}, but the recorded events stop at "
+                         f"{quoted(str(year), 40)} {quoted(str(phase), 40)}")
+    return PausedGame(header=header, pause=pause, events=events)
 
 
 def resume_game(
@@ -253,10 +316,13 @@ def verify_record(lines: list[Event]) -> GameState:
         header = RecordHeader.model_validate(lines[0])
         reveal = RecordReveal.model_validate(lines[-1])
     except ValidationError as error:
-        first = error.errors()[0]
         place = "line 1" if error.title == "RecordHeader" else f"line {len(lines)}"
-        location = ".".join(str(part) for part in first["loc"])
-        raise VerificationError(place, f"{location}: {first['msg']}") from None
+        problem = input_error_from_validation(error)
+        raise VerificationError(place, f"{problem.field}: {problem.rule}") from None
+    for number, model, given in ((1, header, lines[0]), (len(lines), reveal, lines[-1])):
+        coerced = _taken_as_written(model, given)
+        if coerced is not None:
+            raise VerificationError(f"line {number}", coerced)
     bots = _header_players(header, reveal, len(lines))
     if key_commitment(reveal.key) != header.commitment:
         raise VerificationError(
@@ -268,6 +334,10 @@ def verify_record(lines: list[Event]) -> GameState:
         raise VerificationError(f"line {position + 2}", "events after the end of the game")
     if list(state.last_scores) != reveal.scores or list(state.winners) != reveal.winners:
         raise VerificationError(f"line {len(lines)}", "final scores or winners differ")
+    if reveal.reason != state.end_reason:
+        raise VerificationError(f"line {len(lines)}", f"reason: recorded "
+                                f"{quoted(repr(reveal.reason), 40)}, recomputed "
+                                f"{state.end_reason!r}")
     return state
 
 

@@ -360,7 +360,8 @@ def decision_from_data(data: Any, where: str = "choice") -> Decision:
     A ValueError names the field (`choice.entries[1].card: ...`), so a replay can say which
     part of a recorded decision is malformed.
     """
-    if not isinstance(data, dict) or data.get("type") not in DECISIONS:
+    kind = data.get("type") if isinstance(data, dict) else None
+    if not isinstance(kind, str) or kind not in DECISIONS:   # a list is not even hashable
         raise ValueError(f"{where}.type: not a decision ({', '.join(DECISIONS)})")
     result: Decision = _typed(data, DECISIONS[data["type"]], where)
     return result

@@ -105,12 +105,13 @@ def _explain(item: dict[str, Any], plan: ClashPlan, view: World) -> str:
             f"{item['falter_permille']}‰, we lose {low}–{high}")
 
 
-def ai_orders(world: World, player: str) -> TurnOrders:
-    """Orders for every unit of `player`, each with its reason."""
+def ai_orders(world: World, player: str, support_choices: int | None = None) -> TurnOrders:
+    """Orders for every unit of `player`, each with its reason; `support_choices` bounds the
+    supporters weighed per assault (`workload.plan_turn_work` says when a turn needs it)."""
     view = knowledge_view(world, player)
     own = [u for u in view.units.values() if u.player == player]
     orders: dict[str, UnitOrders] = {}
-    plans = attack_candidates(view, player, combinations=True)
+    plans = attack_candidates(view, player, combinations=True, support_choices=support_choices)
     chosen: dict[int, int] = {}
     committed: set[str] = set()
     if plans:

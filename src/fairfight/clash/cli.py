@@ -185,11 +185,11 @@ def sweep(
     from fairfight.clash.invariants import run_sweep
     from fairfight.core.executor import executor_for
 
+    executor = executor_for(1, scheduler) if scheduler is not None else None
     indices = np.arange(0, SWEEP_SIZE, 1 if full else SAMPLE_STRIDE, dtype=np.int64)
     started = time.perf_counter_ns()
     with _progress("monotonicity sweep", int(indices.shape[0])) as progress:
-        report = run_sweep(indices, workers=workers, progress=progress,
-                           executor=executor_for(1, scheduler) if scheduler else None)
+        report = run_sweep(indices, workers=workers, progress=progress, executor=executor)
     elapsed_ms = (time.perf_counter_ns() - started) // 1_000_000
     summary = {"clashes": report.clashes, "evaluations": report.evaluations,
                "violations": report.violations, "elapsed_ms": elapsed_ms,

@@ -11,7 +11,7 @@ reads only the view it is given, so the truth and a player's knowledge build ali
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fairfight.clash import tables as t
@@ -35,6 +35,7 @@ __all__ = [
     "edge_mods",
     "eligible_supporters",
     "may_support",
+    "plan_assaults",
     "plan_clash",
     "reflex_disengages",
     "retreat_candidates",
@@ -321,6 +322,33 @@ def plan_clash(view: World, order: AttackOrder) -> ClashPlan | None:
         defender=defender.id, stack=tuple(u.id for u in stack),
         candidates=tuple(candidates), destination=destination,
         defender_in_city=defender_in_city, ignored_supporters=tuple(ignored))
+
+
+def plan_assaults(view: World, lead_id: str, target: int,
+                  choices: Sequence[tuple[str, ...]]) -> list[ClashPlan]:
+    """`plan_clash` of one lead's assault on one tile for each choice of supporters, in order.
+
+    Only the supporters differ from one choice to the next, so the defending stack, its
+    retreat, the flankers and the edge terms are worked out once (an AI weighing every pair of
+    a dense front's supporters asks for dozens of choices a tile)."""
+    base = plan_clash(view, AttackOrder(t.Kind.ASSAULT, lead_id, target, ()))
+    if base is None:
+        return []
+    eligible = {u.id: u for u in eligible_supporters(view, view.units[lead_id], target)}
+    fighters: dict[str, Combatant] = {}
+    plans = []
+    for choice in choices:
+        chosen = [eligible[i] for i in dict.fromkeys(choice) if i in eligible]
+        chosen = chosen[:t.MAX_SUPPORTERS]
+        ids = tuple(u.id for u in chosen)
+        for unit in chosen:
+            if unit.id not in fighters:
+                fighters[unit.id] = combatant(view, unit)
+        spec = base.spec.model_copy(update={"supporters": tuple(fighters[i] for i in ids)})
+        plans.append(replace(
+            base, spec=spec, order=AttackOrder(t.Kind.ASSAULT, lead_id, target, choice),
+            supporters=ids, ignored_supporters=tuple(i for i in choice if i not in ids)))
+    return plans
 
 
 def build_clash_spec(view: World, order: AttackOrder) -> ClashSpec | None:

@@ -22,8 +22,10 @@ from fairfight.clash.engagement import (
     AttackOrder,
     ClashPlan,
     eligible_supporters,
+    plan_assaults,
     plan_clash,
     retreat_candidates,
+    support_contribution,
 )
 from fairfight.clash.fog import FogField, FogPreview, preview_under_fog
 from fairfight.clash.spec import stance_may_initiate
@@ -44,6 +46,7 @@ __all__ = [
     "overlay",
     "overlay_data",
     "player_view",
+    "strongest_supporters",
 ]
 
 CONTACT_RANGE = 2
@@ -146,11 +149,12 @@ def fog_preview(view: World, plan: ClashPlan) -> FogPreview:
     return preview_under_fog(plan.spec, unknown, defender_in_city=plan.defender_in_city)
 
 
-def attack_candidates(view: World, player: str, *,
-                      combinations: bool = False) -> list[ClashPlan]:
+def attack_candidates(view: World, player: str, *, combinations: bool = False,
+                      support_choices: int | None = None) -> list[ClashPlan]:
     """Every assault the player's units could make from where they stand, in the Stance
     they would attack in (a marching unit as if in Advance): with automatic support, or
-    with every choice of up to two eligible supporters when `combinations` is set."""
+    with every choice of up to two eligible supporters when `combinations` is set (among the
+    `support_choices` strongest only, when given: the bounded search of a dense front)."""
     plans: list[ClashPlan] = []
     for unit in view.units.values():
         if unit.player != player or unit.cls.atk == 0 or unit.strength < 1:
@@ -161,17 +165,29 @@ def attack_candidates(view: World, player: str, *,
         for target in view.board.neighbours[unit.tile]:
             if not view.hostile_at(player, target):
                 continue
-            choices: list[tuple[str, ...] | None] = [None]
             if combinations:
-                ids = [u.id for u in eligible_supporters(view, unit, target)]
-                choices = [(), *((i,) for i in ids), *itertools.combinations(ids, 2)]
-            for supporters in choices:
-                plan = plan_clash(view, AttackOrder(t.Kind.ASSAULT, unit.id, target,
-                                                    supporters))
-                if plan is not None:
-                    plans.append(plan)
+                ids = [u.id for u in strongest_supporters(view, unit, target,
+                                                          support_choices)]
+                plans += plan_assaults(view, unit.id, target, [
+                    (), *((i,) for i in ids), *itertools.combinations(ids, 2)])
+                continue
+            plan = plan_clash(view, AttackOrder(t.Kind.ASSAULT, unit.id, target, None))
+            if plan is not None:
+                plans.append(plan)
         unit.stance = stance
     return plans
+
+
+def strongest_supporters(view: World, lead: Unit, target: int,
+                         limit: int | None = None) -> list[Unit]:
+    """The eligible supporters of an assault in sequence order; with a `limit`, only that many
+    of the strongest (by contribution, then sequence, as the automatic choice ranks [CB-390])."""
+    eligible = eligible_supporters(view, lead, target)
+    if limit is None or len(eligible) <= limit:
+        return eligible
+    terrain = view.board.terrain[target]
+    ranked = sorted(eligible, key=lambda u: (-support_contribution(view, u, terrain), u.seq))
+    return sorted(ranked[:limit], key=lambda u: u.seq)
 
 
 @dataclass(frozen=True, slots=True)

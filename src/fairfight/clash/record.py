@@ -18,11 +18,13 @@ from typing import Any
 from fairfight.clash import tables as t
 from fairfight.clash.orders import TurnOrders, parse_orders
 from fairfight.clash.scenario import Scenario, parse_scenario
+from fairfight.clash.schemas import RECORD_FORMAT, RecordTurn
 from fairfight.clash.turn import TurnResult, run_turn
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core import records
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.core.records import canonical_json, quoted
+from fairfight.core.validation import parse_model
 from fairfight.inputs import load_jsonl
 
 __all__ = [
@@ -33,9 +35,6 @@ __all__ = [
     "merge_orders",
     "replay_record",
 ]
-
-RECORD_FORMAT = "fairfight-clash-game/1"
-
 
 def merge_orders(parts: list[TurnOrders]) -> TurnOrders:
     """Orders of several players for one turn, as one set."""
@@ -89,24 +88,53 @@ class GameRecord:
 
 
 def load_record(path: Path) -> GameRecord:
-    """Read a record; a malformed one is an input error naming the line."""
-    rows = [value for _, value in load_jsonl(path)]   # the shared sturdy reader
-    if not rows:
-        raise InputError(str(path), "an empty file is not a game record")
-    header = rows[0]
-    if not isinstance(header, dict) or header.get("format") != RECORD_FORMAT:
-        raise InputError(f"{path}:1", f"not a clash game record ({RECORD_FORMAT})")
-    if header.get("combat_logic_version") != t.COMBAT_LOGIC_VERSION:
-        raise InputError(f"{path}:1", "recorded with another combat logic version "
-                         f"({quoted(repr(header.get('combat_logic_version')), 40)}), this is "
-                         f"{t.COMBAT_LOGIC_VERSION}")
-    ai_players = header.get("ai_players", [])
-    if not isinstance(ai_players, list) or not all(isinstance(p, str) for p in ai_players):
-        raise InputError(f"{path}:1", "ai_players must be a list of player ids")
-    for number, row in enumerate(rows[1:], start=2):
+    """Read a record; a malformed one is an input error naming the line and the field.
+
+    The lines are read one at a time and each is checked (its types included) before the next
+    is read, so a file that goes wrong early is refused early, holding nothing."""
+    header: tuple[Scenario, tuple[str, ...]] | None = None
+    turns: list[dict[str, Any]] = []
+    for number, row in load_jsonl(path):   # the shared sturdy reader
+        if header is None:
+            header = _read_header(f"{path}:{number}", row)
+            continue
         if not isinstance(row, dict) or not {"turn", "orders", "events"} <= set(row):
             raise InputError(f"{path}:{number}", "a turn line needs turn, orders and events")
-    return GameRecord(parse_scenario(header.get("scenario")), tuple(ai_players), rows[1:])
+        try:
+            parse_model(RecordTurn, row)
+        except InputError as error:
+            raise InputError(f"{path}:{number}: {error.field}", error.rule) from None
+        turns.append(row)
+    if header is None:
+        raise InputError(str(path), "an empty file is not a game record")
+    return GameRecord(header[0], header[1], turns)
+
+
+def _read_header(where: str, header: Any) -> tuple[Scenario, tuple[str, ...]]:
+    """The scenario and the AI's players of a record's first line, every field checked."""
+    if not isinstance(header, dict) or header.get("format") != RECORD_FORMAT:
+        raise InputError(where, f"not a clash game record ({RECORD_FORMAT})")
+    version = header.get("combat_logic_version")
+    if type(version) is not int or version != t.COMBAT_LOGIC_VERSION:
+        raise InputError(where, "recorded with another combat logic version "
+                         f"({quoted(repr(version), 40)}), this is {t.COMBAT_LOGIC_VERSION}")
+    ai_players = header.get("ai_players", [])
+    if not isinstance(ai_players, list) or not all(isinstance(p, str) for p in ai_players):
+        raise InputError(f"{where}: ai_players", "must be a list of player ids")
+    try:
+        scenario = parse_scenario(header.get("scenario"))
+    except InputError as error:
+        raise InputError(f"{where}: scenario.{error.field}", error.rule) from None
+    players = [player.id for player in scenario.players]
+    for index, player in enumerate(ai_players):
+        if player not in players:
+            raise InputError(f"{where}: ai_players[{index}]",
+                             f"{quoted(repr(player), 40)} is not a player of the scenario "
+                             f"(its players: {', '.join(players)})")
+        if player in ai_players[:index]:
+            raise InputError(f"{where}: ai_players[{index}]",
+                             f"{quoted(repr(player), 40)} is named twice")
+    return scenario, tuple(ai_players)
 
 
 def first_difference(recorded: Any, replayed: Any, where: str = "") -> str | None:

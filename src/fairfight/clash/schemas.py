@@ -17,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from fairfight.clash import tables as t
 from fairfight.clash.exchange import DefenderFate
 from fairfight.clash.orders import TurnOrders
-from fairfight.clash.record import RECORD_FORMAT
 from fairfight.clash.scenario import Scenario, scenario_schema
 from fairfight.clash.spec import ClashSpec
 
@@ -30,12 +29,15 @@ __all__ = [
     "Event",
     "OutcomeModel",
     "ParticipantAfter",
+    "RECORD_FORMAT",
     "RecordHeader",
     "RecordTurn",
     "SCHEMA_KINDS",
     "json_schema",
 ]
 
+RECORD_FORMAT = "fairfight-clash-game/1"
+"""The `format` of a game record's header line."""
 SCHEMA_KINDS = ("scenario", "orders", "record", "outcome")
 """The documents `json_schema` describes."""
 EVENT_KINDS = (

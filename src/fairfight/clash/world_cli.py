@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from fairfight.console import console, emit_json, guarded
+from fairfight.clash.workload import DEFAULT_TURN_WORK, MAX_TURN_WORK
+from fairfight.console import console, emit_json, error_console, guarded
 from fairfight.core.errors import InputError
 from fairfight.core.validation import is_plain_digits
 from fairfight.inputs import load_yaml
@@ -30,6 +31,10 @@ __all__ = [
 ]
 
 JSON_HELP = "Print JSON (one line)."
+_MAX_WORK = typer.Option(
+    DEFAULT_TURN_WORK, "--max-work", min=1, max=MAX_TURN_WORK,
+    help="Most work units a turn may take (AI plans plus order steps, about 0.3 ms and 3 KB "
+         "each): over it the AI weighs fewer supporters, then the turn is refused.")
 
 
 def _ai_players(world: World, choice: str) -> tuple[str, ...]:
@@ -73,12 +78,21 @@ def _summary(events: list[dict[str, Any]]) -> str:
 
 
 def _play_turn(record: GameRecord, world: World, given: TurnOrders | None,
-               quiet: bool) -> tuple[World, list[dict[str, Any]]]:
+               quiet: bool, max_work: int) -> tuple[World, list[dict[str, Any]]]:
     from fairfight.clash.ai import ai_orders
     from fairfight.clash.record import merge_orders
+    from fairfight.clash.workload import plan_turn_work
 
-    parts = [ai_orders(world, player) for player in record.ai_players
-             if given is None or given.player != player]
+    players = [player for player in record.ai_players
+               if given is None or given.player != player]
+    orders = given.model_dump(mode="json", exclude_none=True)["orders"] if given else {}
+    work = plan_turn_work(world, players, orders, max_work)
+    if work.support_choices is not None and not quiet:
+        error_console.print(
+            f"turn {world.turn}: a dense front; the AI weighs the {work.support_choices} "
+            f"strongest supporters of each assault ({work.plans:,} plans; --max-work "
+            "raises the budget for the full search)", markup=False)
+    parts = [ai_orders(world, player, work.support_choices) for player in players]
     if given is not None:
         parts.append(given)   # a unit named in the file follows the file, not the AI
     result = record.play(world, merge_orders(parts))
@@ -96,6 +110,7 @@ def _play(
     turns: int = typer.Option(1, min=0, max=500, help="Turns to play now."),
     ai: str = typer.Option("all", help="Players the AI plays: all, none, p1, p2 or ids."),
     record: Path = typer.Option(..., "--record", help="Game record to create (JSON Lines)."),
+    max_work: int = _MAX_WORK,
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Start a game from a scenario and play turns; players not given to the AI stand."""
@@ -111,7 +126,7 @@ def _play(
     world = game.start()
     game.ai_players = _ai_players(world, ai)
     for _ in range(turns):
-        world, _events = _play_turn(game, world, None, as_json)
+        world, _events = _play_turn(game, world, None, as_json, max_work)
     _save(game, record)
     if as_json:
         emit_json({"record": str(record), "turns": len(game.turns),
@@ -124,6 +139,7 @@ def _turn(
     game_file: Path = typer.Argument(..., help="Game record."),
     orders: Path = typer.Option(None, "--orders",
                                 help="Orders (YAML or JSON); without it, only the AI's."),
+    max_work: int = _MAX_WORK,
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Play one turn: the file's orders, plus the AI's for the players it plays."""
@@ -133,7 +149,7 @@ def _turn(
     game = load_record(game_file)
     world = game.world()
     given = parse_orders(world, load_yaml(orders)) if orders is not None else None
-    _, events = _play_turn(game, world, given, as_json)
+    _, events = _play_turn(game, world, given, as_json, max_work)
     _save(game, game_file)
     if as_json:
         emit_json({"turn": world.turn, "events": events})
@@ -213,7 +229,7 @@ def _playtest(
     from fairfight.core.executor import executor_for
 
     report = run_playtest(games, jobs=jobs, turns=turns,
-                          executor=executor_for(1, scheduler) if scheduler else None)
+                          executor=executor_for(1, scheduler) if scheduler is not None else None)
     if as_json:
         emit_json(report)
     else:

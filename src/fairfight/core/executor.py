@@ -8,7 +8,9 @@ executor runs it; they always come back in chunk order.
 from __future__ import annotations
 
 import multiprocessing
+import re
 import signal
+import socket
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import (
@@ -20,6 +22,8 @@ from concurrent.futures import (
 )
 from typing import Any, Protocol
 
+from fairfight.core.errors import InputError
+
 __all__ = [
     "DaskExecutor",
     "Executor",
@@ -28,10 +32,12 @@ __all__ = [
     "MANAGER_EXIT_SECONDS",
     "POLL_SECONDS",
     "Progress",
+    "SCHEDULER_CONNECT_SECONDS",
     "Threads",
     "WorkerPool",
     "executor_for",
     "in_process",
+    "scheduler_address",
     "stop_pool",
 ]
 
@@ -41,6 +47,13 @@ MANAGER_EXIT_SECONDS = 10.0
 """How long a stopped pool waits for its manager thread to finish."""
 POLL_SECONDS = 0.1
 """How often a waiting pool looks for a noted Ctrl-C."""
+SCHEDULER_CONNECT_SECONDS = 2.0
+"""How long a scheduler address is given to accept a connection before it is refused as
+unreachable (a scheduler on the same network answers in milliseconds)."""
+_SCHEDULER = re.compile(
+    r"(?:(?P<scheme>tcp|tls)://)?(?P<host>\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9](?:[A-Za-z0-9.-]"
+    r"{0,251}[A-Za-z0-9])?):(?P<port>[0-9]{1,5})", re.ASCII)
+_SCHEDULER_FORM = "write tcp://HOST:PORT, for example tcp://127.0.0.1:8786"
 
 
 def _start_worker(setup: Callable[[], None] | None) -> None:
@@ -210,13 +223,45 @@ class LocalProcesses(_SpreadOver):
             return pool.gather([pool.submit(function, *chunk) for chunk in chunks], progress)
 
 
+def scheduler_address(text: str) -> tuple[str, int]:
+    """The host and port of a scheduler address (`tcp://host:8786`, `tls://...` or `host:8786`),
+    or an InputError naming --scheduler: a malformed address is refused before any work."""
+    found = _SCHEDULER.fullmatch(text)
+    port = int(found["port"]) if found else 0
+    if found is None or not 1 <= port <= 65535:
+        shown = text if len(text) <= 60 else f"{text[:60]}..."
+        reason = "the port must be 1 to 65535; " if found else ""
+        raise InputError("--scheduler", f"{shown!r} is not a scheduler address: {reason}"
+                         f"{_SCHEDULER_FORM}")
+    return found["host"].strip("[]"), port
+
+
 class DaskExecutor:
     """Chunks sent to a dask.distributed scheduler (`tcp://host:8786`) or an existing client."""
 
     def __init__(self, address: str | None = None, client: Any = None) -> None:
         if (address is None) == (client is None):
             raise ValueError("scheduler: give an address or a client")
+        if address is not None:
+            scheduler_address(address)
         self.address, self._client = address, client
+
+    def check_reachable(self) -> None:
+        """Refuse, after at most SCHEDULER_CONNECT_SECONDS, an address nothing answers at."""
+        if self.address is None:
+            return
+        host, port = scheduler_address(self.address)
+        try:
+            with socket.create_connection((host, port), timeout=SCHEDULER_CONNECT_SECONDS):
+                pass
+        except OSError as error:
+            reason = (f"no answer within {SCHEDULER_CONNECT_SECONDS:g} s"
+                      if isinstance(error, TimeoutError)
+                      else error.strerror or str(error) or type(error).__name__)
+            raise InputError("--scheduler", f"cannot reach {self.address} ({reason})") from None
+        except (UnicodeError, ValueError):
+            raise InputError("--scheduler", f"{self.address!r} is not a scheduler address: "
+                             f"{_SCHEDULER_FORM}") from None
 
     def client(self) -> Any:
         """The Dask client, connected on first use."""
@@ -226,8 +271,15 @@ class DaskExecutor:
             try:
                 self._client = Client(self.address, timeout="10s")  # type: ignore[no-untyped-call]
             except OSError as error:
-                raise ValueError(
-                    f"scheduler: cannot reach {self.address} ({error})"
+                raise InputError(
+                    "--scheduler", f"cannot reach {self.address} ({error})"
+                ) from None
+            except (MemoryError, ValueError, TypeError, EOFError) as error:
+                # something answers there, but not in the scheduler's protocol (it sent a
+                # length no message has, or bytes that do not decode)
+                raise InputError(
+                    "--scheduler", f"{self.address} does not answer as a dask scheduler "
+                    f"({type(error).__name__})"
                 ) from None
         return self._client
 
@@ -261,7 +313,10 @@ def in_process() -> InProcess:
 
 
 def executor_for(jobs: int = 1, scheduler: str | None = None) -> Executor:
-    """The executor a command line asks for: a scheduler address wins over `--jobs`."""
-    if scheduler:
-        return DaskExecutor(scheduler)
+    """The executor a command line asks for: a scheduler address wins over `--jobs`, and is
+    refused at once when malformed or when nothing answers there."""
+    if scheduler is not None:
+        executor = DaskExecutor(scheduler)
+        executor.check_reachable()
+        return executor
     return LocalProcesses(jobs) if jobs > 1 else InProcess()

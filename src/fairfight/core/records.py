@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import stat
 import struct
 import zlib
@@ -383,17 +384,32 @@ def read_zip_members(path: Path, expected: Collection[str]) -> dict[str, bytes]:
 
 def json_lines(name: str, text: str) -> Iterator[tuple[int, str]]:
     """(line number, line) of each non-blank line of a JSON Lines record file, refusing a line
-    over MAX_LINE_BYTES or a file of more than MAX_LINES lines (ReadRefusal naming the file)."""
-    count = 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip(" \t\r"):
-            continue
-        count += 1
-        if count > MAX_LINES:
-            raise ReadRefusal(name, f"more than {MAX_LINES} lines; refused")
-        if len(line) > MAX_LINE_BYTES:
+    over MAX_LINE_BYTES or a file of more than MAX_LINES lines (ReadRefusal naming the file).
+
+    The lines are counted before the first is given out, and each is cut from the text only
+    when its turn comes: a file of millions of tiny lines is refused without holding them."""
+    if text.count("\n") >= MAX_LINES and _non_blank_lines(text) > MAX_LINES:
+        raise ReadRefusal(name, f"more than {MAX_LINES} lines; refused")
+    start, number = 0, 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        number += 1
+        if end - start > MAX_LINE_BYTES:
             raise ReadRefusal(name, f"line {number}: longer than {MAX_LINE_BYTES} characters")
-        yield number, line
+        line = text[start:end]
+        start = end + 1
+        if line.strip(" \t\r"):
+            yield number, line
+
+
+def _non_blank_lines(text: str) -> int:
+    """How many lines of `text` hold more than spaces, tabs and carriage returns, counted
+    without making a list of them."""
+    return sum(1 for _ in _NON_BLANK_LINE.finditer(text))
+
+
+_NON_BLANK_LINE = re.compile(r"^[ \t\r]*[^ \t\r\n]", re.MULTILINE)
 
 
 def nested_too_deep(text: str, value: Any) -> bool:

@@ -3,6 +3,7 @@
 A scenario is refused before it is parsed into a world when it has too many units or too
 big a board; a turn's orders are refused before the Cascade when they ask for too much work;
 a game stops taking turns at a turn limit, which bounds the replay that rebuilds its world.
+The measure of a turn's work is the ruleset's (`clash.workload`), shared with the command line.
 Each refusal is one line naming the field (docs/clash.md, "On the web").
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fairfight.clash.workload import MAX_ACTIONS_PER_TURN, check_orders_work
 from fairfight.core.errors import InputError
 
 __all__ = [
@@ -25,8 +27,6 @@ MAX_UNITS = 200
 """Units in a scenario, all sides together."""
 MAX_BOARD_SIDE = 48
 """Tiles along each side of the board."""
-MAX_ACTIONS_PER_TURN = 1_000
-"""Actions plus move steps of one turn, all sides together (the Cascade's work)."""
 MAX_TURNS = 300
 """Turns a game plays; a world is rebuilt by replaying at most this many."""
 
@@ -50,14 +50,3 @@ def check_scenario_size(data: Any) -> None:
             if width > MAX_BOARD_SIDE:
                 raise InputError(f"board.rows[{index}]", f"{width} tiles; a board on the "
                                  f"web has at most {MAX_BOARD_SIDE} a row")
-
-
-def check_orders_work(orders: dict[str, Any]) -> None:
-    """Refuse a turn whose orders (unit id -> plain UnitOrders) ask for too much work."""
-    work = 0
-    for unit_orders in orders.values():
-        for action in unit_orders.get("actions", ()):
-            work += max(1, len(action.get("path", ())))
-    if work > MAX_ACTIONS_PER_TURN:
-        raise InputError("orders", f"{work} actions and steps; a turn on the web has at "
-                         f"most {MAX_ACTIONS_PER_TURN}")

@@ -22,6 +22,7 @@ from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.setpieces import siege_scenario
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError
+from fairfight.core.text import check_yaml_nesting
 from fairfight.inputs import load_yaml
 from fairfight.web.clash.caps import check_scenario_size
 
@@ -70,6 +71,7 @@ def scenario_from_text(text: str) -> dict[str, Any]:
     """An uploaded scenario (YAML or JSON) as plain scenario data, read by the command line's
     bounded reader (nesting, aliases and integers checked as it parses, so 10,000 levels are
     refused, not a RecursionError), its size checked against the caps before the rules."""
+    check_yaml_nesting(text, "file")
     with tempfile.TemporaryDirectory(prefix="fairfight-scenario-") as folder:
         path = Path(folder) / "scenario.yaml"
         path.write_text(text, encoding="utf-8")
