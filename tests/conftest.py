@@ -53,4 +53,5 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     else:
         print(message)
     processes.end_left_behind(left)
-    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    if session.exitstatus == pytest.ExitCode.OK:  # an interrupted run stays interrupted
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
