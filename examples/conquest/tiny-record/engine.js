@@ -301,7 +301,8 @@
     }
   }
 
-  const BYTE_ORDER_MARK_RULE = "starts with a byte-order mark (U+FEFF); save it as UTF-8 without one";
+  const BYTE_ORDER_MARK_RULE =
+    "starts with a byte-order mark (U+FEFF); save it as UTF-8 without one";
 
   /* Every verifier refuses a file that starts with UTF-8's byte-order mark (records.py). */
   function refuseByteOrderMark(name, bytes) {
