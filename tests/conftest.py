@@ -1,9 +1,13 @@
-"""Test-wide settings: a deterministic hypothesis profile so CI runs are repeatable, and the
-`slow` marker's promise kept.
+"""Test-wide settings: a deterministic hypothesis profile so CI runs are repeatable, the
+`slow` marker's promise kept, and no process left behind.
 
 A test marked `slow` is a bigger sweep of a property a default test already checks on a sample
 (the marker's help in pyproject.toml: "kept out of the default run"); `make test` leaves it out
 without reporting a skip, and `FAIRFIGHT_SLOW=1 pytest -m slow` runs every one of them.
+
+Every process the run starts ends with it: the run adopts orphaned descendants
+(tests/processes.py), and when it ends, after what the whole run shares is stopped, any child
+still alive fails the run, named, and is ended.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import os
 
 import pytest
 from hypothesis import settings
+
+from tests import processes
 
 settings.register_profile("fairfight", derandomize=True, deadline=None, max_examples=60)
 settings.load_profile("fairfight")
@@ -25,3 +31,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if not item.get_closest_marker("slow")]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Adopt orphans for the whole run, so the check at its end can see them."""
+    processes.become_subreaper()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop what the run shared, then fail the run if any process it started is alive."""
+    processes.run_session_end()
+    left = processes.left_behind()
+    if not left:
+        return
+    report = "\n".join(f"  {processes.described(pid)}" for pid in left)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    message = f"processes started by the tests were still running at the end:\n{report}"
+    if reporter is not None:
+        reporter.write_line(message, red=True, bold=True)
+    else:
+        print(message)
+    processes.end_left_behind(left)
+    if session.exitstatus == pytest.ExitCode.OK:  # an interrupted run stays interrupted
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -138,7 +138,9 @@ def build_cases(root: Path) -> list[Case]:
         )
     )
     cases += _malformed(root, honest, saved, receipts, heads)
-    return cases
+    from tests.conquest.text_cases import text_cases  # it builds on this module's Case
+
+    return [*cases, *text_cases(root, honest, saved, good)]
 
 
 def _malformed(

@@ -167,14 +167,16 @@ def test_the_web_download_is_the_exported_zip_byte_for_byte(exported: tuple[Path
     assert archive.zip_bytes(files) == zipped.read_bytes()
 
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conquest" / "tiny-record"
+EARLIER = Path(__file__).parent / "fixtures" / "archive-from-an-earlier-release"
+"""An archive made by an earlier release, with its three verifier files."""
 SRC = Path(archive.__file__).resolve().parents[2]
 
 
 def _legacy_archive(folder: Path, extra: bytes | None = None) -> None:
     """A season whose header names the three verifier files of older archives, written with
-    the example archive's own three files (and, with `extra`, a `verifier.py` it does not name)."""
-    legacy = {name: (EXAMPLE / name).read_bytes() for name in tables.LEGACY_ENGINE_FILES}
+    the earlier release's own three files (and, with `extra`, a `verifier.py` it does not
+    name)."""
+    legacy = {name: (EARLIER / name).read_bytes() for name in tables.LEGACY_ENGINE_FILES}
     record = record_of(synthetic_map(8, 9, 3), SEED, {1: [("ZZ-003", 25)]})
     record["header"]["engine_files"] = archive.engine_digests(legacy)
     archive.write_folder(archive.archive_files(record, legacy), folder)

@@ -316,4 +316,4 @@ def test_engine_js_passes_the_shipped_example_archive() -> None:
         [node_path(), str(ENGINE_JS), "verify", str(example)], capture_output=True, text=True
     )
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[-1] == "ok: 8 battles replayed; the final map matches"
+    assert "ok: 8 battles replayed; the final map matches" in run.stdout.splitlines()

@@ -1,6 +1,7 @@
 """Throwaway PostgreSQL databases for the tests: one cluster per test run (`bench.postgres_
 cluster.Cluster`), started by the first module that asks and stopped when the run ends; each
-`postgres_cluster()` gets a database of its own, dropped afterwards. Without PostgreSQL's
+`postgres_cluster()` gets a database of its own, dropped afterwards. The cluster is stopped
+before the run's check for processes left behind (tests/processes.py). Without PostgreSQL's
 binaries the tests skip (and fail under CI).
 
 One cluster rather than one per module: initdb, start and stop cost a few seconds each time,
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from bench.postgres_cluster import Cluster
 
+from tests.processes import at_session_end
 from tests.system import postgres_bin
 
 __all__ = ["postgres_cluster"]
@@ -30,8 +32,14 @@ _running: list[Cluster] = []
 def _cluster() -> Cluster:
     if not _running:
         _running.append(Cluster(Path(postgres_bin())))
-        atexit.register(_running[0].stop)
+        at_session_end(_stop)  # before the run checks that no process it started is alive
+        atexit.register(_stop)  # a run that ends without its session hooks
     return _running[0]
+
+
+def _stop() -> None:
+    while _running:
+        _running.pop().stop()
 
 
 @contextmanager

@@ -1,7 +1,7 @@
 """Schema migrations on PostgreSQL: a database dumped from the release before migrations
 upgrades to head and is served as before, a fresh database is built to the code's schema,
-concurrent upgrades wait for the advisory lock and migrate once, a newer database is
-refused."""
+concurrent upgrades wait for the advisory lock and migrate once, a newer database and a
+damaged version table are refused."""
 
 from __future__ import annotations
 
@@ -124,6 +124,21 @@ def test_a_newer_server_database_is_refused(cluster: str) -> None:
     upgrade(url)
     with psycopg.connect(libpq_address(url), autocommit=True) as connection:
         connection.execute("UPDATE clash_schema_version SET version_num = 'ffff'")
-    with pytest.raises(InputError, match="the clash schema is at revision 'ffff'"):
-        upgrade(url)
-    assert [s.status for s in current(url)] == ["current", "newer", "current"]
+    for command in (upgrade, current):
+        with pytest.raises(InputError, match="the clash schema is at revision 'ffff'"):
+            command(url)
+
+
+def test_a_damaged_version_table_is_refused_by_both_commands(cluster: str) -> None:
+    """Two rows in one store's version table: never "at head", whichever row comes first."""
+    url = _database(cluster, "damaged")
+    upgrade(url)
+    with psycopg.connect(libpq_address(url), autocommit=True) as connection:
+        connection.execute("INSERT INTO ballot_schema_version VALUES ('0000')")
+    for command in (upgrade, current):
+        with pytest.raises(InputError, match="the ballot version table ballot_schema_version "
+                           r"is damaged: it holds 2 rows \("):
+            command(url)
+    with psycopg.connect(libpq_address(url), autocommit=True) as connection:
+        rows = connection.execute("SELECT version_num FROM ballot_schema_version").fetchall()
+    assert sorted(rows) == [("0000",), ("0001",)]  # refused, not repaired by guessing

@@ -13,11 +13,15 @@ import hmac
 import re
 import secrets
 from fractions import Fraction
+from functools import lru_cache
 
 __all__ = [
+    "Addresses",
     "DRAW_BITS",
     "DRAW_RANGE",
+    "SEED_HEX_LENGTH",
     "address",
+    "address_tail",
     "beacon_key",
     "below",
     "chance",
@@ -96,15 +100,84 @@ def address(key: str, *fields: int | str) -> str:
     """The ASCII text that is hashed for a draw: `key:field:field...`."""
     if not isinstance(key, str):
         raise ValueError("key: must be text")
-    parts = [_encode_field("key", key)]
-    parts.extend(_encode_field(f"field {i}", f) for i, f in enumerate(fields))
-    return ":".join(parts)
+    return ":".join([key if _valid_text(key) else _encode_field("key", key), *_encode(fields)])
+
+
+def _encode(fields: tuple[int | str, ...], first: int = 0) -> list[str]:
+    """The address text of each field (numbered from `first` in error messages)."""
+    parts = []
+    for i, field in enumerate(fields, first):
+        # Plain whole numbers and text already seen valid skip the full check (and the
+        # building of its error position); anything else takes it.
+        if type(field) is int and field >= 0:
+            parts.append(str(field))
+        elif type(field) is str and _valid_text(field):
+            parts.append(field)
+        else:
+            parts.append(_encode_field(f"field {i}", field))
+    return parts
+
+
+@lru_cache(maxsize=4096)
+def _valid_text(field: str) -> bool:
+    """True for a text field of the address alphabet (fields repeat: stage names, ids)."""
+    return _FIELD_TEXT.fullmatch(field) is not None
 
 
 def hash64(key: str, *fields: int | str) -> int:
     """The draw at an address: first 8 bytes, big-endian, of SHA-256 of the address text."""
     digest = hashlib.sha256(address(key, *fields).encode("ascii")).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+class Addresses:
+    """Draws whose addresses share a start, `key:field...`: the start is checked and hashed
+    once, each draw only its own fields (`Addresses(key, a).hash64(b) == hash64(key, a, b)`)."""
+
+    __slots__ = ("_count", "_start")
+
+    def __init__(self, key: str, *fields: int | str) -> None:
+        self._start = hashlib.sha256((address(key, *fields) + ":").encode("ascii"))
+        self._count = len(fields)
+
+    def extended(self, *fields: int | str) -> Addresses:
+        """The addresses that continue this start with `fields`."""
+        longer = Addresses.__new__(Addresses)
+        longer._start = self._start.copy()
+        longer._start.update((":".join(_encode(fields, self._count)) + ":").encode("ascii"))
+        longer._count = self._count + len(fields)
+        return longer
+
+    def hash64(self, *fields: int | str) -> int:
+        """The draw at the shared start followed by `fields` (at least one)."""
+        if not fields:
+            raise ValueError("fields: an address continues the shared start")
+        digest = self._start.copy()
+        digest.update(_tail(self._count, *fields))
+        return int.from_bytes(digest.digest()[:8], "big")
+
+    def hash64_tail(self, tail: bytes) -> int:
+        """The draw at the shared start followed by a tail made once by `address_tail` (for an
+        address asked under many starts, such as a race's die in every game and year)."""
+        if not tail:
+            raise ValueError("fields: an address continues the shared start")
+        digest = self._start.copy()
+        digest.update(tail)
+        return int.from_bytes(digest.digest()[:8], "big")
+
+
+@lru_cache(maxsize=8192, typed=True)
+def _tail(first: int, *fields: int | str) -> bytes:
+    """The address text of fields that continue a start of `first` fields (tails repeat from
+    game to game: a race's candidate die, a state's die; `typed` keeps True apart from 1)."""
+    return ":".join(_encode(fields, first)).encode("ascii")
+
+
+def address_tail(*fields: int | str) -> bytes:
+    """The address text of `fields` continuing any shared start, for `Addresses.hash64_tail`."""
+    if not fields:
+        raise ValueError("fields: an address continues the shared start")
+    return _tail(0, *fields)
 
 
 def hash64_run(key: str, first: int, count: int) -> list[int]:
@@ -123,6 +196,10 @@ def _check_draw(x: int) -> None:
 
 def below(n: int, x: int) -> int:
     """Map a 64-bit draw to 0..n-1 by multiply-shift (no modulo bias beyond 2**-64 per value)."""
+    # Plain ints in range (every draw a caller takes straight from `hash64`) skip the checks
+    # below, which only decide which error to raise.
+    if type(n) is int and type(x) is int and n >= 1 and 0 <= x < DRAW_RANGE:
+        return (x * n) >> DRAW_BITS
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError("n: must be a positive integer")
     _check_draw(x)

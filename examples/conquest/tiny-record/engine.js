@@ -6,58 +6,110 @@
  * integers are BigInt, fractions are BigInt pairs, SHA-256 comes from Web Crypto in a browser
  * and from node:crypto in Node.
  *
- *   node engine.js verify FOLDER_OR_ZIP     exit 0 when the season replays exactly,
- *                                           1 naming the first difference, 2 on bad usage.
+ *   node engine.js verify FOLDER_OR_ZIP [--receipt FILE]... [--head FILE]...
+ *       exit 0 when the season replays exactly and its season log holds every saved receipt
+ *       and head, 1 naming the first difference (or the saved file), 2 on bad usage.
  *
- * In a page or a Web Worker, load this file and call
- *   FairfightConquest.verifyArchive(zipBytes, { onProgress(done, total) {} })
- * which resolves to { ok, notes, message, place, detail, battles }.
+ * In a page or a Web Worker, load seasonlog.js and this file and call
+ *   FairfightConquest.verifyArchive(zipBytes, { receipts, heads, onProgress(done, total) {} })
+ * (saved files as { name, bytes }), which resolves to
+ * { ok, notes, unchecked, message, place, detail, battles }.
  */
 "use strict";
 
 (function (root) {
-  const ENGINE_VERSION = "fairfight-conquest-1";
-
   // ------------------------------------------------------------------ the rules' constants
+  // Each named and valued as in tables.py (tests/conquest/test_tables.py compares the two); the
+  // fractions follow the Ratio class below.
 
+  const ENGINE_VERSION = "fairfight-conquest-1";
   const CATEGORIES = ["P", "S", "M", "R", "U"];
-  const WEIGHTS = { P: 30n, S: 25n, M: 20n, R: 15n, U: 10n };
-  const TYPE_OF = { P: "Forge", S: "Supply", M: "Route", R: "Fortress", U: "Alliance" };
-  const BEATS = {
-    Forge: "Supply",
-    Supply: "Route",
-    Route: "Fortress",
-    Fortress: "Alliance",
-    Alliance: "Forge",
-  };
-  const SCALE_BITS = 32n;
-  const SCALE = 1n << SCALE_BITS;
-  const LOWEST = (189n * SCALE) / 1000n;
-  const HIGHEST = SCALE - LOWEST;
-  const TOP_WINS = 3;
-  const DRAWS_EACH = 8n;
+  const RATING_WEIGHTS = { P: 30n, S: 25n, M: 20n, R: 15n, U: 10n };
+  const RATING_MIN = 1n;
+  const RATING_MAX = 10n;
+  const CATEGORY_TYPES = { P: "Forge", S: "Supply", M: "Route", R: "Fortress", U: "Alliance" };
+  const COUNTER_CIRCLE = CATEGORIES.map((c) => CATEGORY_TYPES[c]);
+  const COUNTERS = Object.fromEntries(
+    COUNTER_CIRCLE.map((kind, i) => [kind, COUNTER_CIRCLE[(i + 1) % COUNTER_CIRCLE.length]]),
+  );
+  const POWER_SCALE = 10n ** 6n;
+  const STRENGTH_FACTORS = ["home", "sea", "counter", "morale"];
+  const ROUND_BITS = 32n;
+  const ROUND_SCALE = 1n << ROUND_BITS;
+  const CLAMP_PER_MILLE = 189n;
+  const ROUND_FLOOR = (CLAMP_PER_MILLE * ROUND_SCALE) / 1000n;
+  const ROUND_CEILING = ROUND_SCALE - ROUND_FLOOR;
+  const ROUNDS_TO_WIN = 3;
+  const DRAWS_PER_BATTLE = 8n;
+  const DRAW_ROLES = ["attacker", "defender", "border", ...CATEGORIES.map((c) => `round ${c}`)];
+  const FIRST_ROUND_DRAW = DRAW_ROLES.indexOf(`round ${CATEGORIES[0]}`);
+  const BASIS_POINTS = 10000n;
+  const MORALE_WIN_BP = 200n;
+  const MORALE_UPSET_BP = 600n;
+  const MORALE_CAP_BP = 1200n;
+  const INTEGRATION_START = 8n;
+  const INTEGRATION_STEP = 3n;
+  const INTEGRATION_DENOMINATOR = 32n;
   const POOL_STEP = 5n;
-  const POOL_FULL = 50n;
-  const MORALE_CAP = 1200n;
-  const MORALE_WIN = 200n;
-  const MORALE_UPSET = 600n;
-  const SHOWN = 40;
+  const POOL_CAP = 50n;
+  const LAND = "land";
+  const SEA = "sea";
+  const BORDER_KINDS = [LAND, SEA];
+  const SHOWN_LENGTH = 40;
   const FILE_LIMIT = 64 * 1024 * 1024;
 
-  const RECORD = [
-    ["header", "header.json"],
-    ["commitment", "commitment.txt"],
-    ["seed", "seed.txt"],
-    ["beacon", "beacon.json"],
-    ["map", "map.json"],
-    ["ledger", "ledger.jsonl"],
-    ["history", "history.jsonl"],
-    ["final_map", "final-map.json"],
+  const RECORD_FILES = {
+    header: "header.json",
+    commitment: "commitment.txt",
+    seed: "seed.txt",
+    beacon: "beacon.json",
+    map: "map.json",
+    ledger: "ledger.jsonl",
+    history: "history.jsonl",
+    final_map: "final-map.json",
+  };
+  const ENGINE_FILES = [
+    "beacons.py",
+    "draws.py",
+    "ed25519.py",
+    "engine.js",
+    "engine.py",
+    "errors.py",
+    "exact.py",
+    "log_check.py",
+    "merkle.py",
+    "records.py",
+    "seasonlog.js",
+    "tables.py",
+    "verifier.py",
   ];
-  const ENGINE_FILES = ["draws.py", "engine.js", "engine.py"];
+  /* The verifier files of archives written before the season log; still accepted. */
+  const PREVIOUS_ENGINE_FILES = [
+    "beacons.py",
+    "draws.py",
+    "engine.js",
+    "engine.py",
+    "errors.py",
+    "exact.py",
+    "tables.py",
+    "verifier.py",
+  ];
+  /* The verifier files of archives written before the verifier left engine.py; still accepted. */
+  const LEGACY_ENGINE_FILES = ["draws.py", "engine.js", "engine.py"];
+  /* Record files an archive may add: the season log, and the refunds owed (public part). */
+  const LOG_RECORD_FILES = { log: "log.json", refunds: "refunds.json" };
+  /* The season log's formats, as log_check.py names them. */
+  const HEAD_SIGNING_PREFIX = "fairfight season head v1\n";
+  const RECEIPT_FORMAT = "fairfight-conquest-receipt-1";
   const GUIDE = "VERIFY.md";
   const MANIFEST = "manifest.sha256";
-  const ARCHIVE_NAMES = [...RECORD.map((pair) => pair[1]), ...ENGINE_FILES, GUIDE, MANIFEST];
+  const ARCHIVE_NAMES = [
+    ...Object.values(RECORD_FILES),
+    ...Object.values(LOG_RECORD_FILES),
+    ...ENGINE_FILES,
+    GUIDE,
+    MANIFEST,
+  ];
 
   const HEADER_KEYS = [
     "beacon",
@@ -68,6 +120,17 @@
     "max_battles",
     "ruleset",
   ];
+  const PUBLISHED = "published";
+  const LOG_KEY = "log_key";
+  const PUBLISHED_FORM = "YYYY-MM-DDTHH:MM:SSZ";
+  const PUBLISHED_PATTERN = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z$/;
+  /* drand quicknet: round r comes out at genesis + (r - 1) * period_seconds (unix seconds). */
+  const QUICKNET = {
+    name: "quicknet",
+    chain_hash: "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",
+    genesis: 1692803367n,
+    period_seconds: 3n,
+  };
   const BEACON_SPEC_KEYS = ["chain_hash", "name", "period_seconds", "round"];
   const BEACON_KEYS = ["randomness", "round", "signature"];
   const LEDGER_KEYS = ["amount", "before_battle", "faction", "seq"];
@@ -102,9 +165,12 @@
   // ------------------------------------------------------------------ JSON, exactly
 
   /* A JSON reader that keeps every integer exact (as BigInt), refuses numbers with a fraction
-   * or an exponent and refuses an object that names a key twice. */
+   * or an exponent, refuses an object that names a key twice and, once the text is read, a
+   * key or string holding a lone surrogate (half of a UTF-16 pair, escaped alone: not Unicode
+   * text), naming the first, as records.lone_surrogate does. */
   function readJson(text) {
     let at = 0;
+    let surrogate = null;
     const fail = (why) => {
       throw new SyntaxError(why);
     };
@@ -208,7 +274,11 @@
       }
       const raw = text.slice(at, end + 1);
       at = end + 1;
-      return plain ? raw.slice(1, -1) : JSON.parse(raw);
+      if (plain) return raw.slice(1, -1);
+      const decoded = JSON.parse(raw);
+      const lone = surrogate === null ? /[\uD800-\uDFFF]/u.exec(decoded) : null;
+      if (lone) surrogate = `\\u${lone[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
+      return decoded;
     };
     const number = () => {
       const lexeme = text.slice(at, at + 5000);
@@ -221,12 +291,29 @@
     const result = value(0);
     space();
     if (at !== text.length) fail(`extra data at ${at + 1}`);
+    if (surrogate !== null) throw new LoneSurrogate(surrogate);
     return result;
+  }
+
+  class LoneSurrogate extends Error {
+    constructor(escape) {
+      super(`holds a lone surrogate (${escape}), which is not Unicode text`);
+    }
+  }
+
+  const BYTE_ORDER_MARK_RULE =
+    "starts with a byte-order mark (U+FEFF); save it as UTF-8 without one";
+
+  /* Every verifier refuses a file that starts with UTF-8's byte-order mark (records.py). */
+  function refuseByteOrderMark(name, bytes) {
+    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      throw new Mismatch(name, BYTE_ORDER_MARK_RULE);
+    }
   }
 
   class WholeNumbers extends Error {
     constructor(lexeme) {
-      super(`numbers must be whole, found ${lexeme.slice(0, SHOWN)}`);
+      super(`numbers must be whole, found ${lexeme.slice(0, SHOWN_LENGTH)}`);
     }
   }
 
@@ -265,8 +352,8 @@
   function shown(value) {
     if (value === NOTHING) return "nothing";
     const letters = Array.from(compact(value));
-    if (letters.length <= SHOWN) return letters.join("");
-    return `${letters.slice(0, SHOWN - 3).join("")}...`;
+    if (letters.length <= SHOWN_LENGTH) return letters.join("");
+    return `${letters.slice(0, SHOWN_LENGTH - 3).join("")}...`;
   }
 
   function differs(place, path, expected, found) {
@@ -387,11 +474,14 @@
   }
 
   const ONE = new Ratio(1n);
-  const HOME_FACTOR = new Ratio(112n, 100n);
-  const SEA_FACTOR = new Ratio(8n, 10n);
-  const COUNTER_FACTOR = new Ratio(108n, 100n);
-  const SPECIAL_FACTOR = new Ratio(11n, 10n);
-  const UPSET_LINE = new Ratio(35n, 100n);
+  const POWER_EXPONENT = new Ratio(7n, 20n);
+  const SPECIAL_BONUS = new Ratio(110n, 100n);
+  const HOME_BONUS = new Ratio(112n, 100n);
+  const SEA_FACTOR = new Ratio(80n, 100n);
+  const COUNTER_BONUS = new Ratio(108n, 100n);
+  const UPSET_BELOW = new Ratio(35n, 100n);
+  const MORALE_DECAY = new Ratio(82n, 100n);
+  const FAN_BOOST_AT_CAP = new Ratio(10n, 100n);
 
   // ------------------------------------------------------------------ strength
 
@@ -412,7 +502,10 @@
   function populationPower(people) {
     let power = powerMemo.get(people);
     if (power === undefined) {
-      power = integerRoot(people ** 7n * 10n ** 120n, 20n);
+      power = integerRoot(
+        people ** POWER_EXPONENT.top * POWER_SCALE ** POWER_EXPONENT.bottom,
+        POWER_EXPONENT.bottom,
+      );
       powerMemo.set(people, power);
     }
     return power;
@@ -420,7 +513,7 @@
 
   function weightedRating(ratings) {
     let total = 0n;
-    for (const c of CATEGORIES) total += WEIGHTS[c] * ratings[c];
+    for (const c of CATEGORIES) total += RATING_WEIGHTS[c] * ratings[c];
     return total;
   }
 
@@ -461,7 +554,7 @@
       const population = countAtLeast(region.population, `regions[${i}].population`, 1n);
       const scores = {};
       for (const c of CATEGORIES) {
-        scores[c] = countAtLeast(ratings[c], `regions[${i}].ratings.${c}`, 1n, 10n);
+        scores[c] = countAtLeast(ratings[c], `regions[${i}].ratings.${c}`, RATING_MIN, RATING_MAX);
       }
       regions.set(code, { population, ratings: scores, special });
     });
@@ -480,11 +573,11 @@
       if (seen.has(`${a} ${b}`)) {
         throw mapProblem(`borders[${i}]`, `the pair ${a}-${b} is listed twice`);
       }
-      if (kind !== "land" && kind !== "sea") {
+      if (!BORDER_KINDS.includes(kind)) {
         throw mapProblem(`borders[${i}].kind`, "must be land or sea");
       }
       const remote = truthy(border.remote);
-      if (remote && kind !== "sea") {
+      if (remote && kind !== SEA) {
         throw mapProblem(`borders[${i}].remote`, "only a sea link can be remote");
       }
       seen.add(`${a} ${b}`);
@@ -565,8 +658,9 @@
       if (code === faction || region.captured_at === null) {
         total += people;
       } else {
-        const step = 8n + 3n * (n - region.captured_at - 1n);
-        total += step >= 32n ? people : (people * step) / 32n;
+        const step = INTEGRATION_START + INTEGRATION_STEP * (n - region.captured_at - 1n);
+        const share = step >= INTEGRATION_DENOMINATOR ? INTEGRATION_DENOMINATOR : step;
+        total += (people * share) / INTEGRATION_DENOMINATOR;
       }
     }
     return total;
@@ -608,7 +702,7 @@
     return Object.keys(board.factions)
       .filter((code) => {
         const f = board.factions[code];
-        return !f.standing && f.pool_state === "open" && f.pool === POOL_FULL;
+        return !f.standing && f.pool_state === "open" && f.pool === POOL_CAP;
       })
       .sort();
   }
@@ -639,7 +733,7 @@
       throw refuse("faction", `no faction has the code ${quoted(faction)}`);
     }
     const stepped = typeof amount === "bigint" && amount % POOL_STEP === 0n;
-    if (!stepped || amount < POOL_STEP || amount > POOL_FULL) {
+    if (!stepped || amount < POOL_STEP || amount > POOL_CAP) {
       throw refuse("amount", `must be $5 to $50 in $5 steps, got ${quoted(amount)}`);
     }
     if (entry.before_battle !== board.next_battle) {
@@ -650,7 +744,7 @@
     if (pool.pool_state === "spent") {
       throw refuse("faction", `${faction} has already spent its pool this season`);
     }
-    if (pool.pool + amount > POOL_FULL) {
+    if (pool.pool + amount > POOL_CAP) {
       const rule = `${faction}'s pool holds $${pool.pool}; $${amount} more would pass the $50 cap`;
       throw refuse("amount", rule);
     }
@@ -669,7 +763,7 @@
       faction,
       fan: factors.fan,
       home: factors.home,
-      morale: new Ratio(10000n + moraleBp, 10000n),
+      morale: new Ratio(BASIS_POINTS + moraleBp, BASIS_POINTS),
       morale_bp: moraleBp,
       people,
       pool: factors.pool,
@@ -677,25 +771,27 @@
       sea: factors.sea,
       special: home.special,
       special_active: factors.specialActive,
-      type: TYPE_OF[home.special],
+      type: CATEGORY_TYPES[home.special],
       weighted_rating: rating,
     };
   }
 
   function counterFactors(typeA, typeD) {
-    if (BEATS[typeA] === typeD) return [COUNTER_FACTOR, ONE];
-    if (BEATS[typeD] === typeA) return [ONE, COUNTER_FACTOR];
+    if (COUNTERS[typeA] === typeD) return [COUNTER_BONUS, ONE];
+    if (COUNTERS[typeD] === typeA) return [ONE, COUNTER_BONUS];
     return [ONE, ONE];
   }
 
   function fanFactor(pool) {
-    return pool > 0n && pool < POOL_FULL ? new Ratio(500n + pool, 500n) : ONE;
+    if (pool <= 0n || pool >= POOL_CAP) return ONE;
+    const span = FAN_BOOST_AT_CAP.bottom * POOL_CAP; // 1 + 0.10 a / 50 = (500 + a) / 500
+    return new Ratio(span + FAN_BOOST_AT_CAP.top * pool, span);
   }
 
   /* A side's strength in one round, as an exact fraction. */
   function strength(side, category, withFan) {
-    const factors = [side.home, side.sea, side.counter, side.morale];
-    if (side.special_active && side.special === category) factors.push(SPECIAL_FACTOR);
+    const factors = STRENGTH_FACTORS.map((name) => side[name]);
+    if (side.special_active && side.special === category) factors.push(SPECIAL_BONUS);
     if (withFan) factors.push(side.fan);
     let top = side.base;
     let bottom = 1n;
@@ -710,8 +806,8 @@
   function roundChance(mine, theirs) {
     const a = mine.top * theirs.bottom;
     const d = theirs.top * mine.bottom;
-    const q = (a * SCALE) / (a + d);
-    return q < LOWEST ? LOWEST : q > HIGHEST ? HIGHEST : q;
+    const q = (a * ROUND_SCALE) / (a + d);
+    return q < ROUND_FLOOR ? ROUND_FLOOR : q > ROUND_CEILING ? ROUND_CEILING : q;
   }
 
   /* Chance of at least three round wins of five (each p = q / 2^32), exactly. */
@@ -720,14 +816,14 @@
     for (const q of chances) {
       const next = new Array(ways.length + 1).fill(0n);
       ways.forEach((w, k) => {
-        next[k] += w * (SCALE - q);
+        next[k] += w * (ROUND_SCALE - q);
         next[k + 1] += w * q;
       });
       ways = next;
     }
     let top = 0n;
-    for (let k = TOP_WINS; k < ways.length; k += 1) top += ways[k];
-    return new Ratio(top, SCALE ** BigInt(chances.length));
+    for (let k = ROUNDS_TO_WIN; k < ways.length; k += 1) top += ways[k];
+    return new Ratio(top, ROUND_SCALE ** BigInt(chances.length));
   }
 
   function sideData(side) {
@@ -748,17 +844,17 @@
     const first = entry.draws[0].index;
     let wins = 0;
     entry.rounds = CATEGORIES.map((category, i) => {
-      const won = draws[3 + i] >> SCALE_BITS < after[i];
+      const won = draws[FIRST_ROUND_DRAW + i] >> ROUND_BITS < after[i];
       if (won) wins += 1;
       return {
-        after: new Ratio(after[i], SCALE).text(),
-        before: new Ratio(before[i], SCALE).text(),
+        after: new Ratio(after[i], ROUND_SCALE).text(),
+        before: new Ratio(before[i], ROUND_SCALE).text(),
         category,
-        draw_index: first + BigInt(3 + i),
+        draw_index: first + BigInt(FIRST_ROUND_DRAW + i),
         winner: won ? "attacker" : "defender",
       };
     });
-    const natural = wins >= TOP_WINS ? "attacker" : "defender";
+    const natural = wins >= ROUNDS_TO_WIN ? "attacker" : "defender";
     let chanceAfter = winChance(after);
     if (securedBy === "attacker") chanceAfter = ONE;
     if (securedBy === "defender") chanceAfter = new Ratio(0n, 1n);
@@ -772,11 +868,11 @@
     entry.natural_winner = entry[natural];
     entry.winner = entry[winner];
     entry.loser = entry[winner === "attacker" ? "defender" : "attacker"];
-    entry.upset = winnerChance.below(UPSET_LINE);
+    entry.upset = winnerChance.below(UPSET_BELOW);
   }
 
   function newEntry(n, kind, draws, attacker, defender) {
-    const first = DRAWS_EACH * (n - 1n);
+    const first = DRAWS_PER_BATTLE * (n - 1n);
     return {
       attacker: attacker.faction,
       defender: defender.faction,
@@ -795,8 +891,8 @@
     const borders = bordersBetween(world, board, attackerCode, defenderCode);
     const border = borders[pick(borders.length, draws[2])];
     const [counterA, counterD] = counterFactors(
-      TYPE_OF[world.regions.get(attackerCode).special],
-      TYPE_OF[world.regions.get(defenderCode).special],
+      CATEGORY_TYPES[world.regions.get(attackerCode).special],
+      CATEGORY_TYPES[world.regions.get(defenderCode).special],
     );
     const poolOf = (code) => {
       const faction = board.factions[code];
@@ -812,11 +908,11 @@
     const attacker = make(attackerCode, {
       counter: counterA,
       home: ONE,
-      sea: border.kind === "sea" ? SEA_FACTOR : ONE,
+      sea: border.kind === SEA ? SEA_FACTOR : ONE,
     });
-    const defender = make(defenderCode, { counter: counterD, home: HOME_FACTOR, sea: ONE });
-    const fullA = attacker.pool === POOL_FULL;
-    const fullD = defender.pool === POOL_FULL;
+    const defender = make(defenderCode, { counter: counterD, home: HOME_BONUS, sea: ONE });
+    const fullA = attacker.pool === POOL_CAP;
+    const fullD = defender.pool === POOL_CAP;
     const securedBy = fullA && !fullD ? "attacker" : fullD && !fullA ? "defender" : null;
     const entry = newEntry(n, "regular", draws, attacker, defender);
     entry.candidates = {
@@ -850,8 +946,8 @@
   function rebellion(world, board, n, draws, rebel) {
     const occupier = holder(board, rebel);
     const [counterR, counterO] = counterFactors(
-      TYPE_OF[world.regions.get(rebel).special],
-      TYPE_OF[world.regions.get(occupier).special],
+      CATEGORY_TYPES[world.regions.get(rebel).special],
+      CATEGORY_TYPES[world.regions.get(occupier).special],
     );
     const rebelSide = sideOf(world, rebel, world.regions.get(rebel).population, 0n, {
       counter: counterR,
@@ -866,7 +962,7 @@
     const occupierSide = sideOf(world, occupier, occupierPeople, occupierMorale, {
       counter: counterO,
       fan: ONE,
-      home: HOME_FACTOR,
+      home: HOME_BONUS,
       pool: 0n,
       sea: ONE,
       specialActive: holder(board, occupier) === occupier,
@@ -897,11 +993,13 @@
   /* Morale after a battle: everyone standing decays to 82%, the winner gains, 12% at most. */
   function settleMorale(board, winner, upset) {
     for (const faction of Object.values(board.factions)) {
-      if (faction.standing) faction.morale = (faction.morale * 82n) / 100n;
+      if (faction.standing) {
+        faction.morale = (faction.morale * MORALE_DECAY.top) / MORALE_DECAY.bottom;
+      }
     }
     const won = board.factions[winner];
-    const raised = won.morale + (upset ? MORALE_UPSET : MORALE_WIN);
-    won.morale = raised > MORALE_CAP ? MORALE_CAP : raised;
+    const raised = won.morale + (upset ? MORALE_UPSET_BP : MORALE_WIN_BP);
+    won.morale = raised > MORALE_CAP_BP ? MORALE_CAP_BP : raised;
   }
 
   async function nextEntry(season, ledger) {
@@ -911,8 +1009,8 @@
     due.sort((x, y) => (x.seq < y.seq ? -1 : 1));
     for (const contribution of due) contribute(board, contribution);
     const draws = [];
-    for (let i = 0n; i < DRAWS_EACH; i += 1n) {
-      draws.push(await draw(season.key, DRAWS_EACH * (n - 1n) + i));
+    for (let i = 0n; i < DRAWS_PER_BATTLE; i += 1n) {
+      draws.push(await draw(season.key, DRAWS_PER_BATTLE * (n - 1n) + i));
     }
     const waiting = rebelsWaiting(board);
     const entry = waiting.length
@@ -961,11 +1059,25 @@
 
   function exactly(place, value, keys, path = "") {
     onlyKnown(place, value, keys, path);
+    present(place, value, keys, path);
+  }
+
+  function present(place, value, keys, path = "") {
     for (const key of [...keys].sort(byCodePoint)) {
       if (!has(value, key)) {
         throw new Mismatch(place, `field ${path ? `${path}.${key}` : key}: missing`);
       }
     }
+  }
+
+  /* The verifier files a header must name: those of an older archive (three, or the eight from
+   * before the season log) when it names exactly those, else today's. */
+  function engineFilesNamed(files) {
+    const keys = isObject(files) ? Object.keys(files).sort(byCodePoint).join("\n") : "";
+    for (const older of [LEGACY_ENGINE_FILES, PREVIOUS_ENGINE_FILES]) {
+      if (keys === [...older].sort(byCodePoint).join("\n")) return older;
+    }
+    return ENGINE_FILES;
   }
 
   function checkHeader(header) {
@@ -976,7 +1088,8 @@
       const found = has(header, "engine_version") ? header.engine_version : NOTHING;
       throw differs("header", "engine_version", ENGINE_VERSION, found);
     }
-    exactly("header", header, HEADER_KEYS);
+    onlyKnown("header", header, [...HEADER_KEYS, PUBLISHED, LOG_KEY]);
+    present("header", header, HEADER_KEYS);
     if (header.ruleset !== "conquest") {
       throw differs("header", "ruleset", "conquest", header.ruleset);
     }
@@ -986,8 +1099,9 @@
     if (!isHex64(header.map_sha256)) {
       throw new Mismatch("header", "field map_sha256: must be 64 lowercase hex digits");
     }
-    exactly("header", header.engine_files, ENGINE_FILES, "engine_files");
-    for (const name of ENGINE_FILES) {
+    const named = engineFilesNamed(header.engine_files);
+    exactly("header", header.engine_files, named, "engine_files");
+    for (const name of named) {
       if (!isHex64(header.engine_files[name])) {
         throw new Mismatch("header", `field engine_files.${name}: must be 64 lowercase hex digits`);
       }
@@ -1009,6 +1123,94 @@
         }
       }
     }
+    if (has(header, PUBLISHED)) {
+      if (spec === null) throw differs("header", PUBLISHED, NOTHING, header[PUBLISHED]);
+      checkedPublished(header[PUBLISHED]);
+    }
+    if (has(header, LOG_KEY) && !isHex64(header[LOG_KEY])) {
+      throw new Mismatch("header", `field ${LOG_KEY}: must be 64 lowercase hex digits`);
+    }
+  }
+
+  /* Days since 1970-01-01 of a proleptic Gregorian date (exact integers, any year). */
+  function daysFromCivil(year, month, day) {
+    const y = year - (month <= 2n ? 1n : 0n);
+    const era = (y >= 0n ? y : y - 399n) / 400n;
+    const yearOfEra = y - era * 400n;
+    const dayOfYear = (153n * (month + (month > 2n ? -3n : 9n)) + 2n) / 5n + day - 1n;
+    const dayOfEra = yearOfEra * 365n + yearOfEra / 4n - yearOfEra / 100n + dayOfYear;
+    return era * 146097n + dayOfEra - 719468n;
+  }
+
+  /* Unix seconds (>= 0) as YYYY-MM-DDTHH:MM:SSZ, exactly, for any year. */
+  function utcText(seconds) {
+    const days = seconds / 86400n;
+    const rest = seconds % 86400n;
+    const shifted = days + 719468n;
+    const era = shifted / 146097n;
+    const dayOfEra = shifted - era * 146097n;
+    const yearOfEra =
+      (dayOfEra - dayOfEra / 1460n + dayOfEra / 36524n - dayOfEra / 146096n) / 365n;
+    const dayOfYear = dayOfEra - (365n * yearOfEra + yearOfEra / 4n - yearOfEra / 100n);
+    const shiftedMonth = (5n * dayOfYear + 2n) / 153n;
+    const day = dayOfYear - (153n * shiftedMonth + 2n) / 5n + 1n;
+    const month = shiftedMonth < 10n ? shiftedMonth + 3n : shiftedMonth - 9n;
+    const year = yearOfEra + era * 400n + (month <= 2n ? 1n : 0n);
+    const two = (n) => String(n).padStart(2, "0");
+    const clock = `${two(rest / 3600n)}:${two((rest / 60n) % 60n)}:${two(rest % 60n)}`;
+    return `${String(year).padStart(4, "0")}-${two(month)}-${two(day)}T${clock}Z`;
+  }
+
+  /* Unix seconds of a strict YYYY-MM-DDTHH:MM:SSZ UTC time, or null for anything else. */
+  function publishedSeconds(text) {
+    const found = typeof text === "string" ? PUBLISHED_PATTERN.exec(text) : null;
+    if (found === null) return null;
+    const [year, month, day, hour, minute, second] = found.slice(1).map(BigInt);
+    const leap = year % 4n === 0n && (year % 100n !== 0n || year % 400n === 0n);
+    const monthDays = [31n, leap ? 29n : 28n, 31n, 30n, 31n, 30n, 31n, 31n, 30n, 31n, 30n, 31n];
+    if (month < 1n || month > 12n || day < 1n || day > monthDays[Number(month) - 1]) return null;
+    if (hour > 23n || minute > 59n || second > 59n) return null;
+    return daysFromCivil(year, month, day) * 86400n + hour * 3600n + minute * 60n + second;
+  }
+
+  function checkedPublished(value) {
+    const seconds = publishedSeconds(value);
+    if (seconds === null) {
+      const rule = `must be a UTC time written ${PUBLISHED_FORM}, found ${shown(value)}`;
+      throw new Mismatch("header", `field ${PUBLISHED}: ${rule}`);
+    }
+    return seconds;
+  }
+
+  /* The beacon round must come out after the header was published; returns [checked, note]. */
+  function beaconTiming(header) {
+    const spec = header.beacon;
+    const known = spec.chain_hash === QUICKNET.chain_hash;
+    if (known && spec.period_seconds !== QUICKNET.period_seconds) {
+      throw differs("header", "beacon.period_seconds", QUICKNET.period_seconds, spec.period_seconds);
+    }
+    if (!has(header, PUBLISHED)) {
+      return [false, "publication time not recorded: the beacon timing cannot be checked"];
+    }
+    const published = header[PUBLISHED];
+    if (!known) {
+      return [
+        false,
+        `beacon timing not checked: chain ${spec.chain_hash} is not one this verifier ` +
+          `knows (header.published ${published})`,
+      ];
+    }
+    const cameOut = QUICKNET.genesis + (spec.round - 1n) * QUICKNET.period_seconds;
+    const gap = cameOut - checkedPublished(published);
+    const said = `${QUICKNET.name} round ${spec.round} came out at ${utcText(cameOut)}`;
+    if (gap <= 0n) {
+      throw new Mismatch(
+        "header",
+        `field beacon.round: ${said}, not after header.published ${published}; ` +
+          "the round must come after the commitment is published",
+      );
+    }
+    return [true, `beacon timing: ${said}, ${gap} s after header.published ${published}`];
   }
 
   function checkMapKeys(map) {
@@ -1064,8 +1266,9 @@
       if (beacon !== null) {
         throw new Mismatch("beacon", "recorded, but the header names no beacon round");
       }
-      return [seed, []];
+      return [seed, [], []];
     }
+    const [timed, timing] = beaconTiming(header);
     if (beacon === null) {
       throw new Mismatch("beacon", "the header names a beacon round but none is recorded");
     }
@@ -1079,7 +1282,8 @@
     const note =
       `beacon round ${beacon.round} mixed into the season key; its signature is not ` +
       "checked here (check it against the beacon's own public record)";
-    return [await hmacHex(seed, beacon.randomness), [note]];
+    const unchecked = timed ? [note] : [timing, note];
+    return [await hmacHex(seed, beacon.randomness), [timing, note], unchecked];
   }
 
   /* Replay the whole record and compare; throws Mismatch at the first difference. */
@@ -1088,9 +1292,15 @@
     checkHeader(header);
     const notes = [];
     if (record.manifest) {
-      for (const name of ENGINE_FILES) {
-        if (record.manifest[name] !== header.engine_files[name]) {
+      const named = header.engine_files;
+      for (const name of Object.keys(named).sort(byCodePoint)) {
+        if (record.manifest[name] !== named[name]) {
           throw new Mismatch(name, "its SHA-256 is not the one header.engine_files names for it");
+        }
+      }
+      for (const name of ENGINE_FILES) {
+        if (name in record.manifest && !(name in named)) {
+          throw new Mismatch(name, "is not one of the files header.engine_files names");
         }
       }
       notes.push("every file matches manifest.sha256; the engine files are the header's");
@@ -1113,7 +1323,7 @@
       throw differs("header", "map_name", map.name, header.map_name);
     }
     notes.push(`seed matches commitment ${record.commitment}`, "map matches header.map_sha256");
-    const [key, beaconNotes] = await seasonKey(record, header, seed);
+    const [key, beaconNotes, unchecked] = await seasonKey(record, header, seed);
     notes.push(...beaconNotes);
     const world = buildWorld(map);
     const season = { world, key, cap: header.max_battles, board: freshBoard(world) };
@@ -1146,27 +1356,343 @@
     const found = firstDifference(record.final_map, season.board, "");
     if (found) throw differs("final map", found[0], found[2], found[1]);
     notes.push(`${season.board.next_battle - 1n} battles replayed; the final map matches`);
-    return { notes, battles: replayed.length };
+    return { notes, battles: replayed.length, unchecked };
+  }
+
+  // ------------------------------------------------------------------ the season log
+
+  /* The log's checks, as log_check.py makes them (docs/season-log.md, last section): the leaves
+   * are the record's header, ledger, beacon, history and reveal in an allowed order; every head
+   * is signed under header.log_key and a prefix of the final log; each receipt's proof leads to
+   * its head and its entry is the log's leaf at its index. Hashing and Ed25519 are seasonlog.js's. */
+  const HEAD_FIELDS = ["root", "season", "signature", "size", "time"];
+  const RECEIPT_FIELDS = ["entry", "format", "head", "inclusion", "leaf_index"];
+  const REFUND_FIELDS = ["amount", "before_battle", "event_id", "faction", "field", "reason"];
+
+  function seasonLog() {
+    if (root.FairfightSeasonLog) return root.FairfightSeasonLog;
+    try {
+      return require("./seasonlog.js"); // beside engine.js in an archive
+    } catch {
+      return require("../../core/seasonlog.js"); // the source tree (conquest/record/ to core/)
+    }
+  }
+
+  function exactFields(place, value, fields) {
+    if (!isObject(value)) throw new Mismatch(place, `must be a JSON object, found ${shown(value)}`);
+    for (const key of Object.keys(value).sort(byCodePoint)) {
+      if (!fields.includes(key)) throw new Mismatch(place, `field ${key}: not a field it may hold`);
+    }
+    for (const key of [...fields].sort(byCodePoint)) {
+      if (!has(value, key)) throw new Mismatch(place, `field ${key}: missing`);
+    }
+  }
+
+  function isHexOf(value, digits) {
+    return typeof value === "string" && value.length === digits && /^[0-9a-f]*$/.test(value);
+  }
+
+  function headMessage(head) {
+    const unsigned = { root: head.root, season: head.season, size: head.size, time: head.time };
+    return utf8.encode(HEAD_SIGNING_PREFIX + compact(unsigned));
+  }
+
+  class CheckedLog {
+    constructor(log, leaves, key, season) {
+      this.log = log;
+      this.leaves = leaves;
+      this.key = key;
+      this.season = season;
+      this.roots = new Map();
+      this.verified = new Set();
+      this.cannot = null;
+    }
+
+    async prepare() {
+      this.hashes = [];
+      for (const leaf of this.leaves) this.hashes.push(await this.log.leafHash(utf8.encode(compact(leaf))));
+    }
+
+    async root(size) {
+      if (!this.roots.has(size)) {
+        this.roots.set(size, this.log.hexOf(await this.log.treeHash(this.hashes.slice(0, size))));
+      }
+      return this.roots.get(size);
+    }
+
+    async checkSigned(place, head) {
+      exactFields(place, head, HEAD_FIELDS);
+      if (head.season !== this.season) {
+        const rule = "is a head of another season (its season is not the commitment of this one)";
+        throw new Mismatch(place, rule);
+      }
+      if (!isWhole(head.size, 1n) || !isHexOf(head.root, 64)) {
+        throw new Mismatch(place, "needs a size >= 1 and a root of 64 lowercase hex digits");
+      }
+      if (typeof head.time !== "string" || !isHexOf(head.signature, 128)) {
+        throw new Mismatch(place, "needs a time and a signature of 128 lowercase hex digits");
+      }
+      const seen = compact(head);
+      if (this.verified.has(seen) || this.cannot) return;
+      let good;
+      try {
+        const signature = this.log.bytesFromHex(head.signature);
+        good = await this.log.verifyEd25519(this.key, headMessage(head), signature);
+      } catch (error) {
+        this.cannot = error.message; // no Ed25519 here: said so, never taken for a failure
+        return;
+      }
+      if (!good) throw new Mismatch(place, "its signature does not verify under header.log_key");
+      this.verified.add(seen);
+    }
+
+    /* Where the first leaf that differs lies, from a receipt's [index, proof] (its own leaf
+     * matched): the first range whose hash in the proof is not the final log's. */
+    async parting([index, proof], size) {
+      const ranges = this.log.inclusionRanges(index, size);
+      const parted = [];
+      for (let i = 0; i < ranges.length; i += 1) {
+        const [start, end] = ranges[i];
+        const root = await this.log.treeHash(this.hashes.slice(start, end));
+        if (this.log.hexOf(root) !== this.log.hexOf(proof[i])) parted.push([start, end]);
+      }
+      if (!parted.length) return "";
+      const [start, end] = parted.sort((x, y) => x[0] - y[0] || x[1] - y[1])[0];
+      if (end - start === 1) return `; the first leaf that differs is leaf ${start}`;
+      return `; the first leaf that differs is one of leaves ${start} to ${end - 1}`;
+    }
+
+    async checkPrefix(place, head, path = null) {
+      const size = Number(head.size);
+      if (head.size > BigInt(this.leaves.length)) {
+        const rule =
+          `it signs a log of ${head.size} leaves; the final log has only ${this.leaves.length}: ` +
+          "leaves it covers were dropped";
+        throw new Mismatch(place, rule);
+      }
+      if ((await this.root(size)) !== head.root) {
+        const rule =
+          `its root is not the root of the final log's first ${size} leaves: a leaf it ` +
+          `covers (leaves 0 to ${size - 1}) was changed, dropped or moved afterwards` +
+          (path ? await this.parting(path, size) : "");
+        throw new Mismatch(place, rule);
+      }
+    }
+
+    async checkReceipt(place, receipt) {
+      exactFields(place, receipt, RECEIPT_FIELDS);
+      if (receipt.format !== RECEIPT_FORMAT) {
+        const rule = `expected ${shown(RECEIPT_FORMAT)}, found ${shown(receipt.format)}`;
+        throw new Mismatch(place, `field format: ${rule}`);
+      }
+      exactFields(`${place} entry`, receipt.entry, LEDGER_KEYS);
+      const index = receipt.leaf_index;
+      if (!isWhole(index, 0n)) {
+        const rule = `must be a whole number >= 0, found ${shown(index)}`;
+        throw new Mismatch(place, `field leaf_index: ${rule}`);
+      }
+      const head = receipt.head;
+      await this.checkSigned(`${place} head`, head);
+      let proof;
+      try {
+        proof = this.log.hashesFromHex(receipt.inclusion);
+      } catch {
+        throw new Mismatch(place, "field inclusion: must be a list of 64-hex-digit hashes");
+      }
+      const leaf = { kind: "contribution", entry: receipt.entry };
+      const hashed = await this.log.leafHash(utf8.encode(compact(leaf)));
+      const at = Number(index);
+      const fits =
+        index < 2n ** 53n &&
+        (await this.log.verifyInclusion(
+          hashed,
+          at,
+          Number(head.size),
+          proof,
+          this.log.bytesFromHex(head.root),
+        ));
+      if (!fits) {
+        const rule = `its inclusion proof does not lead from leaf ${index} to its head's root`;
+        throw new Mismatch(place, rule);
+      }
+      if (at >= this.leaves.length) {
+        const rule = `its entry is leaf ${index}; the final log has only ${this.leaves.length}`;
+        throw new Mismatch(place, rule);
+      }
+      const found = firstDifference(leaf, this.leaves[at], "");
+      if (found) {
+        const rule =
+          `leaf ${index} of the final log is not its entry: field ${found[0]}: expected ` +
+          `${shown(found[1])}, found ${shown(found[2])}`;
+        throw new Mismatch(place, rule);
+      }
+      await this.checkPrefix(place, head, [at, proof]);
+    }
+  }
+
+  function expectedLeaves(record) {
+    return {
+      contribution: record.ledger.map((entry) => ({ kind: "contribution", entry })),
+      battle: record.history.map((battle) => ({ kind: "battle", battle })),
+      beacon: record.beacon ? [{ kind: "beacon", beacon: record.beacon }] : [],
+      reveal: [{ kind: "reveal", seed: record.seed }],
+    };
+  }
+
+  function orderRule(kind, leaf, battles) {
+    if (kind === "contribution") {
+      const due = leaf.entry.before_battle;
+      if (due !== BigInt(battles + 1)) {
+        return `a contribution dated before battle ${due} logged after ${battles} battles`;
+      }
+    }
+    if (kind === "beacon" && battles) {
+      return `the beacon logged after battle ${battles}; it must come before battle 1`;
+    }
+    return null;
+  }
+
+  function checkLeaves(record, leaves) {
+    if (!leaves.length) throw new Mismatch("log.json", "holds no leaves; leaf 0 must be the header");
+    const headerLeaf = { kind: "header", header: record.header };
+    const wanted = expectedLeaves(record);
+    const taken = Object.fromEntries(Object.keys(wanted).map((kind) => [kind, 0]));
+    let battles = 0;
+    leaves.forEach((leaf, index) => {
+      const place = `log.json leaf ${index}`;
+      const named = isObject(leaf) && has(leaf, "kind") ? leaf.kind : null;
+      const kind = typeof named === "string" ? named : null;
+      let expected;
+      if (index === 0 || kind === "header") {
+        expected = index === 0 ? headerLeaf : null;
+      } else if (taken.reveal) {
+        throw new Mismatch(place, "comes after the reveal, which must be the last leaf");
+      } else if (kind !== null && has(wanted, kind) && taken[kind] < wanted[kind].length) {
+        expected = wanted[kind][taken[kind]];
+        taken[kind] += 1;
+      } else {
+        const rule = `a leaf of kind ${shown(named)} that the archive's record files do not hold`;
+        throw new Mismatch(place, rule);
+      }
+      if (expected === null) throw new Mismatch(place, "a second header; only leaf 0 is the header");
+      const found = firstDifference(expected, leaf, "");
+      if (found) throw differs(place, found[0], found[1], found[2]);
+      const rule = orderRule(String(kind), leaf, battles);
+      if (rule) throw new Mismatch(place, rule);
+      if (kind === "battle") battles += 1;
+    });
+    for (const [kind, items] of Object.entries(wanted)) {
+      if (taken[kind] < items.length) {
+        throw new Mismatch("log.json", `leaf ${shown(items[taken[kind]])} of the record is not in the log`);
+      }
+    }
+  }
+
+  function checkRefunds(refunds) {
+    if (!Array.isArray(refunds)) {
+      throw new Mismatch("refunds.json", "must be a JSON list of refunds owed");
+    }
+    refunds.forEach((refund, number) => {
+      const place = `refunds.json[${number}]`;
+      exactFields(place, refund, REFUND_FIELDS);
+      const texts = ["event_id", "faction", "field", "reason"];
+      if (!texts.every((key) => typeof refund[key] === "string")) {
+        throw new Mismatch(place, "event_id, faction, field and reason must be text");
+      }
+      if (!isWhole(refund.amount, 1n) || !isWhole(refund.before_battle, 1n)) {
+        throw new Mismatch(place, "amount and before_battle must be whole numbers >= 1");
+      }
+    });
+    return [`${refunds.length} refunds owed listed (public part); not leaves of the log`];
+  }
+
+  /* The season log against the record and what fans saved ({ name, value } each); throws
+   * Mismatch at the first failure; resolves to [notes, unchecked notes]. */
+  async function checkLog(record, receipts = [], heads = []) {
+    const header = record.header;
+    const log = record.log === undefined ? null : record.log;
+    const notes = record.refunds != null ? checkRefunds(record.refunds) : [];
+    if (!has(header, LOG_KEY)) {
+      if (log !== null) throw new Mismatch("log.json", "present, but the header names no log_key");
+      for (const [kind, saved] of [["receipt", receipts], ["head", heads]]) {
+        for (const { name } of saved) {
+          const rule =
+            "refused: this season has no log (its header names no log_key), so no receipt " +
+            "or head can be checked against it";
+          throw new Mismatch(`${kind} ${name}`, rule);
+        }
+      }
+      return [notes, []];
+    }
+    const library = seasonLog();
+    const key = library.bytesFromHex(header[LOG_KEY]);
+    if (!library.validPublicKey(key)) {
+      const rule =
+        `field ${LOG_KEY}: not a usable Ed25519 public key (not a curve point, or one of ` +
+        "small order)";
+      throw new Mismatch("header", rule);
+    }
+    if (log === null) {
+      throw new Mismatch("log.json", "missing from the record: the header names a log_key");
+    }
+    exactFields("log.json", log, ["head", "leaves"]);
+    if (!Array.isArray(log.leaves)) throw new Mismatch("log.json", "field leaves: must be a list");
+    checkLeaves(record, log.leaves);
+    const checked = new CheckedLog(library, log.leaves, key, record.commitment);
+    await checked.prepare();
+    const size = log.leaves.length;
+    const final = log.head;
+    await checked.checkSigned("log.json head", final);
+    if (final.size !== BigInt(size)) throw differs("log.json head", "size", BigInt(size), final.size);
+    await checked.checkPrefix("log.json head", final);
+    for (const { name, value } of heads) {
+      await checked.checkSigned(`head ${name}`, value);
+      await checked.checkPrefix(`head ${name}`, value);
+    }
+    for (const { name, value } of receipts) await checked.checkReceipt(`receipt ${name}`, value);
+    notes.push(
+      `season log: ${size} leaves, exactly the header, ledger, beacon, history and reveal in ` +
+        "an allowed order; the final head is signed under header.log_key and covers them all",
+    );
+    if (receipts.length || heads.length) {
+      notes.push(
+        `${receipts.length} receipts and ${heads.length} saved heads: each signed, each a ` +
+          "prefix of the final log, each receipt's entry in it at its place",
+      );
+    }
+    if (!checked.cannot) return [notes, []];
+    const note =
+      `the signatures of the heads: cannot check here (${checked.cannot}); every other check ` +
+      "passed: check the signatures with python3 -S verifier.py or node engine.js";
+    return [[...notes, note], [note]];
+  }
+
+  /* A saved receipt or head, read as one JSON value like a record file. */
+  function parseSaved(name, bytes) {
+    if (bytes.length > FILE_LIMIT) throw new Mismatch(name, `larger than ${FILE_LIMIT} bytes; refused`);
+    return { name, value: parseFile(name, bytes, true) };
   }
 
   // ------------------------------------------------------------------ reading an archive
 
-  function parseFile(name, bytes) {
+  function parseFile(name, bytes, single = false) {
+    refuseByteOrderMark(name, bytes);
     let text;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
     } catch {
       throw new Mismatch(name, "not UTF-8 text");
     }
-    if (name.endsWith(".txt")) return text.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "");
-    const lines = name.endsWith(".jsonl") ? text.split("\n") : [text];
+    if (name.endsWith(".txt") && !single) return text.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "");
+    const many = name.endsWith(".jsonl") && !single;
+    const lines = many ? text.split("\n") : [text];
     const values = [];
     lines.forEach((line, i) => {
-      if (name.endsWith(".jsonl") && !line.replace(/[ \t\n\r]/g, "")) return;
+      if (many && !line.replace(/[ \t\n\r]/g, "")) return;
       try {
         values.push(readJson(line));
       } catch (error) {
-        if (error instanceof WholeNumbers || error instanceof TwiceNamed) {
+        if ([WholeNumbers, TwiceNamed, LoneSurrogate].some((kind) => error instanceof kind)) {
           throw new Mismatch(name, `line ${i + 1}: ${error.message}`);
         }
         if (error.message === "nested too deeply") {
@@ -1175,13 +1701,14 @@
         throw new Mismatch(name, `line ${i + 1}: not valid JSON (${shown(error.message)})`);
       }
     });
-    return name.endsWith(".jsonl") ? values : values[0];
+    return many ? values : values[0];
   }
 
   async function checkManifest(files) {
     if (!files.has(MANIFEST)) throw new Mismatch(MANIFEST, "missing from the record");
+    refuseByteOrderMark(MANIFEST, files.get(MANIFEST));
     const listed = new Map();
-    const text = new TextDecoder("utf-8").decode(files.get(MANIFEST));
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(files.get(MANIFEST));
     const lines = text.split("\n");
     if (lines.length && lines[lines.length - 1] === "") lines.pop();
     lines.forEach((line, i) => {
@@ -1211,7 +1738,7 @@
   /* The record from an archive's files (a Map of name -> bytes), manifest checked first. */
   async function recordFromFiles(files) {
     const record = { manifest: await checkManifest(files) };
-    for (const [role, name] of RECORD) {
+    for (const [role, name] of Object.entries(RECORD_FILES)) {
       if (!files.has(name)) {
         if (role === "seed" || role === "beacon") {
           record[role] = null;
@@ -1221,80 +1748,259 @@
       }
       record[role] = parseFile(name, files.get(name));
     }
+    for (const [role, name] of Object.entries(LOG_RECORD_FILES)) {
+      record[role] = files.has(name) ? parseFile(name, files.get(name)) : null;
+    }
     return record;
   }
 
-  /* The files of a flat .zip archive: stored or deflated entries, sizes checked first. */
-  async function unzip(bytes, inflateRaw) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  /* The archive rules of records.py (`read_zip_members`), in the same order and words: the zip
+   * is read from its own end record and directory, checked whole, then each member inflated a
+   * chunk at a time against the size its directory states. */
+  const ZIP_RULES = {
+    members: 48,
+    memberBytes: 64 * 1024 * 1024,
+    archiveBytes: 128 * 1024 * 1024,
+    ratio: 200,
+    ratioFloor: 1024 * 1024,
+    chunk: 64 * 1024,
+  };
+  const ARCHIVE_MAGIC = [
+    [0x50, 0x4b, 3, 4],
+    [0x50, 0x4b, 5, 6],
+    [0x1f, 0x8b],
+    [0x42, 0x5a, 0x68],
+    [0xfd, 0x37, 0x7a, 0x58, 0x5a],
+    [0x37, 0x7a, 0xbc, 0xaf],
+  ];
+  const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+
+  function crc32(bytes) {
+    let c = 0xffffffff;
+    for (let i = 0; i < bytes.length; i += 1) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  }
+
+  function nameRule(name) {
+    if (name.includes("\\")) return "its name holds a backslash";
+    if (name.startsWith("/")) return "its name is an absolute path";
+    if (name.length >= 2 && name[1] === ":" && /\p{L}/u.test(name[0])) {
+      return "its name starts with a drive letter";
+    }
+    if (name.split("/").includes("..")) return "its name climbs out of the folder (..)";
+    return null;
+  }
+
+  function zipDirectory(bytes, view) {
+    const unreadable = (why) => new Mismatch("archive", `not a readable zip archive (${why})`);
     let end = -1;
-    for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 65557); i -= 1) {
+    for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i -= 1) {
       if (view.getUint32(i, true) === 0x06054b50) {
         end = i;
         break;
       }
     }
-    if (end < 0) throw new Mismatch("archive", "not a readable zip archive");
+    if (end < 0) throw unreadable("no end of directory");
     const count = view.getUint16(end + 10, true);
-    let at = view.getUint32(end + 16, true);
-    const files = new Map();
-    for (let i = 0; i < count; i += 1) {
-      if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) {
-        throw new Mismatch("archive", "not a readable zip archive");
-      }
-      const method = view.getUint16(at + 10, true);
-      const packed = view.getUint32(at + 20, true);
-      const size = view.getUint32(at + 24, true);
-      const nameLength = view.getUint16(at + 28, true);
-      const skip = nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-      const local = view.getUint32(at + 42, true);
-      const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
-      at += 46 + skip;
-      if (!ARCHIVE_NAMES.includes(name)) {
-        throw new Mismatch(name, "is not a file of a season record");
-      }
-      if (files.has(name) || size > FILE_LIMIT) {
-        throw new Mismatch(name, "listed twice or too large; refused");
-      }
-      const header = view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-      const start = local + 30 + header;
-      const data = bytes.subarray(start, start + packed);
-      if (method === 0) files.set(name, data);
-      else if (method === 8) files.set(name, await inflateRaw(data));
-      else throw new Mismatch(name, "packed in a way this verifier cannot unpack");
-      if (files.get(name).length !== size) {
-        throw new Mismatch(name, "damaged inside the zip archive");
-      }
+    const size = view.getUint32(end + 12, true);
+    const start = view.getUint32(end + 16, true);
+    if ([count, size, start].some((v) => v === 0xffff || v === 0xffffffff)) {
+      throw new Mismatch("archive", "zip64 archives are not season archives");
     }
+    if (view.getUint16(end + 4, true) || view.getUint16(end + 6, true)) {
+      throw new Mismatch("archive", "multi-disk archives are not season archives");
+    }
+    if (count > ZIP_RULES.members) {
+      throw new Mismatch("archive", `lists ${count} members; at most ${ZIP_RULES.members} are allowed`);
+    }
+    if (start + size > end) throw unreadable("directory out of place");
+    const members = [];
+    let at = start;
+    for (let i = 0; i < count; i += 1) {
+      if (at + 46 > end) throw unreadable("directory cut short");
+      if (view.getUint32(at, true) !== 0x02014b50) throw unreadable("directory damaged");
+      const flags = view.getUint16(at + 8, true);
+      const nameLength = view.getUint16(at + 28, true);
+      const raw = bytes.subarray(at + 46, at + 46 + nameLength);
+      const decoder = flags & 0x800 ? new TextDecoder() : new TextDecoder("latin1");
+      members.push({
+        name: decoder.decode(raw),
+        flags,
+        method: view.getUint16(at + 10, true),
+        crc: view.getUint32(at + 16, true),
+        packed: view.getUint32(at + 20, true),
+        size: view.getUint32(at + 24, true),
+        offset: view.getUint32(at + 42, true),
+      });
+      at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    }
+    return members;
+  }
+
+  function checkDeclared(members) {
+    const seen = new Set();
+    let total = 0;
+    for (const m of members) {
+      let rule = nameRule(m.name);
+      if (rule === null && seen.has(m.name)) rule = "listed twice";
+      if (rule === null && !ARCHIVE_NAMES.includes(m.name)) rule = "is not a file of a season record";
+      if (rule === null && (m.flags & 1 || m.method === 99)) {
+        rule = "encrypted; season archives are never encrypted";
+      }
+      if (rule === null && m.method !== 0 && m.method !== 8) {
+        rule = `compression method ${m.method}; only stored (0) and deflate (8) are read`;
+      }
+      if (rule === null && m.size > ZIP_RULES.memberBytes) {
+        rule = `declares ${m.size} bytes; at most ${ZIP_RULES.memberBytes} are allowed`;
+      }
+      total += m.size;
+      if (rule === null && total > ZIP_RULES.archiveBytes) {
+        rule = `brings the archive past ${ZIP_RULES.archiveBytes} bytes in all; refused`;
+      }
+      if (rule === null && m.size > Math.max(ZIP_RULES.ratioFloor, ZIP_RULES.ratio * m.packed)) {
+        rule = `declares more than ${ZIP_RULES.ratio} times its compressed size; refused`;
+      }
+      if (rule === null && m.method === 0 && m.size !== m.packed) {
+        rule = "stored, yet its sizes differ";
+      }
+      if (rule !== null) throw new Mismatch(shownName(m.name), rule);
+      seen.add(m.name);
+    }
+  }
+
+  function shownName(name) {
+    const letters = Array.from(name);
+    return letters.length <= 80 ? name : `${letters.slice(0, 77).join("")}...`;
+  }
+
+  async function memberBytes(bytes, view, m, inflateRaw) {
+    const damaged = (why) => new Mismatch(m.name, `damaged inside the zip archive (${why})`);
+    if (m.offset + 30 > bytes.length) throw damaged("no local header");
+    const nameLength = view.getUint16(m.offset + 26, true);
+    const nameAt = m.offset + 30;
+    const localName = new TextDecoder().decode(bytes.subarray(nameAt, nameAt + nameLength));
+    if (view.getUint32(m.offset, true) !== 0x04034b50 || localName !== m.name) {
+      throw damaged("local header disagrees");
+    }
+    const start = nameAt + nameLength + view.getUint16(m.offset + 28, true);
+    if (start + m.packed > bytes.length) throw damaged("cut short");
+    const packed = bytes.subarray(start, start + m.packed);
+    const content = m.method === 0 ? packed : await inflateRaw(packed, m.size, damaged, m.name);
+    if (content.length !== m.size) throw new Mismatch(m.name, "shorter than its declared size");
+    if (crc32(content) !== m.crc) throw new Mismatch(m.name, "its CRC-32 does not match its bytes");
+    if (ARCHIVE_MAGIC.some((magic) => magic.every((b, i) => content[i] === b))) {
+      throw new Mismatch(m.name, "holds a nested archive; season archives hold none");
+    }
+    return content;
+  }
+
+  /* The files of a flat .zip archive, after the archive rules. */
+  async function unzip(bytes, inflateRaw) {
+    if (bytes.length > ZIP_RULES.archiveBytes) {
+      throw new Mismatch("archive", `larger than ${ZIP_RULES.archiveBytes} bytes; refused`);
+    }
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const members = zipDirectory(bytes, view);
+    checkDeclared(members);
+    const files = new Map();
+    for (const m of members) files.set(m.name, await memberBytes(bytes, view, m, inflateRaw));
     return files;
   }
 
-  async function nodeInflate(data) {
-    return new Uint8Array(require("node:zlib").inflateRawSync(data));
+  function pastSize(name) {
+    return new Mismatch(name, "inflates past its declared size; refused");
   }
 
-  async function browserInflate(data) {
+  /* Node: inflate at most `size` + 1 bytes, so a member lying about its size stops there. */
+  async function nodeInflate(data, size, damaged, name) {
+    const zlib = require("node:zlib");
+    let inflated;
+    try {
+      inflated = zlib.inflateRawSync(data, { maxOutputLength: Math.max(size, 1), info: true });
+    } catch (error) {
+      if (error instanceof RangeError || error.code === "ERR_BUFFER_TOO_LARGE") {
+        throw pastSize(name);
+      }
+      throw damaged("deflate stream");
+    }
+    if (inflated.engine.bytesWritten !== data.length) throw damaged("deflate stream");
+    return new Uint8Array(inflated.buffer);
+  }
+
+  /* A browser: read the inflated stream chunk by chunk and stop once it passes `size`. */
+  async function browserInflate(data, size, damaged, name) {
     const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+    const reader = stream.getReader();
+    const parts = [];
+    let produced = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        produced += value.length;
+        if (produced > size) {
+          reader.cancel();
+          throw pastSize(name);
+        }
+        parts.push(value);
+      }
+    } catch (error) {
+      if (error instanceof Mismatch) throw error;
+      throw damaged("deflate stream");
+    }
+    const out = new Uint8Array(produced);
+    let at = 0;
+    for (const part of parts) {
+      out.set(part, at);
+      at += part.length;
+    }
+    return out;
   }
 
-  async function settle(files, onProgress) {
+  /* The saved receipts and heads of `options` ({ name, bytes } each), parsed; Mismatch names one. */
+  function savedOf(options) {
+    const parse = (items) => (items || []).map(({ name, bytes }) => parseSaved(name, bytes));
+    return { receipts: parse(options.receipts), heads: parse(options.heads) };
+  }
+
+  function failure(error) {
+    if (!(error instanceof Mismatch)) {
+      const detail = `malformed (${error.name}: ${error.message})`;
+      return { ok: false, place: "record", detail, message: `record: ${detail}` };
+    }
+    return { ok: false, place: error.place, detail: error.detail, message: error.message };
+  }
+
+  async function settle(files, onProgress, saved = { receipts: [], heads: [] }) {
     try {
       const record = await recordFromFiles(files);
-      const { notes, battles } = await verifyRecord(record, onProgress);
-      return { ok: true, notes, battles };
+      const { notes, battles, unchecked } = await verifyRecord(record, onProgress);
+      const [logNotes, logUnchecked] = await checkLog(record, saved.receipts, saved.heads);
+      return {
+        ok: true,
+        notes: [...notes, ...logNotes],
+        battles,
+        unchecked: [...unchecked, ...logUnchecked],
+      };
     } catch (error) {
-      if (!(error instanceof Mismatch)) {
-        const detail = `malformed (${error.name}: ${error.message})`;
-        return { ok: false, place: "record", detail, message: `record: ${detail}` };
-      }
-      return { ok: false, place: error.place, detail: error.detail, message: error.message };
+      return failure(error);
     }
   }
 
-  /* Verify a season archive given as the bytes of its .zip file. */
+  /* Verify a season archive given as the bytes of its .zip file; `options.receipts` and
+   * `options.heads` are saved files as { name, bytes }. */
   async function verifyArchive(bytes, options = {}) {
     let files;
+    let saved;
+    try {
+      saved = savedOf(options);
+    } catch (error) {
+      return failure(error);
+    }
     try {
       const inflate = inNode ? nodeInflate : browserInflate;
       files = await unzip(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), inflate);
@@ -1303,7 +2009,7 @@
         error instanceof Mismatch ? error : new Mismatch("archive", "not a readable zip archive");
       return { ok: false, place: m.place, detail: m.detail, message: m.message };
     }
-    return settle(files, options.onProgress);
+    return settle(files, options.onProgress, saved);
   }
 
   // ------------------------------------------------------------------ command line (Node)
@@ -1313,6 +2019,10 @@
     const join = require("node:path").join;
     const info = fs.statSync(path);
     if (!info.isDirectory()) {
+      if (!info.isFile()) throw new Mismatch("archive", "not a regular file");
+      if (info.size > ZIP_RULES.archiveBytes) {
+        throw new Mismatch("archive", `larger than ${ZIP_RULES.archiveBytes} bytes; refused`);
+      }
       return unzip(new Uint8Array(fs.readFileSync(path)), nodeInflate);
     }
     const files = new Map();
@@ -1342,27 +2052,52 @@
     return files;
   }
 
-  /* Node: verify a folder or a .zip by path; resolves like verifyArchive. */
+  /* Node: verify a folder or a .zip by path; resolves like verifyArchive. `options.receipts`
+   * and `options.heads` are paths of saved files. */
   async function verifyPath(path, options = {}) {
+    const fs = require("node:fs");
+    const basename = require("node:path").basename;
     try {
-      return await settle(await readSource(path), options.onProgress);
+      const read = (paths) =>
+        (paths || []).map((file) => {
+          if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+            throw new Mismatch(basename(file), "no such file");
+          }
+          return { name: basename(file), bytes: new Uint8Array(fs.readFileSync(file)) };
+        });
+      const saved = savedOf({ receipts: read(options.receipts), heads: read(options.heads) });
+      return await settle(await readSource(path), options.onProgress, saved);
     } catch (error) {
       if (!(error instanceof Mismatch)) throw error;
       return { ok: false, place: error.place, detail: error.detail, message: error.message };
     }
   }
 
+  const USAGE =
+    "usage: node engine.js verify RECORD_FOLDER_OR_ZIP [--receipt FILE]... [--head FILE]...\n";
+
   async function main(args) {
-    if (args.length !== 2 || args[0] !== "verify") {
-      process.stderr.write("usage: node engine.js verify RECORD_FOLDER_OR_ZIP\n");
+    const receipts = [];
+    const heads = [];
+    const options = args.slice(2);
+    let usable = args.length >= 2 && args[0] === "verify" && options.length % 2 === 0;
+    for (let i = 0; usable && i < options.length; i += 2) {
+      if (options[i] === "--receipt") receipts.push(options[i + 1]);
+      else if (options[i] === "--head") heads.push(options[i + 1]);
+      else usable = false;
+    }
+    if (!usable) {
+      process.stderr.write(USAGE);
       return 2;
     }
     const fs = require("node:fs");
-    if (!fs.existsSync(args[1])) {
-      process.stderr.write(`no such folder or file: ${args[1]}\n`);
-      return 2;
+    for (const path of [args[1], ...receipts, ...heads]) {
+      if (!fs.existsSync(path)) {
+        process.stderr.write(`no such folder or file: ${path}\n`);
+        return 2;
+      }
     }
-    const result = await verifyPath(args[1]);
+    const result = await verifyPath(args[1], { receipts, heads });
     if (!result.ok) {
       process.stderr.write(`MISMATCH ${result.message}\n`);
       return 1;
@@ -1376,15 +2111,83 @@
     return winChance(roundChances.map(BigInt)).text();
   }
 
+  /* The rules' constants under their tables.py names, as JSON values: integers as numbers,
+   * fractions as "top/bottom" (tests compare them with tables.py). */
+  function tables() {
+    const plain = (value) => {
+      if (typeof value === "bigint") return Number(value);
+      if (value instanceof Ratio) return value.text();
+      if (Array.isArray(value)) return value.map(plain);
+      if (value !== null && typeof value === "object") {
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item)]));
+      }
+      return value;
+    };
+    return plain({
+      BASIS_POINTS,
+      BORDER_KINDS,
+      CATEGORIES,
+      CATEGORY_TYPES,
+      CLAMP_PER_MILLE,
+      COUNTERS,
+      COUNTER_BONUS,
+      COUNTER_CIRCLE,
+      DRAWS_PER_BATTLE,
+      DRAW_ROLES,
+      ENGINE_FILES,
+      ENGINE_VERSION,
+      FAN_BOOST_AT_CAP,
+      GUIDE,
+      HOME_BONUS,
+      INTEGRATION_DENOMINATOR,
+      INTEGRATION_START,
+      INTEGRATION_STEP,
+      LAND,
+      LEGACY_ENGINE_FILES,
+      LOG_KEY,
+      LOG_RECORD_FILES,
+      MANIFEST,
+      MORALE_CAP_BP,
+      MORALE_DECAY,
+      MORALE_UPSET_BP,
+      MORALE_WIN_BP,
+      POOL_CAP,
+      POOL_STEP,
+      POWER_EXPONENT,
+      POWER_SCALE,
+      PREVIOUS_ENGINE_FILES,
+      QUICKNET,
+      RATING_MAX,
+      RATING_MIN,
+      RATING_WEIGHTS,
+      RECORD_FILES,
+      ROUNDS_TO_WIN,
+      ROUND_BITS,
+      ROUND_CEILING,
+      ROUND_FLOOR,
+      ROUND_SCALE,
+      SEA,
+      SEA_FACTOR,
+      SHOWN_LENGTH,
+      SPECIAL_BONUS,
+      STRENGTH_FACTORS,
+      UPSET_BELOW,
+    });
+  }
+
   const api = {
     ENGINE_VERSION,
-    LOWEST,
+    ROUND_FLOOR,
     Mismatch,
     battleChance,
+    checkLog,
     integerRoot,
     populationPower,
+    publishedSeconds,
     readJson,
     recordFromFiles,
+    tables,
+    utcText,
     verifyArchive,
     verifyFiles: settle,
     verifyPath,

@@ -21,6 +21,8 @@ from typing import Any, Final
 __all__ = [
     "ABSENT",
     "ARCHIVE_MAGIC",
+    "BYTE_ORDER_MARK",
+    "BYTE_ORDER_MARK_RULE",
     "INFLATE_CHUNK",
     "JsonValue",
     "MAX_ARCHIVE_BYTES",
@@ -38,6 +40,7 @@ __all__ = [
     "digest",
     "first_difference",
     "json_lines",
+    "lone_surrogate",
     "nested_too_deep",
     "quoted",
     "read_zip_members",
@@ -206,6 +209,12 @@ MAX_NESTING = 32
 deeper values would make the recursive checks run out of stack."""
 QUOTED_LENGTH = 200
 """At most this many characters of an input are quoted back in a refusal."""
+BYTE_ORDER_MARK = b"\xef\xbb\xbf"
+"""UTF-8's byte-order mark. Every verifier refuses a record or saved file that starts with it
+(JSON forbids it, and a verifier that skipped it would accept what another refuses)."""
+BYTE_ORDER_MARK_RULE = "starts with a byte-order mark (U+FEFF); save it as UTF-8 without one"
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A JSON escape of a UTF-16 surrogate: the only way a strictly decoded text yields one."""
 
 _END = struct.Struct("<4s4H2LH")
 _ENTRY = struct.Struct("<4s6H3L5H2L")
@@ -428,3 +437,28 @@ def nested_too_deep(text: str, value: Any) -> bool:
         children = item.values() if isinstance(item, dict) else item
         stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
     return False
+
+
+def lone_surrogate(text: str, value: Any) -> str | None:
+    """The first lone surrogate in the keys and strings of `value` (parsed from the JSON `text`),
+    as its escape (`\\ud800`), or None. JSON may escape half of a UTF-16 pair alone; such a
+    string is not Unicode text and cannot be written out again, so every verifier refuses it.
+
+    Only a text holding a surrogate's escape can yield one, so most texts are passed on one
+    search; the rest are walked in the order they were written, without recursion."""
+    if not _SURROGATE_ESCAPE.search(text):
+        return None
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as error:
+                return f"\\u{ord(item[error.start]):04x}"
+        elif isinstance(item, dict):
+            for key, child in reversed(item.items()):
+                stack += [child, key]
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return None

@@ -31,6 +31,7 @@ from fairfight.web.lifecycle import on_startup
 from fairfight.web.ops.request_log import ACCESS_LOGGER
 from fairfight.web.ops.shutdown import run_exit_hooks
 from fairfight.web.settings import WebSettings
+from fairfight.web.supervision import SUPERVISOR_PID_VARIABLE, watch_supervisor
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -40,6 +41,7 @@ __all__ = [
     "GracefulServer",
     "HeaderTimeoutProtocol",
     "LEAN_SUPERVISOR",
+    "ORPHAN_MARGIN_SECONDS",
     "SWITCH_INTERVAL_SECONDS",
     "ServiceConfig",
     "database_url_for",
@@ -59,11 +61,15 @@ call and then waits up to this long to get it back, several times per request. I
 bench/bench_service.py, with a question thread busy part of the time, `/healthz` p99 went from
 220-290 ms at the default to 80-100 ms at 0.5 ms."""
 
+ORPHAN_MARGIN_SECONDS = 2.0
+"""Seconds an orphaned worker waits past its graceful time before it exits outright."""
 
 LEAN_SUPERVISOR = """\
 import json, shutil, sys
 import uvicorn
 from uvicorn.supervisors import Multiprocess
+from fairfight.web.supervision import mark_supervisor
+mark_supervisor()  # each worker ends when this process does, however it ends
 options, made_metrics_dir = json.loads(sys.argv[1]), sys.argv[2]
 header_read_seconds = options.pop("header_read_seconds")
 config = uvicorn.Config("fairfight.web.serve:service_app", factory=True, **options)
@@ -77,7 +83,8 @@ finally:
 """The supervisor of `--workers N`, which `run_server` becomes (same process id, so signals
 reach it as before): uvicorn alone. The command line that starts it has imported the whole app
 (`fairfight.web` brings it in), about 45 MB the supervisor would hold for nothing; this
-program imports uvicorn only, and each worker builds the app (`service_app`)."""
+program imports uvicorn only (and `supervision`, standard library), and each worker builds the
+app (`service_app`)."""
 
 
 def database_url_for(db: str | None) -> str | None:
@@ -183,7 +190,11 @@ def service_app() -> FastAPI:
     from fairfight.web.app import create_app  # the supervisor itself never loads the app
 
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
-    app = create_app(WebSettings())
+    settings = WebSettings()
+    app = create_app(settings)
+    # A worker of `--workers N` stops when its supervisor dies, even by SIGKILL: open
+    # requests get the graceful time, then the process ends itself.
+    watch_supervisor(settings.graceful_seconds + ORPHAN_MARGIN_SECONDS)
     # What a started worker holds (modules, the maps, compiled templates) lives as long as
     # the process: frozen, the collector's full passes no longer walk it on every request
     # burst, which showed as pauses of tens of milliseconds in the slowest answers.
@@ -250,6 +261,7 @@ def run_server(db: str | None, host: str, port: int, workers: int = 1,
         config = ServiceConfig(create_app(settings), **options)
         GracefulServer(config).run()
         return
+    os.environ.pop(SUPERVISOR_PID_VARIABLE, None)  # named by the supervisor itself, below
     made_metrics_dir = ""
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         made_metrics_dir = tempfile.mkdtemp(prefix="fairfight-metrics-")

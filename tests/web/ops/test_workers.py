@@ -1,5 +1,6 @@
 """`fairfight serve --workers 2` as a real process: two worker pids answer, the metrics add up
-across them, and SIGTERM lets a request in flight finish before every process exits."""
+across them, SIGTERM lets a request in flight finish before every process exits, and the
+workers of a supervisor killed outright end by themselves."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests import processes
 from tests.web.conquest_support import free_port
 
 SOURCE = Path(__file__).resolve().parents[3] / "src"
@@ -47,7 +49,17 @@ def two_workers(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str, 
                 time.sleep(0.05)
         yield process, base, log
     finally:
-        if process.poll() is None:
+        _stop(process)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, as an operator stops the server (its workers stop with it); SIGKILL only if
+    it does not end, and then its workers end themselves (`fairfight.web.supervision`)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(60)
+        except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
 
@@ -116,12 +128,35 @@ def test_two_workers_answer_and_stop_gracefully(
                for line in lines)
 
 
+def _answering_pids(base: str) -> set[int]:
+    pids: set[int] = set()
+    for _ in range(400):  # new connections: the kernel spreads them
+        pids.add(httpx.get(f"{base}/healthz", timeout=10).json()["pid"])
+        if len(pids) == 2:
+            break
+    assert len(pids) == 2, "both workers answer"
+    return pids
+
+
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc")
-def test_the_supervisor_holds_uvicorn_only(
+def test_the_supervisor_holds_uvicorn_only_and_its_workers_end_when_it_is_killed(
         two_workers: tuple[subprocess.Popen[bytes], str, Path]) -> None:
     """The supervisor (the `fairfight serve` process itself) never loads the app: pydantic's
-    compiled core, which every worker's app loads, is not mapped into it."""
+    compiled core, which every worker's app loads, is not mapped into it. Then SIGKILL gives
+    it no chance to stop its workers; each sees its parent gone and stops on its own, instead
+    of serving on, orphaned (one server started for both, as each start costs seconds)."""
     process, base, _ = two_workers
-    worker = httpx.get(f"{base}/healthz", timeout=10).json()["pid"]
-    assert "pydantic_core" in Path(f"/proc/{worker}/maps").read_text()
+    workers = _answering_pids(base)
+    for worker in workers:
+        assert "pydantic_core" in Path(f"/proc/{worker}/maps").read_text()
     assert "pydantic_core" not in Path(f"/proc/{process.pid}/maps").read_text()
+    assert set(processes.children_of(process.pid)) >= workers
+    process.kill()
+    process.wait()
+    give_up = time.monotonic() + 120  # only so a broken server cannot hang the suite
+    while any(processes.alive(pid) for pid in workers) and time.monotonic() < give_up:
+        time.sleep(0.1)
+    assert not [processes.described(pid) for pid in workers if processes.alive(pid)]
+    processes.reap(workers)  # adopted by the run when their supervisor died
+    with pytest.raises(httpx.TransportError):
+        httpx.get(f"{base}/healthz", timeout=10)

@@ -165,9 +165,12 @@
   // ------------------------------------------------------------------ JSON, exactly
 
   /* A JSON reader that keeps every integer exact (as BigInt), refuses numbers with a fraction
-   * or an exponent and refuses an object that names a key twice. */
+   * or an exponent, refuses an object that names a key twice and, once the text is read, a
+   * key or string holding a lone surrogate (half of a UTF-16 pair, escaped alone: not Unicode
+   * text), naming the first, as records.lone_surrogate does. */
   function readJson(text) {
     let at = 0;
+    let surrogate = null;
     const fail = (why) => {
       throw new SyntaxError(why);
     };
@@ -271,7 +274,11 @@
       }
       const raw = text.slice(at, end + 1);
       at = end + 1;
-      return plain ? raw.slice(1, -1) : JSON.parse(raw);
+      if (plain) return raw.slice(1, -1);
+      const decoded = JSON.parse(raw);
+      const lone = surrogate === null ? /[\uD800-\uDFFF]/u.exec(decoded) : null;
+      if (lone) surrogate = `\\u${lone[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
+      return decoded;
     };
     const number = () => {
       const lexeme = text.slice(at, at + 5000);
@@ -284,7 +291,24 @@
     const result = value(0);
     space();
     if (at !== text.length) fail(`extra data at ${at + 1}`);
+    if (surrogate !== null) throw new LoneSurrogate(surrogate);
     return result;
+  }
+
+  class LoneSurrogate extends Error {
+    constructor(escape) {
+      super(`holds a lone surrogate (${escape}), which is not Unicode text`);
+    }
+  }
+
+  const BYTE_ORDER_MARK_RULE =
+    "starts with a byte-order mark (U+FEFF); save it as UTF-8 without one";
+
+  /* Every verifier refuses a file that starts with UTF-8's byte-order mark (records.py). */
+  function refuseByteOrderMark(name, bytes) {
+    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+      throw new Mismatch(name, BYTE_ORDER_MARK_RULE);
+    }
   }
 
   class WholeNumbers extends Error {
@@ -1652,9 +1676,10 @@
   // ------------------------------------------------------------------ reading an archive
 
   function parseFile(name, bytes, single = false) {
+    refuseByteOrderMark(name, bytes);
     let text;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
     } catch {
       throw new Mismatch(name, "not UTF-8 text");
     }
@@ -1667,7 +1692,7 @@
       try {
         values.push(readJson(line));
       } catch (error) {
-        if (error instanceof WholeNumbers || error instanceof TwiceNamed) {
+        if ([WholeNumbers, TwiceNamed, LoneSurrogate].some((kind) => error instanceof kind)) {
           throw new Mismatch(name, `line ${i + 1}: ${error.message}`);
         }
         if (error.message === "nested too deeply") {
@@ -1681,8 +1706,9 @@
 
   async function checkManifest(files) {
     if (!files.has(MANIFEST)) throw new Mismatch(MANIFEST, "missing from the record");
+    refuseByteOrderMark(MANIFEST, files.get(MANIFEST));
     const listed = new Map();
-    const text = new TextDecoder("utf-8").decode(files.get(MANIFEST));
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(files.get(MANIFEST));
     const lines = text.split("\n");
     if (lines.length && lines[lines.length - 1] === "") lines.pop();
     lines.forEach((line, i) => {

@@ -24,10 +24,13 @@ if __package__:
     from fairfight.conquest.rules import engine, tables
     from fairfight.core.draws import verify_reveal
     from fairfight.core.records import (
+        BYTE_ORDER_MARK,
+        BYTE_ORDER_MARK_RULE,
         MAX_NESTING,
         ReadRefusal,
         first_difference,
         json_lines,
+        lone_surrogate,
         nested_too_deep,
         read_zip_members,
     )
@@ -38,10 +41,13 @@ else:  # a plain file in a season archive: the files lying beside it stand in fo
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]
     from draws import verify_reveal  # type: ignore[import-not-found, no-redef, unused-ignore]
     from records import (  # type: ignore[import-not-found, no-redef, unused-ignore]
+        BYTE_ORDER_MARK,
+        BYTE_ORDER_MARK_RULE,
         MAX_NESTING,
         ReadRefusal,
         first_difference,
         json_lines,
+        lone_surrogate,
         nested_too_deep,
         read_zip_members,
     )
@@ -397,12 +403,19 @@ def _parse_json_text(name: str, number: int, line: str) -> Any:
         ) from None
     if nested_too_deep(line, value):
         raise ReplayMismatch(name, f"line {number}: nested more than {MAX_NESTING} levels deep")
+    surrogate = lone_surrogate(line, value)
+    if surrogate is not None:
+        raise ReplayMismatch(
+            name, f"line {number}: holds a lone surrogate ({surrogate}), which is not Unicode text"
+        )
     return value
 
 
 def _parse_record_file(name: str, data: bytes, single: bool = False) -> Any:
     """One record file's value: UTF-8, canonical JSON values only (whole numbers, unique keys);
     `single` reads one JSON value whatever the name (a saved receipt or head)."""
+    if data.startswith(BYTE_ORDER_MARK):
+        raise ReplayMismatch(name, BYTE_ORDER_MARK_RULE)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -460,6 +473,8 @@ def _check_manifest(files: Mapping[str, bytes]) -> dict[str, str]:
     """Every file listed once with its SHA-256, and every archive file present is listed."""
     if tables.MANIFEST not in files:
         raise ReplayMismatch(tables.MANIFEST, "missing from the record")
+    if files[tables.MANIFEST].startswith(BYTE_ORDER_MARK):
+        raise ReplayMismatch(tables.MANIFEST, BYTE_ORDER_MARK_RULE)
     listed: dict[str, str] = {}
     lines = files[tables.MANIFEST].decode("utf-8", errors="replace").split("\n")
     if lines[-1] == "":

@@ -11,7 +11,8 @@ made it, creating only what is missing, so a database made by that release (or b
 (`MIGRATION_LOCK_KEY`, shared by every store and every process, so N workers starting
 together migrate once and the others find the schema at head); on SQLite the migration is
 one `BEGIN EXCLUSIVE` transaction. A database whose revision this release does not know
-(made by a newer release) is refused, never touched.
+(made by a newer release, or damaged) is refused, never touched, and so is a damaged version
+table (no row, several rows, an empty revision): by both commands, with how to restore it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from alembic.migration import MigrationContext
 from alembic.operations import Operations
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
-from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
@@ -50,7 +51,7 @@ __all__ = [
 MIGRATION_LOCK_KEY = 0x6661_6972_6669_6768
 """The PostgreSQL advisory lock every migration holds (b"fairfigh" as a number)."""
 
-Status = Literal["current", "behind", "newer", "absent"]
+Status = Literal["current", "behind", "absent"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +101,7 @@ class StoreState:
         now = self.revision or "none (made before migrations)"
         if self.upgraded_from is not None:
             now = f"{self.upgraded_from[0] or 'none'} -> {self.revision}"
-        words = {"current": "at head", "behind": f"behind head {self.head}",
-                 "newer": f"newer than this release (head {self.head})"}[self.status]
+        words = {"current": "at head", "behind": f"behind head {self.head}"}[self.status]
         return f"{self.store}: {self.url}: revision {now} ({words})"
 
 
@@ -189,15 +189,52 @@ def _state(store: Store, connection: Connection, url: str) -> StoreState:
                              f"{store.marker_table} table)"
                              + ("; create a season with `conquest new`"
                                 if store.name == "conquest" else ""))
-    heads = _context(store, connection).get_current_heads()
-    revision = heads[0] if heads else None
+    revision = _recorded_revision(store, connection, url)
+    if revision is not None and not _known(scripts, revision):
+        raise InputError(_shown(url), f"the {store.name} schema is at revision "
+                         f"{_said(revision)}, which this release does not know (head {head}): "
+                         "either a newer release made it (run that release) or the version "
+                         "table was damaged (restore the database from the backup taken "
+                         "before the last upgrade)")
     status: Status = "current" if revision == head else "behind"
-    if revision is not None:
-        try:
-            scripts.get_revision(revision)
-        except CommandError:
-            status = "newer"
     return StoreState(store.name, _shown(url), revision, head, status)
+
+
+def _said(value: object) -> str:
+    """A value read from the version table, quoted and cut short for a one-line refusal."""
+    shown = str(value)
+    return repr(shown if len(shown) <= 40 else shown[:37] + "...")
+
+
+def _known(scripts: ScriptDirectory, revision: str) -> bool:
+    try:
+        return scripts.get_revision(revision) is not None
+    except CommandError:
+        return False
+
+
+def _recorded_revision(store: Store, connection: Connection, url: str) -> str | None:
+    """The one revision the store's version table holds; None when there is no such table
+    (a database made before migrations). An empty table, several rows or an empty revision
+    is a damaged table: refused, saying how to restore it, rather than guessed at."""
+    table = store.version_table
+    if not inspect(connection).has_table(table):
+        return None
+    rows = [row[0] for row in connection.execute(text(f"SELECT version_num FROM {table}"))]
+    if len(rows) == 1 and isinstance(rows[0], str) and rows[0].strip():
+        return rows[0]
+    if not rows:
+        damage = "no row"
+    elif len(rows) > 1:
+        listed = ", ".join(_said(row) for row in rows[:5])
+        damage = f"{len(rows)} rows ({listed}{', ...' if len(rows) > 5 else ''})"
+    else:
+        damage = f"one row whose revision is empty ({_said(rows[0])})"
+    raise InputError(_shown(url), f"the {store.name} version table {table} is damaged: it "
+                     f"holds {damage}, where there is always one revision; restore the "
+                     "database from the backup taken before the last upgrade, or, if its "
+                     f"tables are this release's, drop {table} and run `fairfight db upgrade`, "
+                     "which adopts them as they stand")
 
 
 def _look(store: Store, url: str, *, write: bool,
@@ -233,11 +270,6 @@ def upgrade(database_url: str, clash_url: str | None = None) -> list[StoreState]
 
 def _upgraded(store: Store) -> Callable[[Connection, StoreState], StoreState]:
     def run(connection: Connection, state: StoreState) -> StoreState:
-        if state.status == "newer":
-            raise InputError(state.url, f"the {store.name} schema is at revision "
-                             f"{state.revision!r}, which this release does not know (head "
-                             f"{state.head}): it was made by a newer release; upgrade "
-                             "fairfight instead")
         scripts = store.scripts()
         context = _context(store, connection,
                            lambda rev, _context: scripts._upgrade_revs("head", rev))
