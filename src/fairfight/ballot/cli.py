@@ -7,12 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from fairfight.console import (
-    console,
-    emit_json,
-    error_console,
-    guarded,
-)
+from fairfight.console import console, emit_json, error_console, guarded
 from fairfight.core.errors import InputError
 from fairfight.inputs import check_output_file
 from fairfight.rules_cli import rules_command

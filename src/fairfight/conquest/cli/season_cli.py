@@ -20,9 +20,10 @@ from fairfight.conquest.cli.map_cli import app as map_app
 from fairfight.conquest.cli.odds_history_cli import odds_history
 from fairfight.conquest.cli.options import AsJson, SeasonFile
 from fairfight.conquest.cli.schedule_cli import app as schedule_app
-from fairfight.console import PAGE_FORMAT_HELP, console, emit_json, guarded, show_page
+from fairfight.console import console, emit_json, guarded
 from fairfight.core.errors import InputError, RuleError
 from fairfight.inputs import check_output_file
+from fairfight.rules_cli import rules_command
 
 __all__ = [
     "AsJson",
@@ -243,16 +244,7 @@ def odds(
             console.print(episodes.render_odds(preview), markup=False)
 
 
-@app.command()
-@guarded
-def rules(
-    page_format: str = typer.Option("auto", "--format", help=PAGE_FORMAT_HELP),
-    as_json: bool = AsJson,
-) -> None:
-    """Print the rules page, generated from the engine's constants."""
-    from fairfight.conquest.rules_page import rules_page
-
-    show_page(rules_page(), "conquest", page_format, as_json)
+rules = rules_command(app, "conquest", "fairfight.conquest.rules_page:rules_page")
 
 
 @app.command(name="map-stats")
