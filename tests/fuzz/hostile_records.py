@@ -9,8 +9,8 @@ run takes every case.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator
+from functools import partial
 from typing import Any
 
 __all__ = [
@@ -38,13 +38,24 @@ HOSTILE_VALUES: dict[str, Any] = {
 """Values of the wrong type or the wrong text, each put in place of a real value."""
 
 
-@dataclass(frozen=True, slots=True)
 class HostileRecord:
     """One broken record: its name (line, path, kind, and "same-type" when the new value has
-    the old one's JSON type) and its bytes."""
+    the old one's JSON type) and its bytes, written out only when a test reads them (a record
+    of a thousand lines has tens of thousands of breaks, and a sample reads a dozen)."""
 
-    name: str
-    data: bytes
+    __slots__ = ("_data", "_make", "name")
+
+    def __init__(self, name: str, data: bytes | Callable[[], bytes]) -> None:
+        self.name = name
+        self._make = data if callable(data) else None
+        self._data = data if isinstance(data, bytes) else None
+
+    @property
+    def data(self) -> bytes:
+        if self._data is None:
+            assert self._make is not None
+            self._data = self._make()
+        return self._data
 
 
 def paths(value: Any, depth: int = MAX_PATH_DEPTH) -> Iterator[tuple[str | int, ...]]:
@@ -83,16 +94,16 @@ def hostile_records(lines: list[Any],
             continue
         for kind, bad in HOSTILE_VALUES.items():
             changed = [*lines[: number - 1], bad, *lines[number:]]
-            yield HostileRecord(f"line {number} whole {kind}{_same(line, bad)}", _encode(changed))
+            yield HostileRecord(f"line {number} whole {kind}{_same(line, bad)}",
+                                partial(_encode, changed))
         for path in paths(line):
             where = ".".join(str(step) for step in path)
             old = line
             for step in path:
                 old = old[step]
             for kind, bad in HOSTILE_VALUES.items():
-                changed = [*lines[: number - 1], with_value(line, path, bad), *lines[number:]]
                 yield HostileRecord(f"line {number} {where} {kind}{_same(old, bad)}",
-                                    _encode(changed))
+                                    partial(_encode_with, lines, number, path, bad))
 
 
 def _same(old: Any, new: Any) -> str:
@@ -101,6 +112,12 @@ def _same(old: Any, new: Any) -> str:
     kinds = (bool, int, str, list, dict, type(None))
     kind = next((k for k in kinds if isinstance(old, k)), None)
     return " same-type" if kind is not None and type(new) is kind else ""
+
+
+def _encode_with(lines: list[Any], number: int, path: tuple[str | int, ...], bad: Any) -> bytes:
+    """The record with the value at `path` of line `number` replaced by `bad`."""
+    changed = [*lines[: number - 1], with_value(lines[number - 1], path, bad), *lines[number:]]
+    return _encode(changed)
 
 
 def _encode(lines: list[Any]) -> bytes:
