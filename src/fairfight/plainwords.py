@@ -20,6 +20,7 @@ __all__ = [
     "frequency",
     "frequency_rule",
     "in_words",
+    "times_in",
     "without_references",
 ]
 
@@ -114,3 +115,28 @@ def frequency_rule() -> str:
             f"\"fewer than 1 in {ONE_IN[-1]:,}\" and \"more than {ONE_IN[-1] - 1:,} in "
             f"{ONE_IN[-1]:,}\" beyond those. \"Certain\" and \"impossible\" are said only of "
             f"exact chances, never of a simulated share")
+
+
+def times_in(chance: Fraction) -> str:
+    """How often something with an exact chance happens, for a luck tail: "about 1 time in 21".
+
+    Unlike `frequency`, the N of "1 time in N" is 1/chance itself, rounded to two significant
+    digits (21, 140, 1,200), because a tail is read as a rarity and its size is the point; a
+    chance over one half reads in tenths ("about 7 times in 10"); "every time" only when exact.
+    """
+    value = Fraction(chance)
+    if not 0 <= value <= 1:
+        raise ValueError(f"chance: must be between 0 and 1, not {chance}")
+    if value == 1:
+        return "every time"
+    if value == 0:
+        return "never"
+    if value > Fraction(1, 2):
+        count = min(round(value * TENTHS), TENTHS - 1)
+        return f"about {count} times in {TENTHS}"
+    out_of = round(1 / value)
+    digits = len(str(out_of))
+    if digits > 2:
+        step = 10 ** (digits - 2)
+        out_of = round(Fraction(out_of, step)) * step
+    return f"about 1 time in {out_of:,}"
