@@ -7,17 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from fairfight.console import console, emit_json, error_console, guarded
+from fairfight.console import console, emit_json, guarded
 from fairfight.core.errors import InputError
-from fairfight.inputs import check_output_file
 from fairfight.rules_cli import rules_command
 
 if TYPE_CHECKING:  # the engine is imported only when a command runs
     from rich.table import Table
 
-    from fairfight.ballot.elections import Event
-    from fairfight.ballot.players import Player
-    from fairfight.ballot.tables import BallotConfig
 
 __all__ = [
     "DEFAULT_CONFIG",
@@ -105,36 +101,6 @@ def _rules_page(
 rules = rules_command(app, "ballot", _rules_page)
 
 
-def _players(names: list[str], human: int | None) -> list[Player]:
-    from fairfight.ballot.bots import make_bots
-    from fairfight.ballot.human import TerminalHuman
-
-    if human is not None and not 0 <= human < len(names):
-        raise InputError("human", f"seat must be between 0 and {len(names) - 1}")
-    bots = make_bots(names)
-    if human is None:
-        return bots
-
-    def ask(text: str) -> str:
-        return str(typer.prompt(text, default="", show_default=False))
-
-    seated: list[Player] = list(bots)
-    seated[human] = TerminalHuman(
-        ask=ask,
-        say=lambda line: console.print(line, markup=False),
-        seat_names=tuple(name if seat != human else "you" for seat, name in enumerate(names)),
-    )
-    return seated
-
-
-def _narrate(event: Event, human: int) -> None:
-    """What a human seat sees of the game as it happens (plain text: no markup)."""
-    from fairfight.ballot.narration import narrate
-
-    for line in narrate(event, human):
-        console.print(line, markup=False)
-
-
 @app.command()
 @guarded
 def play(
@@ -155,129 +121,25 @@ def play(
     Ctrl-C saves the game so far (to --record, or to a file named after the game) and prints
     where; `--resume FILE` replays it to that point and plays on.
     """
-    from fairfight.ballot.players import key_commitment, play_game
-    from fairfight.ballot.record import (
-        HUMAN_NAME,
-        check_key,
-        load_record,
-        read_paused,
-        record_lines,
-        resume_game,
-        write_record,
-    )
-    from fairfight.ballot.tables import named_config
-    from fairfight.core.draws import new_seed
+    from fairfight.ballot import cli_steps as steps
+    from fairfight.ballot.record import record_lines, write_record
 
-    if record is not None:
-        if years is not None:
-            raise InputError("--record", "a record needs the whole game; drop --years")
-        check_output_file(record)
-    if years is not None and years < 1:
-        raise InputError("years", "must be at least 1")
-    paused = None
-    if resume is not None:
-        _refuse_fixed_by_resume(players=players, config=config, victory=victory, seed=seed,
-                                human=human, years=years)
-        paused = read_paused(load_record(resume))
-        rules_config, key = paused.header.config, paused.pause.key
-        names = paused.header.players
-        humans = [seat for seat, name in enumerate(names) if name == HUMAN_NAME]
-        if len(humans) > 1:
-            raise InputError("--resume", "this terminal plays one human seat")
-        human = humans[0] if humans else None
-        bot_names = [name if name != HUMAN_NAME else "pollster" for name in names]
-        record = record or resume
-        check_output_file(record)
-    else:
-        rules_config = named_config(config if config is not None else DEFAULT_CONFIG, victory)
-        key = check_key(seed) if seed is not None else new_seed()
-        bot_names = _bot_names(players if players is not None else DEFAULT_PLAYERS)
-    seated = _players(bot_names, human)
-    so_far: list[Event] = list(paused.events) if paused is not None else []
-
-    def on_event(event: Event) -> None:
-        so_far.append(event)
-        if human is not None:
-            _narrate(event, human)
-
-    try:
-        if paused is not None:
-            state, events = resume_game(paused, seated, on_event)
-        else:
-            state, events = play_game(rules_config, key, seated, on_event, max_years=years)
-    except (KeyboardInterrupt, typer.Abort):
-        _save_paused(record, rules_config, key, [p.name for p in seated], so_far)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+    steps.check_play_options(record, years)
+    options = {"players": players, "human": human, "seed": seed, "config": config,
+               "victory": victory, "record": record, "years": years, "resume": resume}
+    start = steps.opening(options, _bot_names, DEFAULT_PLAYERS, DEFAULT_CONFIG)
+    seated = steps.seat_players(start.bot_names, start.human)
+    state, events = steps.play_through(start, seated, years, EXIT_INTERRUPTED)
     names = [p.name for p in seated]
-    if record is not None and years is None:
-        write_record(record, record_lines(rules_config, key, names, state, events))
-    standings = [(e["year"], e["scores"]) for e in events if e["event"] == "scoring"]
+    if start.record is not None and years is None:
+        write_record(start.record, record_lines(start.rules_config, start.key, names, state,
+                                                events))
+    standings = steps.standings_of(events)
     if as_json:
-        emit_json(
-            {
-                "seed": key,
-                "commitment": key_commitment(key),
-                "players": names,
-                "years": [{"year": year, "scores": totals} for year, totals in standings],
-                "over": state.ended,
-                "reason": state.end_reason,
-                "winners": list(state.winners),
-            }
-        )
+        emit_json(steps.ending_json(start.key, names, state, standings))
         return
-    _print_standings(rules_config, names, standings)
-    if state.ended:
-        winners = ", ".join(f"seat {w} ({names[w]})" for w in state.winners)
-        console.print(f"Game over ({state.end_reason}) in {state.year}: winner {winners}")
-    else:
-        console.print(f"Stopped after {len(standings)} year(s); the game is not over.")
-    console.print(f"seed {key}")
-    if record is not None:
-        console.print(f"Record written to {record}", markup=False)
-
-
-def _refuse_fixed_by_resume(**given: object) -> None:
-    """Refuse, naming them, the options a saved game fixes when they come with --resume."""
-    fixed = [f"--{name}" for name, value in given.items() if value is not None]
-    if fixed:
-        raise InputError("--resume", f"the saved game fixes its seats, players, config, "
-                         f"victory, key and length; drop {', '.join(fixed)}")
-
-
-def _print_standings(
-    rules_config: BallotConfig, names: list[str], standings: list[tuple[int, list[int]]]
-) -> None:
-    """Every year's scores, one column a seat."""
-    from rich.table import Table
-
-    title = f"Standings ({rules_config.name}, victory {rules_config.victory.value})"
-    table = Table(title=title)
-    table.add_column("year")
-    for seat, name in enumerate(names):
-        table.add_column(f"{seat}: {name}", justify="right")
-    for year, totals in standings:
-        table.add_row(str(year), *(str(t) for t in totals))
-    console.print(table)
-
-
-def _save_paused(
-    record: Path | None,
-    rules_config: BallotConfig,
-    key: str,
-    names: list[str],
-    events: list[Event],
-) -> None:
-    """Write the game so far and say, in one line, where it is and how to go on."""
-    from fairfight.ballot.players import key_commitment
-    from fairfight.ballot.record import paused_record, write_record
-
-    path = record or Path(f"ballot-{key_commitment(key)[:12]}.jsonl")
-    write_record(path, paused_record(rules_config, key, names, events))
-    error_console.print(
-        f"interrupted: the game is saved in {path}; "
-        f"go on with `fairfight ballot play --resume {path}`",
-        markup=False,
-    )
+    steps.print_ending(console, state, names, start.rules_config, start.key, standings,
+                       start.record)
 
 
 @app.command()
@@ -321,55 +183,24 @@ def simulate(
     as_json: bool = typer.Option(False, "--json", help="machine-readable metrics"),
 ) -> None:
     """Seeded bot games and the smoke metrics (contested share, bills, length, spread, wins)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
     from fairfight.ballot.bots import make_bots
-    from fairfight.ballot.simulate import GameSpec, metrics, run_games
+    from fairfight.ballot.cli_steps import simulate_modes
     from fairfight.ballot.tables import VictoryMode, named_config
     from fairfight.core.executor import executor_for
 
     if not 1 <= games <= MAX_GAMES:
-        raise InputError("games", f"must be between 1 and {MAX_GAMES}")
+        raise InputError("games", f"must be between 1 and {MAX_GAMES}", games)
     if not 1 <= jobs <= 64:
-        raise InputError("jobs", "must be between 1 and 64")
+        raise InputError("jobs", "must be between 1 and 64", jobs)
     if seed_base < 0:
-        raise InputError("seed-base", "must be zero or positive")
+        raise InputError("seed-base", "must be zero or positive", seed_base)
     names = tuple(_bot_names(players))
     make_bots(names)
     modes = [m.value for m in VictoryMode] if victory == "all" else victory.split(",")
     configs = [named_config(config, mode) for mode in modes]
     executor = executor_for(jobs, scheduler) if scheduler is not None else None
-    results = []
-    with Progress(
-        *Progress.get_default_columns()[:1],
-        BarColumn(bar_width=30),
-        MofNCompleteColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=as_json,
-    ) as bar:
-        task = bar.add_task("games", total=games * len(configs))
-        try:
-            for rules_config in configs:
-                specs = [GameSpec(rules_config, str(seed_base + i), names) for i in range(games)]
-                summaries = run_games(
-                    specs,
-                    jobs,
-                    lambda n: bar.advance(task, n),
-                    executor,
-                )
-                results.append(metrics(summaries, rules_config.victory))
-        except KeyboardInterrupt:
-            bar.stop()
-            error_console.print("interrupted", style="bold red", markup=False)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+    results = simulate_modes(console, configs, names, games, seed_base, jobs, executor,
+                             show_progress=not as_json, exit_interrupted=EXIT_INTERRUPTED)
     if as_json:
         emit_json(results)
         return
