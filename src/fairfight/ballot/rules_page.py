@@ -116,24 +116,13 @@ def races_per_year(config: BallotConfig) -> list[dict[str, int]]:
 def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
     """Every number the rules page shows."""
     chosen = config or named_config("as-written-plus")
+    return {**_odds_context(chosen), **_map_context(chosen), **_card_context(chosen)}
+
+
+def _odds_context(chosen: BallotConfig) -> dict[str, Any]:
+    """The configs, the race odds and the thresholds a vote needs."""
     gmap = game_map()
     largest_base = max(abs(state.baseline) for state in gmap.states)
-    senate_classes = Counter(
-        seat.senate_class for seat in gmap.seats if seat.office is Office.SENATE
-    )
-    states = [
-        {
-            "code": state.code,
-            "house": state.house,
-            "ev": state.electoral_votes,
-            "base": f"{state.baseline:+d}" if state.baseline else "0",
-            "senate": "/".join(state.senate_classes),
-            "governor": state.governor_cycle,
-            "tags": " ".join(state.tags),
-            "house_d": opening_house_d(state),
-        }
-        for state in gmap.states
-    ]
     limits = thresholds()
     return {
         "config": chosen,
@@ -152,6 +141,29 @@ def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
         "limits": limits,
         "override_percent": percent(tables.OVERRIDE),
         "senate_percent": percent(tables.SENATE_PASS, 0),
+    }
+
+
+def _map_context(chosen: BallotConfig) -> dict[str, Any]:
+    """The map: seats, Senate classes, electoral votes and every state's line."""
+    gmap = game_map()
+    senate_classes = Counter(
+        seat.senate_class for seat in gmap.seats if seat.office is Office.SENATE
+    )
+    states = [
+        {
+            "code": state.code,
+            "house": state.house,
+            "ev": state.electoral_votes,
+            "base": f"{state.baseline:+d}" if state.baseline else "0",
+            "senate": "/".join(state.senate_classes),
+            "governor": state.governor_cycle,
+            "tags": " ".join(state.tags),
+            "house_d": opening_house_d(state),
+        }
+        for state in gmap.states
+    ]
+    return {
         "house_seats": sum(state.house for state in gmap.states),
         "senate_seats": sum(senate_classes.values()),
         "senate_classes": dict(sorted(senate_classes.items(), key=lambda kv: len(kv[0]))),
@@ -163,6 +175,13 @@ def rules_context(config: BallotConfig | None = None) -> dict[str, Any]:
         "opening": opening_board(),
         "states": states,
         "tags": tables.TAGS,
+    }
+
+
+def _card_context(chosen: BallotConfig) -> dict[str, Any]:
+    """The cards, the scoring, the victory modes and the bonuses."""
+    gmap = game_map()
+    return {
         "card_glossary": card_glossary(),
         "lean_push": [{"margins": text, "push": push} for text, push in _push_rows()],
         "score_rows": _score_rows(chosen),

@@ -37,17 +37,13 @@ def share_percent(value: Fraction) -> str:
 
 def rules_context() -> dict[str, Any]:
     """Every number and name the rules page shows, read from the tables and the engine."""
+    return {**_rating_context(), **_battle_context(), **_pool_context(), **_record_context()}
+
+
+def _rating_context() -> dict[str, Any]:
+    """The categories, types and power terms that make a faction's rating."""
     t = tables
-    ramp = []
-    battles_after = 0
-    while True:
-        share = engine.integration_share(battles_after + 1, 0)
-        ramp.append({"battle": battles_after + 1, "share": share_percent(share)})
-        if share == 1:
-            break
-        battles_after += 1
     category_docs = docs_by_value(t.Category)
-    floor_battle = engine.battle_chance([t.ROUND_FLOOR] * len(t.CATEGORIES))
     return {
         "version": t.ENGINE_VERSION,
         "categories": [
@@ -72,6 +68,22 @@ def rules_context() -> dict[str, Any]:
         "home": multiplier(t.HOME_BONUS),
         "sea": multiplier(t.SEA_FACTOR),
         "counter": multiplier(t.COUNTER_BONUS),
+    }
+
+
+def _battle_context() -> dict[str, Any]:
+    """The rounds, clamps, morale and integration ramp of a battle."""
+    t = tables
+    ramp = []
+    battles_after = 0
+    while True:
+        share = engine.integration_share(battles_after + 1, 0)
+        ramp.append({"battle": battles_after + 1, "share": share_percent(share)})
+        if share == 1:
+            break
+        battles_after += 1
+    floor_battle = engine.battle_chance([t.ROUND_FLOOR] * len(t.CATEGORIES))
+    return {
         "round_bits": t.ROUND_BITS,
         "clamp_low": share_percent(Fraction(t.CLAMP_PER_MILLE, 1000)),
         "clamp_high": share_percent(Fraction(1000 - t.CLAMP_PER_MILLE, 1000)),
@@ -87,6 +99,13 @@ def rules_context() -> dict[str, Any]:
         "morale_decay": multiplier(t.MORALE_DECAY),
         "basis_points": t.BASIS_POINTS,
         "ramp": ramp,
+    }
+
+
+def _pool_context() -> dict[str, Any]:
+    """The fan pools, the reasons and kinds of battle, and the draws a battle takes."""
+    t = tables
+    return {
         "pool_step": t.POOL_STEP,
         "pool_cap": t.POOL_CAP,
         "fan_examples": [
@@ -104,6 +123,13 @@ def rules_context() -> dict[str, Any]:
         ),
         "ramp_step": share_percent(Fraction(t.INTEGRATION_STEP, t.INTEGRATION_DENOMINATOR)),
         "draw_roles": list(enumerate(t.DRAW_ROLES)),
+    }
+
+
+def _record_context() -> dict[str, Any]:
+    """The record's files, the log key and the randomness beacon."""
+    t = tables
+    return {
         "record_files": t.RECORD_FILES,
         "engine_files": t.ENGINE_FILES,
         "legacy_engine_files": t.LEGACY_ENGINE_FILES,

@@ -45,6 +45,11 @@ def _keys(members: frozenset[StrEnum] | tuple[StrEnum, ...]) -> str:
 
 def rules_context() -> dict[str, Any]:
     """Everything the template shows, straight from the tables."""
+    return {**_war_context(), **_army_context(), **_battle_context()}
+
+
+def _war_context() -> dict[str, Any]:
+    """The war's standing (NWS), its fronts and the bases every battle starts from."""
     fronts = [{"count": count, "points": points} for count, points in t.FRONTS.items()]
     return {
         "nws": [
@@ -65,6 +70,12 @@ def rules_context() -> dict[str, Any]:
         "morale_base": t.MORALE_BASE,
         "technology_base": t.TECHNOLOGY_BASE,
         "no_defensives": t.NO_DEFENSIVES,
+    }
+
+
+def _army_context() -> dict[str, Any]:
+    """An army's support and morale choices, with the caps wealth sets."""
+    return {
         "support": [
             _choices("support.special_units (list)", t.SPECIAL_UNITS),
             _choices("support.race", t.RACES),
@@ -85,6 +96,12 @@ def rules_context() -> dict[str, Any]:
             _choices("morale.positioning", t.POSITIONING),
             _choices("morale.specials (list, approval)", t.MORALE_SPECIALS),
         ],
+    }
+
+
+def _battle_context() -> dict[str, Any]:
+    """Dominance, defensives, technology and the tiers a battle ends in."""
+    return {
         "dominance": t.NWS_DOMINANCE_FACTOR,
         "near_margin": t.NWS_NEAR_MARGIN,
         "outnumber_ratio": t.OUTNUMBER_RATIO,
