@@ -221,25 +221,8 @@ def consequences(
     (defender_loss,), carried = allocate_losses(x.ld, (defender.strength,), floor)
     each_supporter_loses = supporter_loss(x.la)
     defender_strength = defender.strength - defender_loss
-    # fate [CB-1040]
-    shaken = defender.shaken
-    if defender_strength == 0:
-        fate = DefenderFate.DESTROYED
-    elif not breaks:
-        fate = DefenderFate.HOLDS
-    elif not may_retreat(spec, defender_in_city):
-        fate, shaken = DefenderFate.HOLDS_SHAKEN, t.SHAKEN_ON_HOLD
-    elif spec.encircled:
-        fate, defender_strength = DefenderFate.ROUTED, 0
-    else:
-        fate = DefenderFate.RETREATS
-    # disorder [CB-1190, CB-1200]
-    if kind is t.Kind.BOMBARDMENT:
-        defender_disorder = t.BOMBARD_DISORDER_PER_LOSS * x.ld + t.BOMBARD_DISORDER_BASE
-    else:
-        defender_disorder = x.ld // t.DEFENDER_LOSS_DISORDER_DIVISOR + (
-            t.BROKE_DISORDER if breaks else 0)
-    lead_disorder = t.LEAD_DISORDER[kind] + (t.FALTER_DISORDER if falters else 0)
+    fate, defender_strength, shaken = _fate(spec, defender_strength, breaks, defender_in_city)
+    defender_disorder, lead_disorder = _disorder_gains(kind, x, breaks, falters)
     # experience [CB-1210, CB-1220]
     lead_xp = t.XP_BASE + x.ld // t.XP_DAMAGE_DIVISOR + (t.XP_OPPONENT_BROKE if breaks else 0)
     defender_xp = t.XP_BASE + x.la // t.XP_DAMAGE_DIVISOR + (
@@ -276,6 +259,32 @@ def consequences(
         contributions_supporters=(p.contribution_support1, p.contribution_support2)[
             : len(spec.supporters)],
     )
+
+
+def _fate(
+    spec: ClashSpec, defender_strength: int, breaks: bool, defender_in_city: bool | None,
+) -> tuple[DefenderFate, int, int]:
+    """The defender's fate [CB-1040], with its strength and shaken turns after it (a rout
+    leaves no one; holding where it may not retreat shakes it)."""
+    if defender_strength == 0:
+        return DefenderFate.DESTROYED, defender_strength, spec.defender.shaken
+    if not breaks:
+        return DefenderFate.HOLDS, defender_strength, spec.defender.shaken
+    if not may_retreat(spec, defender_in_city):
+        return DefenderFate.HOLDS_SHAKEN, defender_strength, t.SHAKEN_ON_HOLD
+    if spec.encircled:
+        return DefenderFate.ROUTED, 0, spec.defender.shaken
+    return DefenderFate.RETREATS, defender_strength, spec.defender.shaken
+
+
+def _disorder_gains(kind: t.Kind, x: Exchange, breaks: bool, falters: bool) -> tuple[int, int]:
+    """The disorder the defender and the lead take from the exchange [CB-1190, CB-1200]."""
+    if kind is t.Kind.BOMBARDMENT:
+        defender_disorder = t.BOMBARD_DISORDER_PER_LOSS * x.ld + t.BOMBARD_DISORDER_BASE
+    else:
+        defender_disorder = x.ld // t.DEFENDER_LOSS_DISORDER_DIVISOR + (
+            t.BROKE_DISORDER if breaks else 0)
+    return defender_disorder, t.LEAD_DISORDER[kind] + (t.FALTER_DISORDER if falters else 0)
 
 
 def _unit_result(unit: Combatant, loss: int, disorder_gain: int, xp_gain: int,
