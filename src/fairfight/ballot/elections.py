@@ -291,7 +291,6 @@ def _presidential_races() -> tuple[tuple[str, tuple[bytes, ...]], ...]:
 
 def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
     """Primaries, then 50 winner-take-all state contests with per-state candidate dice [5.8]."""
-    gmap = game_map()
     previous = work.seats[0]
     part_of: dict[int, int] = {}
     for decl in entries:
@@ -311,6 +310,29 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
         else:
             parts.append(part_of[nominee.player])
             fits.append(work.cards[nominee.card].tags)
+    electoral, carried, contests = _state_contests(work, parts, fits)
+    winner_party = PARTY_D if electoral[PARTY_D] > electoral[PARTY_R] else PARTY_R
+    holder, counters = _seat_president(work, previous, nominees, winner_party, carried)
+    return {
+        "event": "presidency",
+        "year": work.year,
+        "primaries": primaries,
+        "nominees": {p.value: (nominees[p].player if p in nominees else BOARD) for p in Party},
+        "states": contests,
+        "electoral_votes": {p.value: electoral[p] for p in Party},
+        "winner": winner_party.value,
+        "holder": holder,
+        "previous": {"holder": previous.holder, "party": previous.party.value},
+        "honeymoon": counters,
+    }
+
+
+def _state_contests(
+    work: YearWork, parts: list[int], fits: list[frozenset[str]],
+) -> tuple[dict[Party, int], dict[Party, list[int]], list[Event]]:
+    """The 50 state contests in map order, each with its candidate dice [5.8]: the electoral
+    votes won, the states carried by each party and the contests as recorded."""
+    gmap = game_map()
     fixed_d = work.national[PARTY_D] + parts[0]
     fixed_r = work.national[PARTY_R] + parts[1]
     state_d, state_r = work.state_dice[PARTY_D], work.state_dice[PARTY_R]
@@ -339,7 +361,15 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
                 "margin": margin,
             }
         )
-    winner_party = PARTY_D if electoral[PARTY_D] > electoral[PARTY_R] else PARTY_R
+    return electoral, carried, contests
+
+
+def _seat_president(
+    work: YearWork, previous: Holding, nominees: dict[Party, Declaration], winner_party: Party,
+    carried: dict[Party, list[int]],
+) -> tuple[int, bool]:
+    """Seat the winner (the losing nominee leaves play); a new holder's states get the
+    honeymoon. Returns the holder and whether the honeymoon counters were laid [5.8]."""
     loser = nominees.get(winner_party.other())
     if loser is not None:
         _lose(work, loser)
@@ -360,18 +390,7 @@ def resolve_presidency(work: YearWork, entries: list[Declaration]) -> Event:
     if nominee is not None:
         work.presidential_wins.append(PresidentialWin(nominee.player, work.year))
     work.impeached_this_term = False
-    return {
-        "event": "presidency",
-        "year": work.year,
-        "primaries": primaries,
-        "nominees": {p.value: (nominees[p].player if p in nominees else BOARD) for p in Party},
-        "states": contests,
-        "electoral_votes": {p.value: electoral[p] for p in Party},
-        "winner": winner_party.value,
-        "holder": holder,
-        "previous": {"holder": previous.holder, "party": previous.party.value},
-        "honeymoon": counters,
-    }
+    return holder, counters
 
 
 def apply_pushes(work: YearWork, lean_at_start: list[int]) -> Event:

@@ -293,61 +293,13 @@ def _return_seat_cards(hands: list[list[int]], holding: Holding) -> None:
 
 def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState, list[Event]]:
     """Apply withdrawals, then roll and resolve every race of the year [4.6, 5, 6]."""
-    gmap = game_map()
-    hands = [list(hand) for hand in state.hands]
-    pulled = set()
-    for seat, answer in answers.items():
-        assert isinstance(answer, Withdrawals)
-        pulled |= {(seat, race) for race in answer.races}
-    staying: list[Declaration] = []
-    for entry in state.declarations:
-        if (entry.player, entry.race) in pulled:
-            hands[entry.player].append(entry.card)
-            if entry.district_card != NO_CARD:
-                hands[entry.player].append(entry.district_card)
-        else:
-            staying.append(entry)
-    work = YearWork(
-        key=state.key,
-        year=state.year,
-        cards=build_cards(state.key),
-        seats=list(state.seats),
-        hands=hands,
-        discard=list(state.discard),
-        lean=list(state.lean),
-        honeymoon=list(state.honeymoon),
-        honeymoon_size=state.config.honeymoon,
-        lean_cap=state.config.lean_cap,
-        impeached_this_term=state.impeached_this_term,
-        presidential_wins=list(state.presidential_wins),
-        open_presidency=state.presidency_open(),
-    )
+    hands, staying, pulled = _pull_back(state, answers)
+    work = _year_work(state, hands)
     events: list[Event] = [
         {"event": "withdraw", "year": state.year, "races": sorted(f"{p}:{r}" for p, r in pulled)},
         roll_year_dice(work),
     ]
-    by_seat: dict[int, list[Declaration]] = {}
-    for entry in staying:
-        by_seat.setdefault(gmap.seat_by_id[entry.race], []).append(entry)
-    # Of the year's races only the presidency, those with candidates and player seats left
-    # unopposed need work: a board seat that nobody runs for stays as it is.
-    positions = race_positions(state.year)
-    to_resolve = {index for index in by_seat if index in positions}
-    to_resolve.update(_held_races(state))
-    if gmap.seat_by_id[PRESIDENCY_ID] in positions:
-        to_resolve.add(gmap.seat_by_id[PRESIDENCY_ID])
-    contested = dict.fromkeys(Office, 0)
-    for index in sorted(to_resolve, key=positions.__getitem__):
-        office = gmap.seats[index].office
-        entries = by_seat.get(index, [])
-        if office is OFFICE_PRESIDENT:
-            contested[office] += bool(entries)
-            events.append(resolve_presidency(work, entries))
-        elif entries:
-            contested[office] += 1
-            events.append(resolve_down_ballot(work, index, entries))
-        else:
-            work.seats[index] = Holding(BOARD, work.seats[index].party)
+    contested = _resolve_races(state, work, staying, events)
     totals = races_by_office(state.year)
     events.append(apply_pushes(work, list(state.lean_at_year_start)))
     events.append(
@@ -370,6 +322,77 @@ def _withdraw(state: GameState, answers: dict[int, Decision]) -> tuple[GameState
     )
     state, more = open_legislature(state)
     return state, events + more
+
+
+def _pull_back(
+    state: GameState, answers: dict[int, Decision],
+) -> tuple[list[list[int]], list[Declaration], set[tuple[int, str]]]:
+    """The withdrawn races' cards back in their players' hands [4.6]: the hands after, the
+    declarations that stay and the (seat, race) pairs pulled."""
+    hands = [list(hand) for hand in state.hands]
+    pulled = set()
+    for seat, answer in answers.items():
+        assert isinstance(answer, Withdrawals)
+        pulled |= {(seat, race) for race in answer.races}
+    staying: list[Declaration] = []
+    for entry in state.declarations:
+        if (entry.player, entry.race) in pulled:
+            hands[entry.player].append(entry.card)
+            if entry.district_card != NO_CARD:
+                hands[entry.player].append(entry.district_card)
+        else:
+            staying.append(entry)
+    return hands, staying, pulled
+
+
+def _year_work(state: GameState, hands: list[list[int]]) -> YearWork:
+    """The mutable copy of the state the year's races are resolved on."""
+    return YearWork(
+        key=state.key,
+        year=state.year,
+        cards=build_cards(state.key),
+        seats=list(state.seats),
+        hands=hands,
+        discard=list(state.discard),
+        lean=list(state.lean),
+        honeymoon=list(state.honeymoon),
+        honeymoon_size=state.config.honeymoon,
+        lean_cap=state.config.lean_cap,
+        impeached_this_term=state.impeached_this_term,
+        presidential_wins=list(state.presidential_wins),
+        open_presidency=state.presidency_open(),
+    )
+
+
+def _resolve_races(
+    state: GameState, work: YearWork, staying: list[Declaration], events: list[Event],
+) -> dict[Office, int]:
+    """Resolve the year's races in ballot order, appending their events; the contested races
+    counted by office [5, 6]."""
+    gmap = game_map()
+    by_seat: dict[int, list[Declaration]] = {}
+    for entry in staying:
+        by_seat.setdefault(gmap.seat_by_id[entry.race], []).append(entry)
+    # Of the year's races only the presidency, those with candidates and player seats left
+    # unopposed need work: a board seat that nobody runs for stays as it is.
+    positions = race_positions(state.year)
+    to_resolve = {index for index in by_seat if index in positions}
+    to_resolve.update(_held_races(state))
+    if gmap.seat_by_id[PRESIDENCY_ID] in positions:
+        to_resolve.add(gmap.seat_by_id[PRESIDENCY_ID])
+    contested = dict.fromkeys(Office, 0)
+    for index in sorted(to_resolve, key=positions.__getitem__):
+        office = gmap.seats[index].office
+        entries = by_seat.get(index, [])
+        if office is OFFICE_PRESIDENT:
+            contested[office] += bool(entries)
+            events.append(resolve_presidency(work, entries))
+        elif entries:
+            contested[office] += 1
+            events.append(resolve_down_ballot(work, index, entries))
+        else:
+            work.seats[index] = Holding(BOARD, work.seats[index].party)
+    return contested
 
 
 def _pass_through(state: GameState, answers: dict[int, Decision]) -> tuple[GameState, list[Event]]:
