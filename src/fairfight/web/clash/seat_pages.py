@@ -8,6 +8,7 @@ in place). Every figure is read from the side's knowledge view.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -17,7 +18,7 @@ from starlette.exceptions import HTTPException
 
 from fairfight.clash import tables as t
 from fairfight.clash.knowledge import knowledge_view, overlay
-from fairfight.clash.orders import MAX_PRIORITY
+from fairfight.clash.orders import MAX_PRIORITY, UnitOrders
 from fairfight.clash.store import TABLE_SEAT
 from fairfight.clash.world import World
 from fairfight.core.errors import InputError
@@ -35,7 +36,7 @@ from fairfight.web.clash.play import (
 from fairfight.web.clash.sandbox import clash_service
 from fairfight.web.clash.seats import NewTable, keep_seat, new_table, seat_game, seat_link
 from fairfight.web.clash.service import Game
-from fairfight.web.clash.table_orders import form_orders, selection
+from fairfight.web.clash.table_orders import Selection, form_orders, selection
 from fairfight.web.ops.pools import run_in_pool
 from fairfight.web.strict_input import MaybeWholeNumber
 from fairfight.web.templating import templates
@@ -121,26 +122,10 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
         if chosen.mode == "move" and chosen.path:
             tiles = [view.units[select].tile, *(view.board.index(*p) for p in chosen.path)]
             arrows = tuple((a, b, "move") for a, b in zip(tiles, tiles[1:], strict=False))
-
-    def link(kind: str, value: Any) -> str:
-        if kind == "unit":
-            return f"/clash/play/{game_id}?" + urlencode({"select": value})
-        point = f"{value[0]},{value[1]}"
-        if chosen is not None and chosen.mode == "move":
-            return f"/clash/play/{game_id}?" + urlencode(
-                {"select": select, "mode": "move", "path": ";".join(
-                    [*(f"{x},{y}" for x, y in chosen.path), point])})
-        return f"/clash/play/{game_id}?" + urlencode(
-            {"select": select, "mode": chosen.mode if chosen else "", "target": point})
-
     pending = game.pending
-    if attack is not None:   # would earlier activations of this turn change this preview?
-        trial_order = order_of(OrderRequest(lead=select, target=parse_point(target)))
-        if select in pending:   # the assault would keep the unit's place in the turn
-            trial_order = trial_order.model_copy(update={"priority": pending[select].priority})
-        trial = {**pending, select: trial_order}
-        row = next(a for a in activation_rows(view, side, trial) if a.unit == select)
-        context["may_change"] = row.may_change
+    if attack is not None:
+        context["may_change"] = _may_change(view, side, pending, select, target)
+    link = _board_link(game_id, select, chosen)
     context.update(
         chosen=chosen, attack=attack, target=target, path=path,
         drawing=draw_board(view if played is None else knowledge_view(played.after, side),
@@ -166,6 +151,36 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
         context["tile_names"] = {i: f"({view.board.xy(i)[0]},{view.board.xy(i)[1]})"
                                  for i in chosen.clickable}
     return templates.TemplateResponse(request, "clash/play.html", context, status_code=status)
+
+
+def _board_link(game_id: str, select: str,
+                chosen: Selection | None) -> Callable[[str, Any], str]:
+    """The address each clickable unit or tile of the board leads to: a unit selects it; a
+    tile extends the move's path or aims the selected unit's order at it."""
+
+    def link(kind: str, value: Any) -> str:
+        if kind == "unit":
+            return f"/clash/play/{game_id}?" + urlencode({"select": value})
+        point = f"{value[0]},{value[1]}"
+        if chosen is not None and chosen.mode == "move":
+            return f"/clash/play/{game_id}?" + urlencode(
+                {"select": select, "mode": "move", "path": ";".join(
+                    [*(f"{x},{y}" for x, y in chosen.path), point])})
+        return f"/clash/play/{game_id}?" + urlencode(
+            {"select": select, "mode": chosen.mode if chosen else "", "target": point})
+
+    return link
+
+
+def _may_change(view: World, side: str, pending: dict[str, UnitOrders], select: str,
+                target: str) -> tuple[str, ...]:
+    """Whether earlier activations of this turn would change the previewed assault: the
+    activation row of the order as it would stand (keeping the unit's place in the turn)."""
+    trial_order = order_of(OrderRequest(lead=select, target=parse_point(target)))
+    if select in pending:
+        trial_order = trial_order.model_copy(update={"priority": pending[select].priority})
+    trial = {**pending, select: trial_order}
+    return next(a for a in activation_rows(view, side, trial) if a.unit == select).may_change
 
 
 async def _form(request: Request) -> dict[str, str]:
