@@ -138,6 +138,36 @@ def _centre(world: World, tile: int) -> tuple[int, int]:
     return x * TILE + TILE // 2, y * TILE + TILE // 2
 
 
+def _unit_marks(world: World, viewer: str, link: Any, targets: set[int] | None,
+                selected: str | None) -> list[UnitMark]:
+    """The top unit of each occupied tile: its figures, and its link (select an own unit,
+    attack a targeted enemy)."""
+    board = world.board
+    players = list(world.sides)
+    marks: list[UnitMark] = []
+    for tile, units in sorted(world.occupants.items()):
+        if not units:
+            continue
+        top = units[0]
+        own = world.allied(top.player, viewer)
+        x, y = board.xy(tile)
+        href = None
+        if link is not None and own:
+            href = link("unit", top.id)
+        elif link is not None and targets and tile in targets:
+            href = link("target", (x, y))
+        marks.append(UnitMark(
+            id=top.id, name=top.name, player=top.player, own=own,
+            colour=players.index(top.player) % 4 if top.player in players else 0,
+            role=CLASS_LETTER[top.cls.role], strength=top.strength, disorder=top.disorder,
+            stance=top.stance.value, stance_mark=STANCE_MARK[top.stance], dig_in=top.dig_in,
+            shaken=top.shaken, stack=len(units),
+            cut_off=not retreat_candidates(world, units, tile, -1),
+            estimated=top.id in world.unobserved, px=x * TILE, py=y * TILE, href=href,
+            selected=any(u.id == selected for u in units)))
+    return marks
+
+
 def draw_board(world: World, viewer: str, *, link: Any = None, selected: str | None = None,
                targets: set[int] | None = None, overlay: list[OverlayTile] | None = None,
                retreat: tuple[int | None, tuple[int, ...]] | None = None,
@@ -151,7 +181,6 @@ def draw_board(world: World, viewer: str, *, link: Any = None, selected: str | N
     """
     board = world.board
     drawing = Drawing(board.width, board.height)
-    players = list(world.sides)
     marks = {world.board.index(*item.tile): item for item in overlay or []}
     destination, candidates = retreat if retreat is not None else (None, ())
     for tile in range(board.width * board.height):
@@ -177,26 +206,7 @@ def draw_board(world: World, viewer: str, *, link: Any = None, selected: str | N
             mark.retreat = "candidate"
         drawing.tiles.append(mark)
     drawing.rivers = [_river(world, a, b) for a, b in sorted(board.rivers)]
-    for tile, units in sorted(world.occupants.items()):
-        if not units:
-            continue
-        top = units[0]
-        own = world.allied(top.player, viewer)
-        x, y = board.xy(tile)
-        href = None
-        if link is not None and own:
-            href = link("unit", top.id)
-        elif link is not None and targets and tile in targets:
-            href = link("target", (x, y))
-        drawing.units.append(UnitMark(
-            id=top.id, name=top.name, player=top.player, own=own,
-            colour=players.index(top.player) % 4 if top.player in players else 0,
-            role=CLASS_LETTER[top.cls.role], strength=top.strength, disorder=top.disorder,
-            stance=top.stance.value, stance_mark=STANCE_MARK[top.stance], dig_in=top.dig_in,
-            shaken=top.shaken, stack=len(units),
-            cut_off=not retreat_candidates(world, units, tile, -1),
-            estimated=top.id in world.unobserved, px=x * TILE, py=y * TILE, href=href,
-            selected=any(u.id == selected for u in units)))
+    drawing.units = _unit_marks(world, viewer, link, targets, selected)
     if target is not None and destination is not None:
         drawing.arrows.append((*_centre(world, target), *_centre(world, destination),
                                "retreat"))

@@ -10,9 +10,7 @@ token in the `fairfight_clash` cookie.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Annotated, Any
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, FastAPI, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
@@ -20,7 +18,7 @@ from pydantic import BaseModel, StrictBool
 from starlette.exceptions import HTTPException
 
 from fairfight.clash import tables as t
-from fairfight.clash.knowledge import overlay, overlay_data, player_view
+from fairfight.clash.knowledge import overlay_data, player_view
 from fairfight.clash.panel_model import Reconciliation
 from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.store import ClashStore
@@ -49,6 +47,12 @@ from fairfight.web.clash.play import (
     order_of,
     parse_point,
     viewed_world,
+)
+from fairfight.web.clash.sandbox_board import (
+    attack_context,
+    flags_of,
+    layer_tiles,
+    sandbox_link,
 )
 from fairfight.web.clash.service import ClashService, Game
 from fairfight.web.lifecycle import on_shutdown
@@ -236,10 +240,6 @@ async def sandbox_upload(request: Request, file: Annotated[UploadFile, File()],
     return response
 
 
-def _flags(fog: bool, layer: bool) -> dict[str, str]:
-    return {"fog": "on" if fog else "off", "overlay": "on" if layer else "off"}
-
-
 @sandbox_router.get("/clash/game", response_class=HTMLResponse, include_in_schema=False)
 def sandbox_game(request: Request, select: str = "", target: str = "", without: str = "",
                  fog: str = "off", stance: str = "", turn: MaybeWholeNumber = None,
@@ -250,7 +250,7 @@ def sandbox_game(request: Request, select: str = "", target: str = "", without: 
         return RedirectResponse("/clash", status_code=303)
     layer = request.query_params.get("overlay", "on") != "off"
     fogged = fog == "on"
-    flags = _flags(fogged, layer)
+    flags = flags_of(fogged, layer)
     context: dict[str, Any] = {"game": game, "flags": flags, "select": select,
                                "target": target, "stances": [s.value for s in t.Stance],
                                "error": "", "attack": None, "event": None, "played": None}
@@ -277,30 +277,17 @@ def sandbox_game(request: Request, select: str = "", target: str = "", without: 
             except (InputError, ValueError) as refusal:
                 context["error"] = str(refusal)
                 status = 422
-
-    def link(kind: str, value: Any) -> str:
-        if kind == "unit":
-            return "/clash/game?" + urlencode({"select": value, **flags})
-        return "/clash/game?" + urlencode({"select": select, "target": f"{value[0]},{value[1]}",
-                                           **flags})
-
     retreat = None
     target_tile = None
     if attack is not None:
         retreat = (attack.plan.destination, attack.plan.retreat_tiles)
         target_tile = attack.plan.order.target
-        context["attack"] = attack
-        context["without_links"] = {
-            uid: "/clash/game?" + urlencode({"select": select, "target": target,
-                                             "without": uid, **flags})
-            for uid in attack.plan.supporters}
-        context["plan_supporters"] = ",".join(attack.plan.supporters)
-    layer_tiles = overlay(game.world, game.player) if layer and played is None else None
-    if layer_tiles is not None and not fogged:   # "provisional" is a mark of fog alone
-        layer_tiles = [replace(tile, provisional=False) for tile in layer_tiles]
+        context.update(attack_context(attack, select, target, flags))
+    overlay_tiles = layer_tiles(game, fogged) if layer and played is None else None
+    link = sandbox_link(select, flags)
     context["drawing"] = draw_board(
         world, game.player, link=link if played is None else None, selected=select,
-        targets=targets, overlay=layer_tiles, retreat=retreat, target=target_tile,
+        targets=targets, overlay=overlay_tiles, retreat=retreat, target=target_tile,
         highlights=highlights, arrows=arrows)
     context["units"] = unit_rows(world, game.player)
     context["pending"] = {uid: o.model_dump(mode="json", exclude_none=True)
