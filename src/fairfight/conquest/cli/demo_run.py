@@ -76,39 +76,9 @@ def run_demo(
             path, chosen_map, str(chosen_map.get("name", "map")), seed=seed
         )
         say(f"new season on {created.header['map_name']}: commitment {created.commitment}")
-        by_size = sorted(chosen_map["regions"], key=lambda r: (r["population"], r["code"]))
-        smallest, largest = by_size[0]["code"], by_size[-1]["code"]
-        boost = (10, 10, 5)
-        for amount in boost:
-            season.contribute(path, largest, amount)
-        for amount in (25, 25):
-            season.contribute(path, smallest, amount)
-        say(
-            f"fans give ${sum(boost)} to {largest} and fill {smallest}'s pool to ${tables.POOL_CAP}"
-        )
-        contributions, entries, funded = 5, [], 0
-        while not funded:
-            fought = list(season.fight(path, 1))
-            entries += fought
-            if not fought or fought[-1]["season_over"]:
-                break
-            funded = _fund_first_rebellion(path, say)
-            contributions += funded
-        if not entries or not entries[-1]["season_over"]:
-            entries += list(season.fight(path, None))
-        notable = [
-            entry
-            for entry in entries
-            if entry["upset"]
-            or entry["reason"] != tables.Reason.NATURAL
-            or entry["kind"] == "bonus"
-        ]
-        highlights = [episodes.headline(entry) for entry in notable]
-        say(f"{len(entries)} battles fought; highlights:")
-        for line in highlights[:HIGHLIGHTS_SHOWN]:
-            say(f"  {line}")
-        if len(highlights) > HIGHLIGHTS_SHOWN:
-            say(f"  ... and {len(highlights) - HIGHLIGHTS_SHOWN} more")
+        _fans_give(path, chosen_map, say)
+        entries, contributions = _fight_season(path, say)
+        highlights = _say_highlights(entries, say)
         rebellions = [entry for entry in entries if entry["kind"] == tables.BattleKind.BONUS]
         if rebellions:
             say(episodes.render_episode(rebellions[0]))
@@ -131,3 +101,52 @@ def run_demo(
             highlights=highlights,
             verification=notes,
         )
+
+
+def _fans_give(path: Path, chosen_map: dict[str, Any], say: Callable[[str], None]) -> None:
+    """The scripted fans: a partial pool for the most populous faction, a full one for the
+    least populous."""
+    by_size = sorted(chosen_map["regions"], key=lambda r: (r["population"], r["code"]))
+    smallest, largest = by_size[0]["code"], by_size[-1]["code"]
+    boost = (10, 10, 5)
+    for amount in boost:
+        season.contribute(path, largest, amount)
+    for amount in (25, 25):
+        season.contribute(path, smallest, amount)
+    say(
+        f"fans give ${sum(boost)} to {largest} and fill {smallest}'s pool to ${tables.POOL_CAP}"
+    )
+
+
+def _fight_season(path: Path, say: Callable[[str], None]) -> tuple[list[Any], int]:
+    """Fight one battle at a time until a rebellion fund is given, then to the season's end:
+    the battles' entries and the number of contributions made."""
+    contributions, entries, funded = 5, [], 0
+    while not funded:
+        fought = list(season.fight(path, 1))
+        entries += fought
+        if not fought or fought[-1]["season_over"]:
+            break
+        funded = _fund_first_rebellion(path, say)
+        contributions += funded
+    if not entries or not entries[-1]["season_over"]:
+        entries += list(season.fight(path, None))
+    return entries, contributions
+
+
+def _say_highlights(entries: list[Any], say: Callable[[str], None]) -> list[str]:
+    """The notable battles' headlines (upsets, unusual reasons, rebellions), the first few said."""
+    notable = [
+        entry
+        for entry in entries
+        if entry["upset"]
+        or entry["reason"] != tables.Reason.NATURAL
+        or entry["kind"] == "bonus"
+    ]
+    highlights = [episodes.headline(entry) for entry in notable]
+    say(f"{len(entries)} battles fought; highlights:")
+    for line in highlights[:HIGHLIGHTS_SHOWN]:
+        say(f"  {line}")
+    if len(highlights) > HIGHLIGHTS_SHOWN:
+        say(f"  ... and {len(highlights) - HIGHLIGHTS_SHOWN} more")
+    return highlights
