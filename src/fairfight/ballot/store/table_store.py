@@ -97,23 +97,7 @@ class BallotStore:
         key: str | None = None,
     ) -> tuple[str, str, dict[int, str]]:
         """A new open table: (its id, the host's token, each human seat's token)."""
-        with self.engine.connect() as connection:
-            open_now = connection.execute(
-                select(func.count())
-                .select_from(TABLES)
-                .where(
-                    TABLES.c.client == client,
-                    TABLES.c.status != TableStatus.OVER,
-                    or_(
-                        TABLES.c.status != TableStatus.OPEN,
-                        TABLES.c.created > self.clock() - UNSTARTED_TABLE_SECONDS,
-                    ),
-                )
-            ).scalar_one()
-        if open_now >= OPEN_TABLES_PER_CLIENT:
-            raise InputError(
-                "table", f"{OPEN_TABLES_PER_CLIENT} tables of yours are still open: finish one"
-            )
+        self._refuse_too_many_open(client)
         key = key or new_seed()
         table_id = secrets.token_hex(8)
         host = secrets.token_urlsafe(24)
@@ -157,6 +141,27 @@ class BallotStore:
                     )
                 )
         return table_id, host, tokens
+
+    def _refuse_too_many_open(self, client: str) -> None:
+        """Refuse a new table to a client with the most unfinished tables already (an open
+        table stops counting once it has waited too long to start)."""
+        with self.engine.connect() as connection:
+            open_now = connection.execute(
+                select(func.count())
+                .select_from(TABLES)
+                .where(
+                    TABLES.c.client == client,
+                    TABLES.c.status != TableStatus.OVER,
+                    or_(
+                        TABLES.c.status != TableStatus.OPEN,
+                        TABLES.c.created > self.clock() - UNSTARTED_TABLE_SECONDS,
+                    ),
+                )
+            ).scalar_one()
+        if open_now >= OPEN_TABLES_PER_CLIENT:
+            raise InputError(
+                "table", f"{OPEN_TABLES_PER_CLIENT} tables of yours are still open: finish one"
+            )
 
     def load(self, table_id: str) -> TableRow | None:
         """The table as stored, or None when there is no such table."""

@@ -150,23 +150,7 @@ class SeasonStore(SeasonQueries):
                 raise
         store = cls(path, connect_file_engine(path, "rwc"), seeds, write=True, keys=keys)
         try:
-            with database_errors(path):
-                SEASON_TABLES.create_all(store._engine)
-                KEY_TABLES.create_all(store._engine)
-            with store.transaction() as session:
-                session.add(
-                    SeasonRow(
-                        id=SEASON_ROW_ID,
-                        header=json_text(header),
-                        commitment=commitment,
-                        map_data=json_text(map_data),
-                        board=json_text(board),
-                    )
-                )
-                session.flush()  # the season row first: the engine files name it
-                for name, content in sorted(engine_files.items()):
-                    session.add(EngineFileRow(name=name, content=content))
-                log.append(session, [log.header_leaf(header)])
+            store._fill_new(path, header, commitment, map_data, board, engine_files)
         except BaseException:
             store.close()
             path.unlink(missing_ok=True)
@@ -175,6 +159,29 @@ class SeasonStore(SeasonQueries):
                 keys.discard()
             raise
         return store
+
+    def _fill_new(
+        self, path: Path, header: dict[str, Any], commitment: str, map_data: dict[str, Any],
+        board: dict[str, Any], engine_files: Mapping[str, bytes],
+    ) -> None:
+        """The new file's tables, its season row, the engine files and the log's leaf 0."""
+        with database_errors(path):
+            SEASON_TABLES.create_all(self._engine)
+            KEY_TABLES.create_all(self._engine)
+        with self.transaction() as session:
+            session.add(
+                SeasonRow(
+                    id=SEASON_ROW_ID,
+                    header=json_text(header),
+                    commitment=commitment,
+                    map_data=json_text(map_data),
+                    board=json_text(board),
+                )
+            )
+            session.flush()  # the season row first: the engine files name it
+            for name, content in sorted(engine_files.items()):
+                session.add(EngineFileRow(name=name, content=content))
+            log.append(session, [log.header_leaf(header)])
 
     @classmethod
     def open(
