@@ -7,6 +7,7 @@ every number comes from `core.draws.hash64`, so the same arguments give the same
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fairfight.conquest.rules.tables import CATEGORIES, RATING_MAX, RATING_MIN
@@ -39,6 +40,14 @@ def synthetic_map(
     def pick(n: int) -> int:
         return below(n, hash64(label, next(counter)))
 
+    region_rows = _region_rows(codes, pick)
+    pairs = _border_pairs(codes, land + sea, pick)
+    borders = _borders(pairs, regions, land, sea, pick)
+    return {"name": label, "regions": region_rows, "borders": sorted(borders, key=_pair)}
+
+
+def _region_rows(codes: list[str], pick: Callable[[int], int]) -> list[dict[str, Any]]:
+    """One region a code, its population, ratings and special drawn by `pick`."""
     region_rows = []
     for code in codes:
         population = _SMALLEST_POPULATION * 10 ** pick(_POPULATION_DECADES) * (1 + pick(9))
@@ -60,6 +69,15 @@ def synthetic_map(
                 },
             }
         )
+    return region_rows
+
+
+def _border_pairs(
+    codes: list[str], count: int, pick: Callable[[int], int]
+) -> list[tuple[str, str]]:
+    """`count` distinct pairs of regions, the first ones a random spanning tree that keeps
+    the map connected, the rest between near neighbours in code order."""
+    regions = len(codes)
     pairs: list[tuple[str, str]] = []
     seen: set[tuple[str, str]] = set()
 
@@ -71,11 +89,18 @@ def synthetic_map(
         pairs.append(pair)
         return True
 
-    for i in range(1, regions):  # a random spanning tree keeps the map connected
+    for i in range(1, regions):
         add(i, pick(i))
-    while len(pairs) < land + sea:
+    while len(pairs) < count:
         i = pick(regions)
         add(i, (i + 1 + pick(min(regions - 1, 12))) % regions)
+    return pairs
+
+
+def _borders(
+    pairs: list[tuple[str, str]], regions: int, land: int, sea: int, pick: Callable[[int], int]
+) -> list[dict[str, Any]]:
+    """The pairs as borders, land or sea, then settled to the exact split asked for."""
     borders = []
     for index, (a, b) in enumerate(pairs):
         is_sea = index % (land + sea) >= land if index >= regions - 1 else pick(land + sea) >= land
@@ -83,12 +108,12 @@ def synthetic_map(
             {"a": a, "b": b, "kind": "sea" if is_sea else "land", "remote": False, "distance_km": 0}
         )
     land_count = sum(b["kind"] == "land" for b in borders)
-    for border in borders:  # settle the exact split the caller asked for
+    for border in borders:
         if land_count > land and border["kind"] == "land":
             border["kind"], land_count = "sea", land_count - 1
         elif land_count < land and border["kind"] == "sea":
             border["kind"], land_count = "land", land_count + 1
-    return {"name": label, "regions": region_rows, "borders": sorted(borders, key=_pair)}
+    return borders
 
 
 def _pair(border: dict[str, Any]) -> tuple[str, str]:
