@@ -310,9 +310,7 @@ def draw_map(
         x, y = inset.at
         boxes.append((x, y - _LABEL_SIZE, x + round((east - west) * inset.scale),
                       y + round((south - north) * inset.scale)))
-    west, north = min(b[0] for b in boxes) - _FRAME, min(b[1] for b in boxes) - _FRAME
-    width = max(b[2] for b in boxes) + _FRAME - west
-    height = max(b[3] for b in boxes) + _FRAME - north
+    west, north, width, height = _view_box(boxes)
     svg = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="conquest-map'
         f'{" outline-changed" if outline_changed else ""}" '
@@ -322,13 +320,25 @@ def draw_map(
         f'<g class="regions" stroke="{BORDER}" stroke-width="0.6" stroke-linejoin="round">'
         f"{body}</g></svg>"
     )
+    return MapPicture(svg, _legend(views, colours))
+
+
+def _view_box(boxes: list[tuple[int, int, int, int]]) -> tuple[int, int, int, int]:
+    """West, north, width and height of the picture: every drawn box and a frame around."""
+    west, north = min(b[0] for b in boxes) - _FRAME, min(b[1] for b in boxes) - _FRAME
+    width = max(b[2] for b in boxes) + _FRAME - west
+    height = max(b[3] for b in boxes) + _FRAME - north
+    return west, north, width, height
+
+
+def _legend(views: list[RegionView], colours: dict[str, str]) -> tuple[LegendEntry, ...]:
+    """One entry a holder with its colour and region count, most regions first."""
     counts: dict[str, int] = {}
     names: dict[str, str] = {}
     for view in views:
         counts[view.owner] = counts.get(view.owner, 0) + 1
         names[view.owner] = view.owner_name
-    legend = tuple(
+    return tuple(
         LegendEntry(owner, names[owner], _colour(owner, colours), counts[owner])
         for owner in sorted(counts, key=lambda owner: (-counts[owner], names[owner]))
     )
-    return MapPicture(svg, legend)
