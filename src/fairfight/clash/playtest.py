@@ -167,6 +167,24 @@ def run_playtest(games: int, *, jobs: int = 1, turns: int = 12,
             results = pool.starmap(game_metrics, [(i, turns) for i in indices])
     else:
         results = [game_metrics(i, turns) for i in indices]
+    series, totals = _series(results)
+    metrics = {}
+    for name, (low, high, meaning) in BANDS.items():
+        n, mean, lo, hi = interval(series[name])
+        metrics[name] = {"n": n, "mean": mean, "low": lo, "high": hi, "band": [low, high],
+                         "meaning": meaning, "pass": n > 0 and low <= mean <= high}
+    roles = Counter[str]()
+    for game in results:
+        if game["budget"]:
+            roles.update(game["roles"])
+    return {"games": games, "turns": turns, "board": BOARD, "per_side": PER_SIDE,
+            "metrics": metrics, "totals": dict(totals), "bought_roles": dict(roles),
+            "questions": _questions(results, totals, metrics)}
+
+
+def _series(results: Any) -> tuple[dict[str, list[int]], Counter[str]]:
+    """Each banded metric's values over the games (a game without the event adds none), and
+    the games' counts summed."""
     series: dict[str, list[int]] = {name: [] for name in BANDS}
     totals: Counter[str] = Counter()
     for game in results:
@@ -185,15 +203,13 @@ def run_playtest(games: int, *, jobs: int = 1, turns: int = 12,
         if game["budget"]:
             roles = game["roles"]
             series["build_share"].append(max(roles.values()) * 1000 // sum(roles.values()))
-    metrics = {}
-    for name, (low, high, meaning) in BANDS.items():
-        n, mean, lo, hi = interval(series[name])
-        metrics[name] = {"n": n, "mean": mean, "low": lo, "high": hi, "band": [low, high],
-                         "meaning": meaning, "pass": n > 0 and low <= mean <= high}
-    roles = Counter[str]()
-    for game in results:
-        if game["budget"]:
-            roles.update(game["roles"])
+    return series, totals
+
+
+def _questions(results: Any, totals: Counter[str],
+               metrics: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The figures the design questions ask for (routs by board and ways out, three-role
+    assaults, screening against one and two units)."""
     pair = {stance: interval([g["pair"][stance]["turns"] * 100 for g in results])
             for stance in ("hold", "advance")}
     seconds = sum(g["pair"]["advance"]["second_clashes"] for g in results)
@@ -203,7 +219,7 @@ def run_playtest(games: int, *, jobs: int = 1, turns: int = 12,
         share = _per_mille(game["stats"].get("rout", 0), game["stats"].get("loss", 0))
         if share is not None:
             by_board.setdefault(game["board"], []).append(share)
-    questions = {
+    return {
         "q1_routs": totals.get("routs", 0),
         "q1_rout_share_by_board": {board: list(interval(values))
                                    for board, values in sorted(by_board.items())},
@@ -216,9 +232,6 @@ def run_playtest(games: int, *, jobs: int = 1, turns: int = 12,
         "q7_screen_vs_two_advance_turns_x100": list(pair["advance"][1:]),
         "q7_second_clash_break_permille": _per_mille(broke, seconds),
     }
-    return {"games": games, "turns": turns, "board": BOARD, "per_side": PER_SIDE,
-            "metrics": metrics, "totals": dict(totals), "bought_roles": dict(roles),
-            "questions": questions}
 
 
 def playtest_table(report: dict[str, Any]) -> str:
