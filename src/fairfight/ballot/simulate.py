@@ -179,24 +179,8 @@ def metrics(summaries: list[Summary], mode: VictoryMode) -> dict[str, Any]:
     """The smoke metrics of one mode's batch of games [11, Appendix B]."""
     games = len(summaries)
     players = summaries[0]["players"] if summaries else []
-    wins_by_bot: dict[str, float] = {}
-    wins_by_seat = [0.0] * len(players)
-    scores_by_bot: dict[str, list[int]] = {}
-    for summary in summaries:
-        for seat in summary["winners"]:
-            credit = 1 / len(summary["winners"])
-            wins_by_bot[summary["players"][seat]] = (
-                wins_by_bot.get(summary["players"][seat], 0) + credit
-            )
-            wins_by_seat[seat] += credit
-        for seat, score in enumerate(summary["scores"]):
-            scores_by_bot.setdefault(summary["players"][seat], []).append(score)
-    years: dict[str, list[int]] = {}
-    for summary in summaries:
-        for year, races in summary["races"].items():
-            pair = years.setdefault(year, [0, 0])
-            pair[0] += summary["contested"][year]
-            pair[1] += races
+    wins_by_bot, wins_by_seat, scores_by_bot = _wins_and_scores(summaries, len(players))
+    years = _contests_by_year(summaries)
     contested = sum(pair[0] for pair in years.values())
     races = sum(pair[1] for pair in years.values())
     even = [pair for year, pair in years.items() if int(year) % 2 == 0]
@@ -237,3 +221,33 @@ def metrics(summaries: list[Summary], mode: VictoryMode) -> dict[str, Any]:
         "mean_score_by_bot": {b: _share(sum(v), len(v)) for b, v in sorted(scores_by_bot.items())},
         "primaries_per_game": _share(sum(s["primaries"] for s in summaries), games),
     }
+
+
+def _wins_and_scores(
+    summaries: list[Summary], seats: int,
+) -> tuple[dict[str, float], list[float], dict[str, list[int]]]:
+    """Wins by bot and by seat (a shared win split evenly) and every final score by bot."""
+    wins_by_bot: dict[str, float] = {}
+    wins_by_seat = [0.0] * seats
+    scores_by_bot: dict[str, list[int]] = {}
+    for summary in summaries:
+        for seat in summary["winners"]:
+            credit = 1 / len(summary["winners"])
+            wins_by_bot[summary["players"][seat]] = (
+                wins_by_bot.get(summary["players"][seat], 0) + credit
+            )
+            wins_by_seat[seat] += credit
+        for seat, score in enumerate(summary["scores"]):
+            scores_by_bot.setdefault(summary["players"][seat], []).append(score)
+    return wins_by_bot, wins_by_seat, scores_by_bot
+
+
+def _contests_by_year(summaries: list[Summary]) -> dict[str, list[int]]:
+    """For each year, [contested races, races] summed over the games, in first-seen order."""
+    years: dict[str, list[int]] = {}
+    for summary in summaries:
+        for year, races in summary["races"].items():
+            pair = years.setdefault(year, [0, 0])
+            pair[0] += summary["contested"][year]
+            pair[1] += races
+    return years
