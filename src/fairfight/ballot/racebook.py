@@ -236,16 +236,9 @@ def _by_state(groups: list[RaceGroup]) -> dict[int, list[RaceGroup]]:
 
 def _board(state: GameState) -> _Board:
     """The shared grouping of this board's races, built once per board."""
-    if _LAST_BOARD:
-        last = _LAST_BOARD[0]
-        if (
-            last.seats is state.seats
-            and last.lean is state.lean
-            and last.honeymoon is state.honeymoon
-            and last.year == state.year
-            and last.key == state.key
-        ):
-            return last
+    last = _last_board(state)
+    if last is not None:
+        return last
     up = kit.up_this_year(state)
     found: dict[GroupKey, list[int]] = {}
     rival_keys: dict[int, tuple[GroupKey, GroupKey]] = {}
@@ -264,17 +257,8 @@ def _board(state: GameState) -> _Board:
             if holding.holder != BOARD:
                 rival_keys[index] = keys
                 held.setdefault(holding.holder, []).append(index)
-        d_key, r_key = keys
-        members = found.get(d_key)
-        if members is None:
-            found[d_key] = [index]
-        else:
-            members.append(index)
-        members = found.get(r_key)
-        if members is None:
-            found[r_key] = [index]
-        else:
-            members.append(index)
+        for key in keys:
+            found.setdefault(key, []).append(index)
     partisans = est.partisans(state)
     position = race_positions(state.year)
     groups = {key: _group(key, members, partisans, position) for key, members in found.items()}
@@ -297,6 +281,66 @@ def _board(state: GameState) -> _Board:
     return board
 
 
+def _last_board(state: GameState) -> _Board | None:
+    """The board built last, when `state` is the same board (the same tuples, year and key)."""
+    if _LAST_BOARD:
+        last = _LAST_BOARD[0]
+        if (
+            last.seats is state.seats
+            and last.lean is state.lean
+            and last.honeymoon is state.honeymoon
+            and last.year == state.year
+            and last.key == state.key
+        ):
+            return last
+    return None
+
+
+def _with_own_races(
+    state: GameState, board: _Board, own: list[int], position: Mapping[int, int],
+) -> tuple[list[RaceGroup], dict[int, list[RaceGroup]], dict[tuple[int, Party], tuple[float, ...]]]:
+    """The shared grouping with the seat's own races moved to the groups where they meet a
+    board generic: the groups in order, by state, and the best values by (state, party)."""
+    changed: dict[GroupKey, list[int]] = {}
+    for index in own:
+        place, office = _place(index), game_map().seats[index].office
+        for party, old in zip(PARTIES, board.rival_keys[index], strict=True):
+            members = changed.get(old)
+            if members is None:
+                members = changed[old] = list(board.found[old])
+            members.remove(index)
+            new = (place, office, party, BOARD_GENERIC_PART, None)
+            members = changed.get(new)
+            if members is None:
+                members = changed[new] = list(board.found.get(new, ()))
+            members.append(index)
+    groups = dict(board.groups)
+    partisans = est.partisans(state)
+    touched: set[tuple[int, Party]] = set()
+    for key, members in changed.items():
+        if members:
+            members.sort(key=position.__getitem__)
+            groups[key] = _group(key, members, partisans, position)
+        else:
+            del groups[key]
+        touched.add((key[0], key[2]))
+    ordered = sorted(groups.values(), key=_RANK)
+    by_state = dict(board.by_state)
+    replaced = {id(board.groups[key]) for key in changed if key in board.groups}
+    fresh: dict[int, list[RaceGroup]] = {}
+    for key in changed:
+        if key[0] >= 0 and key in groups:
+            fresh.setdefault(key[0], []).append(groups[key])
+    for where in {place for place, _ in touched if place >= 0}:
+        kept = [g for g in board.by_state.get(where, ()) if id(g) not in replaced]
+        by_state[where] = sorted(kept + fresh.get(where, []), key=_RANK)
+    best = dict(board.best)
+    for state_index, party in touched:
+        best.pop((state_index, party), None)
+        best.update(best_values([g for g in by_state.get(state_index, []) if g.party is party]))
+    return ordered, by_state, best
+
+
 def race_book(state: GameState, seat: int) -> RaceBook:
     """This year's races, grouped when they look identical to a newcomer [11].
 
@@ -310,43 +354,7 @@ def race_book(state: GameState, seat: int) -> RaceBook:
     if not own:
         ordered, by_state, best, worth = board.ordered, board.by_state, board.best, board.worth
     else:
-        changed: dict[GroupKey, list[int]] = {}
-        for index in own:
-            place, office = _place(index), game_map().seats[index].office
-            for party, old in zip(PARTIES, board.rival_keys[index], strict=True):
-                members = changed.get(old)
-                if members is None:
-                    members = changed[old] = list(board.found[old])
-                members.remove(index)
-                new = (place, office, party, BOARD_GENERIC_PART, None)
-                members = changed.get(new)
-                if members is None:
-                    members = changed[new] = list(board.found.get(new, ()))
-                members.append(index)
-        groups = dict(board.groups)
-        partisans = est.partisans(state)
-        touched: set[tuple[int, Party]] = set()
-        for key, members in changed.items():
-            if members:
-                members.sort(key=position.__getitem__)
-                groups[key] = _group(key, members, partisans, position)
-            else:
-                del groups[key]
-            touched.add((key[0], key[2]))
-        ordered = sorted(groups.values(), key=_RANK)
-        by_state = dict(board.by_state)
-        replaced = {id(board.groups[key]) for key in changed if key in board.groups}
-        fresh: dict[int, list[RaceGroup]] = {}
-        for key in changed:
-            if key[0] >= 0 and key in groups:
-                fresh.setdefault(key[0], []).append(groups[key])
-        for where in {place for place, _ in touched if place >= 0}:
-            kept = [g for g in board.by_state.get(where, ()) if id(g) not in replaced]
-            by_state[where] = sorted(kept + fresh.get(where, []), key=_RANK)
-        best = dict(board.best)
-        for state_index, party in touched:
-            best.pop((state_index, party), None)
-            best.update(best_values([g for g in by_state.get(state_index, []) if g.party is party]))
+        ordered, by_state, best = _with_own_races(state, board, own, position)
     book = RaceBook(
         state.seats, state.lean, state.honeymoon, state.year, seat, ordered, position, by_state
     )
