@@ -42,6 +42,23 @@ def _shared(shape: tuple[int, ...], dtype: type[np.signedinteger[Any]]) -> Any:
     return array  # anonymous shared memory starts zeroed; the array keeps the mapping alive
 
 
+def _run_here(
+    n: int, shape: tuple[int, ...], work: Work, progress: Callable[[int], None] | None,
+    dtype: type[np.signedinteger[Any]],
+) -> Any:
+    """Run `work` over 0..n-1 in this process, reporting the running count to `progress`."""
+    out = np.zeros(shape, dtype=dtype)
+    done = [0]
+
+    def tick(count: int) -> None:
+        done[0] += count
+        if progress is not None:
+            progress(done[0])
+
+    work(0, n, out, tick)
+    return out
+
+
 def run_split(
     n: int, workers: int, shape: tuple[int, ...], work: Work,
     progress: Callable[[int], None] | None = None,
@@ -49,16 +66,7 @@ def run_split(
 ) -> Any:
     """Run `work` over 0..n-1 in `workers` ranges and return the filled output array."""
     if workers <= 1:
-        out = np.zeros(shape, dtype=dtype)
-        done = [0]
-
-        def tick(count: int) -> None:
-            done[0] += count
-            if progress is not None:
-                progress(done[0])
-
-        work(0, n, out, tick)
-        return out
+        return _run_here(n, shape, work, progress, dtype)
     out = _shared(shape, dtype)
     counters = _shared((workers,), np.int64)
     bounds = [n * k // workers for k in range(workers + 1)]

@@ -138,19 +138,27 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
                            highlights=highlights, arrows=arrows,
                            warnings=frozenset(step.tile for step in chosen.steps
                                               if step.reactors) if chosen else frozenset()),
-        units=unit_rows(view, side),
-        names={uid: unit.name for uid, unit in view.units.items()},
-        pending={uid: o.model_dump(mode="json", exclude_none=True)
-                 for uid, o in pending.items()},
-        priorities=range(MAX_PRIORITY + 1),
-        activation=activation_rows(view, side, pending),
-        committed={s: game.committed(s) for s in game.row.humans},
-        plan_supporters=",".join(attack.plan.supporters) if attack else "")
+        plan_supporters=",".join(attack.plan.supporters) if attack else "",
+        **_side_context(game, view, side))
     if chosen is not None:
         context["unit"] = view.units[select]
         context["tile_names"] = {i: f"({view.board.xy(i)[0]},{view.board.xy(i)[1]})"
                                  for i in chosen.clickable}
     return templates.TemplateResponse(request, "clash/play.html", context, status_code=status)
+
+
+def _side_context(game: Game, view: World, side: str) -> dict[str, Any]:
+    """The side's units, its pending orders in activation order, and who has committed."""
+    pending = game.pending
+    return {
+        "units": unit_rows(view, side),
+        "names": {uid: unit.name for uid, unit in view.units.items()},
+        "pending": {uid: o.model_dump(mode="json", exclude_none=True)
+                    for uid, o in pending.items()},
+        "priorities": range(MAX_PRIORITY + 1),
+        "activation": activation_rows(view, side, pending),
+        "committed": {s: game.committed(s) for s in game.row.humans},
+    }
 
 
 def _board_link(game_id: str, select: str,
