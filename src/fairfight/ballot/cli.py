@@ -52,7 +52,7 @@ def _bot_names(players: str) -> list[str]:
         if not name:
             raise InputError(f"players[{seat}]", "this seat is empty; name a bot for every seat")
     if not 2 <= len(names) <= 6:
-        raise InputError("players", "name 2 to 6 players, comma separated")
+        raise InputError("players", "name 2 to 6 players, comma separated", players)
     return names
 
 
@@ -71,9 +71,9 @@ def odds(
     from fairfight.ballot.rules_page import odds_rows
 
     if kind not in {k.value for k in RaceKind}:
-        raise InputError("kind", "must be general or primary")
+        raise InputError("kind", "must be general or primary", kind)
     if not 0 <= max_edge <= MAX_ODDS_EDGE:
-        raise InputError("max-edge", f"must be between 0 and {MAX_ODDS_EDGE}")
+        raise InputError("max-edge", f"must be between 0 and {MAX_ODDS_EDGE}", max_edge)
     rows = odds_rows(RaceKind(kind), max_edge)
     if as_json:
         emit_json(rows)

@@ -79,7 +79,7 @@ def _parse_range(text: str | None, name: str) -> tuple[int, int] | None:
         return None
     low, _, high = text.partition("-")
     if not (is_plain_digits(low) and is_plain_digits(high)):
-        raise InputError(name, "write the range as LOW-HIGH, for example 40-100")
+        raise InputError(name, "write the range as LOW-HIGH, for example 40-100", text)
     return int(low), int(high)
 
 

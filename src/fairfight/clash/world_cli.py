@@ -192,7 +192,7 @@ def _attack(
 
     x, _, y = target.partition(",")
     if not (is_plain_digits(x.strip()) and is_plain_digits(y.strip())):
-        raise InputError("--target", "write the tile as X,Y, for example 3,4")
+        raise InputError("--target", "write the tile as X,Y, for example 3,4", target)
     chosen = None if supporters is None else tuple(s for s in supporters.split(",") if s)
     result = attack_preview(load_record(game_file).world(), player, lead, (int(x), int(y)),
                             chosen)
@@ -246,7 +246,7 @@ def _schema(
     from fairfight.clash.schemas import SCHEMA_KINDS, json_schema
 
     if kind not in SCHEMA_KINDS:
-        raise InputError("--kind", f"must be one of {', '.join(SCHEMA_KINDS)}")
+        raise InputError("--kind", f"must be one of {', '.join(SCHEMA_KINDS)}", kind)
     schema = json_schema(kind)
     if as_json:
         emit_json(schema)

@@ -20,13 +20,13 @@ FORMAT_HELP = "Output: text (flat forum list), bbcode (forum lists) or json."
 def _format(chosen: str, as_json: bool) -> str:
     """The output format; `--json` is shorthand for `--format json`."""
     if chosen not in FORMATS:
-        raise InputError("--format", f"must be one of {', '.join(FORMATS)}")
+        raise InputError("--format", f"must be one of {', '.join(FORMATS)}", chosen)
     if as_json and chosen not in ("text", "json"):
         raise InputError("--json", f"conflicts with --format {chosen}; give one of the two")
     if as_json:
         return "json"
     if chosen not in FORMATS:
-        raise InputError("--format", f"must be one of {', '.join(FORMATS)}")
+        raise InputError("--format", f"must be one of {', '.join(FORMATS)}", chosen)
     return chosen
 
 

@@ -140,7 +140,7 @@ def api_move(request: Request, table_id: str, seat: Id, move: Move, store: Store
         decision = decision_from_data(move.decision)
     except ValueError as error:
         field, _, rule = str(error).partition(": ")
-        raise InputError(field, rule or "not a decision") from None
+        raise InputError(field, rule or "not a decision", move.decision) from None
     try:
         store.answer(table_id, seat, move.version, decision)
     except StaleAnswer:

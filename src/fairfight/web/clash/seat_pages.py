@@ -199,7 +199,7 @@ async def _form(request: Request) -> dict[str, str]:
 def _turn_of(form: dict[str, str]) -> int:
     text = form.get("turn", "")
     if not is_plain_digits(text):
-        raise InputError("turn", "the form names the turn it answers")
+        raise InputError("turn", "the form names the turn it answers", text)
     return int(text)
 
 
@@ -229,7 +229,7 @@ async def play_priority(request: Request, game_id: str) -> Response:
         raise InputError("unit", f"{unit!r} has no orders this turn to give a priority")
     text = form.get("priority", "")
     if not is_plain_digits(text) or int(text) > MAX_PRIORITY:
-        raise InputError("priority", f"a whole number from 0 to {MAX_PRIORITY}")
+        raise InputError("priority", f"a whole number from 0 to {MAX_PRIORITY}", text)
     chosen = pending.model_copy(update={"priority": int(text) or None})
     clash_service(request).order(game, unit, chosen, _turn_of(form))
     return RedirectResponse(f"/clash/play/{game_id}", status_code=303)
