@@ -80,7 +80,8 @@ def main() -> None:
     shipped = best_seconds(lambda: season_luck.season_luck(history, champion))
     worded = best_seconds(lambda: words.luck_lines(season_luck.season_luck(history, champion)))
     print(f"{'baseline: core.luck per run':<48} {baseline * 1000:>10.1f} ms", flush=True)
-    for label, seconds in (("luck.json (season_luck)", shipped), ("luck.json and its words", worded)):
+    timed = (("luck.json (season_luck)", shipped), ("luck.json and its words", worded))
+    for label, seconds in timed:
         verdict = "within" if seconds <= BUDGET_SECONDS else "OVER"
         print(f"{label:<48} {seconds * 1000:>10.1f} ms  ({baseline / seconds:,.2f}x faster "
               f"than baseline; {verdict} the {BUDGET_SECONDS * 1000:.0f} ms budget)", flush=True)

@@ -24,6 +24,7 @@ __all__ = [
     "fan_sentence",
     "luck_lines",
     "luck_of_record",
+    "rarest",
     "run_luck",
     "run_sentence",
     "season_sentence",
@@ -111,3 +112,14 @@ def luck_lines(luck: Mapping[str, Any], names: Mapping[str, str] | None = None
     factions = [_lines(run, code, fighter(code, names))
                 for code, run in luck["factions"].items()]
     return season_sentence(luck["season"]), champion_lines, factions
+
+
+def rarest(luck: Mapping[str, Any], count: int) -> list[str]:
+    """The `count` factions whose runs were the least likely, lucky or not: smallest tail on
+    the run's own side first, then by code (factions with no battle are left out)."""
+    def rarity(code: str) -> tuple[Fraction, str]:
+        run = run_luck(luck["factions"][code])
+        return (run.as_lucky_or_luckier if run.lucky else run.as_unlucky_or_unluckier), code
+
+    return sorted((code for code, run in luck["factions"].items() if run["battles"]),
+                  key=rarity)[:count]

@@ -39,8 +39,12 @@ __all__ = [
 
 
 def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[str, Any]:
-    """The published record by role (the seed only once revealed), as `load_record` reads it."""
+    """The published record by role (the seed only once revealed), as `load_record` reads it;
+    with the season's luck when its verifier files compute it (the header names the file)."""
+    luck = (luck_of(season, history)
+            if tables.LUCK_ENGINE_FILE in season.header["engine_files"] else None)
     return {
+        "luck": luck,
         "header": season.header,
         "commitment": season.commitment,
         "seed": season.revealed_seed,
@@ -78,8 +82,8 @@ def archive_files_of(path: SeasonAddress) -> dict[str, bytes]:
 
     Never reads the secret seed; the web service zips these (`archive.zip_bytes`) for download.
     Beside the public record: the season log (`log`: every leaf and the final signed head;
-    None for a season without one), the public part of every refund owed (`refunds`) and,
-    when the season's verifier files compute it, the season's luck (`luck`).
+    None for a season without one) and the public part of every refund owed (`refunds`); the
+    season's luck is part of the public record.
     """
     store = open_store(path)
     try:
@@ -88,8 +92,6 @@ def archive_files_of(path: SeasonAddress) -> dict[str, bytes]:
             record = {**public_record(season, SeasonStore.history(session)),
                       "log": log.log_record(session), "refunds": ledger.refunds_owed(session)}
             sources = SeasonStore.engine_files(session)
-            if tables.LUCK_ENGINE_FILE in sources:
-                record["luck"] = luck_of(season, record["history"])
     finally:
         store.close()
     digests = season.header["engine_files"]
