@@ -148,3 +148,33 @@ def test_luck_in_an_archive_from_before_the_luck_is_refused(
     expected = "luck.json: the header names no season_luck.py to check it"
     assert python_verdict(folder)[1] == expected
     assert javascript_verdicts([folder], tmp_path)[str(folder)]["message"] == expected
+
+
+def test_a_season_begun_before_the_luck_exports_without_it_and_verifies(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A season whose stored verifier files are the thirteen of before: its export carries no
+    luck.json (its own verifier would refuse one), verifies, and `luck` still computes its
+    figures from the battles."""
+    from fairfight.conquest.luck import luck_of_record
+    from fairfight.conquest.record import verifier
+    from fairfight.conquest.store import publication, season
+
+    thirteen = {name: source for name, source in archive.engine_sources().items()
+                if name in tables.BEFORE_LUCK_ENGINE_FILES}
+    path = tmp_path / "older.db"
+    with monkeypatch.context() as patched:
+        patched.setattr(archive, "engine_sources", lambda: dict(thirteen))
+        season.create_season(path, synthetic_map(8, 10, 3), "older", seed=SEED)
+    list(season.fight(path, None))
+    season.reveal(path)
+    folder = tmp_path / "record"
+    publication.export_record(path, folder)
+    assert not (folder / LUCK).exists() and not (folder / tables.LUCK_ENGINE_FILE).exists()
+    assert python_verdict(folder)[0] is True  # (its files are today's, so not run in place)
+    today = tmp_path / "today"
+    archive.write_folder(archive.engine_sources(), today)
+    for code, output in (_bare(today, str(folder)), _node(today, str(folder))):
+        assert code == 0, output
+    record = verifier.load_record(folder)
+    assert record["luck"] is None
+    assert luck_of_record(record)["battles"] == len(record["history"])
