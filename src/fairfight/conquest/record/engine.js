@@ -1411,12 +1411,38 @@
       if (k >= observed) atLeast += count;
       if (k <= observed) atMost += count;
     });
-    return [new Ratio(atLeast, total), new Ratio(atMost, total)];
+    return [tailRatio(atLeast, total), tailRatio(atMost, total)];
   }
 
   /* A tail as season_luck.tail_text writes it: "0xTOP/0xBOTTOM", lowest terms. */
   function tailText(ratio) {
     return `0x${ratio.top.toString(16)}/0x${ratio.bottom.toString(16)}`;
+  }
+
+  function trailingZeros(value) {
+    const hex = value.toString(16);
+    let end = hex.length;
+    while (end > 1 && hex[end - 1] === "0") end -= 1;
+    let zeros = (hex.length - end) * 4;
+    for (let last = parseInt(hex[end - 1], 16); last % 2 === 0; last /= 2) zeros += 1;
+    return BigInt(zeros);
+  }
+
+  /* top/bottom in lowest terms. A tail's numbers run to thousands of digits and Euclid's
+   * remainders are slow on them; the engine's chances are over powers of two, so the shared
+   * twos are taken out first, and then a power-of-two bottom leaves nothing to share. */
+  function tailRatio(top, bottom) {
+    if (top === 0n) return new Ratio(0n);
+    const twos = trailingZeros(top) < trailingZeros(bottom) ? trailingZeros(top)
+      : trailingZeros(bottom);
+    const [odd, over] = [top >> twos, bottom >> twos];
+    if ((over & (over - 1n)) === 0n && (odd & 1n) === 1n) {
+      const ratio = Object.create(Ratio.prototype);
+      ratio.top = odd;
+      ratio.bottom = over;
+      return ratio;
+    }
+    return new Ratio(odd, over);
   }
 
   function luckRun(chances, observed) {
@@ -2350,6 +2376,7 @@
     publishedSeconds,
     readJson,
     recordFromFiles,
+    seasonLuck,
     tables,
     utcText,
     verifyArchive,
