@@ -80,6 +80,15 @@ def war(
         typer.echo(war_post(report, PostFormat(chosen)), nl=False)
 
 
+@app.command("discord-commands")
+@guarded
+def discord_commands() -> None:
+    """Print the Discord slash commands to register (JSON), for /discord/interactions."""
+    from fairfight.warscore.discord import command_definitions
+
+    _emit_json(command_definitions())
+
+
 rules = rules_command(app, "warscore", "fairfight.warscore.rules_page:rules_page")
 
 __all__ = [
@@ -87,6 +96,7 @@ __all__ = [
     "FORMAT_HELP",
     "app",
     "battle",
+    "discord_commands",
     "rules",
     "war",
 ]
