@@ -177,9 +177,15 @@ def verify_published(data: Any) -> list[Check]:
         found = Sheet(str(entry.get("nation")), text).sha256()
         checks.append(Check(f"sheet {key}", found == entry.get("sha256"),
                             f"SHA-256 of the sheet is {found}"))
-    again = _scored_again(document)
-    checks.append(Check("figures", again == document.get("result"),
-                        "scored again from the sheets" if again == document.get("result")
+    try:
+        again = _scored_again(document)
+    except InputError as error:
+        return [*checks, Check("figures", False, f"the sheets do not score: {error}")]
+    except (KeyError, TypeError, AttributeError) as error:
+        raise InputError("document", f"is not a complete result (missing or malformed "
+                         f"{str(error)[:60]})") from None
+    same = again == document.get("result")
+    checks.append(Check("figures", same, "scored again from the sheets" if same
                         else "the sheets score differently from the published figures"))
     if "posts" in data:
         base = str(data.get("link", "")).removesuffix(f"/warscore/r/{digest}")
