@@ -89,6 +89,31 @@ def discord_commands() -> None:
     _emit_json(command_definitions())
 
 
+@app.command()
+@guarded
+def verify(
+    file: Path = typer.Argument(..., help="A published result (the JSON of /warscore/r/DIGEST)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON."),
+) -> None:
+    """Score a published result again from its sealed sheets and check every figure; exit 1
+    when anything differs."""
+    from fairfight.inputs import load_json
+    from fairfight.warscore.published import verify_published
+
+    checks = verify_published(load_json(file))
+    passed = all(check.ok for check in checks)
+    if as_json:
+        _emit_json({"verified": passed, "checks": [
+            {"name": c.name, "ok": c.ok, "detail": c.detail} for c in checks]})
+    else:
+        for check in checks:
+            typer.echo(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
+        typer.echo("verified: every figure follows from the sealed sheets" if passed
+                   else "NOT verified")
+    if not passed:
+        raise typer.Exit(1)
+
+
 rules = rules_command(app, "warscore", "fairfight.warscore.rules_page:rules_page")
 
 __all__ = [
@@ -98,5 +123,6 @@ __all__ = [
     "battle",
     "discord_commands",
     "rules",
+    "verify",
     "war",
 ]
