@@ -13,7 +13,14 @@ import re
 from typing import Any
 
 from fairfight.warscore import battle_json, demonstration_battle, score_battle
-from fairfight.warscore.discord import battle_embed, command_definitions, notice
+from fairfight.warscore.discord import (
+    battle_embed,
+    command_definitions,
+    notice,
+    war_embed,
+    year_embed,
+)
+from fairfight.warscore.history import BattleStanding, NationStanding, WarStanding, YearStanding
 
 NAME = re.compile(r"[-_a-z0-9]{1,32}")
 ATTACHMENT, SUBCOMMAND = 11, 1
@@ -83,3 +90,37 @@ def test_a_notice_is_one_private_line_that_mentions_no_one() -> None:
     assert data["flags"] == 64
     assert data["allowed_mentions"] == {"parse": []}
     assert "flags" not in notice("shown to all", private=False)
+
+
+def test_a_year_embed_lists_each_nation_and_its_flags() -> None:
+    document = {"war": {"name": "War of the Ring"}, "year": 3020, "result": {"nws": [
+        {"nation": "Gondor", "total": 55, "sues_for_peace": False, "capitulates": False},
+        {"nation": "Mordor", "total": -5, "sues_for_peace": True, "capitulates": True},
+    ]}}
+    embed = year_embed(document, "https://w.example/warscore/r/d", "d")
+    assert embed["title"] == "War of the Ring: National War Scores, year 3020"
+    assert [(f["name"], f["value"]) for f in embed["fields"]] == [
+        ("Gondor", "NWS 55"),
+        ("Mordor", "NWS -5 · must sue for peace or face revolt · capitulates")]
+
+
+def _standing(battles: int) -> WarStanding:
+    return WarStanding(
+        "abc", "Long war", "Mod", (1, 2),
+        (NationStanding("A", "North", None), NationStanding("B", "South", None, 2)),
+        (YearStanding(1, {"A": 40, "B": 12}, "d1"),),
+        tuple(BattleStanding(i, 1, f"Battle {i} " + "x" * 80, "land", "A", "B", "A",
+                             "solid", 130, "Solid Victory for A", f"d{i}")
+              for i in range(1, battles + 1)))
+
+
+def test_a_war_embed_keeps_the_latest_battles_within_the_limits() -> None:
+    embed = war_embed(_standing(40), "https://w.example/warscore/wars/abc")
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert fields["Nations"] == "A (North)\nB (South): capitulated in 2"
+    assert fields["National War Scores"] == "1: A 40 · B 12"
+    battles = fields["Battles"]
+    assert len(battles) <= 1024
+    assert battles.startswith("…\n")
+    assert battles.splitlines()[-1].startswith("Round 40, 1, Battle 40 ")
+    assert "Round 30," not in battles  # only the latest ten are listed

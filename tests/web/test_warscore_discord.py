@@ -309,3 +309,99 @@ def test_another_command_is_refused(client: TestClient, key: Ed25519PrivateKey) 
     interaction = battle_interaction([])
     interaction["data"]["name"] = "other"
     assert post_signed(client, key, interaction).status_code == 400
+
+
+# --- lookups in the stored wars ----------------------------------------------------------
+
+
+def _published(client: TestClient) -> tuple[str, str]:
+    """A war with one published battle (the shared stored-war sheets): its id and the digest."""
+    from fairfight.warscore.sealed import RoundSetup, WarSetup
+    from tests.warscore.war_sheets import BATTLE, GONDOR, MORDOR, SETUP
+
+    store = client.app.state.war_store  # type: ignore[attr-defined]
+    war_id, _, _ = store.create(WarSetup.model_validate(SETUP), client="203.0.113.9")
+    number = store.open_round(war_id, RoundSetup.model_validate(BATTLE), client="203.0.113.9")
+    store.submit(war_id, number, 0, MORDOR, client="203.0.113.9")
+    store.submit(war_id, number, 1, GONDOR, client="203.0.113.9")
+    store.approve(war_id, number, 1, "Saruman the Moderator", "a great leader",
+                  client="203.0.113.9")
+    store.seal(war_id, number, 0, client="203.0.113.9")
+    digest: str = store.seal(war_id, number, 1, client="203.0.113.9")
+    return war_id, digest
+
+
+def _command(subcommand: str, options: list[dict[str, object]]) -> dict[str, object]:
+    interaction = battle_interaction(options)
+    interaction["data"]["options"][0]["name"] = subcommand  # type: ignore[index]
+    return interaction
+
+
+def test_a_published_result_by_its_digest_is_answered_at_once(
+        client: TestClient, key: Ed25519PrivateKey, fake: FakeDiscord) -> None:
+    from tests.warscore.war_sheets import GONDOR_TOTAL, MORDOR_TOTAL, PERCENT
+
+    _, digest = _published(client)
+    answer = post_signed(client, key, _command(
+        "battle", [{"name": "digest", "type": 3, "value": digest}])).json()
+    assert answer["type"] == 4
+    embed = answer["data"]["embeds"][0]
+    assert embed["url"] == f"http://testserver/warscore/r/{digest}"
+    assert embed["footer"] == {"text": f"digest {digest}"}
+    assert f"**Total {MORDOR_TOTAL}**" in embed["fields"][0]["value"]
+    assert f"**Total {GONDOR_TOTAL}**" in embed["fields"][1]["value"]
+    assert embed["fields"][2]["value"] == f"{PERCENT}%: Solid"
+    assert fake.fetched == [] and fake.edits == []
+
+
+def test_an_unknown_digest_is_one_line(client: TestClient, key: Ed25519PrivateKey) -> None:
+    answer = post_signed(client, key, _command(
+        "battle", [{"name": "digest", "type": 3, "value": "0" * 64}])).json()
+    assert answer["data"]["content"] == (
+        f"digest: no result published on this service has the digest {'0' * 64}")
+
+
+@pytest.mark.parametrize("value", ["0" * 63, "G" * 64, "../" * 20 + "abcd"])
+def test_a_malformed_digest_is_refused(client: TestClient, key: Ed25519PrivateKey,
+                                       value: str) -> None:
+    answer = post_signed(client, key, _command(
+        "battle", [{"name": "digest", "type": 3, "value": value}])).json()
+    assert answer["data"]["content"].startswith("digest: give a result's digest")
+
+
+def test_a_digest_and_sheets_together_are_refused(client: TestClient, key: Ed25519PrivateKey,
+                                                  fake: FakeDiscord) -> None:
+    interaction = two_sheets(fake, sheet("attacker"), sheet("defender"))
+    interaction["data"]["options"][0]["options"].append(
+        {"name": "digest", "type": 3, "value": "a" * 64})
+    answer = post_signed(client, key, interaction).json()
+    assert answer["data"]["content"].startswith("digest: give a result's digest")
+    assert fake.fetched == []
+
+
+def test_a_war_standing_is_answered_with_its_record(client: TestClient,
+                                                    key: Ed25519PrivateKey) -> None:
+    from tests.warscore.war_sheets import PERCENT
+
+    war_id, _ = _published(client)
+    answer = post_signed(client, key, _command(
+        "war", [{"name": "war", "type": 3, "value": war_id}])).json()
+    embed = answer["data"]["embeds"][0]
+    assert embed["title"] == "War of the Ring: standing"
+    assert embed["url"] == f"http://testserver/warscore/wars/{war_id}"
+    fields = {field["name"]: field["value"] for field in embed["fields"]}
+    assert fields["Nations"] == "Mordor (Shadow)\nGondor (West)"
+    assert fields["National War Scores"] == "no year published yet"
+    assert fields["Battles"].startswith("Round 1, 3019, Pelennor Fields: Solid Victory for Gondor")
+    assert fields["Battles"].endswith(f"({PERCENT}%)")
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ("0123456789abcdef", "war: no war on this service has the id 0123456789abcdef"),
+    ("../admin", "war: must be a war's id"),
+])
+def test_an_unknown_or_malformed_war_is_one_line(client: TestClient, key: Ed25519PrivateKey,
+                                                 value: str, expected: str) -> None:
+    answer = post_signed(client, key, _command(
+        "war", [{"name": "war", "type": 3, "value": value}])).json()
+    assert answer["data"]["content"].startswith(expected)

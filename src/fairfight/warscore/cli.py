@@ -82,7 +82,10 @@ def war(
 
 @app.command("discord-commands")
 @guarded
-def discord_commands() -> None:
+def discord_commands(
+    as_json: bool = typer.Option(True, "--json", help="JSON (the only output; accepted as "
+                                 "by every command)."),
+) -> None:
     """Print the Discord slash commands to register (JSON), for /discord/interactions."""
     from fairfight.warscore.discord import command_definitions
 

@@ -9,13 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from fairfight.warscore.history import WarStanding
+
 __all__ = [
     "COMMAND_NAME",
     "EMBED_COLOUR",
     "SHEET_OPTIONS",
+    "SHOWN_BATTLES",
+    "SHOWN_YEARS",
     "battle_embed",
     "command_definitions",
     "notice",
+    "war_embed",
+    "year_embed",
 ]
 
 COMMAND_NAME = "warscore"
@@ -31,6 +37,10 @@ _CHAT_INPUT = 1
 _EPHEMERAL = 1 << 6
 _TITLE_MAX, _DESCRIPTION_MAX, _FIELD_NAME_MAX, _FIELD_VALUE_MAX = 256, 4096, 256, 1024
 """Discord refuses a whole message whose embed breaks one of its length limits."""
+SHOWN_YEARS = 10
+"""A war's standing lists its latest years' scores, at most this many (an embed is short)."""
+SHOWN_BATTLES = 10
+"""... and its latest published battles, at most this many; the war's page has them all."""
 _TIERS = {"marginal": "Marginal", "solid": "Solid", "operational": "Operational",
           "strategic": "Strategic"}
 
@@ -51,7 +61,7 @@ def _battle_options() -> list[dict[str, Any]]:
         _option(_STRING, "kind", "Land or naval (with two sheets; land by default).",
                 choices=[{"name": "land", "value": "land"}, {"name": "naval", "value": "naval"}]),
         _option(_STRING, "digest", "A published result's digest, instead of two sheets.",
-                min_length=8, max_length=64),
+                min_length=64, max_length=64),
     ]
 
 
@@ -68,7 +78,7 @@ def command_definitions() -> list[dict[str, Any]]:
                     options=_battle_options()),
             _option(_SUBCOMMAND, "war", "The standing of a war kept on this service.",
                     options=[_option(_STRING, "war", "The war's id (from its moderator link).",
-                                     required=True, min_length=1, max_length=64)]),
+                                     required=True, min_length=1, max_length=32)]),
         ],
     }]
 
@@ -123,3 +133,58 @@ def notice(text: str, *, private: bool = True) -> dict[str, Any]:
     if private:
         data["flags"] = _EPHEMERAL
     return data
+
+
+def year_embed(document: dict[str, Any], link: str, digest: str) -> dict[str, Any]:
+    """A published year of a stored war (its result document) as an embed: each nation's
+    National War Score and whether it must sue for peace or capitulates."""
+    fields = []
+    for entry in document["result"]["nws"]:
+        flags = [text for key, text in (("sues_for_peace", "must sue for peace or face revolt"),
+                                        ("capitulates", "capitulates")) if entry.get(key)]
+        value = f"NWS {entry['total']}" + "".join(f" · {flag}" for flag in flags)
+        fields.append({"name": _clip(str(entry["nation"]), _FIELD_NAME_MAX),
+                       "value": _clip(value, _FIELD_VALUE_MAX), "inline": True})
+    return {"title": _clip(f"{document['war']['name']}: National War Scores, year "
+                           f"{document['year']}", _TITLE_MAX),
+            "url": link, "color": EMBED_COLOUR, "fields": fields[:25],
+            "footer": {"text": f"digest {digest}"}}
+
+
+def _lines(lines: list[str], empty: str) -> str:
+    """Lines for one field, the latest kept when they do not all fit."""
+    text = "\n".join(lines) or empty
+    while len(text) > _FIELD_VALUE_MAX and len(lines) > 1:
+        lines = lines[1:]
+        text = "\n".join(["…", *lines])
+    return _clip(text, _FIELD_VALUE_MAX)
+
+
+def war_embed(standing: WarStanding, link: str) -> dict[str, Any]:
+    """A stored war's standing as an embed: its nations and sides, the latest years' National
+    War Scores and the latest published battles, each as the war's record holds them."""
+    nations = [f"{n.name} ({n.side})" + (f": capitulated in {n.capitulated_in}"
+                                          if n.capitulated_in is not None else "")
+               for n in standing.nations]
+    years = [f"{y.year}: " + " · ".join(f"{nation} {total}" for nation, total in y.scores.items())
+             for y in standing.years[-SHOWN_YEARS:]]
+    battles = [f"Round {b.round}, {b.year}, {b.battle}: {b.outcome}"
+               + (f" ({b.percent}%)" if b.percent is not None else "")
+               for b in standing.battles[-SHOWN_BATTLES:]]
+    planned = standing.years_planned
+    span = f"{planned[0]} to {planned[-1]}" if planned else "none planned"
+    return {
+        "title": _clip(f"{standing.name}: standing", _TITLE_MAX),
+        "url": link,
+        "description": _clip(f"Moderated by {standing.moderator}. Years {span}.",
+                             _DESCRIPTION_MAX),
+        "color": EMBED_COLOUR,
+        "fields": [
+            {"name": "Nations", "value": _lines(nations, "none"), "inline": False},
+            {"name": "National War Scores", "value": _lines(years, "no year published yet"),
+             "inline": False},
+            {"name": "Battles", "value": _lines(battles, "no battle published yet"),
+             "inline": False},
+        ],
+        "footer": {"text": f"war {standing.war_id}"},
+    }

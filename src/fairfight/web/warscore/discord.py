@@ -24,10 +24,21 @@ from typing import Any
 
 from fastapi import APIRouter, BackgroundTasks, FastAPI, Request
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from fairfight.core.errors import InputError
-from fairfight.warscore.discord import SHEET_OPTIONS, battle_embed, notice
+from fairfight.warscore.discord import (
+    SHEET_OPTIONS,
+    battle_embed,
+    notice,
+    war_embed,
+    year_embed,
+)
+from fairfight.warscore.published import published_result, war_standing
+from fairfight.warscore.store import Bind, WarStore
 from fairfight.web.errors import error_body
+from fairfight.web.lifecycle import on_shutdown
+from fairfight.web.settings import sibling_database_url
 from fairfight.web.warscore.builder import check_battle_data
 from fairfight.web.warscore.discord_sheets import (
     ClientFactory,
@@ -53,9 +64,9 @@ __all__ = [
     "finish_battle",
     "install",
     "interactions",
-    "published_battle",
+    "published_reply",
     "router",
-    "war_standing",
+    "standing_reply",
 ]
 
 router = APIRouter()
@@ -67,15 +78,21 @@ _PING, _COMMAND = 1, 2
 _PONG, _MESSAGE, _DEFERRED = 1, 4, 5
 _SNOWFLAKE = re.compile(r"[0-9]{1,25}")
 _TOKEN = re.compile(r"[A-Za-z0-9._-]{1,1000}")
-_DIGEST = re.compile(r"[0-9a-f]{8,64}")
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+_WAR_ID = re.compile(r"[0-9a-f]{1,32}")
 _KINDS = ("land", "naval")
 _log = logging.getLogger(__name__)
 
 
 def install(app: FastAPI) -> None:
-    """The HTTP client maker for attachments and deferred replies, unless a test set one."""
+    """The HTTP client maker for attachments and deferred replies, unless a test set one; and
+    the stored wars, unless the war pages opened them already (one store per app)."""
     if not hasattr(app.state, "discord_client"):
         app.state.discord_client = default_client
+    if not hasattr(app.state, "war_store"):
+        store = WarStore(sibling_database_url(app.state.settings.database_url, "warscore"))
+        app.state.war_store = store
+        on_shutdown(app, store.close)
 
 
 def _refusal(status: int, field: str, message: str) -> JSONResponse:
@@ -129,7 +146,8 @@ def battle_request(options: dict[str, Any], resolved: Any) -> BattleRequest:
     attached = [name for name in SHEET_OPTIONS if name in options]
     if digest is not None:
         if attached or _DIGEST.fullmatch(digest) is None:
-            raise InputError("digest", "give a result's digest (hex) alone, or two sheets")
+            raise InputError("digest", "give a result's digest (64 hex digits) alone, "
+                             "or two sheets")
         return BattleRequest((), digest, "", None, "land")
     if len(attached) != 2:
         raise InputError("attacker" if "attacker" not in options else "defender",
@@ -196,15 +214,15 @@ def _identity(interaction: dict[str, Any]) -> tuple[str, str]:
     return application, token
 
 
-def _command(request: Request, interaction: dict[str, Any],
-             background: BackgroundTasks) -> JSONResponse:
+async def _command(request: Request, interaction: dict[str, Any],
+                   background: BackgroundTasks) -> JSONResponse:
     """A `/warscore` command: deferred when sheets must be fetched, else answered at once."""
     data = interaction.get("data")
     try:
         application, token = _identity(interaction)
         name, options = _subcommand(data)
-        if name == "war":
-            return _reply(war_standing(request, options))
+        if name == "war":  # a few reads of the store, kept off the event loop
+            return _reply(await run_in_threadpool(standing_reply, request, options))
         if name != "battle":
             raise InputError("command", f"/warscore {name} is not a command of this service")
         battle = battle_request(options, data.get("resolved") if isinstance(data, dict)
@@ -212,21 +230,47 @@ def _command(request: Request, interaction: dict[str, Any],
     except InputError as error:
         return _reply(notice(f"{error.field}: {error.rule}"))
     if battle.digest is not None:
-        return _reply(published_battle(request, battle.digest))
+        return _reply(await run_in_threadpool(published_reply, request, battle.digest))
     background.add_task(finish_battle, request.app.state.discord_client, application, token,
                         battle)
     return JSONResponse({"type": _DEFERRED})
 
 
-def published_battle(request: Request, digest: str) -> dict[str, Any]:
-    """A published result by its digest."""
-    return notice("Looking up a published result by its digest is not available on this "
-                  "service yet; attach both army sheets instead.")
+def _war_bind(request: Request) -> Bind:
+    store: WarStore = request.app.state.war_store
+    return store.engine
 
 
-def war_standing(request: Request, options: dict[str, Any]) -> dict[str, Any]:
-    """The standing of a stored war."""
-    return notice("The standing of a stored war is not available on this service yet.")
+def _base_url(request: Request) -> str:
+    """The service's public address (the configured one, else the request's)."""
+    configured = request.app.state.settings.public_url
+    return str(configured or request.base_url).rstrip("/")
+
+
+def _embeds(*embeds: dict[str, Any]) -> dict[str, Any]:
+    return {"embeds": list(embeds), "allowed_mentions": {"parse": []}}
+
+
+def published_reply(request: Request, digest: str) -> dict[str, Any]:
+    """A published result by its digest: the battle's embed, or the year's scores."""
+    found = published_result(_war_bind(request), digest, _base_url(request))
+    if found is None:
+        return notice(f"digest: no result published on this service has the digest {digest}")
+    if found.document.get("kind") == "year":
+        return _embeds(year_embed(found.document, found.link, digest))
+    return _embeds(battle_embed(found.figures(), found.link, digest))
+
+
+def standing_reply(request: Request, options: dict[str, Any]) -> dict[str, Any]:
+    """The standing of a stored war, by the id in its links."""
+    war_id = options.get("war")
+    if not isinstance(war_id, str) or _WAR_ID.fullmatch(war_id) is None:
+        raise InputError("war", "must be a war's id (the letters and digits after /wars/ "
+                         "in its links)")
+    standing = war_standing(_war_bind(request), war_id)
+    if standing is None:
+        return notice(f"war: no war on this service has the id {war_id}")
+    return _embeds(war_embed(standing, f"{_base_url(request)}/warscore/wars/{war_id}"))
 
 
 @router.post(PATH, include_in_schema=False)
@@ -252,4 +296,4 @@ async def interactions(request: Request, background: BackgroundTasks) -> JSONRes
     if kind != _COMMAND or not isinstance(interaction.get("data"), dict) \
             or interaction["data"].get("name") != "warscore":
         return _refusal(400, "type", "only PING and the /warscore command are handled here")
-    return _command(request, interaction, background)
+    return await _command(request, interaction, background)
