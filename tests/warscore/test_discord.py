@@ -124,3 +124,12 @@ def test_a_war_embed_keeps_the_latest_battles_within_the_limits() -> None:
     assert battles.startswith("…\n")
     assert battles.splitlines()[-1].startswith("Round 40, 1, Battle 40 ")
     assert "Round 30," not in battles  # only the latest ten are listed
+
+
+def test_a_naval_embed_says_the_naval_rules_are_the_projects_own() -> None:
+    battle = demonstration_battle()
+    result = battle_json(score_battle(battle, battle.year))
+    result["kind"] = "naval"
+    footer = battle_embed(result, digest="abc")["footer"]["text"]
+    assert "naval rules are fairfight's own" in footer
+    assert footer.endswith("digest abc")

@@ -278,6 +278,15 @@ def test_a_year_is_required_with_two_sheets(client: TestClient, key: Ed25519Priv
     assert answer["data"]["content"] == "year: is required with two sheets (a whole number)"
 
 
+@pytest.mark.parametrize("year", [1_000_001, -1_000_001, 10**30])
+def test_a_year_out_of_range_is_refused(client: TestClient, key: Ed25519PrivateKey,
+                                        fake: FakeDiscord, year: int) -> None:
+    answer = post_signed(client, key, two_sheets(fake, sheet("attacker"), sheet("defender"),
+                                                 year)).json()
+    assert answer["data"]["content"] == "year: must lie between -1,000,000 and 1,000,000"
+    assert fake.fetched == []
+
+
 def test_an_attachment_id_not_in_the_interaction_is_refused(
         client: TestClient, key: Ed25519PrivateKey, fake: FakeDiscord) -> None:
     interaction = two_sheets(fake, sheet("attacker"), sheet("defender"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fairfight.warscore.forum import NAVAL_NOTE
 from fairfight.warscore.history import WarStanding
 
 __all__ = [
@@ -120,8 +121,10 @@ def battle_embed(result: dict[str, Any], link: str | None = None,
     }
     if link:
         embed["url"] = link
-    if digest:
-        embed["footer"] = {"text": f"digest {digest}"}
+    footer = [NAVAL_NOTE] if result.get("kind") == "naval" else []
+    footer += [f"digest {digest}"] if digest else []
+    if footer:
+        embed["footer"] = {"text": _clip(" · ".join(footer), 2048)}
     return embed
 
 

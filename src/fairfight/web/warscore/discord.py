@@ -39,7 +39,7 @@ from fairfight.warscore.store import Bind, WarStore
 from fairfight.web.errors import error_body
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.settings import sibling_database_url
-from fairfight.web.warscore.builder import check_battle_data
+from fairfight.web.warscore.builder import Outcome, check_battle_data
 from fairfight.web.warscore.discord_sheets import (
     ClientFactory,
     SheetLink,
@@ -60,6 +60,7 @@ __all__ = [
     "BattleRequest",
     "DISCORD_API",
     "PATH",
+    "YEAR_LIMIT",
     "battle_request",
     "finish_battle",
     "install",
@@ -81,6 +82,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9._-]{1,1000}")
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 _WAR_ID = re.compile(r"[0-9a-f]{1,32}")
 _KINDS = ("land", "naval")
+YEAR_LIMIT = 1_000_000
+"""The year option's bounds, as registered with Discord (which enforces them too)."""
 _log = logging.getLogger(__name__)
 
 
@@ -155,6 +158,8 @@ def battle_request(options: dict[str, Any], resolved: Any) -> BattleRequest:
     year = options.get("year")
     if not isinstance(year, int) or isinstance(year, bool):
         raise InputError("year", "is required with two sheets (a whole number)")
+    if not -YEAR_LIMIT <= year <= YEAR_LIMIT:
+        raise InputError("year", f"must lie between -{YEAR_LIMIT:,} and {YEAR_LIMIT:,}")
     kind = _text_option(options, "kind") or "land"
     if kind not in _KINDS:
         raise InputError("kind", "must be land or naval")
@@ -162,15 +167,21 @@ def battle_request(options: dict[str, Any], resolved: Any) -> BattleRequest:
     return BattleRequest(sheets, None, _text_option(options, "name") or "Battle", year, kind)
 
 
+def _scored(battle: BattleRequest, texts: list[str]) -> Outcome:
+    """Read both sheets and score the battle exactly as the builder does (off the event
+    loop: parsing and scoring are the request's only real work)."""
+    armies = {link.option: read_sheet(link.option, text)
+              for link, text in zip(battle.sheets, texts, strict=True)}
+    return check_battle_data({"battle": battle.name, "year": battle.year,
+                              "kind": battle.kind, **armies})
+
+
 async def _battle_message(client_factory: ClientFactory, battle: BattleRequest
                           ) -> dict[str, Any]:
     """Fetch and read both sheets, then score the battle exactly as the builder does."""
     async with client_factory() as client:
         texts = [await fetch_sheet(client, link) for link in battle.sheets]
-    armies = {link.option: read_sheet(link.option, text)
-              for link, text in zip(battle.sheets, texts, strict=True)}
-    outcome = check_battle_data({"battle": battle.name, "year": battle.year,
-                                 "kind": battle.kind, **armies})
+    outcome = await run_in_threadpool(_scored, battle, texts)
     if outcome.errors or outcome.result is None:
         first = outcome.errors[0]
         return notice(f"{first.field}: {first.message}", private=False)
