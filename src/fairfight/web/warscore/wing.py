@@ -5,12 +5,14 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.templating import Jinja2Templates
 
-from fairfight.web.warscore import routes
+from fairfight.web.warscore import routes, war_routes
 from fairfight.web.wing import mount_routes
 
 __all__ = ["register"]
 
 
 def register(app: FastAPI, templates: Jinja2Templates) -> None:
-    """Mount the war score routes; the pages use only the site-wide template globals."""
+    """Mount the war score routes and the stored wars' (pages and `/api/warscore/wars`); the
+    pages use only the site-wide template globals."""
     mount_routes(app, routes)
+    mount_routes(app, war_routes)
