@@ -11,10 +11,12 @@ import re
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
+from fastapi.responses import Response
 
 from fairfight.warscore.store import Viewer, WarStore
 
 __all__ = [
+    "COOKIE_DAYS",
     "COOKIE_PREFIX",
     "MODERATOR_HEADER",
     "NATION_HEADER",
@@ -24,14 +26,23 @@ __all__ = [
     "require_moderator",
     "require_nation",
     "store_of",
+    "keep_token",
     "valid_war_id",
     "viewer_of",
 ]
 
 COOKIE_PREFIX = "warscore_"
+COOKIE_DAYS = 365
+"""A war runs for months of forum time; its links are kept as long."""
 MODERATOR_HEADER = "x-moderator-token"
 NATION_HEADER = "x-nation-token"
 _WAR_ID = re.compile(r"^[0-9a-f]{16}$")
+
+
+def keep_token(request: Request, response: Response, name: str, token: str) -> None:
+    """Set a token cookie: HttpOnly, SameSite=Lax, Secure when served over https."""
+    response.set_cookie(name, token, max_age=COOKIE_DAYS * 86400, path="/", httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https")
 
 
 def store_of(request: Request) -> WarStore:

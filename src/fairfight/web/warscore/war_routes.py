@@ -18,7 +18,6 @@ from fairfight.core.validation import parse_model
 from fairfight.warscore.published import published_result
 from fairfight.warscore.sealed import SHEET_MAX_BYTES, RoundSetup, WarSetup
 from fairfight.warscore.store import SheetSealed, WarStore, load_standing
-from fairfight.web.ballot.access import keep_token
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.settings import sibling_database_url
 from fairfight.web.strict_input import Id
@@ -26,6 +25,7 @@ from fairfight.web.templating import templates
 from fairfight.web.warscore import war_api
 from fairfight.web.warscore.war_access import (
     Store,
+    keep_token,
     moderator_cookie,
     nation_cookie,
     require_moderator,
