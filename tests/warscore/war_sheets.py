@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-MORDOR = """# Mordor's host
+MORDOR = """# Host of Mordor
 troops: 100000
 support:
   race: orc
@@ -20,7 +20,7 @@ technology:
   armor: light
   weapons: poorly-made
 """
-GONDOR = """# Gondor's garrison
+GONDOR = """# Garrison of Gondor
 troops: 43142
 support:
   race: human

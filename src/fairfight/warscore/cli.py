@@ -8,7 +8,7 @@ from typing import Any
 import typer
 
 from fairfight.console import emit_json, guarded
-from fairfight.core.errors import InputError
+from fairfight.core.errors import InputError, VerificationError
 from fairfight.rules_cli import rules_command
 
 app = typer.Typer(help="The warscore ruleset.", no_args_is_help=True, add_completion=False)
@@ -114,7 +114,8 @@ def verify(
         typer.echo("verified: every figure follows from the sealed sheets" if passed
                    else "NOT verified")
     if not passed:
-        raise typer.Exit(1)
+        first = next(check for check in checks if not check.ok)
+        raise VerificationError(first.name, first.detail)
 
 
 rules = rules_command(app, "warscore", "fairfight.warscore.rules_page:rules_page")

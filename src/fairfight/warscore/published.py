@@ -20,7 +20,7 @@ from fairfight.core.records import digest as record_digest
 from fairfight.warscore.export import battle_json, nws_json
 from fairfight.warscore.forum import Line, PostFormat, battle_lines, nws_lines, render
 from fairfight.warscore.history import Approval, WarStanding
-from fairfight.warscore.sealed import Sheet, battle_of_sheets, year_of_sheets
+from fairfight.warscore.sealed import Sheet, battle_of_sheets, nws_sheet, year_of_sheets
 
 if TYPE_CHECKING:
     from fairfight.warscore.store.reads import Bind
@@ -52,8 +52,8 @@ def battle_document(war: dict[str, Any], round_number: int, header: dict[str, An
                     sheets: dict[str, tuple[Sheet, str]], filled: dict[str, dict[str, Any]],
                     approvals: list[Approval]) -> dict[str, Any]:
     """A battle's result document: `sheets` maps attacker/defender to (sheet, sealed time)."""
-    _, result = battle_of_sheets(header, {side: sheet.text for side, (sheet, _) in sheets.items()},
-                                 filled)
+    battle, result = battle_of_sheets(
+        header, {side: sheet.text for side, (sheet, _) in sheets.items()}, filled)
     return {
         "format": FORMAT, "version": VERSION, "kind": "battle",
         "war": {"id": war["id"], "name": war["name"], "round": round_number},
@@ -62,6 +62,7 @@ def battle_document(war: dict[str, Any], round_number: int, header: dict[str, An
         "filled": filled,
         "approvals": [{"nation": a.nation, "by": a.by, "at": a.at, "note": a.note}
                       for a in approvals],
+        "input": battle.model_dump(mode="json"),
         "result": battle_json(result),
     }
 
@@ -69,12 +70,15 @@ def battle_document(war: dict[str, Any], round_number: int, header: dict[str, An
 def year_document(war: dict[str, Any], round_number: int, year: int,
                   sheets: dict[str, tuple[Sheet, str]]) -> dict[str, Any]:
     """A year's result document: every nation's NWS sheet and its score."""
-    scores = year_of_sheets(year, {nation: sheet.text for nation, (sheet, _) in sheets.items()})
+    texts = {nation: sheet.text for nation, (sheet, _) in sheets.items()}
+    scores = year_of_sheets(year, texts)
     return {
         "format": FORMAT, "version": VERSION, "kind": "year",
         "war": {"id": war["id"], "name": war["name"], "round": round_number},
         "year": year,
         "sheets": {nation: _sheet_entry(sheet, at) for nation, (sheet, at) in sheets.items()},
+        "input": {nation: nws_sheet(text, f"{nation}.sheet").model_dump(mode="json")
+                  for nation, text in texts.items()},
         "result": {"nws": [nws_json(score) for score in scores]},
     }
 
@@ -142,12 +146,17 @@ class PublishedResult:
                 "posts": self.posts}
 
 
-def _scored_again(document: dict[str, Any]) -> Any:
+def _scored_again(document: dict[str, Any]) -> tuple[Any, Any]:
+    """The input read again from the sheets (and the war's terms), and its result."""
     if document["kind"] == "year":
         sheets = {nation: entry["text"] for nation, entry in document["sheets"].items()}
-        return {"nws": [nws_json(s) for s in year_of_sheets(int(document["year"]), sheets)]}
+        again = {nation: nws_sheet(text, f"{nation}.sheet").model_dump(mode="json")
+                 for nation, text in sheets.items()}
+        return again, {"nws": [nws_json(s) for s in year_of_sheets(int(document["year"]),
+                                                                    sheets)]}
     sheets = {side: entry["text"] for side, entry in document["sheets"].items()}
-    return battle_json(battle_of_sheets(document["battle"], sheets, document["filled"])[1])
+    battle, result = battle_of_sheets(document["battle"], sheets, document["filled"])
+    return battle.model_dump(mode="json"), battle_json(result)
 
 
 def _shape(data: Any) -> dict[str, Any]:
@@ -178,12 +187,15 @@ def verify_published(data: Any) -> list[Check]:
         checks.append(Check(f"sheet {key}", found == entry.get("sha256"),
                             f"SHA-256 of the sheet is {found}"))
     try:
-        again = _scored_again(document)
+        armies, again = _scored_again(document)
     except InputError as error:
         return [*checks, Check("figures", False, f"the sheets do not score: {error}")]
     except (KeyError, TypeError, AttributeError) as error:
         raise InputError("document", f"is not a complete result (missing or malformed "
                          f"{str(error)[:60]})") from None
+    same = armies == document.get("input")
+    checks.append(Check("input", same, "read again from the sheets and the war's terms" if same
+                        else "the sheets read differently from the published input"))
     same = again == document.get("result")
     checks.append(Check("figures", same, "scored again from the sheets" if same
                         else "the sheets score differently from the published figures"))

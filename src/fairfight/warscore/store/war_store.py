@@ -188,11 +188,11 @@ class WarStore:
                     SUBMISSIONS_PER_CLIENT_PER_DAY:
                 raise InputError("sheet", f"{SUBMISSIONS_PER_CLIENT_PER_DAY} sheets a day from "
                                  "one address at most: try again tomorrow")
-            self._check_sheet(connection, war, row, nation, text, sealing=False)
-            sha = sheet_digest(text)
             old = row.sheet(nation)
             if old is not None and old.state == "sealed":
                 raise SheetSealed("sheet", "this sheet is sealed and can no longer change")
+            self._check_sheet(connection, war, row, nation, text, sealing=False)
+            sha = sheet_digest(text)
             values = {"body": text, "sha256": sha, "state": "submitted",
                       "submitted": self.clock(), "sealed": None}
             if old is None:

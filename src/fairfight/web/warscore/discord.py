@@ -37,8 +37,6 @@ from fairfight.warscore.discord import (
 from fairfight.warscore.published import published_result, war_standing
 from fairfight.warscore.store import Bind, WarStore
 from fairfight.web.errors import error_body
-from fairfight.web.lifecycle import on_shutdown
-from fairfight.web.settings import sibling_database_url
 from fairfight.web.warscore.builder import Outcome, check_battle_data
 from fairfight.web.warscore.discord_sheets import (
     ClientFactory,
@@ -88,14 +86,10 @@ _log = logging.getLogger(__name__)
 
 
 def install(app: FastAPI) -> None:
-    """The HTTP client maker for attachments and deferred replies, unless a test set one; and
-    the stored wars, unless the war pages opened them already (one store per app)."""
+    """The HTTP client maker for attachments and deferred replies, unless a test set one.
+    The stored wars are read from the store the war pages opened (`app.state.war_store`)."""
     if not hasattr(app.state, "discord_client"):
         app.state.discord_client = default_client
-    if not hasattr(app.state, "war_store"):
-        store = WarStore(sibling_database_url(app.state.settings.database_url, "warscore"))
-        app.state.war_store = store
-        on_shutdown(app, store.close)
 
 
 def _refusal(status: int, field: str, message: str) -> JSONResponse:
