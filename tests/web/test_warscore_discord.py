@@ -414,3 +414,18 @@ def test_an_unknown_or_malformed_war_is_one_line(client: TestClient, key: Ed2551
     answer = post_signed(client, key, _command(
         "war", [{"name": "war", "type": 3, "value": value}])).json()
     assert answer["data"]["content"].startswith(expected)
+
+
+def test_an_unexpected_failure_is_one_line_in_the_reply(
+        client: TestClient, key: Ed25519PrivateKey, fake: FakeDiscord,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from fairfight.web.warscore import discord
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("internal detail /srv/secret")
+
+    monkeypatch.setattr(discord, "_scored", broken)
+    post_signed(client, key, two_sheets(fake, sheet("attacker"), sheet("defender")))
+    line = _edited_line(fake)
+    assert line == ("The battle could not be scored (an unexpected error); "
+                    "nothing was recorded.")
