@@ -11,6 +11,7 @@ viewer knows it: another seat's hand and pack and the order of the deck are repl
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from itertools import combinations
 
 from pydantic import BaseModel
@@ -27,18 +28,21 @@ from fairfight.ballot.guidance import (
     ratifying_ends_game_while_trailing,
 )
 from fairfight.ballot.legislature import thresholds
+from fairfight.ballot.luck import game_luck
 from fairfight.ballot.narration import narrate, who
 from fairfight.ballot.prompts import phase_prompt
 from fairfight.ballot.revealed import revealed_chance
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import NO_CARD, Declaration, GameState, Phase
 from fairfight.ballot.tables import BOARD, TAGS, Office
+from fairfight.core.luck import tenths
 
 __all__ = [
     "CardView",
     "ChanceView",
     "GlossaryView",
     "LogLine",
+    "LuckView",
     "NOBODY",
     "ProjectionView",
     "RATIFY_WARNING",
@@ -130,6 +134,19 @@ class ProjectionView(BaseModel):
     passes_with_own: bool
 
 
+class LuckView(BaseModel):
+    """One seat's races against their exact chances at the roll, once the game is over."""
+
+    seat: int
+    entered: int
+    won: int
+    expected: str
+    """The races the chances said it would win on average, to one decimal."""
+    tail: str
+    """The exact chance of a run at least this lucky (or unlucky, as it went): "n/d"."""
+    sentence: str
+
+
 class SeatView(BaseModel, frozen=True):
     """Everything one viewer is shown and asked at this point of the game."""
 
@@ -169,6 +186,8 @@ class SeatView(BaseModel, frozen=True):
     """The whole log, newest first."""
     winners: list[int]
     end_reason: str
+    luck: list[LuckView] = []
+    """Each seat's luck in the races (`ballot.luck`), once the game is over."""
 
 
 def visible_state(state: GameState, viewer: int) -> GameState:
@@ -363,4 +382,19 @@ def seat_view(
         log=log_lines(events, viewer, state.config.start_year),
         winners=list(state.winners),
         end_reason=state.end_reason,
+        luck=_luck(state, events) if phase is Phase.OVER else [],
     )
+
+
+def _luck(state: GameState, events: Sequence[Event]) -> list[LuckView]:
+    """Every seat's luck over the game's races: public once the game is over."""
+    seats = game_luck([str(seat) for seat in range(state.players)], state.key, events)
+    return [LuckView(seat=one.seat, entered=one.luck.events, won=one.luck.observed,
+                     expected=tenths(one.luck.expected), sentence=one.sentence(),
+                     tail=_ratio(one.luck.as_lucky_or_luckier if one.luck.lucky
+                                 else one.luck.as_unlucky_or_unluckier))
+            for one in seats]
+
+
+def _ratio(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
