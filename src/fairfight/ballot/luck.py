@@ -69,7 +69,8 @@ class PlayerLuck:
         """"won 41 of 60 races; the chances said 38.2 on average; ..."."""
         if not self.races:
             return "entered no race"
-        return self.luck.sentence(f"won {self.luck.observed} of {self.luck.events} races")
+        races = "race" if self.luck.events == 1 else "races"
+        return self.luck.sentence(f"won {self.luck.observed} of {self.luck.events} {races}")
 
     def to_json(self) -> dict[str, object]:
         """The seat, its races, the measure and the sentence as plain JSON."""

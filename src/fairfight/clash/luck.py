@@ -34,6 +34,7 @@ __all__ = [
     "clash_losses",
     "game_luck",
     "record_report",
+    "scenario_luck",
     "side_luck",
 ]
 
@@ -88,8 +89,9 @@ class SideLuck:
         """"lost 52 strength in 3 exchanges; the chances said 61.0 on average; ..."."""
         if not self.exchanges:
             return "fought no exchange"
-        return self.luck.sentence(
-            f"lost {self.luck.observed} strength in {len(self.exchanges)} exchanges")
+        count = len(self.exchanges)
+        return self.luck.sentence(f"lost {self.luck.observed} strength in {count} "
+                                  f"exchange{'s' if count != 1 else ''}")
 
     def to_json(self) -> dict[str, object]:
         """The player, the sentence, the measure and every exchange as plain JSON."""
@@ -151,15 +153,23 @@ def game_luck(owners: Mapping[str, str], players: Sequence[str],
     return tuple(side_luck(player, run) for player, run in runs.items())
 
 
+def scenario_luck(scenario: Any, turns: Sequence[Mapping[str, Any]]) -> tuple[SideLuck, ...]:
+    """Each player's luck over a game played from `scenario` (a parsed `Scenario`, or its
+    plain data as a game store keeps it)."""
+    from fairfight.clash.scenario import Scenario, parse_scenario
+
+    parsed = scenario if isinstance(scenario, Scenario) else parse_scenario(scenario)
+    return game_luck({unit.id: unit.player for unit in parsed.units},
+                     [player.id for player in parsed.players], turns)
+
+
 def record_report(path: Path) -> tuple[str, dict[str, object]]:
     """`fairfight clash luck RECORD`: the record replayed and checked, then each side's luck."""
     from fairfight.clash.record import load_record, replay_record
 
     record = load_record(path)
     replay_record(record)
-    scenario = record.scenario
-    sides = game_luck({unit.id: unit.player for unit in scenario.units},
-                      [player.id for player in scenario.players], record.turns)
+    sides = scenario_luck(record.scenario, record.turns)
     lines = []
     for side in sides:
         lines.append(f"{side.player}: {side.sentence()}")
