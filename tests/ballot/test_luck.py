@@ -22,7 +22,7 @@ from fairfight.ballot.luck import (
     race_chances,
     record_luck,
 )
-from fairfight.ballot.record import record_game, write_record
+from fairfight.ballot.record import load_record, record_game, write_record
 from fairfight.ballot.tables import BOARD, named_config
 from fairfight.cli import app
 from fairfight.core.luck import luck_of_wins
@@ -237,3 +237,13 @@ def test_a_changed_die_is_refused(tmp_path: Path) -> None:
     write_record(path, lines)
     result = CliRunner().invoke(app, ["ballot", "luck", str(path)])
     assert result.exit_code == 1 and "candidate" in result.output
+
+
+def test_the_final_screen_of_play_shows_the_luck(tmp_path: Path) -> None:
+    path = tmp_path / "played.jsonl"
+    shown = CliRunner().invoke(app, ["ballot", "play", "--seed", "1000", "--record", str(path)])
+    assert shown.exit_code == 0, shown.output
+    seats = record_luck(load_record(path))
+    after = shown.output.split("Luck in the races", 1)[1]
+    for one in seats:
+        assert f"seat {one.seat} ({one.name}): {one.sentence()}" in after
