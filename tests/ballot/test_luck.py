@@ -163,6 +163,12 @@ def test_a_recorded_game() -> None:
             assert not (entry.chance == 0 and entry.won)
             assert not (entry.chance == 1 and not entry.won)
         assert one.luck.observed == sum(entry.won for entry in one.races)
+    for event in lines[1:-1]:   # the fields the chance reads add up to the engine's totals
+        if event.get("event") == "race":
+            for party, one_side in event["sides"].items():
+                assert one_side["total"] == (one_side["national"] + one_side["state"]
+                                             + one_side["partisan"] + one_side["part"]
+                                             + one_side["candidate"]), (event["race"], party)
     presidential = [e for one in seats for e in one.races if e.race == "P"]
     assert presidential, "the game has presidential elections with players in them"
 
@@ -247,3 +253,52 @@ def test_the_final_screen_of_play_shows_the_luck(tmp_path: Path) -> None:
     after = shown.output.split("Luck in the races", 1)[1]
     for one in seats:
         assert f"seat {one.seat} ({one.name}): {one.sentence()}" in after
+
+
+def _primary_by_dice(parts: dict[int, int]) -> dict[int, Fraction]:
+    """Each entrant's chance of the nomination, every 2d6 enumerated, k tied at the top 1/k."""
+    chances = dict.fromkeys(parts, Fraction(0))
+    rolls = list(product(DIE, repeat=2 * len(parts)))
+    for roll in rolls:
+        totals = {p: roll[2 * n] + roll[2 * n + 1] + part
+                  for n, (p, part) in enumerate(parts.items())}
+        top = [p for p, total in totals.items() if total == max(totals.values())]
+        for p in top:
+            chances[p] += Fraction(1, len(top))
+    return {p: c / len(rolls) for p, c in chances.items()}
+
+
+def test_a_presidency_with_two_primaries_from_the_rules_tables() -> None:
+    # Game 1001's 2032 presidency has a primary in each party, so every possible nominee's
+    # card is in the event. Each pairing's state edges come from the presidency module's
+    # tables (card part, fit, baseline) plus the year's national and state dice.
+    from fairfight.ballot.deck import build_cards
+    from fairfight.ballot.presidency import card_side, state_edges
+    from fairfight.ballot.tables import Party
+
+    lines = recorded("1001")
+    dice = next(e for e in lines if e.get("event") == "dice" and e["year"] == 2032)
+    event = next(e for e in lines if e.get("event") == "presidency" and e["year"] == 2032)
+    cards = build_cards(lines[-1]["key"])
+    national = dice["national"]["D"] - dice["national"]["R"]
+    shared = [national + d - r for d, r in zip(dice["state"]["D"], dice["state"]["R"],
+                                                strict=True)]
+    fields = {}
+    for primary in event["primaries"]:
+        chances = _primary_by_dice({row["player"]: row["part"] for row in primary["entries"]})
+        fields[primary["party"]] = [
+            (row["player"], chances[row["player"]],
+             card_side(cards[row["card"]], Party(primary["party"])))
+            for row in primary["entries"]]
+    expected: dict[int, Fraction] = {}
+    for d_player, d_chance, d_side in fields["D"]:
+        for r_player, r_chance, r_side in fields["R"]:
+            edges = [(edge + extra, votes) for (edge, votes), extra
+                     in zip(state_edges(d_side, r_side), shared, strict=True)]
+            won = presidency_chance(edges)
+            for player, share in ((d_player, won), (r_player, 1 - won)):
+                expected[player] = expected.get(player, Fraction(0)) + d_chance * r_chance * share
+    seats = record_luck(list(lines))
+    found = {one.seat: race.chance for one in seats for race in one.races
+             if race.year == 2032 and race.race == "P"}
+    assert found == expected
