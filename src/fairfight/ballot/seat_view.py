@@ -11,7 +11,6 @@ viewer knows it: another seat's hand and pack and the order of the deck are repl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from itertools import combinations
 
 from pydantic import BaseModel
@@ -36,6 +35,7 @@ from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import NO_CARD, Declaration, GameState, Phase
 from fairfight.ballot.tables import BOARD, TAGS, Office
 from fairfight.core.luck import tenths
+from fairfight.plainwords import times_in
 
 __all__ = [
     "CardView",
@@ -144,6 +144,8 @@ class LuckView(BaseModel):
     """The races the chances said it would win on average, to one decimal."""
     tail: str
     """The exact chance of a run at least this lucky (or unlucky, as it went): "n/d"."""
+    tail_words: str
+    """The same chance as a rarity ("about 1 time in 21", `plainwords.times_in`)."""
     sentence: str
 
 
@@ -388,13 +390,12 @@ def seat_view(
 
 def _luck(state: GameState, events: Sequence[Event]) -> list[LuckView]:
     """Every seat's luck over the game's races: public once the game is over."""
-    seats = game_luck([str(seat) for seat in range(state.players)], state.key, events)
-    return [LuckView(seat=one.seat, entered=one.luck.events, won=one.luck.observed,
-                     expected=tenths(one.luck.expected), sentence=one.sentence(),
-                     tail=_ratio(one.luck.as_lucky_or_luckier if one.luck.lucky
-                                 else one.luck.as_unlucky_or_unluckier))
-            for one in seats]
-
-
-def _ratio(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
+    views = []
+    for one in game_luck([str(seat) for seat in range(state.players)], state.key, events):
+        luck = one.luck
+        tail = luck.as_lucky_or_luckier if luck.lucky else luck.as_unlucky_or_unluckier
+        views.append(LuckView(seat=one.seat, entered=luck.events, won=luck.observed,
+                              expected=tenths(luck.expected), sentence=one.sentence(),
+                              tail=f"{tail.numerator}/{tail.denominator}",
+                              tail_words=times_in(tail)))
+    return views
