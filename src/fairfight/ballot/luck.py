@@ -11,7 +11,7 @@ the game's events, which the record holds and `verify_record` re-runs: no new da
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -95,7 +95,8 @@ def _party_nominees(primary: Mapping[str, Any] | None, side: Mapping[str, Any]) 
     return [(player, chance, parts[player]) for player, chance in nominee_chances(parts).items()]
 
 
-def _seat_chances(d: _Nominees, r: _Nominees, d_wins: Any) -> dict[int, Fraction]:
+def _seat_chances(d: _Nominees, r: _Nominees,
+                  d_wins: Callable[[Any, Any], Fraction]) -> dict[int, Fraction]:
     """Each player's chance of holding the seat: over every pairing of nominees, the chance
     of the pairing times that of the player's side winning the general."""
     chances: dict[int, Fraction] = {}
