@@ -10,6 +10,7 @@ import typer
 from fairfight.console import console, emit_json, error_console, guarded
 from fairfight.core.errors import InputError
 from fairfight.inputs import check_output_file
+from fairfight.luck_cli import luck_command
 from fairfight.rules_cli import rules_command
 
 if TYPE_CHECKING:  # the engine is imported only when a command runs
@@ -28,6 +29,7 @@ __all__ = [
     "MAX_ODDS_EDGE",
     "MODES_PER_TABLE",
     "app",
+    "luck",
     "odds",
     "play",
     "replay",
@@ -103,6 +105,7 @@ def _rules_page(
 
 
 rules = rules_command(app, "ballot", _rules_page)
+luck = luck_command(app, "fairfight.ballot.luck:record_report")
 
 
 def _players(names: list[str], human: int | None) -> list[Player]:
@@ -155,6 +158,7 @@ def play(
     Ctrl-C saves the game so far (to --record, or to a file named after the game) and prints
     where; `--resume FILE` replays it to that point and plays on.
     """
+    from fairfight.ballot.luck import luck_text
     from fairfight.ballot.players import key_commitment, play_game
     from fairfight.ballot.record import (
         HUMAN_NAME,
@@ -229,6 +233,7 @@ def play(
     if state.ended:
         winners = ", ".join(f"seat {w} ({names[w]})" for w in state.winners)
         console.print(f"Game over ({state.end_reason}) in {state.year}: winner {winners}")
+        console.print(luck_text(names, key, events), markup=False)
     else:
         console.print(f"Stopped after {len(standings)} year(s); the game is not over.")
     console.print(f"seed {key}")
@@ -287,10 +292,7 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="machine-readable result"),
 ) -> None:
     """Re-run a record and check every event and the final scores."""
-    from fairfight.ballot.record import (
-        load_record,
-        verify_record,
-    )
+    from fairfight.ballot.record import load_record, verify_record
 
     state = verify_record(load_record(record))
     if as_json:
