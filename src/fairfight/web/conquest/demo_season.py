@@ -24,7 +24,7 @@ from fairfight.conquest.rules import engine, tables
 from fairfight.conquest.store import season
 from fairfight.core.draws import new_seed
 
-__all__ = ["DEMO_BATTLES", "DEMO_SEASON_LENGTH", "build_demo_season", "main", "prepare"]
+__all__ = ["DEMO_BATTLES", "DEMO_FILE", "DEMO_SEASON_LENGTH", "build_demo_season", "main", "prepare"]
 
 DEMO_BATTLES = 6
 """Battles aired before the show opens."""
