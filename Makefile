@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The conquest show on http://127.0.0.1:8000 with a demo season; prints the admin token.
+# The season is kept between runs; `make run NEW=1` starts a new one.
 run: $(STAMP)
-	$(PYTHON) -m fairfight.web.conquest.demo_season .run
+	$(PYTHON) -m fairfight.web.conquest.demo_season .run $(if $(NEW),--new)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -88,8 +88,11 @@ def test_unexpected_failure_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None
     def broken(*_: object) -> None:
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(exchange, "resolve_exchange", broken)
     spec = ROOT / "examples" / "clash" / "worked-example.json"
+    # One real run first: modules that import the function on first use must bind the real
+    # one, or the patched function would outlive this test inside them.
+    assert runner.invoke(app, ["clash", "resolve", str(spec), "--r", "1"]).exit_code == 0
+    monkeypatch.setattr(exchange, "resolve_exchange", broken)
     result = runner.invoke(app, ["clash", "resolve", str(spec), "--r", "1"])
     assert result.exit_code == 2 and "Traceback" not in result.stdout + result.stderr
     assert result.stderr.splitlines() == [

@@ -46,6 +46,7 @@ __all__ = [
     "load_jsonl",
     "load_yaml",
     "parse_json",
+    "parse_yaml",
     "read_bytes",
     "read_text",
     "record_limit",
@@ -312,10 +313,14 @@ class _NodeWalk:
 
 def load_yaml(path: Path, limit: int = MAX_YAML_BYTES) -> Any:
     """A YAML file parsed safely: no repeated keys, bounded size, depth and alias expansion."""
+    return parse_yaml(read_text(path, limit), str(path))
+
+
+def parse_yaml(text: str, where: str) -> Any:
+    """YAML text parsed by the rules of `load_yaml` (a sheet typed into a form is read exactly
+    as the same sheet in a file); errors name `where`."""
     import yaml
 
-    text = read_text(path, limit)
-    where = str(path)
     check_yaml_nesting(text, where)
     try:
         _check_events(text, where)

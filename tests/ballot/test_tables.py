@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from typer.testing import CliRunner
 
+from fairfight.ballot.luck import record_luck
 from fairfight.ballot.record import load_record, verify_record
 from fairfight.ballot.state import decision_from_data
 from fairfight.ballot.store import (
@@ -436,3 +437,22 @@ def test_a_webhook_is_called_when_it_becomes_the_seats_turn(app: Any) -> None:
         check_webhook(url, allow_private=False)
     with pytest.raises(ValueError, match="special-purpose"):
         check_webhook("http://10.1.2.3/hook", allow_private=False)
+
+
+def test_the_ended_table_shows_each_seats_luck(app: Any) -> None:
+    created = create(app, ["human", "pollster", "human"])
+    table = created["id"]
+    people = seated(app, created)
+    assert seat_view(people[0], table, 0)["game"]["luck"] == []   # not before the end
+    play_to_end(people, table)
+    record = client_of(app).get(f"/ballot/tables/{table}/record.jsonl")
+    lines = [json.loads(line) for line in record.text.splitlines()]
+    expected = record_luck(lines)
+    shown = seat_view(people[2], table, 2)["game"]["luck"]
+    assert [row["sentence"] for row in shown] == [one.sentence() for one in expected]
+    assert [(row["won"], row["entered"]) for row in shown] == [
+        (sum(r.won for r in one.races), len(one.races)) for one in expected]
+    page = client_of(app).get(f"/ballot/tables/{table}")
+    assert page.status_code == 200 and 'id="luck"' in page.text
+    for one in expected:
+        assert one.sentence() in page.text

@@ -176,6 +176,9 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
             visit(page, page.url)
             assert page.locator("#final").count() == 1
         assert "winner" in pages[2].locator("#seats").inner_text()
+        assert "Luck in the races" in pages[2].locator("#luck").inner_text()
+        assert pages[2].locator("#luck tbody tr").count() == 4   # one row a seat
+        pages[2].locator("#luck").screenshot(path=str(ARTIFACTS / "luck-1280.png"))
         pages[2].click("text=Replay it")
         assert "Record verified" in pages[2].locator("#verdict").inner_text()
         assert "✓" in pages[2].locator("#commitment-check").inner_text()

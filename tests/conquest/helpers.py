@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest.record import archive
+from fairfight.conquest.record import archive, season_luck
 from fairfight.conquest.rules import engine, tables
 
 SEED = "5eed" * 16
@@ -93,9 +93,11 @@ def record_of(
     seed: str = SEED,
     contributions: Mapping[int, Sequence[tuple[str, int]]] | None = None,
 ) -> dict[str, Any]:
-    """A published record (as `verifier.load_record` returns it) of a whole season."""
+    """A published record (as `verifier.load_record` returns it) of a whole season, with the
+    luck the export writes beside it."""
     state, history, ledger = play(map_data, seed, contributions)
     return {
+        "luck": season_luck.season_luck(history, champion_code(state)),
         "header": {
             "ruleset": "conquest",
             "engine_version": tables.ENGINE_VERSION,
@@ -113,6 +115,13 @@ def record_of(
         "history": history,
         "final_map": state["board"],
     }
+
+
+def champion_code(state: Mapping[str, Any]) -> str | None:
+    """The champion of a played season (None before its end), by the standings' rule."""
+    world, board = state["world"], state["board"]
+    return season_luck.champion_of(board, lambda code: engine.population_power(
+        engine.people(world, board, code, board["next_battle"])))
 
 
 def table_dump(path: Path) -> str:

@@ -23,10 +23,10 @@ import pytest
 from typer.testing import CliRunner
 
 from fairfight.conquest.cli.season_cli import app
-from fairfight.conquest.record import archive, beacons, verifier
+from fairfight.conquest.record import archive, beacons, season_luck, verifier
 from fairfight.conquest.rules import engine, tables
 from fairfight.conquest.store import publication, season
-from tests.conquest.helpers import SEED, star_map
+from tests.conquest.helpers import SEED, champion_code, star_map
 from tests.conquest.verifiers import ENGINE_JS, javascript_verdicts, python_verdict
 from tests.system import node_path
 from tests.web.conquest_support import store_unchecked_beacon
@@ -99,6 +99,7 @@ def _record(header_changes: dict[str, Any], beacon_round: int = AN_HOUR_LATER) -
         "ledger": [],
         "history": history,
         "final_map": state["board"],
+        "luck": season_luck.season_luck(history, champion_code(state)),
     }
 
 

@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 
 from fairfight.conquest.maps.synthetic import synthetic_map
-from fairfight.conquest.record import archive
+from fairfight.conquest.record import archive, season_luck
 from fairfight.conquest.rules import engine, tables
-from tests.conquest.helpers import reseal
+from tests.conquest.helpers import champion_code, reseal
 from tests.conquest.verifiers import ENGINE_JS, javascript_verdicts, python_verdict
 from tests.system import node_path
 
@@ -105,6 +105,7 @@ def _season(index: int) -> dict[str, Any]:
         "ledger": ledger,
         "history": history,
         "final_map": state["board"],
+        "luck": season_luck.season_luck(history, champion_code(state)),
     }
 
 

@@ -173,9 +173,15 @@ def _page_forms() -> dict[str, list[str]]:
             ", ".join(f"`{name}` ({role})" for role, name in e.LOG_RECORD_FILES.items()) + "."
         ],
         "MANIFEST": [f"and `{e.MANIFEST}`, the SHA-256"],
+        "BEFORE_LUCK_ENGINE_FILES": [
+            "carries " + " ".join(f"`{name}`," for name in e.BEFORE_LUCK_ENGINE_FILES)[:-1]
+            + " instead: all"
+        ],
+        "LUCK_ENGINE_FILE": [f"header names `{e.LUCK_ENGINE_FILE}`, which recomputes"],
+        "LUCK_FORMAT": [f"the luck (`{e.LUCK_FORMAT}`)"],
         "PREVIOUS_ENGINE_FILES": [
             "carries " + " ".join(f"`{name}`," for name in e.PREVIOUS_ENGINE_FILES)[:-1]
-            + " instead: both"
+            + " instead, and one"
         ],
         "MORALE_CAP_BP": [f"never exceeds {_percent(Fraction(e.MORALE_CAP_BP, e.BASIS_POINTS))}"],
         "MORALE_DECAY": [f"decays {_times(e.MORALE_DECAY)}"],

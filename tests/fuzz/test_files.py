@@ -39,6 +39,8 @@ READERS: dict[str, tuple[Path | None, Args]] = {
                         lambda bad, _: ["warscore", "battle", bad]),
     "warscore war": (EXAMPLES / "warscore" / "war_of_the_ring.yaml",
                      lambda bad, _: ["warscore", "war", bad]),
+    "warscore verify": (EXAMPLES / "warscore" / "published-result.json",
+                        lambda bad, _: ["warscore", "verify", bad]),
 }
 SEASON_VERBS: dict[str, list[object]] = {
     "show": ["show"], "show --battle": ["show", "--battle", "1"], "next": ["next"],

@@ -10,8 +10,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 
 from fairfight.clash import tables as t
+from fairfight.clash.luck import scenario_luck
 from fairfight.clash.scenario import parse_scenario
-from fairfight.clash.store import ClashStore
+from fairfight.clash.store import TABLE_SEAT, ClashStore
 from fairfight.clash.world import world_from_scenario
 from fairfight.web import WebSettings, create_app
 from fairfight.web.clash import service
@@ -156,3 +157,21 @@ def test_the_world_cache_stays_within_its_byte_budget(tmp_path: Path) -> None:
                 == fresh.world_after(row, turns, played).to_scenario())
         assert kept.worlds.bytes_used <= budget and len(fresh.worlds) == 0
     store.engine.dispose()
+
+
+def test_a_finished_games_replay_shows_each_sides_luck(database: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(WebSettings(database_url="sqlite://"))
+    with TestClient(app) as creator:
+        game, blue, red = open_seats(app, creator)
+        order(blue, game, "b-guns", {"actions": [{"do": "bombard", "target": [3, 1]}]})
+        commit(blue, game)
+        commit(red, game)
+        monkeypatch.setattr(service, "MAX_TURNS", 1)
+        page = creator.get(f"/clash/replay/{game}?turn=1")
+        stored = app.state.clash.open(game, TABLE_SEAT)
+    sides = scenario_luck(stored.row.scenario, stored.turns)
+    assert [len(side.exchanges) for side in sides] == [1, 1]   # the one bombardment
+    assert 'id="luck"' in page.text
+    for side in sides:
+        assert f"<strong>{side.player}</strong>: {side.sentence()}" in page.text

@@ -209,3 +209,46 @@ def test_pool_effect_answers_stay_within_their_byte_budget(season_file: Path) ->
         cache.close()
     finally:
         catalog.close()
+
+
+def test_questions_about_different_factions_share_the_forecast_as_things_stand(
+    season_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two factions asked about: one forecast as things stand, one with each amount, three in
+    all (not four), and each answer equal to the two-forecast `pool_effect` of the rules."""
+    from fairfight.web.conquest import forecasts as module
+
+    made: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        made.append(1)
+        return forecast(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "forecast", counted)
+    state, ledger, commitment = _public(season_file)
+    board = engine.pending_board(state, ledger)
+    codes = [c for c, f in sorted(board["factions"].items())
+             if f["standing"] and f["pool_state"] == "open" and f["pool"] == 0][:2]
+    catalog = SeasonCatalog(SeasonDatabase(f"sqlite:///{season_file}"))
+    try:
+        cache = ForecastCache(catalog, SEASONS, None)
+        snap = catalog.snapshot(1)
+        answers = [cache.pool_effect(snap, code, 20) for code in codes]
+        cache.close()
+    finally:
+        catalog.close()
+    assert len(made) == 3
+    for code, answer in zip(codes, answers, strict=True):
+        expected = pool_effect(state, ledger, code, 20, seasons=SEASONS,
+                               forecast_seed=f"{commitment}-before-7")
+        assert answer.titles_without == expected.without.odds_of(code).titles
+        assert answer.titles_with == expected.with_pool.odds_of(code).titles
+
+
+def test_the_faction_page_says_the_answer_is_being_worked_out(odds_client: TestClient) -> None:
+    code = odds_client.get("/api/seasons/1/standings").json()[0]["faction"]
+    page = odds_client.get(f"/conquest/1/factions/{code}").text
+    assert '<p id="effect-progress" class="muted" role="status" hidden>' in page
+    script = odds_client.get("/static/conquest/form.js").text
+    assert 'sendOnce("effect-form", "effect-button"' in script
+    assert "progress.hidden = false" in script

@@ -20,6 +20,7 @@ from fairfight.cli import app
 from fairfight.conquest.rules import scenario
 from fairfight.conquest.store import ledger, season, season_events
 from fairfight.conquest.store.rows import KEY_TABLES, SEASON_TABLES
+from fairfight.warscore.store import METADATA as WARSCORE_TABLES
 from fairfight.web.migrations import STORES, current, upgrade
 from fairfight.web.migrations.runner import Store
 
@@ -57,7 +58,8 @@ def test_the_release_before_migrations_upgrades_to_head_and_keeps_working(
     code, shown = _cli("db", "upgrade", "--url", str(path))
     assert code == 0, shown
     assert f"conquest: sqlite:///{path}: revision none -> {HEADS['conquest']} (at head)" in shown
-    assert [state.status for state in current(f"sqlite:///{path}")] == ["current"] * 3
+    assert [state.status for state in current(f"sqlite:///{path}")] == [
+        "current", "current", "current", "absent"]  # that release had no stored wars
     assert "season_event" in dict(_schema(path))
     after = season.summary(path)
     assert after == before  # the season itself is untouched
@@ -83,7 +85,7 @@ def test_an_upgrade_run_twice_changes_nothing(tmp_path: Path) -> None:
     schema, digest = _schema(path), _digest(path)
     again = upgrade(f"sqlite:///{path}")
     assert [(s.revision, s.upgraded_from) for s in again] == [
-        (HEADS[store.name], None) for store in STORES]
+        (HEADS[store.name] if store.name != "warscore" else None, None) for store in STORES]
     assert again[0].line().endswith(f"revision {HEADS['conquest']} (at head)")
     assert _schema(path) == schema and _digest(path) == digest
 
@@ -120,7 +122,7 @@ def test_a_file_that_is_no_season_is_refused(tmp_path: Path) -> None:
 
 def test_files_not_made_yet_are_left_for_their_first_use(tmp_path: Path) -> None:
     states = upgrade(f"sqlite:///{tmp_path / 'fairfight.db'}")
-    assert [state.status for state in states] == ["absent"] * 3
+    assert [state.status for state in states] == ["absent"] * len(STORES)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -151,7 +153,7 @@ def test_each_store_head_is_the_schema_its_code_describes(tmp_path: Path) -> Non
     """A table or column changed in the code without a revision fails here."""
     path = tmp_path / "season.db"
     season.create_season(path, scenario.load_map("europe"), "europe", seed="66" * 32)
-    for name in ("clash", "ballot"):
+    for name in ("clash", "ballot", "warscore"):
         sqlite3.connect(tmp_path / f"season-{name}.db").close()  # empty files: made by upgrade
     upgrade(f"sqlite:///{path}")
     conquest = MetaData()
@@ -165,6 +167,8 @@ def test_each_store_head_is_the_schema_its_code_describes(tmp_path: Path) -> Non
                         clash_tables) == []
     assert _differences(f"sqlite:///{tmp_path / 'season-ballot.db'}", stores["ballot"],
                         BALLOT_TABLES) == []
+    assert _differences(f"sqlite:///{tmp_path / 'season-warscore.db'}", stores["warscore"],
+                        WARSCORE_TABLES) == []
 
 
 @pytest.mark.parametrize("store", STORES, ids=lambda store: store.name)

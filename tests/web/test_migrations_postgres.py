@@ -56,11 +56,11 @@ def test_a_dump_of_the_release_before_migrations_upgrades_and_is_served(cluster:
     url = _database(cluster, "release_dump")
     _restore_release_dump(url)
     before = season.summary(f"{url}#1")
-    assert [s.status for s in current(url)] == ["behind"] * 3
+    assert [s.status for s in current(url)] == ["behind"] * len(STORES)
     upgraded = upgrade(url)
     assert [(s.store, s.upgraded_from, s.revision) for s in upgraded] == [
         (store.name, (None,), HEADS[store.name]) for store in STORES]
-    assert [s.status for s in current(url)] == ["current"] * 3
+    assert [s.status for s in current(url)] == ["current"] * len(STORES)
     assert season.summary(f"{url}#1") == before
     app = create_app(WebSettings(database_url=url, forecast_seasons=0))
     with TestClient(app) as client:
@@ -110,13 +110,13 @@ def test_upgrades_wait_for_the_advisory_lock_and_migrate_once(cluster: str) -> N
         for worker in workers:
             worker.join(0.5)
         assert all(worker.is_alive() for worker in workers)  # both wait for the lock
-        assert [s.status for s in current(url)] == ["behind"] * 3  # nothing migrated yet
+        assert [s.status for s in current(url)] == ["behind"] * len(STORES)  # nothing migrated yet
         holder.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK_KEY,))
     for worker in workers:
         worker.join(60)
     moved = [line for lines in outcomes for line in lines if "->" in line]
-    assert len(outcomes) == 2 and len(moved) == 3  # each store migrated by one of the two
-    assert [s.status for s in current(url)] == ["current"] * 3
+    assert len(outcomes) == 2 and len(moved) == len(STORES)  # each store migrated by one of the two
+    assert [s.status for s in current(url)] == ["current"] * len(STORES)
 
 
 def test_a_newer_server_database_is_refused(cluster: str) -> None:

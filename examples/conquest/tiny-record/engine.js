@@ -79,10 +79,13 @@
     "log_check.py",
     "merkle.py",
     "records.py",
+    "season_luck.py",
     "seasonlog.js",
     "tables.py",
     "verifier.py",
   ];
+  /* The verifier files of archives written before luck.json; still accepted (no luck.json). */
+  const BEFORE_LUCK_ENGINE_FILES = ENGINE_FILES.filter((name) => name !== "season_luck.py");
   /* The verifier files of archives written before the season log; still accepted. */
   const PREVIOUS_ENGINE_FILES = [
     "beacons.py",
@@ -96,8 +99,11 @@
   ];
   /* The verifier files of archives written before the verifier left engine.py; still accepted. */
   const LEGACY_ENGINE_FILES = ["draws.py", "engine.js", "engine.py"];
-  /* Record files an archive may add: the season log, and the refunds owed (public part). */
-  const LOG_RECORD_FILES = { log: "log.json", refunds: "refunds.json" };
+  /* Record files an archive may add: the season log, the refunds owed (public part) and the
+   * season's luck (exactly when the header names LUCK_ENGINE_FILE). */
+  const LOG_RECORD_FILES = { log: "log.json", refunds: "refunds.json", luck: "luck.json" };
+  const LUCK_ENGINE_FILE = "season_luck.py";
+  const LUCK_FORMAT = "fairfight-conquest-luck-1";
   /* The season log's formats, as log_check.py names them. */
   const HEAD_SIGNING_PREFIX = "fairfight season head v1\n";
   const RECEIPT_FORMAT = "fairfight-conquest-receipt-1";
@@ -1070,11 +1076,12 @@
     }
   }
 
-  /* The verifier files a header must name: those of an older archive (three, or the eight from
-   * before the season log) when it names exactly those, else today's. */
+  /* The verifier files a header must name: those of an older archive (three, the eight from
+   * before the season log, or the thirteen from before luck.json) when it names exactly those,
+   * else today's. */
   function engineFilesNamed(files) {
     const keys = isObject(files) ? Object.keys(files).sort(byCodePoint).join("\n") : "";
-    for (const older of [LEGACY_ENGINE_FILES, PREVIOUS_ENGINE_FILES]) {
+    for (const older of [LEGACY_ENGINE_FILES, PREVIOUS_ENGINE_FILES, BEFORE_LUCK_ENGINE_FILES]) {
       if (keys === [...older].sort(byCodePoint).join("\n")) return older;
     }
     return ENGINE_FILES;
@@ -1356,7 +1363,187 @@
     const found = firstDifference(record.final_map, season.board, "");
     if (found) throw differs("final map", found[0], found[2], found[1]);
     notes.push(`${season.board.next_battle - 1n} battles replayed; the final map matches`);
+    notes.push(...checkLuck(record, season));
     return { notes, battles: replayed.length, unchecked };
+  }
+
+  // ------------------------------------------------------------------ the season's luck
+
+  /* A record's "n/d" text as an exact ratio. */
+  function ratioOf(text) {
+    const [top, bottom] = String(text).split("/");
+    return new Ratio(BigInt(top), BigInt(bottom === undefined ? "1" : bottom));
+  }
+
+  function sumOf(ratios) {
+    let top = 0n;
+    let bottom = 1n;
+    for (const r of ratios) {
+      top = top * r.bottom + r.top * bottom;
+      bottom *= r.bottom;
+      const common = gcd(top, bottom) || 1n;
+      top /= common;
+      bottom /= common;
+    }
+    return new Ratio(top, bottom);
+  }
+
+  /* P(wins >= observed) and P(wins <= observed): the Poisson-binomial multiplied out in whole
+   * numbers over one common denominator, as season_luck.tails does. */
+  function luckTails(chances, observed) {
+    let scale = 1n;
+    for (const c of chances) scale = (scale / gcd(scale, c.bottom)) * c.bottom;
+    let ways = [1n];
+    for (const c of chances) {
+      const win = (c.top * scale) / c.bottom;
+      const lose = scale - win;
+      const next = new Array(ways.length + 1).fill(0n);
+      for (let k = 0; k < ways.length; k += 1) {
+        next[k] += ways[k] * lose;
+        next[k + 1] += ways[k] * win;
+      }
+      ways = win === 0n ? next.slice(0, ways.length) : next;
+    }
+    const total = scale ** BigInt(chances.length);
+    let atLeast = 0n;
+    let atMost = 0n;
+    ways.forEach((count, k) => {
+      if (k >= observed) atLeast += count;
+      if (k <= observed) atMost += count;
+    });
+    return [tailRatio(atLeast, total), tailRatio(atMost, total)];
+  }
+
+  /* A tail as season_luck.tail_text writes it: "0xTOP/0xBOTTOM", lowest terms. */
+  function tailText(ratio) {
+    return `0x${ratio.top.toString(16)}/0x${ratio.bottom.toString(16)}`;
+  }
+
+  function trailingZeros(value) {
+    const hex = value.toString(16);
+    let end = hex.length;
+    while (end > 1 && hex[end - 1] === "0") end -= 1;
+    let zeros = (hex.length - end) * 4;
+    for (let last = parseInt(hex[end - 1], 16); last % 2 === 0; last /= 2) zeros += 1;
+    return BigInt(zeros);
+  }
+
+  /* top/bottom in lowest terms. A tail's numbers run to thousands of digits and Euclid's
+   * remainders are slow on them; the engine's chances are over powers of two, so the shared
+   * twos are taken out first, and then a power-of-two bottom leaves nothing to share. */
+  function tailRatio(top, bottom) {
+    if (top === 0n) return new Ratio(0n);
+    const twos = trailingZeros(top) < trailingZeros(bottom) ? trailingZeros(top)
+      : trailingZeros(bottom);
+    const [odd, over] = [top >> twos, bottom >> twos];
+    if ((over & (over - 1n)) === 0n && (odd & 1n) === 1n) {
+      const ratio = Object.create(Ratio.prototype);
+      ratio.top = odd;
+      ratio.bottom = over;
+      return ratio;
+    }
+    return new Ratio(odd, over);
+  }
+
+  function luckRun(chances, observed) {
+    const [atLeast, atMost] = luckTails(chances, observed);
+    return {
+      battles: BigInt(chances.length),
+      observed: BigInt(observed),
+      expected: sumOf(chances).text(),
+      at_least: tailText(atLeast),
+      at_most: tailText(atMost),
+    };
+  }
+
+  function upsetChance(after) {
+    if (after.below(UPSET_BELOW)) return after;
+    const other = new Ratio(after.bottom - after.top, after.bottom);
+    return other.below(UPSET_BELOW) ? other : new Ratio(0n);
+  }
+
+  /* The title holder of an ended season: most regions, then most population power, then the
+   * lowest code (season_luck.champion_of). */
+  function championOf(world, board) {
+    if (!board.ended) return null;
+    const held = new Map();
+    for (const code of Object.keys(board.regions)) {
+      const owner = board.regions[code].owner;
+      held.set(owner, (held.get(owner) || 0) + 1);
+    }
+    let best = null;
+    for (const [code, count] of held) {
+      const power = populationPower(peopleOf(world, board, code, board.next_battle));
+      const better =
+        best === null ||
+        count > best.count ||
+        (count === best.count && (power > best.power ||
+          (power === best.power && byCodePoint(code, best.code) < 0)));
+      if (better) best = { code, count, power };
+    }
+    return best && best.code;
+  }
+
+  /* luck.json as season_luck.season_luck computes it from the history and the champion. */
+  function seasonLuck(history, champion) {
+    const runs = new Map();
+    for (const entry of history) {
+      const before = ratioOf(entry.battle_chance.before);
+      const after = ratioOf(entry.battle_chance.after);
+      const sides = [
+        ["attacker", before, after],
+        ["defender", new Ratio(before.bottom - before.top, before.bottom),
+          new Ratio(after.bottom - after.top, after.bottom)],
+      ];
+      for (const [role, mineBefore, mineAfter] of sides) {
+        const faction = entry[role];
+        if (!runs.has(faction)) runs.set(faction, { after: [], before: [], won: 0, secured: 0n });
+        const run = runs.get(faction);
+        const won = entry.winner === faction;
+        run.after.push(mineAfter);
+        run.before.push(mineBefore);
+        run.won += won ? 1 : 0;
+        if (won && entry.secured === true && mineAfter.top === mineAfter.bottom) run.secured += 1n;
+      }
+    }
+    const factions = {};
+    for (const faction of [...runs.keys()].sort(byCodePoint)) {
+      const run = runs.get(faction);
+      factions[faction] = {
+        ...luckRun(run.after, run.won),
+        expected_before_fan: sumOf(run.before).text(),
+        secured: run.secured,
+      };
+    }
+    const upsets = history.filter((entry) => entry.upset === true).length;
+    const chances = history.map((entry) => upsetChance(ratioOf(entry.battle_chance.after)));
+    return {
+      format: LUCK_FORMAT,
+      battles: BigInt(history.length),
+      factions,
+      champion: champion !== null && champion in factions
+        ? { faction: champion, ...factions[champion] } : null,
+      season: luckRun(chances, upsets),
+    };
+  }
+
+  /* luck.json equals the luck recomputed from the replayed battles; it is present exactly when
+   * the header names the file that computes it. */
+  function checkLuck(record, season) {
+    const saved = record.luck;
+    if (!(LUCK_ENGINE_FILE in record.header.engine_files)) {
+      if (saved !== null && saved !== undefined) {
+        throw new Mismatch("luck.json", "the header names no season_luck.py to check it");
+      }
+      return [];
+    }
+    if (saved === null || saved === undefined) {
+      throw new Mismatch("luck.json", "missing from the record");
+    }
+    const champion = championOf(season.world, season.board);
+    const found = firstDifference(saved, seasonLuck(record.history, champion), "");
+    if (found) throw differs("luck.json", found[0], found[2], found[1]);
+    return ["luck.json matches the luck recomputed from the battles and their exact chances"];
   }
 
   // ------------------------------------------------------------------ the season log
@@ -2125,6 +2312,7 @@
     };
     return plain({
       BASIS_POINTS,
+      BEFORE_LUCK_ENGINE_FILES,
       BORDER_KINDS,
       CATEGORIES,
       CATEGORY_TYPES,
@@ -2146,6 +2334,8 @@
       LEGACY_ENGINE_FILES,
       LOG_KEY,
       LOG_RECORD_FILES,
+      LUCK_ENGINE_FILE,
+      LUCK_FORMAT,
       MANIFEST,
       MORALE_CAP_BP,
       MORALE_DECAY,
@@ -2186,6 +2376,7 @@
     publishedSeconds,
     readJson,
     recordFromFiles,
+    seasonLuck,
     tables,
     utcText,
     verifyArchive,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 if __package__:
-    from fairfight.conquest.record import beacons, log_check
+    from fairfight.conquest.record import beacons, log_check, season_luck
     from fairfight.conquest.rules import engine, tables
     from fairfight.core.draws import verify_reveal
     from fairfight.core.records import (
@@ -38,6 +38,7 @@ else:  # a plain file in a season archive: the files lying beside it stand in fo
     import beacons  # type: ignore[import-not-found, no-redef, unused-ignore]
     import engine  # type: ignore[import-not-found, no-redef, unused-ignore]
     import log_check  # type: ignore[import-not-found, no-redef, unused-ignore]
+    import season_luck  # type: ignore[import-not-found, no-redef, unused-ignore]
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]
     from draws import verify_reveal  # type: ignore[import-not-found, no-redef, unused-ignore]
     from records import (  # type: ignore[import-not-found, no-redef, unused-ignore]
@@ -142,9 +143,11 @@ def _check_present(place: str, value: Plain, fields: Iterable[str], path: str = 
 
 
 def engine_files_named(files: Any) -> tuple[str, ...]:
-    """The verifier files a header must name: those of an older archive (three, or the eight
-    from before the season log) when it names exactly those, else today's (`ENGINE_FILES`)."""
-    for older in (tables.LEGACY_ENGINE_FILES, tables.PREVIOUS_ENGINE_FILES):
+    """The verifier files a header must name: those of an older archive (three, the eight from
+    before the season log, or the thirteen from before `luck.json`) when it names exactly
+    those, else today's (`ENGINE_FILES`)."""
+    for older in (tables.LEGACY_ENGINE_FILES, tables.PREVIOUS_ENGINE_FILES,
+                  tables.BEFORE_LUCK_ENGINE_FILES):
         if isinstance(files, dict) and set(files) == set(older):
             return older
     return tables.ENGINE_FILES
@@ -360,7 +363,27 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
         where, was, now = found
         raise ReplayMismatch.of_field("final map", where, now, was)
     notes.append(f"{board['next_battle'] - 1} battles replayed; the final map matches")
-    return notes
+    return [*notes, *_check_luck(record, state)]
+
+
+def _check_luck(record: Mapping[str, Any], state: Plain) -> list[str]:
+    """`luck.json` equals the luck recomputed from the replayed battles and their chances; it
+    is present exactly when the header names the file that computes it."""
+    saved = record.get("luck")
+    if tables.LUCK_ENGINE_FILE not in record["header"]["engine_files"]:
+        if saved is not None:
+            raise ReplayMismatch("luck.json", "the header names no season_luck.py to check it")
+        return []
+    if saved is None:
+        raise ReplayMismatch("luck.json", "missing from the record")
+    world, board = state["world"], state["board"]
+    champion = season_luck.champion_of(board, lambda code: engine.population_power(
+        engine.people(world, board, code, board["next_battle"])))
+    found = first_difference(saved, season_luck.season_luck(list(record["history"]), champion))
+    if found:
+        where, was, now = found
+        raise ReplayMismatch.of_field("luck.json", where, now, was)
+    return ["luck.json matches the luck recomputed from the battles and their exact chances"]
 
 
 class _RecordFileError(ValueError):

@@ -9,6 +9,7 @@ import typer
 
 from fairfight.console import console, emit_json, guarded
 from fairfight.core.errors import InputError
+from fairfight.luck_cli import luck_command
 from fairfight.rules_cli import rules_command
 
 if TYPE_CHECKING:  # the engine is imported only when a command runs
@@ -24,6 +25,7 @@ __all__ = [
     "MAX_ODDS_EDGE",
     "MODES_PER_TABLE",
     "app",
+    "luck",
     "odds",
     "play",
     "replay",
@@ -99,6 +101,7 @@ def _rules_page(
 
 
 rules = rules_command(app, "ballot", _rules_page)
+luck = luck_command(app, "fairfight.ballot.luck:record_report")
 
 
 @app.command()
@@ -139,7 +142,7 @@ def play(
         emit_json(steps.ending_json(start.key, names, state, standings))
         return
     steps.print_ending(console, state, names, start.rules_config, start.key, standings,
-                       start.record)
+                       start.record, events)
 
 
 @app.command()
@@ -149,10 +152,7 @@ def replay(
     as_json: bool = typer.Option(False, "--json", help="machine-readable result"),
 ) -> None:
     """Re-run a record and check every event and the final scores."""
-    from fairfight.ballot.record import (
-        load_record,
-        verify_record,
-    )
+    from fairfight.ballot.record import load_record, verify_record
 
     state = verify_record(load_record(record))
     if as_json:

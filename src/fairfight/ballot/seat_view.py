@@ -27,18 +27,22 @@ from fairfight.ballot.guidance import (
     ratifying_ends_game_while_trailing,
 )
 from fairfight.ballot.legislature import thresholds
+from fairfight.ballot.luck import game_luck
 from fairfight.ballot.narration import narrate, who
 from fairfight.ballot.prompts import phase_prompt
 from fairfight.ballot.revealed import revealed_chance
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import NO_CARD, Declaration, GameState, Phase
 from fairfight.ballot.tables import BOARD, TAGS, Office
+from fairfight.core.luck import tenths
+from fairfight.plainwords import times_in
 
 __all__ = [
     "CardView",
     "ChanceView",
     "GlossaryView",
     "LogLine",
+    "LuckView",
     "NOBODY",
     "ProjectionView",
     "RATIFY_WARNING",
@@ -130,6 +134,21 @@ class ProjectionView(BaseModel):
     passes_with_own: bool
 
 
+class LuckView(BaseModel):
+    """One seat's races against their exact chances at the roll, once the game is over."""
+
+    seat: int
+    entered: int
+    won: int
+    expected: str
+    """The races the chances said it would win on average, to one decimal."""
+    tail: str
+    """The exact chance of a run at least this lucky (or unlucky, as it went): "n/d"."""
+    tail_words: str
+    """The same chance as a rarity ("about 1 time in 21", `plainwords.times_in`)."""
+    sentence: str
+
+
 class SeatView(BaseModel, frozen=True):
     """Everything one viewer is shown and asked at this point of the game."""
 
@@ -169,6 +188,8 @@ class SeatView(BaseModel, frozen=True):
     """The whole log, newest first."""
     winners: list[int]
     end_reason: str
+    luck: list[LuckView] = []
+    """Each seat's luck in the races (`ballot.luck`), once the game is over."""
 
 
 def visible_state(state: GameState, viewer: int) -> GameState:
@@ -363,4 +384,18 @@ def seat_view(
         log=log_lines(events, viewer, state.config.start_year),
         winners=list(state.winners),
         end_reason=state.end_reason,
+        luck=_luck(state, events) if phase is Phase.OVER else [],
     )
+
+
+def _luck(state: GameState, events: Sequence[Event]) -> list[LuckView]:
+    """Every seat's luck over the game's races: public once the game is over."""
+    views = []
+    for one in game_luck([str(seat) for seat in range(state.players)], state.key, events):
+        luck = one.luck
+        tail = luck.as_lucky_or_luckier if luck.lucky else luck.as_unlucky_or_unluckier
+        views.append(LuckView(seat=one.seat, entered=luck.events, won=luck.observed,
+                              expected=tenths(luck.expected), sentence=one.sentence(),
+                              tail=f"{tail.numerator}/{tail.denominator}",
+                              tail_words=times_in(tail)))
+    return views

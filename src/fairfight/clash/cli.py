@@ -20,6 +20,7 @@ from fairfight.console import (
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.core.validation import is_plain_digits
 from fairfight.inputs import load_json
+from fairfight.luck_cli import luck_command
 from fairfight.rules_cli import rules_command
 
 if TYPE_CHECKING:  # the engine (and numpy) is imported only when a command runs
@@ -31,6 +32,7 @@ __all__ = [
     "SAMPLE_STRIDE",
     "app",
     "draw",
+    "luck",
     "oracle",
     "preview_command",
     "resolve",
@@ -166,6 +168,7 @@ def preview_command(
 
 
 rules = rules_command(app, "clash", "fairfight.clash.rules_page:rules_page")
+luck = luck_command(app, "fairfight.clash.luck:record_report")
 
 
 @app.command()

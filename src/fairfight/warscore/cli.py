@@ -8,7 +8,7 @@ from typing import Any
 import typer
 
 from fairfight.console import emit_json, guarded
-from fairfight.core.errors import InputError
+from fairfight.core.errors import InputError, VerificationError
 from fairfight.rules_cli import rules_command
 
 app = typer.Typer(help="The warscore ruleset.", no_args_is_help=True, add_completion=False)
@@ -80,6 +80,44 @@ def war(
         typer.echo(war_post(report, PostFormat(chosen)), nl=False)
 
 
+@app.command("discord-commands")
+@guarded
+def discord_commands(
+    as_json: bool = typer.Option(True, "--json", help="JSON (the only output; accepted as "
+                                 "by every command)."),
+) -> None:
+    """Print the Discord slash commands to register (JSON), for /discord/interactions."""
+    from fairfight.warscore.discord import command_definitions
+
+    _emit_json(command_definitions())
+
+
+@app.command()
+@guarded
+def verify(
+    file: Path = typer.Argument(..., help="A published result (the JSON of /warscore/r/DIGEST)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the checks as JSON."),
+) -> None:
+    """Score a published result again from its sealed sheets and check every figure; exit 1
+    when anything differs."""
+    from fairfight.inputs import load_json
+    from fairfight.warscore.published import verify_published
+
+    checks = verify_published(load_json(file))
+    passed = all(check.ok for check in checks)
+    if as_json:
+        _emit_json({"verified": passed, "checks": [
+            {"name": c.name, "ok": c.ok, "detail": c.detail} for c in checks]})
+    else:
+        for check in checks:
+            typer.echo(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}")
+        typer.echo("verified: every figure follows from the sealed sheets" if passed
+                   else "NOT verified")
+    if not passed:
+        first = next(check for check in checks if not check.ok)
+        raise VerificationError(first.name, first.detail)
+
+
 rules = rules_command(app, "warscore", "fairfight.warscore.rules_page:rules_page")
 
 __all__ = [
@@ -87,6 +125,8 @@ __all__ = [
     "FORMAT_HELP",
     "app",
     "battle",
+    "discord_commands",
     "rules",
+    "verify",
     "war",
 ]

@@ -337,6 +337,14 @@ def _check_army(army: ArmyInput, enemy: ArmyInput, kind: BattleKind, where: str)
         )
 
 
+def check_army_alone(army: ArmyInput, kind: BattleKind, attacking: bool, where: str) -> None:
+    """The rules one army must keep whatever it faces, so a sheet can be refused before it is
+    sealed rather than when the battle is scored [warscore sealed sheets]."""
+    if attacking and army.defensives is not None:
+        raise InputError(f"{where}.defensives", "the attacker has no defensives")
+    _check_army(army, army.model_copy(update={"troops": army.troops}), kind, where)
+
+
 def check_battle(battle: BattleBody, prefix: str = "") -> None:
     """Every rule that spans fields of a battle; raises InputError naming the field [warscore]."""
     lead = f"{prefix}." if prefix else ""
@@ -364,6 +372,7 @@ __all__ = [
     "TroopCount",
     "WarInput",
     "YearInput",
+    "check_army_alone",
     "check_battle",
     "derived_numbers",
 ]

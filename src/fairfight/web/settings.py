@@ -77,6 +77,11 @@ class WebSettings(BaseSettings):
         0.5, ge=0.05, le=60, description="How often each process reads the season events "
         "table for news on SQLite (on PostgreSQL a notification wakes it at once).",
     )
+    discord_public_key: str | None = Field(
+        None, description="The Discord application's public key (hex, from its General "
+        "Information page): interactions at /discord/interactions are verified with it; "
+        "without it that path answers 404.",
+    )
     live_max_streams: int = Field(
         500, ge=1, le=100_000, description="Live-update streams one process holds open at "
         "once; one more is answered 503 with Retry-After.",
@@ -136,6 +141,16 @@ class WebSettings(BaseSettings):
         10, ge=1, le=600, description="On SIGTERM, how long requests in flight get to finish "
         "before the process stops anyway.",
     )
+
+    @field_validator("discord_public_key")
+    @classmethod
+    def _discord_key_is_hex(cls, text: str | None) -> str | None:
+        if text is None or not text.strip():
+            return None
+        key = text.strip().lower()
+        if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
+            raise ValueError("must be 64 hexadecimal digits (an Ed25519 public key)")
+        return key
 
     @field_validator("ballot_webhook_allowed_ranges")
     @classmethod

@@ -16,6 +16,7 @@ from fairfight.conquest.cli.archive_cli import backup, export, restore, verify
 from fairfight.conquest.cli.battles_cli import PROGRESS_FROM, next_battles, show
 from fairfight.conquest.cli.calibration_cli import calibration
 from fairfight.conquest.cli.forecast_cli import forecast
+from fairfight.conquest.cli.luck_cli import luck
 from fairfight.conquest.cli.map_cli import app as map_app
 from fairfight.conquest.cli.odds_history_cli import odds_history
 from fairfight.conquest.cli.options import AsJson, SeasonFile
@@ -297,4 +298,5 @@ def demo(
 
 app.command()(forecast)
 app.command("odds-history")(odds_history)
+app.command()(luck)
 app.command()(calibration)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest.record import beacons, log_check, verifier
+from fairfight.conquest.record import beacons, log_check, season_luck, verifier
 from fairfight.conquest.rules import engine, tables
 from fairfight.core import draws, ed25519, errors, exact, merkle, records
 from fairfight.core.records import canonical_json
@@ -49,6 +49,7 @@ _SHIPPED = (
     log_check,
     merkle,
     records,
+    season_luck,
     tables,
     verifier,
 )

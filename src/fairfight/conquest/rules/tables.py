@@ -15,6 +15,7 @@ from typing import Any, NotRequired, TypedDict
 __all__ = [
     "BASIS_POINTS",
     "BEACON_LEAD_SECONDS",
+    "BEFORE_LUCK_ENGINE_FILES",
     "BORDER_KINDS",
     "BattleEntry",
     "BattleKind",
@@ -42,6 +43,8 @@ __all__ = [
     "LEGACY_ENGINE_FILES",
     "LOG_KEY",
     "LOG_RECORD_FILES",
+    "LUCK_ENGINE_FILE",
+    "LUCK_FORMAT",
     "MANIFEST",
     "MORALE_CAP_BP",
     "MORALE_DECAY",
@@ -252,12 +255,30 @@ ENGINE_FILES = (
     "log_check.py",
     "merkle.py",
     "records.py",
+    "season_luck.py",
     "seasonlog.js",
     "tables.py",
     "verifier.py",
 )
 """The verifier files a season archive carries (the Python verifier and every file it imports,
 engine.js and the season log's JavaScript checks); the header names the SHA-256 of each."""
+BEFORE_LUCK_ENGINE_FILES = (
+    "beacons.py",
+    "draws.py",
+    "ed25519.py",
+    "engine.js",
+    "engine.py",
+    "errors.py",
+    "exact.py",
+    "log_check.py",
+    "merkle.py",
+    "records.py",
+    "seasonlog.js",
+    "tables.py",
+    "verifier.py",
+)
+"""The verifier files of archives written before `luck.json` (no `season_luck.py`); still
+accepted, and such an archive carries no `luck.json`."""
 PREVIOUS_ENGINE_FILES = (
     "beacons.py",
     "draws.py",
@@ -271,9 +292,14 @@ PREVIOUS_ENGINE_FILES = (
 """The verifier files of archives written before the season log; still accepted."""
 LEGACY_ENGINE_FILES = ("draws.py", "engine.js", "engine.py")
 """The verifier files of archives written before the verifier left engine.py; still accepted."""
-LOG_RECORD_FILES = {"log": "log.json", "refunds": "refunds.json"}
+LOG_RECORD_FILES = {"log": "log.json", "refunds": "refunds.json", "luck": "luck.json"}
 """Record files a season archive may add, by role: the season log (leaves and the final signed
-head; present exactly when the header names a `log_key`) and the refunds owed (public part)."""
+head; present exactly when the header names a `log_key`), the refunds owed (public part) and
+the season's luck (present exactly when the header names `LUCK_ENGINE_FILE`)."""
+LUCK_ENGINE_FILE = "season_luck.py"
+"""The verifier file that computes `luck.json`; an archive whose header names it carries one."""
+LUCK_FORMAT = "fairfight-conquest-luck-1"
+"""The `format` field of `luck.json`, so a later layout can be told apart."""
 LOG_KEY = "log_key"
 """The optional header field holding the season key's Ed25519 public key (64 hex digits): every
 signed head of the season log verifies under it, so it is published before battle 1."""

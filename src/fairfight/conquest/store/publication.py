@@ -12,12 +12,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest.record import archive, verifier
+from fairfight.conquest.record import archive, season_luck, verifier
 from fairfight.conquest.record.beacons import BEACON_DEFAULTS
+from fairfight.conquest.rules import tables
 from fairfight.conquest.store import ledger, log
 from fairfight.conquest.store.season import (
     SeasonAddress,
     SeasonSummary,
+    champion,
     open_store,
     summary_in,
 )
@@ -30,14 +32,19 @@ __all__ = [
     "archive_files_of",
     "beacon_signature_note",
     "export_record",
+    "luck_of",
     "public_record",
     "verify_folder",
 ]
 
 
 def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[str, Any]:
-    """The published record by role (the seed only once revealed), as `load_record` reads it."""
+    """The published record by role (the seed only once revealed), as `load_record` reads it;
+    with the season's luck when its verifier files compute it (the header names the file)."""
+    luck = (luck_of(season, history)
+            if tables.LUCK_ENGINE_FILE in season.header["engine_files"] else None)
     return {
+        "luck": luck,
         "header": season.header,
         "commitment": season.commitment,
         "seed": season.revealed_seed,
@@ -47,6 +54,13 @@ def public_record(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[
         "history": history,
         "final_map": season.board,
     }
+
+
+def luck_of(season: SeasonSummary, history: list[dict[str, Any]]) -> dict[str, Any]:
+    """The season's luck from its public record (the aired battles; never the seed), as
+    `luck.json` holds it: the champion's run only once the season has ended."""
+    title = champion(season)
+    return season_luck.season_luck(history, title.faction if title else None)
 
 
 def _check_target(target: Path) -> None:
@@ -68,7 +82,8 @@ def archive_files_of(path: SeasonAddress) -> dict[str, bytes]:
 
     Never reads the secret seed; the web service zips these (`archive.zip_bytes`) for download.
     Beside the public record: the season log (`log`: every leaf and the final signed head;
-    None for a season without one) and the public part of every refund owed (`refunds`).
+    None for a season without one) and the public part of every refund owed (`refunds`); the
+    season's luck is part of the public record.
     """
     store = open_store(path)
     try:

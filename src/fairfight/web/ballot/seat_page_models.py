@@ -15,6 +15,7 @@ from fairfight.ballot.seat_view import (
     ChanceView,
     GlossaryView,
     LogLine,
+    LuckView,
     ProjectionView,
     StateView,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "GamePage",
     "GlossaryView",
     "LogLine",
+    "LuckView",
     "ProjectionView",
     "SeatView",
     "StateView",
@@ -76,3 +78,5 @@ class GamePage(BaseModel):
     """The whole log, newest first."""
     winners: list[int]
     end_reason: str
+    luck: list[LuckView] = []
+    """Each seat's luck in the races, once the game is over."""

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException
 
 from fairfight.clash import tables as t
 from fairfight.clash.knowledge import knowledge_view, overlay
+from fairfight.clash.luck import scenario_luck
 from fairfight.clash.orders import MAX_PRIORITY, UnitOrders
 from fairfight.clash.store import TABLE_SEAT
 from fairfight.clash.world import World
@@ -280,7 +281,9 @@ def replay_page(request: Request, game_id: str, turn: MaybeWholeNumber = None,
         raise HTTPException(403, "game: it is still being played; replays open when it ends")
     number = turn if turn is not None else (game.turn_numbers[-1] if game.turns else None)
     context: dict[str, Any] = {"game": game, "turn": number, "played": None, "events": [],
-                               "event": 0, "reconciliation": None}
+                               "event": 0, "reconciliation": None,
+                               "luck": [side.to_json() for side in
+                                        scenario_luck(game.row.scenario, game.turns)]}
     if number is not None:
         played = service.played(game, number, truth=True)
         context.update(_played_context(played.after, game, played, event))

@@ -41,6 +41,7 @@ class ConsoleSeason(BaseModel):
     url: str
     battles: int
     next_battle: int
+    max_battles: int | None = Field(None, description="the season's most battles, if it has one")
     ended: bool
     revealed: bool
     waiting_rebellions: list[tuple[str, str]] = Field(description="(code, name) of each")
@@ -50,6 +51,15 @@ class ConsoleSeason(BaseModel):
     log_size: int = Field(0, description="entries in the season log (0: made before the log)")
     head: SignedHead | None = Field(None, description="the season log's latest signed head")
     air_limit: int = AIR_LIMIT
+
+    @property
+    def battles_left(self) -> int | None:
+        """How many more battles can air at most (None: the season has no fixed length).
+
+        A season may end earlier, when one faction holds the whole map."""
+        if self.max_battles is None:
+            return None
+        return max(self.max_battles - self.battles, 0)
 
 
 def _beacon(spec: dict[str, object] | None, recorded: dict[str, object] | None,
@@ -82,6 +92,7 @@ def console_season(catalog: SeasonCatalog, season_id: int,
         url=season_url(season_id),
         battles=summary.battles,
         next_battle=summary.board["next_battle"],
+        max_battles=summary.header["max_battles"],
         ended=summary.board["ended"],
         revealed=summary.revealed_seed is not None,
         waiting_rebellions=[(code, snap.name_of(code)) for code in waiting],

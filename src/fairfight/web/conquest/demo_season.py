@@ -1,11 +1,15 @@
 """A demonstration season for `make run`: a few battles aired, pools filled, a rebellion waiting.
 
-`python -m fairfight.web.conquest.demo_season [FOLDER]` builds it in FOLDER (default `.run/`),
-prints the address and a fresh admin token, then starts `fairfight serve` on it. Only the
-token's SHA-256 is handed to the server. To show every banner early, the builder looks at the
-next battle's draws with the seed it holds and fills both fighters' pools before battle 2
-(a FAN CLASH) and one fighter's before battle 3 (a secured win). An operator who knows the
-seed can always do this; that is why the operator and staff may not contribute.
+`python -m fairfight.web.conquest.demo_season [FOLDER] [--new]` builds it in FOLDER (default
+`.run/`) the first time and keeps it afterwards, so a second `make run` serves the season
+already played and the receipts saved from it still check; `--new` (`make run NEW=1`) starts
+over, and says so. It prints the address and a fresh admin token, then starts `fairfight serve`
+on it. Only the token's SHA-256 is handed to the server. The season is short
+(`DEMO_SEASON_LENGTH` battles at most) so that a newcomer can air it to its end and reveal.
+To show every banner early, the builder looks at the next battle's draws with the seed it
+holds and fills both fighters' pools before battle 2 (a FAN CLASH) and one fighter's before
+battle 3 (a secured win). An operator who knows the seed can always do this; that is why the
+operator and staff may not contribute.
 """
 
 from __future__ import annotations
@@ -20,10 +24,15 @@ from fairfight.conquest.rules import engine, tables
 from fairfight.conquest.store import season
 from fairfight.core.draws import new_seed
 
-__all__ = ["DEMO_BATTLES", "build_demo_season", "main"]
+__all__ = [
+    "DEMO_BATTLES", "DEMO_FILE", "DEMO_SEASON_LENGTH", "build_demo_season", "main", "prepare",
+]
 
 DEMO_BATTLES = 6
 """Battles aired before the show opens."""
+DEMO_SEASON_LENGTH = 40
+"""The demo season's most battles: few enough to air to the end and reach the reveal."""
+DEMO_FILE = "demo-season.db"
 
 
 def _next_fighters(path: Path, seed: str) -> tuple[str, str]:
@@ -63,13 +72,15 @@ def _fight(path: Path) -> int:
 
 
 def build_demo_season(path: Path, seed: str | None = None,
-                      map_data: dict[str, Any] | None = None) -> dict[str, Any]:
+                      map_data: dict[str, Any] | None = None,
+                      max_battles: int | None = DEMO_SEASON_LENGTH) -> dict[str, Any]:
     """Create the demo season in `path`; returns what was arranged, for tests and the banner."""
     from fairfight.conquest.rules import scenario
 
     chosen = map_data if map_data is not None else scenario.load_map("north-america")
     secret = seed or new_seed()
-    season.create_season(path, chosen, str(chosen.get("name", "map")), seed=secret)
+    season.create_season(path, chosen, str(chosen.get("name", "map")), seed=secret,
+                         max_battles=max_battles)
     by_size = sorted(chosen["regions"], key=lambda r: (r["population"], r["code"]))
     season.contribute(path, by_size[-1]["code"], 25)
     season.contribute(path, by_size[-2]["code"], 10)
@@ -97,23 +108,49 @@ def build_demo_season(path: Path, seed: str | None = None,
             "rebellion_waiting": rebel}
 
 
+def prepare(folder: Path, *, new: bool = False) -> tuple[Path, list[str]]:
+    """The demo season's file in `folder`, built unless one is kept, and what to tell the user.
+
+    A season already there is served as it is: deleting it would make every receipt a fan saved
+    point at a season that no longer exists. One that cannot be read is left in place too, with
+    the way to start over, rather than deleted behind the user's back.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / DEMO_FILE
+    if path.exists() and not new:
+        try:
+            now = season.summary(path)
+        except Exception as error:  # noqa: BLE001 - any unreadable file gets the same advice
+            raise SystemExit(f"{path} is not a season this version can serve ({error}); "
+                             "start a new demo season with: make run NEW=1") from None
+        most = now.header.get("max_battles")
+        left = f", {max(most - now.battles, 0)} left at most" if most else ""
+        ended = "; the season is over, reveal it from the operator console" \
+            if now.board.get("ended") else ""
+        return path, [f"kept the demo season you played: {now.battles} battles aired{left}{ended}"
+                      f" ({path}; make run NEW=1 starts a new one)"]
+    for stale in folder.glob(DEMO_FILE + "*"):
+        stale.unlink()
+    print(("starting a new demo season, as asked: " if new else "building the demo season: ")
+          + f"{DEMO_BATTLES} battles on the north-america map, {DEMO_SEASON_LENGTH} at most...",
+          flush=True)
+    arranged = build_demo_season(path)
+    return path, [f"FAN CLASH in battle {arranged['fan_clash_battle']}; rebellion fund waiting: "
+                  f"{arranged['rebellion_waiting']}."]
+
+
 def main(arguments: list[str]) -> None:
-    """Build the season, print the address and token, and serve until Ctrl-C."""
+    """Build or keep the season, print the address and token, and serve until Ctrl-C."""
     from fairfight.web.conquest.operator import token_digest
 
-    folder = Path(arguments[0] if arguments else ".run")
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "demo-season.db"
-    for stale in folder.glob("demo-season.db*"):
-        stale.unlink()
-    print("building the demo season (a few battles on the north-america map)...", flush=True)
-    arranged = build_demo_season(path)
+    new = "--new" in arguments
+    folders = [argument for argument in arguments if argument != "--new"]
+    path, news = prepare(Path(folders[0] if folders else ".run"), new=new)
     token = secrets.token_urlsafe(24)
     print("season home:    http://127.0.0.1:8000/conquest/1  (front page http://127.0.0.1:8000/)")
     print("operator:       http://127.0.0.1:8000/conquest/operator")
     print(f"admin token:    {token}")
-    print(f"FAN CLASH in battle {arranged['fan_clash_battle']}; rebellion fund waiting: "
-          f"{arranged['rebellion_waiting']}. Stop with Ctrl-C.", flush=True)
+    print(" ".join([*news, "Stop with Ctrl-C."]), flush=True)
     env = {**os.environ, "FAIRFIGHT_ADMIN_TOKEN_SHA256": token_digest(token)}
     env.pop("FAIRFIGHT_PAYMENT_SECRET", None)
     os.execve(sys.executable, [sys.executable, "-m", "fairfight", "serve", "--db", str(path),

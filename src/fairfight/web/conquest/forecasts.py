@@ -9,8 +9,10 @@ ledger change, so the odds follow the show even when nobody is looking at a page
 
 The fan form's question (what would $A do to this faction's title chance) is answered on
 demand by `pool_effect`, with a capped season count, one computation at a time, and the
-answers kept for the state they were made from. Nothing here ever sees the secret seed: the
-forecast is handed the snapshot's public world, board and ledger only.
+answers kept for the state they were made from. Its "as things stand" side is one forecast
+per state, made by the worker after each battle, so an answer costs one forecast. Nothing
+here ever sees the secret seed: the forecast is handed the snapshot's public world, board and
+ledger only.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from fairfight.conquest.forecast.title_odds import FactionOdds, Forecast, forecast, pool_effect
+from fairfight.conquest.forecast.title_odds import FactionOdds, Forecast, forecast
+from fairfight.conquest.rules.engine import check_contribution
 from fairfight.conquest.store.odds_history import seed_before
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
@@ -175,6 +178,10 @@ class ForecastCache:
         """Pool-effect answers already made, by season, state, faction and amount."""
         self._effect_lock = threading.Lock()
         """Held while an answer is made: one computation at a time."""
+        self._baselines: dict[int, tuple[tuple[StateKey, str, int], Forecast]] = {}
+        """Per season, the newest "as things stand" forecast of the pool-effect size: every
+        faction's and amount's question shares it, so an answer costs one forecast, not two,
+        and the worker makes it after each battle, before anyone asks."""
         self.computed = 0
         """Forecasts made so far (for tests and the curious)."""
         self.story = OddsStory(catalog, seasons=seasons)
@@ -226,6 +233,10 @@ class ForecastCache:
                 with self._lock:
                     self._ready[season_id] = (key, result)
                     self.computed += 1
+                if result.seasons == self.effect_seasons and result.forecast_seed == seed:
+                    self._baselines[season_id] = ((key, seed, result.seasons), result)
+                else:
+                    self._baseline(snap)
         except Exception:  # a vanished or busy database: the next page view asks again
             return
         finally:
@@ -272,17 +283,32 @@ class ForecastCache:
         with self._effect_lock:
             return self.effects.get_or_make(key, lambda: self._effect(snap, code, amount))
 
+    @property
+    def effect_seasons(self) -> int:
+        """Seasons simulated for each side of a pool-effect answer."""
+        return min(self.seasons, EFFECT_MAX_SEASONS)
+
+    def _baseline(self, snap: Snapshot) -> Forecast:
+        """The season's forecast as things stand, of the pool-effect size, made once a state."""
+        seasons, seed = self.effect_seasons, forecast_seed_for(snap, self.fixed_seed)
+        key = (_state_key(snap), seed, seasons)
+        kept = self._baselines.get(snap.season_id)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        made = forecast(public_state(snap), snap.summary.ledger, seasons=seasons,
+                        forecast_seed=seed, executor=FORECAST_THREADS)
+        self._baselines[snap.season_id] = (key, made)
+        return made
+
     def _effect(self, snap: Snapshot, code: str, amount: int) -> PoolEffectView:
-        seasons = min(self.seasons, EFFECT_MAX_SEASONS)
+        seasons = self.effect_seasons
         seed = forecast_seed_for(snap, self.fixed_seed)
-        state = public_state(snap)
-        if amount == 0:  # nothing added: both sides are one forecast
-            without = with_pool = forecast(state, snap.summary.ledger, seasons=seasons,
-                                           forecast_seed=seed, executor=FORECAST_THREADS)
-        else:
-            effect = pool_effect(state, snap.summary.ledger, code, amount,  # refusal: 422
+        without = with_pool = self._baseline(snap)
+        if amount:  # the same seasons again, with the amount in the pool (refusal: 422)
+            state = public_state(snap)
+            entry = check_contribution(state, snap.summary.ledger, code, amount)
+            with_pool = forecast(state, [*snap.summary.ledger, entry],
                                  seasons=seasons, forecast_seed=seed, executor=FORECAST_THREADS)
-            without, with_pool = effect.without, effect.with_pool
         before, after = without.odds_of(code), with_pool.odds_of(code)
         change = after.title_chance - before.title_chance
         return PoolEffectView(

@@ -30,6 +30,7 @@ __all__ = [
     "HoldingView",
     "LedgerPage",
     "LedgerRow",
+    "LuckRunView",
     "MapRegion",
     "MapState",
     "OddsView",
@@ -37,6 +38,7 @@ __all__ = [
     "RevealResult",
     "RoundView",
     "SeasonList",
+    "SeasonLuckView",
     "SeasonRef",
     "SeasonView",
     "SideView",
@@ -106,6 +108,29 @@ class BattleLine(BaseModel):
     url: str
 
 
+class LuckRunView(BaseModel):
+    """A faction's luck over its aired battles: the words, and the exact figures behind them."""
+
+    faction: str
+    title: str
+    sentence: str = Field(description="wins against the chances and how often a run at least "
+                          "this lucky (or unlucky) happens")
+    fan: str = Field(description="what fan power did to the chances, apart from the dice")
+    battles: int
+    won: int
+    expected: str = Field(description="the exact expected number of wins, after fan power")
+    at_least: str = Field(description="P(at least this many wins), exact (0xN/0xD)")
+    at_most: str = Field(description="P(at most this many wins), exact (0xN/0xD)")
+
+
+class SeasonLuckView(BaseModel):
+    """The luck of the season: its upsets, the champion's run and the rarest runs."""
+
+    sentence: str = Field(description="the upsets against their exact expected number")
+    champion: LuckRunView | None
+    rarest: list[LuckRunView] = Field(description="the least likely runs, lucky or not")
+
+
 class SeasonView(BaseModel):
     """The season home: commitment, beacon, engine, standings and the latest episodes."""
 
@@ -133,6 +158,7 @@ class SeasonView(BaseModel):
     champion_text: str | None = Field(None, description="the champion announced in words")
     facts: PublicFacts = Field(description="the header's facts published before battle 1, and "
                                "the log's latest signed head")
+    luck: SeasonLuckView | None = Field(None, description="the luck of the aired battles")
 
 
 class BattlePage(BaseModel):
@@ -295,6 +321,8 @@ class FactionCard(BaseModel):
     payments_only: bool
     contributions: list[LedgerRow] = Field(description="this faction's ledger entries, oldest "
                                            "first (the public part: no key, no payer)")
+    luck: LuckRunView | None = Field(None, description="its luck over the aired battles "
+                                     "(none before its first battle)")
 
 
 class MapRegion(BaseModel):

@@ -12,7 +12,7 @@ from typing import Any
 from fairfight.conquest.rules import engine, episodes, fan_pools, tables
 from fairfight.conquest.rules_page import share_percent
 from fairfight.conquest.store.season import champion, standings
-from fairfight.web.conquest import log_views
+from fairfight.web.conquest import log_views, luck_views
 from fairfight.web.conquest.catalog import Snapshot
 from fairfight.web.conquest.models import (
     Banner,
@@ -202,6 +202,7 @@ def _season_view(snap: Snapshot, payments_only: bool) -> SeasonView:
         champion=None if (held := champion(summary)) is None else held.faction,
         champion_text=champion_text(snap),
         facts=log_views.public_facts(snap),
+        luck=luck_views.season_luck_view(snap),
     )
 
 
@@ -267,6 +268,7 @@ def faction_card(snap: Snapshot, code: str, payments_only: bool) -> FactionCard:
         payments_only=payments_only,
         contributions=[LedgerRow(**entry) for entry in snap.summary.ledger
                        if entry["faction"] == code],
+        luck=luck_views.faction_luck(snap, code),
     )
 
 

@@ -1,11 +1,12 @@
 """Schema migrations of the service's stores (Alembic), each run once, under a lock.
 
-Three stores, each with its own revisions (`<store>/versions/`) and its own version table, so
+Four stores, each with its own revisions (`<store>/versions/`) and its own version table, so
 they can share one PostgreSQL database or live in separate SQLite files: `conquest` (the
-seasons: a season file, or the server database with its secret schema), `clash` (games)
-and `ballot` (tables). Revision 0001 of each is the schema as the release before migrations
-made it, creating only what is missing, so a database made by that release (or by
-`conquest new`, or by a store's own first use) is adopted as it is.
+seasons: a season file, or the server database with its secret schema), `clash` (games),
+`ballot` (tables) and `warscore` (stored wars). Revision 0001 of each is the schema as the
+release before migrations made it (for `warscore`, as it was first made), creating only what
+is missing, so a database made by that release (or by `conquest new`, or by a store's own
+first use) is adopted as it is.
 
 `upgrade` holds a lock for the whole upgrade: on PostgreSQL a session advisory lock
 (`MIGRATION_LOCK_KEY`, shared by every store and every process, so N workers starting
@@ -78,6 +79,7 @@ STORES = (
     Store("conquest", "conquest_schema_version", "season"),
     Store("clash", "clash_schema_version", "clash_games"),
     Store("ballot", "ballot_schema_version", "ballot_tables"),
+    Store("warscore", "warscore_schema_version", "warscore_wars"),
 )
 
 
@@ -109,7 +111,8 @@ def store_urls(database_url: str, clash_url: str | None = None) -> dict[str, str
     """Each store's database for a service over `database_url` (as the service finds them)."""
     return {"conquest": database_url,
             "clash": clash_url or sibling_database_url(database_url, "clash"),
-            "ballot": sibling_database_url(database_url, "ballot")}
+            "ballot": sibling_database_url(database_url, "ballot"),
+            "warscore": sibling_database_url(database_url, "warscore")}
 
 
 def _shown(url: str) -> str:

@@ -45,7 +45,7 @@ forgotten client simply starts again with a full bucket."""
 _UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 _SIGN_IN = re.compile(r"^/conquest/operator/sign-in$")
 _UPLOAD = re.compile(r"^/api/upload/|^/(clash/games|warscore)/upload$")
-_GAME_CREATION = re.compile(r"/(games|tables)$")
+_GAME_CREATION = re.compile(r"/(games|tables|wars)$")
 _QUESTION = re.compile(r"/pool-effect$")
 
 

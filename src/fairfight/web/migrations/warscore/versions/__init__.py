@@ -1,0 +1,3 @@
+"""Revision scripts, loaded by Alembic from their files."""
+
+__all__: list[str] = []

@@ -1,0 +1,145 @@
+"""The stored war: links kept as SHA-256 only, sealed sheets that never change, a result
+scored once from both sealed sheets, and terms filled from the war's record."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from fairfight.core.errors import InputError
+from fairfight.core.tokens import token_digest
+from fairfight.warscore.published import published_result, verify_published, war_standing
+from fairfight.warscore.sealed import RoundSetup, WarSetup
+from fairfight.warscore.store import NATIONS, WARS, SheetSealed, WarStore
+from tests.warscore.war_sheets import (
+    BATTLE,
+    GONDOR,
+    GONDOR_TOTAL,
+    MORDOR,
+    MORDOR_TOTAL,
+    PERCENT,
+    SETUP,
+)
+
+CLIENT = "198.51.100.7"
+
+
+@pytest.fixture
+def store() -> Iterator[WarStore]:
+    made = WarStore("sqlite://")
+    yield made
+    made.close()
+
+
+def _war(store: WarStore) -> tuple[str, str, dict[int, str], int]:
+    war_id, moderator, tokens = store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    number = store.open_round(war_id, RoundSetup.model_validate(BATTLE), client=CLIENT)
+    return war_id, moderator, tokens, number
+
+
+def test_only_the_tokens_digests_are_stored(store: WarStore) -> None:
+    war_id, moderator, tokens, _ = _war(store)
+    with store.engine.connect() as connection:
+        stored = [r.token_sha256 for r in connection.execute(select(NATIONS)).all()]
+        war = connection.execute(select(WARS)).one()
+    assert sorted(stored) == sorted(token_digest(t) for t in tokens.values())
+    assert war.moderator_sha256 == token_digest(moderator)
+    assert moderator not in war.config and all(t not in war.config for t in tokens.values())
+    assert store.is_nation(war_id, 0, tokens[0]) and not store.is_nation(war_id, 1, tokens[0])
+    assert store.is_moderator(war_id, moderator) and not store.is_moderator(war_id, tokens[0])
+
+
+def test_both_sheets_sealed_publish_the_hand_computed_result(store: WarStore) -> None:
+    war_id, _, _, number = _war(store)
+    store.submit(war_id, number, 0, MORDOR, client=CLIENT)
+    store.submit(war_id, number, 1, GONDOR, client=CLIENT)
+    with pytest.raises(InputError, match="approval"):
+        store.seal(war_id, number, 1, client=CLIENT)  # the great leader is not approved yet
+    store.approve(war_id, number, 1, "Saruman the Moderator", "a great leader", client=CLIENT)
+    assert store.seal(war_id, number, 0, client=CLIENT) is None
+    found = store.seal(war_id, number, 1, client=CLIENT)
+    assert found is not None
+    result = published_result(store.engine, found, "https://war.example")
+    assert result is not None
+    figures = result.figures()
+    assert figures["attacker"]["total"] == MORDOR_TOTAL
+    assert figures["defender"]["total"] == GONDOR_TOTAL
+    assert figures["percent"] == PERCENT and figures["tier"] == "solid"
+    assert result.document["filled"]["defender"]["approved_by"] == "Saruman the Moderator"
+    assert result.sheets()["attacker"]["text"] == MORDOR
+    assert f"https://war.example/warscore/r/{found}" in result.posts["text"]
+    assert all(check.ok for check in verify_published(result.as_json()))
+
+
+def test_a_sealed_sheet_cannot_change(store: WarStore) -> None:
+    war_id, _, _, number = _war(store)
+    store.submit(war_id, number, 0, MORDOR, client=CLIENT)
+    store.seal(war_id, number, 0, client=CLIENT)
+    with pytest.raises(SheetSealed):
+        store.submit(war_id, number, 0, MORDOR.replace("100000", "200000"), client=CLIENT)
+    with pytest.raises(SheetSealed):
+        store.seal(war_id, number, 0, client=CLIENT)
+    with pytest.raises(SheetSealed):
+        store.return_sheet(war_id, number, 0, "too late", client=CLIENT)
+    assert store.rounds(war_id)[0].sheet(0).body == MORDOR  # type: ignore[union-attr]
+
+
+def test_a_returned_sheet_must_be_sent_again(store: WarStore) -> None:
+    war_id, _, _, number = _war(store)
+    store.submit(war_id, number, 0, MORDOR, client=CLIENT)
+    store.return_sheet(war_id, number, 0, "troops look high", client=CLIENT)
+    with pytest.raises(InputError, match="send the sheet"):
+        store.seal(war_id, number, 0, client=CLIENT)
+    assert [e["action"] for e in store.log(war_id)] == ["create", "open", "submit", "return"]
+    assert store.log(war_id)[-1]["reason"] == "troops look high"
+
+
+@pytest.mark.parametrize(("typed", "field"), [
+    ("nation: Gondor\n", "sheet.nation"),
+    ("approved_by: Me\n", "sheet.approved_by"),
+    ("nws_score: 90\n", "sheet.nws_score"),
+])
+def test_a_side_cannot_type_what_the_war_fills_in(store: WarStore, typed: str,
+                                                  field: str) -> None:
+    war_id, _, _, number = _war(store)
+    with pytest.raises(InputError) as refused:
+        store.submit(war_id, number, 0, typed + MORDOR, client=CLIENT)
+    assert refused.value.field == field
+
+
+def test_a_claimed_victory_is_refused(store: WarStore) -> None:
+    war_id, _, _, number = _war(store)
+    with pytest.raises(InputError) as refused:
+        store.submit(war_id, number, 0, MORDOR.replace("fresh", "recently-victorious"),
+                     client=CLIENT)
+    assert refused.value.field == "sheet.morale.previous"
+
+
+def test_the_standing_records_the_battle_and_fills_the_next_one(store: WarStore) -> None:
+    war_id, _, _, number = _war(store)
+    store.submit(war_id, number, 0, MORDOR, client=CLIENT)
+    store.submit(war_id, number, 1, GONDOR, client=CLIENT)
+    store.approve(war_id, number, 1, "Saruman the Moderator", "", client=CLIENT)
+    store.seal(war_id, number, 0, client=CLIENT)
+    store.seal(war_id, number, 1, client=CLIENT)
+    with Session(store.engine) as session:
+        standing = war_standing(session, war_id)
+    assert standing is not None
+    assert [(b.battle, b.winner, b.tier) for b in standing.battles] == [
+        ("Pelennor Fields", "Gondor", "solid")]
+    second = store.open_round(war_id, RoundSetup.model_validate(BATTLE), client=CLIENT)
+    with pytest.raises(InputError, match="recently-defeated"):
+        store.submit(war_id, second, 0, MORDOR, client=CLIENT)  # it claims fresh troops
+
+
+def test_the_war_cap_per_client(store: WarStore) -> None:
+    from fairfight.warscore.store import WARS_PER_CLIENT_PER_DAY
+
+    for _ in range(WARS_PER_CLIENT_PER_DAY):
+        store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    with pytest.raises(InputError, match="wars a day"):
+        store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    store.create(WarSetup.model_validate(SETUP), client="203.0.113.9")
