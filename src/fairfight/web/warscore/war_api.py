@@ -48,7 +48,7 @@ __all__ = [
     "sealed_conflict",
 ]
 
-router = APIRouter()
+router = APIRouter(tags=["warscore"])
 Text = Annotated[str, StringConstraints(max_length=500)]
 
 
