@@ -17,11 +17,18 @@ from fairfight.warscore.store import NATIONS, WARS, SheetSealed, WarStore
 from tests.warscore.war_sheets import (
     BATTLE,
     GONDOR,
+    GONDOR_NWS,
+    GONDOR_RUIN,
     GONDOR_TOTAL,
+    GONDOR_TOTAL_AFTER_NWS,
     MORDOR,
+    MORDOR_NWS,
     MORDOR_TOTAL,
+    MORDOR_TOTAL_AFTER_NWS,
     PERCENT,
+    PERCENT_AFTER_NWS,
     SETUP,
+    YEAR,
 )
 
 CLIENT = "198.51.100.7"
@@ -143,3 +150,61 @@ def test_the_war_cap_per_client(store: WarStore) -> None:
     with pytest.raises(InputError, match="wars a day"):
         store.create(WarSetup.model_validate(SETUP), client=CLIENT)
     store.create(WarSetup.model_validate(SETUP), client="203.0.113.9")
+
+
+def _year(store: WarStore, war_id: str, mordor: str, gondor: str) -> str:
+    number = store.open_round(war_id, RoundSetup.model_validate(YEAR), client=CLIENT)
+    store.submit(war_id, number, 0, mordor, client=CLIENT)
+    store.submit(war_id, number, 1, gondor, client=CLIENT)
+    store.seal(war_id, number, 0, client=CLIENT)
+    found = store.seal(war_id, number, 1, client=CLIENT)
+    assert found is not None
+    return found
+
+
+def test_a_published_year_gives_the_battle_its_nws_term(store: WarStore) -> None:
+    war_id, _, _ = store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    year_digest = _year(store, war_id, MORDOR_NWS, GONDOR_NWS)
+    standing = war_standing(store.engine, war_id)
+    assert standing is not None and standing.years[0].scores == {"Mordor": 85, "Gondor": 60}
+    year_result = published_result(store.engine, year_digest)
+    assert year_result is not None
+    assert all(check.ok for check in verify_published(year_result.as_json()))
+    with pytest.raises(InputError, match="already has its round"):
+        store.open_round(war_id, RoundSetup.model_validate(YEAR), client=CLIENT)
+    number = store.open_round(war_id, RoundSetup.model_validate(BATTLE), client=CLIENT)
+    store.submit(war_id, number, 0, MORDOR, client=CLIENT)
+    store.submit(war_id, number, 1, GONDOR, client=CLIENT)
+    store.approve(war_id, number, 1, "Saruman the Moderator", "", client=CLIENT)
+    store.seal(war_id, number, 0, client=CLIENT)
+    found = store.seal(war_id, number, 1, client=CLIENT)
+    assert found is not None
+    result = published_result(store.engine, found)
+    assert result is not None
+    figures = result.figures()
+    assert (figures["attacker"]["total"], figures["defender"]["total"], figures["percent"],
+            figures["tier"]) == (MORDOR_TOTAL_AFTER_NWS, GONDOR_TOTAL_AFTER_NWS,
+                                 PERCENT_AFTER_NWS, "marginal")
+    assert result.document["filled"]["attacker"]["nws_score"] == 85
+    assert "Greater NWS" in result.posts["text"] and "Less NWS" in result.posts["text"]
+
+
+def test_a_side_typing_the_nws_term_is_refused(store: WarStore) -> None:
+    war_id, _, _, number = _war(store)
+    with pytest.raises(InputError) as refused:
+        store.submit(war_id, number, 0, MORDOR.replace("morale:\n", "morale:\n  nws: greater\n"),
+                     client=CLIENT)
+    assert refused.value.field == "sheet.morale.nws"
+
+
+def test_a_capitulated_nation_fights_no_later_battle(store: WarStore) -> None:
+    war_id, _, _ = store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    _year(store, war_id, MORDOR_NWS, GONDOR_RUIN)
+    standing = war_standing(store.engine, war_id)
+    assert standing is not None and standing.nations[1].capitulated_in == 3019
+    later = {**BATTLE, "year": 3020}
+    with pytest.raises(InputError, match="capitulated in 3019"):
+        store.open_round(war_id, RoundSetup.model_validate(later), client=CLIENT)
+    with pytest.raises(InputError, match="war is over"):
+        store.open_round(war_id, RoundSetup.model_validate({**YEAR, "year": 3020}),
+                         client=CLIENT)

@@ -175,9 +175,10 @@ def nws_sheet(text: str, where: str = "sheet") -> NwsInput:
 
 
 def year_of_sheets(year: int, sheets: dict[str, str]) -> tuple[NwsScore, ...]:
-    """Every nation's National War Score for the year, from its sealed sheet."""
-    return tuple(score_nws(nation, year, nws_sheet(text, f"{nation}.sheet"))
-                 for nation, text in sheets.items())
+    """Every nation's National War Score for the year, from its sealed sheet, in the order of
+    the nations' names (the order a published document's sheets read back in)."""
+    return tuple(score_nws(nation, year, nws_sheet(sheets[nation], f"{nation}.sheet"))
+                 for nation in sorted(sheets))
 
 
 # --- setting up a stored war and its rounds ------------------------------------------------

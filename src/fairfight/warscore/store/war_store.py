@@ -148,6 +148,7 @@ class WarStore:
         war = self._must_war(war_id)
         header = setup.header(war)
         with self.engine.begin() as connection:
+            header = self._still_fighting(connection, war, header)
             last = connection.execute(select(func.coalesce(func.max(ROUNDS.c.round), 0)).where(
                 ROUNDS.c.war_id == war_id)).scalar_one()
             number = int(last) + 1
@@ -157,6 +158,32 @@ class WarStore:
             self._log(connection, war_id, client, war["moderator"], "open",
                       {"round": number, **header})
         return number
+
+    def _still_fighting(self, connection: Connection, war: dict[str, Any],
+                        header: dict[str, Any]) -> dict[str, Any]:
+        """A nation that capitulated fights no later battle and sends no later NWS: a battle
+        naming one is refused, a year lists the nations still fighting."""
+        standing = load_standing(connection, war["id"])
+        assert standing is not None
+        year = int(header["year"])
+        fallen = {n.name: n.capitulated_in for n in standing.nations
+                  if n.capitulated_in is not None}
+        if "attacker" in header:
+            for side in ("attacker", "defender"):
+                when = fallen.get(header[side])
+                if when is not None and when <= year:
+                    raise InputError(side, f"{header[side]} capitulated in {when}; its war "
+                                     "is over")
+            return header
+        for row in round_rows(connection, war["id"]):
+            if row.kind is RoundKind.YEAR and row.header["year"] == year \
+                    and row.status != "closed":
+                raise InputError("year", f"{year} already has its round ({row.round})")
+        fighting = [n["name"] for n in war["nations"]
+                    if fallen.get(n["name"]) is None or fallen[n["name"]] >= year]
+        if len(fighting) < 2:
+            raise InputError("year", "fewer than two nations still fight: the war is over")
+        return {**header, "nations": fighting}
 
     def _must_war(self, war_id: str) -> dict[str, Any]:
         war = self.war(war_id)
