@@ -104,7 +104,12 @@ def _mapping(text: str, where: str) -> dict[str, Any]:
     """The sheet's YAML, which must be a mapping, under the size limit."""
     if len(text.encode("utf-8")) > SHEET_MAX_BYTES:
         raise InputError(where, f"a sheet is at most {SHEET_MAX_BYTES:,} bytes")
-    data = parse_yaml(text, where)
+    try:
+        data = parse_yaml(text, where)
+    except InputError as error:  # a field the YAML reader names is a field of this sheet
+        if error.field == where or error.field.startswith(f"{where}."):
+            raise
+        raise InputError(f"{where}.{error.field}", error.rule) from None
     if not isinstance(data, dict):
         raise InputError(where, "must be a YAML mapping (the fields of one army or one NWS)")
     return data
