@@ -208,3 +208,32 @@ def test_a_capitulated_nation_fights_no_later_battle(store: WarStore) -> None:
     with pytest.raises(InputError, match="war is over"):
         store.open_round(war_id, RoundSetup.model_validate({**YEAR, "year": 3020}),
                          client=CLIENT)
+
+
+def test_the_submission_cap_per_client(store: WarStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fairfight.warscore.store import war_store
+
+    monkeypatch.setattr(war_store, "SUBMISSIONS_PER_CLIENT_PER_DAY", 3)
+    war_id, _, _, number = _war(store)
+    for _ in range(3):
+        store.submit(war_id, number, 0, MORDOR, client=CLIENT)
+    with pytest.raises(InputError, match="3 sheets a day"):
+        store.submit(war_id, number, 0, MORDOR, client=CLIENT)
+    store.submit(war_id, number, 1, GONDOR, client="203.0.113.9")  # another address
+
+
+def test_the_caps_are_per_day() -> None:
+    from fairfight.warscore.store import WARS_PER_CLIENT_PER_DAY
+
+    now = [1_000_000.0]
+    store = WarStore("sqlite://", clock=lambda: now[0])
+    try:
+        for _ in range(WARS_PER_CLIENT_PER_DAY):
+            store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+        now[0] += 86399
+        with pytest.raises(InputError, match="wars a day"):
+            store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+        now[0] += 2  # a day and a second after the first
+        store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    finally:
+        store.close()
