@@ -3,7 +3,9 @@ scored once from both sealed sheets, and terms filled from the war's record."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -237,3 +239,26 @@ def test_the_caps_are_per_day() -> None:
         store.create(WarSetup.model_validate(SETUP), client=CLIENT)
     finally:
         store.close()
+
+
+def test_racing_last_seals_on_one_sqlite_file_publish_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'wars.db'}"
+    stores = [WarStore(url), WarStore(url)]
+    try:
+        war_id, _, _, number = _war(stores[0])
+        stores[0].submit(war_id, number, 0, MORDOR, client=CLIENT)
+        stores[1].submit(war_id, number, 1, GONDOR, client=CLIENT)
+        stores[1].approve(war_id, number, 1, "Saruman", "", client=CLIENT)
+        outcomes: list[object] = []
+        threads = [threading.Thread(target=lambda s=s, n=n: outcomes.append(
+            s.seal(war_id, number, n, client=CLIENT))) for s, n in zip(stores, (0, 1),
+                                                                     strict=True)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(o is None for o in outcomes) == [False, True]
+        assert [e["action"] for e in stores[0].log(war_id)][-2:] == ["seal", "seal"]
+    finally:
+        for store in stores:
+            store.close()

@@ -76,6 +76,14 @@ class WarStore:
     def _now(self) -> str:
         return datetime.fromtimestamp(self.clock(), UTC).isoformat(timespec="seconds")
 
+    @staticmethod
+    def _hold(connection: Connection, war_id: str) -> None:
+        """Take the war's row lock for the rest of the transaction (one UPDATE, on SQLite and
+        PostgreSQL alike), so the writes to one war follow one another and the log's
+        sequence numbers never collide."""
+        connection.execute(update(WARS).where(WARS.c.id == war_id).values(
+            revision=WARS.c.revision + 1))
+
     def _count(self, connection: Connection, client: str, actions: tuple[str, ...]) -> int:
         return int(connection.execute(select(func.count()).select_from(LOG).where(
             LOG.c.client == client[:64], LOG.c.action.in_(actions),
@@ -148,6 +156,7 @@ class WarStore:
         war = self._must_war(war_id)
         header = setup.header(war)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             header = self._still_fighting(connection, war, header)
             last = connection.execute(select(func.coalesce(func.max(ROUNDS.c.round), 0)).where(
                 ROUNDS.c.war_id == war_id)).scalar_one()
@@ -209,6 +218,7 @@ class WarStore:
         """Store (or replace, while unsealed) a nation's sheet; its SHA-256."""
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             row = self._must_round(connection, war_id, number)
             self._must_party(war, row, nation)
             if self._count(connection, client, ("submit", "seal")) >= \
@@ -258,6 +268,7 @@ class WarStore:
         digest when this seal was the round's last, else None."""
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             row = self._must_round(connection, war_id, number)
             self._must_party(war, row, nation)
             sheet = row.sheet(nation)
@@ -279,6 +290,7 @@ class WarStore:
     def _publish_when_sealed(self, war: dict[str, Any], number: int) -> str | None:
         """Score and publish the round once every party's sheet is sealed."""
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             row = self._must_round(connection, war["id"], number)
             sealed = {s.nation: s for s in row.sheets if s.state == "sealed"}
             if row.status != "open" or set(parties(war, row)) - set(sealed):
@@ -327,6 +339,7 @@ class WarStore:
         """Send an unsealed sheet back for correction (recorded with the reason)."""
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             row = self._must_round(connection, war_id, number)
             self._must_party(war, row, nation)
             changed = connection.execute(update(SHEETS).where(
@@ -343,6 +356,7 @@ class WarStore:
         (it fills the sheet's `approved_by`)."""
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             row = self._must_round(connection, war_id, number)
             self._must_party(war, row, nation)
             if row.kind is not RoundKind.BATTLE:
@@ -356,6 +370,7 @@ class WarStore:
         """End a round without a result: every sheet sent so far is shown to everyone."""
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             changed = connection.execute(update(ROUNDS).where(
                 ROUNDS.c.war_id == war_id, ROUNDS.c.round == number,
                 ROUNDS.c.status == "open").values(status="closed"))
