@@ -262,3 +262,15 @@ def test_racing_last_seals_on_one_sqlite_file_publish_once(tmp_path: Path) -> No
     finally:
         for store in stores:
             store.close()
+
+
+def test_a_naval_round_checks_each_sheet_against_its_kind(store: WarStore) -> None:
+    war_id, _, _ = store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    naval = {**BATTLE, "battle": "Bay of Belfalas", "battle_kind": "naval"}
+    number = store.open_round(war_id, RoundSetup.model_validate(naval), client=CLIENT)
+    with pytest.raises(InputError) as refused:
+        store.submit(war_id, number, 1, GONDOR, client=CLIENT)  # cavalry at sea, a land fort
+    assert refused.value.field == "sheet.support.ballista"
+    with pytest.raises(InputError) as refused:
+        store.submit(war_id, number, 0, MORDOR + "defensives: harbour-chain\n", client=CLIENT)
+    assert refused.value.field == "sheet.defensives"  # the attacker has no works
