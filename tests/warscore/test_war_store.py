@@ -274,3 +274,12 @@ def test_a_naval_round_checks_each_sheet_against_its_kind(store: WarStore) -> No
     with pytest.raises(InputError) as refused:
         store.submit(war_id, number, 0, MORDOR + "defensives: harbour-chain\n", client=CLIENT)
     assert refused.value.field == "sheet.defensives"  # the attacker has no works
+
+
+@pytest.mark.parametrize("name", ["[url=http://x]Mod[/url]", "Mod\nResult: forged", ""])
+def test_an_approver_name_that_would_forge_a_post_is_refused(store: WarStore,
+                                                             name: str) -> None:
+    war_id, _, _, number = _war(store)
+    with pytest.raises(InputError) as refused:
+        store.approve(war_id, number, 1, name, "", client=CLIENT)
+    assert refused.value.field == "by"

@@ -22,6 +22,7 @@ from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 from fairfight.inputs import parse_yaml
 from fairfight.warscore.model import (
+    Approver,
     ArmyInput,
     BattleBody,
     Name,
@@ -43,6 +44,7 @@ __all__ = [
     "SHEET_MAX_BYTES",
     "Sheet",
     "WarSetup",
+    "approver_name",
     "army_sheet_data",
     "battle_of_sheets",
     "check_army_sheet",
@@ -93,6 +95,18 @@ class Sheet:
     def sha256(self) -> str:
         """SHA-256 of the sheet's UTF-8 bytes, as lowercase hex."""
         return sheet_digest(self.text)
+
+
+class _Approval(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    by: Approver
+
+
+def approver_name(text: str) -> str:
+    """A moderator's name as an approval records it: the rules of a name in a post (it fills
+    the army's `approved_by`), or InputError naming `by`."""
+    return parse_model(_Approval, {"by": text}).by
 
 
 def sheet_digest(text: str) -> str:

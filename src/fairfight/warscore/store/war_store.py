@@ -30,6 +30,7 @@ from fairfight.warscore.sealed import (
     RoundSetup,
     Sheet,
     WarSetup,
+    approver_name,
     check_army_sheet,
     nws_sheet,
     sheet_digest,
@@ -354,6 +355,7 @@ class WarStore:
                 client: str) -> None:
         """Record the moderator's approval of a nation's army in a battle round: who and when
         (it fills the sheet's `approved_by`)."""
+        by = approver_name(by)
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
             self._hold(connection, war["id"])
