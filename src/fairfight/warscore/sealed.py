@@ -72,7 +72,7 @@ _FILLED_MORALE = {
     "numbers": "is derived from the two armies' troops",
     "approved_by": "is the moderator's recorded approval, never typed by a side",
 }
-FRESH = str(PreviousBattles.FRESH)
+_FRESH = str(PreviousBattles.FRESH)
 _FILLED_SUPPORT = {"approved_by": "is the moderator's recorded approval, never typed by a side"}
 
 
@@ -147,7 +147,7 @@ def army_sheet_data(text: str, where: str = "sheet") -> dict[str, Any]:
     data = _mapping(text, where)
     _refuse_filled(data, where)
     morale = data.get("morale")
-    if isinstance(morale, dict) and morale.get("previous", FRESH) != FRESH:
+    if isinstance(morale, dict) and morale.get("previous", _FRESH) != _FRESH:
         raise InputError(f"{where}.morale.previous", "only `fresh` may be claimed; a victory or "
                          "defeat comes from the nation's last published battle in this war")
     return data

@@ -52,7 +52,7 @@ WARS_PER_CLIENT_PER_DAY = 20
 """Wars one client address may create in a day."""
 SUBMISSIONS_PER_CLIENT_PER_DAY = 300
 """Sheets one client address may send (or seal) in a day."""
-DAY = 86400
+_DAY = 86400
 
 Clock = Callable[[], float]
 
@@ -88,7 +88,7 @@ class WarStore:
     def _count(self, connection: Connection, client: str, actions: tuple[str, ...]) -> int:
         return int(connection.execute(select(func.count()).select_from(LOG).where(
             LOG.c.client == client[:64], LOG.c.action.in_(actions),
-            LOG.c.at > self.clock() - DAY)).scalar_one())
+            LOG.c.at > self.clock() - _DAY)).scalar_one())
 
     def _log(self, connection: Connection, war_id: str, client: str, actor: str, action: str,
              detail: dict[str, Any]) -> None:
@@ -105,7 +105,7 @@ class WarStore:
         setup.checked()
         with self.engine.begin() as connection:
             made = int(connection.execute(select(func.count()).select_from(WARS).where(
-                WARS.c.client == client[:64], WARS.c.created > self.clock() - DAY)).scalar_one())
+                WARS.c.client == client[:64], WARS.c.created > self.clock() - _DAY)).scalar_one())
             if made >= WARS_PER_CLIENT_PER_DAY:
                 raise InputError("war", f"{WARS_PER_CLIENT_PER_DAY} wars a day from one "
                                  "address at most: try again tomorrow")
