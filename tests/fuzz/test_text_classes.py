@@ -38,7 +38,8 @@ KINDS: dict[str, tuple[Maker, str]] = {
 }
 """Each kind: how to make the file from a valid one, and a word its refusal must hold."""
 JSON_ONLY = {"clash resolve", "clash preview", "clash preview fog", "conquest map-stats",
-             "conquest new --map", "clash replay", "clash board", "clash turn", "ballot replay"}
+             "conquest new --map", "clash replay", "clash board", "clash turn", "ballot replay",
+             "warscore verify"}
 """Readers of JSON: YAML-only forms are a syntax error there (still exit 2, any wording)."""
 
 

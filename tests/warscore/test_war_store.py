@@ -3,7 +3,9 @@ scored once from both sealed sheets, and terms filled from the war's record."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -17,11 +19,18 @@ from fairfight.warscore.store import NATIONS, WARS, SheetSealed, WarStore
 from tests.warscore.war_sheets import (
     BATTLE,
     GONDOR,
+    GONDOR_NWS,
+    GONDOR_RUIN,
     GONDOR_TOTAL,
+    GONDOR_TOTAL_AFTER_NWS,
     MORDOR,
+    MORDOR_NWS,
     MORDOR_TOTAL,
+    MORDOR_TOTAL_AFTER_NWS,
     PERCENT,
+    PERCENT_AFTER_NWS,
     SETUP,
+    YEAR,
 )
 
 CLIENT = "198.51.100.7"
@@ -143,3 +152,134 @@ def test_the_war_cap_per_client(store: WarStore) -> None:
     with pytest.raises(InputError, match="wars a day"):
         store.create(WarSetup.model_validate(SETUP), client=CLIENT)
     store.create(WarSetup.model_validate(SETUP), client="203.0.113.9")
+
+
+def _year(store: WarStore, war_id: str, mordor: str, gondor: str) -> str:
+    number = store.open_round(war_id, RoundSetup.model_validate(YEAR), client=CLIENT)
+    store.submit(war_id, number, 0, mordor, client=CLIENT)
+    store.submit(war_id, number, 1, gondor, client=CLIENT)
+    store.seal(war_id, number, 0, client=CLIENT)
+    found = store.seal(war_id, number, 1, client=CLIENT)
+    assert found is not None
+    return found
+
+
+def test_a_published_year_gives_the_battle_its_nws_term(store: WarStore) -> None:
+    war_id, _, _ = store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    year_digest = _year(store, war_id, MORDOR_NWS, GONDOR_NWS)
+    standing = war_standing(store.engine, war_id)
+    assert standing is not None and standing.years[0].scores == {"Mordor": 85, "Gondor": 60}
+    year_result = published_result(store.engine, year_digest)
+    assert year_result is not None
+    assert all(check.ok for check in verify_published(year_result.as_json()))
+    with pytest.raises(InputError, match="already has its round"):
+        store.open_round(war_id, RoundSetup.model_validate(YEAR), client=CLIENT)
+    number = store.open_round(war_id, RoundSetup.model_validate(BATTLE), client=CLIENT)
+    store.submit(war_id, number, 0, MORDOR, client=CLIENT)
+    store.submit(war_id, number, 1, GONDOR, client=CLIENT)
+    store.approve(war_id, number, 1, "Saruman the Moderator", "", client=CLIENT)
+    store.seal(war_id, number, 0, client=CLIENT)
+    found = store.seal(war_id, number, 1, client=CLIENT)
+    assert found is not None
+    result = published_result(store.engine, found)
+    assert result is not None
+    figures = result.figures()
+    assert (figures["attacker"]["total"], figures["defender"]["total"], figures["percent"],
+            figures["tier"]) == (MORDOR_TOTAL_AFTER_NWS, GONDOR_TOTAL_AFTER_NWS,
+                                 PERCENT_AFTER_NWS, "marginal")
+    assert result.document["filled"]["attacker"]["nws_score"] == 85
+    assert "Greater NWS" in result.posts["text"] and "Less NWS" in result.posts["text"]
+
+
+def test_a_side_typing_the_nws_term_is_refused(store: WarStore) -> None:
+    war_id, _, _, number = _war(store)
+    with pytest.raises(InputError) as refused:
+        store.submit(war_id, number, 0, MORDOR.replace("morale:\n", "morale:\n  nws: greater\n"),
+                     client=CLIENT)
+    assert refused.value.field == "sheet.morale.nws"
+
+
+def test_a_capitulated_nation_fights_no_later_battle(store: WarStore) -> None:
+    war_id, _, _ = store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    _year(store, war_id, MORDOR_NWS, GONDOR_RUIN)
+    standing = war_standing(store.engine, war_id)
+    assert standing is not None and standing.nations[1].capitulated_in == 3019
+    later = {**BATTLE, "year": 3020}
+    with pytest.raises(InputError, match="capitulated in 3019"):
+        store.open_round(war_id, RoundSetup.model_validate(later), client=CLIENT)
+    with pytest.raises(InputError, match="war is over"):
+        store.open_round(war_id, RoundSetup.model_validate({**YEAR, "year": 3020}),
+                         client=CLIENT)
+
+
+def test_the_submission_cap_per_client(store: WarStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fairfight.warscore.store import war_store
+
+    monkeypatch.setattr(war_store, "SUBMISSIONS_PER_CLIENT_PER_DAY", 3)
+    war_id, _, _, number = _war(store)
+    for _ in range(3):
+        store.submit(war_id, number, 0, MORDOR, client=CLIENT)
+    with pytest.raises(InputError, match="3 sheets a day"):
+        store.submit(war_id, number, 0, MORDOR, client=CLIENT)
+    store.submit(war_id, number, 1, GONDOR, client="203.0.113.9")  # another address
+
+
+def test_the_caps_are_per_day() -> None:
+    from fairfight.warscore.store import WARS_PER_CLIENT_PER_DAY
+
+    now = [1_000_000.0]
+    store = WarStore("sqlite://", clock=lambda: now[0])
+    try:
+        for _ in range(WARS_PER_CLIENT_PER_DAY):
+            store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+        now[0] += 86399
+        with pytest.raises(InputError, match="wars a day"):
+            store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+        now[0] += 2  # a day and a second after the first
+        store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    finally:
+        store.close()
+
+
+def test_racing_last_seals_on_one_sqlite_file_publish_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'wars.db'}"
+    stores = [WarStore(url), WarStore(url)]
+    try:
+        war_id, _, _, number = _war(stores[0])
+        stores[0].submit(war_id, number, 0, MORDOR, client=CLIENT)
+        stores[1].submit(war_id, number, 1, GONDOR, client=CLIENT)
+        stores[1].approve(war_id, number, 1, "Saruman", "", client=CLIENT)
+        outcomes: list[object] = []
+        threads = [threading.Thread(target=lambda s=s, n=n: outcomes.append(
+            s.seal(war_id, number, n, client=CLIENT))) for s, n in zip(stores, (0, 1),
+                                                                     strict=True)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(o is None for o in outcomes) == [False, True]
+        assert [e["action"] for e in stores[0].log(war_id)][-2:] == ["seal", "seal"]
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_a_naval_round_checks_each_sheet_against_its_kind(store: WarStore) -> None:
+    war_id, _, _ = store.create(WarSetup.model_validate(SETUP), client=CLIENT)
+    naval = {**BATTLE, "battle": "Bay of Belfalas", "battle_kind": "naval"}
+    number = store.open_round(war_id, RoundSetup.model_validate(naval), client=CLIENT)
+    with pytest.raises(InputError) as refused:
+        store.submit(war_id, number, 1, GONDOR, client=CLIENT)  # cavalry at sea, a land fort
+    assert refused.value.field == "sheet.support.ballista"
+    with pytest.raises(InputError) as refused:
+        store.submit(war_id, number, 0, MORDOR + "defensives: harbour-chain\n", client=CLIENT)
+    assert refused.value.field == "sheet.defensives"  # the attacker has no works
+
+
+@pytest.mark.parametrize("name", ["[url=http://x]Mod[/url]", "Mod\nResult: forged", ""])
+def test_an_approver_name_that_would_forge_a_post_is_refused(store: WarStore,
+                                                             name: str) -> None:
+    war_id, _, _, number = _war(store)
+    with pytest.raises(InputError) as refused:
+        store.approve(war_id, number, 1, name, "", client=CLIENT)
+    assert refused.value.field == "by"

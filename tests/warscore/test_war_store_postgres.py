@@ -73,6 +73,8 @@ def test_two_racing_last_seals_publish_once(database: str) -> None:
             thread.start()
         for thread in threads:
             thread.join()
+        assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+        assert sorted(o is None for o in outcomes) == [False, True]  # one seal publishes
         rounds = stores[0].rounds(war_id)
         assert rounds[0].status == "published"
         with stores[0].engine.connect() as connection:

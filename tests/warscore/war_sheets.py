@@ -50,3 +50,45 @@ BATTLE: dict[str, Any] = {"kind": "battle", "year": 3019, "battle": "Pelennor Fi
 MORDOR_TOTAL = "117.00"
 GONDOR_TOTAL = "147.22"
 PERCENT = 126
+
+YEAR: dict[str, Any] = {"kind": "year", "year": 3019}
+# Points from the source's NWS tables: Mordor over-5-million 10, lightly-industrialized 15,
+# middle 15, unsupported-dictatorship -15, zealous 25, fully-supplied 15, in-position-stockpiled
+# 20, two fronts 0 = 85. Gondor over-1-million 5, proto-industrial 5, middle 15,
+# supported-monarchy 10, supported-war 10, well-supplied 10, in-position-or-stockpiled 10,
+# three fronts -5 = 60.
+MORDOR_NWS = """population: over-5-million
+industry: lightly-industrialized
+technology: middle
+government: unsupported-dictatorship
+eagerness: zealous
+weariness: fully-supplied
+readiness: in-position-stockpiled
+fronts: 2
+"""
+GONDOR_NWS = """population: over-1-million
+industry: proto-industrial
+technology: middle
+government: supported-monarchy
+eagerness: supported-war
+weariness: well-supplied
+readiness: in-position-or-stockpiled
+fronts: 3
+"""
+# With 85 against 60 (25 apart, neither double nor half): Mordor "Greater NWS" +0.05, Gondor
+# "Less NWS" -0.05. Mordor 100 x 0.90 x 1.35 = 121.50; Gondor 43.14 x 1.40 x 1.25 x 1.25 x 1.50
+# = 141.553125 -> 141.55; 141.553125 / 121.5 = 1.165... -> 117%, Marginal Victory for Gondor.
+MORDOR_TOTAL_AFTER_NWS = "121.50"
+GONDOR_TOTAL_AFTER_NWS = "141.55"
+PERCENT_AFTER_NWS = 117
+# Gondor in ruin: under-1-million 0, pre-industrial 0, lowest 5, unsupported-dictatorship -15,
+# civil-war -50, starving -25, unable-to-reach-front -20, three fronts -5 = -110: capitulates.
+GONDOR_RUIN = """population: under-1-million
+industry: pre-industrial
+technology: lowest
+government: unsupported-dictatorship
+eagerness: civil-war
+weariness: starving
+readiness: unable-to-reach-front
+fronts: 3
+"""

@@ -29,6 +29,7 @@ PAGES = (
     "/conquest/operator",
     "/verify",
     "/warscore",
+    "/warscore/wars",
     "/clash",
     "/clash/exchange",
     "/ballot",

@@ -176,3 +176,26 @@ def test_a_closed_round_shows_its_sheets_to_everyone(app: Any) -> None:
     assert "Host of Mordor" in client_of(app).get(f"/warscore/wars/{war_id}").text
     assert nation(app, mordor).put(sheet_url(war_id, 0), json={"sheet": MORDOR}).status_code \
         == 409
+
+
+def test_the_moderator_returns_and_closes_from_the_page(app: Any) -> None:
+    war_id, moderator, (mordor, _) = war(app)
+    nation(app, mordor).put(sheet_url(war_id, 0), json={"sheet": MORDOR})
+    browser = client_of(app)
+    assert browser.post(f"/warscore/wars/{war_id}/rounds/1/close",
+                        follow_redirects=False).status_code == 403  # no moderator cookie
+    followed = browser.get(f"/warscore/wars/{war_id}/moderate?token={moderator}",
+                           follow_redirects=False)
+    assert followed.status_code == 303 and "token" not in followed.headers["location"]
+    page = browser.get(f"/warscore/wars/{war_id}").text
+    assert "You moderate this war" in page and "Host of Mordor" in page
+    returned = browser.post(f"/warscore/wars/{war_id}/rounds/1/sheets/0/return",
+                            data={"reason": "troops look high"}, follow_redirects=False)
+    assert returned.status_code == 303
+    page = browser.get(f"/warscore/wars/{war_id}").text
+    assert "troops look high" in page and 'data-state="returned"' in page
+    assert browser.post(f"/warscore/wars/{war_id}/rounds/1/close",
+                        follow_redirects=False).status_code == 303
+    assert browser.post(f"/warscore/wars/{war_id}/rounds/1/close",
+                        follow_redirects=False).status_code == 409
+    assert 'data-status="closed"' in client_of(app).get(f"/warscore/wars/{war_id}").text

@@ -110,3 +110,32 @@ def test_a_two_nation_war_in_chromium(server: str) -> None:
         assert mordor.locator(".rerun-fail").count() == 0
         assert mordor.locator(".rerun-ok").count() >= 15
         mordor.screenshot(path=str(ARTIFACTS / "result-rerun.png"), full_page=True)
+
+
+def test_a_year_round_re_runs_in_chromium(server: str) -> None:
+    import httpx
+
+    from tests.warscore.war_sheets import GONDOR_NWS, MORDOR_NWS, SETUP, YEAR
+
+    with httpx.Client(base_url=server) as http:
+        created = http.post("/api/warscore/wars", json=SETUP).json()
+        moderator = created["moderator_link"].split("token=")[1]
+        war_id = created["id"]
+        http.post(f"/api/warscore/wars/{war_id}/rounds", json=YEAR,
+                  headers={"X-Moderator-Token": moderator})
+        digest = None
+        for index, (name, sheet) in enumerate((("Mordor", MORDOR_NWS), ("Gondor", GONDOR_NWS))):
+            token = {"X-Nation-Token": created["nation_links"][name].split("token=")[1]}
+            url = f"/api/warscore/wars/{war_id}/rounds/1/sheets/{index}"
+            http.put(url, json={"sheet": sheet}, headers=token)
+            digest = http.post(url + "/seal", headers=token).json()["digest"]
+    assert digest is not None
+    with launched_chromium() as browser:
+        page = new_page(browser, 1280)
+        page.goto(f"{server}/warscore/r/{digest}")
+        assert "Total: 85" in page.locator("#figures-text").inner_text()
+        page.click("#rerun-button")
+        page.wait_for_function(
+            "document.getElementById('rerun-verdict').className.startsWith('rerun-')")
+        assert page.locator("#rerun-verdict").get_attribute("class") == "rerun-match"
+        assert page.locator(".rerun-ok").count() == 4  # two sheets, two NWS totals

@@ -22,6 +22,7 @@ from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 from fairfight.inputs import parse_yaml
 from fairfight.warscore.model import (
+    Approver,
     ArmyInput,
     BattleBody,
     Name,
@@ -43,6 +44,7 @@ __all__ = [
     "SHEET_MAX_BYTES",
     "Sheet",
     "WarSetup",
+    "approver_name",
     "army_sheet_data",
     "battle_of_sheets",
     "check_army_sheet",
@@ -70,7 +72,7 @@ _FILLED_MORALE = {
     "numbers": "is derived from the two armies' troops",
     "approved_by": "is the moderator's recorded approval, never typed by a side",
 }
-FRESH = str(PreviousBattles.FRESH)
+_FRESH = str(PreviousBattles.FRESH)
 _FILLED_SUPPORT = {"approved_by": "is the moderator's recorded approval, never typed by a side"}
 
 
@@ -95,6 +97,18 @@ class Sheet:
         return sheet_digest(self.text)
 
 
+class _Approval(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    by: Approver
+
+
+def approver_name(text: str) -> str:
+    """A moderator's name as an approval records it: the rules of a name in a post (it fills
+    the army's `approved_by`), or InputError naming `by`."""
+    return parse_model(_Approval, {"by": text}).by
+
+
 def sheet_digest(text: str) -> str:
     """SHA-256 of a sheet's UTF-8 bytes, as lowercase hex."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -104,7 +118,12 @@ def _mapping(text: str, where: str) -> dict[str, Any]:
     """The sheet's YAML, which must be a mapping, under the size limit."""
     if len(text.encode("utf-8")) > SHEET_MAX_BYTES:
         raise InputError(where, f"a sheet is at most {SHEET_MAX_BYTES:,} bytes")
-    data = parse_yaml(text, where)
+    try:
+        data = parse_yaml(text, where)
+    except InputError as error:  # a field the YAML reader names is a field of this sheet
+        if error.field == where or error.field.startswith(f"{where}."):
+            raise
+        raise InputError(f"{where}.{error.field}", error.rule) from None
     if not isinstance(data, dict):
         raise InputError(where, "must be a YAML mapping (the fields of one army or one NWS)")
     return data
@@ -128,7 +147,7 @@ def army_sheet_data(text: str, where: str = "sheet") -> dict[str, Any]:
     data = _mapping(text, where)
     _refuse_filled(data, where)
     morale = data.get("morale")
-    if isinstance(morale, dict) and morale.get("previous", FRESH) != FRESH:
+    if isinstance(morale, dict) and morale.get("previous", _FRESH) != _FRESH:
         raise InputError(f"{where}.morale.previous", "only `fresh` may be claimed; a victory or "
                          "defeat comes from the nation's last published battle in this war")
     return data
@@ -175,9 +194,10 @@ def nws_sheet(text: str, where: str = "sheet") -> NwsInput:
 
 
 def year_of_sheets(year: int, sheets: dict[str, str]) -> tuple[NwsScore, ...]:
-    """Every nation's National War Score for the year, from its sealed sheet."""
-    return tuple(score_nws(nation, year, nws_sheet(text, f"{nation}.sheet"))
-                 for nation, text in sheets.items())
+    """Every nation's National War Score for the year, from its sealed sheet, in the order of
+    the nations' names (the order a published document's sheets read back in)."""
+    return tuple(score_nws(nation, year, nws_sheet(sheets[nation], f"{nation}.sheet"))
+                 for nation in sorted(sheets))
 
 
 # --- setting up a stored war and its rounds ------------------------------------------------

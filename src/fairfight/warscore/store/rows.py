@@ -67,7 +67,8 @@ def parties(war: dict[str, Any], row: RoundRow) -> list[int]:
     """The nations (by index) that send a sheet in this round."""
     names = [nation["name"] for nation in war["nations"]]
     if row.kind is RoundKind.YEAR:
-        return list(range(len(names)))
+        fighting = row.header.get("nations", names)
+        return [index for index, name in enumerate(names) if name in fighting]
     return [names.index(row.header["attacker"]), names.index(row.header["defender"])]
 
 

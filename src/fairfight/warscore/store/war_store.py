@@ -30,6 +30,7 @@ from fairfight.warscore.sealed import (
     RoundSetup,
     Sheet,
     WarSetup,
+    approver_name,
     check_army_sheet,
     nws_sheet,
     sheet_digest,
@@ -51,7 +52,7 @@ WARS_PER_CLIENT_PER_DAY = 20
 """Wars one client address may create in a day."""
 SUBMISSIONS_PER_CLIENT_PER_DAY = 300
 """Sheets one client address may send (or seal) in a day."""
-DAY = 86400
+_DAY = 86400
 
 Clock = Callable[[], float]
 
@@ -76,10 +77,18 @@ class WarStore:
     def _now(self) -> str:
         return datetime.fromtimestamp(self.clock(), UTC).isoformat(timespec="seconds")
 
+    @staticmethod
+    def _hold(connection: Connection, war_id: str) -> None:
+        """Take the war's row lock for the rest of the transaction (one UPDATE, on SQLite and
+        PostgreSQL alike), so the writes to one war follow one another and the log's
+        sequence numbers never collide."""
+        connection.execute(update(WARS).where(WARS.c.id == war_id).values(
+            revision=WARS.c.revision + 1))
+
     def _count(self, connection: Connection, client: str, actions: tuple[str, ...]) -> int:
         return int(connection.execute(select(func.count()).select_from(LOG).where(
             LOG.c.client == client[:64], LOG.c.action.in_(actions),
-            LOG.c.at > self.clock() - DAY)).scalar_one())
+            LOG.c.at > self.clock() - _DAY)).scalar_one())
 
     def _log(self, connection: Connection, war_id: str, client: str, actor: str, action: str,
              detail: dict[str, Any]) -> None:
@@ -96,7 +105,7 @@ class WarStore:
         setup.checked()
         with self.engine.begin() as connection:
             made = int(connection.execute(select(func.count()).select_from(WARS).where(
-                WARS.c.client == client[:64], WARS.c.created > self.clock() - DAY)).scalar_one())
+                WARS.c.client == client[:64], WARS.c.created > self.clock() - _DAY)).scalar_one())
             if made >= WARS_PER_CLIENT_PER_DAY:
                 raise InputError("war", f"{WARS_PER_CLIENT_PER_DAY} wars a day from one "
                                  "address at most: try again tomorrow")
@@ -148,6 +157,8 @@ class WarStore:
         war = self._must_war(war_id)
         header = setup.header(war)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
+            header = self._still_fighting(connection, war, header)
             last = connection.execute(select(func.coalesce(func.max(ROUNDS.c.round), 0)).where(
                 ROUNDS.c.war_id == war_id)).scalar_one()
             number = int(last) + 1
@@ -157,6 +168,32 @@ class WarStore:
             self._log(connection, war_id, client, war["moderator"], "open",
                       {"round": number, **header})
         return number
+
+    def _still_fighting(self, connection: Connection, war: dict[str, Any],
+                        header: dict[str, Any]) -> dict[str, Any]:
+        """A nation that capitulated fights no later battle and sends no later NWS: a battle
+        naming one is refused, a year lists the nations still fighting."""
+        standing = load_standing(connection, war["id"])
+        assert standing is not None
+        year = int(header["year"])
+        fallen = {n.name: n.capitulated_in for n in standing.nations
+                  if n.capitulated_in is not None}
+        if "attacker" in header:
+            for side in ("attacker", "defender"):
+                when = fallen.get(header[side])
+                if when is not None and when <= year:
+                    raise InputError(side, f"{header[side]} capitulated in {when}; its war "
+                                     "is over")
+            return header
+        for row in round_rows(connection, war["id"]):
+            if row.kind is RoundKind.YEAR and row.header["year"] == year \
+                    and row.status != "closed":
+                raise InputError("year", f"{year} already has its round ({row.round})")
+        fighting = [n["name"] for n in war["nations"]
+                    if fallen.get(n["name"]) is None or fallen[n["name"]] >= year]
+        if len(fighting) < 2:
+            raise InputError("year", "fewer than two nations still fight: the war is over")
+        return {**header, "nations": fighting}
 
     def _must_war(self, war_id: str) -> dict[str, Any]:
         war = self.war(war_id)
@@ -182,6 +219,7 @@ class WarStore:
         """Store (or replace, while unsealed) a nation's sheet; its SHA-256."""
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             row = self._must_round(connection, war_id, number)
             self._must_party(war, row, nation)
             if self._count(connection, client, ("submit", "seal")) >= \
@@ -231,6 +269,7 @@ class WarStore:
         digest when this seal was the round's last, else None."""
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             row = self._must_round(connection, war_id, number)
             self._must_party(war, row, nation)
             sheet = row.sheet(nation)
@@ -252,6 +291,7 @@ class WarStore:
     def _publish_when_sealed(self, war: dict[str, Any], number: int) -> str | None:
         """Score and publish the round once every party's sheet is sealed."""
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             row = self._must_round(connection, war["id"], number)
             sealed = {s.nation: s for s in row.sheets if s.state == "sealed"}
             if row.status != "open" or set(parties(war, row)) - set(sealed):
@@ -300,6 +340,7 @@ class WarStore:
         """Send an unsealed sheet back for correction (recorded with the reason)."""
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             row = self._must_round(connection, war_id, number)
             self._must_party(war, row, nation)
             changed = connection.execute(update(SHEETS).where(
@@ -314,8 +355,10 @@ class WarStore:
                 client: str) -> None:
         """Record the moderator's approval of a nation's army in a battle round: who and when
         (it fills the sheet's `approved_by`)."""
+        by = approver_name(by)
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             row = self._must_round(connection, war_id, number)
             self._must_party(war, row, nation)
             if row.kind is not RoundKind.BATTLE:
@@ -329,6 +372,7 @@ class WarStore:
         """End a round without a result: every sheet sent so far is shown to everyone."""
         war = self._must_war(war_id)
         with self.engine.begin() as connection:
+            self._hold(connection, war["id"])
             changed = connection.execute(update(ROUNDS).where(
                 ROUNDS.c.war_id == war_id, ROUNDS.c.round == number,
                 ROUNDS.c.status == "open").values(status="closed"))

@@ -21,12 +21,12 @@ __all__ = [
     "MODERATOR_HEADER",
     "NATION_HEADER",
     "Store",
+    "keep_token",
     "moderator_cookie",
     "nation_cookie",
     "require_moderator",
     "require_nation",
     "store_of",
-    "keep_token",
     "valid_war_id",
     "viewer_of",
 ]

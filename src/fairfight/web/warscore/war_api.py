@@ -31,6 +31,7 @@ __all__ = [
     "CreatedWar",
     "ReturnBody",
     "SheetBody",
+    "Text",
     "api_approve",
     "api_close",
     "api_create",
@@ -38,17 +39,18 @@ __all__ = [
     "api_result",
     "api_return",
     "api_seal",
-    "api_tables",
     "api_submit",
+    "api_tables",
     "api_war",
     "base_url",
     "client_of",
+    "links",
     "must_war",
     "router",
     "sealed_conflict",
 ]
 
-router = APIRouter()
+router = APIRouter(tags=["warscore"])
 Text = Annotated[str, StringConstraints(max_length=500)]
 
 

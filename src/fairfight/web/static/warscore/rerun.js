@@ -4,11 +4,6 @@
 "use strict";
 
 (function () {
-  var section = document.getElementById("rerun");
-  var button = document.getElementById("rerun-button");
-  var verdict = document.getElementById("rerun-verdict");
-  var list = document.getElementById("rerun-checks");
-  if (!section || !button) { return; }
   var SCALE = 10000n;
 
   function dec(text) {            // "1.25" -> 12500n (ten-thousandths)
@@ -183,6 +178,13 @@
     verdict.className = ok ? "rerun-match" : "rerun-differs";
   }
 
+  // The scoring alone, for tests that compare it with the engine on many battles.
+  window.fairfightRerun = { battle: battle, year: year };
+  var section = document.getElementById("rerun");
+  var button = document.getElementById("rerun-button");
+  var verdict = document.getElementById("rerun-verdict");
+  var list = document.getElementById("rerun-checks");
+  if (!section || !button) { return; }
   button.hidden = false;
   verdict.textContent = "";
   button.addEventListener("click", function () {

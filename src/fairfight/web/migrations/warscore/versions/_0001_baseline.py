@@ -15,6 +15,11 @@ depends_on = None
 
 def upgrade() -> None:
     """Create whatever of the baseline schema is missing."""
+    _wars_and_rounds()
+    _sheets_log_and_results()
+
+
+def _wars_and_rounds() -> None:
     create_table_once(
         "warscore_wars",
         sa.Column("id", sa.String(length=32), nullable=False),
@@ -44,6 +49,9 @@ def upgrade() -> None:
         sa.Column("opened", sa.Float(), nullable=False),
         sa.PrimaryKeyConstraint("war_id", "round"),
     )
+
+
+def _sheets_log_and_results() -> None:
     create_table_once(
         "warscore_sheets",
         sa.Column("war_id", sa.String(length=32), nullable=False),
