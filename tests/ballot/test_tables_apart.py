@@ -67,8 +67,8 @@ def test_a_stopped_service_leaves_every_file_in_the_rollback_journal(tmp_path: P
         with served.open("rb") as file:
             assert file.read(20)[18:20] == b"\x02\x02"  # served in WAL mode
     names = sorted(entry.name for entry in tmp_path.iterdir())
-    assert names == ["season-ballot.db", "season-clash.db", "season.db", "season.db.key",
-                     "season.db.seed"]
-    for name in ("season.db", "season-ballot.db", "season-clash.db"):
+    assert names == ["season-ballot.db", "season-clash.db", "season-warscore.db", "season.db",
+                     "season.db.key", "season.db.seed"]
+    for name in ("season.db", "season-ballot.db", "season-clash.db", "season-warscore.db"):
         with (tmp_path / name).open("rb") as file:
             assert file.read(20)[18:20] == b"\x01\x01", name  # the rollback journal
