@@ -60,8 +60,9 @@
 
   async function loadSeason() {
     if (season) return season;
-    const [header, view] = await Promise.all([fetchJson(`${api}/header`), fetchJson(api)]);
-    const names = Object.fromEntries(view.standings.map((row) => [row.faction, row.name]));
+    const [header, view, map] = await Promise.all(
+      [fetchJson(`${api}/header`), fetchJson(api), fetchJson(`${api}/map`)]);
+    const names = Object.fromEntries(map.regions.map((region) => [region.code, region.name]));
     season = {
       key: header.log_key,
       commitment: view.commitment,
