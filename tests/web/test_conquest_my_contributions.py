@@ -110,10 +110,18 @@ def test_each_consistency_proof_is_the_rfc_subproof(client: TestClient,
         assert got.json() == {"first": first, "second": newest, "proof": expected}
     assert client.get(f"{API}/proofs/consistency",
                       params={"first": 3, "second": 3}).json()["proof"] == []
+    whole = client.get(f"{API}/proofs/consistency", params={"first": 2}).json()
+    assert whole == {"first": 2, "second": newest,
+                     "proof": [h.hex() for h in _subproof(2, hashes, True)]}
+    last = client.get(f"{API}/proofs/inclusion", params={"index": newest - 1}).json()
+    assert last == {"index": newest - 1, "size": newest,
+                    "proof": [h.hex() for h in _path(newest - 1, hashes)]}
 
 
 @pytest.mark.parametrize(("route", "params", "field"), [
     ("inclusion", {"index": 5, "size": 5}, "index"),
+    ("inclusion", {"size": 5}, "index"),
+    ("inclusion", {"index": 0, "size": "5.0"}, "size"),
     ("inclusion", {"index": 0, "size": 10**6}, "index"),
     ("inclusion", {"index": "x", "size": 3}, "index"),
     ("inclusion", {"index": -1, "size": 3}, "index"),
@@ -121,6 +129,7 @@ def test_each_consistency_proof_is_the_rfc_subproof(client: TestClient,
     ("consistency", {"first": 4, "second": 3}, "first"),
     ("consistency", {"first": 1, "second": 10**6}, "first"),
     ("consistency", {"first": "1e2", "second": 3}, "first"),
+    ("consistency", {"second": 3}, "first"),
 ])
 def test_a_proof_outside_the_log_is_refused_naming_the_field(
         client: TestClient, route: str, params: dict[str, Any], field: str) -> None:

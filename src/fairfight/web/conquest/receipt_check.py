@@ -54,11 +54,14 @@ class ConsistencyProof(BaseModel):
     proof: list[str] = Field(description="the RFC 9162 consistency proof, hex")
 
 
-def inclusion(catalog: SeasonCatalog, season_id: int, index: int, size: int) -> InclusionProof:
-    """The inclusion proof of leaf `index` in the tree of `size` leaves, or a 422 naming why."""
+def inclusion(catalog: SeasonCatalog, season_id: int, index: int,
+              size: int | None) -> InclusionProof:
+    """The inclusion proof of leaf `index` in the tree of `size` leaves (None: the whole log),
+    or a 422 naming why."""
     with catalog.read(season_id) as session:
-        proof = log.inclusion_proof(session, index, size)
         stored = log.size(session)
+        size = stored if size is None else size
+        proof = log.inclusion_proof(session, index, size)
     if proof is None:
         raise Refusal(422, "index", f"leaf {index} is not in a tree of {size} leaves (the log "
                       f"holds {stored}); need 0 <= index < size <= {stored}")
@@ -66,11 +69,13 @@ def inclusion(catalog: SeasonCatalog, season_id: int, index: int, size: int) -> 
 
 
 def consistency(catalog: SeasonCatalog, season_id: int, first: int,
-                second: int) -> ConsistencyProof:
-    """The consistency proof from `first` leaves to `second`, or a 422 naming why."""
+                second: int | None) -> ConsistencyProof:
+    """The consistency proof from `first` leaves to `second` (None: the whole log), or a 422
+    naming why."""
     with catalog.read(season_id) as session:
-        proof = log.consistency_proof(session, first, second)
         stored = log.size(session)
+        second = stored if second is None else second
+        proof = log.consistency_proof(session, first, second)
     if proof is None:
         raise Refusal(422, "first", f"no proof from {first} leaves to {second} (the log holds "
                       f"{stored}); need 1 <= first <= second <= {stored}")

@@ -40,22 +40,28 @@ MAX_RECEIPTS = 50
 RECEIPT_BYTES = 64 * 1024
 """The largest receipt file taken (a receipt is well under 4 KiB)."""
 Size = Annotated[int, Query(ge=0, le=2**62), Digits]
+NewestSize = Annotated[int | None, Query(ge=0, le=2**62, description="a tree size; left out, "
+                                         "the whole log"), Digits]
 
 
+# `size` and `second` come first and may be left out (the whole log), so a refusal names the
+# parameter that is wrong rather than one that is missing.
 @router.get("/api/seasons/{season_id:id}/proofs/inclusion", tags=["conquest"])
-def inclusion_proof(season_id: int, index: Size, size: Size,
+def inclusion_proof(season_id: int, size: NewestSize = None, *, index: Size,
                     conquest: Service) -> InclusionProof:
     """The proof that leaf `index` of the season log is in the tree of its first `size`
-    leaves: with it a receipt is checked against a newer signed head than its own."""
+    leaves (left out: every leaf): with it a receipt is checked against a newer signed head
+    than its own."""
     conquest.catalog.require(season_id)
     return receipt_check.inclusion(conquest.catalog, season_id, index, size)
 
 
 @router.get("/api/seasons/{season_id:id}/proofs/consistency", tags=["conquest"])
-def consistency_proof(season_id: int, first: Size, second: Size,
+def consistency_proof(season_id: int, second: NewestSize = None, *, first: Size,
                       conquest: Service) -> ConsistencyProof:
     """The proof that the tree of the log's first `first` leaves is a prefix of the tree of
-    its first `second`: a saved head (or a receipt's) is carried to a newer one."""
+    its first `second` (left out: every leaf): a saved head (or a receipt's) is carried to a
+    newer one."""
     conquest.catalog.require(season_id)
     return receipt_check.consistency(conquest.catalog, season_id, first, second)
 
