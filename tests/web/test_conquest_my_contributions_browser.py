@@ -142,3 +142,28 @@ def test_a_fan_reads_each_receipt_in_words_before_and_after_the_reveal(
         page.locator("#forget-receipts").click()
         assert page.evaluate("localStorage.getItem('fairfight.receipts.1')") is None
         page.context.close()
+
+
+def test_without_javascript_the_server_checks_the_receipt_and_says_so(
+        browser: Any, tmp_path: Path) -> None:
+    path = _season(tmp_path)
+    with live_server(make_app(path)) as base:
+        receipt = httpx.get(f"{base}/api/seasons/1/receipts/1").json()
+        entry = receipt["entry"]
+        name = httpx.get(f"{base}/api/seasons/1/factions/{entry['faction']}").json()["name"]
+        saved = tmp_path / "my-receipt.json"
+        saved.write_text(json.dumps(receipt), encoding="utf-8")
+        page = new_page(browser, PHONE, scripts=False)
+        page.goto(f"{base}/conquest/1/my-contributions")
+        page.set_input_files("#receipt-files", str(saved))
+        with page.expect_navigation():
+            page.locator("#receipt-server-check").click()
+        lines = [" ".join(text.split()) for text in
+                 page.locator("#receipt-verdicts li").all_inner_texts()]
+        assert len(lines) == 1, lines
+        assert lines[0].startswith(f"✓ my-receipt.json: $25 for {name}, counted in battle 1: "
+                                   "in the record"), lines
+        assert "checked by this server" in lines[0], lines
+        assert page.locator("#server-checked").is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE
+        page.context.close()
