@@ -197,3 +197,21 @@ def test_the_page_without_a_file_is_refused_and_the_page_offers_the_form(
     assert page.status_code == 200
     assert 'action="/conquest/1/my-contributions"' in page.text
     assert 'name="receipt"' in page.text and "my-contributions.js" in page.text
+
+
+def test_a_receipt_with_a_changed_proof_or_from_another_season_is_named(
+        client: TestClient, season_file: Path) -> None:
+    receipt = _contribute(client, season_file)
+    seq = receipt["entry"]["seq"]
+    assert receipt["inclusion"], "the demo log holds more than one leaf"
+    bent = json.loads(json.dumps(receipt))
+    bent["inclusion"][0] = "0" * 64
+    other = json.loads(json.dumps(receipt))
+    other["head"]["season"] = "f" * 64
+    said = _verdicts(client, ("bent.json", json.dumps(bent).encode()),
+                     ("other.json", json.dumps(other).encode()),
+                     ("list.json", b"[]"))
+    assert said[0].startswith(f"error ✗ bent.json: your receipt for entry {seq} says $10 for ")
+    assert said[0].endswith("but its proof does not lead to its head's root"), said
+    assert said[1] == f"error ✗ other.json: your receipt for entry {seq} is from another season"
+    assert said[2] == ("error ✗ list.json: this file is not a receipt: expected a JSON object")
