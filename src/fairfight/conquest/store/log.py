@@ -54,11 +54,13 @@ __all__ = [
     "battle_head",
     "battle_leaf",
     "beacon_leaf",
+    "consistency_proof",
     "contribution_leaf",
     "head_covering",
     "head_message",
     "header_leaf",
     "heads",
+    "inclusion_proof",
     "kept",
     "latest_head",
     "leaf_count_by_kind",
@@ -342,3 +344,28 @@ def leaf_count_by_kind(session: Session) -> dict[str, int]:
     query = (select(LogLeafRow.kind, func.count()).where(LogLeafRow.season_id == season_of(session))
              .group_by(LogLeafRow.kind))
     return {str(kind): int(count) for kind, count in session.execute(query)}
+
+
+def _tree_of(session: Session, tree_size: int) -> merkle.MerkleTree | None:
+    """The tree of the first `tree_size` stored leaves, or None when the log holds fewer."""
+    if tree_size > size(session):
+        return None
+    hashes = select(LogLeafRow.leaf_hash).where(
+        LogLeafRow.season_id == season_of(session), LogLeafRow.position < tree_size)
+    return merkle.MerkleTree.of_leaf_hashes(
+        bytes.fromhex(value) for value in session.scalars(hashes.order_by(LogLeafRow.position)))
+
+
+def inclusion_proof(session: Session, index: int, tree_size: int) -> list[str] | None:
+    """The proof that leaf `index` is in the tree of the first `tree_size` leaves, so a fan can
+    carry a receipt forward to a newer head; None unless 0 <= index < tree_size <= size."""
+    tree = _tree_of(session, tree_size) if 0 <= index < tree_size else None
+    return None if tree is None else merkle.hashes_to_hex(tree.inclusion_proof(index, tree_size))
+
+
+def consistency_proof(session: Session, old_size: int, tree_size: int) -> list[str] | None:
+    """The proof that the tree of `old_size` leaves is a prefix of the tree of `tree_size`
+    (a receipt's head and a newer one); None unless 1 <= old_size <= tree_size <= size."""
+    tree = _tree_of(session, tree_size) if 1 <= old_size <= tree_size else None
+    return None if tree is None else merkle.hashes_to_hex(
+        tree.consistency_proof(old_size, tree_size))

@@ -17,6 +17,7 @@ from fairfight.web.conquest.map_drawing import map_picture
 from fairfight.web.conquest.routes import (
     api,
     map_shapes,
+    my_contributions,
     operator,
     pages,
     schedule,
@@ -28,7 +29,7 @@ from fairfight.web.wing import mount_routes
 
 __all__ = ["ROUTE_MODULES", "front_page", "register"]
 
-ROUTE_MODULES = (api, map_shapes, operator, pages, schedule, share, write)
+ROUTE_MODULES = (api, map_shapes, my_contributions, operator, pages, schedule, share, write)
 """Mounted in this order (their names' order, as the site mounted them before)."""
 
 
