@@ -39,15 +39,15 @@ MAX_RECEIPTS = 50
 """The most receipts one no-script check takes."""
 RECEIPT_BYTES = 64 * 1024
 """The largest receipt file taken (a receipt is well under 4 KiB)."""
-Size = Annotated[int, Query(ge=0, le=2**62), Digits]
-NewestSize = Annotated[int | None, Query(ge=0, le=2**62, description="a tree size; left out, "
+_Size = Annotated[int, Query(ge=0, le=2**62), Digits]
+_NewestSize = Annotated[int | None, Query(ge=0, le=2**62, description="a tree size; left out, "
                                          "the whole log"), Digits]
 
 
 # `size` and `second` come first and may be left out (the whole log), so a refusal names the
 # parameter that is wrong rather than one that is missing.
 @router.get("/api/seasons/{season_id:id}/proofs/inclusion", tags=["conquest"])
-def inclusion_proof(season_id: int, size: NewestSize = None, *, index: Size,
+def inclusion_proof(season_id: int, size: _NewestSize = None, *, index: _Size,
                     conquest: Service) -> InclusionProof:
     """The proof that leaf `index` of the season log is in the tree of its first `size`
     leaves (left out: every leaf): with it a receipt is checked against a newer signed head
@@ -57,7 +57,7 @@ def inclusion_proof(season_id: int, size: NewestSize = None, *, index: Size,
 
 
 @router.get("/api/seasons/{season_id:id}/proofs/consistency", tags=["conquest"])
-def consistency_proof(season_id: int, second: NewestSize = None, *, first: Size,
+def consistency_proof(season_id: int, second: _NewestSize = None, *, first: _Size,
                       conquest: Service) -> ConsistencyProof:
     """The proof that the tree of the log's first `first` leaves is a prefix of the tree of
     its first `second` (left out: every leaf): a saved head (or a receipt's) is carried to a
