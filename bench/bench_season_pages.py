@@ -2,7 +2,7 @@
 clients against one `fairfight serve` worker, and season homes per second.
 
 Baseline in the same run: the same 20 clients on a bare FastAPI route (`async def` answering
-a short text) served by uvicorn alone, one process, so each ratio says what the page costs
+a short text) served by uvicorn alone, one process (rate limits off on both), so each ratio says what the page costs
 beyond the HTTP floor of this machine. The season has 40 battles aired and title odds of
 2,000 simulated seasons (ready before the clock starts), so the home carries its forecast
 tables. The load generator shares the two cores with the server. A profile of the kept home
@@ -131,7 +131,8 @@ def main() -> None:
             floor = _measure(bare, "/")
         print(f"bare FastAPI route, {CLIENTS} clients: p50 {floor[0]:.1f} ms, "
               f"p95 {floor[1]:.1f} ms, {floor[2]:,.0f}/s", flush=True)
-        with served(path, 1, forecast_seasons=FORECAST_SEASONS) as (base, _):
+        with served(path, 1, forecast_seasons=FORECAST_SEASONS,
+                    rate_limits_enabled="false") as (base, _):
             _forecast_ready(base)
             for label, page in pages:
                 p50, p95, rate = _measure(base, page)
