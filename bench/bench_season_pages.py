@@ -2,11 +2,12 @@
 clients against one `fairfight serve` worker, and season homes per second.
 
 Baseline in the same run: the same 20 clients on a bare FastAPI route (`async def` answering
-a short text) served by uvicorn alone, one process (rate limits off on both), so each ratio says what the page costs
-beyond the HTTP floor of this machine. The season has 40 battles aired and title odds of
-2,000 simulated seasons (ready before the clock starts), so the home carries its forecast
-tables. The load generator shares the two cores with the server. A profile of the kept home
-served in-process closes the report: what a page costs once it is rendered.
+a short text) served by uvicorn alone, one process, so each ratio says what the page costs
+beyond the HTTP floor of this machine (the service runs with its rate limits off). The
+season has 40 battles aired and title odds of 2,000 simulated seasons (ready before the clock
+starts), so the home carries its forecast tables. The load generator shares the two cores
+with the server. A profile of the kept home served in-process closes the report: what a page
+costs once it is rendered.
 """
 
 from __future__ import annotations
