@@ -270,11 +270,6 @@ class OddsStory:
             self._history[season_id] = (version, rows)
         return rows
 
-    def kept_version(self, season_id: int) -> tuple[int, int, int]:
-        """The version of the kept forecasts (one cheap read; the page cache keys on it)."""
-        self.history(season_id)
-        return self._history[season_id][0]
-
     def _memo(self, snap: Snapshot, name: str, build: Callable[[], _View]) -> _View:
         """A view built once per season version and kept-odds version (they never change
         in between); the most recently used are kept up to `VIEWS_BYTES`."""

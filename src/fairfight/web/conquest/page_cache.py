@@ -38,6 +38,9 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import Response
 
+from fairfight.conquest.store.odds_history import history_version
+from fairfight.conquest.store.schedule_store import read_schedule
+from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.web.byte_cache import ByteCappedCache
 from fairfight.web.conquest.airing import countdown_of_request
 from fairfight.web.conquest.share_meta import public_base
@@ -84,11 +87,20 @@ def _weight(page: CachedPage) -> int:
 def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashable, ...]:
     """Everything besides the route that decides a season page's bytes, read now (a
     LookupError for a season the database does not hold, as the page itself would raise)."""
-    snap = conquest.catalog.snapshot(season_id)
-    countdown = countdown_of_request(request)
+    catalog = conquest.catalog
+    own = request.path_params.get("season_id") == season_id
+    with catalog.read(season_id) as session:  # one transaction: the cost of a kept page
+        version = SeasonStore.version(session)
+        stored = read_schedule(session) if own else None
+        kept = history_version(session) if conquest.forecasts.enabled else None
+    if own:  # the season's own countdown, as `countdown_of_request` reads it
+        snap = catalog.snapshot_at(season_id, version)
+        countdown = None if stored is None else conquest.airing.countdown_of(snap, stored)
+    else:  # the front page: the soonest season's
+        countdown = countdown_of_request(request)
     shown = None if countdown is None else tuple(
         sorted(countdown.model_dump(exclude={"seconds"}).items()))
-    return (snap.version, shown, conquest.forecasts.page_mark(season_id),
+    return (version, shown, conquest.forecasts.page_mark(season_id, kept),
             public_base(request), conquest.payments_only)
 
 
