@@ -178,3 +178,29 @@ def test_only_a_200_is_kept() -> None:
     assert cache.serve(_request(), ("/",), lambda: next(answers)).status_code == 404
     assert cache.serve(_request(), ("/",), lambda: next(answers)).body == b"here"
     assert len(cache.kept) == 1
+
+
+def test_templates_are_compiled_once_unless_reload_is_asked(season_file: Path) -> None:
+    from fairfight.web import WebSettings, create_app
+    from fairfight.web.templating import templates
+
+    try:
+        create_app(WebSettings(database_url=f"sqlite:///{season_file}", template_reload=True))
+        assert templates.env.auto_reload is True
+        create_app(WebSettings(database_url=f"sqlite:///{season_file}"))
+        assert templates.env.auto_reload is False
+    finally:
+        templates.env.auto_reload = False
+
+
+def test_words_are_the_same_from_the_kept_figures() -> None:
+    """Kept per figure and per type: 1/2 as a Fraction and as text read alike, and a
+    simulated share of 1 never reads "certain" although the exact 1 does."""
+    from fractions import Fraction
+
+    from fairfight.plainwords import in_words
+
+    assert in_words(Fraction(1, 2)) == in_words("1/2") == "about 5 in 10"
+    assert in_words(Fraction(1)) == "certain"
+    assert in_words(Fraction(1), True) != "certain"
+    assert in_words(Fraction(1)) == "certain"
