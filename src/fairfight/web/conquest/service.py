@@ -88,8 +88,9 @@ def _listener_check(conquest: ConquestService) -> ReadinessCheck:
     return check
 
 
-def service(request: Request) -> ConquestService:
-    """The dependency every conquest route takes."""
+async def service(request: Request) -> ConquestService:
+    """The dependency every conquest route takes (a coroutine: a plain function would cost
+    each request a trip through the thread pool for one attribute read)."""
     found: ConquestService = request.app.state.conquest
     return found
 
