@@ -6,9 +6,10 @@ home, episode list, episode, faction card, verify, embed) are kept here as rende
 keyed by the route's path, the season's version and the few other facts a page shows:
 
 - the season's `Version` (battles, last ledger seq, beacon, reveal), read fresh from the
-  database on every request through `SeasonCatalog.snapshot`: that probe is what makes a
-  change written by another worker, or by the command line, visible on the next load. Every
-  signed head is signed in the transaction of one of those changes, so it moves the version;
+  database on every request (`SeasonStore.version`, in one read transaction with the schedule
+  and the kept odds' version): that read is what makes a change written by another worker, or
+  by the command line, visible on the next load. Every signed head is signed in the
+  transaction of one of those changes, so it moves the version;
 - the countdown as the page prints it (the schedule, pause, skip and the words "in 3 min"),
   read per request like the version, so a schedule change is a new key;
 - which forecast and kept odds the page shows (`ForecastCache.page_mark`): they are made on a
