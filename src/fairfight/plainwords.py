@@ -7,6 +7,7 @@ reads as a frequency beside its percentage ("about 3 in 10"), by one rule kept h
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -46,6 +47,8 @@ TENTHS = 10
 """Between 10% and 90% a chance reads as the nearest whole number of tenths ("about 3 in 10"),
 a half going to the even tenth, so that p and 1 - p always read as mirrors (15%: 2 in 10,
 85%: 8 in 10): never more than 5 points from the chance."""
+WORDS_KEPT = 65536
+"""Figures whose words `in_words` keeps (a few MB at most; least recently used go first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,8 +104,13 @@ def frequency(chance: Fraction | int | str | float | Decimal, *,
     return Frequency(round(value * TENTHS), TENTHS, "about")  # a half to even: p and 1 - p mirror
 
 
+@functools.lru_cache(maxsize=WORDS_KEPT, typed=True)
 def in_words(chance: Fraction | int | str | float | Decimal, estimated: bool = False) -> str:
-    """The frequency words of a chance ("about 3 in 10"): the pages' `in_words` filter."""
+    """The frequency words of a chance ("about 3 in 10"): the pages' `in_words` filter.
+
+    Kept per figure: a season home says some thousand chances in words and exact fraction
+    arithmetic for each was most of its render; the same figure always reads the same (the
+    cache is typed, so a float and a Fraction of equal value are told apart)."""
     return frequency(chance, estimated=estimated).words()
 
 

@@ -52,6 +52,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         dependencies=[Depends(strict_json_body)],  # every JSON body read without coercion
     )
     app.state.settings = settings
+    templates.env.auto_reload = settings.template_reload
     app.state.navigation = []
     for register in WINGS:
         register(app, templates)

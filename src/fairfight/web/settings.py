@@ -42,6 +42,10 @@ class WebSettings(BaseSettings):
         "on the show's pages, the kept history and the stakes (made in the background after "
         "each aired battle); 0 switches them off.",
     )
+    template_reload: bool = Field(
+        False, description="Check the page templates' files for changes on every render (for "
+        "editing them on a running development server); off, each is compiled once.",
+    )
     forecast_seed: str | None = Field(
         None, max_length=200, description="Fixed public text the forecast seed starts with; by "
         "default the season's commitment (the battle number is always appended).",

@@ -22,6 +22,10 @@ TEMPLATE_DIR = str(files("fairfight.web") / "templates")
 
 templates = Jinja2Templates(directory=TEMPLATE_DIR)
 templates.env.undefined = StrictUndefined
+templates.env.auto_reload = False
+"""Compiled once: Jinja's default asks the file system on every render whether a template
+changed. `FAIRFIGHT_TEMPLATE_RELOAD=true` (`WebSettings.template_reload`) turns the check on
+for editing templates on a development server."""
 
 
 def _navigation_of(request: Request) -> list[tuple[str, str]]:

@@ -34,7 +34,7 @@ from fairfight.conquest.store import schedule_store
 from fairfight.conquest.store.schedule_store import AiringOutcome, StoredSchedule, read_schedule
 from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.core.errors import InputError
-from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -264,9 +264,12 @@ class AiringLoop:
         snap = self.catalog.snapshot(season_id)
         with self.catalog.read(season_id) as session:
             stored = read_schedule(session)
-        if stored is None:
-            return None
-        return _countdown(season_id, stored, bool(snap.board["ended"]),
+        return None if stored is None else self.countdown_of(snap, stored)
+
+    def countdown_of(self, snap: Snapshot, stored: StoredSchedule) -> CountdownView:
+        """The countdown of a schedule already read, now (the page cache reads the schedule
+        in the same transaction as the season's version)."""
+        return _countdown(snap.season_id, stored, bool(snap.board["ended"]),
                           int(snap.board["next_battle"]), self.clock())
 
     def soonest_countdown(self) -> CountdownView | None:

@@ -124,6 +124,14 @@ class SeasonCatalog:
                 self._cache[season_id] = fresh
         return fresh
 
+    def snapshot_at(self, season_id: int, version: Version) -> Snapshot:
+        """The snapshot of a version just read: the kept one when it is that version, else
+        the season now (never older than `version`)."""
+        cached = self._cache.get(season_id)
+        if cached is not None and cached.version == version:
+            return cached
+        return self.snapshot(season_id)
+
     def log_files(self, season_id: int) -> dict[str, Any]:
         """The season log and the refunds owed (public part), as the archive publishes them."""
         with self.read(season_id) as session:

@@ -193,6 +193,18 @@ class ForecastCache:
         """A season count of 0 switches forecasts off."""
         return self.seasons > 0
 
+    def page_mark(self, season_id: int, kept: tuple[int, int, int] | None) -> tuple[Any, ...]:
+        """Which odds a page shows besides the season's version: the forecast ready (made on
+        the worker thread, so it lands between versions) and the version of the kept odds the
+        story draws (`kept`, as read by the caller).
+        The page cache keys on it, so a page never keeps "computing" once the odds are in."""
+        if not self.enabled:
+            return ()
+        ready = self._ready.get(season_id)
+        made = None if ready is None else (ready[0], ready[1].seasons, ready[1].as_of_battle,
+                                           ready[1].forecast_seed)
+        return made, kept
+
     def method_url(self, season_id: int) -> str:
         """Where the methodology note is."""
         return f"/conquest/{season_id}#{METHOD_ANCHOR}"

@@ -17,6 +17,7 @@ from fairfight.web.conquest.contributions import InFlight
 from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.forecasts import ForecastCache
 from fairfight.web.conquest.live import Broadcaster
+from fairfight.web.conquest.page_cache import PageCache
 from fairfight.web.conquest.refusals import install_refusals
 from fairfight.web.conquest.sign_in import OperatorSessions, SignInBrake
 from fairfight.web.conquest.writer import ContributionWriter
@@ -46,6 +47,8 @@ class ConquestService:
         self.sessions = OperatorSessions(self.catalog.database)
         self.brake = SignInBrake()
         self.airing = AiringLoop(self.catalog, self.live.poke)
+        self.pages = PageCache()
+        """Public pages rendered once per season version (`page_cache`)."""
 
     @property
     def payments_only(self) -> bool:
@@ -85,8 +88,9 @@ def _listener_check(conquest: ConquestService) -> ReadinessCheck:
     return check
 
 
-def service(request: Request) -> ConquestService:
-    """The dependency every conquest route takes."""
+async def service(request: Request) -> ConquestService:
+    """The dependency every conquest route takes (a coroutine: a plain function would cost
+    each request a trip through the thread pool for one attribute read)."""
     found: ConquestService = request.app.state.conquest
     return found
 

@@ -9,7 +9,7 @@ the database holds a season.
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
 
 from fairfight.web.conquest.calibration import calibration_view
@@ -33,7 +33,7 @@ ROUTE_MODULES = (api, map_shapes, my_contributions, operator, pages, schedule, s
 """Mounted in this order (their names' order, as the site mounted them before)."""
 
 
-def front_page(request: Request) -> HTMLResponse | None:
+def front_page(request: Request) -> Response | None:
     """The newest season's home, or None when the app has no season to show."""
     conquest = getattr(request.app.state, "conquest", None)
     if conquest is None:

@@ -21,7 +21,7 @@ _ICON = (files("fairfight.web") / "static" / "favicon.ico").read_bytes()
 """Drawn by `tools/favicon.py`; browsers ask for /favicon.ico on every site, whatever the page
 links, so it is answered here rather than left a 404 in every log."""
 
-FrontPage = Callable[[Request], HTMLResponse | None]
+FrontPage = Callable[[Request], Response | None]
 """What a ruleset's web package may offer as the front page (`app.state.front_page`): the
 page, or None when it has nothing to show yet."""
 
@@ -48,7 +48,7 @@ async def favicon() -> Response:
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-def home(request: Request) -> HTMLResponse:
+def home(request: Request) -> Response:
     """The front page: the page a ruleset offers as the front (`app.state.front_page`: the
     conquest show's newest season, what most visitors come for), otherwise one link per
     ruleset."""

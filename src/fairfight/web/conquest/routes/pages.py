@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable, Hashable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Form, Query, Request
@@ -22,6 +23,7 @@ from fairfight.web.conquest.contributions import Requested, record_contribution
 from fairfight.web.conquest.forecasts import PoolEffectView
 from fairfight.web.conquest.models import ContributionRequest
 from fairfight.web.conquest.operator import record_zip
+from fairfight.web.conquest.page_cache import FORM_KEY_PLACEHOLDER, season_mark
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.rules_page import rules_html
 from fairfight.web.conquest.service import ConquestService, Service, install_service
@@ -62,6 +64,13 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
     return templates.TemplateResponse(request, f"conquest/{name}", context, status_code=status)
 
 
+def _kept(request: Request, conquest: ConquestService, season_id: int,
+          render: Callable[[], Response], *extra: Hashable) -> Response:
+    """A public season page from the worker's page cache (rendered once per version)."""
+    key = (request.url.path, *extra, *season_mark(request, conquest, season_id))
+    return conquest.pages.serve(request, key, render)
+
+
 @router.get("", response_class=HTMLResponse)
 def seasons_page(request: Request, conquest: Service) -> HTMLResponse:
     """Every season in the database."""
@@ -77,31 +86,41 @@ def rules(request: Request) -> HTMLResponse:
 
 
 @router.get("/{season_id:id}", response_class=HTMLResponse)
-def season_home(request: Request, season_id: int, conquest: Service) -> HTMLResponse:
+def season_home(request: Request, season_id: int, conquest: Service) -> Response:
     """The season home: commitment, beacon, standings, latest episodes, the map."""
-    snap = conquest.catalog.snapshot(season_id)
-    return _page(
-        request, "home.html",
-        season=views.season_view(snap, conquest.payments_only), map=views.map_state(snap),
-        forecast=conquest.forecasts.view(snap),
-        story=conquest.forecasts.story.home(snap) if conquest.forecasts.enabled else None,
-    )
+    def render() -> Response:
+        snap = conquest.catalog.snapshot(season_id)
+        return _page(
+            request, "home.html",
+            season=views.season_view(snap, conquest.payments_only), map=views.map_state(snap),
+            forecast=conquest.forecasts.view(snap),
+            story=conquest.forecasts.story.home(snap) if conquest.forecasts.enabled else None,
+        )
+    return _kept(request, conquest, season_id, render)
 
 
 @router.get("/{season_id:id}/battles", response_class=HTMLResponse)
 def battles_page(
     request: Request, season_id: int, conquest: Service,
     page: Annotated[int, Query(ge=1, le=1_000_000), Digits] = 1,
-) -> HTMLResponse:
+) -> Response:
     """Every battle, newest first."""
-    snap = conquest.catalog.snapshot(season_id)
-    return _page(request, "battles.html", season=views.season_ref(snap),
-                 listing=views.battle_page(snap, page, 50))
+    def render() -> Response:
+        snap = conquest.catalog.snapshot(season_id)
+        return _page(request, "battles.html", season=views.season_ref(snap),
+                     listing=views.battle_page(snap, page, 50))
+    return _kept(request, conquest, season_id, render, page)
 
 
 @router.get("/{season_id:id}/battles/{number:id}", response_class=HTMLResponse)
-def episode_page(request: Request, season_id: int, number: int, conquest: Service) -> HTMLResponse:
+def episode_page(request: Request, season_id: int, number: int, conquest: Service) -> Response:
     """One battle's episode, with the map just after it."""
+    return _kept(request, conquest, season_id,
+                 lambda: _episode(request, conquest, season_id, number))
+
+
+def _episode(request: Request, conquest: ConquestService, season_id: int,
+             number: int) -> Response:
     snap = conquest.catalog.snapshot(season_id)
     if not 1 <= number <= len(snap.history):
         raise LookupError(f"battle {number} has not been fought")
@@ -116,7 +135,7 @@ def episode_page(request: Request, season_id: int, number: int, conquest: Servic
 def _card(
     request: Request, conquest: ConquestService, season_id: int, code: str, *,
     status: int = 200, error: InputError | None = None, added: int | None = None,
-    effect: PoolEffectView | None = None,
+    effect: PoolEffectView | None = None, form_key: str | None = None,
 ) -> HTMLResponse:
     snap = conquest.catalog.snapshot(season_id)
     if code not in snap.regions:
@@ -124,7 +143,7 @@ def _card(
     return _page(
         request, "faction.html", status,
         season=views.season_ref(snap), card=views.faction_card(snap, code, conquest.payments_only),
-        form_key=secrets.token_urlsafe(18), error=error,
+        form_key=form_key or secrets.token_urlsafe(18), error=error,
         confirmation=views.confirmation(snap, code, added, _receipt(conquest, season_id, added)),
         forecast=conquest.forecasts.view(snap), effect=effect,
         odds_chart=(conquest.forecasts.story.chart(snap, code)
@@ -146,9 +165,16 @@ def _receipt(conquest: ConquestService, season_id: int, seq: int | None) -> dict
 def faction_page(
     request: Request, season_id: int, code: str, conquest: Service,
     added: Annotated[int | None, Query(ge=1), Digits] = None,
-) -> HTMLResponse:
-    """A faction's card with the form to add to its pool (a fresh key each render)."""
-    return _card(request, conquest, season_id, code, added=added)
+) -> Response:
+    """A faction's card with the form to add to its pool (a fresh key each response: the
+    card is kept once per version with a placeholder where the key goes)."""
+    if added is not None:  # the visitor's own receipt: rendered for them alone
+        return _card(request, conquest, season_id, code, added=added)
+    key = (request.url.path, *season_mark(request, conquest, season_id))
+    placeholder = FORM_KEY_PLACEHOLDER.encode()
+    return conquest.pages.serve_personal(
+        key, lambda: _card(request, conquest, season_id, code, form_key=FORM_KEY_PLACEHOLDER),
+        lambda body: body.replace(placeholder, secrets.token_urlsafe(18).encode()))
 
 
 @router.get("/{season_id:id}/factions/{code}/pool-effect", response_class=HTMLResponse)
@@ -206,11 +232,13 @@ async def contribute_form(
 
 
 @router.get("/{season_id:id}/verify", response_class=HTMLResponse)
-def verify_page(request: Request, season_id: int, conquest: Service) -> HTMLResponse:
+def verify_page(request: Request, season_id: int, conquest: Service) -> Response:
     """After the reveal: the seed, the checks step by step, the record and how to replay it."""
-    snap = conquest.catalog.snapshot(season_id)
-    return _page(request, "verify.html", season=views.season_ref(snap),
-                 check=verification(snap, lambda: conquest.catalog.log_files(season_id)))
+    def render() -> Response:
+        snap = conquest.catalog.snapshot(season_id)
+        return _page(request, "verify.html", season=views.season_ref(snap),
+                     check=verification(snap, lambda: conquest.catalog.log_files(season_id)))
+    return _kept(request, conquest, season_id, render)
 
 
 @router.get("/{season_id:id}/record.zip")

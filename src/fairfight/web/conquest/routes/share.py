@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 import fairfight.web.strict_input  # noqa: F401  (registers the {name:id} path convertor)
 from fairfight.web.conquest.card_drawing import RenderedCards
 from fairfight.web.conquest.feed import BattleTimes, season_feed
+from fairfight.web.conquest.page_cache import season_mark
 from fairfight.web.conquest.service import Service
 from fairfight.web.conquest.share_cards import (
     DIGEST_CHARS,
@@ -108,14 +109,18 @@ def season_feed_atom(request: Request, season_id: int, conquest: Service) -> Res
 
 
 @router.get("/embed/seasons/{season_id:id}", response_class=HTMLResponse)
-def embed_season(request: Request, season_id: int, conquest: Service) -> HTMLResponse:
+def embed_season(request: Request, season_id: int, conquest: Service) -> Response:
     """The season in a frame for another site: standings, the next battle, the latest result.
     The only page that may be framed (`fairfight.web.security.FRAMEABLE_PREFIXES`)."""
-    snap = conquest.catalog.snapshot(season_id)
-    season = season_view(snap, conquest.payments_only)
-    latest = (battle_line(season_id, snap.history[-1], names(snap)) if snap.history else None)
-    return templates.TemplateResponse(
-        request, "embed/season.html",
-        {"season": season, "rows": season.standings[:EMBED_ROWS], "latest": latest,
-         "home": season_url(season_id)},
-    )
+    def render() -> Response:
+        snap = conquest.catalog.snapshot(season_id)
+        season = season_view(snap, conquest.payments_only)
+        latest = (battle_line(season_id, snap.history[-1], names(snap)) if snap.history
+                  else None)
+        return templates.TemplateResponse(
+            request, "embed/season.html",
+            {"season": season, "rows": season.standings[:EMBED_ROWS], "latest": latest,
+             "home": season_url(season_id)},
+        )
+    key = (request.url.path, *season_mark(request, conquest, season_id))
+    return conquest.pages.serve(request, key, render)

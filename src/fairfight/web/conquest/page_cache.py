@@ -1,0 +1,165 @@
+"""Whole conquest pages, rendered once per season version and served to every visitor.
+
+A show's pages are read by its whole audience in the minutes after an episode airs, and
+between two changes of a season every visitor sees the same bytes. So the public pages (season
+home, episode list, episode, faction card, verify, embed) are kept here as rendered bytes,
+keyed by the route's path, the season's version and the few other facts a page shows:
+
+- the season's `Version` (battles, last ledger seq, beacon, reveal), read fresh from the
+  database on every request (`SeasonStore.version`, in one read transaction with the schedule
+  and the kept odds' version): that read is what makes a change written by another worker, or
+  by the command line, visible on the next load. Every signed head is signed in the
+  transaction of one of those changes, so it moves the version;
+- the countdown as the page prints it (the schedule, pause, skip and the words "in 3 min"),
+  read per request like the version, so a schedule change is a new key;
+- which forecast and kept odds the page shows (`ForecastCache.page_mark`): they are made on a
+  worker thread and land between versions;
+- the public address the share tags print, and whether payments go through the provider.
+
+Nothing personal is kept: only a 200 without `Set-Cookie` is stored; pages with a visitor's
+own part (a receipt after a contribution, an error in a form, a pool-effect answer, the
+operator's console) are rendered for that visitor alone. The faction card's form carries a
+fresh idempotency key per visitor: the card is kept with a placeholder in its place and each
+response gets its own key, never an `ETag`, and `Cache-Control: no-store`.
+
+Kept pages answer with a strong `ETag` (a digest of the bytes) and `304` to a matching
+`If-None-Match`, and with `Cache-Control: public, max-age=5, must-revalidate`, so a proxy
+or CDN may serve a page for five seconds and then asks again (docs/operations.md, "Pages
+behind a cache").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from fairfight.conquest.store.odds_history import history_version
+from fairfight.conquest.store.schedule_store import read_schedule
+from fairfight.conquest.store.season_store import SeasonStore
+from fairfight.web.byte_cache import ByteCappedCache
+from fairfight.web.conquest.airing import countdown_of_request
+from fairfight.web.conquest.share_meta import public_base
+
+__all__ = [
+    "FORM_KEY_PLACEHOLDER",
+    "MAX_AGE_SECONDS",
+    "PAGES_BYTES",
+    "PUBLIC_CACHE_CONTROL",
+    "CachedPage",
+    "PageCache",
+    "season_mark",
+]
+
+PAGES_BYTES = 48 * 1024 * 1024
+"""Bytes of rendered pages one worker keeps: a season home weighs some 250 KB, an episode
+or a card less, so the pages of a few seasons' latest versions fit; the least recently
+served go first."""
+MAX_AGE_SECONDS = 5
+"""How long a proxy or browser may show a kept page without asking again: short, since the
+pages follow a live show; asking again costs a `304` when nothing changed."""
+PUBLIC_CACHE_CONTROL = f"public, max-age={MAX_AGE_SECONDS}, must-revalidate"
+PERSONAL_CACHE_CONTROL = "no-store"
+FORM_KEY_PLACEHOLDER = f"form-key-{secrets.token_hex(16)}"
+"""Stands in a kept faction card for the form's idempotency key; each response gets its own
+key in its place (drawn at start-up, so no text a page shows can spell it)."""
+_PAGE_OVERHEAD = 256
+"""Bytes charged per kept page on top of its body (the key, the tag, the record)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CachedPage:
+    """One rendered page: its bytes, content type and strong entity tag."""
+
+    body: bytes
+    media_type: str
+    etag: str
+
+
+def _weight(page: CachedPage) -> int:
+    return len(page.body) + _PAGE_OVERHEAD
+
+
+def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashable, ...]:
+    """Everything besides the route that decides a season page's bytes, read now (a
+    LookupError for a season the database does not hold, as the page itself would raise)."""
+    catalog = conquest.catalog
+    own = request.path_params.get("season_id") == season_id
+    with catalog.read(season_id) as session:  # one transaction: the cost of a kept page
+        version = SeasonStore.version(session)
+        stored = read_schedule(session) if own else None
+        kept = history_version(session) if conquest.forecasts.enabled else None
+    if own:  # the season's own countdown, as `countdown_of_request` reads it
+        snap = catalog.snapshot_at(season_id, version)
+        countdown = None if stored is None else conquest.airing.countdown_of(snap, stored)
+    else:  # the front page: the soonest season's
+        countdown = countdown_of_request(request)
+    shown = None if countdown is None else tuple(
+        sorted(countdown.model_dump(exclude={"seconds"}).items()))
+    return (version, shown, conquest.forecasts.page_mark(season_id, kept),
+            public_base(request), conquest.payments_only)
+
+
+def _matches(request: Request, etag: str) -> bool:
+    """Whether `If-None-Match` names the tag (weak comparison, as RFC 9110 says for it)."""
+    asked = request.headers.get("if-none-match")
+    if not asked:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in asked.split(",")]
+    return "*" in tags or etag in tags
+
+
+class PageCache:
+    """Rendered pages of one worker, capped by bytes, shared by all its requests."""
+
+    def __init__(self, max_bytes: int = PAGES_BYTES) -> None:
+        self.kept: ByteCappedCache[tuple[Hashable, ...], CachedPage] = ByteCappedCache(
+            max_bytes, _weight)
+        self.rendered = 0
+        """Pages rendered for the cache so far (for tests and the curious)."""
+
+    def page(self, key: tuple[Hashable, ...], render: Callable[[], Response]) -> \
+            CachedPage | Response:
+        """The kept page for `key`, rendering and keeping it when missing; a response that
+        must not be shared (not a 200, or one setting a cookie) is returned as it is."""
+        found = self.kept.get(key)
+        if found is not None:
+            return found
+        response = render()
+        self.rendered += 1
+        if response.status_code != 200 or "set-cookie" in response.headers:
+            return response
+        body = bytes(response.body)
+        digest = hashlib.blake2b(body, digest_size=16).hexdigest()
+        made = CachedPage(body, response.headers.get("content-type", "text/html"),
+                          f'"{digest}"')
+        self.kept.put(key, made)
+        return made
+
+    def serve(self, request: Request, key: tuple[Hashable, ...],
+              render: Callable[[], Response]) -> Response:
+        """A public page: from the cache, with its tag, or `304` when the client has it."""
+        found = self.page(key, render)
+        if isinstance(found, Response):
+            return found
+        headers = {"ETag": found.etag, "Cache-Control": PUBLIC_CACHE_CONTROL}
+        if _matches(request, found.etag):
+            return Response(status_code=304, headers=headers)
+        return Response(found.body, headers=headers, media_type=found.media_type)
+
+    def serve_personal(self, key: tuple[Hashable, ...], render: Callable[[], Response],
+                       fill: Callable[[bytes], bytes]) -> Response:
+        """A kept page with a visitor's own part filled in per response: never tagged, never
+        kept by a proxy or browser."""
+        found = self.page(key, render)
+        if isinstance(found, Response):
+            found.body = fill(bytes(found.body))
+            found.headers["content-length"] = str(len(found.body))
+            return found
+        return Response(fill(found.body), media_type=found.media_type,
+                        headers={"Cache-Control": PERSONAL_CACHE_CONTROL})
