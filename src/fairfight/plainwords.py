@@ -18,6 +18,7 @@ __all__ = [
     "Frequency",
     "ONE_IN",
     "TENTHS",
+    "WORDS_KEPT",
     "frequency",
     "frequency_rule",
     "in_words",

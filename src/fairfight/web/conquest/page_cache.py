@@ -50,6 +50,7 @@ __all__ = [
     "FORM_KEY_PLACEHOLDER",
     "MAX_AGE_SECONDS",
     "PAGES_BYTES",
+    "PERSONAL_CACHE_CONTROL",
     "PUBLIC_CACHE_CONTROL",
     "CachedPage",
     "PageCache",
