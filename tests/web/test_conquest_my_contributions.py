@@ -215,3 +215,10 @@ def test_a_receipt_with_a_changed_proof_or_from_another_season_is_named(
     assert said[0].endswith("but its proof does not lead to its head's root"), said
     assert said[1] == f"error ✗ other.json: your receipt for entry {seq} is from another season"
     assert said[2] == ("error ✗ list.json: this file is not a receipt: expected a JSON object")
+
+
+def test_the_season_home_leads_to_my_contributions(client: TestClient) -> None:
+    home = client.get("/conquest/1", headers={"accept": "text/html"}).text
+    assert ('<a id="home-my-contributions" href="/conquest/1/my-contributions">'
+            'My contributions</a>') in home
+    assert client.get("/conquest/1/my-contributions").status_code == 200
