@@ -30,6 +30,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from fastapi.testclient import TestClient
 from tests.warscore.war_sheets import BATTLE, GONDOR, MORDOR, SETUP
 
+from bench import timing
 from fairfight.warscore.sealed import RoundSetup, WarSetup
 from fairfight.web import WebSettings, create_app
 
@@ -101,7 +102,7 @@ def _timings_ms(call: Callable[[], httpx.Response], check: Callable[[httpx.Respo
 
 
 def _line(label: str, timings: list[float], baseline_p95: float | None = None) -> float:
-    p95 = statistics.quantiles(timings, n=20)[-1]
+    p95 = timing.p95(timings)
     ratio = f"  ({p95 / baseline_p95:,.1f}x baseline p95)" if baseline_p95 else ""
     print(f"{label:<52} p50 {statistics.median(timings):7.2f} ms  p95 {p95:7.2f} ms{ratio}",
           flush=True)

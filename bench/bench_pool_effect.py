@@ -12,11 +12,11 @@ Baseline in the same run: the same questions answered with two forecasts each, a
 
 from __future__ import annotations
 
-import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from bench.timing import p95
 from fairfight.conquest.forecast.title_odds import pool_effect
 from fairfight.conquest.rules import engine, tables
 from fairfight.web.conquest.catalog import SeasonCatalog
@@ -29,10 +29,6 @@ SEED = "b0a7" * 16
 SERVICE_SEASONS = 20_000
 """The service's default forecast size (`FAIRFIGHT_FORECAST_SEASONS`)."""
 QUESTIONS = 24
-
-
-def _p95(seconds: list[float]) -> float:
-    return statistics.quantiles(seconds, n=20, method="inclusive")[-1]
 
 
 def main() -> None:
@@ -67,6 +63,6 @@ def main() -> None:
         catalog.close()
     print(f"demo season, {cache.effect_seasons:,} seasons a side, {len(served)} questions")
     print(f"first question (forecast as things stand made then): {first * 1000:,.0f} ms")
-    p95, baseline = _p95(served), _p95(two_each)
-    print(f"p95 per question: {p95 * 1000:,.0f} ms (target 1,000 ms); two forecasts each: "
-          f"{baseline * 1000:,.0f} ms ({baseline / p95:,.2f}x slower)")
+    p95_seconds, baseline = p95(served), p95(two_each)
+    print(f"p95 per question: {p95_seconds * 1000:,.0f} ms (target 1,000 ms); two forecasts "
+          f"each: {baseline * 1000:,.0f} ms ({baseline / p95_seconds:,.2f}x slower)")

@@ -17,6 +17,7 @@ from pathlib import Path
 from sqlalchemy import update
 from tests.warscore.war_sheets import BATTLE, GONDOR, MORDOR, SETUP
 
+from bench import timing
 from fairfight.warscore.sealed import RoundSetup, WarSetup
 from fairfight.warscore.store import SHEETS, WarStore
 
@@ -26,7 +27,7 @@ LIMIT_MS = 50.0
 
 def _quantiles(samples: list[float]) -> tuple[float, float]:
     ordered = sorted(samples)
-    return statistics.median(ordered) * 1000, ordered[int(len(ordered) * 0.95) - 1] * 1000
+    return statistics.median(ordered) * 1000, timing.p95(ordered) * 1000
 
 
 def _line(label: str, samples: list[float], baseline: float | None = None) -> float:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 
 def best_seconds(work: Callable[[], object], repeats: int = 5) -> float:
@@ -20,3 +21,9 @@ def report(label: str, rate: float, unit: str, baseline: float | None = None) ->
     """Print one line: the rate and, when a baseline rate is given, the ratio against it."""
     ratio = f"  ({rate / baseline:,.2f}x baseline)" if baseline else ""
     print(f"{label:<48} {rate:>14,.0f} {unit}{ratio}", flush=True)
+
+
+def p95(samples: Sequence[float]) -> float:
+    """The 95th percentile of `samples` (inclusive method: within the samples' range), the one
+    figure the latency benchmarks compare."""
+    return statistics.quantiles(samples, n=20, method="inclusive")[-1]
