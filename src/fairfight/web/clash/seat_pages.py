@@ -25,7 +25,7 @@ from fairfight.clash.world import World
 from fairfight.core.errors import InputError
 from fairfight.core.validation import is_plain_digits
 from fairfight.web.clash.activation import activation_rows
-from fairfight.web.clash.board import describe_event, draw_board, event_tiles, unit_rows
+from fairfight.web.clash.board import draw_board, event_tiles, unit_rows
 from fairfight.web.clash.games import SCENARIOS
 from fairfight.web.clash.play import (
     OrderRequest,
@@ -57,13 +57,13 @@ __all__ = [
 seat_pages_router = APIRouter()
 
 
-def _played_context(world_for_log: World, game: Game, played: Any, event: int | None,
-                    ) -> dict[str, Any]:
+def _played_context(request: Request, world_for_log: World, game: Game, played: Any,
+                    event: int | None, viewer: str | None) -> dict[str, Any]:
     index = event if event is not None and 0 <= event < len(played.events) else 0
     highlights, arrows = (event_tiles(world_for_log, played.events[index])
                           if played.events else ((), ()))
     return {"played": played, "event": index, "highlights": highlights, "arrows": arrows,
-            "events": [describe_event(world_for_log, e) for e in played.events],
+            "events": clash_service(request).words(game, played, viewer),
             "reconciliation": played.reconciliations.get(index)}
 
 
@@ -107,7 +107,7 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
     played = service.played(game, turn) if turn else None
     if played is not None:
         log_world = knowledge_view(played.after, side)
-        context.update(_played_context(log_world, game, played, event))
+        context.update(_played_context(request, log_world, game, played, event, side))
         highlights, arrows = context["highlights"], context["arrows"]
     chosen = None
     attack: PlannedAttack | None = None
@@ -286,7 +286,7 @@ def replay_page(request: Request, game_id: str, turn: MaybeWholeNumber = None,
                                         scenario_luck(game.row.scenario, game.turns)]}
     if number is not None:
         played = service.played(game, number, truth=True)
-        context.update(_played_context(played.after, game, played, event))
+        context.update(_played_context(request, played.after, game, played, event, None))
         context["drawing"] = draw_board(played.after, game.row.humans[0],
                                         highlights=context["highlights"],
                                         arrows=context["arrows"])

@@ -26,6 +26,7 @@ from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.sightings import events_seen_by
 from fairfight.clash.store import TABLE_SEAT, ClashStore, Draft, GameRow, TurnTaken
 from fairfight.clash.turn import run_turn
+from fairfight.clash.words import describe, name_book
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
@@ -301,6 +302,20 @@ class ClashService:
         return self.played(game, world.turn)
 
     # --- played turns ------------------------------------------------------------------------
+    def worlds_until(self, game: Game, number: int) -> list[World]:
+        """The true worlds at the start of every turn up to `number` and at its end: what a
+        reader has lived through when reading that turn (for the names it knows)."""
+        index = next((i for i, n in enumerate(game.turn_numbers) if n == number), None)
+        if index is None:
+            raise InputError("turn", f"turn {number} has not been played")
+        return [self.world_after(game.row, game.turns, i) for i in range(index + 2)]
+
+    def words(self, game: Game, played: PlayedTurn, viewer: str | None) -> list[str]:
+        """A played turn's events in words, in the names `viewer` knows (every name with no
+        viewer)."""
+        book = name_book(self.worlds_until(game, played.number), viewer, played.events)
+        return [describe(event, book) for event in played.events]
+
     def played(self, game: Game, number: int, *, truth: bool = False) -> PlayedTurn:
         """A played turn: the worlds around it and its events — as the seated side saw them
         when fog is enforced (and `truth` is not asked for a finished game)."""
