@@ -41,7 +41,7 @@ SAMPLES: dict[str, tuple[dict[str, Any], str]] = {
     "carry_over": ({"units": ["rifles-a"], "losses": [4], "discarded": 0},
                    "The loss carried over to the rest of the stack: A Company lost 4."),
     "retreat": ({"units": ["rifles-a", "rifles-b"], "frm": [2, 2], "to": [2, 3]},
-                "A Company and B Company fell back from Castel (2,2) to (2,3)."),
+                "A Company and B Company retreated from Castel (2,2) to (2,3)."),
     "rout": ({"player": "red", "tile": [2, 2], "units": ["garrison"], "strength": [12]},
              "Castel Rifles found no way back from Castel (2,2): routed (strength 12 of 100)."),
     "hold_shaken": ({"units": ["garrison"], "tile": [2, 2]},

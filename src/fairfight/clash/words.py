@@ -128,7 +128,7 @@ def _participant(book: NameBook, unit_id: Any, after: dict[str, Any]) -> str:
 _FATE = {
     "holds": "held",
     "destroyed": "was destroyed",
-    "retreats": "broke and fell back",
+    "retreats": "broke and retreated",
     "holds_shaken": "broke but held, shaken",
     "routed": "broke with nowhere to go",
 }
@@ -188,7 +188,7 @@ SENTENCES: dict[str, Wording] = {
                             f"{b.place(e['to'])}.",
     "clash": _clash,
     "carry_over": _carry_over,
-    "retreat": lambda e, b: f"{b.group(e['units'])} fell back from {b.place(e['frm'])} to "
+    "retreat": lambda e, b: f"{b.group(e['units'])} retreated from {b.place(e['frm'])} to "
                             f"{b.place(e['to'])}.",
     "rout": lambda e, b: f"{b.group(e['units'])} found no way back from "
                          f"{b.place(e['tile'])}: routed (strength "
