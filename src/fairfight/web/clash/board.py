@@ -106,6 +106,8 @@ class Drawing:
     rivers: list[tuple[int, int, int, int]] = field(default_factory=list)
     units: list[UnitMark] = field(default_factory=list)
     arrows: list[tuple[int, int, int, int, str]] = field(default_factory=list)
+    action: str = "attack"
+    """What a click on a linked tile does, for its label ("move to", "bombard", "attack")."""
 
     @property
     def pixel_width(self) -> int:
@@ -172,14 +174,15 @@ def draw_board(world: World, viewer: str, *, link: Any = None, selected: str | N
                retreat: tuple[int | None, tuple[int, ...]] | None = None,
                target: int | None = None, highlights: tuple[int, ...] = (),
                arrows: tuple[tuple[int, int, str], ...] = (),
-               warnings: frozenset[int] = frozenset()) -> Drawing:
+               warnings: frozenset[int] = frozenset(), action: str = "attack") -> Drawing:
     """The board of `world` (the truth or a knowledge view) as seen by `viewer`.
 
-    `link(kind, value)` builds the href of a unit or tile; `targets` are the enemy tiles the
-    selected unit may attack; `retreat` is (destination, candidates) of the previewed attack.
+    `link(kind, value)` builds the href of a unit or tile; `targets` are the tiles the
+    selected unit may act on, each labelled `action` and its coordinates; `retreat` is
+    (destination, candidates) of the previewed attack.
     """
     board = world.board
-    drawing = Drawing(board.width, board.height)
+    drawing = Drawing(board.width, board.height, action=action)
     marks = {world.board.index(*item.tile): item for item in overlay or []}
     destination, candidates = retreat if retreat is not None else (None, ())
     for tile in range(board.width * board.height):

@@ -31,6 +31,7 @@ from fairfight.web.clash.play import (
     OrderRequest,
     PlannedAttack,
     board_panel,
+    bombard_panel,
     order_of,
     parse_point,
 )
@@ -55,6 +56,8 @@ __all__ = [
 ]
 
 seat_pages_router = APIRouter()
+_ACTION = {"move": "move to", "bombard": "bombard", "assault": "attack"}
+"""The label of a clickable tile in each order mode."""
 
 
 def _played_context(request: Request, world_for_log: World, game: Game, played: Any,
@@ -115,16 +118,18 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
             and played is None:
         chosen = selection(view, select, mode, path)
         highlights = chosen.highlights
-        if chosen.mode == "assault" and target:
+        if chosen.mode in ("assault", "bombard") and target:
             try:
-                attack = board_panel(game, select, parse_point(target), fog=True)
+                attack = (board_panel(game, select, parse_point(target), fog=True)
+                          if chosen.mode == "assault"
+                          else bombard_panel(game, select, parse_point(target)))
             except (InputError, ValueError) as refusal:
                 context["error"], status = str(refusal), 422
         if chosen.mode == "move" and chosen.path:
             tiles = [view.units[select].tile, *(view.board.index(*p) for p in chosen.path)]
             arrows = tuple((a, b, "move") for a, b in zip(tiles, tiles[1:], strict=False))
     pending = game.pending
-    if attack is not None:
+    if attack is not None and chosen is not None and chosen.mode == "assault":
         context["may_change"] = _may_change(view, side, pending, select, target)
     link = _board_link(game_id, select, chosen)
     context.update(
@@ -138,7 +143,8 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
                            target=attack.plan.order.target if attack else None,
                            highlights=highlights, arrows=arrows,
                            warnings=frozenset(step.tile for step in chosen.steps
-                                              if step.reactors) if chosen else frozenset()),
+                                              if step.reactors) if chosen else frozenset(),
+                           action=_ACTION.get(chosen.mode, "attack") if chosen else "attack"),
         plan_supporters=",".join(attack.plan.supporters) if attack else "",
         **_side_context(game, view, side))
     if chosen is not None:
