@@ -24,11 +24,14 @@ from tests.web.test_warscore_browser import (  # one server and browser recipe f
 __all__ = ["base_url", "browser"]
 
 PANEL_TO_BUTTON = """() => {
+  window.scrollTo(0, 0);
   const panel = document.getElementById('attack-panel').getBoundingClientRect();
   const button = document.querySelector('#order-attack, #order-bombard').getBoundingClientRect();
-  return [Math.round(panel.height), Math.round(button.bottom - panel.top)];
+  return [Math.round(panel.height), Math.round(button.bottom - panel.top),
+          Math.round(button.bottom)];
 }"""
-"""The panel's height and how far below its top the order button ends, in CSS pixels."""
+"""The panel's height, how far below its top the order button ends, and where the button ends
+on the page opened at its top, in CSS pixels."""
 
 
 def _siege_seat(base: str) -> tuple[str, str]:
@@ -46,10 +49,13 @@ def _labels(page: Any) -> list[str]:
 
 
 def _fits(page: Any, size: dict[str, int]) -> tuple[int, int]:
-    """The panel's height and button depth at this viewport; the button within one screen."""
+    """The panel's height and button depth at this viewport: the order button within the
+    panel's first screen; at 1280, where the panel sits beside the board, within the page's."""
     page.set_viewport_size(size)
-    height, button = page.evaluate(PANEL_TO_BUTTON)
+    height, button, on_page = page.evaluate(PANEL_TO_BUTTON)
     assert button <= size["height"], (size, height, button)
+    if size == DESKTOP:
+        assert on_page <= size["height"], (size, height, on_page)
     if size == PHONE:
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     return height, button
@@ -71,7 +77,7 @@ def test_a_panel_to_act_on(browser: Any, base_url: str) -> None:
     assert page.locator("#panel-details").get_attribute("open") is None   # details folded
     assert not page.locator("#strength-after").is_visible()
     desktop = _fits(page, DESKTOP)
-    page.locator("#unit-orders").screenshot(path=str(ARTIFACTS / "clash-panel-1280.png"))
+    page.screenshot(path=str(ARTIFACTS / "clash-panel-1280.png"))   # the first screen
     phone = _fits(page, PHONE)
     page.locator("#unit-orders").screenshot(path=str(ARTIFACTS / "clash-panel-390.png"))
     assert max(desktop[0], phone[0]) < 1000, (desktop, phone)   # it was ~3,000 px
