@@ -6,6 +6,7 @@ the attack panel charts both sides' strength after the clash."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -13,8 +14,13 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from fairfight.clash import turn
+from fairfight.clash.board_attack import plan_bombardment
+from fairfight.clash.exchange import resolve_exchange
+from fairfight.clash.knowledge import knowledge_view
+from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.world import world_from_scenario
 from fairfight.web import WebSettings, create_app
-from tests.web.test_clash_seats import commit, open_seats, order, seat_state
+from tests.web.test_clash_seats import CROSSING, commit, open_seats, order, seat_state
 
 ASSAULT = [{"do": "move", "path": [[2, 2]]},
            {"do": "assault", "target": [3, 1], "supporters": []}]
@@ -151,3 +157,28 @@ def test_the_panel_draws_both_distributions_and_the_falling_below_chances(
         assert f"Chance {who} are destroyed: <strong>" in chart
     assert re.search(r"Chance they fall below 50: <strong>[a-z ]+</strong> "
                      r'<span class="num">\(\d+‰\)', page)
+
+
+def test_bombard_mode_shows_the_exact_panel_behind_plain_links(
+        app: FastAPI, creator: TestClient) -> None:
+    """Every bar of the bombardment's strength-after chart is the count of draws that leave
+    that strength, counted here by resolving all 1000 draws of the spec the side can build."""
+    game, blue, _ = open_seats(app, creator)
+    chosen = blue.get(f"/clash/play/{game}?select=b-guns&mode=bombard")
+    assert re.findall(r'href="([^"]+)" class="cb-target-link" data-pjax aria-label="([^"]+)"',
+                      chosen.text) == [
+        (f"/clash/play/{game}?select=b-guns&amp;mode=bombard&amp;target=3%2C1", "bombard (3,1)")]
+    page = blue.get(f"/clash/play/{game}?select=b-guns&mode=bombard&target=3%2C1")
+    assert page.status_code == 200 and 'data-kind="bombardment"' in page.text
+    assert page.text.index('id="order-bombard"') < page.text.index('id="panel-details"')
+    bars = {int(s): int(n) for s, n in re.findall(
+        r"<title>strength (\d+): (\d+) of 1000 draws</title>",
+        page.text.split('data-side="they"')[1].split("</figure>")[0])}
+    view = knowledge_view(world_from_scenario(parse_scenario(CROSSING)), "blue")
+    plan = plan_bombardment(view, "blue", "b-guns", (3, 1))
+    counted = Counter(resolve_exchange(plan.spec, r, defender_in_city=plan.defender_in_city)
+                      .defender.strength for r in range(1000))
+    assert bars == dict(counted) and sum(bars.values()) == 1000
+    moved = blue.get(f"/clash/play/{game}?select=b-tank&mode=move")
+    assert set(re.findall(r'aria-label="(move to \(\d,\d\))"', moved.text)) >= {"move to (2,2)"}
+    assert "aria-label=\"attack (" not in moved.text
