@@ -3,7 +3,7 @@
 One walk: the assault panel opens with the verdict, the chances and "Order this attack" in the
 first screen at 1280 and at 390 px, the rest folded; the address bar follows each click;
 tiles are labelled for the mode they are in; bombard mode gets its exact panel; and every
-clash page fits 390 px. Screenshots go to test-artifacts/.
+clash page fits 390 px (the seat links' page too). Screenshots go to test-artifacts/.
 """
 
 from __future__ import annotations
@@ -105,4 +105,9 @@ def test_a_panel_to_act_on(browser: Any, base_url: str) -> None:
                  f"/clash/play/{game}"):
         page.goto(base_url + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
+    page.goto(base_url + "/clash")
+    page.check("#new-table input[name=mode][value=online]")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_selector("#seat-links")   # two long secret links
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     context.close()
