@@ -118,13 +118,10 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
             and played is None:
         chosen = selection(view, select, mode, path)
         highlights = chosen.highlights
-        if chosen.mode in ("assault", "bombard") and target:
-            try:
-                attack = (board_panel(game, select, parse_point(target), fog=True)
-                          if chosen.mode == "assault"
-                          else bombard_panel(game, select, parse_point(target)))
-            except (InputError, ValueError) as refusal:
-                context["error"], status = str(refusal), 422
+        try:
+            attack = _previewed(game, chosen, select, target)
+        except (InputError, ValueError) as refusal:
+            context["error"], status = str(refusal), 422
         if chosen.mode == "move" and chosen.path:
             tiles = [view.units[select].tile, *(view.board.index(*p) for p in chosen.path)]
             arrows = tuple((a, b, "move") for a, b in zip(tiles, tiles[1:], strict=False))
@@ -152,6 +149,17 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
         context["tile_names"] = {i: f"({view.board.xy(i)[0]},{view.board.xy(i)[1]})"
                                  for i in chosen.clickable}
     return templates.TemplateResponse(request, "clash/play.html", context, status_code=status)
+
+
+def _previewed(game: Game, chosen: Selection, select: str,
+               target: str) -> PlannedAttack | None:
+    """The exact panel of the selected unit's assault or bombardment of `target`, the same
+    `evaluate` for both (None in move mode or before a target is clicked)."""
+    if chosen.mode not in ("assault", "bombard") or not target:
+        return None
+    if chosen.mode == "assault":
+        return board_panel(game, select, parse_point(target), fog=True)
+    return bombard_panel(game, select, parse_point(target))
 
 
 def _side_context(game: Game, view: World, side: str) -> dict[str, Any]:
