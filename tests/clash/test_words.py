@@ -79,6 +79,9 @@ def test_every_event_kind_has_its_sentence() -> None:
     book = name_book([_siege()], None)
     for kind, (fields, sentence) in SAMPLES.items():
         assert describe({"event": kind, **fields}, book) == sentence, kind
+    skipped = {"event": "skipped", "unit": "gun-1", "action": "bombard",
+               "reason": "no enemy on [2, 2]"}
+    assert describe(skipped, book) == "1st Field Bty did not bombard: no enemy on Castel (2,2)."
 
 
 def _siege_turns(count: int) -> tuple[list[World], list[list[dict[str, Any]]]]:

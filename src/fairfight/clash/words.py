@@ -10,6 +10,7 @@ knowledge view. The structured event stays what the JSON carries; the words are 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -173,6 +174,11 @@ def _orders(event: dict[str, Any], book: NameBook) -> str:
     return "Orders: " + "; ".join(order_words(book, u, o) for u, o in given.items()) + "."
 
 
+def _places_in(text: str, book: NameBook) -> str:
+    """A reason the engine wrote with tiles as [x, y], with the tiles as places."""
+    return re.sub(r"\[(\d+), (\d+)\]", lambda m: book.place((m[1], m[2])), text)
+
+
 _CAUSE = {"strength": "its strength reached 0", "rout": "routed",
           "disengagement": "its strength ran out as it stepped back"}
 _SITUATION = {"field": "in the field", "field_depot": "on a depot in the field",
@@ -207,7 +213,8 @@ SENTENCES: dict[str, Wording] = {
                             f"{b.player(e['player'])}.",
     "destroyed": lambda e, b: f"{b.unit(e['unit'])} was destroyed at {b.place(e['tile'])} "
                               f"({_CAUSE.get(e['cause'], e['cause'])}).",
-    "skipped": lambda e, b: f"{b.unit(e['unit'])} did not {e['action']}: {e['reason']}.",
+    "skipped": lambda e, b: f"{b.unit(e['unit'])} did not {e['action']}: "
+                            f"{_places_in(e['reason'], b)}.",
     "recovery": lambda e, b: f"{b.unit(e['unit'])} recovered "
                              f"{_SITUATION.get(e['situation'], e['situation'])}: "
                              f"{_state(e['strength'], e['disorder'])}, shaken {e['shaken']}.",
