@@ -18,6 +18,7 @@ from fairfight.clash.board_attack import plan_bombardment
 from fairfight.clash.exchange import resolve_exchange
 from fairfight.clash.knowledge import knowledge_view
 from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.words import describe, name_book
 from fairfight.clash.world import world_from_scenario
 from fairfight.web import WebSettings, create_app
 from tests.web.test_clash_seats import CROSSING, commit, open_seats, order, seat_state
@@ -182,3 +183,30 @@ def test_bombard_mode_shows_the_exact_panel_behind_plain_links(
     moved = blue.get(f"/clash/play/{game}?select=b-tank&mode=move")
     assert set(re.findall(r'aria-label="(move to \(\d,\d\))"', moved.text)) >= {"move to (2,2)"}
     assert "aria-label=\"attack (" not in moved.text
+
+
+def test_the_log_in_words_reads_the_names_of_every_turn_so_far(
+        app: FastAPI, creator: TestClient) -> None:
+    """The service gathers a side's names turn by turn and keeps them; its words equal those
+    of a name book read over every world of the game at once, for each side and turn, and
+    the seat's turn JSON carries the same sentences beside the structured events."""
+    game, blue, red = open_seats(app, creator)
+    moves = [[[5, 1], [4, 1]], [[3, 2]], [[3, 1]]]   # the reserve comes into sight
+    for turn_number, path in enumerate(moves, start=1):
+        order(red, game, "r-reserve", {"actions": [{"do": "move", "path": path}]},
+              turn=turn_number)
+        commit(blue, game, turn=turn_number)
+        commit(red, game, turn=turn_number)
+    service = app.state.clash
+    for side, client in (("blue", blue), ("red", red)):
+        seat = service.open(game, side)
+        worlds = [service.world_after(seat.row, seat.turns, i) for i in range(len(moves) + 1)]
+        for number in (3, 1, 2):   # any order: the kept names never run ahead of the turn
+            played = service.played(seat, number)
+            book = name_book(worlds[:number + 1], side, played.events)
+            expected = [describe(event, book) for event in played.events]
+            assert service.words(seat, played, side) == expected
+            answer = client.get(f"/api/clash/play/{game}/turns/{number}").json()
+            assert answer["words"] == expected and len(answer["events"]) == len(expected)
+    seen = blue.get(f"/api/clash/play/{game}/turns/3").json()["words"]
+    assert "Red Reserve moved from (3,2) to (3,1)." in seen   # in contact since turn 2's end

@@ -19,7 +19,7 @@ from fairfight.clash import tables as t
 from fairfight.clash.knowledge import observation_levels
 from fairfight.clash.world import Board, World
 
-__all__ = ["SENTENCES", "UNSEEN", "NameBook", "describe", "name_book", "order_words"]
+__all__ = ["SENTENCES", "UNSEEN", "NameBook", "describe", "name_book", "names_seen", "order_words"]
 
 UNSEEN = "an unseen unit"
 """How a reader calls a unit it has never seen."""
@@ -73,25 +73,31 @@ def _fought_by_reader(events: Iterable[dict[str, Any]], own: set[str]) -> set[st
     return known
 
 
+def names_seen(world: World, viewer: str | None) -> dict[str, str]:
+    """The units `viewer` knows by name in one world: its own side's, and the enemies in
+    contact [CB-2310] (every unit with no viewer)."""
+    seen = set(observation_levels(world, viewer)) if viewer is not None else set()
+    return {unit.id: unit.name for unit in world.units.values()
+            if viewer is None or world.allied(unit.player, viewer) or unit.id in seen}
+
+
 def name_book(worlds: Iterable[World], viewer: str | None,
-              events: Iterable[dict[str, Any]] = ()) -> NameBook:
+              events: Iterable[dict[str, Any]] = (),
+              known: dict[str, str] | None = None) -> NameBook:
     """The names `viewer` knows after living through `worlds` (the true worlds at the start
-    and end of every turn up to the one read) and seeing `events`; with no viewer, every
-    name (a finished game's replay, the sandbox without fog)."""
-    units: dict[str, str] = {}
+    and end of every turn up to the one read, or only the last ones with `known`, the names
+    gathered from the earlier ones by `names_seen`) and seeing `events`; with no viewer,
+    every name (a finished game's replay, the sandbox without fog)."""
+    units: dict[str, str] = dict(known or {})
     players: dict[str, str] = {}
     board: Board | None = None
     own: set[str] = set()
     for world in worlds:
         board = world.board
         players.update({p.id: p.name or p.id for p in world.scenario.players})
-        seen = set(observation_levels(world, viewer)) if viewer is not None else set()
-        for unit in world.units.values():
-            mine = viewer is None or world.allied(unit.player, viewer)
-            if mine:
-                own.add(unit.id)
-            if mine or unit.id in seen:
-                units[unit.id] = unit.name
+        units.update(names_seen(world, viewer))
+        own.update(u.id for u in world.units.values()
+                   if viewer is None or world.allied(u.player, viewer))
         if viewer is not None:
             for unit_id in _fought_by_reader(events, own):
                 if unit_id in world.units:
