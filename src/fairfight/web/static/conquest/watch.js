@@ -32,6 +32,7 @@
 
   function show(step, announce) {
     var before = shown;
+    var onControl = document.activeElement === next || document.activeElement === skip;
     shown = step;
     steps.forEach(function (item, i) {
       item.hidden = i > step;
@@ -51,9 +52,8 @@
     if (step >= last) {
       stop();
       var heading = document.getElementById("result-title");
-      if (heading && announce && (document.activeElement === next || document.activeElement === skip)) {
-        heading.focus();
-      }
+      // the control in use has just been hidden: the focus goes to what it led to
+      if (heading && onControl) { heading.focus(); }
     }
   }
 
