@@ -92,3 +92,21 @@ def test_the_episode_links_its_watch_mode_and_folds_its_exact_chances(
     assert battle["odds"]["before"] in fold[0] and len(battle["odds"]["before"]) > 80
     # outside the fold the long fraction is never printed
     assert battle["odds"]["before"] not in page.replace(fold[0], "")
+
+
+def test_every_round_carries_its_running_score_in_figures_and_words(client: TestClient) -> None:
+    for number in range(1, 7):
+        battle = client.get(f"/api/seasons/1/battles/{number}").json()
+        attacker, defender = battle["attacker"]["name"], battle["defender"]["name"]
+        won: list[str] = []
+        for place, shown in enumerate(battle["rounds"], start=1):
+            won.append(shown["winner"])
+            a, d = won.count("attacker"), won.count("defender")
+            assert shown["number"] == place
+            assert shown["score"] == [a, d]
+            assert shown["settled"] == (max(a, d) >= 3)
+            winner = attacker if shown["winner"] == "attacker" else defender
+            assert f"{winner} wins the round. {attacker} {a}, {defender} {d}." in shown["said"]
+            assert shown["said"].startswith(f"Round {place} of 5, ")
+        assert battle["rounds"][-1]["score"] == [battle["attacker_rounds"],
+                                                 battle["defender_rounds"]]

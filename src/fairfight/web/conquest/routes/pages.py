@@ -36,6 +36,7 @@ __all__ = [
     "FORM_WAIT_SECONDS",
     "NAV",
     "WATCH_LAST_STEP",
+    "WATCH_PACE_MS",
     "battles_page",
     "contribute_form",
     "episode_page",
@@ -136,6 +137,8 @@ def _episode(request: Request, conquest: ConquestService, season_id: int,
 
 WATCH_LAST_STEP = len(tables.CATEGORIES) + 1
 """Watch mode's steps: 0 the sides and the battle chance, one per round, then the result."""
+WATCH_PACE_MS = 1600
+"""How long watch mode's play button shows each step: time to read a round's line."""
 
 
 @router.get("/{season_id:id}/battles/{number:id}/watch", response_class=HTMLResponse)
@@ -156,7 +159,7 @@ def _watch(request: Request, conquest: ConquestService, season_id: int, number: 
         raise LookupError(f"battle {number} has not been fought")
     return _page(request, "watch.html", season=views.season_ref(snap),
                  episode=episode_views.episode(snap, number), step=step,
-                 last=WATCH_LAST_STEP)
+                 last=WATCH_LAST_STEP, pace=WATCH_PACE_MS)
 
 
 def _card(

@@ -65,7 +65,7 @@
   function start() {
     if (shown >= last) { show(0, true); }
     play.textContent = "Pause";
-    var pace = Number(watch.getAttribute("data-pace")) || 1600;
+    var pace = Number(watch.getAttribute("data-pace"));
     timer = setInterval(function () { show(shown + 1, true); }, pace);
   }
 
