@@ -8,6 +8,8 @@ import re
 
 from fastapi.testclient import TestClient
 
+from tests.web.conquest_support import ADMIN_TOKEN
+
 HTML = {"accept": "text/html"}
 WATCH = "/conquest/1/battles/{}/watch"
 
@@ -110,3 +112,27 @@ def test_every_round_carries_its_running_score_in_figures_and_words(client: Test
             assert shown["said"].startswith(f"Round {place} of 5, ")
         assert battle["rounds"][-1]["score"] == [battle["attacker_rounds"],
                                                  battle["defender_rounds"]]
+
+
+def test_a_rebellion_plays_out_as_a_rising_with_its_banner_at_the_end(
+        client: TestClient) -> None:
+    aired = client.post("/api/seasons/1/operator/air", json={"count": 1},
+                        headers={"authorization": f"Bearer {ADMIN_TOKEN}"})
+    assert aired.status_code == 200, aired.text
+    number = aired.json()["battles"][0]["number"]
+    battle = client.get(f"/api/seasons/1/battles/{number}").json()
+    assert battle["kind"] == "bonus"  # the demo's waiting rebellion is the next battle
+    start = client.get(WATCH.format(number), headers=HTML).text
+    rebels, occupier = battle["attacker"]["name"], battle["defender"]["name"]
+    assert f"The people of {rebels} ({battle['attacker']['faction']}) rise against their " \
+        f"occupier {occupier}" in start
+    assert "full fan pool" not in start and not _steps(start)["step-6"]
+    end = client.get(WATCH.format(number), params={"step": 6}, headers=HTML).text
+    assert _steps(end) == {f"step-{i}": True for i in range(7)}
+    assert '<span class="banner banner-rebellion">REBELLION</span>' in end
+    # the rounds' own draws are shown; the three drawn before them decide nothing here
+    for drawn in battle["draws"][:3]:
+        assert f"Saved draw #{drawn['index']}:" not in end
+    for shown in battle["rounds"]:
+        assert f"Saved draw #{shown['draw_index']}: u = <strong>{shown['u_text']}</strong>" \
+            in end

@@ -101,7 +101,7 @@ def test_a_fan_watches_the_fan_clash_to_the_end_on_a_phone(
         int(battle["rounds"][0]["winner"] == "attacker"))
     # with reduced motion: nothing plays by itself, nothing moves
     page.emulate_media(reduced_motion="reduce")
-    assert not page.locator("#watch-play").is_visible()
+    page.wait_for_selector("#watch-play", state="hidden")  # the page hears of it by an event
     page.keyboard.press("Enter")
     assert page.evaluate(SHOWN) == [2, False]
     assert page.evaluate("document.getAnimations().length") == 0
