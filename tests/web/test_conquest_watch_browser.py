@@ -73,7 +73,7 @@ def test_a_fan_watches_the_fan_clash_to_the_end_on_a_phone(
     _fits(page, PHONE)
     # play at a quick pace and follow every change the page makes
     page.evaluate(FOLLOW)
-    page.evaluate("document.getElementById('watch').dataset.pace = '150'")
+    page.evaluate("document.getElementById('watch').dataset.pace = '60'")
     page.click("#watch-play")
     page.wait_for_selector("#step-6:not([hidden])")
     assert page.evaluate("window.watchSeen") == [
