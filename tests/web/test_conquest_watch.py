@@ -136,3 +136,15 @@ def test_a_rebellion_plays_out_as_a_rising_with_its_banner_at_the_end(
     for shown in battle["rounds"]:
         assert f"Saved draw #{shown['draw_index']}: u = <strong>{shown['u_text']}</strong>" \
             in end
+
+
+def test_a_shared_watch_link_names_the_fighters_and_keeps_the_result(client: TestClient) -> None:
+    battle = client.get("/api/seasons/1/battles/2").json()
+    head = client.get(WATCH.format(2), headers=HTML).text.split("</head>")[0]
+    tags = dict(re.findall(r'<meta (?:property|name)="([^"]+)" content="([^"]*)"', head))
+    assert tags["og:description"] == (
+        f"Battle 2 of season 1: {battle['attacker']['name']} against "
+        f"{battle['defender']['name']}. Watch it play out round by round; the result comes "
+        "at the end.")
+    assert "/cards/episode-" not in head and "beat" not in head
+    assert "/cards/site-" in tags["og:image"]

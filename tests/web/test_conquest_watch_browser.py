@@ -138,7 +138,8 @@ def test_without_a_script_each_round_is_a_step_and_the_episode_fits_a_phone(
     page.wait_for_url(re.compile(rf"/battles/{number}$"))
     # the full record on a phone: the rounds stacked, the exact chances folded, nothing wider
     scrolled = page.evaluate("() => [...document.querySelectorAll('.table-wrap')]"
-                             ".filter(w => w.scrollWidth > w.clientWidth).map(w => w.parentNode.id)")
+                             ".filter(w => w.scrollWidth > w.clientWidth)"
+                             ".map(w => w.parentNode.id)")
     assert scrolled == []
     assert page.locator("table.rounds tbody tr").count() == 5
     page.locator(".exact-fold summary").click()
