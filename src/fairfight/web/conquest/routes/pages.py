@@ -35,6 +35,8 @@ from fairfight.web.templating import templates
 __all__ = [
     "FORM_WAIT_SECONDS",
     "NAV",
+    "WATCH_LAST_STEP",
+    "WATCH_PACE_MS",
     "battles_page",
     "contribute_form",
     "episode_page",
@@ -47,6 +49,7 @@ __all__ = [
     "season_home",
     "seasons_page",
     "verify_page",
+    "watch_page",
 ]
 
 router = APIRouter(prefix="/conquest", include_in_schema=False)
@@ -130,6 +133,33 @@ def _episode(request: Request, conquest: ConquestService, season_id: int,
                 if conquest.forecasts.enabled else None)
     return _page(request, "episode.html", season=views.season_ref(snap),
                  episode=episode, map=views.map_state(snap, number), resolved=resolved)
+
+
+WATCH_LAST_STEP = len(tables.CATEGORIES) + 1
+"""Watch mode's steps: 0 the sides and the battle chance, one per round, then the result."""
+WATCH_PACE_MS = 1600
+"""How long watch mode's play button shows each step: time to read a round's line."""
+
+
+@router.get("/{season_id:id}/battles/{number:id}/watch", response_class=HTMLResponse)
+def watch_page(
+    request: Request, season_id: int, number: int, conquest: Service,
+    step: Annotated[int, Query(ge=0, le=WATCH_LAST_STEP), Digits] = 0,
+) -> Response:
+    """One battle played out a step at a time: the script steps over the whole episode the
+    page holds; without it each step is its own address (`?step=N`), kept like the others."""
+    return _kept(request, conquest, season_id,
+                 lambda: _watch(request, conquest, season_id, number, step), step)
+
+
+def _watch(request: Request, conquest: ConquestService, season_id: int, number: int,
+           step: int) -> Response:
+    snap = conquest.catalog.snapshot(season_id)
+    if not 1 <= number <= len(snap.history):
+        raise LookupError(f"battle {number} has not been fought")
+    return _page(request, "watch.html", season=views.season_ref(snap),
+                 episode=episode_views.episode(snap, number), step=step,
+                 last=WATCH_LAST_STEP, pace=WATCH_PACE_MS)
 
 
 def _card(
