@@ -19,7 +19,8 @@ from fairfight.clash import tables as t
 from fairfight.clash.knowledge import observation_levels
 from fairfight.clash.world import Board, World
 
-__all__ = ["SENTENCES", "UNSEEN", "NameBook", "describe", "name_book", "names_seen", "order_words"]
+__all__ = ["SENTENCES", "UNSEEN", "NameBook", "Wording", "describe", "name_book", "names_seen",
+           "order_words"]
 
 UNSEEN = "an unseen unit"
 """How a reader calls a unit it has never seen."""

@@ -33,7 +33,7 @@ from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.clash.caps import MAX_TURNS, check_orders_work
 from fairfight.web.clash.games import PlayedTurn
 
-__all__ = ["ClashService", "Game", "MODES", "WORLDS_BYTES", "world_bytes"]
+__all__ = ["ClashService", "Game", "MODES", "NAMES_BYTES", "WORLDS_BYTES", "world_bytes"]
 
 NAMES_BYTES = 2 * 1024 * 1024
 """Bytes of known names kept per process (a side's names at one turn weigh a few KB)."""
