@@ -65,6 +65,10 @@ def test_the_home_reads_on_a_phone(browser: Any, served: tuple[str, Any]) -> Non
     waiting = httpx.get(f"{base}/api/seasons/1").json()["waiting_rebellions"]
     names = {code: httpx.get(f"{base}/api/seasons/1/factions/{code}").json()["name"]
              for code in waiting}
+    standings = [row for row in httpx.get(f"{base}/api/seasons/1/standings").json()
+                 if row["standing"]]
+    odds = {line["faction"]: line["title_text"]
+            for line in httpx.get(f"{base}/api/seasons/1/forecast").json()["factions"]}
     for label, width in (("phone", PHONE), ("desktop", DESKTOP)):
         page = _page(browser, width, 900)
         visit(page, f"{base}/conquest/1")
@@ -74,15 +78,21 @@ def test_the_home_reads_on_a_phone(browser: Any, served: tuple[str, Any]) -> Non
         if width == PHONE:
             assert height <= MOST_HEIGHT, height
         # What is next comes first; the rebellion by name, its code beside it.
-        order = page.evaluate("[...document.querySelectorAll('main > section[id], main > details[id]')]"
-                              ".map(e => e.id)")
+        order = page.evaluate("[...document.querySelectorAll('main > section[id],"
+                              " main > details[id]')].map(e => e.id)")
         assert order[:3] == ["season-header", "latest", "leaders"], order
         assert order[-1] == "check-season", order
         rising = page.locator("#waiting-rebellions li").all_inner_texts()
-        assert [text.split(" ")[0] for text in rising] == [names[c].split(" ")[0] for c in waiting]
-        assert all(names[c] in text and c in text for c, text in zip(waiting, rising, strict=True))
-        assert 1 <= page.locator("#leaders li").count() <= 10
-        assert "%" in page.locator("#leaders li").first.inner_text()
+        assert len(rising) == len(waiting) >= 1
+        for code, text in zip(waiting, rising, strict=True):
+            assert text.startswith(f"{names[code]} {code} rises against "), text
+        leaders = page.locator("#leaders li")
+        assert leaders.count() == 10
+        first = leaders.first.get_attribute("data-faction")
+        assert first == standings[0]["faction"]
+        assert f"title {odds[first]} " in leaders.first.inner_text()
+        waits = page.locator("#season-odds-chart-waits").inner_text()
+        assert "history starts after the first battle" in waits  # one kept forecast so far
         assert not page.locator("#commitment").is_visible()  # folded until asked
         page.locator("#check-season > summary").click()
         assert page.locator("#commitment").is_visible()
@@ -129,5 +139,6 @@ def test_the_overlay_options_are_checked(served: tuple[str, Any]) -> None:
         refused = httpx.get(f"{base}/conquest/1/overlay?{query}")
         assert refused.status_code == 422 and field in refused.text, query
     first = httpx.get(f"{base}/conquest/1/overlay")
-    again = httpx.get(f"{base}/conquest/1/overlay", headers={"If-None-Match": first.headers["etag"]})
+    again = httpx.get(f"{base}/conquest/1/overlay",
+                      headers={"If-None-Match": first.headers["etag"]})
     assert again.status_code == 304
