@@ -2,7 +2,8 @@
 
 The demo season with title odds on: at 390 px the home is at most 5,000 px tall and no wider
 than the phone (at 1280 px no wider than the desktop); what is next comes first, the waiting
-rebellion named in words, the proof material folded at the bottom. The overlay fills a
+rebellion named in words, the proof material folded at the bottom; an episode's long exact
+chances, unfolded, stay within the phone's width. The overlay fills a
 1920×1080 or 1280×720 browser source without scrollbars on a transparent page, and shows a
 battle the operator airs while it is open, and passes axe-core (the home is read by axe-core
 at both widths in tests/web/test_accessibility.py). Screenshots go to
@@ -99,6 +100,14 @@ def test_the_home_reads_on_a_phone(browser: Any, served: tuple[str, Any]) -> Non
         assert page.evaluate("document.documentElement.scrollWidth") <= width, label
         page.locator("#check-season > summary").click()
         _shot(page, f"season-home-{label}", full_page=True)
+        if width == PHONE:  # an episode's 90-digit exact chances, unfolded, stay on screen
+            visit(page, f"{base}/conquest/1/battles/2")
+            folds = page.locator("#exact-odds details.exact-fold")
+            assert folds.count() == 2
+            for index in range(2):
+                folds.nth(index).locator("summary").click()
+            assert len(folds.first.locator(".exact-value").inner_text()) > 60
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.context.close()
 
 
