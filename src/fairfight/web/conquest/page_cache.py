@@ -2,8 +2,9 @@
 
 A show's pages are read by its whole audience in the minutes after an episode airs, and
 between two changes of a season every visitor sees the same bytes. So the public pages (season
-home, episode list, episode, faction card, verify, embed) are kept here as rendered bytes,
-keyed by the route's path, the season's version and the few other facts a page shows:
+home, episode list, episode, faction card, verify, embed, stream overlay) are kept here as
+rendered bytes, keyed by the route's path, the season's version and the few other facts a
+page shows:
 
 - the season's `Version` (battles, last ledger seq, beacon, reveal), read fresh from the
   database on every request (`SeasonStore.version`, in one read transaction with the schedule

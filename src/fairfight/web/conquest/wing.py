@@ -19,6 +19,7 @@ from fairfight.web.conquest.routes import (
     map_shapes,
     my_contributions,
     operator,
+    overlay,
     pages,
     schedule,
     share,
@@ -29,7 +30,8 @@ from fairfight.web.wing import mount_routes
 
 __all__ = ["ROUTE_MODULES", "front_page", "register"]
 
-ROUTE_MODULES = (api, map_shapes, my_contributions, operator, pages, schedule, share, write)
+ROUTE_MODULES = (api, map_shapes, my_contributions, operator, overlay, pages, schedule, share,
+                 write)
 """Mounted in this order (their names' order, as the site mounted them before)."""
 
 
