@@ -240,6 +240,9 @@ def record_contributions(
         keys=SeasonStore.claimed_keys(session, keys) if keys else {},
         refunds=SeasonStore.refunds_for(session, payments) if payments else {},
     )
+    # Every faction's entries dated to the next battle in one query, not one per faction.
+    batch.due = SeasonStore.ledger_due_by_faction(
+        session, batch.board["next_battle"], (r.faction for r in requests))
     outcomes: list[LedgerOutcome] = []
     # The new rows are flushed together at the commit: no query in the loop needs them
     # (each faction's due entries are read before this batch adds any of its rows).
