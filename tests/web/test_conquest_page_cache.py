@@ -204,3 +204,33 @@ def test_words_are_the_same_from_the_kept_figures() -> None:
     assert in_words(Fraction(1)) == "certain"
     assert in_words(Fraction(1), True) != "certain"
     assert in_words(Fraction(1)) == "certain"
+
+
+def test_a_kept_page_is_answered_without_a_query_until_something_is_committed(
+    client: TestClient, season_file: Path,
+) -> None:
+    """Between two commits to the season file, a kept page is served from memory (no read
+    transaction, no render); a commit from another connection (here the command line) is
+    seen on the very next request."""
+    conquest = client.app.state.conquest  # type: ignore[attr-defined]
+    first = client.get("/conquest/1", headers=HTML)
+    card = client.get("/conquest/1/factions/" + _open_pool(season_file), headers=HTML)
+    reads: list[int] = []
+    plain_read = conquest.catalog.read
+
+    def counted(season_id: int) -> object:
+        reads.append(season_id)
+        return plain_read(season_id)
+
+    conquest.catalog.read = counted
+    again = [client.get("/conquest/1", headers=HTML) for _ in range(3)]
+    cards = [client.get(card.url.path, headers=HTML) for _ in range(2)]
+    assert reads == [] and _rendered(client) == 2
+    assert all(page.content == first.content for page in again)
+    assert all(page.headers["etag"] == first.headers["etag"] for page in again)
+    assert len({page.text for page in [card, *cards]}) == 3  # each its own form key
+    assert all(page.headers["cache-control"] == "no-store" for page in cards)
+    season.contribute(season_file, _open_pool(season_file), 5)
+    after = client.get("/conquest/1", headers=HTML)
+    assert reads and after.headers["etag"] != first.headers["etag"]
+    assert _rendered(client) == 3

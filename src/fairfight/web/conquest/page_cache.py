@@ -53,7 +53,10 @@ __all__ = [
     "PERSONAL_CACHE_CONTROL",
     "PUBLIC_CACHE_CONTROL",
     "CachedPage",
+    "FrontEntry",
     "PageCache",
+    "personal_answer",
+    "public_answer",
     "season_mark",
 ]
 
@@ -91,10 +94,7 @@ def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashab
     LookupError for a season the database does not hold, as the page itself would raise)."""
     catalog = conquest.catalog
     own = request.path_params.get("season_id") == season_id
-    with catalog.read(season_id) as session:  # one transaction: the cost of a kept page
-        version = SeasonStore.version(session)
-        stored = read_schedule(session) if own else None
-        kept = history_version(session) if conquest.forecasts.enabled else None
+    version, stored, kept = _stored_mark(conquest, season_id, own)
     if own:  # the season's own countdown, as `countdown_of_request` reads it
         snap = catalog.snapshot_at(season_id, version)
         countdown = None if stored is None else conquest.airing.countdown_of(snap, stored)
@@ -104,6 +104,25 @@ def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashab
         sorted(countdown.model_dump(exclude={"seconds"}).items()))
     return (version, shown, conquest.forecasts.page_mark(season_id, kept),
             public_base(request), conquest.payments_only)
+
+
+def _stored_mark(conquest: Any, season_id: int, own: bool) -> tuple[Any, Any, Any]:
+    """The season's version, its stored schedule (own pages) and the kept odds' version,
+    read in one transaction; on a season file, read again only once something was committed
+    since the last read (`SeasonDatabase.changes`), so a kept page costs no query."""
+    catalog = conquest.catalog
+    changes = catalog.database.changes()
+    marks: dict[tuple[int, bool], tuple[int, tuple[Any, Any, Any]]] = conquest.pages.marks
+    if changes is not None:
+        known = marks.get((season_id, own))
+        if known is not None and known[0] == changes:
+            return known[1]
+    with catalog.read(season_id) as session:  # one transaction
+        read = (SeasonStore.version(session), read_schedule(session) if own else None,
+                history_version(session) if conquest.forecasts.enabled else None)
+    if changes is not None:  # read after `changes`: never older than what that number saw
+        marks[(season_id, own)] = (changes, read)
+    return read
 
 
 def _matches(request: Request, etag: str) -> bool:
@@ -123,6 +142,12 @@ class PageCache:
             max_bytes, _weight)
         self.rendered = 0
         """Pages rendered for the cache so far (for tests and the curious)."""
+        self.marks: dict[tuple[int, bool], tuple[int, tuple[Any, Any, Any]]] = {}
+        """The last stored mark read per (season, own page), with the season file's change
+        number it was read after (`_stored_mark`)."""
+        self.front: dict[str, FrontEntry] = {}
+        """Paths whose page a route has kept, by path: what `page_front` needs to find the
+        kept page again without routing (one entry per path, so bounded by the routes)."""
 
     def page(self, key: tuple[Hashable, ...], render: Callable[[], Response]) -> \
             CachedPage | Response:
@@ -148,10 +173,7 @@ class PageCache:
         found = self.page(key, render)
         if isinstance(found, Response):
             return found
-        headers = {"ETag": found.etag, "Cache-Control": PUBLIC_CACHE_CONTROL}
-        if _matches(request, found.etag):
-            return Response(status_code=304, headers=headers)
-        return Response(found.body, headers=headers, media_type=found.media_type)
+        return public_answer(request, found)
 
     def serve_personal(self, key: tuple[Hashable, ...], render: Callable[[], Response],
                        fill: Callable[[bytes], bytes]) -> Response:
@@ -162,5 +184,43 @@ class PageCache:
             found.body = fill(bytes(found.body))
             found.headers["content-length"] = str(len(found.body))
             return found
-        return Response(fill(found.body), media_type=found.media_type,
-                        headers={"Cache-Control": PERSONAL_CACHE_CONTROL})
+        return personal_answer(found, fill)
+
+    def remember(self, request: Request, season_id: int, prefix: tuple[Hashable, ...],
+                 fill: Callable[[bytes], bytes] | None = None) -> None:
+        """Note that the page at this request's path is kept under `prefix` and the season's
+        mark, so `page_front` can answer the next plain GET of it before routing. Only a GET
+        without a query string of a season's own page is noted: its path alone says which
+        route, season and key answer it."""
+        if (request.method == "GET" and not request.scope.get("query_string")
+                and request.path_params.get("season_id") == season_id):
+            self.front[request.url.path] = FrontEntry(
+                season_id, prefix, dict(request.path_params), request.scope.get("route"), fill)
+
+
+@dataclass(frozen=True, slots=True)
+class FrontEntry:
+    """How to find a path's kept page without routing: its season, the key's first part,
+    the route's path parameters and the route itself (for the metrics' route label), and
+    for the faction card the filling of the visitor's own form key."""
+
+    season_id: int
+    prefix: tuple[Hashable, ...]
+    path_params: dict[str, Any]
+    route: Any
+    fill: Callable[[bytes], bytes] | None
+
+
+def public_answer(request: Request, found: CachedPage) -> Response:
+    """A kept public page as sent: its tag and `Cache-Control`, or `304` when the client
+    already has these bytes."""
+    headers = {"ETag": found.etag, "Cache-Control": PUBLIC_CACHE_CONTROL}
+    if _matches(request, found.etag):
+        return Response(status_code=304, headers=headers)
+    return Response(found.body, headers=headers, media_type=found.media_type)
+
+
+def personal_answer(found: CachedPage, fill: Callable[[bytes], bytes]) -> Response:
+    """A kept page with the visitor's own part filled in, kept by no one."""
+    return Response(fill(found.body), media_type=found.media_type,
+                    headers={"Cache-Control": PERSONAL_CACHE_CONTROL})

@@ -122,5 +122,8 @@ def embed_season(request: Request, season_id: int, conquest: Service) -> Respons
             {"season": season, "rows": season.standings[:EMBED_ROWS], "latest": latest,
              "home": season_url(season_id)},
         )
-    key = (request.url.path, *season_mark(request, conquest, season_id))
-    return conquest.pages.serve(request, key, render)
+    prefix = (request.url.path,)
+    answer = conquest.pages.serve(request, (*prefix, *season_mark(request, conquest, season_id)),
+                                  render)
+    conquest.pages.remember(request, season_id, prefix)
+    return answer
