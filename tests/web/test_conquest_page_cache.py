@@ -4,7 +4,9 @@ shared, and a client holding the page gets a 304."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -178,6 +180,25 @@ def test_only_a_200_is_kept() -> None:
     assert cache.serve(_request(), ("/",), lambda: next(answers)).status_code == 404
     assert cache.serve(_request(), ("/",), lambda: next(answers)).body == b"here"
     assert len(cache.kept) == 1
+
+
+def test_visitors_missing_the_same_page_together_wait_for_one_render() -> None:
+    cache = PageCache()
+    started, finish = threading.Event(), threading.Event()
+
+    def render() -> Response:
+        started.set()
+        finish.wait(10)
+        return HTMLResponse("<p>new version</p>")
+
+    with ThreadPoolExecutor(4) as visitors:
+        first = visitors.submit(cache.page, ("/", 2), render)
+        assert started.wait(10)
+        others = [visitors.submit(cache.page, ("/", 2), render) for _ in range(3)]
+        finish.set()
+        pages = [first.result(10), *(other.result(10) for other in others)]
+    assert cache.rendered == 1
+    assert all(page is pages[0] for page in pages)
 
 
 def test_templates_are_compiled_once_unless_reload_is_asked(season_file: Path) -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -140,6 +141,11 @@ class PageCache:
     def __init__(self, max_bytes: int = PAGES_BYTES) -> None:
         self.kept: ByteCappedCache[tuple[Hashable, ...], CachedPage] = ByteCappedCache(
             max_bytes, _weight)
+        self._guard = threading.Lock()
+        self._turns: dict[tuple[Hashable, ...], threading.Lock] = {}
+        """A lock per page being rendered: requests that miss the same page together wait
+        for one render instead of each rendering it (after a change, the whole audience asks
+        for the new page at once)."""
         self.rendered = 0
         """Pages rendered for the cache so far (for tests and the curious)."""
         self.marks: dict[tuple[int, bool], tuple[int, tuple[Any, Any, Any]]] = {}
@@ -156,6 +162,21 @@ class PageCache:
         found = self.kept.get(key)
         if found is not None:
             return found
+        with self._guard:
+            turn = self._turns.setdefault(key, threading.Lock())
+        try:
+            with turn:  # one render per key at a time: the crowd after a change waits for it
+                found = self.kept.get(key)
+                if found is not None:
+                    return found
+                return self._render(key, render)
+        finally:
+            with self._guard:
+                if self._turns.get(key) is turn:
+                    del self._turns[key]
+
+    def _render(self, key: tuple[Hashable, ...], render: Callable[[], Response]) -> \
+            CachedPage | Response:
         response = render()
         self.rendered += 1
         if response.status_code != 200 or "set-cookie" in response.headers:
