@@ -31,10 +31,11 @@ behind a cache").
 from __future__ import annotations
 
 import hashlib
+import itertools
 import secrets
 import threading
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import Request
@@ -135,6 +136,16 @@ def _matches(request: Request, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+@dataclass(slots=True)
+class _Turn:
+    """The render of one page, one request at a time; `last` the page the latest render
+    made, with the stamp taken before it read the page's key."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    users: int = 0
+    last: tuple[int, CachedPage] | None = None
+
+
 class PageCache:
     """Rendered pages of one worker, capped by bytes, shared by all its requests."""
 
@@ -142,7 +153,8 @@ class PageCache:
         self.kept: ByteCappedCache[tuple[Hashable, ...], CachedPage] = ByteCappedCache(
             max_bytes, _weight)
         self._guard = threading.Lock()
-        self._turns: dict[tuple[Hashable, ...], threading.Lock] = {}
+        self._stamps = itertools.count()
+        self._turns: dict[tuple[Hashable, ...], _Turn] = {}
         """A lock per page being rendered: requests that miss the same page together wait
         for one render instead of each rendering it (after a change, the whole audience asks
         for the new page at once)."""
@@ -155,25 +167,43 @@ class PageCache:
         """Paths whose page a route has kept, by path: what `page_front` needs to find the
         kept page again without routing (one entry per path, so bounded by the routes)."""
 
-    def page(self, key: tuple[Hashable, ...], render: Callable[[], Response]) -> \
+    def page(self, key: tuple[Hashable, ...], render: Callable[[], Response],
+             newest: Callable[[], tuple[Hashable, ...]] | None = None) -> \
             CachedPage | Response:
         """The kept page for `key`, rendering and keeping it when missing; a response that
-        must not be shared (not a 200, or one setting a cookie) is returned as it is."""
+        must not be shared (not a 200, or one setting a cookie) is returned as it is.
+
+        One render per page at a time: requests that miss it together wait for that render,
+        and are answered with it when it read its key after they read theirs (so it is as
+        new as theirs or newer). With `newest` (the page's key read again), the turn is the
+        page's path, `key[0]`, whatever the version: the request whose turn comes reads the
+        key again and renders the page as it is now. However often the season changes, a
+        page is then rendered at most once at a time, and a crowd waits for one render.
+        """
         found = self.kept.get(key)
         if found is not None:
             return found
+        asked = next(self._stamps)  # taken after `key` was read
+        name = key if newest is None else key[:1]
         with self._guard:
-            turn = self._turns.setdefault(key, threading.Lock())
+            turn = self._turns.setdefault(name, _Turn())
+            turn.users += 1
         try:
-            with turn:  # one render per key at a time: the crowd after a change waits for it
-                found = self.kept.get(key)
-                if found is not None:
-                    return found
-                return self._render(key, render)
+            with turn.lock:
+                if turn.last is not None and turn.last[0] > asked:
+                    return turn.last[1]  # read after this request's key: as new or newer
+                started = next(self._stamps)
+                if newest is not None:
+                    key = newest()
+                made = self.kept.get(key) or self._render(key, render)
+                if isinstance(made, CachedPage):
+                    turn.last = (started, made)
+                return made
         finally:
             with self._guard:
-                if self._turns.get(key) is turn:
-                    del self._turns[key]
+                turn.users -= 1
+                if turn.users == 0:
+                    del self._turns[name]
 
     def _render(self, key: tuple[Hashable, ...], render: Callable[[], Response]) -> \
             CachedPage | Response:
@@ -189,18 +219,20 @@ class PageCache:
         return made
 
     def serve(self, request: Request, key: tuple[Hashable, ...],
-              render: Callable[[], Response]) -> Response:
+              render: Callable[[], Response],
+              newest: Callable[[], tuple[Hashable, ...]] | None = None) -> Response:
         """A public page: from the cache, with its tag, or `304` when the client has it."""
-        found = self.page(key, render)
+        found = self.page(key, render, newest)
         if isinstance(found, Response):
             return found
         return public_answer(request, found)
 
     def serve_personal(self, key: tuple[Hashable, ...], render: Callable[[], Response],
-                       fill: Callable[[bytes], bytes]) -> Response:
+                       fill: Callable[[bytes], bytes],
+                       newest: Callable[[], tuple[Hashable, ...]] | None = None) -> Response:
         """A kept page with a visitor's own part filled in per response: never tagged, never
         kept by a proxy or browser."""
-        found = self.page(key, render)
+        found = self.page(key, render, newest)
         if isinstance(found, Response):
             found.body = fill(bytes(found.body))
             found.headers["content-length"] = str(len(found.body))

@@ -68,8 +68,11 @@ def _kept(request: Request, conquest: ConquestService, season_id: int,
           render: Callable[[], Response], *extra: Hashable) -> Response:
     """A public season page from the worker's page cache (rendered once per version)."""
     prefix = (request.url.path, *extra)
-    answer = conquest.pages.serve(request, (*prefix, *season_mark(request, conquest, season_id)),
-                                  render)
+
+    def newest() -> tuple[Hashable, ...]:
+        return (*prefix, *season_mark(request, conquest, season_id))
+
+    answer = conquest.pages.serve(request, newest(), render, newest)
     conquest.pages.remember(request, season_id, prefix)
     return answer
 
@@ -174,10 +177,13 @@ def faction_page(
     if added is not None:  # the visitor's own receipt: rendered for them alone
         return _card(request, conquest, season_id, code, added=added)
     prefix = (request.url.path,)
+
+    def newest() -> tuple[Hashable, ...]:
+        return (*prefix, *season_mark(request, conquest, season_id))
+
     answer = conquest.pages.serve_personal(
-        (*prefix, *season_mark(request, conquest, season_id)),
-        lambda: _card(request, conquest, season_id, code, form_key=FORM_KEY_PLACEHOLDER),
-        _fresh_form_key)
+        newest(), lambda: _card(request, conquest, season_id, code,
+                                form_key=FORM_KEY_PLACEHOLDER), _fresh_form_key, newest)
     conquest.pages.remember(request, season_id, prefix, _fresh_form_key)
     return answer
 
