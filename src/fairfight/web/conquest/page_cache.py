@@ -247,7 +247,7 @@ class PageCache:
         route, season and key answer it."""
         if (request.method == "GET" and not request.scope.get("query_string")
                 and request.path_params.get("season_id") == season_id):
-            self.front[request.url.path] = FrontEntry(
+            self.front[request.scope["path"]] = FrontEntry(
                 season_id, prefix, dict(request.path_params), request.scope.get("route"), fill)
 
 
