@@ -139,9 +139,13 @@ def _matches(request: Request, etag: str) -> bool:
 @dataclass(slots=True)
 class _Turn:
     """The render of one page, one request at a time; `last` the page the latest render
-    made, with the stamp taken before it read the page's key."""
+    made, with the stamp taken before it read the page's key. Waiters are woken together
+    when a render ends, so none waits behind renders that started after it asked (a lock
+    handed from thread to thread is not fair, and a crowd could starve one request)."""
 
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    """Held to look at the turn; notified when a render ends."""
+    rendering: bool = False
     users: int = 0
     last: tuple[int, CachedPage] | None = None
 
@@ -189,16 +193,25 @@ class PageCache:
             turn = self._turns.setdefault(name, _Turn())
             turn.users += 1
         try:
-            with turn.lock:
-                if turn.last is not None and turn.last[0] > asked:
-                    return turn.last[1]  # read after this request's key: as new or newer
-                started = next(self._stamps)
+            with turn.changed:
+                while turn.rendering:  # a waiter is answered by the first render after it
+                    turn.changed.wait()
+                    if turn.last is not None and turn.last[0] > asked:
+                        return turn.last[1]  # read after this request's key: as new or newer
+                turn.rendering = True
+            made: CachedPage | Response | None = None
+            started = next(self._stamps)
+            try:
                 if newest is not None:
                     key = newest()
                 made = self.kept.get(key) or self._render(key, render)
-                if isinstance(made, CachedPage):
-                    turn.last = (started, made)
-                return made
+            finally:
+                with turn.changed:
+                    turn.rendering = False
+                    if isinstance(made, CachedPage):
+                        turn.last = (started, made)
+                    turn.changed.notify_all()
+            return made
         finally:
             with self._guard:
                 turn.users -= 1
