@@ -70,8 +70,14 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
 def _kept(request: Request, conquest: ConquestService, season_id: int,
           render: Callable[[], Response], *extra: Hashable) -> Response:
     """A public season page from the worker's page cache (rendered once per version)."""
-    key = (request.url.path, *extra, *season_mark(request, conquest, season_id))
-    return conquest.pages.serve(request, key, render)
+    prefix = (request.url.path, *extra)
+
+    def newest() -> tuple[Hashable, ...]:
+        return (*prefix, *season_mark(request, conquest, season_id))
+
+    answer = conquest.pages.serve(request, newest(), render, newest)
+    conquest.pages.remember(request, season_id, prefix)
+    return answer
 
 
 @router.get("", response_class=HTMLResponse)
@@ -200,11 +206,21 @@ def faction_page(
     card is kept once per version with a placeholder where the key goes)."""
     if added is not None:  # the visitor's own receipt: rendered for them alone
         return _card(request, conquest, season_id, code, added=added)
-    key = (request.url.path, *season_mark(request, conquest, season_id))
-    placeholder = FORM_KEY_PLACEHOLDER.encode()
-    return conquest.pages.serve_personal(
-        key, lambda: _card(request, conquest, season_id, code, form_key=FORM_KEY_PLACEHOLDER),
-        lambda body: body.replace(placeholder, secrets.token_urlsafe(18).encode()))
+    prefix = (request.url.path,)
+
+    def newest() -> tuple[Hashable, ...]:
+        return (*prefix, *season_mark(request, conquest, season_id))
+
+    answer = conquest.pages.serve_personal(
+        newest(), lambda: _card(request, conquest, season_id, code,
+                                form_key=FORM_KEY_PLACEHOLDER), _fresh_form_key, newest)
+    conquest.pages.remember(request, season_id, prefix, _fresh_form_key)
+    return answer
+
+
+def _fresh_form_key(body: bytes) -> bytes:
+    """A kept card with a form key of its own in place of the placeholder."""
+    return body.replace(FORM_KEY_PLACEHOLDER.encode(), secrets.token_urlsafe(18).encode())
 
 
 @router.get("/{season_id:id}/factions/{code}/pool-effect", response_class=HTMLResponse)
