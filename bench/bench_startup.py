@@ -1,5 +1,5 @@
 """start-up: `fairfight --help` and `fairfight <ruleset> --help` against a minimal typer app
-printing its help, each the best of several fresh interpreter runs (target: within 2x)."""
+printing its help, each the best of several fresh interpreter runs (target: within 1.5x)."""
 
 from __future__ import annotations
 
