@@ -25,6 +25,7 @@ from fairfight.conquest.forecast.kernel_bits import (
     ONE,
     below,
     clear,
+    copy_into,
     has_bit,
     lowest,
     popcount,
@@ -106,6 +107,8 @@ if [tables.COUNTERS[kind] for kind in tables.COUNTER_CIRCLE] != [
     *tables.COUNTER_CIRCLE[1:], tables.COUNTER_CIRCLE[0]
 ] or list(tables.CATEGORY_TYPES.values()) != list(tables.COUNTER_CIRCLE):
     raise ValueError("the kernel counts a type's counter as the next special round the circle")
+if (_ROUNDS, _ROUNDS_TO_WIN) != (5, 3):
+    raise ValueError("the kernel's battle chance is written for three wins of five rounds")
 
 
 
@@ -182,17 +185,18 @@ def _round_chance(a: float, d: float) -> Any:
 
 @numba.njit(cache=True, inline="always")
 def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int,
-            draws: Any, offset: int, dist: Any) -> tuple[int, float]:
+            draws: Any, offset: int) -> tuple[int, float]:
     """Rounds won by the attacker with the battle's round draws, and its battle chance.
 
-    `dist` is scratch space for the wins distribution (one more slot than there are rounds).
-    Only the special rounds differ from the plain chance, which is computed once; after
-    round c at most c + 1 wins are possible, so the slots above are never read, and the new
-    top slot is written as 0 * r + dist[c] * p is: dist[c] * p (the same floats as updating
-    every slot of a zeroed distribution).
+    Only the special rounds differ from the plain chance, which is computed once. The wins
+    distribution is six locals, not an array: compiled code keeps them in registers, where
+    an array is stored and loaded again around every draw it reads (the compiler cannot tell
+    the two apart). Every slot is updated each round, as in the rules; a slot above the
+    rounds played so far holds 0, and 0 * r + x * p is the float x * p, so this is the
+    distribution, float for float, of updating only the slots a round can reach.
     """
     wins: Any = 0
-    dist[0] = 1.0
+    d0, d1, d2, d3, d4, d5 = 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
     plain = _round_chance(a_strength, d_strength)
     for category in range(_ROUNDS):
         q = plain
@@ -204,14 +208,13 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
                          < q)
         p = q / _ROUND_SCALE
         r = 1.0 - p
-        dist[category + 1] = dist[category] * p
-        for k in range(category, 0, -1):
-            dist[k] = dist[k] * r + dist[k - 1] * p
-        dist[0] = dist[0] * r
-    chance = 0.0
-    for k in range(_ROUNDS_TO_WIN, _ROUNDS + 1):
-        chance += dist[k]
-    return wins, chance
+        d5 = d5 * r + d4 * p
+        d4 = d4 * r + d3 * p
+        d3 = d3 * r + d2 * p
+        d2 = d2 * r + d1 * p
+        d1 = d1 * r + d0 * p
+        d0 = d0 * r
+    return wins, d3 + d4 + d5
 
 
 @numba.njit(cache=True)
@@ -382,7 +385,7 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
                  home_held: Any, settled: Any, live: Any, ring_owner: Any,
                  ring_full: Any, ring_part: Any, near: Any, degree: Any, able: Any,
                  touch: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
-                 state: Any, trace: Any, common: Any, dist: Any, power_people: Any,
+                 state: Any, trace: Any, common: Any, power_people: Any,
                  power_value: Any, eligible: int, waiting: int) -> int:
     """Play one season to its end in place; returns the number of the next battle.
     `eligible` and `waiting` are the starting board's factions able to attack and
@@ -423,8 +426,7 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
                                 rating[occupier], _HOME * counter_o,
                                 _decayed(morale[occupier], battle - 1 - stamp[occupier]))
             d_special = special[occupier] if home_held[occupier] else -1
-            wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset,
-                                   dist)
+            wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset)
             rebels_win = wins >= _ROUNDS_TO_WIN
             winner = rebel if rebels_win else occupier
             upset = (chance if rebels_win else 1.0 - chance) < _UPSET_BELOW
@@ -462,7 +464,7 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
                                 _decayed(morale[defender], battle - 1 - stamp[defender]))
             a_special = special[attacker] if home_held[attacker] else -1
             d_special = special[defender] if home_held[defender] else -1
-            wins, chance = _battle(a_force, d_force, a_special, d_special, draws, offset, dist)
+            wins, chance = _battle(a_force, d_force, a_special, d_special, draws, offset)
             if a_full and not d_full:
                 winner, upset = attacker, False
             elif d_full and not a_full:
@@ -550,24 +552,30 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
             set_bit(common, _SEA_BORDERS, k)
     no_trace = np.zeros((0, len(TRACE_FIELDS)), dtype=np.int64)
     draws = np.empty(_DRAWS, dtype=np.uint64)
-    dist = np.empty(_ROUNDS + 1, dtype=np.float64)
     state = np.empty(1, dtype=np.uint64)
     from_table = table.shape[0] > 0
-    tables_now = (held_shares.reshape(-1), ring_part.reshape(-1), near.reshape(-1),
-                  able.reshape(-1), touch.reshape(-1))
-    tables_then = (held_shares0.reshape(-1), ring_part0.reshape(-1), near0.reshape(-1),
-                   able0.reshape(-1), touch0.reshape(-1))
-    """The 2-d state as flat views, copied back as one run each."""
     for i in range(seasons):
-        owner[:], captured[:], standing[:] = owner0, captured0, standing0
-        morale[:], stamp[:], pool[:], pool_open[:] = morale0, stamp0, pool0, pool_open0
-        parent[:], size[:], held_people[:] = -1, size0, held_people0
-        home_held[:] = home_held0
-        settled[:], live[:] = settled0, live0
-        ring_owner[:], ring_full[:], degree[:] = ring_owner0, ring_full0, degree0
-        tables_now[0][:], tables_now[1][:] = tables_then[0], tables_then[1]
-        tables_now[2][:], tables_now[3][:] = tables_then[2], tables_then[3]
-        tables_now[4][:] = tables_then[4]
+        copy_into(owner, owner0)
+        copy_into(captured, captured0)
+        copy_into(standing, standing0)
+        copy_into(morale, morale0)
+        copy_into(stamp, stamp0)
+        copy_into(pool, pool0)
+        copy_into(pool_open, pool_open0)
+        copy_into(size, size0)
+        copy_into(held_people, held_people0)
+        copy_into(held_shares, held_shares0)
+        copy_into(home_held, home_held0)
+        copy_into(settled, settled0)
+        copy_into(live, live0)
+        copy_into(ring_owner, ring_owner0)
+        copy_into(ring_full, ring_full0)
+        copy_into(ring_part, ring_part0)
+        copy_into(near, near0)
+        copy_into(degree, degree0)
+        copy_into(able, able0)
+        copy_into(touch, touch0)
+        parent[:] = -1
         state[0] = season_start(key, first_season + i)
         row = table[i] if from_table else draws
         rows = trace[i] if trace.shape[0] > 0 else no_trace
@@ -576,7 +584,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
                            stamp, pool, pool_open, size, held_people, held_shares, home_held,
                            settled, live, ring_owner, ring_full, ring_part, near, degree,
                            able, touch, battle0,
-                           max_battles, row, from_table, state, rows, common, dist,
+                           max_battles, row, from_table, state, rows, common,
                            power_people, power_value, eligible0, waiting0)
         lengths[i] = end - battle0
         best, best_regions, best_power = -1, -1, -1.0
