@@ -84,7 +84,7 @@ def _copy_bytes(typingctx: Any, target: Any, source: Any) -> Any:
         into = context.make_array(signature.args[0])(context, builder, args[0])
         out_of = context.make_array(signature.args[1])(context, builder, args[1])
         width = context.get_abi_sizeof(context.get_data_type(signature.args[0].dtype))
-        cgutils.raw_memcpy(builder, into.data, out_of.data, into.nitems, width)
+        cgutils.raw_memcpy(builder, into.data, out_of.data, into.nitems, width)  # type: ignore[no-untyped-call]
         return context.get_dummy_value()
     if not (isinstance(target, types.Array) and isinstance(source, types.Array)
             and target.layout == source.layout == "C" and target.dtype == source.dtype
