@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from fairfight.conquest.forecast.kernel_bits import (
     ONE,
+    ZERO,
     below,
     clear,
     copy_into,
@@ -306,16 +307,23 @@ def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any
     `touch[f]` is the set of borders with an end in one of f's regions; a border in both
     sides' sets has one end in each, so their intersection is the list to draw from. Row 1
     of `common` is the set of sea borders: when the shared ones are all of one kind and no
-    trace is kept, the kind is known without finding the border.
+    trace is kept, the kind is known without finding the border, and a first pass asks only
+    that, with plain and/or (no count, no store): most pairs of sides share one kind only.
     """
+    if not tracing:
+        by_sea, by_land = ZERO, ZERO
+        for w in range(common.shape[1]):
+            shared = touch[attacker, w] & touch[defender, w]
+            by_sea |= shared & common[_SEA_BORDERS, w]
+            by_land |= shared & ~common[_SEA_BORDERS, w]
+        if by_sea == ZERO or by_land == ZERO:
+            return -1, by_sea != ZERO
     total, sea_total = 0, 0
     for w in range(common.shape[1]):
         shared = touch[attacker, w] & touch[defender, w]
         common[_SHARED_BORDERS, w] = shared
         total += popcount(shared)
         sea_total += popcount(shared & common[_SEA_BORDERS, w])
-    if not tracing and (sea_total == 0 or sea_total == total):
-        return -1, sea_total > 0
     chosen = select(common, _SHARED_BORDERS, below(total, x))
     return chosen, has_bit(common, _SEA_BORDERS, chosen)
 

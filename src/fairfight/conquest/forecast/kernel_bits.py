@@ -16,7 +16,7 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-__all__ = ["ONE", "below", "clear", "copy_into", "has_bit", "lowest", "popcount", "season_start",
+__all__ = ["ONE", "ZERO", "below", "clear", "copy_into", "has_bit", "lowest", "popcount", "season_start",
            "select", "set_bit", "splitmix", "splitmix_state"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -129,6 +129,7 @@ def below(n: int, x: Any) -> int:
 
 
 ONE = np.uint64(1)
+ZERO = np.uint64(0)
 
 
 @numba.njit(cache=True, inline="always")
