@@ -27,6 +27,7 @@ from fairfight.conquest.forecast.kernel_bits import (
     below,
     clear,
     copy_into,
+    count,
     has_bit,
     lowest,
     popcount,
@@ -219,10 +220,9 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
 
 
 @numba.njit(cache=True)
-def _link(near: Any, degree: Any, able: Any, touch: Any, owner: Any, border_a: Any,
-          border_b: Any) -> None:
-    """From scratch: each holder's set of neighbouring holders (`near`) and their number, the
-    set of holders able to attack (those with a neighbour), and the borders each touches."""
+def _link(near: Any, able: Any, touch: Any, owner: Any, border_a: Any, border_b: Any) -> None:
+    """From scratch: each holder's set of neighbouring holders (`near`), the set of holders
+    able to attack (those with a neighbour), and the borders each touches."""
     near[:, :] = 0
     able[:, :] = 0
     touch[:, :] = 0
@@ -234,10 +234,7 @@ def _link(near: Any, degree: Any, able: Any, touch: Any, owner: Any, border_a: A
             set_bit(near, x, y)
             set_bit(near, y, x)
     for x in range(near.shape[0]):
-        degree[x] = 0
-        for w in range(near.shape[1]):
-            degree[x] += popcount(near[x, w])
-        if degree[x] > 0:
+        if count(near, x) > 0:
             set_bit(able, 0, x)
 
 
@@ -287,12 +284,10 @@ def _holdings(battle: int, owner: Any, captured: Any, population: Any, share_par
 
 
 @numba.njit(cache=True)
-def _census(degree: Any, pool: Any, pool_open: Any, standing: Any) -> tuple[int, int]:
+def _census(able: Any, pool: Any, pool_open: Any, standing: Any) -> tuple[int, int]:
     """(factions able to attack, rebellions waiting), counted from scratch."""
-    eligible, waiting = 0, 0
-    for x in range(degree.shape[0]):
-        if degree[x] > 0:
-            eligible += 1
+    eligible, waiting = count(able, 0), 0
+    for x in range(pool.shape[0]):
         if pool[x] == _POOL_CAP and pool_open[x] and not standing[x]:
             waiting += 1
     return eligible, waiting
@@ -332,13 +327,18 @@ def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any
 def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
             standing: Any, morale: Any, size: Any, held_people: Any, held_shares: Any,
             settled: Any, live: Any, ring_owner: Any, ring_full: Any, ring_part: Any,
-            near: Any, degree: Any, able: Any, touch: Any) -> int:
+            near: Any, able: Any, touch: Any) -> int:
     """Every region of the loser moves to the winner [§5], as this battle's capture: the
     loser's sums become the ring slot of this battle, and the loser points to the winner
     (regions are relabelled only when a rebellion needs them). The loser's own rows of
     `near` and `touch` are left as they were: only standing factions' rows are read, and a
     rebellion that restores a faction builds them again. Returns the change in the number of
-    factions able to attack."""
+    factions able to attack.
+
+    The winner's neighbours become its own and the loser's, word by word; each of the
+    loser's neighbours trades the loser's bit for the winner's, setting it whether or not it
+    was there (as cheap as asking, and no branch). No count of neighbours is kept: only the
+    winner can be left without one, and a count is a few popcounts where one is needed."""
     slots = live[loser]
     while slots != 0:
         ring_owner[lowest(slots)] = -1
@@ -356,25 +356,20 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
     live[loser] = 0
     standing[loser], morale[loser] = False, 0
     for w in range(near.shape[1]):
+        near[winner, w] |= near[loser, w]
+    for w in range(near.shape[1]):
         word = near[loser, w]
         while word != 0:
             y = w * 64 + lowest(word)
             word &= word - ONE
             clear(near, y, loser)
-            if y == winner:
-                continue
-            if has_bit(near, winner, y):
-                degree[y] -= 1
-            else:
-                set_bit(near, winner, y)
-                set_bit(near, y, winner)
-                degree[winner] += 1
-    degree[winner] -= 1
-    degree[loser] = 0
+            set_bit(near, y, winner)
+    clear(near, winner, winner)
+    clear(near, winner, loser)
     for w in range(touch.shape[1]):
         touch[winner, w] |= touch[loser, w]
     clear(able, 0, loser)
-    if degree[winner] == 0:
+    if count(near, winner) == 0:
         clear(able, 0, winner)
         return -2
     return -1
@@ -391,7 +386,7 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
                  absorbed_at: Any, standing: Any, morale: Any, stamp: Any, pool: Any,
                  pool_open: Any, size: Any, held_people: Any, held_shares: Any,
                  home_held: Any, settled: Any, live: Any, ring_owner: Any,
-                 ring_full: Any, ring_part: Any, near: Any, degree: Any, able: Any,
+                 ring_full: Any, ring_part: Any, near: Any, able: Any,
                  touch: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
                  state: Any, trace: Any, common: Any, power_people: Any,
                  power_value: Any, eligible: int, waiting: int) -> int:
@@ -445,13 +440,13 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
                 _holdings(battle, owner, captured, population, share_part, size, held_people,
                           held_shares, home_held, settled, live, ring_owner, ring_full,
                           ring_part)
-                _link(near, degree, able, touch, owner, border_a, border_b)
-            eligible, waiting = _census(degree, pool, pool_open, standing)
+                _link(near, able, touch, owner, border_a, border_b)
+            eligible, waiting = _census(able, pool, pool_open, standing)
             attacker, defender, chosen = rebel, occupier, -1
         else:
             attacker = select(able, 0, below(eligible, draws[offset + _ATTACKER_DRAW]))
             defender = select(near, attacker,
-                              below(degree[attacker], draws[offset + _DEFENDER_DRAW]))
+                              below(count(near, attacker), draws[offset + _DEFENDER_DRAW]))
             chosen, by_sea = _shared_border(attacker, defender, draws[offset + _BORDER_DRAW],
                                             touch, common, tracing)
             a_pool = pool[attacker] if pool_open[attacker] else 0
@@ -487,7 +482,7 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             loser = defender if winner == attacker else attacker
             eligible += _absorb(winner, loser, battle, parent, absorbed_at, standing, morale,
                                 size, held_people, held_shares, settled, live, ring_owner,
-                                ring_full, ring_part, near, degree, able, touch)
+                                ring_full, ring_part, near, able, touch)
         gained = _MORALE_UPSET if upset else _MORALE_WIN
         morale[winner] = min(_MORALE_CAP,
                              _decayed(morale[winner], battle - stamp[winner]) + gained)
@@ -533,13 +528,12 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     ring_part0 = np.empty((_RING, _PARTIALS), dtype=np.int64)
     stamp0 = np.full(factions, battle0 - 1, dtype=np.int64)
     near0 = np.zeros((factions, words), dtype=np.uint64)
-    degree0 = np.zeros(factions, dtype=np.int64)
     able0 = np.zeros((1, words), dtype=np.uint64)
     touch0 = np.zeros((factions, (border_a.shape[0] + 63) // 64), dtype=np.uint64)
     _holdings(battle0, owner0, captured0, population, share_part, size0, held_people0,
               held_shares0, home_held0, settled0, live0, ring_owner0, ring_full0, ring_part0)
-    _link(near0, degree0, able0, touch0, owner0, border_a, border_b)
-    eligible0, waiting0 = _census(degree0, pool0, pool_open0, standing0)
+    _link(near0, able0, touch0, owner0, border_a, border_b)
+    eligible0, waiting0 = _census(able0, pool0, pool_open0, standing0)
     owner, captured = owner0.copy(), captured0.copy()
     standing, morale, stamp = standing0.copy(), morale0.copy(), stamp0.copy()
     pool, pool_open = pool0.copy(), pool_open0.copy()
@@ -548,7 +542,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     home_held = home_held0.copy()
     settled, live = settled0.copy(), live0.copy()
     ring_owner, ring_full, ring_part = ring_owner0.copy(), ring_full0.copy(), ring_part0.copy()
-    near, degree, able, touch = near0.copy(), degree0.copy(), able0.copy(), touch0.copy()
+    near, able, touch = near0.copy(), able0.copy(), touch0.copy()
     power_people = np.full((_LAST_POWER + 1, factions), -1, dtype=np.int64)
     power_value = np.zeros((_LAST_POWER + 1, factions), dtype=np.float64)
     for x in range(factions):
@@ -580,7 +574,6 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
         copy_into(ring_full, ring_full0)
         copy_into(ring_part, ring_part0)
         copy_into(near, near0)
-        copy_into(degree, degree0)
         copy_into(able, able0)
         copy_into(touch, touch0)
         parent[:] = -1
@@ -590,7 +583,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
         end = _play_season(population, rating, special, countered, border_a, border_b,
                            share_part, owner, captured, parent, absorbed_at, standing, morale,
                            stamp, pool, pool_open, size, held_people, held_shares, home_held,
-                           settled, live, ring_owner, ring_full, ring_part, near, degree,
+                           settled, live, ring_owner, ring_full, ring_part, near,
                            able, touch, battle0,
                            max_battles, row, from_table, state, rows, common,
                            power_people, power_value, eligible0, waiting0)

@@ -16,8 +16,8 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-__all__ = ["ONE", "ZERO", "below", "clear", "copy_into", "has_bit", "lowest", "popcount", "season_start",
-           "select", "set_bit", "splitmix", "splitmix_state"]
+__all__ = ["ONE", "ZERO", "below", "clear", "copy_into", "count", "has_bit", "lowest", "popcount",
+           "season_start", "select", "set_bit", "splitmix", "splitmix_state"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -183,6 +183,15 @@ def select(bits: Any, row: int, k: int) -> int:
             return w * 64 + _select_in_word(bits[row, w], k)
         k -= members
     return -1
+
+
+@numba.njit(cache=True, inline="always")
+def count(bits: Any, row: int) -> int:
+    """Members of row `row` of a table of bitsets."""
+    total = 0
+    for w in range(bits.shape[1]):
+        total += popcount(bits[row, w])
+    return total
 
 
 @numba.njit(cache=True, inline="always")
