@@ -113,8 +113,6 @@ if (_ROUNDS, _ROUNDS_TO_WIN) != (5, 3):
     raise ValueError("the kernel's battle chance is written for three wins of five rounds")
 
 
-
-
 @numba.njit(cache=True, inline="always")
 def _people(x: int, battle: int, settled: Any, live: Any, ring_owner: Any,
             ring_part: Any) -> Any:
@@ -335,10 +333,9 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
     rebellion that restores a faction builds them again. Returns the change in the number of
     factions able to attack.
 
-    The winner's neighbours become its own and the loser's, word by word; each of the
-    loser's neighbours trades the loser's bit for the winner's, setting it whether or not it
-    was there (as cheap as asking, and no branch). No count of neighbours is kept: only the
-    winner can be left without one, and a count is a few popcounts where one is needed."""
+    The winner's neighbours become its own and the loser's, word by word; each neighbour of
+    the loser trades its bit for the winner's (set whether or not it was there: no branch).
+    No neighbour count is kept: only the winner can be left without one."""
     slots = live[loser]
     while slots != 0:
         ring_owner[lowest(slots)] = -1
