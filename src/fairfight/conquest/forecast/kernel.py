@@ -419,12 +419,13 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             occupier = owner[rebel]
             counter_r = _COUNTER if countered[rebel] == special[occupier] else 1.0
             counter_o = _COUNTER if countered[occupier] == special[rebel] else 1.0
+            a_morale = np.int64(0)
+            d_morale = _decayed(morale[occupier], battle - 1 - stamp[occupier])
             a_force = _strength(_power(rebel, population[rebel], power_people, power_value),
-                                rating[rebel], counter_r, 0)
+                                rating[rebel], counter_r, a_morale)
             d_people = _people(occupier, battle, settled, live, ring_owner, ring_part)
             d_force = _strength(_power(occupier, d_people, power_people, power_value),
-                                rating[occupier], _HOME * counter_o,
-                                _decayed(morale[occupier], battle - 1 - stamp[occupier]))
+                                rating[occupier], _HOME * counter_o, d_morale)
             d_special = special[occupier] if home_held[occupier] else -1
             wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset)
             rebels_win = wins >= _ROUNDS_TO_WIN
@@ -456,12 +457,12 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             sea = _SEA if by_sea else 1.0
             a_people = _people(attacker, battle, settled, live, ring_owner, ring_part)
             d_people = _people(defender, battle, settled, live, ring_owner, ring_part)
+            a_morale = _decayed(morale[attacker], battle - 1 - stamp[attacker])
+            d_morale = _decayed(morale[defender], battle - 1 - stamp[defender])
             a_force = _strength(_power(attacker, a_people, power_people, power_value),
-                                rating[attacker], sea * counter_a * a_fan,
-                                _decayed(morale[attacker], battle - 1 - stamp[attacker]))
+                                rating[attacker], sea * counter_a * a_fan, a_morale)
             d_force = _strength(_power(defender, d_people, power_people, power_value),
-                                rating[defender], _HOME * counter_d * d_fan,
-                                _decayed(morale[defender], battle - 1 - stamp[defender]))
+                                rating[defender], _HOME * counter_d * d_fan, d_morale)
             a_special = special[attacker] if home_held[attacker] else -1
             d_special = special[defender] if home_held[defender] else -1
             wins, chance = _battle(a_force, d_force, a_special, d_special, draws, offset)
@@ -480,9 +481,9 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             eligible += _absorb(winner, loser, battle, parent, absorbed_at, standing, morale,
                                 size, held_people, held_shares, settled, live, ring_owner,
                                 ring_full, ring_part, near, able, touch)
-        gained = _MORALE_UPSET if upset else _MORALE_WIN
-        morale[winner] = min(_MORALE_CAP,
-                             _decayed(morale[winner], battle - stamp[winner]) + gained)
+        # The morale the battle read, decayed once more (no second look-up in the table).
+        kept = (a_morale if winner == attacker else d_morale) * _DECAY_TOP // _DECAY_BOTTOM
+        morale[winner] = min(_MORALE_CAP, kept + (_MORALE_UPSET if upset else _MORALE_WIN))
         stamp[winner] = battle
         if trace.shape[0] > played:
             trace[played, 0], trace[played, 1], trace[played, 2] = attacker, defender, winner
