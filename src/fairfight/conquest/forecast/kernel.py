@@ -419,7 +419,7 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             occupier = owner[rebel]
             counter_r = _COUNTER if countered[rebel] == special[occupier] else 1.0
             counter_o = _COUNTER if countered[occupier] == special[rebel] else 1.0
-            a_morale = np.int64(0)
+            a_morale = 0
             d_morale = _decayed(morale[occupier], battle - 1 - stamp[occupier])
             a_force = _strength(_power(rebel, population[rebel], power_people, power_value),
                                 rating[rebel], counter_r, a_morale)
