@@ -34,7 +34,8 @@ from fairfight.conquest.forecast.kernel_bits import (
     season_start,
     select,
     set_bit,
-    splitmix,
+    splitmix_next,
+    splitmix_output,
 )
 from fairfight.conquest.rules import tables
 
@@ -188,12 +189,10 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
             draws: Any, offset: int) -> tuple[int, float]:
     """Rounds won by the attacker with the battle's round draws, and its battle chance.
 
-    Only the special rounds differ from the plain chance, which is computed once. The wins
-    distribution is six locals, not an array: compiled code keeps them in registers, where
-    an array is stored and loaded again around every draw it reads (the compiler cannot tell
-    the two apart). Every slot is updated each round, as in the rules; a slot above the
-    rounds played so far holds 0, and 0 * r + x * p is the float x * p, so this is the
-    distribution, float for float, of updating only the slots a round can reach.
+    Only the special rounds differ from the plain chance, computed once. The wins
+    distribution is six locals kept in registers (an array would be stored and reloaded
+    around every draw read). A slot above the rounds played holds 0, and 0 * r + x * p is
+    the float x * p: float for float, the update of only the slots a round can reach.
     """
     wins: Any = 0
     d0, d1, d2, d3, d4, d5 = 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
@@ -333,9 +332,8 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
     rebellion that restores a faction builds them again. Returns the change in the number of
     factions able to attack.
 
-    The winner's neighbours become its own and the loser's, word by word; each neighbour of
-    the loser trades its bit for the winner's (set whether or not it was there: no branch).
-    No neighbour count is kept: only the winner can be left without one."""
+    The winner's neighbours become its own and the loser's, word by word; the loser's trade
+    its bit for the winner's (set whether or not it was there). No count of them is kept."""
     slots = live[loser]
     while slots != 0:
         ring_owner[lowest(slots)] = -1
@@ -398,6 +396,7 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
     factions = population.shape[0]
     tracing = trace.shape[0] > 0
     played = 0
+    position = state[0]
     while True:
         _fold(battle, settled, live, ring_owner, ring_full)
         rebel = -1
@@ -410,10 +409,11 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             return battle
         if from_table:
             offset = _DRAWS * played
-        else:
+        else:  # the generator's state in a local: a store to `draws` cannot alias it
             offset = 0
             for k in range(_DRAWS):
-                draws[k] = splitmix(state)
+                position = splitmix_next(position)
+                draws[k] = splitmix_output(position)
         if rebel >= 0:
             _settle_owners(owner, captured, parent, absorbed_at)
             occupier = owner[rebel]

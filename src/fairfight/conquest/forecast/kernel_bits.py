@@ -17,7 +17,8 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 __all__ = ["ONE", "ZERO", "below", "clear", "copy_into", "count", "has_bit", "lowest", "popcount",
-           "season_start", "select", "set_bit", "splitmix", "splitmix_state"]
+           "season_start", "select", "set_bit", "splitmix", "splitmix_next", "splitmix_output",
+           "splitmix_state"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -106,6 +107,18 @@ def splitmix(state: Any) -> Any:
     """The next splitmix64 output; `state` is a one-element uint64 array, advanced in place."""
     z = state[0] + _GOLDEN
     state[0] = z
+    return splitmix_output(z)
+
+
+@numba.njit(cache=True, inline="always")
+def splitmix_next(position: Any) -> Any:
+    """The generator state after `position` (a uint64 kept in a local, in a register)."""
+    return position + _GOLDEN
+
+
+@numba.njit(cache=True, inline="always")
+def splitmix_output(z: Any) -> Any:
+    """The splitmix64 output at state `z`."""
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
     return z ^ (z >> np.uint64(31))
