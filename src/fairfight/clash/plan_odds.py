@@ -32,6 +32,7 @@ from fairfight.clash.exchange import Outcome
 from fairfight.clash.invariants import every_draw
 from fairfight.clash.knowledge import check_player, knowledge_view
 from fairfight.clash.orders import AbandonAction, AssaultAction, MoveAction, TurnOrders, UnitOrders
+from fairfight.clash.plan_limits import GROUP_REACH, JOINT_LIMIT, MAX_PLAN_OUTCOMES
 from fairfight.clash.spec import ClashSpec
 from fairfight.clash.turn import _Cascade
 from fairfight.clash.world import Unit, World, chebyshev
@@ -49,23 +50,20 @@ __all__ = [
     "refusal_text",
 ]
 
-MAX_PLAN_OUTCOMES = 1200
-"""The most exchange outcomes (a state before an exchange times a distinct result of it) the
-count may visit; past it the plan is refused, never sampled."""
-GROUP_REACH = 3
-"""Orders whose tiles are all further apart than this share no unit: an exchange reads and
-changes tiles at most one step from its own, so two such orders cannot touch each other."""
-JOINT_LIMIT = 16
-"""The joint distribution of the objectives is given when it has at most this many rows."""
 ALL_DRAWS: tuple[int, ...] = tuple(range(t.DRAWS))
 """The draws of the game's die [CB-800]."""
 
 
 def refusal_text(needed: str) -> str:
     """The one-line refusal of a plan too large to count exactly."""
-    limit = MAX_PLAN_OUTCOMES
+    limit = _limit()
     return (f"plan odds: the plan needs {needed} exchange outcomes to count exactly, over "
             f"the limit of {limit:,}; order fewer assaults on the same tiles")
+
+
+def _limit() -> int:
+    """The limit in force (read at each use, so a test may lower it)."""
+    return MAX_PLAN_OUTCOMES
 
 
 class PlanTooLarge(Exception):
@@ -122,7 +120,7 @@ class _Count:
 
     def spend(self, n: int) -> None:
         self.outcomes += n
-        if self.outcomes > MAX_PLAN_OUTCOMES:
+        if self.outcomes > _limit():
             raise PlanTooLarge(self.outcomes)
 
 
@@ -258,7 +256,7 @@ class PlanOdds:
             "joint": None if self.joint is None else [
                 {"taken": [list(tile) for tile in tiles], **_chance("chance", p)}
                 for tiles, p in self.joint],
-            "groups": self.groups, "outcomes": self.outcomes, "limit": MAX_PLAN_OUTCOMES,
+            "groups": self.groups, "outcomes": self.outcomes, "limit": _limit(),
             "notes": list(self.notes), "refused": self.refused}
 
 
@@ -337,7 +335,7 @@ def plan_odds_in_view(view: World, player: str, orders: TurnOrders, *,
             counted.append((group, _count_group(world, player, places, group, given, count)))
     except PlanTooLarge:
         return PlanOdds(groups=len(groups), outcomes=count.outcomes, notes=tuple(notes),
-                        refused=refusal_text(f"more than {MAX_PLAN_OUTCOMES:,}"))
+                        refused=refusal_text(f"more than {_limit():,}"))
     objectives: list[ObjectiveOdds] = []
     alive = {u.id: Fraction(1) for u in world.units.values() if u.player == player}
     parts = []
