@@ -10,13 +10,13 @@ the class grouping over the full 1000 draws is checked on its own against every 
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from fairfight.clash import plan_odds as plan_odds_module
 from fairfight.clash import tables as t
 from fairfight.clash import turn as turn_module
 from fairfight.clash.engagement import AttackOrder, plan_clash
@@ -170,7 +170,8 @@ def test_the_classes_over_every_draw_match_resolution_at_each_draw() -> None:
 def test_a_plan_too_large_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """The siege in full needs thousands of outcomes; with the limit lowered to 50 (to keep
     the test cheap) it is refused, naming the limit."""
-    monkeypatch.setattr(plan_odds_module, "MAX_PLAN_OUTCOMES", 50)
+    module = importlib.import_module("fairfight.clash.plan_odds")   # the module, not the function
+    monkeypatch.setattr(module, "MAX_PLAN_OUTCOMES", 50)
     world = example_world("siege.yaml")
     world.rules = world.rules.model_copy(update={"fixed_draw": None})
     fire = {"stance": "hold", "priority": 1, "actions": [{"do": "bombard", "target": [2, 2]}]}

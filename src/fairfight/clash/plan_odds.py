@@ -177,7 +177,9 @@ def _footprint(world: World, unit: Unit, orders: UnitOrders) -> set[int]:
 
 
 def _groups(world: World, given: dict[str, UnitOrders]) -> list[set[str]]:
-    """The ordered units in groups that share no unit (union of orders within reach)."""
+    """The ordered units in groups that share no unit: orders within `GROUP_REACH` of each
+    other join, and an order that walks into or assaults a city joins every group, since
+    a city changing hands reaches any retreat's choice of tile."""
     width = world.board.width
     prints = {uid: _footprint(world, world.units[uid], o) for uid, o in given.items()
               if o.actions}
@@ -189,9 +191,12 @@ def _groups(world: World, given: dict[str, UnitOrders]) -> list[set[str]]:
         return uid
 
     ids = sorted(prints)
+    cities = set(world.city_owner)
     for i, a in enumerate(ids):
         for b in ids[i + 1:]:
-            if any(chebyshev(width, x, y) <= GROUP_REACH for x in prints[a] for y in prints[b]):
+            # a city taken anywhere moves every retreat's pull [CB-1320]: no independence
+            if prints[a] & cities or prints[b] & cities or any(
+                    chebyshev(width, x, y) <= GROUP_REACH for x in prints[a] for y in prints[b]):
                 parent[root(a)] = root(b)
     groups: dict[str, set[str]] = {}
     for uid in ids:
