@@ -187,3 +187,14 @@ def test_an_unseen_defender_is_not_guessed() -> None:
     orders = parse_orders(world, {"scouts-1": {"actions": [{"do": "assault", "target": [5, 1]}]}})
     odds = plan_odds_in_view(world, "blue", orders, draws=DIE)
     assert odds.objectives == () and "not guessed" in odds.notes[0]
+
+
+def test_the_docs_state_the_limits_of_the_code() -> None:
+    """The limit a player reads in the docs is the constant the count enforces."""
+    from pathlib import Path
+
+    from fairfight.clash.plan_limits import GROUP_REACH, JOINT_LIMIT, MAX_PLAN_OUTCOMES
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "clash.md").read_text("utf-8")
+    assert f"more than {MAX_PLAN_OUTCOMES:,} exchange outcomes" in docs
+    assert f"more than {GROUP_REACH} tiles apart" in docs
+    assert f"at most {JOINT_LIMIT} rows" in docs
