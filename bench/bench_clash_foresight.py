@@ -29,7 +29,7 @@ from fairfight.clash.world import World, world_from_scenario
 from bench.timing import p95
 
 SAMPLES = 40
-PLAN_SAMPLES = 20
+PLAN_SAMPLES = 10
 ASSAULTS = 6
 
 

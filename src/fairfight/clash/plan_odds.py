@@ -28,10 +28,17 @@ from fairfight.clash import tables as t
 from fairfight.clash.activation import activation_order
 from fairfight.clash.batch import columns_from_specs
 from fairfight.clash.engagement import ClashPlan
-from fairfight.clash.exchange import Outcome
+from fairfight.clash.exchange import Outcome, resolve_exchange
 from fairfight.clash.invariants import every_draw
 from fairfight.clash.knowledge import check_player, knowledge_view
-from fairfight.clash.orders import AbandonAction, AssaultAction, MoveAction, TurnOrders, UnitOrders
+from fairfight.clash.orders import (
+    AbandonAction,
+    AssaultAction,
+    BombardAction,
+    MoveAction,
+    TurnOrders,
+    UnitOrders,
+)
 from fairfight.clash.plan_limits import GROUP_REACH, JOINT_LIMIT, MAX_PLAN_OUTCOMES
 from fairfight.clash.spec import ClashSpec
 from fairfight.clash.turn import _Cascade
@@ -45,6 +52,7 @@ __all__ = [
     "ObjectiveOdds",
     "PlanOdds",
     "exchange_classes",
+    "final_classes",
     "plan_odds",
     "plan_odds_in_view",
     "refusal_text",
@@ -73,9 +81,10 @@ class PlanTooLarge(Exception):
 class _Branch(Exception):
     """The Cascade reached an exchange whose draw is not fixed yet."""
 
-    def __init__(self, spec: ClashSpec) -> None:
+    def __init__(self, plan: ClashPlan, lead: str) -> None:
         super().__init__("branch")
-        self.spec = spec
+        self.plan = plan
+        self.lead = lead
 
 
 def exchange_classes(spec: ClashSpec, draws: Sequence[int]) -> list[tuple[int, int]]:
@@ -92,6 +101,28 @@ def exchange_classes(spec: ClashSpec, draws: Sequence[int]) -> list[tuple[int, i
     return [(r, count) for r, count in classes.values()]
 
 
+def final_classes(plan: ClashPlan, draws: Sequence[int]) -> list[tuple[int, int]]:
+    """The draws grouped more coarsely, for the last exchange of a group: by what decides
+    the plan's answer once nothing acts after it (the break and the defender's fate, whether
+    the tile is cleared, which participants are destroyed, the loss carried to the stack)."""
+    merged: dict[tuple[Any, ...], list[int]] = {}
+    for r, count in exchange_classes(plan.spec, draws):
+        out = resolve_exchange(plan.spec, r, defender_in_city=plan.defender_in_city)
+        key = (bool(out.exchange.defender_breaks), out.fate, out.tile_cleared,
+               out.lead.strength == 0, tuple(u.strength == 0 for u in out.supporters),
+               out.carried_over)
+        found = merged.setdefault(key, [r, 0])
+        found[1] += count
+    return [(r, count) for r, count in merged.values()]
+
+
+def _last_attack(orders: UnitOrders) -> bool:
+    """Whether the unit's one assault or bombardment is its last action (so its exchange is
+    the last of its activation: advances and retreats draw no reaction)."""
+    attacks = [a for a in orders.actions if isinstance(a, AssaultAction | BombardAction)]
+    return len(attacks) == 1 and orders.actions[-1] is attacks[0]
+
+
 class _FedCascade(_Cascade):
     """The Cascade with its draws given in order; a clash past them asks to branch."""
 
@@ -102,7 +133,7 @@ class _FedCascade(_Cascade):
     def clash(self, lead: Unit, plan: ClashPlan, *, advance: bool) -> Outcome:
         r = next(self.feed, None)
         if r is None:
-            raise _Branch(plan.spec)
+            raise _Branch(plan, lead.id)
         rules = self.w.rules
         self.w.rules = rules.model_copy(update={"fixed_draw": r})
         try:
@@ -124,9 +155,11 @@ class _Count:
             raise PlanTooLarge(self.outcomes)
 
 
-def _activation_outcomes(world: World, uid: str, orders: UnitOrders,
-                         count: _Count) -> Iterator[tuple[World, Fraction]]:
-    """Every distinct way the unit's activation can end, with its chance."""
+def _activation_outcomes(world: World, uid: str, orders: UnitOrders, count: _Count,
+                         final: bool = False) -> Iterator[tuple[World, Fraction]]:
+    """Every distinct way the unit's activation can end, with its chance; for the group's
+    `final` activation, its own last attack is grouped by `final_classes`."""
+    coarse = final and _last_attack(orders)
     pending: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
     while pending:
         fed, chance = pending.pop()
@@ -136,7 +169,9 @@ def _activation_outcomes(world: World, uid: str, orders: UnitOrders,
             if unit is not None and not unit.activated:
                 _FedCascade(copy, fed).activate(unit, orders)
         except _Branch as branch:
-            classes = exchange_classes(branch.spec, count.draws)
+            classes = (final_classes(branch.plan, count.draws)
+                       if coarse and branch.lead == uid else
+                       exchange_classes(branch.plan.spec, count.draws))
             count.spend(len(classes))
             total = len(count.draws)
             pending += [((*fed, r), chance * Fraction(n, total)) for r, n in classes]
@@ -209,7 +244,8 @@ def _count_group(start: World, player: str, places: list[str], group: set[str],
     """The distinct end states of one group's orders, with their chances: the Cascade's
     places walked in order, the other units taking their slots without acting [CB-370]."""
     states: list[tuple[World, Fraction]] = [(start.copy(), Fraction(1))]
-    for uid in places:
+    last = max(index for index, uid in enumerate(places) if uid in group)
+    for index, uid in enumerate(places):
         if uid not in group:
             for world, _ in states:
                 if uid in world.units:
@@ -217,7 +253,8 @@ def _count_group(start: World, player: str, places: list[str], group: set[str],
             continue
         merged: dict[tuple[Any, ...], tuple[World, Fraction]] = {}
         for world, chance in states:
-            for after, part in _activation_outcomes(world, uid, given[uid], count):
+            for after, part in _activation_outcomes(world, uid, given[uid], count,
+                                                    final=index == last):
                 key = _state_key(after, player)
                 seen = merged.get(key)
                 merged[key] = (after, part * chance) if seen is None else (
