@@ -5,7 +5,7 @@ from __future__ import annotations
 
 __all__ = ["GROUP_REACH", "JOINT_LIMIT", "MAX_PLAN_OUTCOMES"]
 
-MAX_PLAN_OUTCOMES = 1200
+MAX_PLAN_OUTCOMES = 400
 """The most exchange outcomes (a state before an exchange times a distinct result of it) the
 count of a plan's odds may visit; past it the plan is refused, never sampled."""
 GROUP_REACH = 3
