@@ -227,10 +227,12 @@ def _groups(world: World, given: dict[str, UnitOrders]) -> list[set[str]]:
 
     ids = sorted(prints)
     cities = set(world.city_owner)
+    capturing = {uid for uid in prints                 # a city entered may change hands
+                 if (prints[uid] - {world.units[uid].tile}) & cities}
     for i, a in enumerate(ids):
         for b in ids[i + 1:]:
             # a city taken anywhere moves every retreat's pull [CB-1320]: no independence
-            if prints[a] & cities or prints[b] & cities or any(
+            if a in capturing or b in capturing or any(
                     chebyshev(width, x, y) <= GROUP_REACH for x in prints[a] for y in prints[b]):
                 parent[root(a)] = root(b)
     groups: dict[str, set[str]] = {}
