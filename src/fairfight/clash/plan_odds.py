@@ -179,13 +179,48 @@ def _activation_outcomes(world: World, uid: str, orders: UnitOrders, count: _Cou
         yield copy, chance
 
 
-def _state_key(world: World, player: str) -> tuple[Any, ...]:
-    """What can still matter of a state: every unit in full, except the side's units that
-    have activated, which can neither lead, support nor move again [CB-370] and so count
-    only by where they stand."""
+@dataclass(frozen=True, slots=True)
+class _Ahead:
+    """What the group's later activations can read: their units (and named supporters),
+    the tiles they assault or fire at, and the tiles they stand on or walk through."""
+
+    units: frozenset[str]
+    targets: tuple[int, ...]
+    walked: tuple[int, ...]
+
+    def reads(self, world: World, unit: Unit) -> bool:
+        """Whether a later activation may read more of the unit than where it stands: it
+        acts, or stands within two tiles of a target (supporters, flankers, the stack, and
+        the contact count of the retreat candidates) or of a walked tile (reactors)."""
+        width = world.board.width
+        return unit.id in self.units or any(
+            chebyshev(width, unit.tile, tile) <= 2 for tile in (*self.targets, *self.walked))
+
+
+def _ahead(world: World, later: list[str], given: dict[str, UnitOrders]) -> _Ahead:
+    units, targets, walked = set(later), set(), set()
+    board = world.board
+    for uid in later:
+        walked.add(world.units[uid].tile)
+        for action in given[uid].actions:
+            if isinstance(action, MoveAction):
+                walked |= {board.index(*p) for p in action.path}
+            elif isinstance(action, AbandonAction):
+                walked.add(board.index(*action.to))
+            else:
+                targets.add(board.index(*action.target))
+                if isinstance(action, AssaultAction) and action.supporters != "auto":
+                    units |= set(action.supporters)
+    return _Ahead(frozenset(units), tuple(sorted(targets)), tuple(sorted(walked)))
+
+
+def _state_key(world: World, player: str, ahead: _Ahead) -> tuple[Any, ...]:
+    """What can still matter of a state: a unit in full only while a later activation may
+    read it; otherwise only where it stands (or that it is gone). The side's units that have
+    activated can neither lead, support nor move again [CB-370]."""
     units: list[tuple[Any, ...]] = []
     for u in world.units.values():
-        if u.activated and world.allied(u.player, player):
+        if (u.activated and world.allied(u.player, player)) or not ahead.reads(world, u):
             units.append((u.id, u.tile))
             continue
         units.append((u.id, u.tile, u.strength, u.disorder, u.xp, u.shaken, u.dig_in,
@@ -246,6 +281,7 @@ def _count_group(start: World, player: str, places: list[str], group: set[str],
     """The distinct end states of one group's orders, with their chances: the Cascade's
     places walked in order, the other units taking their slots without acting [CB-370]."""
     states: list[tuple[World, Fraction]] = [(start.copy(), Fraction(1))]
+    order = [uid for uid in places if uid in group]
     last = max(index for index, uid in enumerate(places) if uid in group)
     for index, uid in enumerate(places):
         if uid not in group:
@@ -254,10 +290,11 @@ def _count_group(start: World, player: str, places: list[str], group: set[str],
                     world.units[uid].activated = True
             continue
         merged: dict[tuple[Any, ...], tuple[World, Fraction]] = {}
+        ahead = _ahead(start, order[order.index(uid) + 1:], given)
         for world, chance in states:
             for after, part in _activation_outcomes(world, uid, given[uid], count,
                                                     final=index == last):
-                key = _state_key(after, player)
+                key = _state_key(after, player, ahead)
                 seen = merged.get(key)
                 merged[key] = (after, part * chance) if seen is None else (
                     seen[0], seen[1] + part * chance)
