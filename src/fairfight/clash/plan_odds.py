@@ -39,6 +39,7 @@ from fairfight.clash.orders import (
     TurnOrders,
     UnitOrders,
 )
+from fairfight.clash.plan_groups import independent_groups
 from fairfight.clash.plan_limits import GROUP_REACH, JOINT_LIMIT, MAX_PLAN_OUTCOMES
 from fairfight.clash.spec import ClashSpec
 from fairfight.clash.turn import _Cascade
@@ -188,13 +189,18 @@ class _Ahead:
     targets: tuple[int, ...]
     walked: tuple[int, ...]
 
-    def reads(self, world: World, unit: Unit) -> bool:
-        """Whether a later activation may read more of the unit than where it stands: it
-        acts, or stands within two tiles of a target (supporters, flankers, the stack, and
-        the contact count of the retreat candidates) or of a walked tile (reactors)."""
+    def reads(self, world: World, unit: Unit, player: str) -> bool:
+        """Whether a later activation may read more of the unit than where it stands (and
+        that it lives): it acts or is named to support; an enemy stands on a later target
+        (the stack) or next to a walked tile (a reactor); one of the side's units stands
+        next to a later target (a supporter) [CB-370, CB-1770]."""
+        if unit.id in self.units:
+            return True
         width = world.board.width
-        return unit.id in self.units or any(
-            chebyshev(width, unit.tile, tile) <= 2 for tile in (*self.targets, *self.walked))
+        if world.allied(unit.player, player):
+            return any(chebyshev(width, unit.tile, tile) <= 1 for tile in self.targets)
+        return unit.tile in self.targets or any(
+            chebyshev(width, unit.tile, tile) <= 1 for tile in self.walked)
 
 
 def _ahead(world: World, later: list[str], given: dict[str, UnitOrders]) -> _Ahead:
@@ -220,7 +226,7 @@ def _state_key(world: World, player: str, ahead: _Ahead) -> tuple[Any, ...]:
     activated can neither lead, support nor move again [CB-370]."""
     units: list[tuple[Any, ...]] = []
     for u in world.units.values():
-        if (u.activated and world.allied(u.player, player)) or not ahead.reads(world, u):
+        if (u.activated and world.allied(u.player, player)) or not ahead.reads(world, u, player):
             units.append((u.id, u.tile))
             continue
         units.append((u.id, u.tile, u.strength, u.disorder, u.xp, u.shaken, u.dig_in,
@@ -228,52 +234,6 @@ def _state_key(world: World, player: str, ahead: _Ahead) -> tuple[Any, ...]:
                       u.initiated, u.barred, u.disengaged, u.retreated, u.halted,
                       u.reaction_used, u.ordinal, u.turn_xp, tuple(sorted(u.fought_with))))
     return tuple(units), tuple(sorted(world.city_owner.items(), key=lambda i: i[0]))
-
-
-def _footprint(world: World, unit: Unit, orders: UnitOrders) -> set[int]:
-    """The tiles an order stands on, walks through, fires at or asks support from."""
-    board = world.board
-    tiles = {unit.tile}
-    for action in orders.actions:
-        if isinstance(action, MoveAction):
-            tiles |= {board.index(*p) for p in action.path}
-        elif isinstance(action, AbandonAction):
-            tiles.add(board.index(*action.to))
-        else:
-            tiles.add(board.index(*action.target))
-            if isinstance(action, AssaultAction) and action.supporters != "auto":
-                tiles |= {world.units[i].tile for i in action.supporters if i in world.units}
-    return tiles
-
-
-def _groups(world: World, given: dict[str, UnitOrders]) -> list[set[str]]:
-    """The ordered units in groups that share no unit: orders within `GROUP_REACH` of each
-    other join, and an order that walks into or assaults a city joins every group, since
-    a city changing hands reaches any retreat's choice of tile."""
-    width = world.board.width
-    prints = {uid: _footprint(world, world.units[uid], o) for uid, o in given.items()
-              if o.actions}
-    parent = {uid: uid for uid in prints}
-
-    def root(uid: str) -> str:
-        while parent[uid] != uid:
-            uid = parent[uid]
-        return uid
-
-    ids = sorted(prints)
-    cities = set(world.city_owner)
-    capturing = {uid for uid in prints                 # a city entered may change hands
-                 if (prints[uid] - {world.units[uid].tile}) & cities}
-    for i, a in enumerate(ids):
-        for b in ids[i + 1:]:
-            # a city taken anywhere moves every retreat's pull [CB-1320]: no independence
-            if a in capturing or b in capturing or any(
-                    chebyshev(width, x, y) <= GROUP_REACH for x in prints[a] for y in prints[b]):
-                parent[root(a)] = root(b)
-    groups: dict[str, set[str]] = {}
-    for uid in ids:
-        groups.setdefault(root(uid), set()).add(uid)
-    return list(groups.values())
 
 
 def _count_group(start: World, player: str, places: list[str], group: set[str],
@@ -408,7 +368,7 @@ def plan_odds_in_view(view: World, player: str, orders: TurnOrders, *,
     if view.rules.fixed_draw is not None and draws is ALL_DRAWS:
         draws = (view.rules.fixed_draw,)   # the calibration option: one draw for all
     notes = _unseen_notes(world, player, given)
-    groups = _groups(world, given)
+    groups = independent_groups(world, given)
     count = _Count(draws)
     counted = []
     try:
