@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
     from fairfight.clash.orders import TurnOrders, UnitOrders, parse_orders
     from fairfight.clash.panel import attack_panel
     from fairfight.clash.panel_model import AttackPanel
+    from fairfight.clash.plan_odds import PlanOdds, plan_odds
     from fairfight.clash.preview import Band, Preview, preview
     from fairfight.clash.readout import format_panel, render_panel
     from fairfight.clash.rules_page import rules_page
@@ -51,6 +52,7 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         SupplyTier,
         Terrain,
     )
+    from fairfight.clash.threat import Threat, threats
     from fairfight.clash.turn import TurnResult, run_turn
     from fairfight.clash.world import World, world_from_scenario
 
@@ -74,6 +76,7 @@ __all__ = [
     "Kind",
     "Outcome",
     "Pivot",
+    "PlanOdds",
     "Preview",
     "Recovery",
     "RecoverySituation",
@@ -83,6 +86,7 @@ __all__ = [
     "Stance",
     "SupplyTier",
     "Terrain",
+    "Threat",
     "TurnOrders",
     "TurnResult",
     "TurnXp",
@@ -104,6 +108,7 @@ __all__ = [
     "parse_orders",
     "parse_scenario",
     "parse_spec",
+    "plan_odds",
     "preview",
     "preview_batch",
     "preview_under_fog",
@@ -113,6 +118,7 @@ __all__ = [
     "resolve_exchange",
     "rules_page",
     "run_turn",
+    "threats",
     "world_from_scenario",
 ]
 
@@ -130,11 +136,13 @@ __getattr__ = lazy_exports(__name__, __all__, (
     "evaluation",
     "panel",
     "panel_model",
+    "plan_odds",
     "rules_page",
     "scenario",
     "schemas",
     "spec",
     "tables",
+    "threat",
     "turn",
     "world",
 ))

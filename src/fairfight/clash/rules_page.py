@@ -8,6 +8,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from fairfight.clash import plan_limits
 from fairfight.clash import tables as t
 from fairfight.core.enumdocs import member_docs
 from fairfight.docs import render_page
@@ -45,6 +46,7 @@ def rules_context() -> dict[str, Any]:
         "tiers": list(t.SupplyTier),
         "stances": list(t.Stance),
         "kinds": list(t.KIND_PROFILES.items()),
+        "plan": plan_limits,
     }
 
 

@@ -69,6 +69,8 @@ class TileMark:
     highlight: bool = False
     warning: bool = False
     """A step of the drawn move path where an enemy could react."""
+    threat: tuple[str, str, int, bool] | None = None
+    """The heat layer: (band, label, break chance, provisional) of the worst threat."""
 
 
 @dataclass(slots=True)

@@ -28,6 +28,7 @@ from fairfight.web.clash.exchange import (
     evaluate,
     example_spec,
 )
+from fairfight.web.clash.foresight import foresight_router
 from fairfight.web.clash.live import live_router
 from fairfight.web.clash.sandbox import install_sandbox, sandbox_router
 from fairfight.web.clash.seat_pages import seat_pages_router
@@ -55,6 +56,7 @@ router.include_router(sandbox_router)
 router.include_router(seats_router)
 router.include_router(seat_pages_router)
 router.include_router(live_router)
+router.include_router(foresight_router)
 NAV = (30, "Clash", "/clash")
 
 

@@ -26,6 +26,7 @@ from fairfight.core.errors import InputError
 from fairfight.core.validation import is_plain_digits
 from fairfight.web.clash.activation import activation_rows
 from fairfight.web.clash.board import draw_board, event_tiles, unit_rows
+from fairfight.web.clash.foresight import foresight_context
 from fairfight.web.clash.games import SCENARIOS
 from fairfight.web.clash.play import (
     OrderRequest,
@@ -144,6 +145,8 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
                            action=_ACTION.get(chosen.mode, "attack") if chosen else "attack"),
         plan_supporters=",".join(attack.plan.supporters) if attack else "",
         **_side_context(game, view, side))
+    context["foresight"] = foresight_context(
+        game, view, side, context["drawing"] if played is None else None, request.query_params)
     if chosen is not None:
         context["unit"] = view.units[select]
         context["tile_names"] = {i: f"({view.board.xy(i)[0]},{view.board.xy(i)[1]})"
