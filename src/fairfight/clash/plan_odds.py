@@ -52,6 +52,7 @@ __all__ = [
     "MAX_PLAN_OUTCOMES",
     "ObjectiveOdds",
     "PlanOdds",
+    "PlanTooLarge",
     "exchange_classes",
     "final_classes",
     "plan_odds",

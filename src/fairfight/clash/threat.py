@@ -24,7 +24,8 @@ from fairfight.clash.steps import step_problem
 from fairfight.clash.verdict import verdict_text
 from fairfight.clash.world import Unit, World
 
-__all__ = ["HEAT_BANDS", "Threat", "heat_band", "threat_data", "threats", "threats_in_view"]
+__all__ = ["ATTACK_STANCE", "HEAT_BANDS", "Threat", "heat_band", "reachable_tiles", "threat_data",
+           "threats", "threats_in_view"]
 
 HEAT_BANDS = ((0, "none"), (99, "low"), (499, "medium"), (t.DRAWS, "high"))
 """Heat of a threat by its break chance (the first band whose bound is not below it); the

@@ -132,17 +132,8 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
     link = _board_link(game_id, select, chosen)
     context.update(
         chosen=chosen, attack=attack, target=target, path=path,
-        drawing=draw_board(view if played is None else knowledge_view(played.after, side),
-                           side, link=link if played is None else None, selected=select,
-                           targets=chosen.clickable if chosen else set(),
-                           overlay=overlay(game.world, side) if played is None else None,
-                           retreat=(attack.plan.destination, attack.plan.retreat_tiles)
-                           if attack else None,
-                           target=attack.plan.order.target if attack else None,
-                           highlights=highlights, arrows=arrows,
-                           warnings=frozenset(step.tile for step in chosen.steps
-                                              if step.reactors) if chosen else frozenset(),
-                           action=_ACTION.get(chosen.mode, "attack") if chosen else "attack"),
+        drawing=_play_drawing(game, view, side, played, select, chosen, attack, link,
+                              (highlights, arrows)),
         plan_supporters=",".join(attack.plan.supporters) if attack else "",
         **_side_context(game, view, side))
     context["foresight"] = foresight_context(
@@ -152,6 +143,24 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
         context["tile_names"] = {i: f"({view.board.xy(i)[0]},{view.board.xy(i)[1]})"
                                  for i in chosen.clickable}
     return templates.TemplateResponse(request, "clash/play.html", context, status_code=status)
+
+
+def _play_drawing(game: Game, view: World, side: str, played: Any, select: str,
+                  chosen: Selection | None, attack: PlannedAttack | None, link: Any,
+                  marks: tuple[tuple[int, ...], tuple[tuple[int, int, str], ...]]) -> Any:
+    """The board of the play page: the side's view now, or after the turn being read."""
+    highlights, arrows = marks
+    return draw_board(view if played is None else knowledge_view(played.after, side),
+                      side, link=link if played is None else None, selected=select,
+                      targets=chosen.clickable if chosen else set(),
+                      overlay=overlay(game.world, side) if played is None else None,
+                      retreat=(attack.plan.destination, attack.plan.retreat_tiles)
+                      if attack else None,
+                      target=attack.plan.order.target if attack else None,
+                      highlights=highlights, arrows=arrows,
+                      warnings=frozenset(step.tile for step in chosen.steps
+                                         if step.reactors) if chosen else frozenset(),
+                      action=_ACTION.get(chosen.mode, "attack") if chosen else "attack")
 
 
 def _previewed(game: Game, chosen: Selection, select: str,
