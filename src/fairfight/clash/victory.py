@@ -149,7 +149,9 @@ def _decide(world: World, resigned: Collection[str],
     if victory.last_unit and len(alive) <= 1:
         winner = alive[0] if alive else None
         gone = [s.side for s in sides if not s.units_left]
-        return EndReason.LAST_UNIT, winner, f"{', '.join(gone)}: no unit left on the board"
+        verb = "has" if len(gone) == 1 else "have"
+        return (EndReason.LAST_UNIT, winner,
+                f"{', '.join(gone)} {verb} no unit left on the board")
     held = ", ".join(f"{s.side} {s.cities}" for s in sides)
     if victory.cities_at_turn is not None and world.turn > victory.cities_at_turn:
         return (EndReason.CITIES, _best(sides, False),
