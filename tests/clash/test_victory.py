@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from fairfight.clash.ending import game_end
 from fairfight.clash.scenario import parse_scenario
-from fairfight.clash.victory import DEFAULT_TURN_LIMIT, VictoryModel, game_end
+from fairfight.clash.victory import DEFAULT_TURN_LIMIT, VictoryModel
 from fairfight.clash.vocabulary import EndReason
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError

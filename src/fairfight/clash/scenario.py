@@ -339,7 +339,7 @@ def check_scenario(scenario: Scenario) -> None:
     if len({p.alliance or p.id for p in scenario.players}) < 2:
         raise InputError("players", "a game needs at least two sides")
     width, height, terrain = _check_board(scenario.board, set(players))
-    check_victory(scenario.victory, {tuple(tile.at) for tile in scenario.board.tiles
+    check_victory(scenario.victory, {(tile.at[0], tile.at[1]) for tile in scenario.board.tiles
                                      if tile.city is not None})
     for key in scenario.classes:
         if key in CAST_CLASSES:

@@ -94,8 +94,7 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
     game = seat_game(request, game_id)
     service = clash_service(request)
     side = game.player
-    if game.finished:   # no more orders: nothing to select
-        select, mode, path, target = "", "", "", ""
+    select = "" if game.finished else select   # no more orders: nothing to select
     context: dict[str, Any] = {"game": game, "side": side, "error": "", "select": select,
                                "stances": [s.value for s in t.Stance], "base": game_id,
                                "deadline": service.deadline(game), "played": None,
@@ -145,9 +144,8 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
         plan_supporters=",".join(attack.plan.supporters) if attack else "",
         **_side_context(game, view, side))
     if chosen is not None:
-        context["unit"] = view.units[select]
-        context["tile_names"] = {i: f"({view.board.xy(i)[0]},{view.board.xy(i)[1]})"
-                                 for i in chosen.clickable}
+        context.update(unit=view.units[select], tile_names={
+            i: "({},{})".format(*view.board.xy(i)) for i in chosen.clickable})
     return templates.TemplateResponse(request, "clash/play.html", context, status_code=status)
 
 
@@ -230,7 +228,7 @@ async def play_priority(request: Request, game_id: str) -> Response:
     unit = form.get("unit", "")
     pending = game.pending.get(unit)
     if pending is None:
-        raise InputError("unit", "no orders of that unit this turn to give a priority")
+        raise InputError("unit", "that unit has no orders this turn to give a priority")
     text = form.get("priority", "")
     if not is_plain_digits(text) or int(text) > MAX_PRIORITY:
         raise InputError("priority", f"a whole number from 0 to {MAX_PRIORITY}", text)

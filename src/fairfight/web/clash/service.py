@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 
 from fairfight.clash import tables as t
 from fairfight.clash.ai import ai_orders
+from fairfight.clash.ending import GameEnd, game_end
 from fairfight.clash.knowledge import knowledge_view
 from fairfight.clash.orders import TurnOrders, UnitOrders, check_orders
 from fairfight.clash.panel import reconcile_event
@@ -27,7 +28,6 @@ from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.sightings import events_seen_by
 from fairfight.clash.store import TABLE_SEAT, ClashStore, Draft, GameRow, TurnTaken
 from fairfight.clash.turn import run_turn
-from fairfight.clash.victory import GameEnd, game_end
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
