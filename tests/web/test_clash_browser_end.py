@@ -18,6 +18,12 @@ from tests.web.test_warscore_browser import browser
 __all__ = ["browser", "service"]
 
 
+def _quick_stream(service: Service) -> None:
+    """The waiting page hears of the end within a fifth of a second, not a second."""
+    assert service.server is not None
+    service.server.config.app.state.clash.stream_poll_seconds = 0.2
+
+
 def _table(base: str, scenario: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(
         f"{base}/api/clash/tables", data=json.dumps({"scenario_data": scenario}).encode(),
@@ -41,6 +47,7 @@ def _assert_over(page: Any, words: str) -> None:
 
 def test_an_online_game_is_played_to_the_end_on_both_sides(browser: Any,
                                                            service: Service) -> None:
+    _quick_stream(service)
     table = _table(service.base, LAST_STAND)
     game = table["game"]
     contexts = [browser.new_context(bypass_csp=True) for _ in range(2)]
@@ -65,6 +72,7 @@ def test_an_online_game_is_played_to_the_end_on_both_sides(browser: Any,
 
 
 def test_a_resignation_needs_its_box_ticked(browser: Any, service: Service) -> None:
+    _quick_stream(service)
     table = _table(service.base, WITH_RESERVE)
     contexts = [browser.new_context(bypass_csp=True) for _ in range(2)]
     blue, red = (context.new_page() for context in contexts)
