@@ -132,3 +132,12 @@ def test_bad_victory_conditions_name_the_field(victory: dict[str, Any], field: s
     with pytest.raises(InputError) as caught:
         parse_scenario(_scenario(**victory))
     assert caught.value.field == field
+
+
+def test_the_conditions_in_words() -> None:
+    assert VictoryModel().describe() == (
+        "the last side with units on the board wins; at most 100 turns are played")
+    assert VictoryModel(last_unit=False, cities_at_turn=6, cities=[(3, 2)],
+                        turn_limit=20).describe() == (
+        "after turn 6 the side holding most of the named city wins; "
+        "at most 20 turns are played")

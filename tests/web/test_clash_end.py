@@ -77,6 +77,8 @@ def test_a_game_played_to_the_last_unit_ends_for_both_seats(app: FastAPI,
                                                            creator: TestClient) -> None:
     game, blue, red = seat_clients(app, creator, LAST_STAND)
     assert blue.get(f"/clash/replay/{game}").status_code == 403   # still being played
+    assert ("How this game ends: the last side with units on the board wins; at most 100 "
+            "turns are played; or a side resigns.") in blue.get(f"/clash/play/{game}").text
     assert _post(blue, f"/api/clash/play/{game}/orders",
                  {"turn": 1, "unit": "b-tank", "orders": ASSAULT}).status_code == 200
     assert _post(blue, f"/api/clash/play/{game}/commit", {"turn": 1}).status_code == 200
@@ -94,6 +96,7 @@ def test_a_game_played_to_the_last_unit_ends_for_both_seats(app: FastAPI,
         page = client.get(f"/clash/play/{game}").text
         assert "Game over after turn 1: blue wins" in page and 'id="commit"' not in page
         assert f'href="/clash/replay/{game}"' in page and 'id="resign"' not in page
+        assert 'id="victory"' not in page
     stream = blue.get(f"/api/clash/play/{game}/stream?limit=1").text
     data = json.loads(stream.split("data: ", 1)[1].split("\n", 1)[0])
     assert data["finished"] and data["result"]["winner"] == "blue"

@@ -38,6 +38,18 @@ class VictoryModel(BaseModel):
     turn_limit: Annotated[StrictInt, Field(ge=1, le=MAX_TURN_LIMIT)] = DEFAULT_TURN_LIMIT
     """Turns played at most; then the most counted cities win, then the most strength."""
 
+    def describe(self) -> str:
+        """The conditions in words, as the pages state them before the game ends."""
+        parts = ["the last side with units on the board wins"] if self.last_unit else []
+        if self.cities_at_turn is not None:
+            count = len(self.cities or ())
+            which = ("the cities" if not count else "the named city" if count == 1
+                     else f"the {count} named cities")
+            parts.append(f"after turn {self.cities_at_turn} the side holding most of {which} "
+                         "wins")
+        parts.append(f"at most {self.turn_limit} turns are played")
+        return "; ".join(parts)
+
 
 def check_victory(victory: VictoryModel, city_points: Collection[tuple[int, int]]) -> None:
     """Each counted city must be a city of the board."""
