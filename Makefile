@@ -27,8 +27,11 @@ system-packages:
 node-tools: system-packages
 	@bash tools/node-tools.sh
 
+# The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process, so a
+# file's shared server or browser starts once; `make test TEST_WORKERS=0` runs it in one.
+TEST_WORKERS ?= 2
 test: lint system-packages node-tools
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile)
 
 bench: $(STAMP)
 	$(PYTHON) -m bench

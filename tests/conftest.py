@@ -13,11 +13,15 @@ still alive fails the run, named, and is ended.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 from hypothesis import settings
 
 from tests import processes
+
+_LEFT_BEHIND = "fairfight_left_behind"
+_WORKERS_LEFT_BEHIND = pytest.StashKey[list[str]]()
 
 settings.register_profile("fairfight", derandomize=True, deadline=None, max_examples=60)
 settings.load_profile("fairfight")
@@ -38,20 +42,39 @@ def pytest_configure(config: pytest.Config) -> None:
     processes.become_subreaper()
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """Under pytest-xdist: keep what a worker found left behind, for the run's own verdict."""
+    found = getattr(node, "workeroutput", {}).get(_LEFT_BEHIND)
+    if found:
+        node.config.stash.setdefault(_WORKERS_LEFT_BEHIND, []).append(found)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Stop what the run shared, then fail the run if any process it started is alive."""
+    """Stop what the run shared, then fail the run if any process it started is alive.
+
+    Under pytest-xdist each worker checks its own children (it is a subreaper too) and hands
+    the names to the controller, whose exit status is the run's.
+    """
     processes.run_session_end()
     left = processes.left_behind()
-    if not left:
+    messages = list(session.config.stash.get(_WORKERS_LEFT_BEHIND, []))
+    if left:
+        report = "\n".join(f"  {processes.described(pid)}" for pid in left)
+        messages.append(f"processes started by the tests were still running at the end:\n{report}")
+        processes.end_left_behind(left)
+    if not messages:
         return
-    report = "\n".join(f"  {processes.described(pid)}" for pid in left)
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller reports and fails the run
+        workeroutput[_LEFT_BEHIND] = "\n".join(messages)
+        return
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    message = f"processes started by the tests were still running at the end:\n{report}"
-    if reporter is not None:
-        reporter.write_line(message, red=True, bold=True)
-    else:
-        print(message)
-    processes.end_left_behind(left)
+    for message in messages:
+        if reporter is not None:
+            reporter.write_line(message, red=True, bold=True)
+        else:
+            print(message)
     if session.exitstatus == pytest.ExitCode.OK:  # an interrupted run stays interrupted
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -35,7 +35,10 @@ def test_leaves_an_orphan(tmp_path):
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_a_process_left_behind_fails_the_run_named_and_is_ended(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [[], ["-n", "1"]], ids=["one-process", "xdist-worker"])
+def test_a_process_left_behind_fails_the_run_named_and_is_ended(
+        tmp_path: Path, workers: list[str]) -> None:
+    """`make test` runs the suite under pytest-xdist: a worker's orphan fails the run too."""
     pid_file = tmp_path / "orphan.pid"
     test_file = tmp_path / "test_leaky.py"
     test_file.write_text(LEAKY.format(pid_file=pid_file), encoding="utf-8")
@@ -43,7 +46,7 @@ def test_a_process_left_behind_fails_the_run_named_and_is_ended(tmp_path: Path) 
                    "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider",
-         str(test_file)], cwd=ROOT, capture_output=True, text=True, env=environment,
+         *workers, str(test_file)], cwd=ROOT, capture_output=True, text=True, env=environment,
         check=False, timeout=300)
     orphan = int(pid_file.read_text())
     assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.stdout + run.stderr

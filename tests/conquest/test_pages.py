@@ -239,3 +239,23 @@ def test_rules_template_types_no_number_by_hand() -> None:
     for notation in (r"(?m)^\d\. ", "SHA-256", "battle 1", r"\b1/", r"\b1 \+ ", "2\\^", "n − 1"):
         text = re.sub(notation, "", text)
     assert re.findall(r"\d", text) == []
+
+
+def test_the_running_score_counts_each_round_and_marks_the_third_win() -> None:
+    # by hand: D A A D A gives 0-1, 1-1, 2-1, 2-2, then 3-2 (the attacker's third win)
+    rounds = [{"winner": w} for w in ("defender", "attacker", "attacker", "defender",
+                                      "attacker")]
+    assert episodes.running_score({"rounds": rounds}) == [
+        (0, 1, False), (1, 1, False), (2, 1, False), (2, 2, False), (3, 2, True)]
+    # A A A D D: settled after the third round, the last two are played out
+    rounds = [{"winner": w} for w in ("attacker",) * 3 + ("defender",) * 2]
+    assert [settled for *_, settled in episodes.running_score({"rounds": rounds})] == [
+        False, False, True, True, True]
+
+
+def test_a_draw_falls_on_the_chance_bar_in_whole_per_mille() -> None:
+    # u = x / 2**64: 0 -> 0, one below a half -> 499, a half -> 500, the largest -> 999
+    assert episodes.draw_permille(0) == 0
+    assert episodes.draw_permille(2**63 - 1) == 499
+    assert episodes.draw_permille(2**63) == 500
+    assert episodes.draw_permille(2**64 - 1) == 999

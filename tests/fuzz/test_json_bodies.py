@@ -129,6 +129,15 @@ def test_the_shape_check_counts_what_a_json_reader_would() -> None:
     assert json_shape_problem(b"{" * 10 + b"}" * 10 + b"[" * 70) is not None
 
 
+def test_the_shortest_refused_texts_are_still_refused() -> None:
+    """Short texts are not scanned: the shortest that break a rule are one bracket past the
+    depth (65 bytes) and one digit past the length (101 bytes), counted by hand."""
+    assert json_shape_problem(b"[" * 65) is not None
+    assert json_shape_problem(b"[" * 64) is None
+    assert json_shape_problem(b"1" * 101) is not None
+    assert json_shape_problem(b"[" + b"1" * 100 + b"]") is None
+
+
 @pytest.mark.parametrize(("method", "path"), ROUTES)
 def test_digit_strings_in_json_fields_never_reach_a_500(
     client: TestClient, method: str, path: str,

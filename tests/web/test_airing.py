@@ -245,12 +245,15 @@ def test_the_countdown_is_on_every_conquest_page_without_javascript(client: Test
     assert set_.status_code == 200
     day = tomorrow[:10]
     for page in ("/conquest", "/conquest/1", "/conquest/1/battles", "/conquest/rules",
-                 "/embed/seasons/1"):
+                 "/embed/seasons/1", "/conquest/1/overlay"):
         html = client.get(page).text
         assert html.count('id="countdown"') == 1
         assert f'<time datetime="{day}T18:00:00Z">' in html
         assert re.search(r"Next episode: .*battle <span class=\"countdown-battle\">1</span>", html)
         assert '<script src="/static/conquest/countdown.js" defer></script>' in html
+    # The season home says it first, in what is next.
+    next_up = re.search(r'<p id="next-when".*?</p>', client.get("/conquest/1").text, re.S)
+    assert next_up is not None and f'<time datetime="{day}T18:00:00Z">' in next_up.group(0)
     client.post("/api/seasons/1/operator/schedule/pause", headers=BEARER)
     assert "Airing is paused; battle 1 airs when the operator resumes" in client.get(
         "/conquest/1").text

@@ -42,6 +42,7 @@ def open_attack(page: Any) -> None:
     page.wait_for_selector("a.cb-target-link")
     page.click("g.cb-unit[data-unit='rifles-3']")
     page.wait_for_selector("#attack-panel")
+    page.click("#panel-details > summary")   # the figures behind the verdict, folded at first
 
 
 def test_section_23_on_the_board(browser: Any, base_url: str) -> None:

@@ -132,7 +132,7 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     assert "b-guns" not in red.inner_text("#orders")   # red never sees blue's orders
     commit(red)
     red.wait_for_selector("#events")
-    assert "Bombardment by" in red.inner_text("#events")
+    assert "bombarded" in red.inner_text("#events")
     shots(red, "clash-seat-turn-1-red")
     assert_accessible(red)
 
@@ -155,7 +155,7 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     visit(red, f"{service.base}/clash/play/{game}")
     commit(red)
     red.wait_for_selector("#events")
-    assert "Assault by" in red.inner_text("#events")
+    assert "assaulted" in red.inner_text("#events")
 
     # turn 3 — stance changes on both sides, then the turn's log as each saw it
     visit(blue, f"{service.base}/clash/play/{game}?select=b-rifles")
@@ -170,7 +170,7 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     assert "turn 4" in blue.inner_text("h1")
     assert "Red Reserve" not in blue.content() and "r-reserve" not in blue.content()
     visit(blue, f"{service.base}/clash/play/{game}?turn=3")
-    assert "Blue Rifles: entrench" in blue.inner_text("#events")
+    assert "Blue Rifles: stance entrench" in blue.inner_text("#events")
     assert "Red Reserve" not in blue.inner_text("#events")   # red's orders stay red's
     shots(blue, "clash-seat-turn-3-blue")
     blue_context.close()

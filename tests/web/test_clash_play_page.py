@@ -6,6 +6,7 @@ the attack panel charts both sides' strength after the clash."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -13,8 +14,14 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from fairfight.clash import turn
+from fairfight.clash.board_attack import plan_bombardment
+from fairfight.clash.exchange import resolve_exchange
+from fairfight.clash.knowledge import knowledge_view
+from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.words import describe, name_book
+from fairfight.clash.world import world_from_scenario
 from fairfight.web import WebSettings, create_app
-from tests.web.test_clash_seats import commit, open_seats, order, seat_state
+from tests.web.test_clash_seats import CROSSING, commit, open_seats, order, seat_state
 
 ASSAULT = [{"do": "move", "path": [[2, 2]]},
            {"do": "assault", "target": [3, 1], "supporters": []}]
@@ -151,3 +158,55 @@ def test_the_panel_draws_both_distributions_and_the_falling_below_chances(
         assert f"Chance {who} are destroyed: <strong>" in chart
     assert re.search(r"Chance they fall below 50: <strong>[a-z ]+</strong> "
                      r'<span class="num">\(\d+‰\)', page)
+
+
+def test_bombard_mode_shows_the_exact_panel_behind_plain_links(
+        app: FastAPI, creator: TestClient) -> None:
+    """Every bar of the bombardment's strength-after chart is the count of draws that leave
+    that strength, counted here by resolving all 1000 draws of the spec the side can build."""
+    game, blue, _ = open_seats(app, creator)
+    chosen = blue.get(f"/clash/play/{game}?select=b-guns&mode=bombard")
+    assert re.findall(r'href="([^"]+)" class="cb-target-link" data-pjax aria-label="([^"]+)"',
+                      chosen.text) == [
+        (f"/clash/play/{game}?select=b-guns&amp;mode=bombard&amp;target=3%2C1", "bombard (3,1)")]
+    page = blue.get(f"/clash/play/{game}?select=b-guns&mode=bombard&target=3%2C1")
+    assert page.status_code == 200 and 'data-kind="bombardment"' in page.text
+    assert page.text.index('id="order-bombard"') < page.text.index('id="panel-details"')
+    bars = {int(s): int(n) for s, n in re.findall(
+        r"<title>strength (\d+): (\d+) of 1000 draws</title>",
+        page.text.split('data-side="they"')[1].split("</figure>")[0])}
+    view = knowledge_view(world_from_scenario(parse_scenario(CROSSING)), "blue")
+    plan = plan_bombardment(view, "blue", "b-guns", (3, 1))
+    counted = Counter(resolve_exchange(plan.spec, r, defender_in_city=plan.defender_in_city)
+                      .defender.strength for r in range(1000))
+    assert bars == dict(counted) and sum(bars.values()) == 1000
+    moved = blue.get(f"/clash/play/{game}?select=b-tank&mode=move")
+    assert set(re.findall(r'aria-label="(move to \(\d,\d\))"', moved.text)) >= {"move to (2,2)"}
+    assert "aria-label=\"attack (" not in moved.text
+
+
+def test_the_log_in_words_reads_the_names_of_every_turn_so_far(
+        app: FastAPI, creator: TestClient) -> None:
+    """The service gathers a side's names turn by turn and keeps them; its words equal those
+    of a name book read over every world of the game at once, for each side and turn, and
+    the seat's turn JSON carries the same sentences beside the structured events."""
+    game, blue, red = open_seats(app, creator)
+    moves = [[[5, 1], [4, 1]], [[3, 2]], [[3, 1]]]   # the reserve comes into sight
+    for turn_number, path in enumerate(moves, start=1):
+        order(red, game, "r-reserve", {"actions": [{"do": "move", "path": path}]},
+              turn=turn_number)
+        commit(blue, game, turn=turn_number)
+        commit(red, game, turn=turn_number)
+    service = app.state.clash
+    for side, client in (("blue", blue), ("red", red)):
+        seat = service.open(game, side)
+        worlds = [service.world_after(seat.row, seat.turns, i) for i in range(len(moves) + 1)]
+        for number in (3, 1, 2):   # any order: the kept names never run ahead of the turn
+            played = service.played(seat, number)
+            book = name_book(worlds[:number + 1], side, played.events)
+            expected = [describe(event, book) for event in played.events]
+            assert service.words(seat, played, side) == expected
+            answer = client.get(f"/api/clash/play/{game}/turns/{number}").json()
+            assert answer["words"] == expected and len(answer["events"]) == len(expected)
+    seen = blue.get(f"/api/clash/play/{game}/turns/3").json()["words"]
+    assert "Red Reserve moved from (3,2) to (3,1)." in seen   # in contact since turn 2's end

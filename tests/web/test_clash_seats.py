@@ -106,6 +106,10 @@ def _crawl(client: TestClient, game: str, own: list[str], turns: list[int]) -> l
                   f"/clash/play/{game}?select={unit}&mode=bombard"]
     for number in turns:
         pages += [f"/api/clash/play/{game}/turns/{number}", f"/clash/play/{game}?turn={number}"]
+        seen = client.get(f"/api/clash/play/{game}/turns/{number}").json()
+        assert len(seen["words"]) == len(seen["events"])   # one sentence per event seen
+        pages += [f"/clash/play/{game}?turn={number}&event={index}"
+                  for index in range(len(seen["events"]))]
     texts = []
     for page in pages:
         answer = client.get(page)

@@ -103,7 +103,7 @@ def test_a_finished_game_replays_by_url(database: str,
         page = creator.get(f"/clash/replay/{game}?turn=1")
         assert page.status_code == 200
         assert "Red Reserve" in page.text   # the whole truth, once the game is over
-        assert "Bombardment by Blue Guns" in page.text
+        assert "Blue Guns bombarded Red Front" in page.text
         assert commit(blue, game, turn=2).status_code == 409
 
 

@@ -4,7 +4,9 @@ shared, and a client holding the page gets a 304."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -180,6 +182,25 @@ def test_only_a_200_is_kept() -> None:
     assert len(cache.kept) == 1
 
 
+def test_visitors_missing_the_same_page_together_wait_for_one_render() -> None:
+    cache = PageCache()
+    started, finish = threading.Event(), threading.Event()
+
+    def render() -> Response:
+        started.set()
+        finish.wait(10)
+        return HTMLResponse("<p>new version</p>")
+
+    with ThreadPoolExecutor(4) as visitors:
+        first = visitors.submit(cache.page, ("/", 2), render)
+        assert started.wait(10)
+        others = [visitors.submit(cache.page, ("/", 2), render) for _ in range(3)]
+        finish.set()
+        pages = [first.result(10), *(other.result(10) for other in others)]
+    assert cache.rendered == 1
+    assert all(page is pages[0] for page in pages)
+
+
 def test_templates_are_compiled_once_unless_reload_is_asked(season_file: Path) -> None:
     from fairfight.web import WebSettings, create_app
     from fairfight.web.templating import templates
@@ -204,3 +225,33 @@ def test_words_are_the_same_from_the_kept_figures() -> None:
     assert in_words(Fraction(1)) == "certain"
     assert in_words(Fraction(1), True) != "certain"
     assert in_words(Fraction(1)) == "certain"
+
+
+def test_a_kept_page_is_answered_without_a_query_until_something_is_committed(
+    client: TestClient, season_file: Path,
+) -> None:
+    """Between two commits to the season file, a kept page is served from memory (no read
+    transaction, no render); a commit from another connection (here the command line) is
+    seen on the very next request."""
+    conquest = client.app.state.conquest  # type: ignore[attr-defined]
+    first = client.get("/conquest/1", headers=HTML)
+    card = client.get("/conquest/1/factions/" + _open_pool(season_file), headers=HTML)
+    reads: list[int] = []
+    plain_read = conquest.catalog.read
+
+    def counted(season_id: int) -> object:
+        reads.append(season_id)
+        return plain_read(season_id)
+
+    conquest.catalog.read = counted
+    again = [client.get("/conquest/1", headers=HTML) for _ in range(3)]
+    cards = [client.get(card.url.path, headers=HTML) for _ in range(2)]
+    assert reads == [] and _rendered(client) == 2
+    assert all(page.content == first.content for page in again)
+    assert all(page.headers["etag"] == first.headers["etag"] for page in again)
+    assert len({page.text for page in [card, *cards]}) == 3  # each its own form key
+    assert all(page.headers["cache-control"] == "no-store" for page in cards)
+    season.contribute(season_file, _open_pool(season_file), 5)
+    after = client.get("/conquest/1", headers=HTML)
+    assert reads and after.headers["etag"] != first.headers["etag"]
+    assert _rendered(client) == 3

@@ -191,3 +191,33 @@ def test_a_snapshots_views_are_kept_within_its_byte_budget(season_file: Path) ->
         assert views.season_view(snap, payments_only=False) is home
     finally:
         catalog.close()
+
+
+def test_home_puts_what_is_next_first_and_the_proof_last(
+        client: TestClient, season_file: Path, arranged: dict[str, object]) -> None:
+    """Issue 30: what is next, the latest episode and the leaders first; the hashes last,
+    folded; the waiting rebellion by its name, its code beside it."""
+    html = client.get("/conquest/1", headers=HTML).text
+    places = [html.index(f'id="{name}"') for name in
+              ("season-header", "latest", "leaders", "show-all", "map", "check-season")]
+    assert places == sorted(places)
+    summary = season.summary(season_file)
+    assert html.count(summary.commitment) == 1
+    assert html.index(summary.commitment) > html.index('<details class="card check-season"')
+    rebel = str(arranged["rebellion_waiting"])
+    region = next(r for r in summary.map_data["regions"] if r["code"] == rebel)
+    rising = re.search(r'<ul class="notice" id="waiting-rebellions">.*?</ul>', html, re.S)
+    assert rising is not None
+    assert re.search(rf">{re.escape(region['name'])}</a> <span class=\"muted code\">{rebel}</span>"
+                     " rises against ", rising.group(0))
+    leaders = re.search(r'<ol class="leaders">.*?</ol>', html, re.S)
+    assert leaders is not None and leaders.group(0).count("<li ") == 10
+
+
+def test_the_overlay_reloads_itself_without_a_script_and_has_no_site_chrome(
+        client: TestClient) -> None:
+    html = client.get("/conquest/1/overlay", headers=HTML).text
+    assert '<noscript><meta http-equiv="refresh" content="30"></noscript>' in html
+    assert "<nav" not in html and "<header" not in html and "<footer" not in html
+    assert '<script src="/static/conquest/live.js" defer></script>' in html
+    assert 'data-page="overlay"' in html and "<script>" not in html

@@ -143,7 +143,9 @@ def test_a_fans_receipt_passes_the_honest_archive_and_refuses_the_replayed_one(
         verdict = _verdict(page, base, honest_zip, receipt_file)
         verified = page.inner_text("#result")
         assert verdict == "verified", verified
-        assert "1 receipts and 0 saved heads: each signed" in verified, verified
+        assert f"your ${receipt['entry']['amount']} for " in verified, verified
+        assert f"entry {receipt['entry']['seq']}" in verified and "in the record" in verified
+        assert "saved head" not in verified, verified  # none was given
         assert "cannot check here" not in verified  # Chromium's Web Crypto checks Ed25519
         _shots(page, "verdict-honest")
 

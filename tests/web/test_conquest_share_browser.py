@@ -144,6 +144,8 @@ def test_the_embed_passes_axe_core_and_the_season_home_shows_its_code(
         _shot(page, f"embed-{width}")
         visit(page, f"{service}/conquest/1")
         page.locator("#share").scroll_into_view_if_needed()
+        assert not page.locator("#embed-code").is_visible()  # folded on the home
+        page.locator("#embed-fold > summary").click()
         assert page.locator("#embed-code").is_visible()
         page.locator("#share").screenshot(path=str(ARTIFACTS / f"home-share-{width}.png"))
         page.context.close()

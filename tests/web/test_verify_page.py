@@ -251,7 +251,8 @@ def logged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         files = {p.name: p.read_bytes() for p in folder.iterdir()}
         zips[name] = archive.write_zip(files, root / f"{name}.zip")[0]
     head = cases["dropped: the head saved at the change"].heads[0]
-    return {**zips, "receipt": attack.receipts[0], "head": head}
+    return {**zips, "receipt": attack.receipts[0], "head": head,
+            "honest_folder": cases["honest"].archive}
 
 
 def test_the_json_twin_checks_receipts_and_heads_sent_with_the_archive(
@@ -262,7 +263,15 @@ def test_the_json_twin_checks_receipts_and_heads_sent_with_the_archive(
         "/api/upload/verify", files=[("archive", logged["honest"].read_bytes()), *saved]
     )
     assert good.json()["ok"], good.json()
-    assert any("1 receipts and 1 saved heads" in note for note in good.json()["notes"])
+    notes = good.json()["notes"]
+    assert "1 saved head: signed by the season key and a prefix of the final log" in notes
+    entry = json.loads(logged["receipt"].read_text(encoding="utf-8"))["entry"]
+    named = next(region["name"] for region in json.loads(
+        (logged["honest_folder"] / "map.json").read_text(encoding="utf-8"))["regions"]
+        if region["code"] == entry["faction"])
+    said = (f"{logged['receipt'].name}: your ${entry['amount']} for {named} ({entry['faction']}, "
+            f"entry {entry['seq']}, counted in battle {entry['before_battle']}) is in the record")
+    assert any(note.startswith(said) for note in notes), notes
     forged = client.post(
         "/api/upload/verify", files=[("archive", logged["forged"].read_bytes()), *saved[:1]]
     )
@@ -289,7 +298,8 @@ def test_the_browser_checks_a_dropped_receipt_and_refuses_the_replayed_season(
             verdict = page.inner_text("#result")
             page.screenshot(path=str(tmp_path / "receipt-verified.png"))
             assert page.get_attribute("body", "data-verdict") == "verified", verdict
-            assert "1 receipts and 1 saved heads: each signed" in verdict
+            assert "in the record" in verdict and "1 saved head: signed" in verdict
+            assert "receipts and" not in verdict  # no "1 receipts and 1 saved heads"
             assert "cannot check here" not in verdict  # Chromium's Web Crypto has Ed25519
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
             page.set_input_files("#saved", [str(logged["receipt"])])

@@ -1841,10 +1841,24 @@
       `season log: ${size} leaves, exactly the header, ledger, beacon, history and reveal in ` +
         "an allowed order; the final head is signed under header.log_key and covers them all",
     );
-    if (receipts.length || heads.length) {
+    // Each receipt in words, then the saved heads (log_check.receipt_note, saved_heads_note).
+    const names = new Map((record.map.regions || []).map((r) => [String(r.code), String(r.name)]));
+    for (const { name, value } of receipts) {
+      const entry = value.entry;
+      const faction = String(entry.faction);
       notes.push(
-        `${receipts.length} receipts and ${heads.length} saved heads: each signed, each a ` +
-          "prefix of the final log, each receipt's entry in it at its place",
+        `${name}: your $${entry.amount} for ${names.has(faction) ? names.get(faction) : faction} ` +
+          `(${faction}, entry ${entry.seq}, counted in battle ${entry.before_battle}) ` +
+          "is in the record: its head is signed by the season key and its entry sits at its " +
+          "place in the final log",
+      );
+    }
+    if (heads.length === 1) {
+      notes.push("1 saved head: signed by the season key and a prefix of the final log");
+    } else if (heads.length) {
+      notes.push(
+        `${heads.length} saved heads: each signed by the season key and each a prefix of the ` +
+          "final log",
       );
     }
     if (!checked.cannot) return [notes, []];

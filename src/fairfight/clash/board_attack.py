@@ -24,7 +24,7 @@ from fairfight.clash.knowledge import check_player, fog_preview, knowledge_view
 from fairfight.clash.panel import BoardContext
 from fairfight.clash.readout import format_panel
 from fairfight.clash.spec import stance_may_initiate
-from fairfight.clash.world import Unit, World
+from fairfight.clash.world import Unit, World, chebyshev
 from fairfight.core.errors import InputError
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "evaluate_plan",
     "lead_may_take_the_tile",
     "plan_attack",
+    "plan_bombardment",
 ]
 
 
@@ -58,6 +59,32 @@ def plan_attack(view: World, player: str, lead: str, target: tuple[int, int],
     if unit.cls.atk == 0:
         raise InputError("lead", f"a {unit.cls.name} cannot assault (CB-230)")
     plan = plan_clash(view, AttackOrder(t.Kind.ASSAULT, lead, tile, supporters))
+    if plan is None:
+        raise InputError("target", f"no enemy {player} can see on {list(target)}")
+    return plan
+
+
+def plan_bombardment(view: World, player: str, battery: str,
+                     target: tuple[int, int]) -> ClashPlan:
+    """The bombardment by `battery` of `target` over `view`, as the Cascade would plan it
+    [CB-1700, CB-1750]; a refusal names the field. Its panel is the same `evaluate` as an
+    assault's: the exact distribution of the losses over the 1000 draws."""
+    unit = view.units.get(battery)
+    if unit is None or not view.allied(unit.player, player):
+        raise InputError("lead", f"{battery!r} is not one of {player}'s units")
+    board = view.board
+    if not (0 <= target[0] < board.width and 0 <= target[1] < board.height):
+        raise InputError("target", f"{list(target)} is off the {board.width}x{board.height} map")
+    if unit.cls.bombard_shots == 0:
+        raise InputError("lead", f"a {unit.cls.name} cannot bombard (CB-1700)")
+    tile = board.index(*target)
+    if not 1 <= chebyshev(board.width, unit.tile, tile) <= unit.cls.bombard_range:
+        raise InputError("target", f"{list(target)} is beyond the range "
+                         f"{unit.cls.bombard_range} of {unit.name}")
+    if not stance_may_initiate(unit.stance):
+        raise InputError("stance", "a unit in march may not initiate (CB-1530); order it "
+                         "to hold first")
+    plan = plan_clash(view, AttackOrder(t.Kind.BOMBARDMENT, battery, tile))
     if plan is None:
         raise InputError("target", f"no enemy {player} can see on {list(target)}")
     return plan

@@ -61,7 +61,12 @@ def _save(record: GameRecord, path: Path) -> None:
     os.replace(partial, path)
 
 
-def _summary(events: list[dict[str, Any]]) -> str:
+def _summary(events: list[dict[str, Any]], before: World, after: World) -> str:
+    """A clash as its figures; what follows from it (retreats, routs, captures...) in words,
+    with every name (the command line plays with the whole truth)."""
+    from fairfight.clash.words import describe, name_book
+
+    book = name_book([before, after], None)
     lines = []
     for event in events:
         kind = event["event"]
@@ -72,8 +77,7 @@ def _summary(events: list[dict[str, Any]]) -> str:
                          f"they lose {o['ld']}, we lose {o['la']}, {o['fate']}")
         elif kind in ("retreat", "rout", "advance", "capture", "destroyed", "disengage",
                       "hold_shaken", "caught"):
-            detail = {k: v for k, v in event.items() if k != "event"}
-            lines.append(f"  {kind} {json.dumps(detail, separators=(',', ':'))}")
+            lines.append(f"  {describe(event, book)}")
     return "\n".join(lines)
 
 
@@ -99,7 +103,7 @@ def _play_turn(record: GameRecord, world: World, given: TurnOrders | None,
     if not quiet:
         clashes = sum(1 for e in result.events if e["event"] == "clash")
         console.print(f"turn {world.turn}: {clashes} clashes", markup=False)
-        text = _summary(result.events)
+        text = _summary(result.events, world, result.world)
         if text:
             console.print(text, markup=False)
     return result.world, result.events

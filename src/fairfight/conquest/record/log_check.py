@@ -43,6 +43,8 @@ __all__ = [
     "check_log",
     "check_refunds",
     "head_message",
+    "receipt_note",
+    "saved_heads_note",
 ]
 
 Saved: TypeAlias = tuple[str, Any]
@@ -325,9 +327,26 @@ def check_log(
         f"season log: {size} leaves, exactly the header, ledger, beacon, history and reveal in "
         "an allowed order; the final head is signed under header.log_key and covers them all"
     )
-    if receipts or heads:
-        notes.append(
-            f"{len(receipts)} receipts and {len(heads)} saved heads: each signed, each a prefix "
-            "of the final log, each receipt's entry in it at its place"
-        )
+    names = {str(r.get("code")): str(r.get("name")) for r in record["map"]["regions"]}
+    notes += [receipt_note(name, receipt["entry"], names) for name, receipt in receipts]
+    if heads:
+        notes.append(saved_heads_note(len(heads)))
     return notes
+
+
+def receipt_note(name: str, entry: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A checked receipt in the words a fan thinks in: what they gave, to whom, in which
+    ledger entry (engine.js says the same)."""
+    faction = str(entry["faction"])
+    return (f"{name}: your ${entry['amount']} for {names.get(faction, faction)} "
+            f"({faction}, entry {entry['seq']}, counted in battle {entry['before_battle']}) "
+            "is in the record: its head is signed by the season key and its entry sits at its "
+            "place in the final log")
+
+
+def saved_heads_note(count: int) -> str:
+    """What was checked of the saved heads, with the right plural (engine.js says the same)."""
+    if count == 1:
+        return "1 saved head: signed by the season key and a prefix of the final log"
+    return (f"{count} saved heads: each signed by the season key and each a prefix of the "
+            "final log")

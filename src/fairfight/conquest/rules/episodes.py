@@ -20,6 +20,7 @@ from fairfight.conquest.rules.tables import (
     RATING_WEIGHTS,
     ROUND_BITS,
     ROUND_SCALE,
+    ROUNDS_TO_WIN,
     UPSET_BELOW,
     BattleKind,
     Reason,
@@ -32,6 +33,7 @@ __all__ = [
     "champion_line",
     "contribution_line",
     "defender_rounds",
+    "draw_permille",
     "draw_used",
     "episode_view",
     "fighter",
@@ -45,6 +47,7 @@ __all__ = [
     "render_odds",
     "round_check",
     "round_draw",
+    "running_score",
     "secured_line",
     "secured_role",
     "winner_chance",
@@ -82,6 +85,28 @@ def power_text(power: int) -> str:
 def defender_rounds(entry: dict[str, Any]) -> int:
     """The rounds the defender won: every round of the entry the attacker did not [§5]."""
     return len(entry["rounds"]) - int(entry["attacker_rounds"])
+
+
+def running_score(entry: dict[str, Any]) -> list[tuple[int, int, bool]]:
+    """The rounds each side has won after each round, in order, as (attacker, defender,
+    settled): settled from the round that gives one side its third win on. All five rounds
+    are drawn whatever the score [§2], so a show can tell the rounds that still count from
+    the ones played out after the battle is settled."""
+    attacker = defender = 0
+    score = []
+    for shown in entry["rounds"]:
+        if shown["winner"] == "attacker":
+            attacker += 1
+        else:
+            defender += 1
+        score.append((attacker, defender, max(attacker, defender) >= ROUNDS_TO_WIN))
+    return score
+
+
+def draw_permille(value: int) -> int:
+    """Where a saved draw falls on a round's chance bar: u = x / 2**64 in whole per-mille,
+    rounded down (exact integers)."""
+    return value * 1000 // DRAW_RANGE
 
 
 def secured_role(entry: dict[str, Any]) -> str | None:

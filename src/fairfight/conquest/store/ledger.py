@@ -165,14 +165,21 @@ def _replay(earlier: ContributionKeyRow, claim: KeyClaim) -> Recorded:
 def _add(session: Session, batch: _Batch, faction: str, amount: int) -> Recorded:
     """Check with the engine's ledger rule and append, inside the caller's transaction.
 
-    The pool rule reads only this faction's entries (the season's end is on the board), so the
-    engine is given the entries already dated to the next battle for this faction alone.
+    The pool rule reads only this faction's entries and pool (the season's end and the next
+    battle are on the board), so the engine is given the entries already dated to the next
+    battle for this faction alone, and a board holding that faction alone: the engine copies
+    the board it is given twice per contribution, and the whole board is some hundred factions
+    and regions.
     """
     due = batch.due.get(faction)
     if due is None:
         due = batch.due[faction] = SeasonStore.ledger_due(
             session, batch.board["next_battle"], faction)
-    state = {"world": {}, "key": "", "max_battles": None, "board": batch.board}
+    factions = batch.board["factions"]
+    board = {"next_battle": batch.board["next_battle"], "ended": batch.board["ended"],
+             "regions": {}, "factions": {faction: factions[faction]} if faction in factions
+             else {}}
+    state = {"world": {}, "key": "", "max_battles": None, "board": board}
     entry = engine.check_contribution(state, due, faction, amount)  # LedgerRefusal: a RuleError
     entry["seq"] = batch.last + 1
     SeasonStore.add_contribution(session, entry)
@@ -240,6 +247,9 @@ def record_contributions(
         keys=SeasonStore.claimed_keys(session, keys) if keys else {},
         refunds=SeasonStore.refunds_for(session, payments) if payments else {},
     )
+    # Every faction's entries dated to the next battle in one query, not one per faction.
+    batch.due = SeasonStore.ledger_due_by_faction(
+        session, batch.board["next_battle"], (r.faction for r in requests))
     outcomes: list[LedgerOutcome] = []
     # The new rows are flushed together at the commit: no query in the loop needs them
     # (each faction's due entries are read before this batch adds any of its rows).

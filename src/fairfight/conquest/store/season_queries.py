@@ -7,6 +7,7 @@ season. `SeasonStore` inherits them, so callers write `SeasonStore.ledger(sessio
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import func, select
@@ -81,6 +82,25 @@ class SeasonQueries:
             LedgerRow.faction == faction,
         )
         return [row.public() for row in session.scalars(query.order_by(LedgerRow.seq))]
+
+    @staticmethod
+    def ledger_due_by_faction(session: Session, battle: int,
+                              factions: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+        """`ledger_due` of several factions in one query (a batch of contributions reads its
+        factions' entries at once, while it holds the season's write lock): every faction
+        asked is a key, with no entries when it has none."""
+        asked = sorted(set(factions))
+        due: dict[str, list[dict[str, Any]]] = {faction: [] for faction in asked}
+        if not asked:
+            return due
+        query = select(LedgerRow).where(
+            LedgerRow.season_id == season_of(session),
+            LedgerRow.before_battle == battle,
+            LedgerRow.faction.in_(asked),
+        )
+        for row in session.scalars(query.order_by(LedgerRow.seq)):
+            due[row.faction].append(row.public())
+        return due
 
     @staticmethod
     def last_seq(session: Session) -> int:

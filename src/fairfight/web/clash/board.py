@@ -24,7 +24,6 @@ __all__ = [
     "TileMark",
     "UnitMark",
     "adjacent_enemy_tiles",
-    "describe_event",
     "draw_board",
     "event_tiles",
     "overlay_band",
@@ -107,6 +106,8 @@ class Drawing:
     rivers: list[tuple[int, int, int, int]] = field(default_factory=list)
     units: list[UnitMark] = field(default_factory=list)
     arrows: list[tuple[int, int, int, int, str]] = field(default_factory=list)
+    action: str = "attack"
+    """What a click on a linked tile does, for its label ("move to", "bombard", "attack")."""
 
     @property
     def pixel_width(self) -> int:
@@ -173,14 +174,15 @@ def draw_board(world: World, viewer: str, *, link: Any = None, selected: str | N
                retreat: tuple[int | None, tuple[int, ...]] | None = None,
                target: int | None = None, highlights: tuple[int, ...] = (),
                arrows: tuple[tuple[int, int, str], ...] = (),
-               warnings: frozenset[int] = frozenset()) -> Drawing:
+               warnings: frozenset[int] = frozenset(), action: str = "attack") -> Drawing:
     """The board of `world` (the truth or a knowledge view) as seen by `viewer`.
 
-    `link(kind, value)` builds the href of a unit or tile; `targets` are the enemy tiles the
-    selected unit may attack; `retreat` is (destination, candidates) of the previewed attack.
+    `link(kind, value)` builds the href of a unit or tile; `targets` are the tiles the
+    selected unit may act on, each labelled `action` and its coordinates; `retreat` is
+    (destination, candidates) of the previewed attack.
     """
     board = world.board
-    drawing = Drawing(board.width, board.height)
+    drawing = Drawing(board.width, board.height, action=action)
     marks = {world.board.index(*item.tile): item for item in overlay or []}
     destination, candidates = retreat if retreat is not None else (None, ())
     for tile in range(board.width * board.height):
@@ -221,58 +223,6 @@ def adjacent_enemy_tiles(world: World, unit_id: str) -> set[int]:
     return {tile for tile in world.board.neighbours[unit.tile]
             if world.hostile_at(unit.player, tile)
             and chebyshev(world.board.width, unit.tile, tile) == 1}
-
-
-def _named(world: World, unit_id: str) -> str:
-    """A unit by the name the board shows (its id when the world no longer holds it)."""
-    unit = world.units.get(unit_id)
-    return unit.name if unit is not None else unit_id
-
-
-def _order_line(world: World, unit_id: str, orders: dict[str, Any]) -> str:
-    parts = [orders["stance"]] if orders.get("stance") else []
-    if "withdraw_reflex" in orders:
-        parts.append("withdraw reflex " + ("on" if orders["withdraw_reflex"] else "off"))
-    for action in orders.get("actions", ()):
-        point = action.get("target") or action.get("to") or (action.get("path") or [[]])[-1]
-        parts.append(f"{action['do']} {tuple(point)}")
-    return f"{_named(world, unit_id)}: {', '.join(parts) or 'stand'}"
-
-
-def describe_event(world: World, event: dict[str, Any]) -> str:
-    """One line for the turn's event log (the figures are the event's own, the units by the
-    board's names)."""
-    kind = event.get("event", "")
-    if kind == "clash":
-        plan, outcome = event["plan"], event["outcome"]
-        return (f"{plan['kind'].capitalize()} by {_named(world, event['initiator'])} on "
-                f"{tuple(plan['target'])} (r = {event['r']}): they lose {outcome['ld']}, "
-                f"lead loses {outcome['la']}; defender {outcome['fate'].replace('_', ' ')}")
-    if kind in ("move", "abandon", "advance"):
-        return (f"{_named(world, event['unit'])} {kind}s {tuple(event['frm'])} → "
-                f"{tuple(event['to'])}")
-    if kind == "retreat":
-        return (f"{', '.join(_named(world, u) for u in event['units'])} retreat "
-                f"{tuple(event['frm'])} → {tuple(event['to'])}")
-    if kind == "rout":
-        return (f"{', '.join(_named(world, u) for u in event['units'])} routed at "
-                f"{tuple(event['tile'])}: cut off, destroyed")
-    if kind == "destroyed":
-        return f"{_named(world, event['unit'])} destroyed ({event['cause']})"
-    if kind == "skipped":
-        return (f"{_named(world, event['unit'])}: {event['action']} not carried out — "
-                f"{event['reason']}")
-    if kind == "orders":
-        given = event["orders"]
-        if not given:
-            return "no orders"
-        return "orders — " + "; ".join(_order_line(world, uid, o) for uid, o in given.items())
-    if kind in ("turn", "end"):
-        return f"{'start' if kind == 'turn' else 'end'} of turn {event['turn']}"
-    details = ", ".join(
-        f"{key} {_named(world, value) if key in ('unit', 'attacker') else value}"
-        for key, value in event.items() if key != "event")
-    return f"{kind}: {details}"
 
 
 def event_tiles(world: World, event: dict[str, Any]) -> tuple[tuple[int, ...],

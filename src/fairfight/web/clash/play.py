@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StrictBool
 
 from fairfight.clash import tables as t
-from fairfight.clash.board_attack import evaluate_plan, plan_attack
+from fairfight.clash.board_attack import evaluate_plan, plan_attack, plan_bombardment
 from fairfight.clash.engagement import ClashPlan
 from fairfight.clash.knowledge import knowledge_view
 from fairfight.clash.orders import AssaultAction, UnitId, UnitOrders
@@ -29,6 +29,7 @@ __all__ = [
     "OrderRequest",
     "PlannedAttack",
     "board_panel",
+    "bombard_panel",
     "order_of",
     "parse_point",
     "viewed_world",
@@ -87,6 +88,13 @@ def board_panel(game: Game, lead: str, target: tuple[int, int],
     view = viewed_world(game, fog)
     plan = plan_attack(view, game.player, lead, target, supporters, stance=stance)
     return PlannedAttack(view, plan, evaluate_plan(view, plan, fog=fog).panel)
+
+
+def bombard_panel(game: Game, battery: str, target: tuple[int, int]) -> PlannedAttack:
+    """The exact panel of `battery` bombarding `target`, over the player's knowledge view."""
+    view = viewed_world(game, True)
+    plan = plan_bombardment(view, game.player, battery, target)
+    return PlannedAttack(view, plan, evaluate_plan(view, plan).panel)
 
 
 def order_of(request: OrderRequest) -> UnitOrders:

@@ -26,7 +26,6 @@ from fairfight.clash.world import world_from_scenario
 from fairfight.core.errors import InputError
 from fairfight.web.clash.board import (
     adjacent_enemy_tiles,
-    describe_event,
     draw_board,
     event_tiles,
     unit_rows,
@@ -265,8 +264,8 @@ def sandbox_game(request: Request, select: str = "", target: str = "", without: 
     if played is not None:
         index = event if event is not None and 0 <= event < len(played.events) else 0
         highlights, arrows = event_tiles(world, played.events[index])
-        context.update(played=played, event=index, events=[
-            describe_event(world, e) for e in played.events],
+        context.update(played=played, event=index, events=clash_service(request).words(
+            game, played, game.player if fogged or game.fog_enforced else None),
             reconciliation=played.reconciliations.get(index))
     attack: PlannedAttack | None = None
     targets: set[int] = set()

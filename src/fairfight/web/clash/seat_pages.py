@@ -25,12 +25,13 @@ from fairfight.clash.world import World
 from fairfight.core.errors import InputError
 from fairfight.core.validation import is_plain_digits
 from fairfight.web.clash.activation import activation_rows
-from fairfight.web.clash.board import describe_event, draw_board, event_tiles, unit_rows
+from fairfight.web.clash.board import draw_board, event_tiles, unit_rows
 from fairfight.web.clash.games import SCENARIOS
 from fairfight.web.clash.play import (
     OrderRequest,
     PlannedAttack,
     board_panel,
+    bombard_panel,
     order_of,
     parse_point,
 )
@@ -56,15 +57,17 @@ __all__ = [
 ]
 
 seat_pages_router = APIRouter()
+_ACTION = {"move": "move to", "bombard": "bombard", "assault": "attack"}
+"""The label of a clickable tile in each order mode."""
 
 
-def _played_context(world_for_log: World, game: Game, played: Any, event: int | None,
-                    ) -> dict[str, Any]:
+def _played_context(request: Request, world_for_log: World, game: Game, played: Any,
+                    event: int | None, viewer: str | None) -> dict[str, Any]:
     index = event if event is not None and 0 <= event < len(played.events) else 0
     highlights, arrows = (event_tiles(world_for_log, played.events[index])
                           if played.events else ((), ()))
     return {"played": played, "event": index, "highlights": highlights, "arrows": arrows,
-            "events": [describe_event(world_for_log, e) for e in played.events],
+            "events": clash_service(request).words(game, played, viewer),
             "reconciliation": played.reconciliations.get(index)}
 
 
@@ -109,7 +112,7 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
     played = service.played(game, turn) if turn else None
     if played is not None:
         log_world = knowledge_view(played.after, side)
-        context.update(_played_context(log_world, game, played, event))
+        context.update(_played_context(request, log_world, game, played, event, side))
         highlights, arrows = context["highlights"], context["arrows"]
     chosen = None
     attack: PlannedAttack | None = None
@@ -117,16 +120,15 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
             and played is None:
         chosen = selection(view, select, mode, path)
         highlights = chosen.highlights
-        if chosen.mode == "assault" and target:
-            try:
-                attack = board_panel(game, select, parse_point(target), fog=True)
-            except (InputError, ValueError) as refusal:
-                context["error"], status = str(refusal), 422
+        try:
+            attack = _previewed(game, chosen, select, target)
+        except (InputError, ValueError) as refusal:
+            context["error"], status = str(refusal), 422
         if chosen.mode == "move" and chosen.path:
             tiles = [view.units[select].tile, *(view.board.index(*p) for p in chosen.path)]
             arrows = tuple((a, b, "move") for a, b in zip(tiles, tiles[1:], strict=False))
     pending = game.pending
-    if attack is not None:
+    if attack is not None and chosen is not None and chosen.mode == "assault":
         context["may_change"] = _may_change(view, side, pending, select, target)
     link = _board_link(game_id, select, chosen)
     context.update(
@@ -140,13 +142,25 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
                            target=attack.plan.order.target if attack else None,
                            highlights=highlights, arrows=arrows,
                            warnings=frozenset(step.tile for step in chosen.steps
-                                              if step.reactors) if chosen else frozenset()),
+                                              if step.reactors) if chosen else frozenset(),
+                           action=_ACTION.get(chosen.mode, "attack") if chosen else "attack"),
         plan_supporters=",".join(attack.plan.supporters) if attack else "",
         **_side_context(game, view, side))
     if chosen is not None:
         context.update(unit=view.units[select], tile_names={
             i: "({},{})".format(*view.board.xy(i)) for i in chosen.clickable})
     return templates.TemplateResponse(request, "clash/play.html", context, status_code=status)
+
+
+def _previewed(game: Game, chosen: Selection, select: str,
+               target: str) -> PlannedAttack | None:
+    """The exact panel of the selected unit's assault or bombardment of `target`, the same
+    `evaluate` for both (None in move mode or before a target is clicked)."""
+    if chosen.mode not in ("assault", "bombard") or not target:
+        return None
+    if chosen.mode == "assault":
+        return board_panel(game, select, parse_point(target), fog=True)
+    return bombard_panel(game, select, parse_point(target))
 
 
 def _side_context(game: Game, view: World, side: str) -> dict[str, Any]:
@@ -299,7 +313,7 @@ def replay_page(request: Request, game_id: str, turn: MaybeWholeNumber = None,
                                         scenario_luck(game.row.scenario, game.turns)]}
     if number is not None:
         played = service.played(game, number, truth=True)
-        context.update(_played_context(played.after, game, played, event))
+        context.update(_played_context(request, played.after, game, played, event, None))
         context["drawing"] = draw_board(played.after, game.row.humans[0],
                                         highlights=context["highlights"],
                                         arrows=context["arrows"])

@@ -141,6 +141,9 @@ class SeatTurn(BaseModel):
 
     turn: int
     events: list[dict[str, Any]]
+    """The structured events, as the engine wrote them (those the side saw)."""
+    words: list[str]
+    """The same events in words, one sentence each, in the names the side knows."""
     reconciliations: dict[int, Reconciliation]
 
 
@@ -285,5 +288,7 @@ def api_hand_over(request: Request, game_id: str, body: HandOver) -> SeatState:
 def api_seat_turn(request: Request, game_id: str, number: Id) -> SeatTurn:
     """A played turn's events as your side saw them."""
     game = seat_game(request, game_id)
-    played = clash_service(request).played(game, number)
-    return SeatTurn(turn=number, events=played.events, reconciliations=played.reconciliations)
+    service = clash_service(request)
+    played = service.played(game, number)
+    return SeatTurn(turn=number, events=played.events, reconciliations=played.reconciliations,
+                    words=service.words(game, played, game.player or None))

@@ -28,14 +28,17 @@ from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.sightings import events_seen_by
 from fairfight.clash.store import TABLE_SEAT, ClashStore, Draft, GameRow, TurnTaken
 from fairfight.clash.turn import run_turn
+from fairfight.clash.words import describe, name_book, names_seen
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.clash.caps import MAX_TURNS, check_orders_work
 from fairfight.web.clash.games import PlayedTurn
 
-__all__ = ["ClashService", "Game", "MODES", "WORLDS_BYTES", "world_bytes"]
+__all__ = ["ClashService", "Game", "MODES", "NAMES_BYTES", "WORLDS_BYTES", "world_bytes"]
 
+NAMES_BYTES = 2 * 1024 * 1024
+"""Bytes of known names kept per process (a side's names at one turn weigh a few KB)."""
 WORLDS_BYTES = 32 * 1024 * 1024
 """Bytes of worlds kept per process for replays, by `world_bytes` (at the caps, 200 units on
 48 x 48 tiles, a game's first world weighs some 1.2 MB and each later one some 200 KB)."""
@@ -141,6 +144,10 @@ class ClashService:
         self.worlds: ByteCappedCache[tuple[str, int], World] = ByteCappedCache(
             worlds_bytes, world_bytes)
         """True worlds by (game, turns played)."""
+        self.names: ByteCappedCache[tuple[str, str | None, int], dict[str, str]] = \
+            ByteCappedCache(NAMES_BYTES, deep_size)
+        """The units a side knew by name at the start of a turn, by (game, side, turns
+        played): what a turn's log in words reads (`words`)."""
 
     # --- new games --------------------------------------------------------------------------
     def start(self, *, name: str, scenario: dict[str, Any], mode: str,
@@ -330,6 +337,29 @@ class ClashService:
         return self.played(game, world.turn)
 
     # --- played turns ------------------------------------------------------------------------
+    def _names_before(self, game: Game, index: int, viewer: str | None) -> dict[str, str]:
+        """The names `viewer` knew at the start of every turn before the `index`-th played
+        one (`words.names_seen`, gathered turn by turn and kept, so a long game's log walks
+        its worlds once)."""
+        start = index
+        names = self.names.get((game.id, viewer, start))
+        while names is None and start > 0:
+            start -= 1
+            names = self.names.get((game.id, viewer, start))
+        names = dict(names or {})
+        for number in range(start, index):
+            names.update(names_seen(self.world_after(game.row, game.turns, number), viewer))
+            self.names.put((game.id, viewer, number + 1), dict(names))
+        return names
+
+    def words(self, game: Game, played: PlayedTurn, viewer: str | None) -> list[str]:
+        """A played turn's events in words, in the names `viewer` knows (every name with no
+        viewer): those it knew at the start of any earlier turn, and this turn's."""
+        index = game.turn_numbers.index(played.number)
+        book = name_book([played.before, played.after], viewer, played.events,
+                         known=self._names_before(game, index, viewer))
+        return [describe(event, book) for event in played.events]
+
     def played(self, game: Game, number: int, *, truth: bool = False) -> PlayedTurn:
         """A played turn: the worlds around it and its events — as the seated side saw them
         when fog is enforced (and `truth` is not asked for a finished game)."""

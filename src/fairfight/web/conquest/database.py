@@ -9,6 +9,7 @@ all.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -46,6 +47,9 @@ class SeasonDatabase:
         self._lock = threading.RLock()
         self._writer_turn = threading.Lock()
         self._closed = False
+        self._watch: sqlite3.Connection | None = None
+        self._watch_lock = threading.Lock()
+        self._watch_failed = False
 
     @property
     def path(self) -> Path:
@@ -88,8 +92,35 @@ class SeasonDatabase:
                     store = self._stores[(season_id, write)] = self._open(season_id, write)
         return store
 
+    def changes(self) -> int | None:
+        """A number that moves whenever any connection, in this process or another, commits
+        to the season file (SQLite's `PRAGMA data_version` on a connection of its own, which
+        never writes); None for a server database, or when the file cannot be watched. Equal
+        numbers mean nothing was committed in between, so what was read after the first may
+        be reused: a read of shared memory, no query."""
+        if self.server or self._watch_failed:
+            return None
+        with self._watch_lock:
+            try:
+                if self._watch is None:
+                    self._refuse_when_closed()
+                    self._watch = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                                  check_same_thread=False)
+                return int(self._watch.execute("PRAGMA data_version").fetchone()[0])
+            except sqlite3.Error:
+                self._watch_failed = True  # a file that cannot be watched is read each time
+                return None
+
+    def _stop_watching(self) -> None:
+        with self._watch_lock:
+            if self._watch is not None:
+                self._watch.close()
+            self._watch = None
+            self._watch_failed = True
+
     def close(self) -> None:
         """Release the connections; the database is not reopened afterwards."""
+        self._stop_watching()  # first: the writer closing last ends the file's WAL mode
         with self._lock:
             self._closed = True
             stores = list(self._stores.values())

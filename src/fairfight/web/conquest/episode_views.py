@@ -15,6 +15,7 @@ from fairfight.web.conquest.views import banners, champion_text, names, permille
 __all__ = ["episode"]
 
 _REASONS = docs_by_value(tables.Reason)
+_CATEGORIES = docs_by_value(tables.Category)
 
 
 def _side(snap: Snapshot, role: str, side: dict[str, Any]) -> SideView:
@@ -41,8 +42,24 @@ def _side(snap: Snapshot, role: str, side: dict[str, Any]) -> SideView:
     )
 
 
-def _rounds(entry: dict[str, Any]) -> list[RoundView]:
+def _said(snap: Snapshot, entry: dict[str, Any], shown: dict[str, Any], number: int,
+          score: tuple[int, int, bool], first_settled: bool) -> str:
+    """One round in words, for the screen reader's announcement in watch mode."""
+    att, dfn = snap.name_of(entry["attacker"]), snap.name_of(entry["defender"])
+    won = att if shown["winner"] == "attacker" else dfn
+    text = (f"Round {number} of {len(entry['rounds'])}, {_CATEGORIES[shown['category']]}: "
+            f"{won} wins the round. {att} {score[0]}, {dfn} {score[1]}.")
+    if first_settled:
+        text += f" {won} has {tables.ROUNDS_TO_WIN} round wins."
+    elif score[2]:
+        text += " Played out: the rounds were already settled."
+    return text
+
+
+def _rounds(snap: Snapshot, entry: dict[str, Any]) -> list[RoundView]:
     draws = {d["index"]: d["value"] for d in entry["draws"]}
+    scores = episodes.running_score(entry)
+    settled_before = [False, *(s[2] for s in scores)]
     return [
         RoundView(
             category=shown["category"],
@@ -55,8 +72,16 @@ def _rounds(entry: dict[str, Any]) -> list[RoundView]:
             winner=shown["winner"],
             winner_faction=entry[shown["winner"]],
             check=episodes.round_check(shown, draws[shown["draw_index"]]),
+            number=i + 1,
+            category_text=_CATEGORIES[shown["category"]],
+            score=scores[i][:2],
+            settled=scores[i][2],
+            chance_permille=permille(Fraction(shown["after"])),
+            u_permille=episodes.draw_permille(draws[shown["draw_index"]]),
+            said=_said(snap, entry, shown, i + 1, scores[i],
+                       scores[i][2] and not settled_before[i]),
         )
-        for shown in entry["rounds"]
+        for i, shown in enumerate(entry["rounds"])
     ]
 
 
@@ -98,7 +123,7 @@ def _episode(snap: Snapshot, number: int) -> EpisodeView:
         attacker=_side(snap, "attacker", entry["sides"]["attacker"]),
         defender=_side(snap, "defender", entry["sides"]["defender"]),
         odds=_odds(entry),
-        rounds=_rounds(entry),
+        rounds=_rounds(snap, entry),
         draws=[
             DrawView(
                 index=draw["index"],

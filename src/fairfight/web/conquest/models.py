@@ -242,6 +242,13 @@ class RoundView(BaseModel):
     winner: str
     winner_faction: str
     check: str = Field(description="the deciding comparison, e.g. `u 0.4120 < p 55.12%`")
+    number: int = Field(description="1 to 5, in the order fought")
+    category_text: str
+    score: tuple[int, int] = Field(description="rounds won (attacker, defender) so far")
+    settled: bool = Field(description="one side has three round wins by this round")
+    chance_permille: int
+    u_permille: int = Field(description="where the draw falls on the round's chance bar")
+    said: str = Field(description="the round in words, as watch mode announces it")
 
 
 class EpisodeView(BaseModel):

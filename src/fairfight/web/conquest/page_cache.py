@@ -2,8 +2,9 @@
 
 A show's pages are read by its whole audience in the minutes after an episode airs, and
 between two changes of a season every visitor sees the same bytes. So the public pages (season
-home, episode list, episode, faction card, verify, embed) are kept here as rendered bytes,
-keyed by the route's path, the season's version and the few other facts a page shows:
+home, episode list, episode, faction card, verify, embed, stream overlay) are kept here as
+rendered bytes, keyed by the route's path, the season's version and the few other facts a
+page shows:
 
 - the season's `Version` (battles, last ledger seq, beacon, reveal), read fresh from the
   database on every request (`SeasonStore.version`, in one read transaction with the schedule
@@ -31,9 +32,11 @@ behind a cache").
 from __future__ import annotations
 
 import hashlib
+import itertools
 import secrets
+import threading
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import Request
@@ -53,7 +56,10 @@ __all__ = [
     "PERSONAL_CACHE_CONTROL",
     "PUBLIC_CACHE_CONTROL",
     "CachedPage",
+    "FrontEntry",
     "PageCache",
+    "personal_answer",
+    "public_answer",
     "season_mark",
 ]
 
@@ -91,10 +97,7 @@ def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashab
     LookupError for a season the database does not hold, as the page itself would raise)."""
     catalog = conquest.catalog
     own = request.path_params.get("season_id") == season_id
-    with catalog.read(season_id) as session:  # one transaction: the cost of a kept page
-        version = SeasonStore.version(session)
-        stored = read_schedule(session) if own else None
-        kept = history_version(session) if conquest.forecasts.enabled else None
+    version, stored, kept = _stored_mark(conquest, season_id, own)
     if own:  # the season's own countdown, as `countdown_of_request` reads it
         snap = catalog.snapshot_at(season_id, version)
         countdown = None if stored is None else conquest.airing.countdown_of(snap, stored)
@@ -106,6 +109,25 @@ def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashab
             public_base(request), conquest.payments_only)
 
 
+def _stored_mark(conquest: Any, season_id: int, own: bool) -> tuple[Any, Any, Any]:
+    """The season's version, its stored schedule (own pages) and the kept odds' version,
+    read in one transaction; on a season file, read again only once something was committed
+    since the last read (`SeasonDatabase.changes`), so a kept page costs no query."""
+    catalog = conquest.catalog
+    changes = catalog.database.changes()
+    marks: dict[tuple[int, bool], tuple[int, tuple[Any, Any, Any]]] = conquest.pages.marks
+    if changes is not None:
+        known = marks.get((season_id, own))
+        if known is not None and known[0] == changes:
+            return known[1]
+    with catalog.read(season_id) as session:  # one transaction
+        read = (SeasonStore.version(session), read_schedule(session) if own else None,
+                history_version(session) if conquest.forecasts.enabled else None)
+    if changes is not None:  # read after `changes`: never older than what that number saw
+        marks[(season_id, own)] = (changes, read)
+    return read
+
+
 def _matches(request: Request, etag: str) -> bool:
     """Whether `If-None-Match` names the tag (weak comparison, as RFC 9110 says for it)."""
     asked = request.headers.get("if-none-match")
@@ -115,22 +137,90 @@ def _matches(request: Request, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+@dataclass(slots=True)
+class _Turn:
+    """The render of one page, one request at a time; `last` the page the latest render
+    made, with the stamp taken before it read the page's key. Waiters are woken together
+    when a render ends, so none waits behind renders that started after it asked (a lock
+    handed from thread to thread is not fair, and a crowd could starve one request)."""
+
+    changed: threading.Condition = field(default_factory=threading.Condition)
+    """Held to look at the turn; notified when a render ends."""
+    rendering: bool = False
+    users: int = 0
+    last: tuple[int, CachedPage] | None = None
+
+
 class PageCache:
     """Rendered pages of one worker, capped by bytes, shared by all its requests."""
 
     def __init__(self, max_bytes: int = PAGES_BYTES) -> None:
         self.kept: ByteCappedCache[tuple[Hashable, ...], CachedPage] = ByteCappedCache(
             max_bytes, _weight)
+        self._guard = threading.Lock()
+        self._stamps = itertools.count()
+        self._turns: dict[tuple[Hashable, ...], _Turn] = {}
+        """A lock per page being rendered: requests that miss the same page together wait
+        for one render instead of each rendering it (after a change, the whole audience asks
+        for the new page at once)."""
         self.rendered = 0
         """Pages rendered for the cache so far (for tests and the curious)."""
+        self.marks: dict[tuple[int, bool], tuple[int, tuple[Any, Any, Any]]] = {}
+        """The last stored mark read per (season, own page), with the season file's change
+        number it was read after (`_stored_mark`)."""
+        self.front: dict[str, FrontEntry] = {}
+        """Paths whose page a route has kept, by path: what `page_front` needs to find the
+        kept page again without routing (one entry per path, so bounded by the routes)."""
 
-    def page(self, key: tuple[Hashable, ...], render: Callable[[], Response]) -> \
+    def page(self, key: tuple[Hashable, ...], render: Callable[[], Response],
+             newest: Callable[[], tuple[Hashable, ...]] | None = None) -> \
             CachedPage | Response:
         """The kept page for `key`, rendering and keeping it when missing; a response that
-        must not be shared (not a 200, or one setting a cookie) is returned as it is."""
+        must not be shared (not a 200, or one setting a cookie) is returned as it is.
+
+        One render per page at a time: requests that miss it together wait for that render,
+        and are answered with it when it read its key after they read theirs (so it is as
+        new as theirs or newer). With `newest` (the page's key read again), the turn is the
+        page's path, `key[0]`, whatever the version: the request whose turn comes reads the
+        key again and renders the page as it is now. However often the season changes, a
+        page is then rendered at most once at a time, and a crowd waits for one render.
+        """
         found = self.kept.get(key)
         if found is not None:
             return found
+        asked = next(self._stamps)  # taken after `key` was read
+        name = key if newest is None else key[:1]
+        with self._guard:
+            turn = self._turns.setdefault(name, _Turn())
+            turn.users += 1
+        try:
+            with turn.changed:
+                while turn.rendering:  # a waiter is answered by the first render after it
+                    turn.changed.wait()
+                    if turn.last is not None and turn.last[0] > asked:
+                        return turn.last[1]  # read after this request's key: as new or newer
+                turn.rendering = True
+            made: CachedPage | Response | None = None
+            started = next(self._stamps)
+            try:
+                if newest is not None:
+                    key = newest()
+                made = self.kept.get(key) or self._render(key, render)
+            finally:
+                with turn.changed:
+                    turn.rendering = False
+                    if isinstance(made, CachedPage):
+                        turn.last = (started, made)
+                    turn.changed.notify_all()
+            return made
+        finally:
+            with self._guard:
+                turn.users -= 1
+                if turn.users == 0:
+                    del self._turns[name]
+
+    def _render(self, key: tuple[Hashable, ...], render: Callable[[], Response]) -> \
+            CachedPage | Response:
         response = render()
         self.rendered += 1
         if response.status_code != 200 or "set-cookie" in response.headers:
@@ -143,24 +233,61 @@ class PageCache:
         return made
 
     def serve(self, request: Request, key: tuple[Hashable, ...],
-              render: Callable[[], Response]) -> Response:
+              render: Callable[[], Response],
+              newest: Callable[[], tuple[Hashable, ...]] | None = None) -> Response:
         """A public page: from the cache, with its tag, or `304` when the client has it."""
-        found = self.page(key, render)
+        found = self.page(key, render, newest)
         if isinstance(found, Response):
             return found
-        headers = {"ETag": found.etag, "Cache-Control": PUBLIC_CACHE_CONTROL}
-        if _matches(request, found.etag):
-            return Response(status_code=304, headers=headers)
-        return Response(found.body, headers=headers, media_type=found.media_type)
+        return public_answer(request, found)
 
     def serve_personal(self, key: tuple[Hashable, ...], render: Callable[[], Response],
-                       fill: Callable[[bytes], bytes]) -> Response:
+                       fill: Callable[[bytes], bytes],
+                       newest: Callable[[], tuple[Hashable, ...]] | None = None) -> Response:
         """A kept page with a visitor's own part filled in per response: never tagged, never
         kept by a proxy or browser."""
-        found = self.page(key, render)
+        found = self.page(key, render, newest)
         if isinstance(found, Response):
             found.body = fill(bytes(found.body))
             found.headers["content-length"] = str(len(found.body))
             return found
-        return Response(fill(found.body), media_type=found.media_type,
-                        headers={"Cache-Control": PERSONAL_CACHE_CONTROL})
+        return personal_answer(found, fill)
+
+    def remember(self, request: Request, season_id: int, prefix: tuple[Hashable, ...],
+                 fill: Callable[[bytes], bytes] | None = None) -> None:
+        """Note that the page at this request's path is kept under `prefix` and the season's
+        mark, so `page_front` can answer the next plain GET of it before routing. Only a GET
+        without a query string of a season's own page is noted: its path alone says which
+        route, season and key answer it."""
+        if (request.method == "GET" and not request.scope.get("query_string")
+                and request.path_params.get("season_id") == season_id):
+            self.front[request.scope["path"]] = FrontEntry(
+                season_id, prefix, dict(request.path_params), request.scope.get("route"), fill)
+
+
+@dataclass(frozen=True, slots=True)
+class FrontEntry:
+    """How to find a path's kept page without routing: its season, the key's first part,
+    the route's path parameters and the route itself (for the metrics' route label), and
+    for the faction card the filling of the visitor's own form key."""
+
+    season_id: int
+    prefix: tuple[Hashable, ...]
+    path_params: dict[str, Any]
+    route: Any
+    fill: Callable[[bytes], bytes] | None
+
+
+def public_answer(request: Request, found: CachedPage) -> Response:
+    """A kept public page as sent: its tag and `Cache-Control`, or `304` when the client
+    already has these bytes."""
+    headers = {"ETag": found.etag, "Cache-Control": PUBLIC_CACHE_CONTROL}
+    if _matches(request, found.etag):
+        return Response(status_code=304, headers=headers)
+    return Response(found.body, headers=headers, media_type=found.media_type)
+
+
+def personal_answer(found: CachedPage, fill: Callable[[bytes], bytes]) -> Response:
+    """A kept page with the visitor's own part filled in, kept by no one."""
+    return Response(fill(found.body), media_type=found.media_type,
+                    headers={"Cache-Control": PERSONAL_CACHE_CONTROL})

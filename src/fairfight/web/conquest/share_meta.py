@@ -1,8 +1,9 @@
 """What a shared link of any page shows: the `og:` and `twitter:` values of its head.
 
 `base.html` calls `page_share(request)` (a template global): an episode page gets its
-episode's card, every other page of a season the season's card, the front page the newest
-season's, and pages outside a season the site's card. Addresses are absolute, on the
+episode's card (its watch mode, which keeps the result for the end, the site's card), every
+other page of a season the season's card, the front page the newest season's, and pages
+outside a season the site's card. Addresses are absolute, on the
 service's public address (`FAIRFIGHT_PUBLIC_URL`, else the address the request came to).
 """
 
@@ -14,7 +15,7 @@ from typing import Any
 from fastapi import Request
 
 from fairfight.web.conquest import views
-from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 from fairfight.web.conquest.feed import feed_path
 from fairfight.web.conquest.share_cards import (
     SiteCard,
@@ -72,8 +73,10 @@ def _season_share(request: Request, catalog: SeasonCatalog, season_id: int,
     feed = base + feed_path(season_id)
     feed_title = f"Season {season_id}: every battle (Atom)"
     number = request.path_params.get("number")
-    if isinstance(number, int) and "/battles/" in request.url.path \
-            and 1 <= number <= len(snap.history):
+    fought = isinstance(number, int) and 1 <= number <= len(snap.history)
+    if isinstance(number, int) and fought and request.url.path.endswith("/watch"):
+        return _watch_share(request, snap, number, base, url)
+    if isinstance(number, int) and "/battles/" in request.url.path and fought:
         card = episode_card(snap, number)
         line = views.battle_line(season_id, snap.history[number - 1], views.names(snap))
         banners = f" ({', '.join(line.banners)})" if line.banners else ""
@@ -93,6 +96,18 @@ def _season_share(request: Request, catalog: SeasonCatalog, season_id: int,
            f"the leaders by regions held and the map by holder.")
     return PageShare(description, base, url, base + card_path(season), alt, feed,
                      feed_title)
+
+
+def _watch_share(request: Request, snap: Snapshot, number: int, base: str, url: str) -> PageShare:
+    """A watch-mode link tells who fights, never who won: its preview would spoil the show
+    (the episode's card and words give the result), so it shows the site's card."""
+    entry = snap.history[number - 1]
+    description = (f"Battle {number} of season {snap.season_id}: "
+                   f"{snap.name_of(entry['attacker'])} against "
+                   f"{snap.name_of(entry['defender'])}. Watch it play out round by round; "
+                   "the result comes at the end.")
+    return PageShare(description, base, url, base + card_path(site_card(request)),
+                     "fairfight: exact, reproducible and verifiable battles")
 
 
 def page_share(request: Request) -> PageShare:

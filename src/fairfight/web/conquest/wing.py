@@ -14,11 +14,13 @@ from fastapi.templating import Jinja2Templates
 
 from fairfight.web.conquest.calibration import calibration_view
 from fairfight.web.conquest.map_drawing import map_picture
+from fairfight.web.conquest.page_front import PageFront
 from fairfight.web.conquest.routes import (
     api,
     map_shapes,
     my_contributions,
     operator,
+    overlay,
     pages,
     schedule,
     share,
@@ -29,7 +31,8 @@ from fairfight.web.wing import mount_routes
 
 __all__ = ["ROUTE_MODULES", "front_page", "register"]
 
-ROUTE_MODULES = (api, map_shapes, my_contributions, operator, pages, schedule, share, write)
+ROUTE_MODULES = (api, map_shapes, my_contributions, operator, overlay, pages, schedule, share,
+                 write)
 """Mounted in this order (their names' order, as the site mounted them before)."""
 
 
@@ -51,3 +54,4 @@ def register(app: FastAPI, templates: Jinja2Templates) -> None:
     templates.env.globals["calibration_view"] = calibration_view
     templates.env.globals["share_meta"] = page_share
     app.state.front_page = front_page
+    app.add_middleware(PageFront)  # the first added: just outside the router

@@ -96,12 +96,20 @@ class ServiceMetrics:
             "fairfight_database_unavailable", "Requests answered 503 because a database did "
             "not answer.", registry=registry)
         self._refused_seen: dict[str, int] = {}
+        self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
+        """The labelled counter and histogram per (method, route, status class): bounded, as
+        the route label is a route's template or `unmatched`."""
 
     def observe_request(self, method: str, route: str, status: int, seconds: float) -> None:
         """Count one answered request."""
         method = method if method in KNOWN_METHODS else "other"
-        self.requests.labels(method, route, status_class(status)).inc()
-        self.latency.labels(method, route).observe(seconds)
+        kind = (method, route, status_class(status))
+        children = self._children.get(kind)
+        if children is None:  # labels() hashes and checks its values each call: once here
+            children = self._children[kind] = (self.requests.labels(*kind),
+                                               self.latency.labels(method, route))
+        children[0].inc()
+        children[1].observe(seconds)
 
     def observe_pool(self, pool: WorkPool) -> None:
         """Mirror a pool's queue, running jobs and refusals (called on every change)."""

@@ -35,6 +35,8 @@ from fairfight.web.templating import templates
 __all__ = [
     "FORM_WAIT_SECONDS",
     "NAV",
+    "WATCH_LAST_STEP",
+    "WATCH_PACE_MS",
     "battles_page",
     "contribute_form",
     "episode_page",
@@ -47,6 +49,7 @@ __all__ = [
     "season_home",
     "seasons_page",
     "verify_page",
+    "watch_page",
 ]
 
 router = APIRouter(prefix="/conquest", include_in_schema=False)
@@ -67,8 +70,14 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
 def _kept(request: Request, conquest: ConquestService, season_id: int,
           render: Callable[[], Response], *extra: Hashable) -> Response:
     """A public season page from the worker's page cache (rendered once per version)."""
-    key = (request.url.path, *extra, *season_mark(request, conquest, season_id))
-    return conquest.pages.serve(request, key, render)
+    prefix = (request.url.path, *extra)
+
+    def newest() -> tuple[Hashable, ...]:
+        return (*prefix, *season_mark(request, conquest, season_id))
+
+    answer = conquest.pages.serve(request, newest(), render, newest)
+    conquest.pages.remember(request, season_id, prefix)
+    return answer
 
 
 @router.get("", response_class=HTMLResponse)
@@ -132,6 +141,33 @@ def _episode(request: Request, conquest: ConquestService, season_id: int,
                  episode=episode, map=views.map_state(snap, number), resolved=resolved)
 
 
+WATCH_LAST_STEP = len(tables.CATEGORIES) + 1
+"""Watch mode's steps: 0 the sides and the battle chance, one per round, then the result."""
+WATCH_PACE_MS = 1600
+"""How long watch mode's play button shows each step: time to read a round's line."""
+
+
+@router.get("/{season_id:id}/battles/{number:id}/watch", response_class=HTMLResponse)
+def watch_page(
+    request: Request, season_id: int, number: int, conquest: Service,
+    step: Annotated[int, Query(ge=0, le=WATCH_LAST_STEP), Digits] = 0,
+) -> Response:
+    """One battle played out a step at a time: the script steps over the whole episode the
+    page holds; without it each step is its own address (`?step=N`), kept like the others."""
+    return _kept(request, conquest, season_id,
+                 lambda: _watch(request, conquest, season_id, number, step), step)
+
+
+def _watch(request: Request, conquest: ConquestService, season_id: int, number: int,
+           step: int) -> Response:
+    snap = conquest.catalog.snapshot(season_id)
+    if not 1 <= number <= len(snap.history):
+        raise LookupError(f"battle {number} has not been fought")
+    return _page(request, "watch.html", season=views.season_ref(snap),
+                 episode=episode_views.episode(snap, number), step=step,
+                 last=WATCH_LAST_STEP, pace=WATCH_PACE_MS)
+
+
 def _card(
     request: Request, conquest: ConquestService, season_id: int, code: str, *,
     status: int = 200, error: InputError | None = None, added: int | None = None,
@@ -170,11 +206,21 @@ def faction_page(
     card is kept once per version with a placeholder where the key goes)."""
     if added is not None:  # the visitor's own receipt: rendered for them alone
         return _card(request, conquest, season_id, code, added=added)
-    key = (request.url.path, *season_mark(request, conquest, season_id))
-    placeholder = FORM_KEY_PLACEHOLDER.encode()
-    return conquest.pages.serve_personal(
-        key, lambda: _card(request, conquest, season_id, code, form_key=FORM_KEY_PLACEHOLDER),
-        lambda body: body.replace(placeholder, secrets.token_urlsafe(18).encode()))
+    prefix = (request.url.path,)
+
+    def newest() -> tuple[Hashable, ...]:
+        return (*prefix, *season_mark(request, conquest, season_id))
+
+    answer = conquest.pages.serve_personal(
+        newest(), lambda: _card(request, conquest, season_id, code,
+                                form_key=FORM_KEY_PLACEHOLDER), _fresh_form_key, newest)
+    conquest.pages.remember(request, season_id, prefix, _fresh_form_key)
+    return answer
+
+
+def _fresh_form_key(body: bytes) -> bytes:
+    """A kept card with a form key of its own in place of the placeholder."""
+    return body.replace(FORM_KEY_PLACEHOLDER.encode(), secrets.token_urlsafe(18).encode())
 
 
 @router.get("/{season_id:id}/factions/{code}/pool-effect", response_class=HTMLResponse)

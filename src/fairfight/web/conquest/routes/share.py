@@ -9,6 +9,7 @@ cached) to the card as it is now: a link shared before a later battle still show
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -122,5 +123,11 @@ def embed_season(request: Request, season_id: int, conquest: Service) -> Respons
             {"season": season, "rows": season.standings[:EMBED_ROWS], "latest": latest,
              "home": season_url(season_id)},
         )
-    key = (request.url.path, *season_mark(request, conquest, season_id))
-    return conquest.pages.serve(request, key, render)
+    prefix = (request.url.path,)
+
+    def newest() -> tuple[Hashable, ...]:
+        return (*prefix, *season_mark(request, conquest, season_id))
+
+    answer = conquest.pages.serve(request, newest(), render, newest)
+    conquest.pages.remember(request, season_id, prefix)
+    return answer

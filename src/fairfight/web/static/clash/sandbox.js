@@ -1,28 +1,33 @@
 // Clicks on the board and the panel's links fetch the next page and swap it in place, so the
 // attack panel appears without a full reload. Without JavaScript the same links simply load.
+// The address bar follows the click at once (pushState), then settles on the address the
+// server answered from (replaceState, after a redirect); a newer click wins over an older one
+// still loading, so the page and the address never fall a click behind.
 "use strict";
 
 (function () {
-  var busy = false;
+  var latest = 0;
 
   function swap(url, push) {
-    if (busy) { return; }
-    busy = true;
+    var ticket = ++latest;
+    if (push) { history.pushState({}, "", url); }
     fetch(url, { headers: { "accept": "text/html" }, credentials: "same-origin" })
       .then(function (response) { return response.text().then(function (text) {
-        return { ok: response.ok || response.status === 422, text: text, url: response.url };
+        return { text: text, url: response.url };
       }); })
       .then(function (page) {
+        if (ticket !== latest) { return; }
         var doc = new DOMParser().parseFromString(page.text, "text/html");
         var next = doc.getElementById("sandbox");
         var here = document.getElementById("sandbox");
         if (!next || !here) { window.location.href = url; return; }
         here.replaceWith(next);
-        if (push) { history.pushState({}, "", page.url || url); }
+        if (page.url && page.url !== window.location.href) {
+          history.replaceState({}, "", page.url);
+        }
         document.title = doc.title;
       })
-      .catch(function () { window.location.href = url; })
-      .then(function () { busy = false; });
+      .catch(function () { if (ticket === latest) { window.location.href = url; } });
   }
 
   document.addEventListener("click", function (event) {
@@ -33,7 +38,7 @@
     var href = link.getAttribute("href") || link.getAttributeNS("http://www.w3.org/1999/xlink", "href");
     if (!href) { return; }
     event.preventDefault();
-    swap(href, true);
+    swap(new URL(href, window.location.href).href, true);
   });
 
   window.addEventListener("popstate", function () { swap(window.location.href, false); });

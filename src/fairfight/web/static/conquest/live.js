@@ -1,4 +1,4 @@
-// Live updates for the season home and episode pages: listen to the season's event stream,
+// Live updates for the season home, the stream overlay and episode pages: listen to the season's event stream,
 // then re-fetch this page and swap in the sections marked data-live. The server renders
 // everything; this script computes nothing itself. Without JavaScript the pages still work.
 (function () {
@@ -26,7 +26,7 @@
   function refresh() {
     if (refreshing) { again = true; return; }
     refreshing = true;
-    fetch(window.location.pathname, { headers: { "Accept": "text/html" }, cache: "no-store" })
+    fetch(window.location.pathname + window.location.search, { headers: { "Accept": "text/html" }, cache: "no-store" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
         if (!html) { return; }
