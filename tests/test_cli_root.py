@@ -21,7 +21,7 @@ def test_help_imports_no_engine(words: list[str]) -> None:
     probe = (
         "import sys\nfrom fairfight.cli import app\n"
         f"try:\n    app({[*words, '--help']!r})\nexcept SystemExit:\n    pass\n"
-        "heavy = [m for m in ('numpy', 'sqlalchemy', 'fairfight.clash.kernel',"
+        "heavy = [m for m in ('numpy', 'pydantic', 'sqlalchemy', 'fairfight.clash.kernel',"
         " 'fairfight.conquest.rules.engine', 'fairfight.ballot.engine', 'fairfight.warscore.model')"
         " if m in sys.modules]\nprint(heavy, file=sys.stderr)\n"
     )
@@ -183,3 +183,28 @@ def test_json_is_one_style(tmp_path: Path) -> None:
 def test_empty_seats_are_refused(players: str) -> None:
     result = runner.invoke(app, ["ballot", "play", "--players", players])
     assert result.exit_code == 2 and "is empty" in result.stderr
+
+
+def test_a_flag_given_text_is_still_coerced_by_typer() -> None:
+    """A yes/no flag's coercion is built only when a value is neither absent nor a bool; such
+    a value (from a default map, say) is then read as typer reads it."""
+    import typer as typer_module
+
+    from fairfight.clitypes import click_errors, lazy_flag
+
+    flagged = typer_module.Typer()
+
+    @flagged.command()
+    def show(loud: bool = typer_module.Option(False, "--loud")) -> None:
+        """A command with one flag."""
+
+    command = typer_module.main.get_command(flagged)
+    (param,) = [p for p in command.params if p.name == "loud"]
+    lazy_flag(param)
+    context = command.make_context("show", [])
+    assert param.process_value(context, None) is None
+    assert param.process_value(context, True) is True
+    assert param.process_value(context, "yes") is True
+    assert param.process_value(context, "off") is False
+    with pytest.raises(click_errors.BadParameter):
+        param.process_value(context, "maybe")

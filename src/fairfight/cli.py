@@ -18,7 +18,7 @@ from typer._click import Context as ClickContext
 from typer.core import TyperGroup
 
 from fairfight import __version__
-from fairfight.clitypes import click_errors, strict_integers
+from fairfight.clitypes import click_errors, lazy_flag, strict_integers
 from fairfight.console import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
@@ -58,6 +58,14 @@ class _RootGroup(TyperGroup):
         super().__init__(*args, **kwargs)
         self._loaded: dict[str, Any] = {}
         strict_integers(self)  # the root's own commands (serve --port, ...)
+
+    def get_params(self, ctx: ClickContext) -> list[Any]:
+        """The root's options, its help and completion flags among them (typer adds those
+        after the group is built): every flag's coercion waits for a value needing one."""
+        params = super().get_params(ctx)
+        for param in params:
+            lazy_flag(param)
+        return params
 
     def list_commands(self, ctx: ClickContext) -> list[str]:
         return [*RULESETS, *super().list_commands(ctx)]

@@ -12,11 +12,12 @@ from typing import Any, Union, get_args, get_origin
 
 import typer
 from typer._click import exceptions as click_errors  # typer runs on its own copy of click
+from typer._coercion import RuntimeParam, build_runtime_param
 
 from fairfight.core.validation import MAX_DIGITS, is_plain_digits
 from fairfight.plainwords import without_references
 
-__all__ = ["MAX_DIGITS", "click_errors", "integer_annotation", "strict_integers"]
+__all__ = ["MAX_DIGITS", "click_errors", "integer_annotation", "lazy_flag", "strict_integers"]
 
 
 
@@ -52,9 +53,33 @@ def _strict(param: Any) -> None:
     param.process_value = process_value
 
 
+class _LazyFlag(RuntimeParam):
+    """A yes/no flag's coercion, built only for a value that is neither absent nor a bool.
+
+    Typer builds a parameter's coercion (a pydantic adapter) the first time the parameter is
+    processed unless its value is already a bool; an absent flag of a group (`--version`,
+    the completion flags) is None, so every `fairfight <ruleset> --help` loaded pydantic, a
+    third of its start-up, for values that need no coercion at all."""
+
+    def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+        built = build_runtime_param(param.type_descriptor)
+        param._runtime_param = built
+        return built._coerce_value(value, param=param, ctx=ctx)
+
+
+def lazy_flag(param: Any) -> None:
+    """Give a yes/no flag a `_LazyFlag` coercion unless it has one already."""
+    descriptor = getattr(param, "type_descriptor", None)
+    if (descriptor is not None and descriptor.annotation is bool
+            and getattr(param, "_runtime_param", ()) is None):
+        param._runtime_param = _LazyFlag(parameter_info=descriptor.parameter_info,
+                                         annotation=bool)
+
+
 def strict_integers(command: Any) -> None:
     """Make every integer parameter of a command (and its subcommands) take plain digits,
-    and take requirement numbers out of every help text."""
+    give every yes/no flag a coercion built on first need (`_LazyFlag`), and take
+    requirement numbers out of every help text."""
     for attribute in ("help", "short_help"):
         if getattr(command, attribute, None):
             setattr(command, attribute, without_references(getattr(command, attribute)))
@@ -64,5 +89,6 @@ def strict_integers(command: Any) -> None:
         descriptor = getattr(param, "type_descriptor", None)
         if descriptor is not None and integer_annotation(descriptor.annotation):
             _strict(param)
+        lazy_flag(param)
     for child in getattr(command, "commands", {}).values():
         strict_integers(child)

@@ -15,6 +15,7 @@ from fairfight.clash.corpus import oracle_specs
 from fairfight.clash.exchange import resolve_exchange
 from fairfight.clash.kernel import Exchange, Prepared
 from fairfight.clash.ops import Ops
+from fairfight.clash.parallel import run_threads
 from fairfight.clash.preview import preview
 from fairfight.clash.spec import ClashSpec
 
@@ -112,6 +113,27 @@ def test_two_workers_give_the_same_figures() -> None:
     one = preview_batch(tiled, workers=1)
     two = preview_batch(tiled, workers=2)
     assert len(one) == 13 * len(specs) and np.array_equal(one.rows, two.rows)
+
+
+def test_threads_fill_their_own_ranges_and_report_a_failure() -> None:
+    """Each thread fills only its range (0..n-1 written by position), progress adds up to n,
+    and an error in one thread reaches the caller rather than a half-filled output."""
+    seen: list[int] = []
+
+    def fill(start: int, stop: int, out: Any, tick: Any) -> None:
+        out[0, start:stop] = np.arange(start, stop)
+        tick(stop - start)
+
+    out = run_threads(1001, 3, (1, 1001), fill, progress=seen.append)
+    assert np.array_equal(out[0], np.arange(1001)) and seen[-1] == 1001
+
+    def fail(start: int, stop: int, out: Any, tick: Any) -> None:
+        if start > 0:
+            raise ValueError("the second range fails")
+        tick(stop - start)
+
+    with pytest.raises(ValueError, match="second range"):
+        run_threads(10, 2, (1, 10), fail)
 
 
 def test_columns_read_in_place_give_the_same_figures() -> None:

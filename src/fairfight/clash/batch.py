@@ -18,7 +18,7 @@ import numpy as np
 from fairfight.clash import tables as t
 from fairfight.clash.batch_arrays import compiler_available, preview_rows_arrays
 from fairfight.clash.kernel import Columns
-from fairfight.clash.parallel import Int32Array, Int64Array, run_split
+from fairfight.clash.parallel import Int32Array, Int64Array, run_split, run_threads
 from fairfight.clash.spec import COLUMN_NAMES, ClashSpec, check_resolvable
 
 __all__ = [
@@ -127,13 +127,16 @@ def preview_batch(columns: Columns, *, workers: int = 1) -> BatchPreview:
     """Exact previews of every clash in the columns, optionally on several processes.
 
     Every clash must already satisfy CB-340 (`columns_from_specs` checks it). With
-    `workers` > 1 the batch is split into contiguous ranges, each filled by a forked
+    `workers` > 1 the batch is split into contiguous ranges, each filled by a thread (the
+    compiled preview lets go of the interpreter lock) or, without the compiler, by a forked
     process; the figures are identical whichever way it runs.
     """
     if compiler_available():
         from fairfight.clash.compiled import preview_rows  # numba loads only when previews run
+
+        split = run_threads
     else:
-        preview_rows = preview_rows_arrays
+        preview_rows, split = preview_rows_arrays, run_split
 
     n = _length(columns)
 
@@ -148,4 +151,4 @@ def preview_batch(columns: Columns, *, workers: int = 1) -> BatchPreview:
     elif workers > 1:  # compile (or load the compiled code) once, before the processes fork
         preview_rows(slice_columns(columns, slice(0, 1)), np.zeros((len(OUTPUT_ROWS), 1),
                                                                    dtype=np.int32))
-    return BatchPreview(run_split(n, workers, (len(OUTPUT_ROWS), n), work, dtype=np.int32))
+    return BatchPreview(split(n, workers, (len(OUTPUT_ROWS), n), work, dtype=np.int32))

@@ -179,11 +179,12 @@ _FILL_SIGNATURE = numba.void(_JIT_OPS_TYPE, _ALL_COLUMNS,
                              numba.types.Array(numba.types.int32, 2, "A"))
 
 
-@numba.njit(cache=True, error_model="numpy")
+@numba.njit(cache=True, error_model="numpy", nogil=True)
 def _fill(ops: Any, columns: Any, out: Any) -> None:
     """Each clash: Steps 1-4 once, the three band draws, then the three thresholds; each
     threshold is its own call with a constant predicate, so a probe computes only the part of
-    the exchange that predicate reads (the defender's losses, or the lead's)."""
+    the exchange that predicate reads (the defender's losses, or the lead's). It runs without
+    the interpreter lock, so a batch's threads preview side by side."""
     for i in range(columns[0].shape[0]):
         c = _columns_of(columns, i)
         p = _prepare(ops, c)

@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from fairfight.conquest.forecast.calibration_file import BINS, CALIBRATION_SEED, FORECAST_SEASONS
+from fairfight.conquest.forecast.calibration_defaults import (
+    BINS,
+    CALIBRATION_SEED,
+    FORECAST_SEASONS,
+)
 from fairfight.console import console, emit_json, guarded
 from fairfight.core.errors import InputError
 
@@ -34,6 +37,14 @@ def calibration(
 ) -> None:
     """Play seasons, forecast before every battle, and compare the forecasts, binned, with who
     went on to win the title."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     from fairfight.conquest.forecast.calibration import calibrate
     from fairfight.conquest.rules import scenario
     from fairfight.core.executor import executor_for

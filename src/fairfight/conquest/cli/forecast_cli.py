@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
 from fairfight.console import console, guarded
@@ -39,6 +38,8 @@ def forecast(
 ) -> None:
     """Title odds per faction: the rest of the season simulated many times (never with the
     secret seed; fan money already in the pools counts, future money does not)."""
+    from rich.progress import Progress
+
     from fairfight.conquest.forecast.title_odds import forecast as run_forecast
     from fairfight.conquest.rules import engine
     from fairfight.conquest.store import season

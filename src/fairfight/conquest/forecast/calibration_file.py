@@ -15,6 +15,11 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints, model_validator
 
+from fairfight.conquest.forecast.calibration_defaults import (
+    BINS,
+    CALIBRATION_SEED,
+    FORECAST_SEASONS,
+)
 from fairfight.core.validation import parse_model
 from fairfight.inputs import load_json
 
@@ -31,17 +36,6 @@ __all__ = [
     "load_calibration",
     "shipped_calibration",
 ]
-
-CALIBRATION_SEED = "fairfight-calibration-1"
-"""The default calibration seed (any text): every season seed and forecast seed derives from it."""
-FORECAST_SEASONS = 100
-"""Simulated seasons per forecast in a calibration run: a modest count, so that 2,000 seasons
-(about 270,000 forecasts on the north-america map) run in about a quarter of an hour on two
-cores. The show's own
-forecasts use many more; a forecast this small is noisier, which if anything makes the chart
-look a little overconfident (a high forecast is partly high by chance)."""
-BINS = 20
-"""Forecast bins of equal width: [0, 5%), [5%, 10%), ... [95%, 100%]."""
 
 FORMAT = "fairfight-conquest-calibration-1"
 """The file format's name, written into every calibration file."""

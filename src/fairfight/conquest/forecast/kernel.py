@@ -23,15 +23,19 @@ import numpy.typing as npt
 
 from fairfight.conquest.forecast.kernel_bits import (
     ONE,
+    ZERO,
     below,
     clear,
+    copy_into,
+    count,
     has_bit,
     lowest,
     popcount,
     season_start,
     select,
     set_bit,
-    splitmix,
+    splitmix_next,
+    splitmix_output,
 )
 from fairfight.conquest.rules import tables
 
@@ -106,8 +110,8 @@ if [tables.COUNTERS[kind] for kind in tables.COUNTER_CIRCLE] != [
     *tables.COUNTER_CIRCLE[1:], tables.COUNTER_CIRCLE[0]
 ] or list(tables.CATEGORY_TYPES.values()) != list(tables.COUNTER_CIRCLE):
     raise ValueError("the kernel counts a type's counter as the next special round the circle")
-
-
+if (_ROUNDS, _ROUNDS_TO_WIN) != (5, 3):
+    raise ValueError("the kernel's battle chance is written for three wins of five rounds")
 
 
 @numba.njit(cache=True, inline="always")
@@ -182,17 +186,16 @@ def _round_chance(a: float, d: float) -> Any:
 
 @numba.njit(cache=True, inline="always")
 def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int,
-            draws: Any, offset: int, dist: Any) -> tuple[int, float]:
+            draws: Any, offset: int) -> tuple[int, float]:
     """Rounds won by the attacker with the battle's round draws, and its battle chance.
 
-    `dist` is scratch space for the wins distribution (one more slot than there are rounds).
-    Only the special rounds differ from the plain chance, which is computed once; after
-    round c at most c + 1 wins are possible, so the slots above are never read, and the new
-    top slot is written as 0 * r + dist[c] * p is: dist[c] * p (the same floats as updating
-    every slot of a zeroed distribution).
+    Only the special rounds differ from the plain chance, computed once. The wins
+    distribution is six locals kept in registers (an array would be stored and reloaded
+    around every draw read). A slot above the rounds played holds 0, and 0 * r + x * p is
+    the float x * p: float for float, the update of only the slots a round can reach.
     """
     wins: Any = 0
-    dist[0] = 1.0
+    d0, d1, d2, d3, d4, d5 = 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
     plain = _round_chance(a_strength, d_strength)
     for category in range(_ROUNDS):
         q = plain
@@ -204,21 +207,19 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
                          < q)
         p = q / _ROUND_SCALE
         r = 1.0 - p
-        dist[category + 1] = dist[category] * p
-        for k in range(category, 0, -1):
-            dist[k] = dist[k] * r + dist[k - 1] * p
-        dist[0] = dist[0] * r
-    chance = 0.0
-    for k in range(_ROUNDS_TO_WIN, _ROUNDS + 1):
-        chance += dist[k]
-    return wins, chance
+        d5 = d5 * r + d4 * p
+        d4 = d4 * r + d3 * p
+        d3 = d3 * r + d2 * p
+        d2 = d2 * r + d1 * p
+        d1 = d1 * r + d0 * p
+        d0 = d0 * r
+    return wins, d3 + d4 + d5
 
 
 @numba.njit(cache=True)
-def _link(near: Any, degree: Any, able: Any, touch: Any, owner: Any, border_a: Any,
-          border_b: Any) -> None:
-    """From scratch: each holder's set of neighbouring holders (`near`) and their number, the
-    set of holders able to attack (those with a neighbour), and the borders each touches."""
+def _link(near: Any, able: Any, touch: Any, owner: Any, border_a: Any, border_b: Any) -> None:
+    """From scratch: each holder's set of neighbouring holders (`near`), the set of holders
+    able to attack (those with a neighbour), and the borders each touches."""
     near[:, :] = 0
     able[:, :] = 0
     touch[:, :] = 0
@@ -230,10 +231,7 @@ def _link(near: Any, degree: Any, able: Any, touch: Any, owner: Any, border_a: A
             set_bit(near, x, y)
             set_bit(near, y, x)
     for x in range(near.shape[0]):
-        degree[x] = 0
-        for w in range(near.shape[1]):
-            degree[x] += popcount(near[x, w])
-        if degree[x] > 0:
+        if count(near, x) > 0:
             set_bit(able, 0, x)
 
 
@@ -283,12 +281,10 @@ def _holdings(battle: int, owner: Any, captured: Any, population: Any, share_par
 
 
 @numba.njit(cache=True)
-def _census(degree: Any, pool: Any, pool_open: Any, standing: Any) -> tuple[int, int]:
+def _census(able: Any, pool: Any, pool_open: Any, standing: Any) -> tuple[int, int]:
     """(factions able to attack, rebellions waiting), counted from scratch."""
-    eligible, waiting = 0, 0
-    for x in range(degree.shape[0]):
-        if degree[x] > 0:
-            eligible += 1
+    eligible, waiting = count(able, 0), 0
+    for x in range(pool.shape[0]):
         if pool[x] == _POOL_CAP and pool_open[x] and not standing[x]:
             waiting += 1
     return eligible, waiting
@@ -303,16 +299,23 @@ def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any
     `touch[f]` is the set of borders with an end in one of f's regions; a border in both
     sides' sets has one end in each, so their intersection is the list to draw from. Row 1
     of `common` is the set of sea borders: when the shared ones are all of one kind and no
-    trace is kept, the kind is known without finding the border.
+    trace is kept, the kind is known without finding the border, and a first pass asks only
+    that, with plain and/or (no count, no store): most pairs of sides share one kind only.
     """
+    if not tracing:
+        by_sea, by_land = ZERO, ZERO
+        for w in range(common.shape[1]):
+            shared = touch[attacker, w] & touch[defender, w]
+            by_sea |= shared & common[_SEA_BORDERS, w]
+            by_land |= shared & ~common[_SEA_BORDERS, w]
+        if by_sea == ZERO or by_land == ZERO:
+            return -1, by_sea != ZERO
     total, sea_total = 0, 0
     for w in range(common.shape[1]):
         shared = touch[attacker, w] & touch[defender, w]
         common[_SHARED_BORDERS, w] = shared
         total += popcount(shared)
         sea_total += popcount(shared & common[_SEA_BORDERS, w])
-    if not tracing and (sea_total == 0 or sea_total == total):
-        return -1, sea_total > 0
     chosen = select(common, _SHARED_BORDERS, below(total, x))
     return chosen, has_bit(common, _SEA_BORDERS, chosen)
 
@@ -321,13 +324,16 @@ def _shared_border(attacker: int, defender: int, x: Any, touch: Any, common: Any
 def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
             standing: Any, morale: Any, size: Any, held_people: Any, held_shares: Any,
             settled: Any, live: Any, ring_owner: Any, ring_full: Any, ring_part: Any,
-            near: Any, degree: Any, able: Any, touch: Any) -> int:
+            near: Any, able: Any, touch: Any) -> int:
     """Every region of the loser moves to the winner [§5], as this battle's capture: the
     loser's sums become the ring slot of this battle, and the loser points to the winner
     (regions are relabelled only when a rebellion needs them). The loser's own rows of
     `near` and `touch` are left as they were: only standing factions' rows are read, and a
     rebellion that restores a faction builds them again. Returns the change in the number of
-    factions able to attack."""
+    factions able to attack.
+
+    The winner's neighbours become its own and the loser's, word by word; the loser's trade
+    its bit for the winner's (set whether or not it was there). No count of them is kept."""
     slots = live[loser]
     while slots != 0:
         ring_owner[lowest(slots)] = -1
@@ -345,25 +351,20 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
     live[loser] = 0
     standing[loser], morale[loser] = False, 0
     for w in range(near.shape[1]):
+        near[winner, w] |= near[loser, w]
+    for w in range(near.shape[1]):
         word = near[loser, w]
         while word != 0:
             y = w * 64 + lowest(word)
             word &= word - ONE
             clear(near, y, loser)
-            if y == winner:
-                continue
-            if has_bit(near, winner, y):
-                degree[y] -= 1
-            else:
-                set_bit(near, winner, y)
-                set_bit(near, y, winner)
-                degree[winner] += 1
-    degree[winner] -= 1
-    degree[loser] = 0
+            set_bit(near, y, winner)
+    clear(near, winner, winner)
+    clear(near, winner, loser)
     for w in range(touch.shape[1]):
         touch[winner, w] |= touch[loser, w]
     clear(able, 0, loser)
-    if degree[winner] == 0:
+    if count(near, winner) == 0:
         clear(able, 0, winner)
         return -2
     return -1
@@ -380,9 +381,9 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
                  absorbed_at: Any, standing: Any, morale: Any, stamp: Any, pool: Any,
                  pool_open: Any, size: Any, held_people: Any, held_shares: Any,
                  home_held: Any, settled: Any, live: Any, ring_owner: Any,
-                 ring_full: Any, ring_part: Any, near: Any, degree: Any, able: Any,
+                 ring_full: Any, ring_part: Any, near: Any, able: Any,
                  touch: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
-                 state: Any, trace: Any, common: Any, dist: Any, power_people: Any,
+                 state: Any, trace: Any, common: Any, power_people: Any,
                  power_value: Any, eligible: int, waiting: int) -> int:
     """Play one season to its end in place; returns the number of the next battle.
     `eligible` and `waiting` are the starting board's factions able to attack and
@@ -395,6 +396,7 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
     factions = population.shape[0]
     tracing = trace.shape[0] > 0
     played = 0
+    position = state[0]
     while True:
         _fold(battle, settled, live, ring_owner, ring_full)
         rebel = -1
@@ -407,24 +409,25 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             return battle
         if from_table:
             offset = _DRAWS * played
-        else:
+        else:  # the generator's state in a local: a store to `draws` cannot alias it
             offset = 0
             for k in range(_DRAWS):
-                draws[k] = splitmix(state)
+                position = splitmix_next(position)
+                draws[k] = splitmix_output(position)
         if rebel >= 0:
             _settle_owners(owner, captured, parent, absorbed_at)
             occupier = owner[rebel]
             counter_r = _COUNTER if countered[rebel] == special[occupier] else 1.0
             counter_o = _COUNTER if countered[occupier] == special[rebel] else 1.0
+            a_morale = 0
+            d_morale = _decayed(morale[occupier], battle - 1 - stamp[occupier])
             a_force = _strength(_power(rebel, population[rebel], power_people, power_value),
-                                rating[rebel], counter_r, 0)
+                                rating[rebel], counter_r, a_morale)
             d_people = _people(occupier, battle, settled, live, ring_owner, ring_part)
             d_force = _strength(_power(occupier, d_people, power_people, power_value),
-                                rating[occupier], _HOME * counter_o,
-                                _decayed(morale[occupier], battle - 1 - stamp[occupier]))
+                                rating[occupier], _HOME * counter_o, d_morale)
             d_special = special[occupier] if home_held[occupier] else -1
-            wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset,
-                                   dist)
+            wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset)
             rebels_win = wins >= _ROUNDS_TO_WIN
             winner = rebel if rebels_win else occupier
             upset = (chance if rebels_win else 1.0 - chance) < _UPSET_BELOW
@@ -435,13 +438,13 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
                 _holdings(battle, owner, captured, population, share_part, size, held_people,
                           held_shares, home_held, settled, live, ring_owner, ring_full,
                           ring_part)
-                _link(near, degree, able, touch, owner, border_a, border_b)
-            eligible, waiting = _census(degree, pool, pool_open, standing)
+                _link(near, able, touch, owner, border_a, border_b)
+            eligible, waiting = _census(able, pool, pool_open, standing)
             attacker, defender, chosen = rebel, occupier, -1
         else:
             attacker = select(able, 0, below(eligible, draws[offset + _ATTACKER_DRAW]))
             defender = select(near, attacker,
-                              below(degree[attacker], draws[offset + _DEFENDER_DRAW]))
+                              below(count(near, attacker), draws[offset + _DEFENDER_DRAW]))
             chosen, by_sea = _shared_border(attacker, defender, draws[offset + _BORDER_DRAW],
                                             touch, common, tracing)
             a_pool = pool[attacker] if pool_open[attacker] else 0
@@ -454,15 +457,15 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             sea = _SEA if by_sea else 1.0
             a_people = _people(attacker, battle, settled, live, ring_owner, ring_part)
             d_people = _people(defender, battle, settled, live, ring_owner, ring_part)
+            a_morale = _decayed(morale[attacker], battle - 1 - stamp[attacker])
+            d_morale = _decayed(morale[defender], battle - 1 - stamp[defender])
             a_force = _strength(_power(attacker, a_people, power_people, power_value),
-                                rating[attacker], sea * counter_a * a_fan,
-                                _decayed(morale[attacker], battle - 1 - stamp[attacker]))
+                                rating[attacker], sea * counter_a * a_fan, a_morale)
             d_force = _strength(_power(defender, d_people, power_people, power_value),
-                                rating[defender], _HOME * counter_d * d_fan,
-                                _decayed(morale[defender], battle - 1 - stamp[defender]))
+                                rating[defender], _HOME * counter_d * d_fan, d_morale)
             a_special = special[attacker] if home_held[attacker] else -1
             d_special = special[defender] if home_held[defender] else -1
-            wins, chance = _battle(a_force, d_force, a_special, d_special, draws, offset, dist)
+            wins, chance = _battle(a_force, d_force, a_special, d_special, draws, offset)
             if a_full and not d_full:
                 winner, upset = attacker, False
             elif d_full and not a_full:
@@ -477,10 +480,10 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             loser = defender if winner == attacker else attacker
             eligible += _absorb(winner, loser, battle, parent, absorbed_at, standing, morale,
                                 size, held_people, held_shares, settled, live, ring_owner,
-                                ring_full, ring_part, near, degree, able, touch)
-        gained = _MORALE_UPSET if upset else _MORALE_WIN
-        morale[winner] = min(_MORALE_CAP,
-                             _decayed(morale[winner], battle - stamp[winner]) + gained)
+                                ring_full, ring_part, near, able, touch)
+        # The morale the battle read, decayed once more (no second look-up in the table).
+        kept = (a_morale if winner == attacker else d_morale) * _DECAY_TOP // _DECAY_BOTTOM
+        morale[winner] = min(_MORALE_CAP, kept + (_MORALE_UPSET if upset else _MORALE_WIN))
         stamp[winner] = battle
         if trace.shape[0] > played:
             trace[played, 0], trace[played, 1], trace[played, 2] = attacker, defender, winner
@@ -523,13 +526,12 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     ring_part0 = np.empty((_RING, _PARTIALS), dtype=np.int64)
     stamp0 = np.full(factions, battle0 - 1, dtype=np.int64)
     near0 = np.zeros((factions, words), dtype=np.uint64)
-    degree0 = np.zeros(factions, dtype=np.int64)
     able0 = np.zeros((1, words), dtype=np.uint64)
     touch0 = np.zeros((factions, (border_a.shape[0] + 63) // 64), dtype=np.uint64)
     _holdings(battle0, owner0, captured0, population, share_part, size0, held_people0,
               held_shares0, home_held0, settled0, live0, ring_owner0, ring_full0, ring_part0)
-    _link(near0, degree0, able0, touch0, owner0, border_a, border_b)
-    eligible0, waiting0 = _census(degree0, pool0, pool_open0, standing0)
+    _link(near0, able0, touch0, owner0, border_a, border_b)
+    eligible0, waiting0 = _census(able0, pool0, pool_open0, standing0)
     owner, captured = owner0.copy(), captured0.copy()
     standing, morale, stamp = standing0.copy(), morale0.copy(), stamp0.copy()
     pool, pool_open = pool0.copy(), pool_open0.copy()
@@ -538,7 +540,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     home_held = home_held0.copy()
     settled, live = settled0.copy(), live0.copy()
     ring_owner, ring_full, ring_part = ring_owner0.copy(), ring_full0.copy(), ring_part0.copy()
-    near, degree, able, touch = near0.copy(), degree0.copy(), able0.copy(), touch0.copy()
+    near, able, touch = near0.copy(), able0.copy(), touch0.copy()
     power_people = np.full((_LAST_POWER + 1, factions), -1, dtype=np.int64)
     power_value = np.zeros((_LAST_POWER + 1, factions), dtype=np.float64)
     for x in range(factions):
@@ -550,33 +552,38 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
             set_bit(common, _SEA_BORDERS, k)
     no_trace = np.zeros((0, len(TRACE_FIELDS)), dtype=np.int64)
     draws = np.empty(_DRAWS, dtype=np.uint64)
-    dist = np.empty(_ROUNDS + 1, dtype=np.float64)
     state = np.empty(1, dtype=np.uint64)
     from_table = table.shape[0] > 0
-    tables_now = (held_shares.reshape(-1), ring_part.reshape(-1), near.reshape(-1),
-                  able.reshape(-1), touch.reshape(-1))
-    tables_then = (held_shares0.reshape(-1), ring_part0.reshape(-1), near0.reshape(-1),
-                   able0.reshape(-1), touch0.reshape(-1))
-    """The 2-d state as flat views, copied back as one run each."""
     for i in range(seasons):
-        owner[:], captured[:], standing[:] = owner0, captured0, standing0
-        morale[:], stamp[:], pool[:], pool_open[:] = morale0, stamp0, pool0, pool_open0
-        parent[:], size[:], held_people[:] = -1, size0, held_people0
-        home_held[:] = home_held0
-        settled[:], live[:] = settled0, live0
-        ring_owner[:], ring_full[:], degree[:] = ring_owner0, ring_full0, degree0
-        tables_now[0][:], tables_now[1][:] = tables_then[0], tables_then[1]
-        tables_now[2][:], tables_now[3][:] = tables_then[2], tables_then[3]
-        tables_now[4][:] = tables_then[4]
+        copy_into(owner, owner0)
+        copy_into(captured, captured0)
+        copy_into(standing, standing0)
+        copy_into(morale, morale0)
+        copy_into(stamp, stamp0)
+        copy_into(pool, pool0)
+        copy_into(pool_open, pool_open0)
+        copy_into(size, size0)
+        copy_into(held_people, held_people0)
+        copy_into(held_shares, held_shares0)
+        copy_into(home_held, home_held0)
+        copy_into(settled, settled0)
+        copy_into(live, live0)
+        copy_into(ring_owner, ring_owner0)
+        copy_into(ring_full, ring_full0)
+        copy_into(ring_part, ring_part0)
+        copy_into(near, near0)
+        copy_into(able, able0)
+        copy_into(touch, touch0)
+        parent[:] = -1
         state[0] = season_start(key, first_season + i)
         row = table[i] if from_table else draws
         rows = trace[i] if trace.shape[0] > 0 else no_trace
         end = _play_season(population, rating, special, countered, border_a, border_b,
                            share_part, owner, captured, parent, absorbed_at, standing, morale,
                            stamp, pool, pool_open, size, held_people, held_shares, home_held,
-                           settled, live, ring_owner, ring_full, ring_part, near, degree,
+                           settled, live, ring_owner, ring_full, ring_part, near,
                            able, touch, battle0,
-                           max_battles, row, from_table, state, rows, common, dist,
+                           max_battles, row, from_table, state, rows, common,
                            power_people, power_value, eligible0, waiting0)
         lengths[i] = end - battle0
         best, best_regions, best_power = -1, -1, -1.0
