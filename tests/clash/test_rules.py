@@ -8,6 +8,7 @@ import pytest
 
 from fairfight.clash import tables as t
 from fairfight.clash.rules_page import ENUMS, named_constants, rules_page
+from fairfight.clash.victory import DEFAULT_TURN_LIMIT, MAX_TURN_LIMIT
 
 
 def _table(page: str, heading: str) -> list[list[str]]:
@@ -80,3 +81,11 @@ def test_every_enum_member_is_described(page: str) -> None:
     for enum in ENUMS:
         for member in enum:
             assert re.search(rf"^\| {member.value} \| \S", page, re.MULTILINE), member
+
+
+def test_how_a_game_ends_is_printed_from_the_model(page: str) -> None:
+    section = page.split("## How a game ends", 1)[1].split("\n## ", 1)[0]
+    assert f"| turn_limit | {DEFAULT_TURN_LIMIT} | Turns played at most" in section
+    assert "| last_unit | yes |" in section and "| cities_at_turn | none |" in section
+    assert f"at most {MAX_TURN_LIMIT} turns" in section
+    assert "| resignation | Every other side resigned" in page

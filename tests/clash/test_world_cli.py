@@ -109,3 +109,21 @@ def test_board_json_has_one_shape_with_and_without_a_player(tmp_path: Path) -> N
                                                            red_data["units"]}
     assert all(u["level"] == 3 and u["unobserved"] == [] for u in truth_data["units"])
     assert len(truth_data["units"]) >= len(red_data["units"])
+
+
+def test_play_stops_at_the_scenario_end_and_turn_refuses_after_it(tmp_path: Path) -> None:
+    """A one-turn limit: `play --turns 5` plays one turn and says who won (blue holds the one
+    city, 1 to 0); `turn` then refuses in one line, exit 2."""
+    scenario = tmp_path / "short.yaml"
+    scenario.write_text(
+        "seed_key: short\nboard: {rows: ['. . . . .'], tiles: [{at: [0, 0], city: "
+        "{owner: blue}}]}\nplayers: [{id: blue}, {id: red}]\nvictory: {turn_limit: 1}\n"
+        "units: [{id: b, player: blue, class: rifle-company, at: [0, 0]},\n"
+        "        {id: r, player: red, class: rifle-company, at: [4, 0]}]\n", encoding="utf-8")
+    game = tmp_path / "g.jsonl"
+    code, out, _ = _run("play", str(scenario), "--turns", "5", "--ai", "none",
+                        "--record", str(game))
+    assert code == 0 and "recorded 1 turns" in out
+    assert "game over after turn 1: blue wins: turn limit of 1 reached" in out
+    code, _, err = _run("turn", str(game))
+    assert code == 2 and "the game is over after turn 1" in err and len(err.splitlines()) == 1

@@ -178,7 +178,8 @@ def test_an_order_for_the_other_side_is_refused(app: FastAPI, creator: TestClien
     missing = order(blue, game, "r-nowhere", {"stance": "march"})
     assert answer.status_code == missing.status_code == 422
     assert answer.json()["message"] == missing.json()["message"] == "blue has no unit of that id"
-    assert answer.json()["field"] == "unit" and answer.json()["value"] == '"r-front"'
+    assert answer.json()["field"] == "unit" and answer.json()["value"] is None
+    assert answer.text == missing.text   # not even the id is quoted back
 
 
 @pytest.mark.parametrize("unit", ["", "u" * 5000, "../blue-1", "١٢", "blue 1"])
@@ -321,7 +322,8 @@ def test_the_live_stream_says_only_that_the_game_moved_on(app: FastAPI,
     after = _stream_event(blue, game, last=first["id"])
     data = json.loads(after["data"])
     assert after["id"] != first["id"] and data["committed"] == {"blue": False, "red": True}
-    assert set(data) == {"turn", "committed", "turns_played", "side", "finished"}
+    assert set(data) == {"turn", "committed", "turns_played", "side", "finished", "result"}
+    assert data["result"] is None
     assert creator.get(f"/api/clash/play/{game}/stream?limit=1").status_code == 404
 
 

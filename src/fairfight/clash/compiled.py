@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import threading
 import types
 from dataclasses import fields
 from typing import Any
@@ -211,10 +212,20 @@ def preview_rows(columns: Columns, out: Int32Array) -> None:
     _one_signature()(JitOps(), arrays, out)
 
 
-@functools.cache
+_COMPILING = threading.Lock()
+"""Two requests previewing at once in a fresh process must not both compile: the second
+compile would come after `disable_compile` and fail."""
+
+
 def _one_signature() -> Any:
     """`_fill` compiled (or loaded from numba's cache) for `_FILL_SIGNATURE` alone, on first
     use, so that importing this module for the sweep compiles nothing it does not run."""
+    with _COMPILING:
+        return _compiled_fill()
+
+
+@functools.cache
+def _compiled_fill() -> Any:
     _fill.compile(_FILL_SIGNATURE)
     _fill.disable_compile()  # other column types convert to this signature
     return _fill

@@ -163,7 +163,7 @@ def check_orders(world: World, orders: TurnOrders) -> None:
                     other = world.units.get(supporter)
                     if other is None or not world.allied(other.player, unit.player):
                         raise InputError(f"{here}.supporters[{j}]",
-                                         f"{supporter!r} is not a unit of this side")
+                                         "is not a unit of this side")
 
 
 def parse_orders(world: World, data: Any) -> TurnOrders:

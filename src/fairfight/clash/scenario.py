@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from fairfight.clash import tables as t
+from fairfight.clash.victory import VictoryModel, check_victory
 from fairfight.core.errors import InputError
 from fairfight.core.validation import parse_model
 from fairfight.inputs import load_yaml
@@ -277,6 +278,8 @@ class Scenario(BaseModel):
     """A designer's own unit classes, by id, beside the built-in cast."""
     units: Annotated[list[UnitModel], Field(max_length=MAX_SCENARIO_UNITS)] = []
     """The units on the board."""
+    victory: VictoryModel = VictoryModel()
+    """How the game ends: last side standing, cities held at a turn, the turn limit."""
 
 
 def _letters(row: str) -> str:
@@ -336,6 +339,8 @@ def check_scenario(scenario: Scenario) -> None:
     if len({p.alliance or p.id for p in scenario.players}) < 2:
         raise InputError("players", "a game needs at least two sides")
     width, height, terrain = _check_board(scenario.board, set(players))
+    check_victory(scenario.victory, {(tile.at[0], tile.at[1]) for tile in scenario.board.tiles
+                                     if tile.city is not None})
     for key in scenario.classes:
         if key in CAST_CLASSES:
             raise InputError(f"classes.{key}", "is a built-in class id; choose another")

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import TypeAlias
 
 __all__ = [
+    "EndReason",
     "Grade",
     "Kind",
     "PerMille",
@@ -136,3 +137,18 @@ class RecoverySituation(StrEnum):
     """In a city."""
     CITY_DEPOT = "city_depot"
     """In a city that holds a depot."""
+
+
+class EndReason(StrEnum):
+    """Why a game ended; each scenario says which of these apply (`victory`)."""
+
+    RESIGNATION = "resignation"
+    """Every other side resigned: the side left wins."""
+    LAST_UNIT = "last_unit"
+    """One side alone has units on the board: it wins (none left at all is a draw)."""
+    CITIES = "cities"
+    """The turn named for the cities was played: the side holding the most of the counted
+    cities wins (equal counts are a draw)."""
+    TURN_LIMIT = "turn_limit"
+    """The last turn allowed was played: the side holding the most counted cities wins, then
+    the side with the most strength on the board; still equal, a draw."""

@@ -118,6 +118,7 @@ def _play(
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Start a game from a scenario and play turns; players not given to the AI stand."""
+    from fairfight.clash.ending import game_end
     from fairfight.clash.record import GameRecord
     from fairfight.clash.scenario import load_scenario
     from fairfight.inputs import check_output_file
@@ -130,13 +131,19 @@ def _play(
     world = game.start()
     game.ai_players = _ai_players(world, ai)
     for _ in range(turns):
+        if game_end(world) is not None:   # the scenario's victory conditions: no more turns
+            break
         world, _events = _play_turn(game, world, None, as_json, max_work)
     _save(game, record)
+    end = game_end(world)
     if as_json:
         emit_json({"record": str(record), "turns": len(game.turns),
-                   "ai_players": list(game.ai_players)})
+                   "ai_players": list(game.ai_players),
+                   "result": end.to_json() if end is not None else None})
     else:
         console.print(f"recorded {len(game.turns)} turns in {record}", markup=False)
+        if end is not None:
+            console.print(f"game over after turn {end.turn}: {end.words}", markup=False)
 
 
 def _turn(
@@ -147,11 +154,16 @@ def _turn(
     as_json: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Play one turn: the file's orders, plus the AI's for the players it plays."""
+    from fairfight.clash.ending import game_end
     from fairfight.clash.orders import parse_orders
     from fairfight.clash.record import load_record
 
     game = load_record(game_file)
     world = game.world()
+    end = game_end(world)
+    if end is not None:
+        raise InputError(str(game_file), f"the game is over after turn {end.turn} ({end.words}); "
+                         "it can only be replayed")
     given = parse_orders(world, load_yaml(orders)) if orders is not None else None
     _, events = _play_turn(game, world, given, as_json, max_work)
     _save(game, game_file)

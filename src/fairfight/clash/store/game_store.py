@@ -92,6 +92,12 @@ _drafts = Table(
     Column("orders", Text, nullable=False),
     Column("committed", Boolean, nullable=False),
 )
+_resignations = Table(
+    "clash_resignations", _metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("side", String(40), primary_key=True),
+    Column("turn", Integer, nullable=False),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,3 +283,20 @@ class ClashStore:
                     events=_dumps(events)))
         except IntegrityError:
             raise TurnTaken(game_id) from None
+
+    # --- resignations -------------------------------------------------------------------------
+    def resign(self, game_id: str, side: str, turn: int) -> None:
+        """Record that a side resigned at a turn (a second resignation changes nothing)."""
+        try:
+            with self._writing() as connection:
+                connection.execute(insert(_resignations).values(
+                    game_id=game_id, side=side, turn=turn))
+        except IntegrityError:
+            return
+
+    def resignations(self, game_id: str) -> tuple[str, ...]:
+        """The sides that resigned this game, in order of side."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(_resignations.c.side).where(
+                _resignations.c.game_id == game_id).order_by(_resignations.c.side)).all()
+        return tuple(row.side for row in rows)

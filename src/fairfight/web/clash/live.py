@@ -35,8 +35,10 @@ def progress_of(request: Request, game_id: str) -> tuple[str, str]:
     committed = {side: game.committed(side) for side in game.row.humans}
     data = {"turn": game.world.turn, "committed": committed,
             "turns_played": len(game.turns), "side": game.player,
-            "finished": game.finished}
-    event_id = f"{len(game.turns)}.{sum(committed.values())}.{game.player or '-'}"
+            "finished": game.finished,
+            "result": game.end.to_json() if game.end is not None else None}
+    ended = "end" if game.finished else "on"
+    event_id = f"{len(game.turns)}.{sum(committed.values())}.{game.player or '-'}.{ended}"
     return event_id, json.dumps(data, sort_keys=True)
 
 

@@ -113,6 +113,8 @@ class GameState(BaseModel):
     overlay: list[dict[str, Any]]
     pending: dict[str, Any]
     turns_played: int
+    result: dict[str, Any] | None = None
+    """When the game is over: winner, reason, words, last turn and the summary per side."""
 
 
 class TurnAnswer(BaseModel):
@@ -190,7 +192,8 @@ def _state(game: Game) -> GameState:
         overlay=overlay_data(game.world, game.player),
         pending={uid: o.model_dump(mode="json", exclude_none=True)
                  for uid, o in game.pending.items()},
-        turns_played=len(game.turns))
+        turns_played=len(game.turns),
+        result=game.end.to_json() if game.end is not None else None)
 
 
 def _turn_answer(request: Request, game: Game, number: int) -> TurnAnswer:

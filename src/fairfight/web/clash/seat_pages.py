@@ -51,6 +51,7 @@ __all__ = [
     "play_order",
     "play_page",
     "play_priority",
+    "play_resign",
     "replay_page",
     "seat_pages_router",
     "tables_new",
@@ -97,6 +98,7 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
     game = seat_game(request, game_id)
     service = clash_service(request)
     side = game.player
+    select = "" if game.finished else select   # no more orders: nothing to select
     context: dict[str, Any] = {"game": game, "side": side, "error": "", "select": select,
                                "stances": [s.value for s in t.Stance], "base": game_id,
                                "deadline": service.deadline(game), "played": None,
@@ -139,9 +141,8 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
     context["foresight"] = foresight_context(
         game, view, side, context["drawing"] if played is None else None, request.query_params)
     if chosen is not None:
-        context["unit"] = view.units[select]
-        context["tile_names"] = {i: f"({view.board.xy(i)[0]},{view.board.xy(i)[1]})"
-                                 for i in chosen.clickable}
+        context.update(unit=view.units[select], tile_names={
+            i: "({},{})".format(*view.board.xy(i)) for i in chosen.clickable})
     return templates.TemplateResponse(request, "clash/play.html", context, status_code=status)
 
 
@@ -253,7 +254,7 @@ async def play_priority(request: Request, game_id: str) -> Response:
     unit = form.get("unit", "")
     pending = game.pending.get(unit)
     if pending is None:
-        raise InputError("unit", f"{unit!r} has no orders this turn to give a priority")
+        raise InputError("unit", "that unit has no orders this turn to give a priority")
     text = form.get("priority", "")
     if not is_plain_digits(text) or int(text) > MAX_PRIORITY:
         raise InputError("priority", f"a whole number from 0 to {MAX_PRIORITY}", text)
@@ -280,6 +281,18 @@ async def play_commit(request: Request, game_id: str) -> Response:
     if played is not None and game.seat != TABLE_SEAT:
         return RedirectResponse(f"/clash/play/{game_id}?turn={played.number}",
                                 status_code=303)
+    return RedirectResponse(f"/clash/play/{game_id}", status_code=303)
+
+
+@seat_pages_router.post("/clash/play/{game_id}/resign", include_in_schema=False)
+async def play_resign(request: Request, game_id: str) -> Response:
+    """The seated side gives up, once the form's box confirms it (no script needed)."""
+    form = await _form(request)
+    game = seat_game(request, game_id)
+    if form.get("confirm") != "on":
+        raise InputError("confirm", "tick the box to confirm the resignation",
+                         form.get("confirm", ""))
+    clash_service(request).resign(game, _turn_of(form))
     return RedirectResponse(f"/clash/play/{game_id}", status_code=303)
 
 

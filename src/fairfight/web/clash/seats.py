@@ -36,6 +36,7 @@ __all__ = [
     "CommitRequest",
     "HandOver",
     "NewTable",
+    "ResignRequest",
     "SEAT_COOKIE",
     "SeatOrder",
     "SeatState",
@@ -45,6 +46,7 @@ __all__ = [
     "api_commit",
     "api_hand_over",
     "api_new_table",
+    "api_resign",
     "api_seat",
     "api_seat_order",
     "api_seat_turn",
@@ -100,6 +102,12 @@ class CommitRequest(BaseModel):
     turn: StrictInt
 
 
+class ResignRequest(BaseModel):
+    """Resign the seated side's game at this turn."""
+
+    turn: StrictInt
+
+
 class HandOver(BaseModel):
     """Seat a side at a hot-seat table."""
 
@@ -123,6 +131,9 @@ class SeatState(BaseModel):
     pending: dict[str, Any]
     activation: list[dict[str, Any]]
     turns_played: list[int]
+    result: dict[str, Any] | None
+    """When the game is over: winner (None for a draw), reason, words, last turn and the
+    summary per side."""
 
 
 class SeatTurn(BaseModel):
@@ -174,7 +185,8 @@ def seat_state(request: Request, game: Game) -> SeatState:
                  for uid, o in pending.items()},
         activation=[a.to_json() for a in activation_rows(view, side, pending)]
         if view else [],
-        turns_played=game.turn_numbers)
+        turns_played=game.turn_numbers,
+        result=game.end.to_json() if game.end is not None else None)
 
 
 def new_table(request: Request, body: NewTable) -> tuple[str, dict[str, str]]:
@@ -253,6 +265,14 @@ def api_commit(request: Request, game_id: str, body: CommitRequest) -> SeatState
     """Commit your orders; the turn runs once every side has."""
     game = seat_game(request, game_id)
     clash_service(request).commit(game, body.turn)
+    return seat_state(request, seat_game(request, game_id))
+
+
+@seats_router.post("/api/clash/play/{game_id}/resign", tags=["clash play"])
+def api_resign(request: Request, game_id: str, body: ResignRequest) -> SeatState:
+    """Resign: the game ends and every other side wins (refused once the game is over)."""
+    game = seat_game(request, game_id)
+    clash_service(request).resign(game, body.turn)
     return seat_state(request, seat_game(request, game_id))
 
 

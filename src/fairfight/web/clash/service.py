@@ -19,6 +19,8 @@ from starlette.exceptions import HTTPException
 
 from fairfight.clash import tables as t
 from fairfight.clash.ai import ai_orders
+from fairfight.clash.ending import GameEnd, game_end
+from fairfight.clash.knowledge import knowledge_view
 from fairfight.clash.orders import TurnOrders, UnitOrders, check_orders
 from fairfight.clash.panel import reconcile_event
 from fairfight.clash.record import merge_orders
@@ -54,6 +56,10 @@ class Game:
     turns: list[dict[str, Any]]
     world: World
     drafts: dict[str, Draft] = field(default_factory=dict)
+    resigned: tuple[str, ...] = ()
+    """The sides that resigned."""
+    end: GameEnd | None = None
+    """How the game ended (`victory.game_end` of the world and the resignations), or None."""
 
     @property
     def id(self) -> str:
@@ -107,10 +113,8 @@ class Game:
 
     @property
     def finished(self) -> bool:
-        """One alliance is left on the board, or the turn limit is reached."""
-        alive = {u.player for u in self.world.units.values()}
-        one_alliance = all(self.world.allied(a, b) for a in alive for b in alive)
-        return len(self.turns) >= MAX_TURNS or one_alliance
+        """The engine says the game has ended (or the web's cap on turns is reached)."""
+        return self.end is not None or len(self.turns) >= MAX_TURNS
 
 
 def world_bytes(world: World) -> int:
@@ -208,7 +212,9 @@ class ClashService:
                 f"{t.COMBAT_LOGIC_VERSION}; it cannot continue here")
         turns = self.store.turns(game_id)
         world = self.world_after(row, turns, len(turns))
-        game = Game(row, seat, turns, world, self.store.drafts(game_id, world.turn))
+        resigned = self.store.resignations(game_id)
+        game = Game(row, seat, turns, world, self.store.drafts(game_id, world.turn),
+                    resigned, game_end(world, resigned))
         if play_due and self._clock_ran_out(game) and not game.finished:
             self._play(game, clock_ran_out=True)
             return self.open(game_id, seat, play_due=False)
@@ -242,15 +248,38 @@ class ClashService:
               turn: int | None = None) -> None:
         """Set one unit's orders for the coming turn, checked as the engine checks them."""
         side = self._writable(game, turn)
-        unit = game.world.units.get(unit_id)
-        if unit is None or unit.player != side:  # one answer, seen or not: nothing leaks
-            raise InputError("unit", f"{side} has no unit of that id", unit_id)
-        check_orders(game.world, TurnOrders(player=side, orders={unit_id: orders}))
+        # judged on the side's knowledge view: an id that is not the side's own — another
+        # side's (seen or not), destroyed, never used — takes this one path to one answer
+        view = knowledge_view(game.world, side)
+        unit = view.units.get(unit_id)
+        if unit is None or unit.player != side:
+            raise InputError("unit", f"{side} has no unit of that id")
+        check_orders(view, TurnOrders(player=side, orders={unit_id: orders}))
         pending = {uid: o.model_dump(mode="json", exclude_none=True)
                    for uid, o in game.pending.items()}
         pending[unit_id] = orders.model_dump(mode="json", exclude_none=True)
         check_orders_work(pending)
         self._save(game, Draft(side, game.world.turn, pending, False))
+
+    def resign(self, game: Game, turn: int) -> GameEnd:
+        """The seated side resigns; the game ends when one side alone is left in it."""
+        side = game.player
+        if not side:
+            raise VerificationError("side", "hand the screen over to a side first")
+        if game.finished:
+            raise VerificationError("game", "the game is over; it can only be replayed")
+        if turn != game.world.turn:
+            raise VerificationError("turn", f"this resignation answers turn {turn}, the game "
+                                    f"is at turn {game.world.turn}; reload")
+        end = game_end(game.world, (*game.resigned, side))
+        if end is None:
+            raise VerificationError("side", f"{side} may not resign alone: its allies or "
+                                    "more than one other side play on")
+        self.store.resign(game.id, side, game.world.turn)
+        if game.seat == TABLE_SEAT:
+            self.store.set_screen(game.id, None)
+        game.resigned, game.end = self.store.resignations(game.id), end
+        return end
 
     def cancel(self, game: Game, unit_id: str | None, turn: int | None = None) -> None:
         """Withdraw one unit's orders (or, with None, every order) for the coming turn."""
