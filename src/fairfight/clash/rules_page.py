@@ -8,9 +8,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from fairfight.clash import plan_limits
+from fairfight.clash import plan_limits, victory
 from fairfight.clash import tables as t
-from fairfight.clash import victory
 from fairfight.clash.vocabulary import EndReason
 from fairfight.core.enumdocs import member_docs
 from fairfight.docs import render_page
