@@ -6,10 +6,11 @@ or an operator; every check compares digests in constant time. Standard library 
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 
-__all__ = ["token_digest", "token_matches"]
+__all__ = ["derived_token", "token_digest", "token_matches"]
 
 
 def token_digest(token: str) -> str:
@@ -20,3 +21,13 @@ def token_digest(token: str) -> str:
 def token_matches(token: str, stored_digest: str) -> bool:
     """Whether `token` is the one whose digest was stored (constant-time comparison)."""
     return hmac.compare_digest(token_digest(token), stored_digest.strip().lower())
+
+
+def derived_token(secret: str, purpose: str) -> str:
+    """A token only the holder of `secret` can compute again: HMAC-SHA256 of `purpose`.
+
+    A ballot table's invite links are derived from its host's token, so the host can see them
+    again on a reload while the server still keeps nothing but digests.
+    """
+    mac = hmac.new(secret.encode("utf-8"), purpose.encode("utf-8"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode("ascii")

@@ -24,6 +24,7 @@ from fairfight.ballot.store.table_store import (
     BallotStore,
     Clock,
     StaleAnswer,
+    invite_token,
 )
 from fairfight.core.tokens import token_digest
 
@@ -43,5 +44,6 @@ __all__ = [
     "TableStatus",
     "UNSTARTED_TABLE_SECONDS",
     "WRITE_ATTEMPTS",
+    "invite_token",
     "token_digest",
 ]

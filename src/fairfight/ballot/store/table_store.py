@@ -29,7 +29,7 @@ from fairfight.ballot.tables import BallotConfig
 from fairfight.ballot.validation import check_decision
 from fairfight.core.draws import new_seed
 from fairfight.core.errors import InputError
-from fairfight.core.tokens import token_digest, token_matches
+from fairfight.core.tokens import derived_token, token_digest, token_matches
 
 __all__ = [
     "ALREADY_ANSWERED",
@@ -40,6 +40,7 @@ __all__ = [
     "StaleAnswer",
     "UNSTARTED_TABLE_SECONDS",
     "WRITE_ATTEMPTS",
+    "invite_token",
 ]
 
 OPEN_TABLES_PER_CLIENT = 8
@@ -52,6 +53,12 @@ RULES_VERSION = f"{RECORD_FORMAT}/{RECORD_VERSION} fairfight {__version__}"
 WRITE_ATTEMPTS = 8
 
 Clock = Callable[[], float]
+
+
+def invite_token(host_token: str, table_id: str, seat: int) -> str:
+    """A seat's invite token, derived from the host's: the host's page can show the links
+    again, and the store keeps only their digests (a stolen database still opens no seat)."""
+    return derived_token(host_token, f"fairfight ballot table {table_id} seat {seat}")
 
 
 class StaleAnswer(InputError):
@@ -102,7 +109,7 @@ class BallotStore:
         table_id = secrets.token_hex(8)
         host = secrets.token_urlsafe(24)
         people = [seat for seat, kind in enumerate(kinds) if kind == HUMAN_NAME]
-        tokens = {seat: secrets.token_urlsafe(24) for seat in people}
+        tokens = {seat: invite_token(host, table_id, seat) for seat in people}
         with self.engine.begin() as connection:
             connection.execute(
                 insert(TABLES).values(

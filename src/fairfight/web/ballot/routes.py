@@ -25,11 +25,10 @@ from fairfight.ballot.store import BallotStore, StaleAnswer, TableStatus
 from fairfight.core.errors import InputError
 from fairfight.core.records import canonical_json
 from fairfight.core.validation import is_plain_digits
-from fairfight.web.ballot import api
+from fairfight.web.ballot import api, invites
 from fairfight.web.ballot.access import (
     Store,
     client_address,
-    host_cookie,
     is_host,
     keep_token,
     must_table,
@@ -38,6 +37,7 @@ from fairfight.web.ballot.access import (
     seats_in_cookies,
 )
 from fairfight.web.ballot.forms import checked, decision_from_form, describe
+from fairfight.web.ballot.invites import keep_created
 from fairfight.web.ballot.live import table_stream
 from fairfight.web.ballot.notify import check_webhook
 from fairfight.web.ballot.service import (
@@ -80,6 +80,7 @@ __all__ = [
 
 router = APIRouter()
 router.include_router(api.router)
+router.include_router(invites.router)
 NAV = (40, "Ballot", "/ballot")
 MAX_SEATS = 5
 MAX_STREAMS = 500
@@ -153,14 +154,11 @@ def _spec_from_form(form: Any) -> TableSpec:
 
 @router.post("/ballot/tables", include_in_schema=False)
 async def create(request: Request, store: Store) -> Response:
-    """Create the table and show its invite links (once: only their digests are kept)."""
+    """Create the table, then go to its invite page (a reload of that page makes no table)."""
     spec = _spec_from_form(await request.form())
     created = create_table(store, spec, client_address(request), str(request.base_url))
-    response = _page(request, "created.html", created=created)
-    keep_token(request, response, host_cookie(created.id), created.host_token)
-    for link in created.seats:
-        if link.seat == created.my_seat:
-            keep_token(request, response, seat_cookie(created.id, link.seat), link.token)
+    response = RedirectResponse(f"/ballot/tables/{created.id}/invites", status_code=303)
+    keep_created(request, response, created)
     return response
 
 
@@ -258,11 +256,12 @@ def _answer_form(
 
 
 @router.post("/ballot/tables/{table_id}/seats/{seat}/leave", include_in_schema=False)
-@game_work
-def leave(request: Request, table_id: str, seat: Id, store: Store) -> Response:
-    """Leave: the stand-in bot plays this seat to the end."""
+async def leave(request: Request, table_id: str, seat: Id, store: Store) -> Response:
+    """Leave, once confirmed: the stand-in bot plays this seat to the end (it is final)."""
     require_seat(request, store, table_id, seat)
-    store.leave(table_id, seat)
+    if (await request.form()).get("confirm") != "1":
+        return _page(request, "leave.html", table=table_id, seat=seat)
+    await in_game_worker(store.leave, table_id, seat)
     return RedirectResponse(f"/ballot/tables/{table_id}", status_code=303)
 
 

@@ -15,7 +15,7 @@ from fairfight.ballot.deck import build_cards
 from fairfight.ballot.players import key_commitment
 from fairfight.ballot.record import HUMAN_NAME
 from fairfight.ballot.session import restore_table_game
-from fairfight.ballot.store import BallotStore, TableRow, TableStatus
+from fairfight.ballot.store import BallotStore, TableRow, TableStatus, invite_token
 from fairfight.ballot.tables import VictoryMode, named_config
 from fairfight.core.errors import InputError
 from fairfight.web.ballot.notify import send_in_background
@@ -42,7 +42,9 @@ __all__ = [
     "TableCreated",
     "TableSpec",
     "create_table",
+    "invite_links",
     "lobby_page",
+    "rematch_spec",
     "replay_page",
     "view_table",
     "webhook_sender",
@@ -137,20 +139,40 @@ def create_table(store: BallotStore, spec: TableSpec, client: str, base: str) ->
         store.join(table_id, spec.my_seat)
     table = store.load(table_id)
     assert table is not None
-    return TableCreated(
-        id=table_id,
-        commitment=table.commitment,
-        host_token=host,
-        my_seat=spec.my_seat,
-        seats=[
-            SeatLink(
-                seat=seat,
-                link=f"{base.rstrip('/')}/ballot/tables/{table_id}/join/{seat}?token={token}",
-                token=token,
-            )
-            for seat, token in sorted(tokens.items())
-        ],
-    )
+    created = invite_links(store, table_id, host, base, spec.my_seat)
+    assert created is not None
+    return created
+
+
+def invite_links(
+    store: BallotStore, table_id: str, host_token: str, base: str, my_seat: int | None
+) -> TableCreated | None:
+    """The table's invite links again, for the host alone (None: not the host's token).
+
+    The links are derived from the host's token (`invite_token`), so the invite page can be a
+    plain GET that a reload shows again instead of a POST that a reload repeats. A link that
+    does not check out (a table made before links were derived) is left out.
+    """
+    table = store.load(table_id)
+    if table is None or not store.is_host(table_id, host_token):
+        return None
+    links = []
+    for seat, kind in enumerate(table.kinds):
+        token = invite_token(host_token, table_id, seat)
+        if kind == HUMAN_NAME and store.is_seat(table_id, seat, token):
+            links.append(SeatLink(
+                seat=seat, token=token,
+                link=f"{base.rstrip('/')}/ballot/tables/{table_id}/join/{seat}?token={token}"))
+    return TableCreated(id=table_id, commitment=table.commitment, host_token=host_token,
+                        my_seat=my_seat, seats=links)
+
+
+def rematch_spec(table: TableRow, my_seat: int | None) -> TableSpec:
+    """A new table like `table`: the same seats, victory mode, years, listing and clock."""
+    return TableSpec(victory=table.config.victory, years=table.config.year_cap,
+                     seats=list(table.kinds), listed=table.listed,
+                     clock_bank=table.clock_bank, clock_increment=table.clock_increment,
+                     my_seat=my_seat)
 
 
 def view_table(store: BallotStore, table_id: str, you: int | None, host: bool) -> TablePage:
