@@ -115,7 +115,8 @@ def test_the_overlay_fills_its_frame_and_shows_a_battle_as_it_airs(
     base, app = served
     for layout, (width, height) in (("720", (1280, 720)), ("1080", (1920, 1080))):
         page = _page(browser, width, height)
-        visit(page, f"{base}/conquest/1/overlay?layout={layout}")
+        pace = "&pace=250" if layout == "1080" else ""
+        visit(page, f"{base}/conquest/1/overlay?layout={layout}{pace}")
         size = page.evaluate("[document.documentElement.scrollWidth,"
                              " document.documentElement.scrollHeight]")
         assert size == [width, height], size
@@ -134,7 +135,29 @@ def test_the_overlay_fills_its_frame_and_shows_a_battle_as_it_airs(
             page.locator("#live-status", has_text=f"Battle {number} has aired").wait_for()
             page.locator("#overlay-latest", has_text=f"Battle {number}").wait_for()
             assert page.evaluate("document.documentElement.scrollHeight") == height
+            _watch_plays(page, number, height)
         page.context.close()
+
+
+def _watch_plays(page: Any, number: int, height: int) -> None:
+    """The aired episode plays in the watch panel: the sides, the five rounds one at a time
+    (the running score following them), then the result, and the panel hides again."""
+    watch = page.locator(f"#overlay-watch[data-battle='{number}']")
+    watch.wait_for(state="visible")
+    seen = []
+    for step in range(7):
+        page.locator(f"#overlay-watch[data-step='{step}']").wait_for(state="attached")
+        visible = page.locator("#overlay-watch .watch-step:not([hidden])")
+        assert visible.count() == 1
+        seen.append(visible.get_attribute("id"))
+        assert not page.locator("#overlay-latest").is_visible()  # no spoiler while it plays
+        assert page.evaluate("document.documentElement.scrollHeight") == height
+        if step == 3:
+            _shot(page, "overlay-watch-1080", omit_background=True)
+    assert seen == [f"step-{n}" for n in range(7)]
+    assert "RESULT" in page.locator("#overlay-watch #step-6").inner_text().upper()
+    page.locator("#overlay-watch").wait_for(state="hidden")
+    assert page.locator("#overlay-latest", has_text=f"Battle {number}").is_visible()
 
 
 def test_the_overlay_options_are_checked(served: tuple[str, Any]) -> None:
@@ -143,7 +166,7 @@ def test_the_overlay_options_are_checked(served: tuple[str, Any]) -> None:
     assert 'id="overlay-leaders"' in shown and 'id="overlay-next"' not in shown
     assert shown.count('<li data-faction=') == 3
     for query, field in (("layout=4k", "layout"), ("panels=map", "panels"),
-                         ("leaders=11", "leaders")):
+                         ("leaders=11", "leaders"), ("pace=100", "pace"), ("pace=2.5", "pace")):
         refused = httpx.get(f"{base}/conquest/1/overlay?{query}")
         assert refused.status_code == 422 and field in refused.text, query
     first = httpx.get(f"{base}/conquest/1/overlay")

@@ -59,6 +59,8 @@
       return;
     }
     say("Battle " + data.number + " has aired: " + data.headline);
+    // the overlay's watch panel (overlay.js) plays the episode from this one stream
+    document.dispatchEvent(new CustomEvent("season-battle", { detail: data }));
     forecastLooks = 0;
     refresh();
   });
