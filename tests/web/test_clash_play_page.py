@@ -18,6 +18,7 @@ from fairfight.clash.board_attack import plan_bombardment
 from fairfight.clash.exchange import resolve_exchange
 from fairfight.clash.knowledge import knowledge_view
 from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.sightings import UNSEEN_ID, event_units, masked_event
 from fairfight.clash.words import describe, name_book
 from fairfight.clash.world import world_from_scenario
 from fairfight.web import WebSettings, create_app
@@ -208,5 +209,9 @@ def test_the_log_in_words_reads_the_names_of_every_turn_so_far(
             assert service.words(seat, played, side) == expected
             answer = client.get(f"/api/clash/play/{game}/turns/{number}").json()
             assert answer["words"] == expected and len(answer["events"]) == len(expected)
+            assert answer["events"] == [masked_event(event, book.units)
+                                        for event in played.events]
+            for event in answer["events"]:   # an id in the JSON is one the side can name
+                assert event_units(event) <= set(book.units) | {UNSEEN_ID}, event
     seen = blue.get(f"/api/clash/play/{game}/turns/3").json()["words"]
     assert "Red Reserve moved from (3,2) to (3,1)." in seen   # in contact since turn 2's end

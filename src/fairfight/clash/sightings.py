@@ -14,8 +14,12 @@ from typing import Any
 from fairfight.clash.knowledge import CONTACT_RANGE
 from fairfight.clash.world import World, chebyshev
 
-__all__ = ["event_units", "events_seen_by"]
+__all__ = ["UNSEEN_ID", "event_units", "events_seen_by", "masked_event"]
 
+UNSEEN_ID = "unseen"
+"""What a turn's JSON puts where an event names a unit its reader never saw: the event on a
+watched tile is seen, but the id of a unit that was out of view before and after would tell
+which enemy it was."""
 _PRIVATE = ("recovery",)
 """Events only the owning side sees."""
 
@@ -79,3 +83,31 @@ def events_seen_by(before: World, after: World, events: list[dict[str, Any]],
         if points and all(before.board.index(*p) in watched for p in points):
             seen.append(event)
     return seen
+
+
+def masked_event(event: dict[str, Any], known: set[str] | dict[str, str]) -> dict[str, Any]:
+    """`event` with every unit id its reader does not know (not in `known`) as `UNSEEN_ID`.
+
+    The fields are those `event_units` reads; orders keep only the reader's own units already
+    (`events_seen_by`), and everything else of the event is kept as the engine wrote it.
+    """
+    def mask(uid: Any) -> Any:
+        return uid if not isinstance(uid, str) or uid in known else UNSEEN_ID
+
+    masked = dict(event)
+    for key in ("unit", "initiator", "attacker"):
+        if key in masked:
+            masked[key] = mask(masked[key])
+    if isinstance(masked.get("units"), list):
+        masked["units"] = [mask(uid) for uid in masked["units"]]
+    plan = masked.get("plan")
+    if isinstance(plan, dict):
+        plan = dict(plan)
+        for key in ("lead", "defender"):
+            if key in plan:
+                plan[key] = mask(plan[key])
+        for key in ("supporters", "stack"):
+            if isinstance(plan.get(key), list):
+                plan[key] = [mask(uid) for uid in plan[key]]
+        masked["plan"] = plan
+    return masked

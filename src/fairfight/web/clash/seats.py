@@ -141,7 +141,8 @@ class SeatTurn(BaseModel):
 
     turn: int
     events: list[dict[str, Any]]
-    """The structured events, as the engine wrote them (those the side saw)."""
+    """The structured events, as the engine wrote them (those the side saw), a unit the side
+    never saw named "unseen"."""
     words: list[str]
     """The same events in words, one sentence each, in the names the side knows."""
     reconciliations: dict[int, Reconciliation]
@@ -290,5 +291,7 @@ def api_seat_turn(request: Request, game_id: str, number: Id) -> SeatTurn:
     game = seat_game(request, game_id)
     service = clash_service(request)
     played = service.played(game, number)
-    return SeatTurn(turn=number, events=played.events, reconciliations=played.reconciliations,
-                    words=service.words(game, played, game.player or None))
+    viewer = game.player or None
+    return SeatTurn(turn=number, events=service.seen_events(game, played, viewer),
+                    reconciliations=played.reconciliations,
+                    words=service.words(game, played, viewer))

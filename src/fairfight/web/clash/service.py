@@ -25,10 +25,10 @@ from fairfight.clash.orders import TurnOrders, UnitOrders, check_orders
 from fairfight.clash.panel import reconcile_event
 from fairfight.clash.record import merge_orders
 from fairfight.clash.scenario import parse_scenario
-from fairfight.clash.sightings import events_seen_by
+from fairfight.clash.sightings import events_seen_by, masked_event
 from fairfight.clash.store import TABLE_SEAT, ClashStore, Draft, GameRow, TurnTaken
 from fairfight.clash.turn import run_turn
-from fairfight.clash.words import describe, name_book, names_seen
+from fairfight.clash.words import NameBook, describe, name_book, names_seen
 from fairfight.clash.world import World, world_from_scenario
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
@@ -352,13 +352,25 @@ class ClashService:
             self.names.put((game.id, viewer, number + 1), dict(names))
         return names
 
+    def _book(self, game: Game, played: PlayedTurn, viewer: str | None) -> NameBook:
+        index = game.turn_numbers.index(played.number)
+        return name_book([played.before, played.after], viewer, played.events,
+                         known=self._names_before(game, index, viewer))
+
     def words(self, game: Game, played: PlayedTurn, viewer: str | None) -> list[str]:
         """A played turn's events in words, in the names `viewer` knows (every name with no
         viewer): those it knew at the start of any earlier turn, and this turn's."""
-        index = game.turn_numbers.index(played.number)
-        book = name_book([played.before, played.after], viewer, played.events,
-                         known=self._names_before(game, index, viewer))
+        book = self._book(game, played, viewer)
         return [describe(event, book) for event in played.events]
+
+    def seen_events(self, game: Game, played: PlayedTurn,
+                    viewer: str | None) -> list[dict[str, Any]]:
+        """A played turn's structured events for `viewer`, a unit it never saw named only as
+        `sightings.UNSEEN_ID` (the same rule as the words: the id would tell which it was)."""
+        if viewer is None:
+            return played.events
+        known = self._book(game, played, viewer).units
+        return [masked_event(event, known) for event in played.events]
 
     def played(self, game: Game, number: int, *, truth: bool = False) -> PlayedTurn:
         """A played turn: the worlds around it and its events — as the seated side saw them
