@@ -81,7 +81,10 @@ def test_engine_js_declares_no_constant_under_another_name() -> None:
 
 def _kernel_numbers() -> list[tuple[int, Any]]:
     """Every number written in the forecast kernel's code, with its line; indexes into arrays
-    (`trace[played, 3]`) are positions, not rules, and are left out."""
+    (`trace[played, 3]`) are positions, not rules, and are left out, and so are the numbers of
+    a module-level guard that refuses to import (`if tables.X != 5: raise ...`): it names the
+    rule a hand-unrolled piece of the kernel was written for, so that a changed table stops
+    the kernel instead of changing its answers silently."""
     tree = ast.parse(Path(forecast_kernel.__file__).read_text(encoding="utf-8"))
     indexes = {
         id(inner)
@@ -89,6 +92,12 @@ def _kernel_numbers() -> list[tuple[int, Any]]:
         if isinstance(node, ast.Subscript)
         for inner in ast.walk(node.slice)
         if isinstance(node.slice, ast.Constant | ast.Tuple)
+    }
+    indexes |= {
+        id(inner)
+        for node in tree.body
+        if isinstance(node, ast.If) and all(isinstance(line, ast.Raise) for line in node.body)
+        for inner in ast.walk(node.test)
     }
     negated = {
         id(node.operand)
