@@ -16,10 +16,14 @@ from schemathesis.generation import GenerationMode
 from tests.web.conquest_support import make_app
 
 EXAMPLES = 20
+SAFETY_SECONDS = 120
+"""How long one generated request may take before the call gives up: a safety net for a
+loaded machine (two test processes on two cores), not a speed check."""
 
 
 def _check(case: Any, seen: set[int]) -> None:
-    response = case.call(headers={"Idempotency-Key": "fuzz-key", **(case.headers or {})})
+    response = case.call(headers={"Idempotency-Key": "fuzz-key", **(case.headers or {})},
+                         timeout=SAFETY_SECONDS)
     seen.add(response.status_code)
     assert response.status_code < 500, (case.method, case.formatted_path, response.text)
     if 400 <= response.status_code < 500 and "json" in response.headers.get("content-type", ""):
