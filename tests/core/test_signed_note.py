@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -110,3 +111,28 @@ def test_the_checkpoint_body_is_the_specification_example() -> None:
 def test_a_malformed_checkpoint_is_refused(bad: str) -> None:
     with pytest.raises(NoteError):
         signed_note.parse_checkpoint(bad)
+
+
+def test_the_documented_checkpoint_is_what_its_recipe_gives() -> None:
+    """docs/season-log.md's example: the three-leaf root of merkle_three_leaves.json, RFC
+    8032's TEST 1 key, the commitment SHA-256("example season"); rebuilt here by hand."""
+    docs = (Path(__file__).parents[2] / "docs" / "season-log.md").read_text(encoding="utf-8")
+    block = [line[4:] for line in docs.split("the checkpoint reads:\n\n")[1].split("\n")[:5]]
+    note = "\n".join(block) + "\n"
+    vkey = docs.split("and its verifier key:\n\n")[1].split("\n")[0].strip()
+    merkle = json.loads((GOLDEN.parent / "merkle_three_leaves.json").read_text())
+    rfc = json.loads((GOLDEN.parent / "rfc8032_ed25519.json").read_text())["vectors"][0]
+    origin = "battles.example/conquest/" + hashlib.sha256(b"example season").hexdigest()
+    root = bytes.fromhex(merkle["root_of_3"])
+    text = f"{origin}\n3\n{base64.b64encode(root).decode()}\n"
+    public = bytes.fromhex(rfc["public_key"])
+    key_id = hashlib.sha256(origin.encode() + b"\n\x01" + public).digest()[:4]
+    signature = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(rfc["secret_key"])).sign(
+        text.encode())
+    line = f"\u2014 {origin} {base64.b64encode(key_id + signature).decode()}\n"
+    assert note == text + "\n" + line
+    typed = base64.b64encode(b"\x01" + public).decode()
+    assert vkey == f"{origin}+{key_id.hex()}+{typed}"
+    verifier = signed_note.parse_verifier_key(vkey)
+    assert signed_note.open_note(note, [verifier]) == (text, [origin])
+    assert signed_note.checkpoint_text(origin, 3, root) == text
