@@ -49,7 +49,7 @@ def test_the_checkpoint_is_the_newest_head_signed_as_a_note(client: TestClient,
     answer = client.get(f"{API}/checkpoint")
     assert answer.status_code == 200, answer.text
     assert answer.headers["content-type"] == "text/plain; charset=utf-8"
-    origin = f"testserver/conquest/{_commitment(season_file)}"
+    origin = f"localhost/conquest/{_commitment(season_file)}"  # no public_url set
     key = bytes.fromhex(season.summary(season_file).header[tables.LOG_KEY])
     hashes = _stored_hashes(season_file)
     assert client.get(f"{API}/heads").json()["heads"][-1]["size"] == len(hashes)
@@ -96,3 +96,10 @@ def test_the_origin_names_the_configured_public_host(season_file: Path) -> None:
 def test_an_unknown_season_has_no_checkpoint(client: TestClient) -> None:
     for path in ("/api/seasons/9/checkpoint", "/api/seasons/9/checkpoint/key"):
         assert client.get(path).status_code == 404
+
+
+def test_the_request_host_never_names_the_origin(client: TestClient) -> None:
+    usual = client.get(f"{API}/checkpoint").text
+    for host in ("evil.example", "127.0.0.1:9"):
+        assert client.get(f"{API}/checkpoint", headers={"host": host}).text == usual
+    assert usual.startswith("localhost/conquest/")

@@ -1,9 +1,11 @@
 """Each season's newest signed head served as a C2SP checkpoint note, and the key to check it.
 
-The origin names the service by the host of its configured `public_url` (the host the request
-named, when none is configured) and the season by its commitment
-(`conquest.store.checkpoints.origin`). A note is signed once per head and origin, in a writing
-transaction (the only kind that holds the season key), and kept here until a newer head exists.
+The origin names the service by the host of its configured `public_url` and the season by its
+commitment (`conquest.store.checkpoints.origin`). Without a `public_url` the host is
+`localhost`, never the request's `Host`: a log's origin must not change with the name a client
+used to reach it (nor may any client make the service sign under names of its choosing). A
+note is signed once per head and origin, in a writing transaction (the only kind that holds
+the season key), and kept here until a newer head exists.
 """
 
 from __future__ import annotations
@@ -19,13 +21,16 @@ from fairfight.core.signed_note import NoteError
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.refusals import Refusal
 
-__all__ = ["CheckpointNotes", "public_host"]
+__all__ = ["CheckpointNotes", "UNCONFIGURED_HOST", "public_host"]
+
+UNCONFIGURED_HOST = "localhost"
+"""The origin's host when no `public_url` is configured."""
 
 
 def public_host(request: Request) -> str:
-    """The host of the service's public URL, or of the request when none is configured."""
+    """The host of the service's public URL (`localhost` when none is configured)."""
     configured = getattr(request.app.state.settings, "public_url", None)
-    host = urlsplit(configured).netloc if configured else request.url.netloc
+    host = urlsplit(configured).netloc if configured else UNCONFIGURED_HOST
     if not host or "+" in host or any(c.isspace() for c in host):
         raise Refusal(400, "host", f"{host!r} cannot name a log origin (set public_url)")
     return host.lower()
