@@ -1,5 +1,5 @@
 """C2SP signed notes and checkpoints against the reference implementation's published vectors
-(golang.org/x/mod/sumdb/note) and the tlog-checkpoint specification's example."""
+(golang.org/x/mod/sumdb/note) and the C2SP specifications' examples."""
 
 from __future__ import annotations
 
@@ -73,6 +73,9 @@ def test_the_reference_notes_open_with_the_keys_that_signed_them(go: dict[str, A
     assert signed_note.open_note(both, [peter, enoch])[1] == ["PeterNeumann", "EnochRoot"]
     with pytest.raises(NoteError, match="no signature by a known key"):
         signed_note.open_note(go["peter_signed"], [enoch])
+    # A known name with another key id is another key: ignored, never checked against Peter's.
+    impostor = go["enoch_signature_line"].replace("EnochRoot", "PeterNeumann")
+    assert signed_note.open_note(go["peter_signed"] + impostor, [peter])[1] == ["PeterNeumann"]
 
 
 def test_a_changed_byte_anywhere_fails(go: dict[str, Any]) -> None:
@@ -91,6 +94,23 @@ def test_malformed_notes_are_refused() -> None:
                 "text\n\n\u2014 na+me AAAAAAAA\n"):
         with pytest.raises(NoteError):
             signed_note.split_note(bad)
+
+
+def test_the_c2sp_examples_read_and_verify() -> None:
+    c2sp = json.loads((GOLDEN.parent / "c2sp_examples.json").read_text(encoding="utf-8"))
+    verifier = signed_note.parse_verifier_key(c2sp["signed_note_vkey"])
+    assert verifier.vkey() == c2sp["signed_note_vkey"]
+    note: str = c2sp["signed_note"]
+    assert signed_note.open_note(note, [verifier]) == ("This is an example message.\n",
+                                                        ["example.com/foo"])
+    with pytest.raises(NoteError):
+        signed_note.open_note(note.replace("example message", "example massage"), [verifier])
+    text, signatures = signed_note.split_note(c2sp["checkpoint"])
+    assert [s.name for s in signatures] == ["example.com/behind-the-sofa"]
+    assert len(signatures[0].signature) == 64
+    assert signed_note.parse_checkpoint(text).size == 20852163
+    with pytest.raises(NoteError, match="no signature by a known key"):
+        signed_note.open_note(c2sp["checkpoint"], [verifier])
 
 
 def test_the_checkpoint_body_is_the_specification_example() -> None:
