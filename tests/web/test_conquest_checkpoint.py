@@ -84,7 +84,7 @@ def test_a_changed_byte_of_a_served_checkpoint_fails(client: TestClient) -> None
 
 def test_the_origin_names_the_configured_public_host(season_file: Path) -> None:
     settings = WebSettings(database_url=f"sqlite:///{season_file}",
-                           public_url="https://Battles.Example:8443/show/")
+                           public_url="https://fan:secret@Battles.Example:8443/show/")
     with TestClient(create_app(settings)) as client:
         note = client.get(f"{API}/checkpoint").text
         vkey = client.get(f"{API}/checkpoint/key").text.strip()

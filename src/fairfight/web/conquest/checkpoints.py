@@ -30,10 +30,17 @@ UNCONFIGURED_HOST = "localhost"
 def public_host(request: Request) -> str:
     """The host of the service's public URL (`localhost` when none is configured)."""
     configured = getattr(request.app.state.settings, "public_url", None)
-    host = urlsplit(configured).netloc if configured else UNCONFIGURED_HOST
-    if not host or "+" in host or any(c.isspace() for c in host):
-        raise Refusal(400, "host", f"{host!r} cannot name a log origin (set public_url)")
-    return host.lower()
+    if not configured:
+        return UNCONFIGURED_HOST
+    parts = urlsplit(configured)
+    try:  # the host and port only: never the user name or password a URL may carry
+        name, port = parts.hostname or "", parts.port
+    except ValueError:
+        name, port = "", None
+    host = (f"[{name}]" if ":" in name else name) + (f":{port}" if port else "")
+    if not name or "+" in host or any(c.isspace() for c in host):
+        raise Refusal(400, "public_url", f"{configured!r} names no host a log origin can use")
+    return host
 
 
 class CheckpointNotes:
