@@ -93,6 +93,14 @@ def test_the_origin_names_the_configured_public_host(season_file: Path) -> None:
     assert signed_note.open_note(note, [signed_note.parse_verifier_key(vkey)])[1] == [origin]
 
 
+def test_the_season_home_and_its_facts_lead_to_the_checkpoint(client: TestClient) -> None:
+    facts = client.get(API).json()["facts"]
+    assert facts["checkpoint_url"] == f"{API}/checkpoint"
+    assert facts["checkpoint_key_url"] == f"{API}/checkpoint/key"
+    home = client.get("/conquest/1", headers={"accept": "text/html"}).text
+    assert f'href="{API}/checkpoint"' in home and f'href="{API}/checkpoint/key"' in home
+
+
 def test_an_unknown_season_has_no_checkpoint(client: TestClient) -> None:
     for path in ("/api/seasons/9/checkpoint", "/api/seasons/9/checkpoint/key"):
         assert client.get(path).status_code == 404
