@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from fastapi import Request
 
 from fairfight.conquest.rules import tables
-from fairfight.conquest.store import checkpoints
+from fairfight.conquest.store import checkpoints, log
 from fairfight.core.signed_note import NoteError
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.refusals import Refusal
@@ -61,7 +61,10 @@ class CheckpointNotes:
 
     def note(self, season_id: int, host: str) -> str:
         """The checkpoint of the newest head (signed again only when a newer head exists)."""
-        size, _, _ = self._log_of(season_id)
+        with self._catalog.read(season_id) as session:
+            size = log.size(session)  # one small read: the snapshot would load the season
+        if size == 0:
+            raise Refusal(404, "season", f"season {season_id} keeps no signed log")
         with self._lock:
             kept = self._notes.get((season_id, host))
         if kept is not None and kept[0] >= size:
