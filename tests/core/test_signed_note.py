@@ -91,7 +91,7 @@ def test_malformed_notes_are_refused() -> None:
     line = "\u2014 name " + base64.b64encode(bytes(68)).decode() + "\n"
     for bad in ("no blank line\n" + line, "text\n\n", "text\n\n" + line[:-1],
                 "text\n\n- name AAAAAAAA\n", "te\x07xt\n\n" + line,
-                "text\n\n\u2014 na+me AAAAAAAA\n"):
+                "text\n\n\u2014 na+me AAAAAAAA\n", "text\n\n\u2014 na\x07me " + line[7:]):
         with pytest.raises(NoteError):
             signed_note.split_note(bad)
 

@@ -171,6 +171,7 @@ def sign_note(text: str, name: str, public_key: bytes,
 
 def split_note(note: str) -> tuple[str, list[NoteSignature]]:
     """(text, signatures) of a note, parsed but not verified; NoteError when malformed."""
+    _check_text(note)  # signature lines too: no control character anywhere
     text, marker, block = note.rpartition("\n\n")
     if not marker or not block.endswith("\n"):
         raise NoteError("note: must end with a blank line and signature lines")
