@@ -6,6 +6,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +16,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from fairfight.core import signed_note
+from fairfight.core import ed25519, signed_note
 from fairfight.core.signed_note import NoteError
 
 GOLDEN = Path(__file__).parent / "golden" / "signed_note_go.json"
@@ -158,3 +161,15 @@ def test_the_documented_checkpoint_is_what_its_recipe_gives() -> None:
     verifier = signed_note.parse_verifier_key(vkey)
     assert signed_note.open_note(note, [verifier]) == (text, [origin])
     assert signed_note.checkpoint_text(origin, 3, root) == text
+
+
+def test_it_runs_as_a_plain_file_beside_ed25519_under_a_bare_python(
+        go: dict[str, Any], tmp_path: Path) -> None:
+    for module in (ed25519, signed_note):
+        shutil.copy(str(module.__file__), tmp_path)
+    script = ("import sys, signed_note; v = signed_note.parse_verifier_key(sys.argv[1]); "
+              "print(signed_note.open_note(sys.stdin.read(), [v])[1])")
+    done = subprocess.run([sys.executable, "-S", "-c", script, go["peter_vkey"]], cwd=tmp_path,
+                          input=go["peter_signed"], capture_output=True, text=True,
+                          encoding="utf-8", check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "['PeterNeumann']\n", "")

@@ -10,7 +10,10 @@ These are the formats transparency-log witnesses and clients already speak, so a
 signed heads can be checked by tools that know nothing of fairfight.
 
 Signing takes a callable (the service passes its `cryptography` key's `sign`), so nothing here
-holds a secret; verifying uses `core.ed25519`. Decisions the specifications leave open:
+holds a secret; verifying uses `core.ed25519`. Like that module, this one also runs as a plain
+file beside it under a bare `python3 -S`, so a verifier that ships both needs nothing else.
+
+Decisions the specifications leave open:
 - A note whose signatures include none by a known key is refused (as the reference
   implementation does); signatures by unknown keys are otherwise ignored, and a known key
   whose signature fails refuses the whole note.
@@ -26,7 +29,10 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from fairfight.core import ed25519
+if __package__:
+    from fairfight.core import ed25519
+else:  # a plain file beside ed25519.py (as a season archive ships its checks): no package
+    import ed25519  # type: ignore[import-not-found, no-redef, unused-ignore]
 
 __all__ = [
     "ED25519_TYPE",
