@@ -65,6 +65,7 @@ __all__ = [
     "latest_head",
     "leaf_count_by_kind",
     "leaves",
+    "log_key",
     "log_record",
     "receipt",
     "reveal_leaf",
@@ -263,6 +264,11 @@ def append(session: Session, new_leaves: Sequence[dict[str, Any]]) -> Appended |
 def kept(session: Session) -> bool:
     """Whether the transaction's season keeps a log (its header names a `log_key`)."""
     return _season(session)[1] is not None
+
+
+def log_key(session: Session) -> str | None:
+    """The header's `log_key` (64 hex), or None for a season without a log."""
+    return _season(session)[1]
 
 
 def size(session: Session) -> int:

@@ -4,7 +4,8 @@ The season key signs every head of the season log (`log`); its public half is th
 `log_key`, published before battle 1. On SQLite the private key lives in its own file next to
 the season file, created with mode 0600 (`season.db` -> `season.db.key`); a server database
 keeps it in a table of the secret schema the seed lives in (`KeyTable`). Neither is ever read
-by a path that answers a request: only the store's writing transactions hand it to the log.
+by a path that only reads: the store's writing transactions alone hand it to the log (and to
+`checkpoints`, which restates the newest head as a signed note).
 """
 
 from __future__ import annotations

@@ -76,6 +76,8 @@ class PublicFacts(BaseModel):
     beacon_round: int | None
     header_url: str
     first_head_url: str | None
+    checkpoint_url: str | None = Field(description="the latest head as a C2SP checkpoint note")
+    checkpoint_key_url: str | None = Field(description="the verifier key of the checkpoints")
     log_size: int
     head: SignedHead | None = Field(description="the latest signed head")
 
@@ -122,6 +124,8 @@ def public_facts(snap: Snapshot) -> PublicFacts:
         beacon_round=None if spec is None else spec["round"],
         header_url=f"{_api(snap.season_id)}/header",
         first_head_url=f"{_api(snap.season_id)}/heads/1" if logged else None,
+        checkpoint_url=f"{_api(snap.season_id)}/checkpoint" if logged else None,
+        checkpoint_key_url=f"{_api(snap.season_id)}/checkpoint/key" if logged else None,
         log_size=0 if head is None else head["size"],
         head=None if head is None else SignedHead(**head),
     )

@@ -13,6 +13,7 @@ from fastapi import Depends, FastAPI, Request
 
 from fairfight.web.conquest.airing import AiringLoop, install_airing
 from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.checkpoints import CheckpointNotes
 from fairfight.web.conquest.contributions import InFlight
 from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.forecasts import ForecastCache
@@ -49,6 +50,8 @@ class ConquestService:
         self.airing = AiringLoop(self.catalog, self.live.poke)
         self.pages = PageCache()
         """Public pages rendered once per season version (`page_cache`)."""
+        self.checkpoints = CheckpointNotes(self.catalog)
+        """The newest head of each season as a signed checkpoint note (`checkpoints`)."""
 
     @property
     def payments_only(self) -> bool:

@@ -1,5 +1,6 @@
 """A fan's own contributions, checked in words: the page, its no-script check by this server,
-and the season log's proofs the page's script checks for itself.
+and the season log's proofs the page's script checks for itself; the newest head also as a
+C2SP checkpoint note with its verifier key, for clients and witnesses that speak that format.
 
 The page's script (static/conquest/my-contributions.js) checks each receipt against the newest
 signed head with `proofs/inclusion` and `proofs/consistency` and the season key from the
@@ -13,11 +14,12 @@ import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Query, Request, UploadFile
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 
 import fairfight.web.strict_input  # noqa: F401  (registers the {name:id} path convertor)
 from fairfight.conquest.rules import tables
 from fairfight.web.conquest import receipt_check, views
+from fairfight.web.conquest.checkpoints import public_host
 from fairfight.web.conquest.receipt_check import ConsistencyProof, InclusionProof, Verdict
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.service import Service
@@ -28,6 +30,8 @@ __all__ = [
     "MAX_RECEIPTS",
     "RECEIPT_BYTES",
     "check_page",
+    "checkpoint",
+    "checkpoint_key",
     "consistency_proof",
     "inclusion_proof",
     "my_contributions",
@@ -64,6 +68,23 @@ def consistency_proof(season_id: int, second: _NewestSize = None, *, first: _Siz
     newer one."""
     conquest.catalog.require(season_id)
     return receipt_check.consistency(conquest.catalog, season_id, first, second)
+
+
+@router.get("/api/seasons/{season_id:id}/checkpoint", tags=["conquest"],
+            response_class=PlainTextResponse)
+def checkpoint(request: Request, season_id: int, conquest: Service) -> PlainTextResponse:
+    """The newest signed head as a C2SP tlog-checkpoint signed note: origin
+    `<host>/conquest/<commitment>`, size, base64 root, and the season key's note signature."""
+    conquest.catalog.require(season_id)
+    return PlainTextResponse(conquest.checkpoints.note(season_id, public_host(request)))
+
+
+@router.get("/api/seasons/{season_id:id}/checkpoint/key", tags=["conquest"],
+            response_class=PlainTextResponse)
+def checkpoint_key(request: Request, season_id: int, conquest: Service) -> PlainTextResponse:
+    """The verifier key (`<origin>+<key id>+<base64 key>`) that checks the checkpoints."""
+    conquest.catalog.require(season_id)
+    return PlainTextResponse(conquest.checkpoints.vkey(season_id, public_host(request)) + "\n")
 
 
 def _page(request: Request, season_id: int, conquest: Any,

@@ -1,0 +1,87 @@
+"""Each season's newest signed head served as a C2SP checkpoint note, and the key to check it.
+
+The origin names the service by the host of its configured `public_url` and the season by its
+commitment (`conquest.store.checkpoints.origin`). Without a `public_url` the host is
+`localhost`, never the request's `Host`: a log's origin must not change with the name a client
+used to reach it (nor may any client make the service sign under names of its choosing). A
+note is signed once per head and origin, in a writing transaction (the only kind that holds
+the season key), and kept here until a newer head exists.
+"""
+
+from __future__ import annotations
+
+import threading
+from urllib.parse import urlsplit
+
+from fastapi import Request
+
+from fairfight.conquest.rules import tables
+from fairfight.conquest.store import checkpoints, log
+from fairfight.core.signed_note import NoteError
+from fairfight.web.conquest.catalog import SeasonCatalog
+from fairfight.web.conquest.refusals import Refusal
+
+__all__ = ["CheckpointNotes", "UNCONFIGURED_HOST", "public_host"]
+
+UNCONFIGURED_HOST = "localhost"
+"""The origin's host when no `public_url` is configured."""
+
+
+def public_host(request: Request) -> str:
+    """The host of the service's public URL (`localhost` when none is configured)."""
+    configured = getattr(request.app.state.settings, "public_url", None)
+    if not configured:
+        return UNCONFIGURED_HOST
+    parts = urlsplit(configured)
+    try:  # the host and port only: never the user name or password a URL may carry
+        name, port = parts.hostname or "", parts.port
+    except ValueError:
+        name, port = "", None
+    host = (f"[{name}]" if ":" in name else name) + (f":{port}" if port else "")
+    if not name or "+" in host or any(c.isspace() for c in host):
+        raise Refusal(400, "public_url", f"{configured!r} names no host a log origin can use")
+    return host
+
+
+class CheckpointNotes:
+    """Signed checkpoint notes by (season, origin host), each the newest head's when signed."""
+
+    def __init__(self, catalog: SeasonCatalog) -> None:
+        self._catalog = catalog
+        self._notes: dict[tuple[int, str], checkpoints.Signed] = {}
+        self._lock = threading.Lock()
+
+    def _log_of(self, season_id: int) -> tuple[int, str, str]:
+        """(newest head's size, commitment, log key) of a season; 404 without a log."""
+        snap = self._catalog.snapshot(season_id)
+        key = snap.summary.header.get(tables.LOG_KEY)
+        if snap.head is None or not isinstance(key, str):
+            raise Refusal(404, "season", f"season {season_id} keeps no signed log")
+        return int(snap.head["size"]), str(snap.head["season"]), key
+
+    def note(self, season_id: int, host: str) -> str:
+        """The checkpoint of the newest head (signed again only when a newer head exists)."""
+        with self._catalog.read(season_id) as session:
+            size = log.size(session)  # one small read: the snapshot would load the season
+        if size == 0:
+            raise Refusal(404, "season", f"season {season_id} keeps no signed log")
+        with self._lock:
+            kept = self._notes.get((season_id, host))
+        if kept is not None and kept[0] >= size:
+            return kept[1]
+        with self._catalog.database.transaction(season_id, write=True) as session:
+            signed = checkpoints.sign_checkpoint(session, host)
+        if signed is None:
+            raise Refusal(404, "season", f"season {season_id} keeps no signed log")
+        with self._lock:
+            if (season_id, host) not in self._notes or self._notes[season_id, host][0] < signed[0]:
+                self._notes[season_id, host] = signed
+        return signed[1]
+
+    def vkey(self, season_id: int, host: str) -> str:
+        """The verifier key (`<origin>+<key id>+<base64 key>`) the season's checkpoints name."""
+        _, commitment, key = self._log_of(season_id)
+        try:
+            return checkpoints.verifier(host, commitment, key).vkey()
+        except (NoteError, ValueError):
+            raise Refusal(404, "season", f"season {season_id} has no usable log key") from None
