@@ -150,6 +150,8 @@ class TableGame:
     steps: list[dict[str, Any]] = field(default_factory=list)
     digests: list[str] = field(default_factory=list)
     """SHA-256 of the events so far, after each step: what a restore must reproduce."""
+    phases: list[Phase] = field(default_factory=list)
+    """The phase each step answered (a yes or a no means something else in each)."""
 
     def played_by_person(self, seat: int) -> bool:
         """True when a person (not a bot nor a stand-in) answers for `seat` now."""
@@ -194,6 +196,7 @@ class TableGame:
             if stored is not None and to_data(answers[seat]) != stored.get(str(seat)):
                 raise RulesChanged(len(self.steps) + 1)
         self.steps.append({str(seat): to_data(choice) for seat, choice in answers.items()})
+        self.phases.append(self.state.phase)
         self.state, more = advance(self.state, answers)
         self.events.extend(more)
         self.digests.append(events_digest(self.events))
