@@ -4,11 +4,14 @@ and every chance shown as a percentage marked exact with its fraction folded awa
 
 from __future__ import annotations
 
+import html
 import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.state import (
@@ -27,7 +30,15 @@ from fairfight.ballot.state import (
 from fairfight.ballot.store import BallotStore
 from fairfight.ballot.story import END_REASONS, decision_sentence, ending, step_sentences
 from fairfight.ballot.tables import AmendmentChoice, Party
-from tests.ballot.test_tables import client_of, create, make_app, play_to_end, seated
+from tests.ballot.test_tables import (
+    client_of,
+    create,
+    make_app,
+    play_round,
+    play_to_end,
+    seat_view,
+    seated,
+)
 
 KEY = "story-test-key"
 
@@ -103,7 +114,10 @@ def test_the_final_screen_and_the_replay_tell_the_game_in_words(tmp_path: Path) 
     app = make_app(tmp_path)
     created = create(app, ["human", "pollster", "human"])
     table = created["id"]
-    public = play_to_end(seated(app, created), table)
+    people = seated(app, created)
+    shown = _declare_the_first_suggestion(people, table)
+    assert shown["declare"] and shown["withdraw"], shown
+    public = play_to_end(people, table)
     scores = [seat["score"] for seat in public["game"]["seats"]]
     best = max(scores)
     leaders = [seat for seat, score in enumerate(scores) if score == best]
@@ -130,3 +144,45 @@ def test_the_final_screen_and_the_replay_tell_the_game_in_words(tmp_path: Path) 
             assert line.replace("'", "&#39;") in replay
         assert 'type="range"' in replay and f'max="{steps}"' in replay
     assert "matches the commitment shown before the first move" in replay
+
+
+def _declare_the_first_suggestion(people: dict[int, TestClient], table: str) -> dict[str, int]:
+    """Seat 0 plays (the others by `play_round`) until its withdraw step, declaring the first
+    suggested race; on the way, every chance its page shows must read as the engine's percentage
+    marked exact with the fraction folded in a <details>. Counts the chances checked per step."""
+    shown = {"declare": 0, "withdraw": 0}
+    person = people[0]
+    for _ in range(40):
+        view = seat_view(person, table, 0)
+        game = view["game"]
+        if game["phase"] in ("withdraw", "declare") and game["asked"]:
+            chances = game["suggestions"] if game["phase"] == "declare" else game["my_declarations"]
+            page = person.get(f"/ballot/tables/{table}/seats/0").text
+            for chance in chances:
+                shown[game["phase"]] += _folded(page, chance)
+            if game["phase"] == "withdraw":
+                return shown
+            first = game["suggestions"][0]
+            entry = {"type": "Declaration", "player": 0, "race": first["race"],
+                     "card": first["card"], "party": first["party"], "district_card": -1}
+            move = {"version": view["version"],
+                    "decision": {"type": "Declarations", "entries": [entry]}}
+            answer = person.post(f"/api/ballot/tables/{table}/seats/0/move", json=move)
+            assert answer.status_code == 200, answer.text
+        play_round(people, table)
+    return shown
+
+
+def _folded(page: str, chance: dict[str, Any]) -> int:
+    """1 when `chance` is on the page as its percentage, "exact", and the fraction folded."""
+    percent = html.escape(chance["percent"])
+    if not chance["exact"]:
+        assert f"about {percent}%" in page
+        return 1
+    fraction = chance["fraction"]
+    assert "/" in fraction and Fraction(fraction)  # a real fraction, from the engine
+    folded = (f'<strong>{percent}%</strong> <span class="exact">exact</span><details '
+              f'class="fraction"><summary>fraction</summary><code>{fraction}</code></details>')
+    assert folded in page, (percent, fraction)
+    assert page.count(fraction) == page.count(folded), "a fraction shown outside its fold"
+    return 1
