@@ -163,6 +163,11 @@ def _declare_the_first_suggestion(people: dict[int, TestClient], table: str) -> 
             if game["phase"] == "withdraw":
                 return shown
             first = game["suggestions"][0]
+            form = {"version": str(view["version"]), "race_0": first["race"],
+                    "card_0": str(first["card"]), "party_0": first["party"]}
+            confirm = person.post(f"/ballot/tables/{table}/seats/0/move", data=form).text
+            assert '<span class="chance">' in confirm and html.escape(first["percent"]) in confirm
+            assert not re.search(r"\d/\d", re.sub(r"<code>.*?</code>", "", confirm))
             entry = {"type": "Declaration", "player": 0, "race": first["race"],
                      "card": first["card"], "party": first["party"], "district_card": -1}
             move = {"version": view["version"],
