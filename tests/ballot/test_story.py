@@ -144,6 +144,12 @@ def test_the_final_screen_and_the_replay_tell_the_game_in_words(tmp_path: Path) 
             assert line.replace("'", "&#39;") in replay
         assert 'type="range"' in replay and f'max="{steps}"' in replay
     assert "matches the commitment shown before the first move" in replay
+    assert "Game over in " in replay and "(year-cap)" not in replay  # the step that ended it
+    twin = client_of(app).get(f"/api/ballot/tables/{table}/replay?step={steps}").json()
+    assert twin["happened"][-1].startswith("Game over in ")
+    assert twin["happened"][-1].endswith("the highest score wins.")
+    deal = client_of(app).get(f"/api/ballot/tables/{table}/replay?step=0").json()
+    assert deal["story"] == [] and deal["happened"] and deal["happened"][0].startswith("== ")
 
 
 def _declare_the_first_suggestion(people: dict[int, TestClient], table: str) -> dict[str, int]:
