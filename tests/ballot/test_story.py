@@ -29,10 +29,10 @@ from fairfight.ballot.state import (
 )
 from fairfight.ballot.store import BallotStore
 from fairfight.ballot.story import END_REASONS, decision_sentence, ending, step_sentences
-from fairfight.ballot.tables import AmendmentChoice, Party
+from fairfight.ballot.tables import AmendmentChoice, Party, named_config
+from fairfight.web.ballot.service import CONFIG_NAME
 from tests.ballot.test_tables import (
     client_of,
-    create,
     make_app,
     play_round,
     play_to_end,
@@ -41,6 +41,7 @@ from tests.ballot.test_tables import (
 )
 
 KEY = "story-test-key"
+TABLE_KEY = "1000"
 
 
 @pytest.mark.parametrize(
@@ -112,11 +113,12 @@ def test_every_end_reason_the_engine_can_record_has_a_sentence() -> None:
 
 def test_the_final_screen_and_the_replay_tell_the_game_in_words(tmp_path: Path) -> None:
     app = make_app(tmp_path)
-    created = create(app, ["human", "pollster", "human"])
+    created = _created_with_key(app, ["human", "pollster", "human"], TABLE_KEY)
     table = created["id"]
     people = seated(app, created)
     shown = _declare_the_first_suggestion(people, table)
     assert shown["declare"] and shown["withdraw"], shown
+    assert shown["longest"] > 200, shown  # a contested race's exact chance: the long kind
     public = play_to_end(people, table)
     scores = [seat["score"] for seat in public["game"]["seats"]]
     best = max(scores)
@@ -152,11 +154,20 @@ def test_the_final_screen_and_the_replay_tell_the_game_in_words(tmp_path: Path) 
     assert deal["story"] == [] and deal["happened"] and deal["happened"][0].startswith("== ")
 
 
+def _created_with_key(app: Any, kinds: list[str], key: str) -> dict[str, Any]:
+    """A one-year table dealt from `key` (the service draws a fresh key; a test wants the same
+    game every run), shaped like the API's answer to creating one."""
+    store: BallotStore = app.state.ballot_store
+    config = named_config(CONFIG_NAME, "points").model_copy(update={"year_cap": 1})
+    table, _, tokens = store.create(config, kinds, client="test", key=key)
+    return {"id": table, "seats": [{"seat": s, "token": t} for s, t in tokens.items()]}
+
+
 def _declare_the_first_suggestion(people: dict[int, TestClient], table: str) -> dict[str, int]:
     """Seat 0 plays (the others by `play_round`) until its withdraw step, declaring the first
     suggested race; on the way, every chance its page shows must read as the engine's percentage
     marked exact with the fraction folded in a <details>. Counts the chances checked per step."""
-    shown = {"declare": 0, "withdraw": 0}
+    shown = {"declare": 0, "withdraw": 0, "longest": 0}
     person = people[0]
     for _ in range(40):
         view = seat_view(person, table, 0)
@@ -166,6 +177,7 @@ def _declare_the_first_suggestion(people: dict[int, TestClient], table: str) -> 
             page = person.get(f"/ballot/tables/{table}/seats/0").text
             for chance in chances:
                 shown[game["phase"]] += _folded(page, chance)
+                shown["longest"] = max(shown["longest"], len(chance["fraction"]))
             if game["phase"] == "withdraw":
                 return shown
             first = game["suggestions"][0]
@@ -191,7 +203,12 @@ def _folded(page: str, chance: dict[str, Any]) -> int:
         assert f"about {percent}%" in page
         return 1
     fraction = chance["fraction"]
-    assert "/" in fraction and Fraction(fraction)  # a real fraction, from the engine
+    value = Fraction(fraction)
+    tenths = int(value * 1000 + Fraction(1, 2))  # rounded half up, once, from the exact value
+    said = f"{tenths // 10}.{tenths % 10}"
+    if 0 < value < 1:  # never a false certainty
+        said = {1000: "> 99.9", 0: "< 0.1"}.get(tenths, said)
+    assert chance["percent"] == said, (chance["percent"], fraction)
     folded = (f'<strong>{percent}%</strong> <span class="exact">exact</span><details '
               f'class="fraction"><summary>fraction</summary><code>{fraction}</code></details>')
     assert folded in page, (percent, fraction)
