@@ -132,6 +132,10 @@ def test_the_final_screen_and_the_replay_tell_the_game_in_words(tmp_path: Path) 
     assert "The last year of the game was played" in final and "year-cap" not in final
     for seat, score in enumerate(scores):
         assert re.search(rf"<td>{seat}</td><td>[^<]*</td><td class=\"num\">{score}</td>", final)
+    luck = [one for one in public["game"]["luck"] if one["entered"]]
+    assert luck  # seat 0 ran at least once
+    for one in luck:  # the luck table's chances read as every other chance does
+        _folded(page, {"percent": one["tail_percent"], "fraction": one["tail"], "exact": True})
     store: BallotStore = app.state.ballot_store
     row = store.load(table)
     assert row is not None and (game := row.game()) is not None
