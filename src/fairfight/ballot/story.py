@@ -31,8 +31,8 @@ from fairfight.ballot.state import (
 
 __all__ = [
     "END_REASONS",
-    "STATE_NAMES",
     "EndingView",
+    "STATE_NAMES",
     "decision_sentence",
     "end_sentence",
     "ending",
