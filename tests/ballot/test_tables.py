@@ -345,7 +345,7 @@ def test_the_deal_is_committed_revealed_and_the_record_replays(
     for step in (0, 1, steps):
         page = client_of(app).get(f"/ballot/tables/{table}/replay?step={step}")
         assert page.status_code == 200 and f"step {step} of {steps}" in page.text
-        assert "✓ SHA-256 of the revealed key" in page.text
+        assert "✓ The revealed key&#39;s SHA-256 matches the commitment" in page.text
     assert client_of(app).get(f"/ballot/tables/{table}/replay?step={steps + 1}").status_code == 422
     twin = client_of(app).get(f"/api/ballot/tables/{table}/replay?step=1").json()
     assert twin["step"] == 1 and twin["commitment_ok"] and len(twin["hands"]) == 3

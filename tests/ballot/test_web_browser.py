@@ -150,7 +150,8 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
         pages[0].set_viewport_size({"width": 1280, "height": 900})
         pages[0].screenshot(path=str(ARTIFACTS / "table-1280.png"), full_page=True)
 
-        declare_seen = False
+        declare_seen = declared = False
+        folds = 0
         for _ in range(ROUNDS_AT_MOST):
             over = False
             for seat, page in enumerate(pages):
@@ -162,7 +163,13 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
                     over = True
                     continue
                 if page.locator("#asked").count():
-                    if not declare_seen and "(declare)" in page.locator("#asked h2").inner_text():
+                    asked = page.locator("#asked h2").inner_text()
+                    if seat == 0 and "(declare)" in asked and not declared:
+                        declared = declare_first_suggestion(page)
+                        continue
+                    if seat == 0 and "(withdraw)" in asked and declared:
+                        folds = check_folded_chances(page)
+                    if not declare_seen and "(declare)" in asked:
                         declare_seen = True
                         page.set_viewport_size({"width": 390, "height": 844})
                         page.screenshot(path=str(ARTIFACTS / "declare-390.png"), full_page=True)
@@ -176,12 +183,15 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
             visit(page, page.url)
             assert page.locator("#final").count() == 1
         assert "winner" in pages[2].locator("#seats").inner_text()
+        assert re.search(r"wins with \d+ points?|share the win", pages[2].inner_text("#winner"))
+        assert "year-cap" not in pages[2].inner_text("#final")
         assert "Luck in the races" in pages[2].locator("#luck").inner_text()
         assert pages[2].locator("#luck tbody tr").count() == 4   # one row a seat
         pages[2].locator("#luck").screenshot(path=str(ARTIFACTS / "luck-1280.png"))
         pages[2].click("text=Replay it")
         assert "Record verified" in pages[2].locator("#verdict").inner_text()
         assert "✓" in pages[2].locator("#commitment-check").inner_text()
+        assert "{'" not in pages[2].inner_text("main")
         narrow = browser.new_page(viewport={"width": 390, "height": 844})
         for path in ("/ballot", "/ballot/rules", f"/ballot/tables/{table}/replay?step=3"):
             narrow.goto(f"{base}{path}")
@@ -189,3 +199,32 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
             assert width <= 390, f"{path} is {width} px wide at 390 px"
         browser.close()
     assert declare_seen and (ARTIFACTS / "declare-390.png").stat().st_size > 0
+    assert declared and folds > 0, "seat 0 declared and saw its chances at the withdraw step"
+
+
+def declare_first_suggestion(page: Any) -> bool:
+    """Declare the first of the strongest choices through the form, review it and confirm it."""
+    cells = page.locator("table.odds tbody tr").first.locator("td")
+    race, card, party = (cells.nth(n).inner_text().strip() for n in range(3))
+    page.fill("input[name=race_0]", race)
+    page.select_option("select[name=card_0]", card.lstrip("#"))
+    page.select_option("select[name=party_0]", party)
+    page.click("#submit-move")
+    page.wait_for_selector("#confirm")
+    page.click("#commit")
+    page.wait_for_selector("#seats")
+    return True
+
+
+def check_folded_chances(page: Any) -> int:
+    """At 390 px with every fraction unfolded, the withdraw step is no wider than the screen
+    (a contested race's exact chance can run to hundreds of digits)."""
+    chances = page.locator(".withdraw-chance")
+    assert "exact" in chances.first.inner_text() or "about" in chances.first.inner_text()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("document.querySelectorAll('details.fraction').forEach(d => d.open = true)")
+    page.screenshot(path=str(ARTIFACTS / "withdraw-390.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the withdraw step is {width} px wide at 390 px"
+    page.set_viewport_size({"width": 1280, "height": 900})
+    return int(chances.count())

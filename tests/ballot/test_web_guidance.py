@@ -72,10 +72,12 @@ def test_a_presidential_year_shows_no_fraction_beside_an_estimate(app: Any) -> N
     race = next(game_map().seats[i].race_id for i in game_map().races_in(state.year) if i)
     other = next(c for c in state.hands[0] if build_cards(state.key)[c].is_candidate and c != card)
     entries = (Declaration(0, PRESIDENCY_ID, card, Party.D), Declaration(0, race, other, Party.R))
-    president, down = describe(state, Declarations(entries))
+    (_, president), (_, down) = describe(state, Declarations(entries))
     exact = presidency_chance(state, entries[0])
-    assert exact.exact and f"= {exact.chance} (" in president
-    assert "about " in down and "estimate" in down and "=" not in down.split(":", 2)[2]
+    assert exact.exact and president is not None and president.exact
+    assert president.fraction == str(exact.chance)
+    assert down is not None and not down.exact and down.fraction == ""
+    assert "estimate" in down.method
 
 
 def _withdraw_with_rivals() -> tuple[GameState, Declaration]:
@@ -100,7 +102,12 @@ def test_the_withdraw_step_prices_against_the_visible_rivals_and_lists_them(app:
     for line, rival in zip(shown.rivals, rivals, strict=True):
         assert f"seat {rival.player}" in line and cards[rival.card].label() in line
     text = rendered(app, page)
-    assert str(escape(shown.text)) in text and str(escape(shown.rivals[0])) in text
+    assert str(escape(shown.rivals[0])) in text
+    if shown.exact:  # the percentage marked exact, the fraction folded beneath it
+        assert f'<strong>{escape(shown.percent)}%</strong> <span class="exact">exact</span>' in text
+        assert f"<summary>fraction</summary><code>{shown.fraction}</code>" in text
+    else:
+        assert f"about {escape(shown.percent)}%" in text
 
 
 def test_the_declare_form_explains_card_labels(app: Any) -> None:

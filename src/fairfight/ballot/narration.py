@@ -14,6 +14,7 @@ from fairfight.ballot.deck import build_cards
 from fairfight.ballot.elections import Event
 from fairfight.ballot.legislature import thresholds
 from fairfight.ballot.state import GameState
+from fairfight.ballot.story import end_sentence
 from fairfight.core.enumdocs import member_docs
 
 __all__ = [
@@ -173,5 +174,5 @@ def narrate(event: Event, me: int) -> list[str]:
         return [f"Scores after {event['year']}: {', '.join(map(str, event['scores']))}"]
     if kind == "end":
         winners = " and ".join(who(w, me) for w in event["winners"])
-        return [f"Game over ({event['reason']}) in {event['year']}: {winners} won."]
+        return [f"Game over in {event['year']}: {winners} won. {end_sentence(event['reason'])}"]
     return []

@@ -31,8 +31,10 @@ from fairfight.ballot.luck import game_luck
 from fairfight.ballot.narration import narrate, who
 from fairfight.ballot.prompts import phase_prompt
 from fairfight.ballot.revealed import revealed_chance
+from fairfight.ballot.rules_page import chance_text
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import NO_CARD, Declaration, GameState, Phase
+from fairfight.ballot.story import EndingView, ending
 from fairfight.ballot.tables import BOARD, TAGS, Office
 from fairfight.core.luck import tenths
 from fairfight.plainwords import times_in
@@ -144,6 +146,8 @@ class LuckView(BaseModel):
     """The races the chances said it would win on average, to one decimal."""
     tail: str
     """The exact chance of a run at least this lucky (or unlucky, as it went): "n/d"."""
+    tail_percent: str
+    """The same chance as a percentage, rounded once from the exact value."""
     tail_words: str
     """The same chance as a rarity ("about 1 time in 21", `plainwords.times_in`)."""
     sentence: str
@@ -190,6 +194,8 @@ class SeatView(BaseModel, frozen=True):
     end_reason: str
     luck: list[LuckView] = []
     """Each seat's luck in the races (`ballot.luck`), once the game is over."""
+    ending: EndingView | None = None
+    """The final screen's winner, scores and end reason in words, once the game is over."""
 
 
 def visible_state(state: GameState, viewer: int) -> GameState:
@@ -385,6 +391,9 @@ def seat_view(
         winners=list(state.winners),
         end_reason=state.end_reason,
         luck=_luck(state, events) if phase is Phase.OVER else [],
+        ending=ending(state.winners, state.last_scores, state.end_reason)
+        if phase is Phase.OVER
+        else None,
     )
 
 
@@ -397,5 +406,6 @@ def _luck(state: GameState, events: Sequence[Event]) -> list[LuckView]:
         views.append(LuckView(seat=one.seat, entered=luck.events, won=luck.observed,
                               expected=tenths(luck.expected), sentence=one.sentence(),
                               tail=f"{tail.numerator}/{tail.denominator}",
+                              tail_percent=chance_text(tail),
                               tail_words=times_in(tail)))
     return views

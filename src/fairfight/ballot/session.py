@@ -150,6 +150,10 @@ class TableGame:
     steps: list[dict[str, Any]] = field(default_factory=list)
     digests: list[str] = field(default_factory=list)
     """SHA-256 of the events so far, after each step: what a restore must reproduce."""
+    phases: list[Phase] = field(default_factory=list)
+    """The phase each step answered (a yes or a no means something else in each)."""
+    marks: list[int] = field(default_factory=list)
+    """How many events there were before each step (a step's own events follow that mark)."""
 
     def played_by_person(self, seat: int) -> bool:
         """True when a person (not a bot nor a stand-in) answers for `seat` now."""
@@ -194,7 +198,9 @@ class TableGame:
             if stored is not None and to_data(answers[seat]) != stored.get(str(seat)):
                 raise RulesChanged(len(self.steps) + 1)
         self.steps.append({str(seat): to_data(choice) for seat, choice in answers.items()})
+        self.phases.append(self.state.phase)
         self.state, more = advance(self.state, answers)
+        self.marks.append(len(self.events))
         self.events.extend(more)
         self.digests.append(events_digest(self.events))
 

@@ -31,7 +31,7 @@ from fairfight.ballot.tables import AmendmentChoice, Party
 from fairfight.ballot.validation import check_decision
 from fairfight.core.errors import InputError, RuleError
 from fairfight.core.validation import is_plain_digits
-from fairfight.web.ballot.seat_page import chance_view
+from fairfight.web.ballot.seat_page import ChanceView, chance_view
 
 __all__ = [
     "FORM_FIELDS",
@@ -157,15 +157,21 @@ def checked(
         raise InputError(form_field(error.field, form or {}), plain(error)) from None
 
 
-def describe(state: GameState, decision: Decision) -> list[str]:
-    """The decision in words, for the confirmation step."""
+def describe(state: GameState, decision: Decision) -> list[tuple[str, ChanceView | None]]:
+    """The decision in words, for the confirmation step: each line with the chance it carries
+    (a declaration's), which the page shows as every chance is shown (`_chance.html`)."""
+    return [(line, None) if isinstance(line, str) else line for line in _lines(state, decision)]
+
+
+def _lines(state: GameState, decision: Decision) -> list[str | tuple[str, ChanceView]]:
+    """The confirmation's lines; a declaration's comes with its chance."""
     cards = build_cards(state.key)
     if isinstance(decision, DraftPick):
         return [f"Take {cards[decision.card].label()}"]
     if isinstance(decision, Declarations):
         if not decision.entries:
             return ["Declare no candidate this year (seats of yours that come up retire)."]
-        lines = []
+        lines: list[str | tuple[str, ChanceView]] = []
         for entry in decision.entries:
             view = chance_view(declaration_chance(state, entry))
             district = (
@@ -174,8 +180,8 @@ def describe(state: GameState, decision: Decision) -> list[str]:
                 else ""
             )
             lines.append(
-                f"{entry.race}: {cards[entry.card].label()} as {entry.party.value}{district}: "
-                f"{view.text} ({view.how})"
+                (f"{entry.race}: {cards[entry.card].label()} as {entry.party.value}{district}",
+                 view)
             )
         return lines
     if isinstance(decision, Withdrawals):

@@ -19,6 +19,7 @@ from fairfight.ballot.seat_view import (
     ProjectionView,
     StateView,
 )
+from fairfight.ballot.story import EndingView
 
 __all__ = [
     "CardView",
@@ -80,3 +81,5 @@ class GamePage(BaseModel):
     end_reason: str
     luck: list[LuckView] = []
     """Each seat's luck in the races, once the game is over."""
+    ending: EndingView | None = None
+    """The winner, the scores and why the game ended, in words, once it is over."""

@@ -14,12 +14,13 @@ from fairfight.ballot.bots import BOT_NAMES
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.players import key_commitment
 from fairfight.ballot.record import HUMAN_NAME
-from fairfight.ballot.session import restore_table_game
+from fairfight.ballot.session import TableGame, restore_table_game
 from fairfight.ballot.store import BallotStore, TableRow, TableStatus, invite_token
+from fairfight.ballot.story import step_sentences
 from fairfight.ballot.tables import VictoryMode, named_config
 from fairfight.core.errors import InputError
 from fairfight.web.ballot.notify import send_in_background
-from fairfight.web.ballot.seat_page import NOBODY, GamePage, view_page
+from fairfight.web.ballot.seat_page import NOBODY, GamePage, log_lines, view_page
 from fairfight.web.ballot.tables import (
     LobbyRow,
     TablePage,
@@ -31,6 +32,8 @@ from fairfight.web.ballot.tables import (
 from fairfight.web.webhook_addresses import IPNetwork
 
 __all__ = [
+    "COMMITMENT_BROKEN",
+    "COMMITMENT_KEPT",
     "CONFIG_NAME",
     "LOBBY_PAGE_SIZE",
     "LobbyPage",
@@ -54,6 +57,10 @@ CONFIG_NAME = "as-written-plus"
 MAX_YEARS = 16
 LOBBY_PAGE_SIZE = 20
 SEAT_KINDS = (HUMAN_NAME, *BOT_NAMES)
+COMMITMENT_KEPT = ("The revealed key's SHA-256 matches the commitment shown before the first "
+                   "move: the deal was fixed before anyone played.")
+COMMITMENT_BROKEN = ("The revealed key's SHA-256 does not match the commitment shown before "
+                     "the first move: this deal cannot be trusted.")
 MAX_CLOCK_SECONDS = 7 * 86400
 
 
@@ -111,6 +118,13 @@ class ReplayPage(BaseModel):
     commitment: str
     commitment_ok: bool
     answers: dict[str, object]
+    """Each seat's decision at this step, as stored (the JSON twin's data)."""
+    story: list[str]
+    """The same decisions as sentences, one a seat (`ballot.story`)."""
+    happened: list[str]
+    """What the step set off (races, votes, scoring), as the public log tells it, in order."""
+    commitment_words: str
+    """The deal commitment's check, said in a sentence."""
     hands: dict[int, list[str]]
     game: GamePage
 
@@ -224,14 +238,19 @@ def replay_page(table: TableRow, step: int | None) -> ReplayPage:
         table.config, table.key, table.kinds, stand_ins, table.steps[:step], table.digests
     )
     cards = build_cards(table.key)
+    answers = table.steps[step - 1] if step else {}
+    ok = key_commitment(table.key) == table.commitment
     return ReplayPage(
         id=table.id,
         step=step,
         steps=last,
         key=table.key,
         commitment=table.commitment,
-        commitment_ok=key_commitment(table.key) == table.commitment,
-        answers=table.steps[step - 1] if step else {},
+        commitment_ok=ok,
+        answers=answers,
+        story=step_sentences(answers, game.phases[-1], table.key) if step else [],
+        happened=_happened(game, step),
+        commitment_words=COMMITMENT_KEPT if ok else COMMITMENT_BROKEN,
         hands={
             seat: [cards[c].label() for c in hand] for seat, hand in enumerate(game.state.hands)
         },
@@ -239,6 +258,14 @@ def replay_page(table: TableRow, step: int | None) -> ReplayPage:
             table.id, game.state, game.events, list(table.kinds), NOBODY, asked=False
         ),
     )
+
+
+def _happened(game: TableGame, step: int) -> list[str]:
+    """Step `step`'s own events (the deal's, for step 0) told as a spectator is told them;
+    `game` is rebuilt to that step, so they are the last ones."""
+    start = game.marks[step - 1] if step else 0
+    lines = log_lines(game.events[start:], NOBODY, game.config.start_year)
+    return [line.text for line in reversed(lines)]
 
 
 def webhook_sender(allow_private: bool, base: str, allowed: Sequence[IPNetwork] = (),
