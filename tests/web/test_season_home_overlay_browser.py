@@ -28,6 +28,17 @@ playwright_api()  # without Playwright the module is skipped (under CI it fails)
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PHONE, DESKTOP = 390, 1280
+RECORD_STEPS = (
+    "() => { window.overlaySteps = []; const panel = document.getElementById('overlay-watch');"
+    " new MutationObserver(() => { const step = panel.getAttribute('data-step');"
+    " if (step === null || (window.overlaySteps.at(-1) || [])[0] === step) return;"
+    " window.overlaySteps.push([step, [...panel.querySelectorAll('.watch-step')]"
+    ".filter(e => !e.hidden).map(e => e.id),"
+    " getComputedStyle(document.getElementById('overlay-latest')).display,"
+    " document.documentElement.scrollHeight]); })"
+    ".observe(panel, {attributes: true, attributeFilter: ['data-step']}); }")
+"""Records, in the page, each step the overlay's watch panel shows: which step items are
+visible, whether the latest-result panel is shown, and the frame's height."""
 MOST_HEIGHT = 5_000
 """The issue's bound on the season home's height at 390 px."""
 
@@ -115,7 +126,7 @@ def test_the_overlay_fills_its_frame_and_shows_a_battle_as_it_airs(
     base, app = served
     for layout, (width, height) in (("720", (1280, 720)), ("1080", (1920, 1080))):
         page = _page(browser, width, height)
-        pace = "&pace=250" if layout == "1080" else ""
+        pace = "&pace=400" if layout == "1080" else ""
         visit(page, f"{base}/conquest/1/overlay?layout={layout}{pace}")
         size = page.evaluate("[document.documentElement.scrollWidth,"
                              " document.documentElement.scrollHeight]")
@@ -129,35 +140,31 @@ def test_the_overlay_fills_its_frame_and_shows_a_battle_as_it_airs(
         if layout == "1080":
             while app.state.conquest.live.clients() < 1:
                 page.wait_for_timeout(50)
+            page.evaluate(RECORD_STEPS)
             aired = httpx.post(f"{base}/api/seasons/1/operator/air", json={"count": 1},
                                headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}, timeout=60)
             number = aired.json()["battles"][0]["number"]
-            page.locator("#live-status", has_text=f"Battle {number} has aired").wait_for()
+            page.locator("#live-status", has_text=f"Battle {number} has aired").wait_for(
+                state="attached")
+            _watch_plays(page, number, height)
             page.locator("#overlay-latest", has_text=f"Battle {number}").wait_for()
             assert page.evaluate("document.documentElement.scrollHeight") == height
-            _watch_plays(page, number, height)
         page.context.close()
 
 
 def _watch_plays(page: Any, number: int, height: int) -> None:
-    """The aired episode plays in the watch panel: the sides, the five rounds one at a time
-    (the running score following them), then the result, and the panel hides again."""
-    watch = page.locator(f"#overlay-watch[data-battle='{number}']")
-    watch.wait_for(state="visible")
-    seen = []
-    for step in range(7):
-        page.locator(f"#overlay-watch[data-step='{step}']").wait_for(state="attached")
-        visible = page.locator("#overlay-watch .watch-step:not([hidden])")
-        assert visible.count() == 1
-        seen.append(visible.get_attribute("id"))
-        assert not page.locator("#overlay-latest").is_visible()  # no spoiler while it plays
-        assert page.evaluate("document.documentElement.scrollHeight") == height
-        if step == 3:
-            _shot(page, "overlay-watch-1080", omit_background=True)
-    assert seen == [f"step-{n}" for n in range(7)]
-    assert "RESULT" in page.locator("#overlay-watch #step-6").inner_text().upper()
+    """The aired episode plays in the watch panel: the sides, the five rounds one at a time,
+    then the result, each step alone on screen with the latest-result panel hidden and the
+    frame unchanged; then the panel hides again. Every step is recorded in the page as it
+    happens (`RECORD_STEPS`), so a slow poll cannot miss one."""
+    page.wait_for_function("() => window.overlaySteps.length >= 4")
+    _shot(page, "overlay-watch-1080", omit_background=True)
+    page.wait_for_function("() => window.overlaySteps.length >= 7")
     page.locator("#overlay-watch").wait_for(state="hidden")
-    assert page.locator("#overlay-latest", has_text=f"Battle {number}").is_visible()
+    assert page.get_attribute("#overlay-watch", "data-battle") == str(number)
+    assert page.evaluate("window.overlaySteps") == [
+        [str(step), [f"step-{step}"], "none", height] for step in range(7)]
+    assert "RESULT" in page.locator("#overlay-watch #step-6").inner_text().upper()
 
 
 def test_the_overlay_options_are_checked(served: tuple[str, Any]) -> None:
