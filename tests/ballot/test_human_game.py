@@ -78,7 +78,9 @@ def test_amendment_tags_are_shown_in_brackets() -> None:
     for event in counts:
         tags = ", ".join(event["tags"])  # type: ignore[arg-type]
         assert f"Amendment [{tags}] ({event['stage']}): for " in output
-    assert "Game over (ratification) in 2034" in output
+    assert "Game over in 2034: winner seat" in output
+    assert "An amendment was ratified, which ends the game at the end of that year" in " ".join(
+        output.split())  # the reason in words, however the terminal wraps it
 
 
 def test_votes_show_thresholds_and_the_projected_holder() -> None:

@@ -99,7 +99,9 @@ def test_ctrl_c_saves_a_record_that_resume_plays_to_the_same_finished_game(
     rest = "\n".join(lines[used:]) + "\n"
     resumed = _play("--resume", str(saved), stdin=rest)
     assert resumed.exit_code == 0, resumed.output[-2000:]
-    assert "Game over (ratification) in 2034" in resumed.output
+    assert "Game over in 2034: winner seat" in resumed.output
+    assert "An amendment was ratified, which ends the game at the end of that year" in " ".join(
+        resumed.output.split())  # the reason in words, however the terminal wraps it
     assert saved.read_bytes() == whole.read_bytes()
     replayed = runner.invoke(app, ["ballot", "replay", str(saved)])
     assert replayed.exit_code == 0 and "Record verified" in replayed.output

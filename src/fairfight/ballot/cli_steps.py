@@ -218,11 +218,13 @@ def print_ending(
     """The end of a game at the terminal: the standings, who won (and how lucky each seat's
     dice were) or why it stopped, the seed and where the record went."""
     from fairfight.ballot.luck import luck_text
+    from fairfight.ballot.story import end_sentence
 
     _print_standings(console, rules_config, names, standings)
     if state.ended:
         winners = ", ".join(f"seat {w} ({names[w]})" for w in state.winners)
-        console.print(f"Game over ({state.end_reason}) in {state.year}: winner {winners}")
+        console.print(f"Game over in {state.year}: winner {winners}. "
+                      f"{end_sentence(state.end_reason)}", markup=False)
         console.print(luck_text(names, key, events), markup=False)
     else:
         console.print(f"Stopped after {len(standings)} year(s); the game is not over.")
