@@ -212,7 +212,7 @@ def test_a_waiting_page_reloads_when_the_other_side_commits(browser: Any,
     visit(red, service.base + table["seats"]["red"])
     commit(blue)
     assert "blue: ✓ committed" in blue.inner_text("#commit-state")
-    red.wait_for_function("document.readyState === 'complete'")
+    red.wait_for_function("() => document.readyState === 'complete'")
     commit(red)
     blue.wait_for_selector("text=turn 2", timeout=15_000)   # reloaded by its live stream
     blue_context.close()

@@ -93,7 +93,7 @@ def test_embed_in_another_origin_reports_its_height_at_phone_width(
         browser: Any, service: str, host: str) -> None:
     page = new_page(browser, PHONE)
     visit(page, host)
-    page.wait_for_function("window.heights.length > 0")
+    page.wait_for_function("() => window.heights.length > 0")
     height = page.evaluate("window.heights[window.heights.length - 1]")
     frame = page.frame_locator("#show")
     assert frame.locator("#embed-standings").is_visible()
@@ -102,7 +102,7 @@ def test_embed_in_another_origin_reports_its_height_at_phone_width(
     assert inner is not None
     content = inner.evaluate("Math.ceil(document.documentElement.getBoundingClientRect().height)")
     assert height == content and height > 200
-    page.wait_for_function(f"document.getElementById('show').offsetHeight === {height}")
+    page.wait_for_function(f"() => document.getElementById('show').offsetHeight === {height}")
     # the embed fits the phone: nothing wider than the frame
     assert inner.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     # the season home in the other frame was refused: Chromium shows its error page instead
@@ -110,7 +110,7 @@ def test_embed_in_another_origin_reports_its_height_at_phone_width(
     assert refused is not None and refused.url.startswith("chrome-error:")
     _shot(page, f"embed-host-{PHONE}")
     page.set_viewport_size({"width": DESKTOP, "height": 900})
-    page.wait_for_function(f"window.heights[window.heights.length - 1] !== {height}")
+    page.wait_for_function(f"() => window.heights[window.heights.length - 1] !== {height}")
     wide = page.evaluate("window.heights[window.heights.length - 1]")
     assert wide < height  # wider frame, shorter content: the host is told the new height
     _shot(page, f"embed-host-{DESKTOP}")

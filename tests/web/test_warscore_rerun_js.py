@@ -101,7 +101,7 @@ def test_the_browser_scores_every_battle_as_the_engine(
         page = new_page(browser, 800)
         page.goto(f"{server}/warscore/wars")
         page.add_script_tag(url="/static/warscore/rerun.js")
-        page.wait_for_function("window.fairfightRerun !== undefined")
+        page.wait_for_function("() => window.fairfightRerun !== undefined")
         scored = page.evaluate(
             """async (inputs) => {
                  const tables = await (await fetch("/api/warscore/tables")).json();

@@ -104,7 +104,7 @@ def test_a_two_nation_war_in_chromium(server: str) -> None:
         verdict = mordor.locator("#rerun-verdict")
         verdict.filter(has_text="Re-run").wait_for()
         mordor.wait_for_function(
-            "document.getElementById('rerun-verdict').className.startsWith('rerun-')")
+            "() => document.getElementById('rerun-verdict').className.startsWith('rerun-')")
         assert verdict.get_attribute("class") == "rerun-match", mordor.locator(
             "#rerun-checks").inner_text()
         assert mordor.locator(".rerun-fail").count() == 0
@@ -136,6 +136,6 @@ def test_a_year_round_re_runs_in_chromium(server: str) -> None:
         assert "Total: 85" in page.locator("#figures-text").inner_text()
         page.click("#rerun-button")
         page.wait_for_function(
-            "document.getElementById('rerun-verdict').className.startsWith('rerun-')")
+            "() => document.getElementById('rerun-verdict').className.startsWith('rerun-')")
         assert page.locator("#rerun-verdict").get_attribute("class") == "rerun-match"
         assert page.locator(".rerun-ok").count() == 4  # two sheets, two NWS totals
