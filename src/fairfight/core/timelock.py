@@ -22,13 +22,16 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
+from typing import Any
 
 from fairfight.core.age_file import Stanza, armor, open_age, read_header, seal_age, unarmor
+from fairfight.core.draws import verify_reveal
 from fairfight.core.errors import InputError, VerificationError
 
-__all__ = ["DST_G1", "MISSING_LIBRARY", "POINT_G1", "POINT_G2", "QUICKNET", "R_ORDER",
-           "SEAL_BYTES", "Network", "TimelockCiphertext", "beacon_message", "decrypt", "encrypt",
-           "locked_round", "pairing_library", "read_stanza", "verify_beacon"]
+__all__ = ["DST_G1", "KNOWN_NETWORKS", "MISSING_LIBRARY", "POINT_G1", "POINT_G2", "QUICKNET",
+           "R_ORDER", "SEAL_BYTES", "Network", "TimelockCiphertext", "beacon_message", "decrypt",
+           "encrypt", "locked_round", "open_seed", "pairing_library", "read_stanza",
+           "verify_beacon"]
 
 DST_G1 = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_"
 """Hash-to-G1 domain separation tag of the RFC 9380 unchained scheme (quicknet)."""
@@ -76,6 +79,9 @@ QUICKNET = Network(
 )
 """drand's quicknet (League of Entropy mainnet, 3-second rounds), as drand's tlock sources
 give it."""
+KNOWN_NETWORKS: dict[str, Network] = {QUICKNET.chain_hash: QUICKNET}
+"""The networks a season's timelock may name, by chain hash: a header naming a network whose
+key the operator might hold would prove nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,3 +218,23 @@ def _unwrap(network: Network, signature: bytes, stanzas: Sequence[Stanza]) -> by
 def decrypt(ciphertext: str, signature: bytes, network: Network = QUICKNET) -> bytes:
     """The plaintext of an armored tlock file, given the network's signature on its round."""
     return open_age(unarmor(ciphertext), lambda stanzas: _unwrap(network, signature, stanzas))
+
+
+def open_seed(spec: dict[str, Any], commitment: str, signature: str) -> str:
+    """A season's seed from its header's `timelock` field (network by chain hash, round,
+    ciphertext) and the round's signature in hex, checked against the seed's commitment."""
+    network = KNOWN_NETWORKS.get(str(spec.get("chain_hash")))
+    if network is None:
+        raise InputError("header.timelock.chain_hash", "is not a drand network known here",
+                         spec.get("chain_hash"))
+    try:
+        beacon = bytes.fromhex(signature)
+    except ValueError:
+        raise InputError("--beacon", "must be the round's signature in hex", signature) from None
+    if locked_round(spec["ciphertext"]).round != spec["round"]:
+        raise VerificationError("header.timelock", "the ciphertext is locked to another round "
+                                f"than the {spec['round']} the header names")
+    seed = decrypt(spec["ciphertext"], beacon, network).decode("ascii", "replace")
+    if not verify_reveal(seed, commitment):
+        raise VerificationError("seed", "the unlocked seed does not match the commitment")
+    return seed
