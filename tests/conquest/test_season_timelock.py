@@ -23,6 +23,7 @@ from fairfight.core import timelock
 from fairfight.core.errors import RuleError
 from tests.conquest.helpers import SEED, star_map
 from tests.core.timelock_network import FakeDrand
+from tests.system import node_path
 
 pytest.importorskip("py_arkworks_bls12381")
 
@@ -154,3 +155,18 @@ def test_a_season_without_a_timelock_cannot_be_unlocked(season_file: Path) -> No
     result = cli("unlock", season_file, "--beacon", "00")
     assert result.exit_code == 2
     assert "locks no seed to a drand round" in result.output
+
+
+def test_a_revealed_locked_season_verifies_everywhere(
+        locked: Path, drand: FakeDrand, tmp_path: Path) -> None:
+    """The header's timelock field is known to engine.js too; with the seed revealed, a beacon
+    given as well must open the same seed."""
+    assert cli("next", locked, "--to-end").exit_code == 0
+    assert cli("reveal", locked).exit_code == 0
+    assert cli("export", locked, tmp_path / "archive").exit_code == 0
+    run = subprocess.run([node_path(), "engine.js", "verify", "."], cwd=tmp_path / "archive",
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    both = cli("verify", tmp_path / "archive", "--beacon", drand.sign(UNLOCK_ROUND).hex())
+    assert both.exit_code == 0, both.output
+    assert "not revealed" not in both.output

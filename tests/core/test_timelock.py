@@ -3,6 +3,7 @@ our own whose rounds a test can sign."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -95,3 +96,21 @@ def test_tlock_js_opens_ours_and_we_open_tlock_js() -> None:
     theirs = _tlock_js("encrypt", QUICKNET, SIGNATURE, b"sealed by tlock-js").decode()
     assert timelock.locked_round(theirs).round == ROUND
     assert timelock.decrypt(theirs, SIGNATURE) == b"sealed by tlock-js"
+
+
+def test_open_seed_checks_round_network_and_commitment(monkeypatch: pytest.MonkeyPatch) -> None:
+    drand = FakeDrand.create()
+    seed = "5eed" * 16
+    spec = {"network": drand.network.name, "chain_hash": drand.network.chain_hash, "round": 9,
+            "ciphertext": timelock.encrypt(seed.encode(), 9, drand.network)}
+    commitment = hashlib.sha256(seed.encode()).hexdigest()  # the seed's published commitment
+    with pytest.raises(InputError, match="is not a drand network known here"):
+        timelock.open_seed(spec, commitment, drand.sign(9).hex())
+    monkeypatch.setitem(timelock.KNOWN_NETWORKS, drand.network.chain_hash, drand.network)
+    assert timelock.open_seed(spec, commitment, drand.sign(9).hex()) == seed
+    with pytest.raises(VerificationError, match="locked to another round than the 10"):
+        timelock.open_seed({**spec, "round": 10}, commitment, drand.sign(10).hex())
+    with pytest.raises(VerificationError, match="does not match the commitment"):
+        timelock.open_seed(spec, "0" * 64, drand.sign(9).hex())
+    with pytest.raises(InputError, match="--beacon: must be the round's signature in hex"):
+        timelock.open_seed(spec, commitment, "zz")
