@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,8 @@ from typer.testing import CliRunner, Result
 
 from fairfight.conquest.cli.season_cli import app
 from fairfight.conquest.record import beacons, verifier
-from fairfight.conquest.store import season, season_timelock
+from fairfight.conquest.rules.schedule import parse_schedule
+from fairfight.conquest.store import schedule_store, season, season_timelock
 from fairfight.conquest.store.seeds import seed_file_for
 from fairfight.core import timelock
 from fairfight.core.errors import RuleError
@@ -170,3 +171,19 @@ def test_a_revealed_locked_season_verifies_everywhere(
     both = cli("verify", tmp_path / "archive", "--beacon", drand.sign(UNLOCK_ROUND).hex())
     assert both.exit_code == 0, both.output
     assert "not revealed" not in both.output
+
+
+def test_the_airing_service_refuses_on_its_own_clock(locked: Path) -> None:
+    """The scheduler passes its `now` down: 07:00 is refused even while `utc_now` says NOW."""
+    stop = datetime.fromtimestamp(UNLOCK_TIME - 3600, UTC)  # 2027-01-17T07:00:00Z
+    rule = parse_schedule("every", minutes=5, now=stop - timedelta(minutes=10))
+    store = season.open_store(locked, write=True)
+    try:
+        with store.transaction() as session:
+            schedule_store.set_schedule(session, rule, stop - timedelta(minutes=10))
+    finally:
+        store.close()
+    assert schedule_store.air_due(locked, "A", stop - timedelta(minutes=5)).status == "aired"
+    with pytest.raises(RuleError, match="no battle airs from 2027-01-17T07:00:00Z on"):
+        schedule_store.air_due(locked, "A", stop)
+    assert season.summary(locked).battles == 1

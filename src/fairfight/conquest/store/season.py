@@ -190,12 +190,13 @@ def _season_key(store: SeasonStore, season: SeasonSummary) -> str:
 
 def fight(
     path: SeasonAddress, count: int | None = 1, *,
-    within: Callable[[Session, dict[str, Any]], None] | None = None,
+    within: Callable[[Session, dict[str, Any]], None] | None = None, now: datetime | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Fight up to `count` entries (None: to the end), one transaction each; yield each entry.
 
     `within` runs in each battle's transaction once the battle is recorded (the airing
-    schedule records its slot there), so both commit or neither does.
+    schedule records its slot there), so both commit or neither does. `now` is the airing
+    clock the timelock's airing rule is judged by (default: `beacons.utc_now()`).
     """
     if count is not None:
         check_stored_integer("count", count)
@@ -214,7 +215,7 @@ def fight(
                     if fought == 0:
                         raise RuleError("season", "the season is over; nothing left to fight")
                     return
-                season_timelock.check_air_time(header, beacons.utc_now())
+                season_timelock.check_air_time(header, now or beacons.utc_now())
                 state = {
                     "world": world,
                     "key": key,
