@@ -187,3 +187,15 @@ def test_the_airing_service_refuses_on_its_own_clock(locked: Path) -> None:
     with pytest.raises(RuleError, match="no battle airs from 2027-01-17T07:00:00Z on"):
         schedule_store.air_due(locked, "A", stop)
     assert season.summary(locked).battles == 1
+
+
+def test_without_the_pairing_library_new_says_what_to_install(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "py_arkworks_bls12381", None)
+    monkeypatch.setattr(beacons, "utc_now", lambda: NOW)
+    result = cli("new", tmp_path / "s.db", "--ends-by", ENDS_BY)
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "InputError: --ends-by: needs the pairing library py-arkworks-bls12381 (pip install "
+        "'fairfight[timelock]')"]
+    assert not (tmp_path / "s.db").exists()

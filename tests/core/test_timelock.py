@@ -71,7 +71,7 @@ def test_own_network_round_trip_and_tampering() -> None:
 def test_without_the_pairing_library_one_line_says_what_is_missing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "py_arkworks_bls12381", None)
-    with pytest.raises(VerificationError, match="needs the pairing library py-arkworks-bls12381"):
+    with pytest.raises(InputError, match="needs the pairing library py-arkworks-bls12381"):
         timelock.decrypt(QUICKNET_VECTOR["ciphertext"], SIGNATURE)
 
 

@@ -93,16 +93,19 @@ class TimelockCiphertext:
 
 
 def pairing_library() -> ModuleType:
-    """The pairing module, or a one-line refusal saying what to install."""
+    """The pairing module, or a one-line refusal saying what to install (an input error: the
+    command cannot run here, which says nothing about the season)."""
     try:
         import py_arkworks_bls12381
     except ImportError:
-        raise VerificationError("timelock", MISSING_LIBRARY) from None
+        raise InputError("timelock", MISSING_LIBRARY) from None
     return py_arkworks_bls12381
 
 
 def beacon_message(round_number: int) -> bytes:
     """What an unchained drand round signs: SHA-256 of the round as 8 bytes big endian."""
+    if not 1 <= round_number < 2**64:
+        raise InputError("round", "drand rounds run from 1 to 2^64 - 1", round_number)
     return hashlib.sha256(round_number.to_bytes(8, "big")).digest()
 
 

@@ -102,11 +102,11 @@ def new(
             season_file, map_data, label, seed=seed, max_battles=max_battles,
             beacon_round=beacon_round, ends_by=planned_end,
         )
-    except RuleError as refusal:  # name the option the user typed
-        if refusal.field not in ("beacon_round", "ends_by"):
+    except InputError as refusal:  # name the option the user typed
+        if refusal.field not in ("beacon_round", "ends_by", "timelock"):
             raise
-        option = "--" + refusal.field.replace("_", "-")
-        raise RuleError(option, refusal.rule, refusal.value) from None
+        option = "--" + {"timelock": "ends_by"}.get(refusal.field, refusal.field).replace("_", "-")
+        raise type(refusal)(option, refusal.rule, refusal.value) from None
     if as_json:
         _emit_json({"header": created.header, "commitment": created.commitment})
         return
