@@ -114,3 +114,33 @@ def test_open_seed_checks_round_network_and_commitment(monkeypatch: pytest.Monke
         timelock.open_seed(spec, "0" * 64, drand.sign(9).hex())
     with pytest.raises(InputError, match="--beacon: must be the round's signature in hex"):
         timelock.open_seed(spec, commitment, "zz")
+
+
+def _reframed(locked: str, old: bytes, new: bytes) -> str:
+    """The armored file with one byte string of its binary form replaced."""
+    binary = unarmor(locked)
+    assert old in binary
+    return armor(binary.replace(old, new, 1))
+
+
+def test_malformed_ciphertexts_are_refused_in_one_line() -> None:
+    drand = FakeDrand.create()
+    locked = timelock.encrypt(b"seed", 3, drand.network)
+    signature = drand.sign(3)
+    cases = [
+        ("hello", "ciphertext: is not an armored age file"),
+        (locked.replace("\nYWdl", "\néWdl", 1), "ciphertext: the armor is not base64"),
+        (_reframed(locked, b"age-encryption.org/v1", b"age-encryption.org/v2"),
+         "ciphertext.version: is not an age-encryption.org/v1 file"),
+        (_reframed(locked, b"-> tlock 3 ", b"-> tlock x "), "ciphertext.stanza: needs exactly one"),
+        (_reframed(locked, b"\n--- ", b"\n=== "), "ciphertext.header: has no `--- MAC` line"),
+        (_reframed(locked, b"-> tlock 3 ", b"-> tlock 4 "), "beacon: not test-drand's signature"),
+    ]
+    for text, words in cases:
+        with pytest.raises((InputError, VerificationError)) as refused:
+            timelock.decrypt(text, signature, drand.network)
+        assert str(refused.value).startswith(words), (words, str(refused.value))
+    mac_line = unarmor(locked).split(b"\n--- ")[1].split(b"\n")[0]
+    other_mac = _reframed(locked, b"--- " + mac_line, b"--- " + b"A" * len(mac_line))
+    with pytest.raises(InputError, match="ciphertext.mac: the header MAC does not match"):
+        timelock.decrypt(other_mac, signature, drand.network)

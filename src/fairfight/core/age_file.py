@@ -161,5 +161,5 @@ def unarmor(text: str) -> bytes:
         raise InputError("ciphertext", f"an armor line is longer than {COLUMNS} columns")
     try:
         return base64.b64decode("".join(lines), validate=True)
-    except binascii.Error:
+    except ValueError:  # binascii.Error, or a character outside ASCII
         raise InputError("ciphertext", "the armor is not base64") from None
