@@ -143,8 +143,9 @@ def test_bad_timestamps_and_bodies_are_refused() -> None:
     for timestamp in (-1, 2**63, True):
         with pytest.raises(CosignatureError, match="timestamp"):
             cosignature.sign_cosignature(BODY, NAME, _private(), timestamp)
-    with pytest.raises(CosignatureError, match="newline"):
-        cosignature.sign_cosignature(BODY.rstrip("\n"), NAME, _private(), 1)
+    for bad_body in (BODY.rstrip("\n"), BODY.replace("\n", "\t", 1), BODY + "\x00\n"):
+        with pytest.raises(CosignatureError, match="control characters"):
+            cosignature.sign_cosignature(bad_body, NAME, _private(), 1)
     line = cosignature.sign_cosignature(BODY, NAME, _private(), 1)
     with pytest.raises(CosignatureError, match="exactly one"):
         cosignature.verify_cosignature(BODY, line + line, _key())

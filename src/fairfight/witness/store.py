@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    bindparam,
     Column,
     Engine,
     Float,
@@ -48,6 +49,16 @@ _logs = Table(
     Column("root", LargeBinary(32), nullable=False),
     Column("checkpoint", Text, nullable=True),
     Column("updated", Float, nullable=True),
+)
+
+# Built once: constructing an expression costs more than running it on a small row.
+_READ = select(_logs).where(_logs.c.origin == bindparam("at"))
+_SWAP = (
+    update(_logs)
+    .where(_logs.c.origin == bindparam("at"), _logs.c.size == bindparam("held_size"),
+           _logs.c.root == bindparam("held_root"))
+    .values(size=bindparam("size"), root=bindparam("root"), checkpoint=bindparam("note"),
+            updated=bindparam("now"))
 )
 
 
@@ -108,7 +119,7 @@ class WitnessStore:
     def state(self, origin: str) -> LogState | None:
         """The row of a followed log, or None."""
         with self.engine.connect() as connection:
-            row = connection.execute(select(_logs).where(_logs.c.origin == origin)).first()
+            row = connection.execute(_READ, {"at": origin}).first()
         if row is None:
             return None
         return LogState(row.origin, Held(int(row.size), bytes(row.root)), row.checkpoint,
@@ -118,11 +129,9 @@ class WitnessStore:
         """Move the log from `held` to `new` if it still holds `held`; False if another
         request moved it first (nothing is then written)."""
         with self.engine.begin() as connection:
-            changed = connection.execute(
-                update(_logs)
-                .where(_logs.c.origin == origin, _logs.c.size == held.size,
-                       _logs.c.root == held.root)
-                .values(size=new.size, root=new.root, checkpoint=checkpoint, updated=now))
+            changed = connection.execute(_SWAP, {
+                "at": origin, "held_size": held.size, "held_root": held.root,
+                "size": new.size, "root": new.root, "note": checkpoint, "now": now})
         return changed.rowcount == 1
 
     def close(self) -> None:
