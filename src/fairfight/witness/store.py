@@ -16,7 +16,6 @@ from typing import Any
 
 from sqlalchemy import (
     BigInteger,
-    bindparam,
     Column,
     Engine,
     Float,
@@ -25,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
