@@ -26,6 +26,8 @@ def test_advance_compares_then_swaps(tmp_path: Path) -> None:
     state = store.state(ORIGIN)
     assert state is not None and state.held == Held(3, b"a" * 32) and state.checkpoint == "note 3"
     assert store.state("never/followed") is None
+    assert store.cosigned_count([ORIGIN, "another/log"]) == 1
+    assert store.cosigned_count(["another/log"]) == 0
     store.close()
 
 

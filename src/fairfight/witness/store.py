@@ -125,6 +125,15 @@ class WitnessStore:
         return LogState(row.origin, Held(int(row.size), bytes(row.root)), row.checkpoint,
                         row.updated)
 
+    def cosigned_count(self, origins: Iterable[str]) -> int:
+        """How many of these logs the witness has cosigned a checkpoint of (a log dropped
+        from the configuration keeps its row, and is not counted)."""
+        wanted = set(origins)
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(_logs.c.origin).where(_logs.c.checkpoint.is_not(None))).all()
+        return sum(1 for row in rows if row.origin in wanted)
+
     def advance(self, origin: str, held: Held, new: Held, checkpoint: str, now: float) -> bool:
         """Move the log from `held` to `new` if it still holds `held`; False if another
         request moved it first (nothing is then written)."""
