@@ -3,6 +3,9 @@ advances the log and the other is told the size now held."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -66,4 +69,41 @@ def test_two_racing_requests_cannot_both_advance(tmp_path: Path) -> None:
     assert (refusal.status, refusal.held_size) == (409, winner)
     state = witness.store.state(ORIGIN)
     assert state is not None and state.held.size == winner
+    witness.store.close()
+
+
+KILLED_MID_WRITE = """
+import os, sys
+from pathlib import Path
+from tests.witness.support import Log, make_witness
+from fairfight.witness import store as store_module
+
+log = Log().grow(9)
+witness = make_witness(Path(sys.argv[1]), log)
+witness.add_checkpoint(log.body(0, 5))
+
+def killed(self, origin, held, new, checkpoint, now):
+    with self.engine.begin() as connection:
+        connection.execute(store_module._SWAP, {
+            "at": origin, "held_size": held.size, "held_root": held.root,
+            "size": new.size, "root": new.root, "note": checkpoint, "now": now})
+        os._exit(9)  # the row is changed in the transaction, never committed
+
+store_module.WitnessStore.advance = killed
+witness.add_checkpoint(log.body(5, 9))
+"""
+
+
+def test_a_process_killed_mid_write_leaves_the_last_good_state(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", KILLED_MID_WRITE, str(tmp_path)], cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root / "src")},
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 9, done.stderr
+    log = Log().grow(9)
+    witness = make_witness(tmp_path, log)
+    state = witness.store.state(ORIGIN)
+    assert state is not None and state.held.size == 5
+    assert state.checkpoint is not None and state.checkpoint.startswith(log.note(5))
+    assert witness.add_checkpoint(log.body(5, 9))  # the log goes on from the size kept
     witness.store.close()
