@@ -7,6 +7,7 @@ cannot wait for; it has quicknet's genesis and period, so rounds fall at the sam
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -22,7 +23,8 @@ from fairfight.conquest.store import schedule_store, season, season_timelock
 from fairfight.conquest.store.seeds import seed_file_for
 from fairfight.core import timelock
 from fairfight.core.errors import RuleError
-from tests.conquest.helpers import SEED, star_map
+from tests.conquest.helpers import SEED, reseal, star_map
+from tests.conquest.test_examples import EXAMPLE
 from tests.core.timelock_network import FakeDrand
 from tests.system import node_path
 
@@ -199,3 +201,21 @@ def test_without_the_pairing_library_new_says_what_to_install(
         "InputError: --ends-by: needs the pairing library py-arkworks-bls12381 (pip install "
         "'fairfight[timelock]')"]
     assert not (tmp_path / "s.db").exists()
+
+
+def test_both_verifiers_refuse_a_malformed_timelock_field_alike(tmp_path: Path) -> None:
+    """The example archive with a timelock field whose round is 0: Python and engine.js name
+    the same field with the same words."""
+    folder = tmp_path / "record"
+    shutil.copytree(EXAMPLE, folder)
+    header = json.loads((folder / "header.json").read_text(encoding="utf-8"))
+    header["timelock"] = {"network": "quicknet", "chain_hash": "ab" * 32, "round": 0,
+                          "ciphertext": "-----BEGIN AGE ENCRYPTED FILE-----"}
+    (folder / "header.json").write_text(json.dumps(header), encoding="utf-8")
+    reseal(folder)
+    words = ("MISMATCH header: field timelock: needs a network, a 64-hex-digit chain_hash, "
+             "a round >= 1 and an armored ciphertext")
+    for program in ([sys.executable, "-S", "-B", "verifier.py"], [node_path(), "engine.js"]):
+        run = subprocess.run([*program, "verify", "."], cwd=folder, capture_output=True,
+                             text=True, check=False)
+        assert run.returncode == 1 and run.stderr.strip() == words, (program, run.stderr)
