@@ -70,6 +70,15 @@ def test_the_round_after_the_planned_end_by_hand() -> None:
     assert season_timelock.unlock_round(one_second_later) == UNLOCK_ROUND + 1
 
 
+def test_new_says_when_the_seed_unlocks_and_airing_stops(
+        locked: Path, tmp_path: Path) -> None:
+    again = cli("new", tmp_path / "other.db", "--map", tmp_path / "star.json", "--ends-by",
+                ENDS_BY)
+    assert again.exit_code == 0, again.output
+    assert (f"the seed unlocks with test-drand round {UNLOCK_ROUND} at 2027-01-17T08:00:00Z; "
+            "no battle airs from 2027-01-17T07:00:00Z on") in again.output.splitlines()
+
+
 def test_the_header_publishes_the_locked_seed_as_leaf_0(locked: Path, drand: FakeDrand) -> None:
     header = season.summary(locked).header
     spec = header["timelock"]

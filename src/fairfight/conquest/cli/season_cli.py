@@ -113,6 +113,10 @@ def new(
     for key, value in created.header.items():
         console.print(f"{key}: {json.dumps(value)}", markup=False)
     console.print(f"commitment: {created.commitment}", markup=False)
+    if "timelock" in created.header:
+        from fairfight.conquest.store import season_timelock
+
+        console.print(season_timelock.unlock_note(created.header["timelock"]), markup=False)
     if "://" in season_file:  # a server database: every later verb names the season URL#ID
         url = season_file.partition("#")[0]
         console.print(f"season: {created.season_id} (address it as {url}#{created.season_id})",

@@ -26,6 +26,7 @@ __all__ = [
     "header_field",
     "header_fields",
     "network_for",
+    "unlock_note",
     "unlock_round",
     "unlock_seed",
 ]
@@ -78,6 +79,14 @@ def network_for(spec: dict[str, Any]) -> timelock.Network:
         raise InputError("header.timelock.chain_hash", "is not a drand network known here",
                          spec.get("chain_hash"))
     return found
+
+
+def unlock_note(spec: dict[str, Any]) -> str:
+    """The timelock in one sentence for the operator: when the seed opens, when airing stops."""
+    opens = network_for(spec).time_of(int(spec["round"]))
+    return (f"the seed unlocks with {spec['network']} round {spec['round']} at "
+            f"{beacons.utc_text(opens)}; no battle airs from "
+            f"{beacons.utc_text(opens - AIR_STOP_SECONDS)} on")
 
 
 def check_air_time(header: dict[str, Any], now: datetime) -> None:
