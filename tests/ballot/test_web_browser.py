@@ -152,6 +152,7 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
 
         declare_seen = declared = False
         folds = 0
+        narrow_phases: set[str] = set()
         for _ in range(ROUNDS_AT_MOST):
             over = False
             for seat, page in enumerate(pages):
@@ -164,8 +165,11 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
                     continue
                 if page.locator("#asked").count():
                     asked = page.locator("#asked h2").inner_text()
+                    if seat == 0 and asked not in narrow_phases:
+                        narrow_phases.add(asked)
+                        fits_a_phone(page, asked)
                     if seat == 0 and "(declare)" in asked and not declared:
-                        declared = declare_first_suggestion(page)
+                        declared = declare_by_clicking(page)
                         continue
                     if seat == 0 and "(withdraw)" in asked and declared:
                         folds = check_folded_chances(page)
@@ -202,15 +206,31 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
     assert declared and folds > 0, "seat 0 declared and saw its chances at the withdraw step"
 
 
-def declare_first_suggestion(page: Any) -> bool:
-    """Declare the first of the strongest choices through the form, review it and confirm it."""
-    cells = page.locator("table.odds tbody tr").first.locator("td")
-    race, card, party = (cells.nth(n).inner_text().strip() for n in range(3))
-    page.fill("input[name=race_0]", race)
-    page.select_option("select[name=card_0]", card.lstrip("#"))
-    page.select_option("select[name=party_0]", party)
+def fits_a_phone(page: Any, asked: str) -> None:
+    """At 390 px the seat page asking `asked` is no wider than the screen (a screenshot kept)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    name = re.sub(r"[^a-z-]", "", asked.split("(")[-1])
+    page.screenshot(path=str(ARTIFACTS / f"ask-{name}-390.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the seat page asking {asked} is {width} px wide at 390 px"
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def declare_by_clicking(page: Any) -> bool:
+    """Declare by clicking: the suggestion is picked already; a click on another option of the
+    first race swaps it, and the review names that race and card. Nothing is typed."""
+    race = page.locator("fieldset.race").first
+    assert race.locator("input:checked").count() == 1
+    suggested = race.locator("input:checked").get_attribute("value")
+    choice = race.locator("label.option:not(.none)").filter(
+        has_not=page.locator(f"input[value='{suggested}']")).first
+    card = choice.get_attribute("data-card")
+    choice.locator(".option-text").click()
+    assert choice.locator("input").is_checked()
+    name = race.locator("input:checked").get_attribute("name")
     page.click("#submit-move")
     page.wait_for_selector("#confirm")
+    assert f"{name.removeprefix('pick_')}: #{card} " in page.inner_text("#confirm")
     page.click("#commit")
     page.wait_for_selector("#seats")
     return True

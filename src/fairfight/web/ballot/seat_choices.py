@@ -52,6 +52,7 @@ class RaceChoices(BaseModel):
     held: bool
     """The viewer holds this seat (a re-run is among the options)."""
     options: list[DeclarationOption]
+    """The suggested declaration first, then the strongest first (ties: card, then party)."""
 
 
 def option_value(card: int, party: str) -> str:
@@ -73,20 +74,20 @@ def _options(
         card for card in cards
         if card.id in state.hands[you] or (holding.holder == you and holding.card == card.id)
     ]
-    options = []
+    ranked = []
     for card in runnable:
         for party in Party:
             rerun = holding.holder == you and holding.card == card.id
             entry = Declaration(you, race, card.id, party,
                                 holding.district_card if rerun else -1)
-            options.append(
-                DeclarationOption(
-                    value=option_value(card.id, party.value), card=card, party=party.value,
-                    chance=chance_view(declaration_chance(state, entry)),
-                    suggested=(card.id, party.value) in picked,
-                )
+            priced = declaration_chance(state, entry)
+            option = DeclarationOption(
+                value=option_value(card.id, party.value), card=card, party=party.value,
+                chance=chance_view(priced), suggested=(card.id, party.value) in picked,
             )
-    return options
+            ranked.append((not option.suggested, -priced.chance, card.id, party.value, option))
+    ranked.sort(key=lambda row: row[:4])
+    return [row[-1] for row in ranked]
 
 
 def declaration_choices(state: GameState, view: SeatView) -> list[RaceChoices]:
