@@ -16,6 +16,7 @@ from fairfight.ballot.seat_view import StateView
 __all__ = [
     "MAP_COLUMNS",
     "MAP_ROWS",
+    "STRONG_LEAN",
     "TILE_GRID",
     "TileView",
     "map_tiles",
