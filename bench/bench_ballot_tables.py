@@ -32,8 +32,8 @@ from typing import Any
 
 import httpx
 
-from bench.bench_web import _server as serving
 from bench.loadgen import Answer, Request, run_load
+from bench.served import served
 from fairfight.ballot.store import BallotStore
 from fairfight.ballot.tables import named_config
 from fairfight.web.ballot.live import POLL_SECONDS
@@ -220,7 +220,7 @@ def main() -> None:
         people_tables = _make_tables(database, ["human"] * PEOPLE, TABLES, "people")
         bot_tables = _make_tables(
             database, ["human", "pollster", "machine", "pollster"], BOT_TABLES, "bots")
-        with serving(str(database)) as base:
+        with served(database, 1, rate_limits_enabled="false") as (base, _):
             _health(base)  # warm up
             floor = _p99(_health(base))
             moves, delays = asyncio.run(_drive_people(base, people_tables))
