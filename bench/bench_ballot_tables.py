@@ -12,6 +12,8 @@ open for every seat of a sample of tables:
 - live updates: from the moment the move that completes a step is sent to the moment each other
   seat's stream of that table delivers the new version (p99, target <= 1 s; streams poll the
   row every `POLL_SECONDS`);
+- the seat page: every person's page (HTML, with the hand as cards and the map of states) read
+  once, two at a time, with the 200 tables open (p95, target <= 100 ms);
 - health while bots play: tables of one person and three bots, the person answering (each answer
   makes the server play the bots on) and some leaving (the stand-in then plays the whole game in
   that request), while `GET /api/health` is measured (p99, target <= 50 ms).
@@ -32,8 +34,8 @@ from typing import Any
 
 import httpx
 
-from bench.bench_web import _server as serving
 from bench.loadgen import Answer, Request, run_load
+from bench.served import served
 from fairfight.ballot.store import BallotStore
 from fairfight.ballot.tables import named_config
 from fairfight.web.ballot.live import POLL_SECONDS
@@ -208,6 +210,24 @@ def _health(base: str) -> list[float]:
     return run_load(base, requests, HEALTH_CLIENTS, check)[1]
 
 
+def _seat_pages(base: str, tables: list[dict[int, str]]) -> list[float]:
+    """The seat page (HTML: the hand as cards, the map, the question) of every person of
+    every open table, two readers at once, once the tables have played their steps."""
+    def check(request: Request, answer: Answer) -> None:
+        assert answer.status == 200, answer
+
+    requests = [
+        Request("GET", f"/ballot/tables/{table[-1]}/seats/{seat}",
+                headers=(("X-Seat-Token", table[seat]),))
+        for table in tables for seat in range(PEOPLE)
+    ]
+    return run_load(base, requests, HEALTH_CLIENTS, check)[1]
+
+
+def _p95(latencies: list[float]) -> float:
+    return statistics.quantiles(latencies, n=100, method="inclusive")[94]
+
+
 def _line(label: str, seconds: float, floor: float, target: float) -> None:
     verdict = "ok" if seconds <= target else "OVER TARGET"
     print(f"{label:<52} {seconds * 1000:>9.1f} ms  ({seconds / floor:,.1f}x baseline; "
@@ -220,10 +240,11 @@ def main() -> None:
         people_tables = _make_tables(database, ["human"] * PEOPLE, TABLES, "people")
         bot_tables = _make_tables(
             database, ["human", "pollster", "machine", "pollster"], BOT_TABLES, "bots")
-        with serving(str(database)) as base:
+        with served(database, 1, rate_limits_enabled="false") as (base, _):
             _health(base)  # warm up
             floor = _p99(_health(base))
             moves, delays = asyncio.run(_drive_people(base, people_tables))
+            pages = _seat_pages(base, people_tables)
             health_under_bots: list[float] = []
             loaded = threading.Thread(target=lambda: health_under_bots.extend(_health(base)))
             started = time.perf_counter()
@@ -242,6 +263,7 @@ def main() -> None:
         _line("move p99", _p99(moves), floor, 0.150)
         print(f"{'move median':<52} {statistics.median(moves) * 1000:>9.1f} ms", flush=True)
         _line("move to the other seats' live streams p99", _p99(delays), floor, 1.0)
+        _line(f"seat page (HTML, {len(pages)} reads) p95", _p95(pages), floor, 0.100)
         _line(f"GET /api/health p99 while bots play ({bot_seconds:.1f} s)",
               _p99(health_under_bots), floor, 0.050)
 

@@ -142,7 +142,8 @@ def test_the_page_is_the_view_with_the_tables_names() -> None:
     view = seat_view(state, events, 0, asked=True)
     page = view_page("t", state, events, ["a", "b", "c", "d"], 0, True)
     from_view = set(SeatView.model_fields) - {"scores"}
-    assert set(GamePage.model_fields) == from_view | {"id", "seats"}
+    # the page's own: the table's names, and the board and the declarations laid out to pick
+    assert set(GamePage.model_fields) == from_view | {"id", "seats", "tiles", "choices"}
     for name in from_view:
         assert getattr(page, name) == getattr(view, name), name
     assert [(s.name, s.score) for s in page.seats] == list(zip("abcd", view.scores, strict=True))

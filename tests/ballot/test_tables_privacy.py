@@ -42,8 +42,9 @@ def first_event(store: BallotStore, table: str, seat: int | None) -> str:
 
 
 def secrets_of(store: BallotStore, table: str, viewer: int | None) -> list[str]:
-    """What `viewer` must not see now: the labels of every other seat's hand and pack, and
-    the key."""
+    """What `viewer` must not see now: every other seat's hand and pack, as labels and as the
+    card blocks of the seat page (`data-card`, the hand, the pack, the declaration options),
+    and the key."""
     row = store.load(table)
     assert row is not None
     game = row.game()
@@ -56,6 +57,7 @@ def secrets_of(store: BallotStore, table: str, viewer: int | None) -> list[str]:
             continue
         ids = list(state.hands[seat]) + (list(state.packs[seat]) if state.packs else [])
         hidden.extend(cards[card].label() for card in ids)
+        hidden.extend(f'data-card="{card}"' for card in ids)
     return hidden
 
 
@@ -124,6 +126,8 @@ def test_each_seat_sees_its_own_hand_and_the_spectator_none(app: Any) -> None:
     for seat, person in people.items():
         hand = [card["id"] for card in seat_view(person, table, seat)["game"]["hand"]]
         assert hand == list(game.state.hands[seat])
+        page = person.get(f"/ballot/tables/{table}/seats/{seat}").text
+        assert all(f'data-card="{card}"' in page for card in hand)  # what the crawl looks for
     public = client_of(app).get(f"/api/ballot/tables/{table}").json()
     assert public["game"]["hand"] == [] and public["you"] is None
 

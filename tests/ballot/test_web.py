@@ -74,7 +74,10 @@ def test_every_declaration_of_a_year_fits_one_form(app: Any) -> None:
     table, person, view = to_declare(app)
     html = person.get(f"/ballot/tables/{table}/seats/0").text
     rows = len(view["game"]["declarable"])
-    assert rows >= 5 and f'name="race_{rows - 1}"' in html and f'name="race_{rows}"' not in html
+    # the page offers declarations to pick by race, and a few rows for any other race; the
+    # form still takes a row for every card it could declare (other clients post them)
+    assert rows >= 5 and 'name="pick_' in html and 'name="race_2"' in html
+    assert 'name="race_3"' not in html and "<input name=\"race_" not in html
     up = view["game"]["races_up"]
     form = {"version": str(view["version"])}
     for row, card in enumerate(view["game"]["declarable"]):
@@ -94,7 +97,7 @@ def test_a_refused_form_keeps_what_was_typed_and_shows_the_error_beside_it(app: 
     refused = person.post(f"/ballot/tables/{table}/seats/0/move", data=form)
     assert refused.status_code == 422
     assert 'id="error-race_1"' in refused.text and "not a race of the map" in refused.text
-    assert f'value="{race}"' in refused.text and 'value="H-ZZ-9"' in refused.text
+    assert f"<option selected>{race}</option>" in refused.text
     twice = person.post(f"/ballot/tables/{table}/seats/0/move",
                         data=form | {"race_1": view["game"]["races_up"][1]})
     assert twice.status_code == 422 and 'id="error-card_1"' in twice.text

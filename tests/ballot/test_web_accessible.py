@@ -1,10 +1,16 @@
 """The ballot pages pass axe-core in Chromium with no serious or critical violation: the lobby,
-the created table, the seat page at every question it is asked (the declare form among them),
-the confirmation, the replay and the rules (also at 390 px). axe-core runs through the
-browser's debugging channel, so each page is checked with its CSP on, as served."""
+the created table, the seat page at every question it is asked (the declare form among them,
+also at 390 px), the confirmation, the replay and the rules (also at 390 px). axe-core runs
+through the browser's debugging channel, so each page is checked with its CSP on, as served.
+
+On the way the seat page is shown at 1280 and 390 px at each question and at the end, never
+wider than the phone, and those screens are kept for docs/ballot.md in docs/screenshots/ballot/
+(the top of the page, what a person sees first)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from tests.accessibility import assert_accessible
@@ -14,6 +20,24 @@ from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path, playwrig
 __all__ = ["server"]
 
 STEPS_AT_MOST = 200
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "ballot"
+WIDTHS = {"1280": (1280, 900), "390": (390, 844)}
+
+
+def shown_at_both_widths(page: Any, name: str, axe_on_phone: bool = False) -> None:
+    """Keep the top of the page at 1280 and 390 px; at 390 it must not scroll sideways."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for label, (width, height) in WIDTHS.items():
+        page.set_viewport_size({"width": width, "height": height})
+        if width == 390:  # on a phone, from the question (or the end) down
+            page.evaluate("() => document.querySelector('#asked, #final').scrollIntoView()")
+        page.screenshot(path=str(SCREENSHOTS / f"{name}-{label}.png"))
+        if width == 390:
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= 390, f"the seat page ({name}) is {wide} px wide at 390 px"
+            if axe_on_phone:
+                assert_accessible(page)
+    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def test_every_ballot_page_passes_axe_core(server: tuple[str, Any]) -> None:
@@ -50,6 +74,8 @@ def test_every_ballot_page_passes_axe_core(server: tuple[str, Any]) -> None:
             if phase not in checked:
                 checked.add(phase)
                 assert_accessible(page)
+                name = re.sub(r"[^a-z-]", "", phase.split("(")[-1])
+                shown_at_both_widths(page, name, axe_on_phone="(declare)" in phase)
                 if "(declare)" in phase:
                     page.click("#submit-move")
                     page.wait_for_selector("#confirm")
@@ -60,6 +86,7 @@ def test_every_ballot_page_passes_axe_core(server: tuple[str, Any]) -> None:
         assert page.locator("#final").count() == 1
         assert "Your move (declare)" in checked, checked
         assert_accessible(page)  # the final table
+        shown_at_both_widths(page, "final")
         page.click("text=Replay it")
         page.wait_for_selector("#verdict")
         assert_accessible(page)

@@ -1,5 +1,6 @@
 """A ballot table played in Debian's Chromium by three people (three browser contexts) and a
-bot, a one-year game (the presidential year, declarations included) to the final scores: each
+bot, a one-year game (the presidential year, declarations included) to the final scores, by
+clicking only (one of the people on a 390 px phone, never scrolling sideways): each
 person sees only their own hand, a spectator none, a page updates live when another person
 moves (and a background tab shows "your turn"), a seat rejoins from another browser with its
 link, and the seat page fits a 390 px phone.
@@ -29,6 +30,8 @@ YEARS = 1
 """One year: a second repeats the same pages in the browser; a two-year table through every
 page, API route and stream, from each seat, is the crawl of tests/ballot/test_tables_privacy.py."""
 ROUNDS_AT_MOST = 400
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 NOTIFICATION_STUB = """
 Object.defineProperty(document, "hidden", { get: () => true });
 window.Notification = function (title) { sessionStorage.setItem("notified", title); };
@@ -99,7 +102,8 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_api.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        people = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(3)]
+        # seat 2 plays the whole game on a phone, by clicking as the others do
+        people = [browser.new_context(viewport=size) for size in (DESKTOP, DESKTOP, PHONE)]
         pages = [context.new_page() for context in people]
         for page in pages:
             page.set_default_timeout(BROWSER_WAIT_MS)
@@ -152,6 +156,7 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
 
         declare_seen = declared = False
         folds = 0
+        narrow_phases: set[str] = set()
         for _ in range(ROUNDS_AT_MOST):
             over = False
             for seat, page in enumerate(pages):
@@ -164,8 +169,14 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
                     continue
                 if page.locator("#asked").count():
                     asked = page.locator("#asked h2").inner_text()
+                    if seat == 0 and asked not in narrow_phases:
+                        narrow_phases.add(asked)
+                        fits_a_phone(page, asked)
+                    if seat == 2:  # on the phone all along
+                        width = page.evaluate("document.documentElement.scrollWidth")
+                        assert width <= 390, f"seat 2's phone is {width} px wide at {asked}"
                     if seat == 0 and "(declare)" in asked and not declared:
-                        declared = declare_first_suggestion(page)
+                        declared = declare_by_clicking(page)
                         continue
                     if seat == 0 and "(withdraw)" in asked and declared:
                         folds = check_folded_chances(page)
@@ -183,10 +194,12 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
             visit(page, page.url)
             assert page.locator("#final").count() == 1
         assert "winner" in pages[2].locator("#seats").inner_text()
+        assert pages[2].evaluate("document.documentElement.scrollWidth") <= 390  # the end, too
         assert re.search(r"wins with \d+ points?|share the win", pages[2].inner_text("#winner"))
         assert "year-cap" not in pages[2].inner_text("#final")
         assert "Luck in the races" in pages[2].locator("#luck").inner_text()
         assert pages[2].locator("#luck tbody tr").count() == 4   # one row a seat
+        pages[2].set_viewport_size(DESKTOP)
         pages[2].locator("#luck").screenshot(path=str(ARTIFACTS / "luck-1280.png"))
         pages[2].click("text=Replay it")
         assert "Record verified" in pages[2].locator("#verdict").inner_text()
@@ -202,15 +215,41 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
     assert declared and folds > 0, "seat 0 declared and saw its chances at the withdraw step"
 
 
-def declare_first_suggestion(page: Any) -> bool:
-    """Declare the first of the strongest choices through the form, review it and confirm it."""
-    cells = page.locator("table.odds tbody tr").first.locator("td")
-    race, card, party = (cells.nth(n).inner_text().strip() for n in range(3))
-    page.fill("input[name=race_0]", race)
-    page.select_option("select[name=card_0]", card.lstrip("#"))
-    page.select_option("select[name=party_0]", party)
+def fits_a_phone(page: Any, asked: str) -> None:
+    """At 390 px the seat page asking `asked` is no wider than the screen (a screenshot kept)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    name = re.sub(r"[^a-z-]", "", asked.split("(")[-1])
+    page.screenshot(path=str(ARTIFACTS / f"ask-{name}-390.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the seat page asking {asked} is {width} px wide at 390 px"
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def declare_by_clicking(page: Any) -> bool:
+    """Declare by clicking: the suggestion is picked already; a click on another declaration of
+    the first race (a card no other race has picked, from the fold if need be) swaps it, and
+    the review names that race and card. Nothing is typed."""
+    race = page.locator("fieldset.race").first
+    assert race.locator("input:checked").count() == 1
+    suggested = race.locator("input:checked").get_attribute("value")
+    picked = page.locator("fieldset.race input:checked").evaluate_all(
+        "inputs => inputs.map(input => input.value)")
+    used = {value.split(":")[0] for value in picked if value not in ("none", suggested)}
+    choice = next(
+        option for option in race.locator("label.option:not(.none)").all()
+        if option.get_attribute("data-card") not in used
+        and option.locator("input").get_attribute("value") != suggested
+    )
+    if not choice.is_visible():
+        race.locator("details.more-options summary").click()
+    card = choice.get_attribute("data-card")
+    choice.locator(".option-text").click()
+    assert choice.locator("input").is_checked()
+    name = race.locator("input:checked").get_attribute("name")
     page.click("#submit-move")
-    page.wait_for_selector("#confirm")
+    page.wait_for_selector("#confirm, #form-error")
+    assert page.locator("#confirm").count(), page.inner_text("#form-error")
+    assert f"{name.removeprefix('pick_')}: #{card} " in page.inner_text("#confirm")
     page.click("#commit")
     page.wait_for_selector("#seats")
     return True

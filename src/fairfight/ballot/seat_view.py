@@ -66,11 +66,17 @@ RATIFY_WARNING = (
 
 
 class CardView(BaseModel):
-    """A card as shown: its id and its face."""
+    """A card as shown: its id and its face (a candidate's party and modifier, or a district
+    card's state and district), with its tags in rules order."""
 
     id: int
     label: str
     candidate: bool
+    party: str = ""
+    modifier: int = 0
+    tags: list[str] = []
+    state: str = ""
+    district: int = 0
 
 
 class StateView(BaseModel):
@@ -88,6 +94,8 @@ class StateView(BaseModel):
     """`you`, `player` or `board`: the outline of the governor's holder."""
     tags: list[str]
     """The state's two tags (a bill on a tag pushes the lean of the states that carry it)."""
+    mine: list[str] = []
+    """The viewer's seats in this state (race ids), so a map can mark them."""
 
 
 class LogLine(BaseModel):
@@ -236,7 +244,14 @@ def chance_view(priced: DeclarationChance, rivals: Sequence[str] = ()) -> Chance
 
 def _cards(state: GameState, ids: tuple[int, ...]) -> list[CardView]:
     cards = build_cards(state.key)
-    return [CardView(id=i, label=cards[i].label(), candidate=cards[i].is_candidate) for i in ids]
+    codes = [home.code for home in game_map().states]
+    return [
+        CardView(id=i, label=card.label(), candidate=card.is_candidate,
+                 party=card.party.value if card.party else "", modifier=card.modifier,
+                 tags=[tag for tag in TAGS if tag in card.tags],
+                 state=codes[card.state] if card.state >= 0 else "", district=card.district)
+        for i, card in ((i, cards[i]) for i in ids)
+    ]
 
 
 def _revealed_view(state: GameState, decl: Declaration, you: int) -> ChanceView:
@@ -290,6 +305,7 @@ def _board(state: GameState, you: int) -> list[StateView]:
                 tone="d" if lean > 0 else "r" if lean < 0 else "even",
                 holder=_holder_kind(governor.holder, you),
                 tags=list(home.tags),
+                mine=[gmap.seats[i].race_id for i in seats if state.seats[i].holder == you],
             )
         )
     return rows

@@ -35,6 +35,7 @@ from fairfight.web.ballot.seat_page import ChanceView, chance_view
 
 __all__ = [
     "FORM_FIELDS",
+    "PICK",
     "checked",
     "decision_from_form",
     "declaration_rows",
@@ -61,9 +62,37 @@ def _int(form: dict[str, Any], name: str) -> int:
     return int(text)
 
 
-def _declarations(state: GameState, seat: int, form: dict[str, Any]) -> Declarations:
+PICK = "pick_"
+"""The prefix of a race's field on the declare form: `pick_H-OH-3` = `87:R`, or `none`."""
+
+
+def _picked(state: GameState, seat: int, form: dict[str, Any]) -> list[Declaration]:
+    """The declarations chosen among the listed options: one field a race, `card:party`."""
     entries = []
-    first_row_of: dict[int, int] = {}
+    chosen: dict[int, str] = {}
+    for name, value in form.items():
+        if not name.startswith(PICK) or str(value) in ("", "none"):
+            continue
+        race = name[len(PICK):]
+        if race not in game_map().seat_by_id:
+            raise InputError(name, f"{race} is not a race of the map")
+        card_text, _, party = str(value).partition(":")
+        if not is_plain_digits(card_text) or party not in ("D", "R"):
+            raise InputError(name, "choose one of the listed declarations", value)
+        card = int(card_text)
+        if card in chosen:
+            raise InputError(name, f"card #{card} is already chosen for {chosen[card]}")
+        chosen[card] = race
+        holding = state.seats[game_map().seat_by_id[race]]
+        rerun = holding.holder == seat and holding.card == card
+        entries.append(Declaration(seat, race, card, Party(party),
+                                   holding.district_card if rerun else NO_CARD))
+    return entries
+
+
+def _declarations(state: GameState, seat: int, form: dict[str, Any]) -> Declarations:
+    entries = _picked(state, seat, form)
+    first_row_of: dict[int, int] = {e.card: -1 for e in entries}
     for row in range(declaration_rows(state, seat)):
         race = str(form.get(f"race_{row}", "")).strip().upper()
         if not race:
@@ -78,9 +107,8 @@ def _declarations(state: GameState, seat: int, form: dict[str, Any]) -> Declarat
         holding = state.seats[game_map().seat_by_id[race]]
         card = _int(form, f"card_{row}")
         if card in first_row_of:
-            raise InputError(
-                f"card_{row}", f"card #{card} is already declared in row {first_row_of[card] + 1}"
-            )
+            where = f"row {first_row_of[card] + 1}" if first_row_of[card] >= 0 else "a race above"
+            raise InputError(f"card_{row}", f"card #{card} is already declared in {where}")
         first_row_of[card] = row
         if holding.holder == seat and holding.card == card:
             district_id = holding.district_card
@@ -141,6 +169,8 @@ def form_field(rule_field: str, form: dict[str, Any]) -> str:
         return FORM_FIELDS[rule_field]
     kind, _, race = rule_field.partition(".")
     if kind == "declare":
+        if f"{PICK}{race}" in form and str(form[f"{PICK}{race}"]) not in ("", "none"):
+            return f"{PICK}{race}"
         for name, value in form.items():
             if name.startswith("race_") and str(value).strip().upper() == race:
                 return name

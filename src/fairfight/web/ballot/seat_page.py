@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from fairfight import ballot
 from fairfight.ballot.seat_view import NOBODY, RATIFY_WARNING, chance_view, log_lines
+from fairfight.web.ballot.seat_choices import declaration_choices
+from fairfight.web.ballot.seat_map import map_tiles
 from fairfight.web.ballot.seat_page_models import (
     CardView,
     ChanceView,
@@ -79,5 +81,9 @@ def view_page(
             SeatView(seat=n, name=name, score=view.scores[n], you=n == you)
             for n, name in enumerate(names)
         ],
+        tiles=map_tiles(view.board),
+        choices=declaration_choices(state, view)
+        if view.asked and view.phase == "declare"
+        else [],
         **shown,
     )

@@ -20,17 +20,22 @@ from fairfight.ballot.seat_view import (
     StateView,
 )
 from fairfight.ballot.story import EndingView
+from fairfight.web.ballot.seat_choices import DeclarationOption, RaceChoices
+from fairfight.web.ballot.seat_map import TileView
 
 __all__ = [
     "CardView",
     "ChanceView",
+    "DeclarationOption",
     "GamePage",
     "GlossaryView",
     "LogLine",
     "LuckView",
     "ProjectionView",
+    "RaceChoices",
     "SeatView",
     "StateView",
+    "TileView",
 ]
 
 
@@ -83,3 +88,8 @@ class GamePage(BaseModel):
     """Each seat's luck in the races, once the game is over."""
     ending: EndingView | None = None
     """The winner, the scores and why the game ended, in words, once it is over."""
+    tiles: list[TileView] = []
+    """The board as the tiles of a map of the states (`seat_map`)."""
+    choices: list[RaceChoices] = []
+    """At the declare step, the races to choose in with every declaration of the viewer's
+    (`seat_choices`), the suggestion picked already."""
