@@ -72,11 +72,13 @@ def consistency_proof(season_id: int, second: _NewestSize = None, *, first: _Siz
 
 @router.get("/api/seasons/{season_id:id}/checkpoint", tags=["conquest"],
             response_class=PlainTextResponse)
-def checkpoint(request: Request, season_id: int, conquest: Service) -> PlainTextResponse:
-    """The newest signed head as a C2SP tlog-checkpoint signed note: origin
-    `<host>/conquest/<commitment>`, size, base64 root, and the season key's note signature."""
+def checkpoint(request: Request, season_id: int, conquest: Service,
+               size: _NewestSize = None) -> PlainTextResponse:
+    """The signed head of `size` leaves (left out: the newest) as a C2SP tlog-checkpoint signed
+    note: origin `<host>/conquest/<commitment>`, size, base64 root, and the season key's note
+    signature."""
     conquest.catalog.require(season_id)
-    return PlainTextResponse(conquest.checkpoints.note(season_id, public_host(request)))
+    return PlainTextResponse(conquest.checkpoints.note(season_id, public_host(request), size))
 
 
 @router.get("/api/seasons/{season_id:id}/checkpoint/key", tags=["conquest"],
