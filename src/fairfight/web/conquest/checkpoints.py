@@ -18,12 +18,13 @@ from urllib.parse import urlsplit
 from fastapi import Request
 
 from fairfight.conquest.rules import tables
-from fairfight.conquest.store import checkpoints, log
+from fairfight.conquest.store import checkpoints, cosignatures, log
 from fairfight.core.signed_note import NoteError
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.refusals import Refusal
 
-__all__ = ["CheckpointNotes", "OLD_NOTES_KEPT", "UNCONFIGURED_HOST", "public_host"]
+__all__ = ["CheckpointNotes", "OLD_NOTES_KEPT", "UNCONFIGURED_HOST", "configured_host",
+           "public_host"]
 
 OLD_NOTES_KEPT = 4096
 """How many notes of older heads are kept signed (about 300 bytes each)."""
@@ -34,7 +35,12 @@ UNCONFIGURED_HOST = "localhost"
 
 def public_host(request: Request) -> str:
     """The host of the service's public URL (`localhost` when none is configured)."""
-    configured = getattr(request.app.state.settings, "public_url", None)
+    return configured_host(getattr(request.app.state.settings, "public_url", None))
+
+
+def configured_host(configured: str | None) -> str:
+    """The host (and port) of a configured public URL, `localhost` for none; a URL without a
+    usable host is refused (400 naming `public_url`)."""
     if not configured:
         return UNCONFIGURED_HOST
     parts = urlsplit(configured)
@@ -106,6 +112,14 @@ class CheckpointNotes:
         if signed is None:
             raise Refusal(404, "season", f"season {season_id} keeps no signed log")
         return signed
+
+    def cosigned_note(self, season_id: int, host: str, size: int | None = None) -> str:
+        """The checkpoint with every stored witness cosignature of it appended (C2SP notes
+        allow signature lines a client does not know; it skips them)."""
+        note = self.note(season_id, host, size)
+        origin, stated = note.split("\n", 2)[:2]
+        with self._catalog.read(season_id) as session:
+            return note + "".join(cosignatures.lines(session, origin, int(stated)))
 
     def vkey(self, season_id: int, host: str) -> str:
         """The verifier key (`<origin>+<key id>+<base64 key>`) the season's checkpoints name."""

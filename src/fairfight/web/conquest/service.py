@@ -7,13 +7,15 @@ the operator's sessions and sign-in brake.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Request
 
 from fairfight.web.conquest.airing import AiringLoop, install_airing
 from fairfight.web.conquest.catalog import SeasonCatalog
-from fairfight.web.conquest.checkpoints import CheckpointNotes
+from fairfight.web.conquest.checkpoints import CheckpointNotes, configured_host
 from fairfight.web.conquest.contributions import InFlight
 from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.forecasts import ForecastCache
@@ -21,6 +23,7 @@ from fairfight.web.conquest.live import Broadcaster
 from fairfight.web.conquest.page_cache import PageCache
 from fairfight.web.conquest.refusals import install_refusals
 from fairfight.web.conquest.sign_in import OperatorSessions, SignInBrake
+from fairfight.web.conquest.witnessing import WitnessSender
 from fairfight.web.conquest.writer import ContributionWriter
 from fairfight.web.lifecycle import on_shutdown, on_startup
 from fairfight.web.ops.health import ReadinessCheck, add_readiness_check
@@ -51,7 +54,12 @@ class ConquestService:
         self.pages = PageCache()
         """Public pages rendered once per season version (`page_cache`)."""
         self.checkpoints = CheckpointNotes(self.catalog)
-        """The newest head of each season as a signed checkpoint note (`checkpoints`)."""
+        """Each head of each season as a signed checkpoint note (`checkpoints`)."""
+        self.witnessing = WitnessSender(
+            self.catalog, self.checkpoints, list(settings.witnesses),
+            configured_host(settings.public_url), queue_size=settings.witness_queue)
+        """Sends new checkpoints to the configured witnesses (`witnessing`)."""
+        self.live.head_listeners.append(self.witnessing.submit)
 
     @property
     def payments_only(self) -> bool:
@@ -61,6 +69,7 @@ class ConquestService:
     async def close(self) -> None:
         """End live streams and release the database."""
         await self.live.close()
+        self.witnessing.close()
         self.writer.close()
         self.forecasts.close()
         self.catalog.close()
@@ -77,8 +86,16 @@ def install_service(app: FastAPI) -> None:
     app.state.exit_hooks.append(app.state.conquest.live.end_soon)
     on_shutdown(app, app.state.conquest.close)
     on_startup(app, app.state.conquest.live.start)
+    on_startup(app, _start_witnessing(app.state.conquest))
     add_readiness_check(app, "listener", _listener_check(app.state.conquest))
     install_airing(app, app.state.conquest.airing)  # stops airing before the close above
+
+
+def _start_witnessing(conquest: ConquestService) -> Callable[[], Awaitable[None]]:
+    async def start() -> None:
+        await asyncio.to_thread(conquest.witnessing.start)  # it reads the season ids
+
+    return start
 
 
 def _listener_check(conquest: ConquestService) -> ReadinessCheck:

@@ -75,10 +75,11 @@ def consistency_proof(season_id: int, second: _NewestSize = None, *, first: _Siz
 def checkpoint(request: Request, season_id: int, conquest: Service,
                size: _NewestSize = None) -> PlainTextResponse:
     """The signed head of `size` leaves (left out: the newest) as a C2SP tlog-checkpoint signed
-    note: origin `<host>/conquest/<commitment>`, size, base64 root, and the season key's note
-    signature."""
+    note: origin `<host>/conquest/<commitment>`, size, base64 root, the season key's note
+    signature, then every witness cosignature stored for it."""
     conquest.catalog.require(season_id)
-    return PlainTextResponse(conquest.checkpoints.note(season_id, public_host(request), size))
+    return PlainTextResponse(
+        conquest.checkpoints.cosigned_note(season_id, public_host(request), size))
 
 
 @router.get("/api/seasons/{season_id:id}/checkpoint/key", tags=["conquest"],
