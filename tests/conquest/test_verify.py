@@ -142,6 +142,7 @@ _HOMES = {
     "beacons.py": "conquest/record",
     "engine.py": "conquest/rules",
     "log_check.py": "conquest/record",
+    "quorum_check.py": "conquest/record",
     "season_luck.py": "conquest/record",
     "tables.py": "conquest/rules",
     "verifier.py": "conquest/record",

@@ -70,6 +70,7 @@
   };
   const ENGINE_FILES = [
     "beacons.py",
+    "cosignature.py",
     "draws.py",
     "ed25519.py",
     "engine.js",
@@ -78,14 +79,20 @@
     "exact.py",
     "log_check.py",
     "merkle.py",
+    "quorum_check.py",
     "records.py",
     "season_luck.py",
     "seasonlog.js",
+    "signed_note.py",
     "tables.py",
     "verifier.py",
   ];
+  /* The verifier files of archives written before witness quorums; still accepted. */
+  const BEFORE_WITNESS_ENGINE_FILES = ENGINE_FILES.filter(
+    (name) => !["cosignature.py", "quorum_check.py", "signed_note.py"].includes(name));
   /* The verifier files of archives written before luck.json; still accepted (no luck.json). */
-  const BEFORE_LUCK_ENGINE_FILES = ENGINE_FILES.filter((name) => name !== "season_luck.py");
+  const BEFORE_LUCK_ENGINE_FILES = BEFORE_WITNESS_ENGINE_FILES.filter(
+    (name) => name !== "season_luck.py");
   /* The verifier files of archives written before the season log; still accepted. */
   const PREVIOUS_ENGINE_FILES = [
     "beacons.py",
@@ -1081,7 +1088,8 @@
    * else today's. */
   function engineFilesNamed(files) {
     const keys = isObject(files) ? Object.keys(files).sort(byCodePoint).join("\n") : "";
-    for (const older of [LEGACY_ENGINE_FILES, PREVIOUS_ENGINE_FILES, BEFORE_LUCK_ENGINE_FILES]) {
+    for (const older of [LEGACY_ENGINE_FILES, PREVIOUS_ENGINE_FILES, BEFORE_LUCK_ENGINE_FILES,
+      BEFORE_WITNESS_ENGINE_FILES]) {
       if (keys === [...older].sort(byCodePoint).join("\n")) return older;
     }
     return ENGINE_FILES;
@@ -2327,6 +2335,7 @@
     return plain({
       BASIS_POINTS,
       BEFORE_LUCK_ENGINE_FILES,
+      BEFORE_WITNESS_ENGINE_FILES,
       BORDER_KINDS,
       CATEGORIES,
       CATEGORY_TYPES,

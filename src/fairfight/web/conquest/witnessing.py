@@ -30,7 +30,7 @@ from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.checkpoints import CheckpointNotes
 from fairfight.web.witness_settings import WitnessSetting
 
-__all__ = ["BACKOFF_FIRST_SECONDS", "BACKOFF_MAX_SECONDS", "CONFLICT_RETRIES",
+__all__ = ["BACKOFF_FIRST_SECONDS", "BACKOFF_MAX_SECONDS", "CONFLICT_RETRIES", "ClientFactory",
            "REQUEST_SECONDS", "WitnessLane", "WitnessSender", "add_checkpoint_body"]
 
 BACKOFF_FIRST_SECONDS = 0.5
