@@ -98,6 +98,18 @@ def test_new_checkpoints_are_cosigned_in_the_background_and_served(
     sent = alpha.bodies[-1]
     assert sent.startswith(f"old {first_size}\n")  # from the size it cosigned last
     assert len(sent.split("\n\n")[0].split("\n")) > 1  # with a consistency proof
+    # the pages and the JSON say who cosigned the newest cosigned checkpoint
+    said = served.get(f"{API}/witnesses").json()
+    assert said["text"] == "cosigned by 1 of 3 witnesses: alpha"
+    assert (said["size"], said["cosigned_by"]) == (len(newer), ["alpha"])
+    assert said["witnesses"] == ["alpha", "beta", "gamma"]
+    for page in ("/conquest/1", "/conquest/1/verify"):
+        shown = served.get(page, headers={"accept": "text/html"}).text
+        assert (f"the season log of {len(newer)} entries is cosigned by 1 of 3 witnesses: alpha"
+                in shown), page
+    scraped = served.get("/metrics").text
+    assert 'fairfight_witness_failures_total{witness="beta"}' in scraped
+    assert 'fairfight_witness_cosigned_total{witness="alpha"}' in scraped
     # the older checkpoint keeps its own cosignature
     old_body, old_lines = _lines(served.get(f"{API}/checkpoint",
                                             params={"size": first_size}).text)
@@ -109,6 +121,8 @@ def test_a_witness_that_holds_a_size_is_sent_the_proof_from_there(
     delta = FakeWitness("delta")
     with _app(season_file, []) as client:  # no witness yet: a head delta will have seen
         seen = client.get(f"{API}/checkpoint").text.split("\n")
+        assert client.get(f"{API}/witnesses").status_code == 404
+        assert 'id="witnessed"' not in client.get("/conquest/1").text
     delta.held[seen[0]] = (int(seen[1]), base64.b64decode(seen[2]))
     with _app(season_file, [delta]) as client:
         _contribute(client, season_file)

@@ -86,13 +86,21 @@ def install_service(app: FastAPI) -> None:
     app.state.exit_hooks.append(app.state.conquest.live.end_soon)
     on_shutdown(app, app.state.conquest.close)
     on_startup(app, app.state.conquest.live.start)
-    on_startup(app, _start_witnessing(app.state.conquest))
+    on_startup(app, _start_witnessing(app))
     add_readiness_check(app, "listener", _listener_check(app.state.conquest))
     install_airing(app, app.state.conquest.airing)  # stops airing before the close above
 
 
-def _start_witnessing(conquest: ConquestService) -> Callable[[], Awaitable[None]]:
+def _start_witnessing(app: FastAPI) -> Callable[[], Awaitable[None]]:
+    """Start the witness lanes once the app is up, their counts mirrored in its metrics."""
+    conquest: ConquestService = app.state.conquest
+
     async def start() -> None:
+        metrics = getattr(app.state, "metrics", None)
+        if metrics is not None and not conquest.witnessing.observers:
+            conquest.witnessing.observers.append(
+                lambda lane: metrics.observe_witness(lane.witness.name, len(lane.waiting),
+                                                     lane.failures, lane.cosigned))
         await asyncio.to_thread(conquest.witnessing.start)  # it reads the season ids
 
     return start

@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 import httpx
+from pydantic import BaseModel, Field
 
 from fairfight.conquest.store import checkpoints, cosignatures, log
 from fairfight.core.cosignature import CosignatureError, verify_cosignature
@@ -31,7 +32,8 @@ from fairfight.web.conquest.checkpoints import CheckpointNotes
 from fairfight.web.witness_settings import WitnessSetting
 
 __all__ = ["BACKOFF_FIRST_SECONDS", "BACKOFF_MAX_SECONDS", "CONFLICT_RETRIES", "ClientFactory",
-           "REQUEST_SECONDS", "WitnessLane", "WitnessSender", "add_checkpoint_body"]
+           "REQUEST_SECONDS", "WitnessLane", "WitnessSender", "WitnessSummary",
+           "add_checkpoint_body", "cosigned_words"]
 
 BACKOFF_FIRST_SECONDS = 0.5
 """The pause after a first failed attempt; doubled after each further one."""
@@ -45,6 +47,26 @@ _LOG = logging.getLogger(__name__)
 
 ClientFactory = Callable[[WitnessSetting], httpx.Client]
 """Makes the HTTP client of one witness (tests hand in one bound to an in-process app)."""
+
+
+class WitnessSummary(BaseModel):
+    """Who cosigned the season's newest cosigned checkpoint, of the witnesses configured."""
+
+    witnesses: list[str] = Field(description="the configured witnesses' names")
+    vkeys: list[str] = Field(description="their verifier keys, to pass to --witness")
+    size: int | None = Field(description="the tree size of the newest checkpoint any of them "
+                             "cosigned; null when none has yet")
+    cosigned_by: list[str] = Field(description="the witnesses whose cosignature of it is stored")
+    checkpoint_url: str | None = Field(description="that checkpoint, with its cosignatures")
+    text: str = Field(description="the same in words, as the pages say it")
+
+
+def cosigned_words(cosigned_by: list[str], witnesses: list[str]) -> str:
+    """`cosigned by 2 of 3 witnesses: alpha, beta`, or that none has cosigned yet."""
+    if not cosigned_by:
+        return f"not cosigned yet by any of the {len(witnesses)} witnesses ({', '.join(witnesses)})"
+    noun = "witness" if len(witnesses) == 1 else "witnesses"
+    return f"cosigned by {len(cosigned_by)} of {len(witnesses)} {noun}: {', '.join(cosigned_by)}"
 
 
 class _Failed(Exception):
@@ -93,6 +115,8 @@ class WitnessSender:
         self._changed = threading.Condition()
         self._closed = False
         self._threads: list[threading.Thread] = []
+        self.stored: dict[int, int] = {}
+        """Cosignatures stored by this process, by season (`page_mark`)."""
         self.observers: list[Callable[[WitnessLane], None]] = []
         """Called after each change of a lane's queue or counters (metrics)."""
 
@@ -108,6 +132,28 @@ class WitnessSender:
                 lane.waiting.append(season_id)
             self._changed.notify_all()
         self._observe_all()
+
+    def summary(self, season_id: int, commitment: str) -> WitnessSummary | None:
+        """The newest checkpoint of the season any configured witness cosigned, and who did;
+        None without witnesses."""
+        names = [lane.witness.name for lane in self.lanes]
+        if not names:
+            return None
+        origin = checkpoints.origin(self.host, commitment)
+        with self.catalog.read(season_id) as session:
+            found = cosignatures.newest_cosigned(session, origin, set(names))
+        by = [] if found is None else sorted(found.witnesses)
+        return WitnessSummary(
+            witnesses=names, vkeys=[lane.witness.vkey for lane in self.lanes],
+            size=None if found is None else found.size, cosigned_by=by,
+            checkpoint_url=None if found is None else
+            f"/api/seasons/{season_id}/checkpoint?size={found.size}",
+            text=cosigned_words(by, names))
+
+    def page_mark(self, season_id: int) -> int:
+        """Changes with every cosignature this process stored for the season, so a kept page
+        that shows the witnesses is rendered again."""
+        return self.stored.get(season_id, 0)
 
     def start(self) -> None:
         """Start one thread per witness, and queue every season once (heads made while the
@@ -240,6 +286,7 @@ class WitnessSender:
                 cosignatures.record(session, origin, size, key.name, timestamp, line + "\n")
             lane.known.pop(season_id, None)
             lane.cosigned += 1
+            self.stored[season_id] = self.stored.get(season_id, 0) + 1
             return
         raise _Failed("answered 200 without a cosignature that verifies under its key",
                       retry=False)

@@ -23,6 +23,7 @@ from fairfight.web.conquest.checkpoints import public_host
 from fairfight.web.conquest.receipt_check import ConsistencyProof, InclusionProof, Verdict
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.service import Service
+from fairfight.web.conquest.witnessing import WitnessSummary
 from fairfight.web.strict_input import Digits
 from fairfight.web.templating import templates
 
@@ -36,6 +37,7 @@ __all__ = [
     "inclusion_proof",
     "my_contributions",
     "router",
+    "witnesses",
 ]
 
 router = APIRouter()
@@ -80,6 +82,17 @@ def checkpoint(request: Request, season_id: int, conquest: Service,
     conquest.catalog.require(season_id)
     return PlainTextResponse(
         conquest.checkpoints.cosigned_note(season_id, public_host(request), size))
+
+
+@router.get("/api/seasons/{season_id:id}/witnesses", tags=["conquest"])
+def witnesses(season_id: int, conquest: Service) -> WitnessSummary:
+    """The witnesses the service sends its checkpoints to (names and verifier keys) and who
+    cosigned the newest checkpoint any of them cosigned; 404 when none is configured."""
+    snap = conquest.catalog.snapshot(season_id)
+    found = conquest.witnessing.summary(season_id, snap.summary.commitment)
+    if found is None:
+        raise Refusal(404, "witnesses", "this service sends its checkpoints to no witness")
+    return found
 
 
 @router.get("/api/seasons/{season_id:id}/checkpoint/key", tags=["conquest"],
