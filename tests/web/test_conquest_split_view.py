@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from fairfight.conquest.cli.season_cli import app as conquest_cli
+from fairfight.conquest.record.quorum_check import parse_options
 from fairfight.conquest.rules import tables
 from fairfight.conquest.store import checkpoints, publication, season
 from fairfight.core.cosignature import WitnessKey
@@ -161,3 +162,29 @@ def test_given_both_receipts_the_verifiers_name_the_split(split: dict[str, Path 
     assert bare.returncode == 2, bare.stderr
     assert bare.stderr.strip() == ("REFUSED checkpoint b.checkpoint: cosigned by 0 of the 2 "
                                    "witnesses given; --quorum 1 needs 1")
+
+
+def test_bad_witness_options_are_one_line_before_any_replay(
+        split: dict[str, Path | str], tmp_path: Path) -> None:
+    result = CliRunner().invoke(conquest_cli, ["verify", str(split["archive"]), "--witness",
+                                               "alpha+00000000+AAAA", "--quorum", "1"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+    assert "--witness" in result.output
+    code, shown = _verify(split, "--quorum", "1")
+    assert code == 2 and "--quorum: needs at least one --checkpoint" in shown, shown
+    note = Path(split["checkpoint_a"]).read_text().split("\n")
+    note[1] = str(int(note[1]) + 1)  # the size changed: the season key's signature fails
+    changed = tmp_path / "changed.checkpoint"
+    changed.write_text("\n".join(note))
+    code, shown = _verify(split, "--checkpoint", str(changed))
+    assert code == 1 and "checkpoint changed.checkpoint: not a checkpoint signed by the " \
+        "season key" in shown, shown
+
+
+@pytest.mark.parametrize("options", [["--receipt"], ["--quorum", "x"], ["--quorum", "1000"],
+                                     ["--checkpoints", "a"]])
+def test_the_bare_verifier_refuses_malformed_options(options: list[str]) -> None:
+    assert parse_options(options) is None
+    parsed = parse_options(["--witness", "w+1+2", "--quorum", "2", "--checkpoint", "c"])
+    assert parsed is not None and (parsed.witnesses, parsed.quorum) == (["w+1+2"], 2)
+    assert [path.name for path in parsed.checkpoints] == ["c"]
