@@ -133,15 +133,17 @@ class WitnessSender:
             self._changed.notify_all()
         self._observe_all()
 
-    def summary(self, season_id: int, commitment: str) -> WitnessSummary | None:
-        """The newest checkpoint of the season any configured witness cosigned, and who did;
-        None without witnesses."""
+    def summary(self, season_id: int, commitment: str,
+                majority: bool = False) -> WitnessSummary | None:
+        """The newest checkpoint of the season any configured witness cosigned (a majority of
+        them, when asked), and who did; None without witnesses."""
         names = [lane.witness.name for lane in self.lanes]
         if not names:
             return None
         origin = checkpoints.origin(self.host, commitment)
+        quorum = len(names) // 2 + 1 if majority else 1
         with self.catalog.read(season_id) as session:
-            found = cosignatures.newest_cosigned(session, origin, set(names))
+            found = cosignatures.newest_cosigned(session, origin, set(names), quorum)
         by = [] if found is None else sorted(found.witnesses)
         return WitnessSummary(
             witnesses=names, vkeys=[lane.witness.vkey for lane in self.lanes],

@@ -11,7 +11,7 @@ server's check instead, labelled as such.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, File, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, PlainTextResponse
@@ -85,11 +85,14 @@ def checkpoint(request: Request, season_id: int, conquest: Service,
 
 
 @router.get("/api/seasons/{season_id:id}/witnesses", tags=["conquest"])
-def witnesses(season_id: int, conquest: Service) -> WitnessSummary:
+def witnesses(season_id: int, conquest: Service,
+              quorum: Literal["any", "majority"] = "any") -> WitnessSummary:
     """The witnesses the service sends its checkpoints to (names and verifier keys) and who
-    cosigned the newest checkpoint any of them cosigned; 404 when none is configured."""
+    cosigned the newest checkpoint any (or a majority) of them cosigned; 404 when none is
+    configured."""
     snap = conquest.catalog.snapshot(season_id)
-    found = conquest.witnessing.summary(season_id, snap.summary.commitment)
+    found = conquest.witnessing.summary(season_id, snap.summary.commitment,
+                                        majority=quorum == "majority")
     if found is None:
         raise Refusal(404, "witnesses", "this service sends its checkpoints to no witness")
     return found
