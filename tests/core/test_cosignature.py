@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fairfight.core import cosignature
+from fairfight.core import cosignature, ed25519, signed_note
 from fairfight.core.cosignature import CallableSigner, CosignatureError, WitnessKey
 
 # tlog-cosignature.md, "Ed25519 signed message": the example checkpoint and time line.
@@ -143,8 +147,22 @@ def test_bad_timestamps_and_bodies_are_refused() -> None:
     for timestamp in (-1, 2**63, True):
         with pytest.raises(CosignatureError, match="timestamp"):
             cosignature.sign_cosignature(BODY, NAME, _private(), timestamp)
-    with pytest.raises(CosignatureError, match="newline"):
-        cosignature.sign_cosignature(BODY.rstrip("\n"), NAME, _private(), 1)
+    for bad_body in (BODY.rstrip("\n"), BODY.replace("\n", "\t", 1), BODY + "\x00\n"):
+        with pytest.raises(CosignatureError, match="control characters"):
+            cosignature.sign_cosignature(bad_body, NAME, _private(), 1)
     line = cosignature.sign_cosignature(BODY, NAME, _private(), 1)
     with pytest.raises(CosignatureError, match="exactly one"):
         cosignature.verify_cosignature(BODY, line + line, _key())
+
+
+def test_it_runs_as_a_plain_file_beside_its_neighbours_under_a_bare_python(
+        tmp_path: Path) -> None:
+    for module in (ed25519, signed_note, cosignature):
+        shutil.copy(str(module.__file__), tmp_path)
+    line = cosignature.sign_cosignature(BODY, NAME, _private(), SPEC_TIME)
+    script = ("import sys, cosignature; k = cosignature.WitnessKey.from_vkey(sys.argv[1]); "
+              "print(cosignature.cosigned_by(sys.stdin.read(), [k]))")
+    done = subprocess.run([sys.executable, "-S", "-c", script, _key().vkey()], cwd=tmp_path,
+                          input=BODY + "\n" + LOG_LINE + line, capture_output=True, text=True,
+                          encoding="utf-8", check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"{{'{NAME}': {SPEC_TIME}}}\n", "")

@@ -72,6 +72,7 @@ MAX_TIMESTAMP = 2**63 - 1
 """The largest timestamp a cosignature may carry (tlog-cosignature spec)."""
 _SIGNATURE_BYTES = 8 + ed25519.SIGNATURE_BYTES
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f]")
 
 
 class CosignatureError(NoteError):
@@ -178,7 +179,7 @@ def note_body(note_text: str) -> str:
     checkpoint body has no blank line, so the two cannot be confused)."""
     if "\n\n" in note_text:
         return split_note(note_text)[0]
-    if not note_text.endswith("\n") or any(ord(c) < 0x20 and c != "\n" for c in note_text):
+    if not note_text.endswith("\n") or _CONTROL.search(note_text):
         raise CosignatureError("checkpoint: must end in a newline and hold no control characters")
     return note_text
 

@@ -1,19 +1,22 @@
 """`fairfight witness`: make a witness key, check a configuration, serve the witness.
 
 A thin layer: each verb reads its options, calls one function of the package and prints one
-line. A bad configuration or key file is one line naming the field, and exit 2.
+line. A bad configuration or key file is one line naming the field, and exit 2. The package's
+parts are imported by the verbs that use them, so `fairfight witness --help` stays quick.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from fairfight.console import guarded
 from fairfight.core.errors import InputError
-from fairfight.witness.config import generate_key, load_config, read_key_file
-from fairfight.witness.cosigner import Witness
+
+if TYPE_CHECKING:
+    from fairfight.witness.cosigner import Witness
 
 __all__ = ["app", "check", "keygen", "open_witness", "serve"]
 
@@ -28,6 +31,8 @@ def open_witness(config_path: Path) -> Witness:
     """The witness a configuration file describes: its key read, its store opened."""
     from sqlalchemy.exc import ArgumentError, OperationalError
 
+    from fairfight.witness.config import load_config, read_key_file
+    from fairfight.witness.cosigner import Witness
     from fairfight.witness.store import WitnessStore
 
     config = load_config(config_path)
@@ -48,6 +53,8 @@ def keygen(
                                   help="Where to write the key (never over a file)."),
 ) -> None:
     """Write a new witness key and print its public key (the vkey clients trust)."""
+    from fairfight.witness.config import generate_key
+
     typer.echo(generate_key(name, key_file).vkey())
 
 

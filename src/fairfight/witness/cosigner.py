@@ -99,7 +99,6 @@ class Witness:
 
     def status(self) -> str:
         """One line: who the witness is and how many of its logs it has cosigned."""
-        seen = sum(1 for origin in self.logs
-                   if (state := self.store.state(origin)) and state.checkpoint is not None)
+        seen = self.store.cosigned_count(self.logs)
         return (f"{self.config.name} witnesses {len(self.logs)} logs, {seen} cosigned; "
                 f"key {self.identity.key.vkey()}")

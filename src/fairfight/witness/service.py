@@ -40,7 +40,9 @@ async def _bounded_body(request: Request) -> bytes:
 
 def _refusal(refusal: WitnessRefusal) -> Response:
     if refusal.status == 409 and refusal.held_size is not None:
-        return Response(f"{refusal.held_size}\n", status_code=409, media_type=SIZE_TYPE)
+        # the exact type the spec names: a media_type would gain "; charset=utf-8"
+        return Response(f"{refusal.held_size}\n", status_code=409,
+                        headers={"content-type": SIZE_TYPE})
     return PlainTextResponse(f"{refusal.field}: {refusal.reason}\n", status_code=refusal.status)
 
 

@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -48,6 +49,16 @@ _logs = Table(
     Column("root", LargeBinary(32), nullable=False),
     Column("checkpoint", Text, nullable=True),
     Column("updated", Float, nullable=True),
+)
+
+# Built once: constructing an expression costs more than running it on a small row.
+_READ = select(_logs).where(_logs.c.origin == bindparam("at"))
+_SWAP = (
+    update(_logs)
+    .where(_logs.c.origin == bindparam("at"), _logs.c.size == bindparam("held_size"),
+           _logs.c.root == bindparam("held_root"))
+    .values(size=bindparam("size"), root=bindparam("root"), checkpoint=bindparam("note"),
+            updated=bindparam("now"))
 )
 
 
@@ -108,21 +119,28 @@ class WitnessStore:
     def state(self, origin: str) -> LogState | None:
         """The row of a followed log, or None."""
         with self.engine.connect() as connection:
-            row = connection.execute(select(_logs).where(_logs.c.origin == origin)).first()
+            row = connection.execute(_READ, {"at": origin}).first()
         if row is None:
             return None
         return LogState(row.origin, Held(int(row.size), bytes(row.root)), row.checkpoint,
                         row.updated)
 
+    def cosigned_count(self, origins: Iterable[str]) -> int:
+        """How many of these logs the witness has cosigned a checkpoint of (a log dropped
+        from the configuration keeps its row, and is not counted)."""
+        wanted = set(origins)
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(_logs.c.origin).where(_logs.c.checkpoint.is_not(None))).all()
+        return sum(1 for row in rows if row.origin in wanted)
+
     def advance(self, origin: str, held: Held, new: Held, checkpoint: str, now: float) -> bool:
         """Move the log from `held` to `new` if it still holds `held`; False if another
         request moved it first (nothing is then written)."""
         with self.engine.begin() as connection:
-            changed = connection.execute(
-                update(_logs)
-                .where(_logs.c.origin == origin, _logs.c.size == held.size,
-                       _logs.c.root == held.root)
-                .values(size=new.size, root=new.root, checkpoint=checkpoint, updated=now))
+            changed = connection.execute(_SWAP, {
+                "at": origin, "held_size": held.size, "held_root": held.root,
+                "size": new.size, "root": new.root, "note": checkpoint, "now": now})
         return changed.rowcount == 1
 
     def close(self) -> None:
