@@ -6,7 +6,7 @@ and shows fan A the copy holding A's contribution, fan B the copy holding B's in
 services send their checkpoints to the same witnesses: the witnesses cosign A's view first and
 refuse B's, which is not consistent with it. B's saved checkpoint then carries no cosignature,
 so B's verifier, asked for a quorum of one, refuses it (exit 2); A's passes. Given both
-receipts, the verifier names the split.
+receipts, the verifiers name the split (the command line, the bare Python and Node).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from fairfight.witness.service import create_app as witness_app
 from fairfight.witness.store import WitnessStore
 from tests.conquest.helpers import SEED
 from tests.conquest.service_replay import SERVICE_MAP, save_json
+from tests.system import node_path
 from tests.web.conquest_support import copy_season
 
 API = "/api/seasons/1"
@@ -153,6 +154,12 @@ def test_given_both_receipts_the_verifiers_name_the_split(split: dict[str, Path 
         cwd=split["archive"], capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"},
         check=False)
     assert bare.returncode == 1 and bare.stderr.startswith("MISMATCH split view: "), bare.stderr
+    node = subprocess.run(
+        [node_path(), "engine.js", "verify", ".", "--receipt", str(split["receipt_a"]),
+         "--receipt", str(split["receipt_b"])],
+        cwd=split["archive"], capture_output=True, text=True, check=False, timeout=600)
+    assert node.returncode == 1, node.stderr
+    assert node.stderr.strip() == bare.stderr.strip(), (node.stderr, bare.stderr)
     witnesses = [item for vkey in str(split["vkeys"]).split() for item in ("--witness", vkey)]
     bare = subprocess.run(
         [sys.executable, "-S", "verifier.py", "verify", ".", *witnesses, "--quorum", "1",

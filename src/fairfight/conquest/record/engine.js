@@ -1803,6 +1803,49 @@
 
   /* The season log against the record and what fans saved ({ name, value } each); throws
    * Mismatch at the first failure; resolves to [notes, unchecked notes]. */
+  /* Two saved views signed by the season key that cannot be one log: the same size with two
+   * roots, or one a prefix of the final log and the other not (quorum_check.find_split says the
+   * same); null otherwise. */
+  async function findSplit(checked, receipts, heads) {
+    const saved = [
+      ...heads.map(({ name, value }) => [`head ${name}`, value]),
+      ...receipts.map(({ name, value }) => [`receipt ${name}`, isObject(value) ? value.head : null]),
+    ];
+    const views = [];
+    for (const [place, head] of saved) {
+      try {
+        await checked.checkSigned(place, head);
+      } catch (error) {
+        if (error instanceof Mismatch) continue;
+        throw error;
+      }
+      let prefix = true;
+      try {
+        await checked.checkPrefix(place, head);
+      } catch (error) {
+        if (!(error instanceof Mismatch)) throw error;
+        prefix = false;
+      }
+      views.push({ place, size: head.size, root: head.root, prefix });
+    }
+    for (let i = 0; i < views.length; i += 1) {
+      for (const other of views.slice(i + 1)) {
+        if (views[i].size === other.size && views[i].root !== other.root) {
+          return `${views[i].place} and ${other.place} are both signed by the season key for ` +
+            `${views[i].size} leaves, with different roots: the season was shown as two logs`;
+        }
+      }
+    }
+    const inside = views.find((view) => view.prefix);
+    const apart = views.find((view) => !view.prefix);
+    if (inside && apart) {
+      return `${apart.place} (${apart.size} leaves) and ${inside.place} (${inside.size} ` +
+        "leaves) are both signed by the season key but are not one log: the season was shown " +
+        "as two logs";
+    }
+    return null;
+  }
+
   async function checkLog(record, receipts = [], heads = []) {
     const header = record.header;
     const log = record.log === undefined ? null : record.log;
@@ -1840,11 +1883,17 @@
     await checked.checkSigned("log.json head", final);
     if (final.size !== BigInt(size)) throw differs("log.json head", "size", BigInt(size), final.size);
     await checked.checkPrefix("log.json head", final);
-    for (const { name, value } of heads) {
-      await checked.checkSigned(`head ${name}`, value);
-      await checked.checkPrefix(`head ${name}`, value);
+    try {
+      for (const { name, value } of heads) {
+        await checked.checkSigned(`head ${name}`, value);
+        await checked.checkPrefix(`head ${name}`, value);
+      }
+      for (const { name, value } of receipts) await checked.checkReceipt(`receipt ${name}`, value);
+    } catch (error) {
+      const split = error instanceof Mismatch ? await findSplit(checked, receipts, heads) : null;
+      if (split) throw new Mismatch("split view", split);
+      throw error;
     }
-    for (const { name, value } of receipts) await checked.checkReceipt(`receipt ${name}`, value);
     notes.push(
       `season log: ${size} leaves, exactly the header, ledger, beacon, history and reveal in ` +
         "an allowed order; the final head is signed under header.log_key and covers them all",
