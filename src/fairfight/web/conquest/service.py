@@ -15,7 +15,11 @@ from fastapi import Depends, FastAPI, Request
 
 from fairfight.web.conquest.airing import AiringLoop, install_airing
 from fairfight.web.conquest.catalog import SeasonCatalog
-from fairfight.web.conquest.checkpoints import CheckpointNotes, configured_host
+from fairfight.web.conquest.checkpoints import (
+    UNCONFIGURED_HOST,
+    CheckpointNotes,
+    configured_host,
+)
 from fairfight.web.conquest.contributions import InFlight
 from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.forecasts import ForecastCache
@@ -55,9 +59,9 @@ class ConquestService:
         """Public pages rendered once per season version (`page_cache`)."""
         self.checkpoints = CheckpointNotes(self.catalog)
         """Each head of each season as a signed checkpoint note (`checkpoints`)."""
-        self.witnessing = WitnessSender(
-            self.catalog, self.checkpoints, list(settings.witnesses),
-            configured_host(settings.public_url), queue_size=settings.witness_queue)
+        host = configured_host(settings.public_url) if settings.witnesses else UNCONFIGURED_HOST
+        self.witnessing = WitnessSender(self.catalog, self.checkpoints, list(settings.witnesses),
+                                        host, queue_size=settings.witness_queue)
         """Sends new checkpoints to the configured witnesses (`witnessing`)."""
         self.live.head_listeners.append(self.witnessing.submit)
 
