@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fairfight.web import WebSettings, create_app
 from tests.system import playwright_api
@@ -37,6 +38,10 @@ def browser() -> Iterator[Any]:
 def test_receipts_are_checked_against_the_log_the_witnesses_saw(browser: Any,
                                                                tmp_path: Path) -> None:
     fakes = {name: FakeWitness(name) for name in ("alpha", "beta")}
+    for number in range(1, 256):  # alpha's vkey holds a '+' in its base64 (the separator)
+        fakes["alpha"].key = Ed25519PrivateKey.from_private_bytes(bytes([number]) * 32)
+        if "+" in fakes["alpha"].setting().vkey.split("+", 2)[2]:
+            break
     app = create_app(WebSettings(database_url=f"sqlite:///{_season(tmp_path)}",
                                  forecast_seasons=0,
                                  witnesses=[fake.setting() for fake in fakes.values()]))

@@ -77,7 +77,11 @@
 
   /* The witness's public key from its vkey, when its key id is the one its name and key give. */
   async function witnessKey(vkey) {
-    const [name, id, encoded] = vkey.split("+");
+    const first = vkey.indexOf("+");
+    const second = vkey.indexOf("+", first + 1);
+    if (first < 0 || second < 0) return null;
+    const [name, id, encoded] = [vkey.slice(0, first), vkey.slice(first + 1, second),
+      vkey.slice(second + 1)];
     const typed = fromBase64(encoded);
     if (typed.length !== 33 || typed[0] !== 4) return null;
     const material = new Uint8Array([...utf8(`${name}\n`), 4, ...typed.slice(1)]);
