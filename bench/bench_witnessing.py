@@ -31,7 +31,7 @@ from fairfight.witness.config import generate_key
 
 TARGET = 0.9
 """Witnessing on: at least this share of the contribution rate with it off."""
-ROUNDS = 2
+ROUNDS = 3
 WITNESS = "bench.witness/w1"
 
 
