@@ -55,11 +55,12 @@ def _check_recorded(request: Request, answer: Answer) -> None:
 
 
 def _run(address: str, season_id: int, workers: int,
-         codes: list[str]) -> tuple[float, float, float, float]:
+         codes: list[str], **settings: str) -> tuple[float, float, float, float]:
     """(contributions a second, p50 ms, p99 ms, server CPU ms per contribution) of one
     served run, after WARM contributions that open the pools and caches."""
     plan = _plan(season_id, codes)
-    with served(address, workers, rate_limits_enabled="false", forecast_seasons="0") as (
+    with served(address, workers, rate_limits_enabled="false", forecast_seasons="0",
+                **settings) as (
             base, pid):
         run_load(base, plan[:WARM], CLIENTS, _check_recorded)  # pools and caches open
         cpu = _tree_cpu_seconds(pid)

@@ -175,13 +175,17 @@ def _page_forms() -> dict[str, list[str]]:
         "MANIFEST": [f"and `{e.MANIFEST}`, the SHA-256"],
         "BEFORE_LUCK_ENGINE_FILES": [
             "carries " + " ".join(f"`{name}`," for name in e.BEFORE_LUCK_ENGINE_FILES)[:-1]
+            + " instead, and"
+        ],
+        "BEFORE_WITNESS_ENGINE_FILES": [
+            "carries " + " ".join(f"`{name}`," for name in e.BEFORE_WITNESS_ENGINE_FILES)[:-1]
             + " instead: all"
         ],
         "LUCK_ENGINE_FILE": [f"header names `{e.LUCK_ENGINE_FILE}`, which recomputes"],
         "LUCK_FORMAT": [f"the luck (`{e.LUCK_FORMAT}`)"],
         "PREVIOUS_ENGINE_FILES": [
             "carries " + " ".join(f"`{name}`," for name in e.PREVIOUS_ENGINE_FILES)[:-1]
-            + " instead, and one"
+            + " instead, one"
         ],
         "MORALE_CAP_BP": [f"never exceeds {_percent(Fraction(e.MORALE_CAP_BP, e.BASIS_POINTS))}"],
         "MORALE_DECAY": [f"decays {_times(e.MORALE_DECAY)}"],

@@ -111,3 +111,26 @@ def test_the_request_host_never_names_the_origin(client: TestClient) -> None:
     for host in ("evil.example", "127.0.0.1:9"):
         assert client.get(f"{API}/checkpoint", headers={"host": host}).text == usual
     assert usual.startswith("localhost/conquest/")
+
+
+def test_every_head_is_served_as_its_own_checkpoint(client: TestClient,
+                                                    season_file: Path) -> None:
+    _contribute(client, season_file)
+    _contribute(client, season_file, amount=20)
+    origin = f"localhost/conquest/{_commitment(season_file)}"
+    key = bytes.fromhex(season.summary(season_file).header[tables.LOG_KEY])
+    hashes = _stored_hashes(season_file)
+    sizes = [head["size"] for head in client.get(f"{API}/heads").json()["heads"]]
+    assert len(sizes) >= 3 and sizes[-1] == len(hashes)
+    for size in sizes:  # each head's checkpoint is the tree of its first `size` leaves
+        answer = client.get(f"{API}/checkpoint", params={"size": size})
+        assert answer.status_code == 200, answer.text
+        _check_by_hand(answer.text, origin, key, hashes[:size])
+        assert client.get(f"{API}/checkpoint", params={"size": size}).text == answer.text
+    assert client.get(f"{API}/checkpoint", params={"size": sizes[-1]}).text == client.get(
+        f"{API}/checkpoint").text
+    for missing in (0, len(hashes) + 1):
+        refused = client.get(f"{API}/checkpoint", params={"size": missing})
+        assert refused.status_code == 404
+        assert f"covers exactly {missing} leaves" in refused.text, refused.text
+    assert client.get(f"{API}/checkpoint", params={"size": "x"}).status_code == 422

@@ -93,6 +93,9 @@ def test_the_confirmation_says_amount_faction_and_battle(client: TestClient,
     assert " ".join(said.split()) == (f"Recorded: $10 for {name} ({code}), counted in battle "
                                       f"{due} (ledger entry {seq}). Thank you.")
     assert 'id="receipt-link"' in posted.text
+    head_size = client.get(f"/api/seasons/1/receipts/{seq}").json()["head"]["size"]
+    assert (f'id="receipt-checkpoint-link" href="/api/seasons/1/checkpoint?size={head_size}"'
+            in posted.text)
     listed = re.search(r'id="faction-contributions".*?</section>', posted.text, re.S).group(0)
     assert f'<tr data-seq="{seq}"><td class="num">{seq}</td><td class="num">$10</td>' \
            f'<td class="num">{due}</td></tr>' in listed

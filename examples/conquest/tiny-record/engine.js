@@ -7,8 +7,10 @@
  * and from node:crypto in Node.
  *
  *   node engine.js verify FOLDER_OR_ZIP [--receipt FILE]... [--head FILE]...
+ *       [--checkpoint FILE]... [--witness VKEY]... [--quorum K]
  *       exit 0 when the season replays exactly and its season log holds every saved receipt
- *       and head, 1 naming the first difference (or the saved file), 2 on bad usage.
+ *       and head, 1 naming the first difference (or the saved file), 2 on bad usage or a
+ *       checkpoint without the quorum.
  *
  * In a page or a Web Worker, load seasonlog.js and this file and call
  *   FairfightConquest.verifyArchive(zipBytes, { receipts, heads, onProgress(done, total) {} })
@@ -70,6 +72,7 @@
   };
   const ENGINE_FILES = [
     "beacons.py",
+    "cosignature.py",
     "draws.py",
     "ed25519.py",
     "engine.js",
@@ -78,14 +81,20 @@
     "exact.py",
     "log_check.py",
     "merkle.py",
+    "quorum_check.py",
     "records.py",
     "season_luck.py",
     "seasonlog.js",
+    "signed_note.py",
     "tables.py",
     "verifier.py",
   ];
+  /* The verifier files of archives written before witness quorums; still accepted. */
+  const BEFORE_WITNESS_ENGINE_FILES = ENGINE_FILES.filter(
+    (name) => !["cosignature.py", "quorum_check.py", "signed_note.py"].includes(name));
   /* The verifier files of archives written before luck.json; still accepted (no luck.json). */
-  const BEFORE_LUCK_ENGINE_FILES = ENGINE_FILES.filter((name) => name !== "season_luck.py");
+  const BEFORE_LUCK_ENGINE_FILES = BEFORE_WITNESS_ENGINE_FILES.filter(
+    (name) => name !== "season_luck.py");
   /* The verifier files of archives written before the season log; still accepted. */
   const PREVIOUS_ENGINE_FILES = [
     "beacons.py",
@@ -162,6 +171,15 @@
   // ------------------------------------------------------------------ failures
 
   class Mismatch extends Error {
+    constructor(place, detail) {
+      super(`${place}: ${detail}`);
+      this.place = place;
+      this.detail = detail;
+    }
+  }
+
+  /* A checkpoint without its quorum, or a bad --witness or --quorum (exit 2, like bad input). */
+  class Refusal extends Error {
     constructor(place, detail) {
       super(`${place}: ${detail}`);
       this.place = place;
@@ -1084,7 +1102,8 @@
    * else today's. */
   function engineFilesNamed(files) {
     const keys = isObject(files) ? Object.keys(files).sort(byCodePoint).join("\n") : "";
-    for (const older of [LEGACY_ENGINE_FILES, PREVIOUS_ENGINE_FILES, BEFORE_LUCK_ENGINE_FILES]) {
+    for (const older of [LEGACY_ENGINE_FILES, PREVIOUS_ENGINE_FILES, BEFORE_LUCK_ENGINE_FILES,
+      BEFORE_WITNESS_ENGINE_FILES]) {
       if (keys === [...older].sort(byCodePoint).join("\n")) return older;
     }
     return ENGINE_FILES;
@@ -1808,7 +1827,50 @@
 
   /* The season log against the record and what fans saved ({ name, value } each); throws
    * Mismatch at the first failure; resolves to [notes, unchecked notes]. */
-  async function checkLog(record, receipts = [], heads = []) {
+  /* Two saved views signed by the season key that cannot be one log: the same size with two
+   * roots, or one a prefix of the final log and the other not (quorum_check.find_split says the
+   * same); null otherwise. */
+  async function findSplit(checked, receipts, heads) {
+    const saved = [
+      ...heads.map(({ name, value }) => [`head ${name}`, value]),
+      ...receipts.map(({ name, value }) => [`receipt ${name}`, isObject(value) ? value.head : null]),
+    ];
+    const views = [];
+    for (const [place, head] of saved) {
+      try {
+        await checked.checkSigned(place, head);
+      } catch (error) {
+        if (error instanceof Mismatch) continue;
+        throw error;
+      }
+      let prefix = true;
+      try {
+        await checked.checkPrefix(place, head);
+      } catch (error) {
+        if (!(error instanceof Mismatch)) throw error;
+        prefix = false;
+      }
+      views.push({ place, size: head.size, root: head.root, prefix });
+    }
+    for (let i = 0; i < views.length; i += 1) {
+      for (const other of views.slice(i + 1)) {
+        if (views[i].size === other.size && views[i].root !== other.root) {
+          return `${views[i].place} and ${other.place} are both signed by the season key for ` +
+            `${views[i].size} leaves, with different roots: the season was shown as two logs`;
+        }
+      }
+    }
+    const inside = views.find((view) => view.prefix);
+    const apart = views.find((view) => !view.prefix);
+    if (inside && apart) {
+      return `${apart.place} (${apart.size} leaves) and ${inside.place} (${inside.size} ` +
+        "leaves) are both signed by the season key but are not one log: the season was shown " +
+        "as two logs";
+    }
+    return null;
+  }
+
+  async function checkLog(record, receipts = [], heads = [], given = null) {
     const header = record.header;
     const log = record.log === undefined ? null : record.log;
     const notes = record.refunds != null ? checkRefunds(record.refunds) : [];
@@ -1845,11 +1907,17 @@
     await checked.checkSigned("log.json head", final);
     if (final.size !== BigInt(size)) throw differs("log.json head", "size", BigInt(size), final.size);
     await checked.checkPrefix("log.json head", final);
-    for (const { name, value } of heads) {
-      await checked.checkSigned(`head ${name}`, value);
-      await checked.checkPrefix(`head ${name}`, value);
+    try {
+      for (const { name, value } of heads) {
+        await checked.checkSigned(`head ${name}`, value);
+        await checked.checkPrefix(`head ${name}`, value);
+      }
+      for (const { name, value } of receipts) await checked.checkReceipt(`receipt ${name}`, value);
+    } catch (error) {
+      const split = error instanceof Mismatch ? await findSplit(checked, receipts, heads) : null;
+      if (split) throw new Mismatch("split view", split);
+      throw error;
     }
-    for (const { name, value } of receipts) await checked.checkReceipt(`receipt ${name}`, value);
     notes.push(
       `season log: ${size} leaves, exactly the header, ledger, beacon, history and reveal in ` +
         "an allowed order; the final head is signed under header.log_key and covers them all",
@@ -1874,11 +1942,137 @@
           "final log",
       );
     }
+    if (given) notes.push(...(await checkCheckpoints(record, checked, given, receipts)));
     if (!checked.cannot) return [notes, []];
     const note =
       `the signatures of the heads: cannot check here (${checked.cannot}); every other check ` +
       "passed: check the signatures with python3 -S verifier.py or node engine.js";
     return [[...notes, note], [note]];
+  }
+
+  // ------------------------------------------------------------------ checkpoints and quorums
+  /* quorum_check.py's checks: a saved checkpoint is signed by the season key under an origin
+   * naming this season, carries cosignatures (cosignature/v1) by at least `quorum` of the given
+   * witnesses (else a Refusal, exit 2), and its root is the final log's of its size. */
+
+  function fromBase64(text) {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return new Uint8Array(0);
+    const raw = inNode ? Buffer.from(text, "base64") : Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+    return new Uint8Array(raw);
+  }
+
+  async function keyId(name, type, key) {
+    const digest = await sha256(new Uint8Array([...utf8.encode(`${name}\n`), type, ...key]));
+    return digest.slice(0, 4);
+  }
+
+  async function witnessKeys(vkeys, quorum) {
+    const keys = [];
+    for (const vkey of vkeys) {
+      const first = vkey.indexOf("+");
+      const second = first < 0 ? -1 : vkey.indexOf("+", first + 1);
+      const [name, id, encoded] = second < 0 ? ["", "", ""] :
+        [vkey.slice(0, first), vkey.slice(first + 1, second), vkey.slice(second + 1)];
+      const typed = fromBase64(encoded);
+      const key = typed.slice(1);
+      if (!name || typed.length !== 33 || typed[0] !== 4 ||
+          seasonLog().hexOf(await keyId(name, 4, key)) !== id) {
+        throw new Refusal("--witness", `${JSON.stringify(vkey.slice(0, 40))}: not a ` +
+          "cosignature/v1 witness key whose key id matches its name and key");
+      }
+      keys.push({ name, id, key });
+    }
+    if (new Set(keys.map((k) => k.name)).size !== keys.length) {
+      throw new Refusal("--witness", "each witness may be given once");
+    }
+    if (quorum > keys.length) {
+      throw new Refusal("--quorum",
+        `${quorum} needs at least ${quorum} --witness keys, ${keys.length} given`);
+    }
+    return keys;
+  }
+
+  /* [body, [[name, blob]...]] of a note (its text with the final newline, its signatures). */
+  function noteParts(note) {
+    const cut = note.indexOf("\n\n");
+    if (cut < 0) return [note, []];
+    const lines = note.slice(cut + 2).split("\n").filter((line) => line !== "");
+    return [note.slice(0, cut + 1), lines.map((line) => {
+      const [dash, name, encoded] = line.split(" ");
+      return dash === "\u2014" && name && encoded ? [name, fromBase64(encoded)] : ["", null];
+    })];
+  }
+
+  async function cosignedBy(body, signatures, keys) {
+    const found = new Set();
+    for (const [name, blob] of signatures) {
+      const key = keys.find((k) => k.name === name);
+      if (!key || !blob || blob.length !== 76 || seasonLog().hexOf(blob.slice(0, 4)) !== key.id) {
+        continue;
+      }
+      let time = 0n;
+      for (const byte of blob.slice(4, 12)) time = time * 256n + BigInt(byte);
+      const message = utf8.encode(`cosignature/v1\ntime ${time}\n${body}`);
+      if (await seasonLog().verifyEd25519(key.key, message, blob.slice(12))) found.add(name);
+    }
+    return [...found].sort(byCodePoint);
+  }
+
+  async function openCheckpoint(place, note, record) {
+    const origin = note.split("\n", 1)[0];
+    if (!origin.endsWith(`/conquest/${record.commitment}`)) {
+      throw new Mismatch(place, "its origin does not name this season's commitment");
+    }
+    const [body, signatures] = noteParts(note);
+    const key = seasonLog().bytesFromHex(record.header[LOG_KEY]);
+    const id = seasonLog().hexOf(await keyId(origin, 1, key));
+    let signed = false;
+    for (const [name, blob] of signatures) {
+      if (name === origin && blob && blob.length === 68 && seasonLog().hexOf(blob.slice(0, 4)) === id) {
+        signed = signed || (await seasonLog().verifyEd25519(key, utf8.encode(body), blob.slice(4)));
+      }
+    }
+    const lines = body.split("\n");
+    if (!signed || lines.length !== 4 || !/^(0|[1-9][0-9]*)$/.test(lines[1])) {
+      throw new Mismatch(place, "not a checkpoint signed by the season key");
+    }
+    return { body, signatures, size: BigInt(lines[1]), root: seasonLog().hexOf(fromBase64(lines[2])) };
+  }
+
+  async function checkCheckpoints(record, checked, given, receipts) {
+    const keys = await witnessKeys(given.witnesses, given.quorum);
+    if (given.quorum && !given.checkpoints.length) {
+      throw new Refusal("--quorum", "needs at least one --checkpoint to hold to it");
+    }
+    const notes = [];
+    let covered = 0n;
+    for (const { name, text } of given.checkpoints) {
+      const place = `checkpoint ${name}`;
+      const seen = await openCheckpoint(place, text, record);
+      const found = await cosignedBy(seen.body, seen.signatures, keys);
+      if (found.length < given.quorum) {
+        const shown = found.length ? ` (${found.join(", ")})` : "";
+        throw new Refusal(place, `cosigned by ${found.length} of the ${keys.length} witnesses ` +
+          `given${shown}; --quorum ${given.quorum} needs ${given.quorum}`);
+      }
+      if (seen.size > BigInt(checked.hashes.length) ||
+          (await checked.root(Number(seen.size))) !== seen.root) {
+        throw new Mismatch(place, `the log of ${seen.size} leaves it signs is not the first ` +
+          "leaves of the final log: the archive is not the log this checkpoint showed");
+      }
+      if (seen.size > covered) covered = seen.size;
+      const by = found.length ? `cosigned by ${found.length} of ${keys.length} witnesses: ` +
+        found.join(", ") : "no witness cosignature checked";
+      notes.push(`checkpoint ${name}: ${seen.size} leaves, signed by the season key, ${by}; a ` +
+        "prefix of the final log");
+    }
+    for (const { name, value } of given.quorum ? receipts : []) {
+      if (BigInt(value.leaf_index) >= covered) {
+        throw new Refusal(`receipt ${name}`, `its leaf ${value.leaf_index} is in no checkpoint ` +
+          `given with ${given.quorum} cosignatures; save a newer one`);
+      }
+    }
+    return notes;
   }
 
   /* A saved receipt or head, read as one JSON value like a record file. */
@@ -2182,6 +2376,10 @@
   }
 
   function failure(error) {
+    if (error instanceof Refusal) {
+      return { ok: false, refused: true, place: error.place, detail: error.detail,
+        message: error.message };
+    }
     if (!(error instanceof Mismatch)) {
       const detail = `malformed (${error.name}: ${error.message})`;
       return { ok: false, place: "record", detail, message: `record: ${detail}` };
@@ -2193,7 +2391,8 @@
     try {
       const record = await recordFromFiles(files);
       const { notes, battles, unchecked } = await verifyRecord(record, onProgress);
-      const [logNotes, logUnchecked] = await checkLog(record, saved.receipts, saved.heads);
+      const [logNotes, logUnchecked] =
+        await checkLog(record, saved.receipts, saved.heads, saved.quorum || null);
       return {
         ok: true,
         notes: [...notes, ...logNotes],
@@ -2280,24 +2479,35 @@
           return { name: basename(file), bytes: new Uint8Array(fs.readFileSync(file)) };
         });
       const saved = savedOf({ receipts: read(options.receipts), heads: read(options.heads) });
+      if (options.quorum) {
+        await witnessKeys(options.quorum.witnesses, options.quorum.quorum); // before any replay
+        saved.quorum = { ...options.quorum, checkpoints: read(options.quorum.checkpoints).map(
+          ({ name, bytes }) => ({ name, text: new TextDecoder().decode(bytes) })) };
+      }
       return await settle(await readSource(path), options.onProgress, saved);
     } catch (error) {
-      if (!(error instanceof Mismatch)) throw error;
-      return { ok: false, place: error.place, detail: error.detail, message: error.message };
+      if (!(error instanceof Mismatch) && !(error instanceof Refusal)) throw error;
+      return failure(error);
     }
   }
 
   const USAGE =
-    "usage: node engine.js verify RECORD_FOLDER_OR_ZIP [--receipt FILE]... [--head FILE]...\n";
+    "usage: node engine.js verify RECORD_FOLDER_OR_ZIP [--receipt FILE]... [--head FILE]... " +
+    "[--checkpoint FILE]... [--witness VKEY]... [--quorum K]\n";
 
   async function main(args) {
     const receipts = [];
     const heads = [];
+    const quorum = { checkpoints: [], witnesses: [], quorum: 0 };
     const options = args.slice(2);
     let usable = args.length >= 2 && args[0] === "verify" && options.length % 2 === 0;
     for (let i = 0; usable && i < options.length; i += 2) {
-      if (options[i] === "--receipt") receipts.push(options[i + 1]);
-      else if (options[i] === "--head") heads.push(options[i + 1]);
+      const value = options[i + 1];
+      if (options[i] === "--receipt") receipts.push(value);
+      else if (options[i] === "--head") heads.push(value);
+      else if (options[i] === "--checkpoint") quorum.checkpoints.push(value);
+      else if (options[i] === "--witness") quorum.witnesses.push(value);
+      else if (options[i] === "--quorum" && /^[0-9]{1,3}$/.test(value)) quorum.quorum = Number(value);
       else usable = false;
     }
     if (!usable) {
@@ -2305,13 +2515,17 @@
       return 2;
     }
     const fs = require("node:fs");
-    for (const path of [args[1], ...receipts, ...heads]) {
+    for (const path of [args[1], ...receipts, ...heads, ...quorum.checkpoints]) {
       if (!fs.existsSync(path)) {
         process.stderr.write(`no such folder or file: ${path}\n`);
         return 2;
       }
     }
-    const result = await verifyPath(args[1], { receipts, heads });
+    const result = await verifyPath(args[1], { receipts, heads, quorum });
+    if (!result.ok && result.refused) {
+      process.stderr.write(`REFUSED ${result.message}\n`);
+      return 2;
+    }
     if (!result.ok) {
       process.stderr.write(`MISMATCH ${result.message}\n`);
       return 1;
@@ -2340,6 +2554,7 @@
     return plain({
       BASIS_POINTS,
       BEFORE_LUCK_ENGINE_FILES,
+      BEFORE_WITNESS_ENGINE_FILES,
       BORDER_KINDS,
       CATEGORIES,
       CATEGORY_TYPES,

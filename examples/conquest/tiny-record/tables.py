@@ -16,6 +16,7 @@ __all__ = [
     "BASIS_POINTS",
     "BEACON_LEAD_SECONDS",
     "BEFORE_LUCK_ENGINE_FILES",
+    "BEFORE_WITNESS_ENGINE_FILES",
     "BORDER_KINDS",
     "BattleEntry",
     "BattleKind",
@@ -246,6 +247,27 @@ RECORD_FILES = {
 """The files of a published season record, by role."""
 ENGINE_FILES = (
     "beacons.py",
+    "cosignature.py",
+    "draws.py",
+    "ed25519.py",
+    "engine.js",
+    "engine.py",
+    "errors.py",
+    "exact.py",
+    "log_check.py",
+    "merkle.py",
+    "quorum_check.py",
+    "records.py",
+    "season_luck.py",
+    "seasonlog.js",
+    "signed_note.py",
+    "tables.py",
+    "verifier.py",
+)
+"""The verifier files a season archive carries (the Python verifier and every file it imports,
+engine.js and the season log's JavaScript checks); the header names the SHA-256 of each."""
+BEFORE_WITNESS_ENGINE_FILES = (
+    "beacons.py",
     "draws.py",
     "ed25519.py",
     "engine.js",
@@ -260,8 +282,8 @@ ENGINE_FILES = (
     "tables.py",
     "verifier.py",
 )
-"""The verifier files a season archive carries (the Python verifier and every file it imports,
-engine.js and the season log's JavaScript checks); the header names the SHA-256 of each."""
+"""The verifier files of archives written before checkpoints and witness quorums (no
+`quorum_check.py`, `signed_note.py` or `cosignature.py`); still accepted."""
 BEFORE_LUCK_ENGINE_FILES = (
     "beacons.py",
     "draws.py",

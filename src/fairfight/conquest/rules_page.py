@@ -135,6 +135,7 @@ def _record_context() -> dict[str, Any]:
         "legacy_engine_files": t.LEGACY_ENGINE_FILES,
         "previous_engine_files": t.PREVIOUS_ENGINE_FILES,
         "before_luck_engine_files": t.BEFORE_LUCK_ENGINE_FILES,
+        "before_witness_engine_files": t.BEFORE_WITNESS_ENGINE_FILES,
         "luck_engine_file": t.LUCK_ENGINE_FILE,
         "luck_format": t.LUCK_FORMAT,
         "log_record_files": t.LOG_RECORD_FILES,

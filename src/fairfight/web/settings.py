@@ -8,6 +8,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from fairfight.web.ops.pools import PoolLimits
 from fairfight.web.ops.rate_limit import RateLimit
 from fairfight.web.webhook_addresses import IPNetwork, parse_ranges
+from fairfight.web.witness_settings import WitnessSetting, check_witnesses
 
 __all__ = ["DEFAULT_DATABASE_URL", "WebSettings", "sibling_database_url"]
 
@@ -90,7 +91,15 @@ class WebSettings(BaseSettings):
         500, ge=1, le=100_000, description="Live-update streams one process holds open at "
         "once; one more is answered 503 with Retry-After.",
     )
-
+    witnesses: list[WitnessSetting] = Field(
+        default_factory=list, description="Witnesses each new checkpoint of a season log is "
+        "sent to (in the background), as JSON: `[{\"name\": ..., \"vkey\": ..., \"url\": "
+        "...}]`; their cosignatures are stored and served with the checkpoint.",
+    )
+    witness_queue: int = Field(
+        16, ge=1, le=10_000, description="Checkpoints waiting per witness; when full, the "
+        "oldest waiting one is dropped (a newer checkpoint covers it).",
+    )
 
     # Operating the service (docs/operations.md): the request log, metrics, limits, pools.
     request_log: bool = Field(
@@ -155,6 +164,11 @@ class WebSettings(BaseSettings):
         if len(key) != 64 or any(c not in "0123456789abcdef" for c in key):
             raise ValueError("must be 64 hexadecimal digits (an Ed25519 public key)")
         return key
+
+    @field_validator("witnesses")
+    @classmethod
+    def _witnesses_distinct(cls, witnesses: list[WitnessSetting]) -> list[WitnessSetting]:
+        return check_witnesses(witnesses)
 
     @field_validator("ballot_webhook_allowed_ranges")
     @classmethod

@@ -81,16 +81,31 @@ def verify(
     head: list[Path] = typer.Option(
         [], "--head", help="A signed head of the season log you saved (repeatable)."
     ),
+    checkpoint: list[Path] = typer.Option(
+        [], "--checkpoint", help="A checkpoint note of the season log you saved, with its "
+        "witnesses' cosignatures (repeatable)."
+    ),
+    witness: list[str] = typer.Option(
+        [], "--witness", help="A witness you trust, as its verifier key NAME+ID+KEY "
+        "(repeatable)."
+    ),
+    quorum: int = typer.Option(
+        0, "--quorum", min=0, max=100, help="Refuse (exit 2) a checkpoint cosigned by fewer "
+        "of the --witness keys than this."
+    ),
     beacon: str | None = typer.Option(
         None, help="The timelock's unlock round signature (hex): opens the seed when the "
         "archive holds none."),
     as_json: bool = AsJson,
 ) -> None:
-    """Replay a published season and check its log against saved receipts and heads; exit 1
-    naming the first battle and field, or the receipt or head, that differ."""
+    """Replay a published season and check its log against saved receipts, heads and
+    checkpoints; exit 1 naming the first battle and field, or the saved file, that differ
+    (or the split, when two saved views are not one log), exit 2 for a checkpoint without
+    the quorum."""
     from fairfight.conquest.store import publication
 
-    notes = publication.verify_folder(folder, receipt, head, beacon)
+    notes = publication.verify_folder(folder, receipt, head, checkpoint, witness, quorum,
+                                      beacon)
     if as_json:
         emit_json({"verified": True, "notes": notes})
         return

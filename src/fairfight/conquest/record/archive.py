@@ -17,9 +17,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest.record import beacons, log_check, season_luck, verifier
+from fairfight.conquest.record import beacons, log_check, quorum_check, season_luck, verifier
 from fairfight.conquest.rules import engine, tables
-from fairfight.core import draws, ed25519, errors, exact, merkle, records
+from fairfight.core import (
+    cosignature,
+    draws,
+    ed25519,
+    errors,
+    exact,
+    merkle,
+    records,
+    signed_note,
+)
 from fairfight.core.records import canonical_json
 
 __all__ = [
@@ -41,6 +50,7 @@ GUIDE = tables.GUIDE
 MANIFEST = tables.MANIFEST
 _SHIPPED = (
     beacons,
+    cosignature,
     draws,
     ed25519,
     engine,
@@ -48,8 +58,10 @@ _SHIPPED = (
     exact,
     log_check,
     merkle,
+    quorum_check,
     records,
     season_luck,
+    signed_note,
     tables,
     verifier,
 )

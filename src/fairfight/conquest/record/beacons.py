@@ -35,6 +35,7 @@ __all__ = [
     "checked_published",
     "header_fields",
     "published_seconds",
+    "unlock_record",
     "utc_now",
     "utc_text",
 ]
@@ -178,3 +179,17 @@ def beacon_timing(header: Plain) -> tuple[bool, str]:
             "the round must come after the commitment is published",
         )
     return True, f"beacon timing: {said}, {gap} s after header.published {published}"
+
+
+def unlock_record(record: Plain, signature: str) -> Plain:
+    """The record with its seed opened from the header's timelock by the round's signature (a
+    seed unlocked, not revealed, has no reveal leaf); needs fairfight and py-arkworks-bls12381."""
+    import py_arkworks_bls12381  # noqa: F401  (ImportError: main says what to install)
+
+    from fairfight.core import timelock  # not a file of the archive: the installed package
+    if "timelock" not in record["header"]:
+        raise ReplayMismatch("header", "field timelock: missing; no seed is locked to a round")
+    seed = timelock.open_seed(record["header"]["timelock"], record["commitment"], signature)
+    if record.get("seed") not in (None, seed):
+        raise ReplayMismatch("seed", "the revealed seed is not the one the timelock holds")
+    return {**record, "seed": seed, "unlocked": record.get("seed") is None}

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 if __package__:
-    from fairfight.conquest.record import beacons, log_check, season_luck
+    from fairfight.conquest.record import beacons, log_check, quorum_check, season_luck
     from fairfight.conquest.rules import engine, tables
     from fairfight.core.draws import verify_reveal
     from fairfight.core.errors import InputError, VerificationError
@@ -39,6 +39,7 @@ else:  # a plain file in a season archive: the files lying beside it stand in fo
     import beacons  # type: ignore[import-not-found, no-redef, unused-ignore]
     import engine  # type: ignore[import-not-found, no-redef, unused-ignore]
     import log_check  # type: ignore[import-not-found, no-redef, unused-ignore]
+    import quorum_check  # type: ignore[import-not-found, no-redef, unused-ignore]
     import season_luck  # type: ignore[import-not-found, no-redef, unused-ignore]
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]
     from draws import verify_reveal  # type: ignore[import-not-found, no-redef, unused-ignore]
@@ -68,7 +69,6 @@ __all__ = [
     "load_record",
     "load_saved",
     "main",
-    "unlock_record",
     "verify_record",
 ]
 
@@ -134,10 +134,10 @@ def _check_present(place: str, value: Plain, fields: Iterable[str], path: str = 
 
 def engine_files_named(files: Any) -> tuple[str, ...]:
     """The verifier files a header must name: those of an older archive (three, the eight from
-    before the season log, or the thirteen from before `luck.json`) when it names exactly
-    those, else today's (`ENGINE_FILES`)."""
+    before the season log, the thirteen from before `luck.json`, the fourteen from before
+    witness quorums) when it names exactly those, else today's (`ENGINE_FILES`)."""
     for older in (tables.LEGACY_ENGINE_FILES, tables.PREVIOUS_ENGINE_FILES,
-                  tables.BEFORE_LUCK_ENGINE_FILES):
+                  tables.BEFORE_LUCK_ENGINE_FILES, tables.BEFORE_WITNESS_ENGINE_FILES):
         if isinstance(files, dict) and set(files) == set(older):
             return older
     return tables.ENGINE_FILES
@@ -256,14 +256,27 @@ def _replay_season(state: Plain, ledger: list[Plain]) -> tuple[Plain, list[Plain
     return state, entries
 
 
-def verify_record(record: Mapping[str, Any], receipts: Sequence[log_check.Saved] = (),
-                  heads: Sequence[log_check.Saved] = ()) -> list[str]:
+def verify_record(
+    record: Mapping[str, Any],
+    receipts: Sequence[log_check.Saved] = (),
+    heads: Sequence[log_check.Saved] = (),
+    quorum: quorum_check.Quorum | None = None,
+) -> list[str]:
     """Replay a published season and compare every field, then check its season log against
-    the receipts and heads fans saved (each as its file name and value); raise ReplayMismatch
-    at the first miss. Returns notes for the viewer (what was checked, and what could not be).
-    """
+    the receipts, heads and checkpoints fans saved (each as its file name and value); raise
+    ReplayMismatch at the first miss (naming a split view when two saved views are not one
+    log), InputError for a checkpoint without the quorum. Returns notes for the viewer."""
     try:
-        return [*_verify(record), *log_check.check_log(record, receipts, heads)]
+        notes = _verify(record)
+        try:
+            notes += log_check.check_log(record, receipts, heads)
+        except ReplayMismatch:
+            split = quorum_check.find_split(record, receipts, heads)
+            if split:
+                raise ReplayMismatch("split view", split) from None
+            raise
+        return notes + quorum_check.check_checkpoints(record, quorum or quorum_check.Quorum(),
+                                                      receipts)
     except (KeyError, TypeError, AttributeError, IndexError) as error:
         raise ReplayMismatch("record", f"malformed ({type(error).__name__}: {error})") from None
 
@@ -533,54 +546,35 @@ def load_saved(path: Path) -> log_check.Saved:
 
 
 _USAGE = ("usage: python3 verifier.py verify RECORD_FOLDER_OR_ZIP [--receipt FILE]... "
-          "[--head FILE]... [--beacon SIGNATURE]")
-
-
-def _options(options: list[str]) -> dict[str, list[str]] | None:
-    """The `--receipt FILE`, `--head FILE` and `--beacon HEX` pairs; None when malformed."""
-    found: dict[str, list[str]] = {"--receipt": [], "--head": [], "--beacon": []}
-    if len(options) % 2:
-        return None
-    for flag, value in zip(options[::2], options[1::2], strict=True):
-        if flag not in found:
-            return None
-        found[flag].append(value)
-    return found if len(found["--beacon"]) < 2 else None
-
-
-def unlock_record(record: Plain, signature: str) -> Plain:
-    """The record with its seed opened from the header's timelock by the round's signature (a
-    seed unlocked, not revealed, has no reveal leaf); needs fairfight and py-arkworks-bls12381."""
-    import py_arkworks_bls12381  # noqa: F401  (ImportError: main says what to install)
-
-    from fairfight.core import timelock  # not a file of the archive: the installed package
-    if "timelock" not in record["header"]:
-        raise ReplayMismatch("header", "field timelock: missing; no seed is locked to a round")
-    seed = timelock.open_seed(record["header"]["timelock"], record["commitment"], signature)
-    if record.get("seed") not in (None, seed):
-        raise ReplayMismatch("seed", "the revealed seed is not the one the timelock holds")
-    return {**record, "seed": seed, "unlocked": record.get("seed") is None}
+          "[--head FILE]... [--checkpoint FILE]... [--witness VKEY]... [--quorum K] "
+          "[--beacon SIGNATURE]")
 
 
 def main(arguments: list[str]) -> int:
-    """`python3 verifier.py verify DIR [--receipt FILE]... [--head FILE]... [--beacon HEX]`: 0
-    when the record replays exactly and its log holds every saved receipt and head, 1 naming
-    the first difference, 2 on bad usage or when unlocking needs what is not installed."""
-    saved = _options(arguments[2:])
-    if len(arguments) < 2 or arguments[0] != "verify" or saved is None:
+    """`python3 verifier.py verify DIR [options]` (see `_USAGE`): 0 when the record replays
+    exactly and its log holds every saved file, 1 naming the first difference, 2 on bad usage,
+    a checkpoint without the quorum, or an unlock that needs what is not installed."""
+    given = quorum_check.parse_options(arguments[2:])
+    if len(arguments) < 2 or arguments[0] != "verify" or given is None:
         print(_USAGE, file=sys.stderr)
         return 2
-    for path in (Path(arguments[1]), *map(Path, saved["--receipt"] + saved["--head"])):
+    for path in (Path(arguments[1]), *given.receipts, *given.heads, *given.checkpoints):
         if not path.exists():
             print(f"no such folder or file: {path}", file=sys.stderr)
             return 2
     try:
-        receipts = [load_saved(Path(path)) for path in saved["--receipt"]]
-        heads = [load_saved(Path(path)) for path in saved["--head"]]
+        quorum_check.witness_keys(given.witnesses, given.quorum)
+        receipts = [load_saved(path) for path in given.receipts]
+        heads = [load_saved(path) for path in given.heads]
+        checkpoints = [quorum_check.read_checkpoint(path) for path in given.checkpoints]
         record = load_record(Path(arguments[1]))
-        for signature in saved["--beacon"]:
-            record = unlock_record(record, signature)
-        notes = verify_record(record, receipts, heads)
+        for signature in given.beacons:
+            record = beacons.unlock_record(record, signature)
+        notes = verify_record(record, receipts, heads,
+                              quorum_check.Quorum(checkpoints, given.witnesses, given.quorum))
+    except quorum_check.Refusal as refusal:
+        print(f"REFUSED {refusal}", file=sys.stderr)
+        return 2
     except (ImportError, InputError) as problem:
         print(problem if isinstance(problem, InputError) else "unlocking the seed needs "
               "fairfight with py-arkworks-bls12381 (pip install 'fairfight[timelock]'; not "

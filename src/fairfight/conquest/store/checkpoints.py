@@ -1,4 +1,4 @@
-"""The season log's newest signed head as a C2SP checkpoint note [docs/season-log.md].
+"""Every signed head of the season log as a C2SP checkpoint note [docs/season-log.md].
 
 A checkpoint restates a head (its size and root) in the format transparency-log witnesses and
 clients share (`core.signed_note`), signed by the same season key under the key name of its
@@ -9,6 +9,8 @@ transaction holds the season key (`log.SIGNER_INFO_KEY`), so signing needs one.
 
 from __future__ import annotations
 
+from typing import Any
+
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from sqlalchemy.orm import Session
 
@@ -16,7 +18,7 @@ from fairfight.conquest.store import log
 from fairfight.core import signed_note
 from fairfight.core.errors import InputError
 
-__all__ = ["ORIGIN_PATH", "Signed", "origin", "sign_checkpoint", "verifier"]
+__all__ = ["ORIGIN_PATH", "Signed", "head_of_size", "origin", "sign_checkpoint", "verifier"]
 
 ORIGIN_PATH = "conquest"
 """The path between the host and the commitment in a season log's origin."""
@@ -36,10 +38,17 @@ def verifier(host: str, commitment: str, log_key_hex: str) -> signed_note.NoteVe
     return signed_note.verifier_key(origin(host, commitment), bytes.fromhex(log_key_hex))
 
 
-def sign_checkpoint(session: Session, host: str) -> Signed | None:
-    """The newest signed head as a signed checkpoint note, in a writing transaction; None for
-    a season without a log."""
-    head = log.latest_head(session)
+def head_of_size(session: Session, size: int) -> dict[str, Any] | None:
+    """The signed head that covers exactly `size` leaves, or None when no head has that size
+    (a batch of leaves appended together has one head, after its last leaf)."""
+    found = log.heads(session, after=size - 1, limit=1) if size >= 1 else []
+    return found[0] if found and found[0]["size"] == size else None
+
+
+def sign_checkpoint(session: Session, host: str, size: int | None = None) -> Signed | None:
+    """The signed head of `size` leaves (the newest when None) as a signed checkpoint note, in
+    a writing transaction; None for a season without a log or without a head of that size."""
+    head = log.latest_head(session) if size is None else head_of_size(session, size)
     key_hex = log.log_key(session)
     if head is None or key_hex is None:
         return None

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fairfight.conquest.record import archive, season_luck, verifier
+from fairfight.conquest.record import archive, beacons, quorum_check, season_luck, verifier
 from fairfight.conquest.record.beacons import BEACON_DEFAULTS
 from fairfight.conquest.rules import tables
 from fairfight.conquest.store import ledger, log
@@ -116,23 +116,28 @@ def export_record(path: SeasonAddress, target: Path) -> list[Path]:
 
 def verify_folder(
     source: Path, receipts: Sequence[Path] = (), heads: Sequence[Path] = (),
+    checkpoints: Sequence[Path] = (), witnesses: Sequence[str] = (), quorum: int = 0,
     beacon: str | None = None,
 ) -> list[str]:
-    """Replay a season archive (folder or .zip) and check its season log against the receipts
-    and heads fans saved; VerificationError names the first difference (a saved file by name).
-    With the unlock round's `beacon` signature, the seed is opened from the header's timelock
-    (the season verifies without the operator's reveal)."""
+    """Replay a season archive (folder or .zip) and check its season log against the receipts,
+    heads and checkpoints fans saved, the checkpoints held to the witness quorum given;
+    VerificationError names the first difference (a saved file by name), InputError a
+    checkpoint without the quorum. With the unlock round's `beacon` signature, the seed is
+    opened from the header's timelock (the season verifies without the operator's reveal)."""
     if not source.is_dir() and not source.is_file():
         raise InputError(str(source), "no such folder or archive")
-    for path in (*receipts, *heads):
-        check_input_file(path)  # a receipt or head: a regular file, named when it is not
+    quorum_check.witness_keys(witnesses, quorum)  # refused before any replay
+    for path in (*receipts, *heads, *checkpoints):
+        check_input_file(path)  # a saved file: a regular file, named when it is not
     saved_receipts = [verifier.load_saved(path) for path in receipts]
     saved_heads = [verifier.load_saved(path) for path in heads]
+    saved_notes = [quorum_check.read_checkpoint(path) for path in checkpoints]
     record = verifier.load_record(source)  # a ReplayMismatch is a VerificationError
     if beacon is not None:
         timelock.pairing_library()  # one line saying what to install, before the import
-        record = verifier.unlock_record(record, beacon)
-    notes = verifier.verify_record(record, saved_receipts, saved_heads)
+        record = beacons.unlock_record(record, beacon)
+    notes = verifier.verify_record(record, saved_receipts, saved_heads, quorum_check.Quorum(
+        saved_notes, witnesses, quorum))
     if record["beacon"] is not None:
         notes.append(beacon_signature_note(record["header"]["beacon"], record["beacon"]))
     return notes

@@ -9,7 +9,8 @@ Two metadata: `SEASON_TABLES` (what every season file must hold; an open refuses
 without them) and `KEY_TABLES` (tables added later, each created on first need so files made
 before it existed still open, `ensure_key_table`: the claimed idempotency keys, the refunds
 owed for paid contributions the rules refused, the operator's console sessions, the
-season log's leaves and signed heads, and the announced events the live pages stream).
+season log's leaves, signed heads and witnesses' cosignatures, and the announced events the
+live pages stream).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ __all__ = [
     "HistoryRow",
     "KEY_TABLES",
     "LedgerRow",
+    "LogCosignatureRow",
     "LogHeadRow",
     "LogLeafRow",
     "OLD_KEY_TABLE",
@@ -230,6 +232,19 @@ class LogHeadRow(_KeysBase):
         """The signed head as published: season (the commitment), size, root, time, signature."""
         return {"season": season, "size": self.size, "root": self.root, "time": self.time,
                 "signature": self.signature}
+
+
+class LogCosignatureRow(_KeysBase):
+    """A witness's cosignature (C2SP cosignature/v1) of the checkpoint of one head under one
+    origin: the note signature line, checked under the witness's configured key when stored."""
+
+    __tablename__ = "log_cosignature"
+    season_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    origin: Mapped[str] = mapped_column(String(300), primary_key=True)
+    size: Mapped[int] = mapped_column(Integer, primary_key=True)
+    witness: Mapped[str] = mapped_column(String(100), primary_key=True)
+    timestamp: Mapped[int] = mapped_column(BigInteger)
+    line: Mapped[str] = mapped_column(Text)
 
 
 OLD_KEY_TABLE = "web_request_keys"

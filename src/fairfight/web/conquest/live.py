@@ -147,6 +147,9 @@ class Broadcaster:
         self.listeners: list[Callable[[int], None]] = []
         """Called with the season id whenever a battle or a ledger change is announced
         (on the event loop: they must return at once, e.g. by queueing work)."""
+        self.head_listeners: list[Callable[[int], None]] = []
+        """Called with the season id whenever a signed head is announced (on the event loop,
+        once per season and read however many heads it brought: they must return at once)."""
         self.delivered = 0
         """Events read from the table and fanned out so far (for tests and metrics)."""
 
@@ -275,6 +278,9 @@ class Broadcaster:
         for season_id in moved:
             for listener in self.listeners:
                 listener(season_id)
+        for season_id in sorted({season for season, _, kind, _ in news if kind is EventKind.HEAD}):
+            for head_listener in self.head_listeners:
+                head_listener(season_id)
         for item in news:
             for client in list(self._clients.get(item[0], ())):
                 if client.dropped:

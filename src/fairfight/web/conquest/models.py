@@ -362,6 +362,9 @@ class ContributionConfirmation(BaseModel):
     receipt_url: str | None = Field(None, description="where the contribution's receipt is "
                                     "downloaded (none for a season made before the log)")
     receipt_text: str | None = Field(None, description="the receipt in words")
+    checkpoint_url: str | None = Field(None, description="the checkpoint of the receipt's head "
+                                       "(C2SP note), with the witnesses' cosignatures once "
+                                       "they have cosigned it: save it beside the receipt")
 
 
 class LedgerPage(BaseModel):

@@ -15,7 +15,9 @@ page shows:
   read per request like the version, so a schedule change is a new key;
 - which forecast and kept odds the page shows (`ForecastCache.page_mark`): they are made on a
   worker thread and land between versions;
-- the public address the share tags print, and whether payments go through the provider.
+- the public address the share tags print, and whether payments go through the provider;
+- how many witness cosignatures this process has stored for the season
+  (`WitnessSender.page_mark`): they arrive in the background, between versions.
 
 Nothing personal is kept: only a 200 without `Set-Cookie` is stored; pages with a visitor's
 own part (a receipt after a contribution, an error in a form, a pool-effect answer, the
@@ -106,7 +108,8 @@ def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashab
     shown = None if countdown is None else tuple(
         sorted(countdown.model_dump(exclude={"seconds"}).items()))
     return (version, shown, conquest.forecasts.page_mark(season_id, kept),
-            public_base(request), conquest.payments_only)
+            public_base(request), conquest.payments_only,
+            conquest.witnessing.page_mark(season_id))
 
 
 def _stored_mark(conquest: Any, season_id: int, own: bool) -> tuple[Any, Any, Any]:

@@ -7,13 +7,19 @@ the operator's sessions and sign-in brake.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Request
 
 from fairfight.web.conquest.airing import AiringLoop, install_airing
 from fairfight.web.conquest.catalog import SeasonCatalog
-from fairfight.web.conquest.checkpoints import CheckpointNotes
+from fairfight.web.conquest.checkpoints import (
+    UNCONFIGURED_HOST,
+    CheckpointNotes,
+    configured_host,
+)
 from fairfight.web.conquest.contributions import InFlight
 from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.forecasts import ForecastCache
@@ -21,6 +27,7 @@ from fairfight.web.conquest.live import Broadcaster
 from fairfight.web.conquest.page_cache import PageCache
 from fairfight.web.conquest.refusals import install_refusals
 from fairfight.web.conquest.sign_in import OperatorSessions, SignInBrake
+from fairfight.web.conquest.witnessing import WitnessSender
 from fairfight.web.conquest.writer import ContributionWriter
 from fairfight.web.lifecycle import on_shutdown, on_startup
 from fairfight.web.ops.health import ReadinessCheck, add_readiness_check
@@ -51,7 +58,12 @@ class ConquestService:
         self.pages = PageCache()
         """Public pages rendered once per season version (`page_cache`)."""
         self.checkpoints = CheckpointNotes(self.catalog)
-        """The newest head of each season as a signed checkpoint note (`checkpoints`)."""
+        """Each head of each season as a signed checkpoint note (`checkpoints`)."""
+        host = configured_host(settings.public_url) if settings.witnesses else UNCONFIGURED_HOST
+        self.witnessing = WitnessSender(self.catalog, self.checkpoints, list(settings.witnesses),
+                                        host, queue_size=settings.witness_queue)
+        """Sends new checkpoints to the configured witnesses (`witnessing`)."""
+        self.live.head_listeners.append(self.witnessing.submit)
 
     @property
     def payments_only(self) -> bool:
@@ -61,6 +73,7 @@ class ConquestService:
     async def close(self) -> None:
         """End live streams and release the database."""
         await self.live.close()
+        self.witnessing.close()
         self.writer.close()
         self.forecasts.close()
         self.catalog.close()
@@ -77,8 +90,24 @@ def install_service(app: FastAPI) -> None:
     app.state.exit_hooks.append(app.state.conquest.live.end_soon)
     on_shutdown(app, app.state.conquest.close)
     on_startup(app, app.state.conquest.live.start)
+    on_startup(app, _start_witnessing(app))
     add_readiness_check(app, "listener", _listener_check(app.state.conquest))
     install_airing(app, app.state.conquest.airing)  # stops airing before the close above
+
+
+def _start_witnessing(app: FastAPI) -> Callable[[], Awaitable[None]]:
+    """Start the witness lanes once the app is up, their counts mirrored in its metrics."""
+    conquest: ConquestService = app.state.conquest
+
+    async def start() -> None:
+        metrics = getattr(app.state, "metrics", None)
+        if metrics is not None and not conquest.witnessing.observers:
+            conquest.witnessing.observers.append(
+                lambda lane: metrics.observe_witness(lane.witness.name, len(lane.waiting),
+                                                     lane.failures, lane.cosigned))
+        await asyncio.to_thread(conquest.witnessing.start)  # it reads the season ids
+
+    return start
 
 
 def _listener_check(conquest: ConquestService) -> ReadinessCheck:

@@ -282,7 +282,9 @@ def confirmation(snap: Snapshot, code: str, seq: int | None,
     url = None if receipt is None else log_views.receipt_url(snap.season_id, entry["seq"])
     return ContributionConfirmation(
         **entry, text=f"Recorded: {episodes.contribution_line(entry, names(snap))}.",
-        receipt_url=url, receipt_text=None if receipt is None else log_views.receipt_text(receipt))
+        receipt_url=url, receipt_text=None if receipt is None else log_views.receipt_text(receipt),
+        checkpoint_url=None if receipt is None else
+        f"/api/seasons/{snap.season_id}/checkpoint?size={receipt['head']['size']}")
 
 
 def map_state(snap: Snapshot, after_battle: int | None = None) -> MapState:

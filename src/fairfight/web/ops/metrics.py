@@ -95,6 +95,16 @@ class ServiceMetrics:
         self.database_unavailable = Counter(
             "fairfight_database_unavailable", "Requests answered 503 because a database did "
             "not answer.", registry=registry)
+        self.witness_waiting = Gauge(
+            "fairfight_witness_waiting", "Seasons whose newest checkpoint waits to be sent to "
+            "a witness.", ["witness"], registry=registry, multiprocess_mode="livesum")
+        self.witness_failures = Counter(
+            "fairfight_witness_failures", "Checkpoints a witness did not cosign (down, "
+            "refused, or answered without a valid cosignature).", ["witness"], registry=registry)
+        self.witness_cosigned = Counter(
+            "fairfight_witness_cosigned", "Cosignatures received, checked and stored.",
+            ["witness"], registry=registry)
+        self._witness_seen: dict[str, tuple[int, int]] = {}
         self._refused_seen: dict[str, int] = {}
         self._children: dict[tuple[str, str, str], tuple[Any, Any]] = {}
         """The labelled counter and histogram per (method, route, status class): bounded, as
@@ -119,6 +129,17 @@ class ServiceMetrics:
         if new_refusals > 0:
             self.pool_refused.labels(pool.name).inc(new_refusals)
             self._refused_seen[pool.name] = pool.refused
+
+    def observe_witness(self, witness: str, waiting: int, failures: int, cosigned: int) -> None:
+        """Mirror a witness lane's queue and its running counts (called on every change)."""
+        self.witness_waiting.labels(witness).set(waiting)
+        failed_before, cosigned_before = self._witness_seen.get(witness, (0, 0))
+        if failures > failed_before:
+            self.witness_failures.labels(witness).inc(failures - failed_before)
+        if cosigned > cosigned_before:
+            self.witness_cosigned.labels(witness).inc(cosigned - cosigned_before)
+        self._witness_seen[witness] = (max(failures, failed_before),
+                                       max(cosigned, cosigned_before))
 
     def exposition(self) -> bytes:
         """The text a scrape reads: this app's registry, or every worker's files summed."""

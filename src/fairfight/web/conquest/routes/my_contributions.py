@@ -11,7 +11,7 @@ server's check instead, labelled as such.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, File, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, PlainTextResponse
@@ -23,6 +23,7 @@ from fairfight.web.conquest.checkpoints import public_host
 from fairfight.web.conquest.receipt_check import ConsistencyProof, InclusionProof, Verdict
 from fairfight.web.conquest.refusals import Refusal
 from fairfight.web.conquest.service import Service
+from fairfight.web.conquest.witnessing import WitnessSummary
 from fairfight.web.strict_input import Digits
 from fairfight.web.templating import templates
 
@@ -36,6 +37,7 @@ __all__ = [
     "inclusion_proof",
     "my_contributions",
     "router",
+    "witnesses",
 ]
 
 router = APIRouter()
@@ -72,11 +74,28 @@ def consistency_proof(season_id: int, second: _NewestSize = None, *, first: _Siz
 
 @router.get("/api/seasons/{season_id:id}/checkpoint", tags=["conquest"],
             response_class=PlainTextResponse)
-def checkpoint(request: Request, season_id: int, conquest: Service) -> PlainTextResponse:
-    """The newest signed head as a C2SP tlog-checkpoint signed note: origin
-    `<host>/conquest/<commitment>`, size, base64 root, and the season key's note signature."""
+def checkpoint(request: Request, season_id: int, conquest: Service,
+               size: _NewestSize = None) -> PlainTextResponse:
+    """The signed head of `size` leaves (left out: the newest) as a C2SP tlog-checkpoint signed
+    note: origin `<host>/conquest/<commitment>`, size, base64 root, the season key's note
+    signature, then every witness cosignature stored for it."""
     conquest.catalog.require(season_id)
-    return PlainTextResponse(conquest.checkpoints.note(season_id, public_host(request)))
+    return PlainTextResponse(
+        conquest.checkpoints.cosigned_note(season_id, public_host(request), size))
+
+
+@router.get("/api/seasons/{season_id:id}/witnesses", tags=["conquest"])
+def witnesses(season_id: int, conquest: Service,
+              quorum: Literal["any", "majority"] = "any") -> WitnessSummary:
+    """The witnesses the service sends its checkpoints to (names and verifier keys) and who
+    cosigned the newest checkpoint any (or a majority) of them cosigned; 404 when none is
+    configured."""
+    snap = conquest.catalog.snapshot(season_id)
+    found = conquest.witnessing.summary(season_id, snap.summary.commitment,
+                                        majority=quorum == "majority")
+    if found is None:
+        raise Refusal(404, "witnesses", "this service sends its checkpoints to no witness")
+    return found
 
 
 @router.get("/api/seasons/{season_id:id}/checkpoint/key", tags=["conquest"],

@@ -104,6 +104,7 @@ def season_home(request: Request, season_id: int, conquest: Service) -> Response
             season=views.season_view(snap, conquest.payments_only), map=views.map_state(snap),
             forecast=conquest.forecasts.view(snap),
             story=conquest.forecasts.story.home(snap) if conquest.forecasts.enabled else None,
+            witnesses=conquest.witnessing.summary(season_id, snap.summary.commitment),
         )
     return _kept(request, conquest, season_id, render)
 
@@ -283,7 +284,8 @@ def verify_page(request: Request, season_id: int, conquest: Service) -> Response
     def render() -> Response:
         snap = conquest.catalog.snapshot(season_id)
         return _page(request, "verify.html", season=views.season_ref(snap),
-                     check=verification(snap, lambda: conquest.catalog.log_files(season_id)))
+                     check=verification(snap, lambda: conquest.catalog.log_files(season_id)),
+                     witnesses=conquest.witnessing.summary(season_id, snap.summary.commitment))
     return _kept(request, conquest, season_id, render)
 
 

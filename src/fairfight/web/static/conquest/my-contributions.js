@@ -9,6 +9,12 @@
  * reveal the verify worker replays the archive with the receipts beside it.
  *
  * Receipts the faction card showed are kept in localStorage under `fairfight.receipts.ID`.
+ *
+ * When the service names witnesses (`/witnesses`), the page also fetches the newest checkpoint
+ * a majority of them cosigned, checks each cosignature here (cosignature/v1 over the note's
+ * text, under the keys the service lists), checks that the newest head extends that
+ * checkpoint (a consistency proof) and that each receipt's leaf is in it (an inclusion proof),
+ * and says plainly when the log shown here is not the one the witnesses saw.
  */
 "use strict";
 (function () {
@@ -58,6 +64,123 @@
     return response.json();
   }
 
+  /* ---- witnesses: the newest checkpoint a majority cosigned, checked here ---- */
+
+  function fromBase64(text) {
+    const raw = atob(text);
+    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  }
+
+  async function sha256(bytes) {
+    return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  }
+
+  /* The witness's public key from its vkey, when its key id is the one its name and key give. */
+  async function witnessKey(vkey) {
+    const first = vkey.indexOf("+");
+    const second = vkey.indexOf("+", first + 1);
+    if (first < 0 || second < 0) return null;
+    const [name, id, encoded] = [vkey.slice(0, first), vkey.slice(first + 1, second),
+      vkey.slice(second + 1)];
+    const typed = fromBase64(encoded);
+    if (typed.length !== 33 || typed[0] !== 4) return null;
+    const material = new Uint8Array([...utf8(`${name}\n`), 4, ...typed.slice(1)]);
+    const digest = await sha256(material);
+    return log().hexOf(digest.slice(0, 4)) === id ? { name, id, key: typed.slice(1) } : null;
+  }
+
+  /* Names of the listed witnesses whose cosignature of the note verifies. */
+  async function cosigners(note, vkeys) {
+    const [text, lines] = [note.split("\n\n")[0] + "\n", note.split("\n\n")[1] || ""];
+    const keys = (await Promise.all(vkeys.map(witnessKey))).filter(Boolean);
+    const found = new Set();
+    for (const line of lines.split("\n")) {
+      const [dash, name, encoded] = line.split(" ");
+      const key = keys.find((k) => k.name === name);
+      if (dash !== "\u2014" || !key || !encoded) continue;
+      const blob = fromBase64(encoded);
+      if (blob.length !== 76 || log().hexOf(blob.slice(0, 4)) !== key.id) continue;
+      let time = 0n;
+      for (const byte of blob.slice(4, 12)) time = time * 256n + BigInt(byte);
+      const message = utf8(`cosignature/v1\ntime ${time}\n${text}`);
+      if (await log().verifyEd25519(key.key, message, blob.slice(12))) found.add(name);
+    }
+    return [...found].sort();
+  }
+
+  /* {size, root, by, of, quorum} of the newest checkpoint a majority cosigned (checked here),
+   * null when the service names no witness; Refused when the log shown does not extend it. */
+  async function witnessed() {
+    const response = await fetch(`${api}/witnesses?quorum=majority`);
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Refused(`could not fetch the witnesses: ${response.status}`);
+    const listed = await response.json();
+    const quorum = Math.floor(listed.witnesses.length / 2) + 1;
+    const seen = { by: [], of: listed.witnesses.length, quorum, size: 0, root: null };
+    if (!listed.checkpoint_url) return seen;
+    const note = await (await fetch(listed.checkpoint_url)).text();
+    const lines = note.split("\n");
+    seen.size = Number(lines[1]);
+    seen.root = fromBase64(lines[2]);
+    seen.by = await cosigners(note, listed.vkeys);
+    if (seen.by.length < quorum) return { ...seen, size: 0 };
+    const newest = season.newest;
+    const proof = await fetchJson(
+      `${api}/proofs/consistency?first=${seen.size}&second=${newest.size}`);
+    const extends_ = await log().verifyConsistency(seen.size, newest.size, seen.root,
+      log().bytesFromHex(newest.root), log().hashesFromHex(proof.proof));
+    if (!extends_) {
+      throw new Refused(`The log this page shows is not the one the witnesses saw: its newest ` +
+        `head (${newest.size} leaves) does not extend the checkpoint of ${seen.size} leaves ` +
+        `cosigned by ${seen.by.length} of ${seen.of} witnesses (${seen.by.join(", ")})`);
+    }
+    return seen;
+  }
+
+  function sayWitnesses(text, ok) {
+    const line = document.getElementById("witness-verdict");
+    if (!line) return;
+    line.hidden = false;
+    line.className = ok ? "ok" : "error";
+    line.textContent = text;
+  }
+
+  async function loadWitnesses() {
+    try {
+      season.witnesses = await witnessed();
+    } catch (error) {
+      season.witnesses = { refused: error.message };
+      sayWitnesses(error.message, false);
+      return;
+    }
+    const seen = season.witnesses;
+    if (!seen) return;
+    sayWitnesses(seen.size ? `The newest checkpoint cosigned by a majority of the witnesses ` +
+      `(${seen.by.length} of ${seen.of}: ${seen.by.join(", ")}) covers ${seen.size} leaves; ` +
+      "the log shown here extends it (checked in this browser)." :
+      `No checkpoint is cosigned by a majority of the ${seen.of} witnesses yet.`, seen.size > 0);
+  }
+
+  /* What the witnesses saw of a receipt's leaf, in words. */
+  async function witnessWords(receipt) {
+    const seen = season.witnesses;
+    if (!seen) return "";
+    if (seen.refused) throw new Refused(seen.refused);
+    if (!seen.size || receipt.leaf_index >= seen.size) {
+      return "; not yet in a checkpoint cosigned by a majority of the witnesses";
+    }
+    const inclusion = await fetchJson(
+      `${api}/proofs/inclusion?index=${receipt.leaf_index}&size=${seen.size}`);
+    const held = await log().verifyInclusion(await leafOf(receipt.entry), receipt.leaf_index,
+      seen.size, log().hashesFromHex(inclusion.proof), seen.root);
+    if (!held) {
+      throw new Refused(`your receipt for entry ${receipt.entry.seq} is not in the log the ` +
+        "witnesses saw");
+    }
+    return `; in the log the witnesses saw (cosigned by ${seen.by.length} of ${seen.of}: ` +
+      `${seen.by.join(", ")})`;
+  }
+
   async function loadSeason() {
     if (season) return season;
     const [header, view, map] = await Promise.all(
@@ -69,6 +192,7 @@
       newest: view.facts.head,
       names,
     };
+    if (season.newest) await loadWitnesses();
     return season;
   }
 
@@ -160,9 +284,10 @@
     if (!(await carried(receipt, newest))) {
       throw new Refused(`your receipt for entry ${seq}: the newest head does not hold it`);
     }
+    const witnessed_ = await witnessWords(receipt);
     return `${words(receipt.entry)}: in the record, as leaf ${receipt.leaf_index} of the ` +
       `season log (checked in this browser against the newest head, ${newest.size} leaves, ` +
-      "signed by the season key)";
+      `signed by the season key${witnessed_})`;
   }
 
   function say(ok, name, text) {
