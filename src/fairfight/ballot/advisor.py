@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from fairfight.ballot.advice_reasons import reason_for
 from fairfight.ballot.geo import game_map
+from fairfight.ballot.hidden import visible_state
 from fairfight.ballot.pollster import RESERVE, TAKE_FLOOR, Pollster
-from fairfight.ballot.seat_view import visible_state
 from fairfight.ballot.state import NO_CARD, Decision, GameState, Phase
 from fairfight.ballot.tables import BOARD
 

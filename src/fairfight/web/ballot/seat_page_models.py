@@ -83,3 +83,7 @@ class GamePage(BaseModel):
     """Each seat's luck in the races, once the game is over."""
     ending: EndingView | None = None
     """The winner, the scores and why the game ended, in words, once it is over."""
+    advice: str = ""
+    """When the viewer is asked: the advice's answer and its reason, in one sentence."""
+    advice_optimises: str = ""
+    """With `advice`: what the advice optimises, said once on the page."""
