@@ -13,10 +13,20 @@ from functools import cache
 from fairfight.ballot.advisor import ADVICE_OPTIMISES, AdviceSeat, advise, before_declaring
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.engine import advance, new_game, requested_seats
+from fairfight.ballot.human import TerminalHuman
 from fairfight.ballot.players import Player, play_game
 from fairfight.ballot.pollster import RESERVE, TAKE_FLOOR
+from fairfight.ballot.rules_page import render_rules
 from fairfight.ballot.scoring import scores
-from fairfight.ballot.state import NO_CARD, Decision, Declarations, GameState, Phase
+from fairfight.ballot.seat_view import NOBODY, seat_view
+from fairfight.ballot.state import (
+    NO_CARD,
+    Decision,
+    Declarations,
+    DraftPick,
+    GameState,
+    Phase,
+)
 from fairfight.ballot.tables import BallotConfig, named_config
 
 SEATS = ("pollster", "machine", "pollster", "machine")
@@ -110,6 +120,21 @@ def test_an_advice_seat_plays_the_game_the_pollster_plays_in_its_seat() -> None:
         assert followed.last_scores == base.last_scores
 
 
-def test_the_page_says_what_the_advice_optimises() -> None:
-    assert str(TAKE_FLOOR) in ADVICE_OPTIMISES and str(RESERVE) in ADVICE_OPTIMISES
-    assert "exact" in ADVICE_OPTIMISES
+def test_the_rules_page_the_seat_view_and_the_terminal_show_the_advice() -> None:
+    """The rules page says what the advice optimises with the bot's own thresholds; a seat
+    that is asked sees the advice's sentence, on the page and at the terminal, once."""
+    rules = render_rules()
+    assert "## What the advice optimises" in rules and ADVICE_OPTIMISES in rules
+    assert f"{TAKE_FLOOR} points" in ADVICE_OPTIMISES and f"keeps {RESERVE} cards" in rules
+    state, seat, _ = pollster_game("1000")[0]
+    assert state.phase is Phase.DRAFT
+    reason = advise(state, seat).reason
+    view = seat_view(state, [], seat)
+    assert view.advice == reason and view.advice_optimises == ADVICE_OPTIMISES
+    assert seat_view(state, [], 1).advice == advise(state, 1).reason != reason
+    assert seat_view(state, [], seat, asked=False).advice == ""
+    assert seat_view(state, [], NOBODY).advice == ""
+    said: list[str] = []
+    human = TerminalHuman(ask=lambda _: str(state.packs[seat][0]), say=said.append)
+    assert human.decide(state, seat) == DraftPick(state.packs[seat][0])
+    assert said.count(f"Advice: {reason}") == 1

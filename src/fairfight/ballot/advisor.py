@@ -14,9 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fairfight.ballot.advice_reasons import reason_for
+from fairfight.ballot.advice_words import ADVICE_OPTIMISES
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.hidden import visible_state
-from fairfight.ballot.pollster import RESERVE, TAKE_FLOOR, Pollster
+from fairfight.ballot.pollster import Pollster
 from fairfight.ballot.state import NO_CARD, Decision, GameState, Phase
 from fairfight.ballot.tables import BOARD
 
@@ -27,16 +28,6 @@ __all__ = [
     "advise",
     "before_declaring",
 ]
-
-ADVICE_OPTIMISES = (
-    "The advice plays your seat as the Pollster bot would: it weighs each race by its chance "
-    "from the exact dice tables times the points the seat is worth, less the point a card "
-    f"scores in hand; it declares only where that reaches {TAKE_FLOOR} points, keeps "
-    f"{RESERVE} cards in reserve for later years, withdraws a declaration worth less than its "
-    f"card once the field is revealed, and votes where the bill's seat or tags serve you."
-)
-"""What the advice optimises, in words: shown once on the page and in the rules docs."""
-
 
 @dataclass(frozen=True, slots=True)
 class Advice:
