@@ -14,7 +14,7 @@ from fairfight.ballot import botkit as kit
 from fairfight.ballot.advice import DeclarationChance, declaration_chance
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.narration import who
-from fairfight.ballot.pollster import RESERVE, Pollster
+from fairfight.ballot.pollster import LEAD_TO_PROPOSE, RESERVE, TRAIL_TO_OPPOSE, Pollster
 from fairfight.ballot.revealed import revealed_chance
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.state import (
@@ -151,7 +151,7 @@ def _propose(state: GameState, seat: int, choice: AmendmentDraft) -> str:
     if not choice.tags:
         return (
             f"Propose no amendment: the advice proposes one only in amendment mode and when "
-            f"you lead by 5 or more (your margin is {margin:+d})."
+            f"you lead by {LEAD_TO_PROPOSE} or more (your margin is {margin:+d})."
         )
     return (
         f"Propose {', '.join(choice.tags)}: you lead by {margin}, and these tags reach the "
@@ -163,7 +163,8 @@ def _amendment_vote(state: GameState, seat: int, choice: AmendmentVote) -> str:
     margin = kit.lead_margin(state, seat)
     return (
         f"Vote {choice.choice.value}: for when it serves you (you lead, in amendment mode, or it "
-        f"carries your tags), against when you trail by 3 or more; your margin is {margin:+d}."
+        f"carries your tags), against when you trail by {TRAIL_TO_OPPOSE} or more; your margin is "
+        f"{margin:+d}."
     )
 
 
