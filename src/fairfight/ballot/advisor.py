@@ -29,6 +29,7 @@ __all__ = [
     "before_declaring",
 ]
 
+
 @dataclass(frozen=True, slots=True)
 class Advice:
     """The advised decision for one seat now, and why, in one sentence of the bot's numbers."""
