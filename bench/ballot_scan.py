@@ -4,7 +4,9 @@
 Every seating of Pollster and Machine at 4 and 5 seats, in `points` and `amendment`, for keys
 B .. B+N-1 (by default the 300 keys of the design's reference runs, 1000-1299, whole games):
 28,800 games, about half an hour of processor time. Prints one line per failing game and
-exits 1 if any; run it after every speed change (docs/ballot.md, "Speed"). It is not one of
+exits 1 if any; run it after every speed change (docs/ballot.md, "Speed"). `--advice` plays
+instead each of those games once for every Pollster in it, that seat taking the advice (run it
+after a change to the bots or the advice: 224 games a key). It is not one of
 `python -m bench`'s timings, so it lives outside the `bench_*` modules.
 """
 
@@ -14,7 +16,7 @@ import argparse
 import sys
 import time
 
-from fairfight.ballot.scan import run_scan, scan_specs
+from fairfight.ballot.scan import advice_specs, run_scan, scan_specs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,9 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed-base", type=int, default=1000, help="the first key")
     parser.add_argument("--years", type=int, default=None, help="shorten every game")
     parser.add_argument("--jobs", type=int, default=2, help="local processes")
+    parser.add_argument("--advice", action="store_true", help="an advice seat for each Pollster")
     options = parser.parse_args(argv)
     keys = [str(options.seed_base + offset) for offset in range(options.keys)]
-    specs = scan_specs(keys, options.years)
+    specs = (advice_specs if options.advice else scan_specs)(keys, options.years)
     done = [0]
     started = time.perf_counter()
 

@@ -15,7 +15,7 @@ from fairfight.ballot.state import NO_CARD, Declarations, GameState, Holding, Ph
 from fairfight.ballot.tables import Party
 from fairfight.core.errors import InputError
 from fairfight.web.ballot.forms import decision_from_form
-from fairfight.web.ballot.seat_choices import declaration_choices
+from fairfight.web.ballot.seat_choices import declaration_choices, suggested_declarations
 from fairfight.web.ballot.seat_map import MAP_COLUMNS, MAP_ROWS, TILE_GRID, map_tiles
 from tests.ballot.test_seat_view import sampled
 
@@ -62,7 +62,9 @@ def test_every_card_under_either_party_in_each_race_listed_the_suggestion_first(
     races = declaration_choices(state, view)
     cards = build_cards(state.key)
     in_hand = [c for c in state.hands[0] if cards[c].is_candidate]
-    assert {r.race for r in races} >= {s.race for s in view.suggestions}
+    picked = suggested_declarations(view)
+    assert picked and picked == view.advised   # the advice's set for the year
+    assert {r.race for r in races} >= {s.race for s in picked}
     for choices in races:
         assert sorted(o.value for o in choices.options) == sorted(
             f"{card}:{party}" for card in in_hand for party in "DR")

@@ -7,7 +7,14 @@ them), is `python -m bench.ballot_scan` (docs/ballot.md)."""
 
 from __future__ import annotations
 
-from fairfight.ballot.scan import ScanFailure, check_game, run_scan, scan_specs
+from fairfight.ballot.scan import (
+    ADVICE_SEAT,
+    ScanFailure,
+    advice_specs,
+    check_game,
+    run_scan,
+    scan_specs,
+)
 from fairfight.ballot.simulate import GameSpec
 from fairfight.ballot.tables import VictoryMode
 
@@ -38,3 +45,17 @@ def test_a_crash_is_reported_with_its_game() -> None:
     failure = check_game(broken)
     assert isinstance(failure, ScanFailure)
     assert failure.line().startswith("key 1, seats pollster,nobody,machine,machine, mode points")
+
+
+def test_the_advice_scan_puts_the_advice_seat_where_each_pollster_sat() -> None:
+    """4 places x 2**3 line-ups + 5 places x 2**4, in two modes: 224 games a key, each the
+    scan's game with exactly one Pollster replaced."""
+    specs = advice_specs(["1"], years=2)
+    assert len(specs) == 2 * (4 * 2**3 + 5 * 2**4)
+    plain = {(spec.config.victory, spec.players) for spec in scan_specs(["1"], years=2)}
+    for spec in specs:
+        assert spec.players.count(ADVICE_SEAT) == 1
+        back = tuple("pollster" if name == ADVICE_SEAT else name for name in spec.players)
+        assert (spec.config.victory, back) in plain
+    sample = specs[::32]
+    assert not run_scan(sample), "an advice game failed"

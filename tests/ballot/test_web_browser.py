@@ -241,7 +241,7 @@ def declare_by_clicking(page: Any) -> bool:
         and option.locator("input").get_attribute("value") != suggested
     )
     if not choice.is_visible():
-        race.locator("details.more-options summary").click()
+        race.locator("details.more-options > summary").click()
     card = choice.get_attribute("data-card")
     choice.locator(".option-text").click()
     assert choice.locator("input").is_checked()

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
         declaration_chance,
         strongest_declarations,
     )
+    from fairfight.ballot.advisor import ADVICE_OPTIMISES, Advice, AdviceSeat, advise
     from fairfight.ballot.bots import BOT_NAMES, Machine, Pollster, make_bots
     from fairfight.ballot.dice import RaceKind, certainty_edge, table, tie_chance, win_chance
     from fairfight.ballot.engine import advance, new_game, requested_seats
@@ -45,6 +46,9 @@ if TYPE_CHECKING:  # the names are imported on first use (see fairfight.lazy)
     )
 
 __all__ = [
+    "ADVICE_OPTIMISES",
+    "Advice",
+    "AdviceSeat",
     "BOT_NAMES",
     "BallotConfig",
     "DeclarationChance",
@@ -62,6 +66,7 @@ __all__ = [
     "TerminalHuman",
     "VictoryMode",
     "advance",
+    "advise",
     "card_glossary",
     "certainty_edge",
     "declaration_chance",
@@ -96,6 +101,7 @@ __getattr__ = lazy_exports(
     __all__,
     (
         "advice",
+        "advisor",
         "bots",
         "dice",
         "engine",

@@ -3,6 +3,8 @@
 The terminal and the web page show these same values and only format them, so the two can
 never rank or price a declaration differently. Every value says whether it is an exact count
 (`exact`) and how it was found (`method`), so no estimate can pass for an exact fraction.
+These price one declaration at a time; the advice that plays the whole year, as the Pollster
+does, is `advisor.advise`.
 """
 
 from __future__ import annotations

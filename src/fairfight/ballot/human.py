@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from fairfight.ballot import estimates as est
 from fairfight.ballot.advice import declaration_chance, strongest_declarations
+from fairfight.ballot.advisor import ADVICE_OPTIMISES, advise
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.legislature import majority_party
@@ -69,6 +70,8 @@ class TerminalHuman:
             names = self.seat_names or tuple(f"seat {n}" for n in range(state.players))
             for line in opening_lines(state, seat, names)[: -1 - len(state.hands[seat])]:
                 self.say(line)
+            self.say(ADVICE_OPTIMISES)
+        self.say(f"Advice: {advise(state, seat).reason}")
         while True:
             try:
                 decision = self._ask(state, seat)

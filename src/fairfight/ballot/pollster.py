@@ -290,6 +290,15 @@ class Pollster:
         """The card with the best EV this year; a district card is worth 2 + its best gain."""
         cards = build_cards(state.key)
         pack = [cards[c] for c in state.packs[seat]]
+        worth = self.draft_worth(state, seat)
+        chosen = max(pack, key=lambda card: (worth[card.id], -card.id))
+        return DraftPick(chosen.id)
+
+    def draft_worth(self, state: GameState, seat: int) -> dict[int, float]:
+        """What each card of the pack is worth to the draft, in points: a candidate its best
+        p*V - 1 this year, a district card 2 + its best gain (the advice quotes these)."""
+        cards = build_cards(state.key)
+        pack = [cards[c] for c in state.packs[seat]]
         candidates = [card for card in pack if card.is_candidate]
         districts = [card for card in pack if not card.is_candidate]
         book = self.book(state, seat)
@@ -299,8 +308,7 @@ class Pollster:
             # A hand and pack without candidate cards give no gain: the district is worth its base.
             gains = [district_gain(state.key, book, card, district) for card in holders]
             worth[district.id] = DISTRICT_DRAFT_BASE + max([0.0, *gains])
-        chosen = max(pack, key=lambda card: (worth[card.id], -card.id))
-        return DraftPick(chosen.id)
+        return worth
 
     # ---- legislature --------------------------------------------------------------------
 

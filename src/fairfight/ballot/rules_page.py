@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from fairfight.ballot import tables
+from fairfight.ballot.advice_words import ADVICE_OPTIMISES
 from fairfight.ballot.dice import (
     RaceKind,
     certainty_edge,
@@ -183,6 +184,7 @@ def _card_context(chosen: BallotConfig) -> dict[str, Any]:
     gmap = game_map()
     return {
         "card_glossary": card_glossary(),
+        "advice_optimises": ADVICE_OPTIMISES,
         "lean_push": [{"margins": text, "push": push} for text, push in _push_rows()],
         "score_rows": _score_rows(chosen),
         "modifier_counts": MODIFIER_COUNTS,

@@ -6,7 +6,8 @@ district cards, once crashed every game of key 1196 at one seating). The scan pl
 seating of Pollster and Machine over a range of keys in `points` and `amendment` and reports
 each game that fails to finish, or finishes with a hand over the limit, naming its spec.
 `tests/ballot/test_seating_scan.py` runs a short version; `python -m bench.ballot_scan` the wide
-one, which every speed change must pass (docs/ballot.md, "Speed").
+one, which every speed change must pass (docs/ballot.md, "Speed"). `advice_specs` puts the
+seat that takes the advice in each place a Pollster sits, for a change to the bots or the advice.
 """
 
 from __future__ import annotations
@@ -16,26 +17,32 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import product
 
+from fairfight.ballot.advisor import AdviceSeat
 from fairfight.ballot.bots import make_bots
-from fairfight.ballot.players import play_game
+from fairfight.ballot.players import Player, play_game
 from fairfight.ballot.simulate import GameSpec, summarise
 from fairfight.ballot.state import Phase
 from fairfight.ballot.tables import VictoryMode, named_config
 from fairfight.core.executor import WorkerPool
 
 __all__ = [
+    "ADVICE_SEAT",
     "SCAN_BOTS",
     "SCAN_MODES",
     "SCAN_SEATS",
     "ScanFailure",
+    "advice_specs",
     "check_game",
     "run_scan",
+    "scan_players",
     "scan_specs",
 ]
 
 SCAN_BOTS = ("pollster", "machine")
 SCAN_SEATS = (4, 5)
 SCAN_MODES = (VictoryMode.POINTS, VictoryMode.AMENDMENT)
+ADVICE_SEAT = "advice"
+"""The name of a seat that always takes the advice (`advisor.AdviceSeat`) in a scan spec."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +74,27 @@ def scan_specs(keys: Iterable[str], years: int | None = None) -> list[GameSpec]:
     return specs
 
 
+def advice_specs(keys: Iterable[str], years: int | None = None) -> list[GameSpec]:
+    """`scan_specs`' games once for each Pollster in them, that seat taking the advice instead."""
+    return [
+        GameSpec(spec.config, spec.key, (*spec.players[:place], ADVICE_SEAT,
+                                         *spec.players[place + 1 :]))
+        for spec in scan_specs(keys, years)
+        for place, name in enumerate(spec.players)
+        if name == "pollster"
+    ]
+
+
+def scan_players(names: tuple[str, ...]) -> list[Player]:
+    """The bots of a scan spec, an advice seat wherever it names one."""
+    players = make_bots(tuple("pollster" if n == ADVICE_SEAT else n for n in names))
+    return [AdviceSeat() if n == ADVICE_SEAT else p for n, p in zip(names, players, strict=True)]
+
+
 def check_game(spec: GameSpec) -> ScanFailure | None:
     """Play one game; None when it finishes and no hand is ever over the limit at scoring."""
     try:
-        state, events = play_game(spec.config, spec.key, make_bots(spec.players))
+        state, events = play_game(spec.config, spec.key, scan_players(spec.players))
     except Exception as error:  # the scan reports every crash with its game, then goes on
         where = traceback.extract_tb(error.__traceback__)[-1]
         place = f"{where.filename.rsplit('/', 1)[-1]}:{where.lineno}"

@@ -15,7 +15,12 @@ from itertools import combinations
 
 from pydantic import BaseModel
 
-from fairfight.ballot.advice import DeclarationChance, strongest_declarations
+from fairfight.ballot.advice import (
+    DeclarationChance,
+    declaration_chance,
+    strongest_declarations,
+)
+from fairfight.ballot.advisor import ADVICE_OPTIMISES, Advice, advise
 from fairfight.ballot.deck import build_cards
 from fairfight.ballot.elections import Event
 from fairfight.ballot.engine import requested_seats
@@ -26,6 +31,7 @@ from fairfight.ballot.guidance import (
     projected_votes,
     ratifying_ends_game_while_trailing,
 )
+from fairfight.ballot.hidden import visible_state
 from fairfight.ballot.legislature import thresholds
 from fairfight.ballot.luck import game_luck
 from fairfight.ballot.narration import narrate, who
@@ -33,7 +39,7 @@ from fairfight.ballot.prompts import phase_prompt
 from fairfight.ballot.revealed import revealed_chance
 from fairfight.ballot.rules_page import chance_text
 from fairfight.ballot.scoring import scores
-from fairfight.ballot.state import NO_CARD, Declaration, GameState, Phase
+from fairfight.ballot.state import Declaration, Declarations, GameState, Phase
 from fairfight.ballot.story import EndingView, ending
 from fairfight.ballot.tables import BOARD, TAGS, Office
 from fairfight.core.luck import tenths
@@ -204,20 +210,13 @@ class SeatView(BaseModel, frozen=True):
     """Each seat's luck in the races (`ballot.luck`), once the game is over."""
     ending: EndingView | None = None
     """The final screen's winner, scores and end reason in words, once the game is over."""
-
-
-def visible_state(state: GameState, viewer: int) -> GameState:
-    """The game as `viewer` knows it: every other seat's hand and pack, and the deck, hold
-    `NO_CARD` in place of each card (their sizes stay, as scores count hand cards)."""
-
-    def hidden(cards: tuple[int, ...]) -> tuple[int, ...]:
-        return (NO_CARD,) * len(cards)
-
-    return state.with_changes(
-        deck=hidden(state.deck),
-        hands=tuple(h if n == viewer else hidden(h) for n, h in enumerate(state.hands)),
-        packs=tuple(p if n == viewer else hidden(p) for n, p in enumerate(state.packs)),
-    )
+    advice: str = ""
+    """When the viewer is asked: what the advice would answer, and why (`advisor.advise`)."""
+    advice_optimises: str = ""
+    """With `advice`: what the advice optimises (`advisor.ADVICE_OPTIMISES`), said once."""
+    advised: list[ChanceView] = []
+    """At the declare step: the advice's declarations for the year, each with its chance (the
+    set a page picks before the seat chooses)."""
 
 
 def chance_view(priced: DeclarationChance, rivals: Sequence[str] = ()) -> ChanceView:
@@ -367,6 +366,7 @@ def seat_view(
     phase = state.phase
     authoring = asked and phase is Phase.AUTHOR
     limits = thresholds()
+    advice = advise(state, viewer) if asked else None
     return SeatView(
         year=state.year,
         phase=phase.value,
@@ -410,7 +410,17 @@ def seat_view(
         ending=ending(state.winners, state.last_scores, state.end_reason)
         if phase is Phase.OVER
         else None,
+        advice=advice.reason if advice else "",
+        advice_optimises=ADVICE_OPTIMISES if advice else "",
+        advised=_advised(state, advice),
     )
+
+
+def _advised(state: GameState, advice: Advice | None) -> list[ChanceView]:
+    """The advised declarations with their chances, when the advice is to declare."""
+    if advice is None or not isinstance(advice.choice, Declarations):
+        return []
+    return [chance_view(declaration_chance(state, entry)) for entry in advice.choice.entries]
 
 
 def _luck(state: GameState, events: Sequence[Event]) -> list[LuckView]:

@@ -61,9 +61,10 @@ def option_value(card: int, party: str) -> str:
 
 
 def suggested_declarations(view: SeatView) -> list[ChanceView]:
-    """The declarations the page picks for the seat before it chooses: the advice's suggestion,
-    as the view carries it (one place to change if the advice's suggestion changes)."""
-    return list(view.suggestions)
+    """The declarations the page picks for the seat before it chooses: the advice's set for the
+    year (`advisor.advise`, the Pollster's choice in this seat), or, should the advice not be to
+    declare, the strongest declarations priced one by one."""
+    return list(view.advised or view.suggestions)
 
 
 def _options(

@@ -93,3 +93,10 @@ class GamePage(BaseModel):
     choices: list[RaceChoices] = []
     """At the declare step, the races to choose in with every declaration of the viewer's
     (`seat_choices`), the suggestion picked already."""
+    advice: str = ""
+    """When the viewer is asked: the advice's answer and its reason, in one sentence."""
+    advice_optimises: str = ""
+    """With `advice`: what the advice optimises, said once on the page."""
+    advised: list[ChanceView] = []
+    """At the declare step, the advice's declarations for the year (picked before the seat
+    chooses)."""
