@@ -1,0 +1,114 @@
+"""A crowded worker answers the newest page it rendered for an address while the season's
+current version renders, and renders that version in the background; a worker that is not
+crowded always renders the current version first."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Hashable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from fastapi.responses import HTMLResponse, Response
+from fastapi.testclient import TestClient
+
+from fairfight.web.conquest.page_cache import (
+    CROWD_REQUESTS,
+    REFRESH_SECONDS,
+    STAND_IN_SECONDS,
+    PageCache,
+    page_address,
+)
+from tests.web.conquest_support import make_app
+from tests.web.test_conquest_page_cache import CONTRIBUTE, HTML, _open_pool
+
+
+def _key(version: int) -> tuple[Hashable, ...]:
+    """A route's key: its path, then the season's mark (version, countdown, odds, public
+    base, payments)."""
+    return ("/conquest/1", version, None, None, "http://testserver", False)
+
+
+BEGAN = threading.Event()
+
+
+def _visit(cache: PageCache, version: int, render: HTMLResponse | threading.Event) -> object:
+    """Ask for the page at `version`; a render says it began and waits for the event when
+    given one."""
+    def rendered() -> Response:
+        if isinstance(render, threading.Event):
+            BEGAN.set()
+            render.wait(30)
+            return HTMLResponse(f"<p>version {version}</p>")
+        return render
+
+    return cache.page(_key(version), rendered, lambda: _key(version))
+
+
+def test_the_address_leaves_out_only_what_moves_with_the_season() -> None:
+    assert page_address(_key(1)) == page_address(_key(2)) == (
+        "/conquest/1", "http://testserver", False)
+    other_host = (*_key(1)[:-2], "http://elsewhere", False)
+    assert page_address(other_host) != page_address(_key(1))
+
+
+def test_a_crowded_waiter_gets_the_last_page_a_quiet_one_waits() -> None:
+    cache = PageCache()
+    first = _visit(cache, 1, HTMLResponse("<p>version 1</p>"))
+    finish = threading.Event()
+    with ThreadPoolExecutor(2) as visitors:
+        renderer = visitors.submit(_visit, cache, 2, finish)
+        assert BEGAN.wait(30)
+        cache.open_requests = CROWD_REQUESTS
+        assert _visit(cache, 2, finish) is first  # answered while version 2 renders
+        cache.open_requests = CROWD_REQUESTS - 1
+        quiet = visitors.submit(_visit, cache, 2, finish)
+        finish.set()
+        newest = renderer.result(30)
+        assert quiet.result(30) is newest  # waited for version 2
+    assert getattr(newest, "body", b"") == b"<p>version 2</p>"
+
+
+def test_no_stand_in_is_older_than_the_bound() -> None:
+    cache = PageCache()
+    page = _visit(cache, 1, HTMLResponse("<p>version 1</p>"))
+    address = page_address(_key(1))
+    assert cache.stand_in(address) is not None
+    cache.stand_ins.put(address, (page, time.monotonic() - STAND_IN_SECONDS - 1))  # type: ignore[arg-type]
+    assert cache.stand_in(address) is None
+
+
+def _contribute(writer: TestClient, path: Path, key: str) -> None:
+    answer = writer.post(CONTRIBUTE, json={"faction": _open_pool(path), "amount": 10},
+                         headers={"Idempotency-Key": key})
+    assert answer.status_code == 201, answer.text
+
+
+def test_a_crowd_reads_the_stand_in_and_the_current_page_is_rendered_behind_it(
+        season_file: Path) -> None:
+    with TestClient(make_app(season_file)) as reader, \
+            TestClient(make_app(season_file)) as writer:
+        pages: PageCache = reader.app.state.conquest.pages  # type: ignore[attr-defined]
+        before = reader.get("/conquest/1", headers=HTML)
+        _contribute(writer, season_file, "crowd-1")
+        pages.open_requests = CROWD_REQUESTS  # as if a crowd's requests were open
+        stood_in = reader.get("/conquest/1", headers=HTML)
+        assert stood_in.content == before.content
+        assert pages.rendered == 1  # young: nothing rendered again yet
+        address = next(iter(pages.stand_ins._entries))  # noqa: SLF001 (the one address)
+        kept, _ = pages.stand_ins.get(address)  # type: ignore[misc]
+        pages.stand_ins.put(address, (kept, time.monotonic() - REFRESH_SECONDS))
+        assert reader.get("/conquest/1", headers=HTML).content == before.content
+        for _ in range(3000):  # the background render ends (no time is asserted)
+            if pages.rendered == 2:
+                break
+            time.sleep(0.01)
+        assert pages.rendered == 2
+        pages.open_requests = 0
+        after = reader.get("/conquest/1", headers=HTML)
+        assert after.content != before.content
+        assert pages.rendered == 2  # the background render's page, kept
+        _contribute(writer, season_file, "crowd-2")
+        quiet = reader.get("/conquest/1", headers=HTML)
+        assert quiet.content != after.content and pages.rendered == 3
