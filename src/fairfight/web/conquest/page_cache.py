@@ -52,6 +52,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Hashable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,21 +68,22 @@ from fairfight.web.conquest.catalog import one_snapshot
 from fairfight.web.conquest.share_meta import public_base
 
 __all__ = [
+    "BACKGROUND",
+    "CROWD_REQUESTS",
     "FORM_KEY_PLACEHOLDER",
+    "MARK_LENGTH",
     "MAX_AGE_SECONDS",
     "PAGES_BYTES",
     "PERSONAL_CACHE_CONTROL",
     "PUBLIC_CACHE_CONTROL",
-    "CROWD_REQUESTS",
-    "MARK_LENGTH",
     "REFRESH_SECONDS",
     "STAND_IN_SECONDS",
     "CachedPage",
     "FrontEntry",
     "PageCache",
+    "page_address",
     "personal_answer",
     "public_answer",
-    "page_address",
     "season_mark",
 ]
 
@@ -109,6 +111,9 @@ CROWD_REQUESTS = 16
 """Season page requests open at once in a worker (counted before routing) from which it is
 crowded and answers stand-ins. A visitor, a test or a few readers stay far below it and
 always get the current version; a crowd waiting on renders is far above it."""
+BACKGROUND: ContextVar[bool] = ContextVar("fairfight_page_refresh", default=False)
+"""Set for the background renders of a crowded worker: they render the current version even
+where a visitor would be answered with the stand-in."""
 MARK_LENGTH = 5
 """The parts of `season_mark`: version, countdown, forecast mark, public base, payments."""
 _PAGE_OVERHEAD = 256
@@ -237,6 +242,10 @@ class PageCache:
         found = self.kept.get(key)
         if found is not None:
             return found
+        if not BACKGROUND.get():  # requests queued for a thread while the crowd grew
+            standing = self._standing(key, newest)
+            if standing is not None:
+                return standing
         asked = next(self._stamps)  # taken after `key` was read
         name = key if newest is None else key[:1]
         with self._guard:

@@ -32,6 +32,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from fairfight.web.conquest.page_cache import (
+    BACKGROUND,
     REFRESH_SECONDS,
     PageCache,
     page_address,
@@ -92,6 +93,7 @@ class PageFront:
             standing = pages.stand_in(address)
             return REFRESH_SECONDS if standing is None else standing[1]
 
+        BACKGROUND.set(True)  # this task's own context, passed on to the route's thread
         while self._due:
             address = max(self._due, key=age)
             scope = self._due.pop(address)
