@@ -34,12 +34,15 @@ from starlette.responses import Response
 from fairfight.web.conquest.page_cache import (
     BACKGROUND,
     REFRESH_SECONDS,
+    CachedPage,
+    FrontEntry,
     PageCache,
     page_address,
     personal_answer,
     public_answer,
     season_mark,
 )
+from fairfight.web.conquest.share_meta import public_base
 from fairfight.web.security import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["PageFront"]
@@ -105,6 +108,30 @@ class PageFront:
                 continue
 
 
+def _found(request: Request, conquest: Any,
+           entry: FrontEntry) -> tuple[CachedPage | None, tuple[Hashable, ...] | None]:
+    """The kept page for the request's key, or a crowded worker's stand-in (and then its
+    address, when it is due for a render). A stand-in younger than `REFRESH_SECONDS` is
+    answered without reading the season's mark at all: under a stream of contributions that
+    read is a query on the event loop every few milliseconds."""
+    pages = conquest.pages
+    crowded = pages.crowded()
+    if crowded:
+        standing = pages.stand_in((*entry.prefix, public_base(request), conquest.payments_only))
+        if standing is not None and standing[1] < REFRESH_SECONDS:
+            return standing[0], None
+    try:
+        key = (*entry.prefix, *season_mark(request, conquest, entry.season_id))
+    except Exception:  # the route answers whatever went wrong, as it always has
+        return None, None
+    found = pages.kept.get(key)
+    if found is None and crowded:
+        standing = pages.stand_in(page_address(key))
+        if standing is not None:
+            return standing[0], page_address(key) if standing[1] >= REFRESH_SECONDS else None
+    return found, None
+
+
 def _pages_of(scope: Scope) -> PageCache | None:
     """The page cache, for a plain GET of an address a route has kept a page for."""
     if scope["type"] != "http" or scope["method"] != "GET" or scope["query_string"]:
@@ -125,18 +152,8 @@ def _kept_answer(scope: Scope) -> tuple[Response | None, tuple[Hashable, ...] | 
     entry = conquest.pages.front.get(scope["path"])
     if entry is None or conquest.catalog.database.server:
         return None, None
-    pages = conquest.pages
     request = Request({**scope, "path_params": entry.path_params})
-    try:
-        key = (*entry.prefix, *season_mark(request, conquest, entry.season_id))
-    except Exception:  # the route answers whatever went wrong, as it always has
-        return None, None
-    found, stale = pages.kept.get(key), None
-    if found is None and pages.crowded():
-        standing = pages.stand_in(page_address(key))
-        if standing is not None:
-            found = standing[0]
-            stale = page_address(key) if standing[1] >= REFRESH_SECONDS else None
+    found, stale = _found(request, conquest, entry)
     if found is None:
         return None, None
     scope["route"] = entry.route  # the metrics and the log name the route that kept it
