@@ -243,7 +243,7 @@ class PageCache:
         if found is not None:
             return found
         if not BACKGROUND.get():  # requests queued for a thread while the crowd grew
-            standing = self._standing(key, newest)
+            standing = self._standing(key, newest, REFRESH_SECONDS)
             if standing is not None:
                 return standing
         asked = next(self._stamps)  # taken after `key` was read
@@ -254,7 +254,7 @@ class PageCache:
         try:
             with turn.changed:
                 while turn.rendering:  # a waiter is answered by the first render after it
-                    standing = self._standing(key, newest)
+                    standing = self._standing(key, newest, STAND_IN_SECONDS)
                     if standing is not None:
                         return standing
                     turn.changed.wait()
@@ -296,12 +296,16 @@ class PageCache:
         return None if age > STAND_IN_SECONDS else (kept[0], age)
 
     def _standing(self, key: tuple[Hashable, ...],
-                  newest: Callable[[], tuple[Hashable, ...]] | None) -> CachedPage | None:
-        """For a request that would wait for another's render: a crowded worker's stand-in."""
+                  newest: Callable[[], tuple[Hashable, ...]] | None,
+                  younger_than: float) -> CachedPage | None:
+        """For a request that would render, or wait for another's render: a crowded worker's
+        stand-in. One that would render gets it only while it is younger than
+        `REFRESH_SECONDS`: past that this request renders (on a server database no
+        background render follows a stand-in, the route is the only way there)."""
         if newest is None or not self.crowded():
             return None
         kept = self.stand_ins.get(page_address(key))
-        if kept is None or time.monotonic() - kept[1] > STAND_IN_SECONDS:
+        if kept is None or time.monotonic() - kept[1] > younger_than:
             return None
         return kept[0]
 
