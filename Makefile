@@ -23,7 +23,8 @@ lint: $(STAMP)
 system-packages:
 	@bash tools/system-packages.sh
 
-# axe-core (accessibility checks of the pages), from npm at the version package-lock.json pins.
+# axe-core (accessibility checks of the pages) and tlock-js (drand timelock interoperability),
+# from npm at the versions package-lock.json pins.
 node-tools: system-packages
 	@bash tools/node-tools.sh
 

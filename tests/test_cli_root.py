@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
 
-@pytest.mark.parametrize("words", [[], ["clash"], ["conquest"], ["ballot"], ["warscore"]])
+@pytest.mark.parametrize(
+    "words", [[], ["clash"], ["conquest"], ["ballot"], ["warscore"], ["witness"]])
 def test_help_imports_no_engine(words: list[str]) -> None:
     probe = (
         "import sys\nfrom fairfight.cli import app\n"

@@ -68,6 +68,12 @@ def test_importing_a_ruleset_loads_no_heavy_package(ruleset: str) -> None:
     assert heavy_packages_loaded(f"fairfight.{ruleset}") == []
 
 
+def test_the_witness_package_and_its_protocol_load_light() -> None:
+    """The witness's checks are a library too; its store, service and command line are edges."""
+    assert heavy_packages_loaded("fairfight.witness", "fairfight.witness.protocol") == []
+    assert "sqlalchemy" in heavy_packages_loaded("fairfight.witness.store")
+
+
 @pytest.mark.parametrize("ruleset", ["ballot", "warscore"])
 def test_every_rule_module_loads_no_heavy_package(ruleset: str) -> None:
     modules = sorted(

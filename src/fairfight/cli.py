@@ -31,6 +31,7 @@ from fairfight.core.errors import InputError
 
 __all__ = [
     "RULESETS",
+    "TOOLS",
     "app",
     "db_app",
     "db_current",
@@ -49,6 +50,12 @@ RULESETS = {
     "warscore": "The forum war algorithm: score a battle or a war for the forum.",
 }
 """Each ruleset's one-line help, shown by `fairfight --help` without importing it."""
+TOOLS = {
+    "witness": "A transparency-log witness: check each new checkpoint of the logs it follows "
+               "and cosign it.",
+}
+"""Services beside the rulesets, loaded as lazily: `fairfight.<name>.cli`'s app."""
+_LAZY = {**RULESETS, **TOOLS}
 
 
 class _RootGroup(TyperGroup):
@@ -68,14 +75,14 @@ class _RootGroup(TyperGroup):
         return params
 
     def list_commands(self, ctx: ClickContext) -> list[str]:
-        return [*RULESETS, *super().list_commands(ctx)]
+        return [*_LAZY, *super().list_commands(ctx)]
 
     def _load(self, name: str) -> Any:
         if name not in self._loaded:
             module = importlib.import_module(f"fairfight.{name}.cli")
             command = typer.main.get_command(module.app)
             command.name = name
-            command.help = RULESETS[name]  # one home for the line both help pages show
+            command.help = _LAZY[name]  # one home for the line both help pages show
             strict_integers(command)
             self._loaded[name] = command
         return self._loaded[name]
@@ -83,14 +90,14 @@ class _RootGroup(TyperGroup):
     def get_command(self, ctx: ClickContext, cmd_name: str) -> Any | None:
         if cmd_name in self._loaded:
             return self._loaded[cmd_name]
-        if cmd_name in RULESETS:  # listed in the help: a placeholder carrying the help line
-            return TyperGroup(name=cmd_name, help=RULESETS[cmd_name])
+        if cmd_name in _LAZY:  # listed in the help: a placeholder carrying the help line
+            return TyperGroup(name=cmd_name, help=_LAZY[cmd_name])
         return super().get_command(ctx, cmd_name)
 
     def resolve_command(
         self, ctx: ClickContext, args: list[str]
     ) -> tuple[str | None, Any | None, list[str]]:
-        if args and args[0] in RULESETS:
+        if args and args[0] in _LAZY:
             self._load(args[0])
         return super().resolve_command(ctx, args)
 

@@ -6,9 +6,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from fairfight.web.app import create_app
 from fairfight.web.conquest.demo_season import build_demo_season
+from fairfight.web.settings import WebSettings
 from tests.web.conquest_support import SEED, copy_season, make_app
 
 
@@ -38,3 +41,17 @@ def client(season_file: Path) -> Iterator[TestClient]:
     """A test client over a private demo season, with the admin token configured."""
     with TestClient(make_app(season_file), raise_server_exceptions=False) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def app() -> FastAPI:
+    """The whole service on a private in-memory database (files needing other settings define
+    their own `app`, which takes precedence)."""
+    return create_app(WebSettings(database_url="sqlite://"))
+
+
+@pytest.fixture
+def creator(app: FastAPI) -> Iterator[TestClient]:
+    """The client of whoever opens a game: a 500 comes back as a response to assert on."""
+    with TestClient(app, raise_server_exceptions=False) as client:
+        yield client

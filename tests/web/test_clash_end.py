@@ -7,14 +7,10 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-
-from fairfight.web import WebSettings, create_app
 
 __all__ = ["LAST_STAND", "seat_clients"]
 
@@ -56,17 +52,6 @@ def seat_clients(app: FastAPI, creator: TestClient, scenario: dict[str, Any],
         client.cookies.update(opened.cookies)
         clients.append(client)
     return answer.json()["game"], clients[0], clients[1]
-
-
-@pytest.fixture
-def app() -> FastAPI:
-    return create_app(WebSettings(database_url="sqlite://"))
-
-
-@pytest.fixture
-def creator(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app, raise_server_exceptions=False) as client:
-        yield client
 
 
 def _post(client: TestClient, path: str, body: dict[str, Any]) -> Any:

@@ -9,28 +9,13 @@ That reaches the guns and the tank but not blue's rifles at (0,1), whose free ne
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from fairfight.web import WebSettings, create_app
 from tests.web.test_clash_seats import open_seats, order
 
 ASSAULT_AFTER_MOVE = {"stance": "advance", "actions": [
     {"do": "move", "path": [[2, 2]]}, {"do": "assault", "target": [3, 1]}]}
-
-
-@pytest.fixture
-def app() -> FastAPI:
-    return create_app(WebSettings(database_url="sqlite://"))
-
-
-@pytest.fixture
-def creator(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app, raise_server_exceptions=False) as client:
-        yield client
 
 
 def test_threats_and_plan_odds_as_json_from_the_view(app: FastAPI, creator: TestClient) -> None:

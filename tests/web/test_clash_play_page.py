@@ -21,22 +21,10 @@ from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.sightings import UNSEEN_ID, event_units, masked_event
 from fairfight.clash.words import describe, name_book
 from fairfight.clash.world import world_from_scenario
-from fairfight.web import WebSettings, create_app
 from tests.web.test_clash_seats import CROSSING, commit, open_seats, order, seat_state
 
 ASSAULT = [{"do": "move", "path": [[2, 2]]},
            {"do": "assault", "target": [3, 1], "supporters": []}]
-
-
-@pytest.fixture
-def app() -> FastAPI:
-    return create_app(WebSettings(database_url="sqlite://"))
-
-
-@pytest.fixture
-def creator(app: FastAPI) -> Any:
-    with TestClient(app, raise_server_exceptions=False) as client:
-        yield client
 
 
 def _walked(monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-
-from fairfight.web import WebSettings, create_app
 
 __all__ = ["CROSSING", "open_seats", "seat_state"]
 
@@ -64,17 +61,6 @@ def seat_state(client: TestClient, game: str) -> Any:
     answer = client.get(f"/api/clash/play/{game}")
     assert answer.status_code == 200, answer.text
     return answer.json()
-
-
-@pytest.fixture
-def app() -> FastAPI:
-    return create_app(WebSettings(database_url="sqlite://"))
-
-
-@pytest.fixture
-def creator(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app, raise_server_exceptions=False) as client:
-        yield client
 
 
 def order(client: TestClient, game: str, unit: str, orders: dict[str, Any],

@@ -7,16 +7,20 @@ import base64
 import json
 import re
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
+from fairfight.conquest.record import beacons
 from fairfight.conquest.rules import tables
 from fairfight.conquest.store import season, season_keys
 from fairfight.core.records import canonical_json
 from fairfight.web.conquest.live import head_event
+from tests.conquest.helpers import SEED, star_map
 from tests.conquest.test_log import head_is_signed, receipt_is_included
 from tests.web.conquest_support import ADMIN_TOKEN, live_server, make_app
 
@@ -216,3 +220,22 @@ def test_exactly_once_across_two_apps_with_one_log(season_file: Path) -> None:
     receipts = [a.json()["receipt"] for _, a in answers[::3]]
     assert all(receipt_is_included(r) for r in receipts)
     assert heads[-1]["size"] == receipts[-1]["leaf_index"] + 1
+
+
+def test_a_timelocked_seed_is_among_the_facts(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("py_arkworks_bls12381")
+    now = datetime.fromtimestamp(1_800_000_000, UTC)  # 2027-01-15T08:00:00Z
+    monkeypatch.setattr(beacons, "utc_now", lambda: now)
+    path = tmp_path / "locked.db"
+    season.create_season(path, star_map(), "star", seed=SEED,
+                         ends_by=datetime.fromtimestamp(1_800_086_400, UTC))
+    with TestClient(make_app(path), raise_server_exceptions=False) as locked:
+        facts = locked.get(API).json()["facts"]
+        # a day after the planned end: 1_800_172_800 s, quicknet round 35_789_812 (by hand in
+        # tests/conquest/test_season_timelock.py)
+        assert (facts["timelock_network"], facts["timelock_round"], facts["timelock_opens"]) \
+            == ("quicknet", 35_789_812, "2027-01-17T08:00:00Z")
+        home = locked.get("/conquest/1", headers=HTML).text
+        assert "locked to quicknet round 35789812" in home
+        assert locked.get(f"{API}/header").json()["timelock"]["round"] == 35_789_812

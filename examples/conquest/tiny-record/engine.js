@@ -128,6 +128,9 @@
   ];
   const PUBLISHED = "published";
   const LOG_KEY = "log_key";
+  /* The optional header field holding the seed timelocked to a drand round (docs/season-log.md). */
+  const TIMELOCK = "timelock";
+  const TIMELOCK_KEYS = ["chain_hash", "ciphertext", "network", "round"];
   const PUBLISHED_FORM = "YYYY-MM-DDTHH:MM:SSZ";
   const PUBLISHED_PATTERN = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})Z$/;
   /* drand quicknet: round r comes out at genesis + (r - 1) * period_seconds (unix seconds). */
@@ -1095,7 +1098,7 @@
       const found = has(header, "engine_version") ? header.engine_version : NOTHING;
       throw differs("header", "engine_version", ENGINE_VERSION, found);
     }
-    onlyKnown("header", header, [...HEADER_KEYS, PUBLISHED, LOG_KEY]);
+    onlyKnown("header", header, [...HEADER_KEYS, PUBLISHED, LOG_KEY, TIMELOCK]);
     present("header", header, HEADER_KEYS);
     if (header.ruleset !== "conquest") {
       throw differs("header", "ruleset", "conquest", header.ruleset);
@@ -1136,6 +1139,16 @@
     }
     if (has(header, LOG_KEY) && !isHex64(header[LOG_KEY])) {
       throw new Mismatch("header", `field ${LOG_KEY}: must be 64 lowercase hex digits`);
+    }
+    if (has(header, TIMELOCK)) {
+      const lock = header[TIMELOCK];
+      exactly("header", lock, TIMELOCK_KEYS, TIMELOCK);
+      const formed = isHex64(lock.chain_hash) && isWhole(lock.round, 1n)
+        && typeof lock.network === "string" && typeof lock.ciphertext === "string";
+      if (!formed) {
+        throw new Mismatch("header", "field timelock: needs a network, a 64-hex-digit "
+          + "chain_hash, a round >= 1 and an armored ciphertext");
+      }
     }
   }
 

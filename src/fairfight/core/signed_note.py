@@ -60,6 +60,7 @@ _DASH = "\u2014 "
 _SIGNER_PREFIX = "PRIVATE+KEY+"
 _HASH_BYTES = 32
 _BASE64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f]")
 
 
 class NoteError(ValueError):
@@ -161,7 +162,7 @@ class NoteSignature:
 
 def _check_text(text: str) -> None:
     """A note's text is non-empty, ends in a newline and has no other control character."""
-    if not text.endswith("\n") or any(ord(c) < 0x20 and c != "\n" for c in text):
+    if not text.endswith("\n") or _CONTROL.search(text):
         raise NoteError("note text: must end in a newline and hold no control characters")
 
 

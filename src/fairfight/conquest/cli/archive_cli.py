@@ -81,13 +81,16 @@ def verify(
     head: list[Path] = typer.Option(
         [], "--head", help="A signed head of the season log you saved (repeatable)."
     ),
+    beacon: str | None = typer.Option(
+        None, help="The timelock's unlock round signature (hex): opens the seed when the "
+        "archive holds none."),
     as_json: bool = AsJson,
 ) -> None:
     """Replay a published season and check its log against saved receipts and heads; exit 1
     naming the first battle and field, or the receipt or head, that differ."""
     from fairfight.conquest.store import publication
 
-    notes = publication.verify_folder(folder, receipt, head)
+    notes = publication.verify_folder(folder, receipt, head, beacon)
     if as_json:
         emit_json({"verified": True, "notes": notes})
         return

@@ -7,6 +7,7 @@ own, registered here in the order `--help` lists them.
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from fairfight.conquest.cli.options import AsJson, SeasonFile
 from fairfight.conquest.cli.schedule_cli import app as schedule_app
 from fairfight.console import console, emit_json, guarded
 from fairfight.core.errors import InputError, RuleError
-from fairfight.inputs import check_output_file
+from fairfight.inputs import check_input_file, check_output_file
 from fairfight.rules_cli import rules_command
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "reveal",
     "rules",
     "show",
+    "unlock",
     "verify",
 ]
 
@@ -83,6 +85,9 @@ def new(
         None, min=1, max=MAX_BEACON_ROUND,
         help="drand quicknet round mixed in; it must come out some time after the header "
         "is published (`conquest rules` says how long)."),
+    ends_by: str | None = typer.Option(
+        None, help="The season's latest planned end, YYYY-MM-DDTHH:MM:SSZ: the seed is also "
+        "timelocked to a drand quicknet round a day later, so anyone can unlock it then."),
     as_json: bool = AsJson,
 ) -> None:
     """Start a season: print its header and the commitment to its secret seed."""
@@ -91,27 +96,43 @@ def new(
     from fairfight.conquest.store import season
 
     map_data, label = _load_map(map_name)
+    planned_end = None if ends_by is None else _utc_time("--ends-by", ends_by)
     try:
         created = season.create_season(
             season_file, map_data, label, seed=seed, max_battles=max_battles,
-            beacon_round=beacon_round,
+            beacon_round=beacon_round, ends_by=planned_end,
         )
-    except RuleError as refusal:  # name the option the user typed
-        if refusal.field != "beacon_round":
+    except InputError as refusal:  # name the option the user typed
+        if refusal.field not in ("beacon_round", "ends_by", "timelock"):
             raise
-        raise RuleError("--beacon-round", refusal.rule) from None
+        option = "--" + {"timelock": "ends_by"}.get(refusal.field, refusal.field).replace("_", "-")
+        raise type(refusal)(option, refusal.rule, refusal.value) from None
     if as_json:
         _emit_json({"header": created.header, "commitment": created.commitment})
         return
     for key, value in created.header.items():
         console.print(f"{key}: {json.dumps(value)}", markup=False)
     console.print(f"commitment: {created.commitment}", markup=False)
+    if "timelock" in created.header:
+        from fairfight.conquest.store import season_timelock
+
+        console.print(season_timelock.unlock_note(created.header["timelock"]), markup=False)
     if "://" in season_file:  # a server database: every later verb names the season URL#ID
         url = season_file.partition("#")[0]
         console.print(f"season: {created.season_id} (address it as {url}#{created.season_id})",
                       markup=False)
     if created.header["beacon"]:
         console.print("record the beacon round with `conquest beacon` before the first battle")
+
+
+def _utc_time(option: str, text: str) -> datetime:
+    """A strict `YYYY-MM-DDTHH:MM:SSZ` time, or a one-line refusal naming the option."""
+    from fairfight.conquest.record import beacons
+
+    seconds = beacons.published_seconds(text)
+    if seconds is None:
+        raise InputError(option, f"must be a UTC time written {beacons.PUBLISHED_FORM}", text)
+    return datetime.fromtimestamp(seconds, UTC)
 
 
 @app.command()
@@ -216,6 +237,47 @@ def reveal(season_file: str = SeasonFile, as_json: bool = AsJson) -> None:
         _emit_json({"seed": seed})
         return
     console.print(f"seed: {seed}", markup=False)
+
+
+@app.command()
+@guarded
+def unlock(
+    season_file: str = SeasonFile,
+    beacon: str | None = typer.Option(
+        None, help="The unlock round's BLS signature in hex (drand's /public/ROUND serves it)."),
+    beacon_file: Path | None = typer.Option(
+        None, help="The unlock round as drand's HTTP API serves it (JSON with `signature`)."),
+    as_json: bool = AsJson,
+) -> None:
+    """Open the season's timelocked seed with its unlock round's beacon, without the operator,
+    and check it against the commitment."""
+    from fairfight.conquest.store import season
+
+    seed = season.unlock(season_file, _beacon_signature(beacon, beacon_file))
+    if as_json:
+        _emit_json({"seed": seed})
+        return
+    console.print(f"seed: {seed}", markup=False)
+    console.print("it matches the commitment; verify the archive with "
+                  "`conquest verify FOLDER --beacon SIGNATURE`", markup=False)
+
+
+def _beacon_signature(beacon: str | None, beacon_file: Path | None) -> str:
+    """The signature from `--beacon` or from a drand JSON `--beacon-file` (exactly one)."""
+    if (beacon is None) == (beacon_file is None):
+        raise InputError("--beacon",
+                         "give exactly one of --beacon SIGNATURE and --beacon-file FILE")
+    if beacon is not None:
+        return beacon
+    assert beacon_file is not None
+    check_input_file(beacon_file)
+    try:
+        value = json.loads(beacon_file.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InputError(str(beacon_file), f"is not JSON ({error})") from None
+    if not isinstance(value, dict) or not isinstance(value.get("signature"), str):
+        raise InputError(f"{beacon_file}.signature", "a drand beacon holds its signature in hex")
+    return str(value["signature"])
 
 
 app.command()(export)

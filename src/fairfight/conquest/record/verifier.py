@@ -23,6 +23,7 @@ if __package__:
     from fairfight.conquest.record import beacons, log_check, season_luck
     from fairfight.conquest.rules import engine, tables
     from fairfight.core.draws import verify_reveal
+    from fairfight.core.errors import InputError, VerificationError
     from fairfight.core.records import (
         BYTE_ORDER_MARK,
         BYTE_ORDER_MARK_RULE,
@@ -41,6 +42,7 @@ else:  # a plain file in a season archive: the files lying beside it stand in fo
     import season_luck  # type: ignore[import-not-found, no-redef, unused-ignore]
     import tables  # type: ignore[import-not-found, no-redef, unused-ignore]
     from draws import verify_reveal  # type: ignore[import-not-found, no-redef, unused-ignore]
+    from errors import InputError, VerificationError  # type: ignore[import-not-found, no-redef, unused-ignore]
     from records import (  # type: ignore[import-not-found, no-redef, unused-ignore]
         BYTE_ORDER_MARK,
         BYTE_ORDER_MARK_RULE,
@@ -66,33 +68,22 @@ __all__ = [
     "load_record",
     "load_saved",
     "main",
+    "unlock_record",
     "verify_record",
 ]
 
-_HEADER_FIELDS = (
-    "beacon",
-    "engine_files",
-    "engine_version",
-    "map_name",
-    "map_sha256",
-    "max_battles",
-    "ruleset",
-)
+_HEADER_FIELDS = ("beacon", "engine_files", "engine_version", "map_name", "map_sha256",
+                  "max_battles", "ruleset")
 """Every field a season header must hold."""
+_TIMELOCK_FIELDS = ("chain_hash", "ciphertext", "network", "round")
+"""The optional `timelock` field: the seed locked to a drand round (docs/season-log.md)."""
 _BEACON_SPEC_FIELDS = ("chain_hash", "name", "period_seconds", "round")
 _BEACON_VALUE_FIELDS = ("randomness", "round", "signature")
 _LEDGER_FIELDS = ("amount", "before_battle", "faction", "seq")
 _MAP_FIELDS: dict[str, tuple[str, ...]] = {
     "map": ("borders", "name", "regions"),
-    "region": (
-        "code",
-        "name",
-        "population",
-        "population_basis",
-        "population_year",
-        "ratings",
-        "special",
-    ),
+    "region": ("code", "name", "population", "population_basis", "population_year", "ratings",
+               "special"),
     "ratings": tuple(c.value for c in tables.CATEGORIES),
     "special": ("category", "citation", "fact", "name", "source_status"),
     "border": ("a", "b", "distance_km", "kind", "remote"),
@@ -109,9 +100,8 @@ def _is_int(value: Any, low: int = 0) -> bool:
 
 
 def _is_hex64(value: Any) -> bool:
-    return (
-        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
-    )
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef"
+                                                               for c in value)
 
 
 def _check_known(place: str, value: Any, fields: Iterable[str], path: str = "") -> None:
@@ -156,17 +146,13 @@ def engine_files_named(files: Any) -> tuple[str, ...]:
 def check_header(header: Any) -> None:
     """Raise ReplayMismatch unless the header holds exactly its fields, each well formed [§8]."""
     if not isinstance(header, dict):
-        raise ReplayMismatch(
-            "header", f"field value: must be an object, found {engine.shown(header)}"
-        )
+        raise ReplayMismatch("header",
+                             f"field value: must be an object, found {engine.shown(header)}")
     if header.get("engine_version") != tables.ENGINE_VERSION:
-        raise ReplayMismatch.of_field(
-            "header",
-            "engine_version",
-            tables.ENGINE_VERSION,
-            header.get("engine_version", engine.ABSENT),
-        )
-    _check_known("header", header, (*_HEADER_FIELDS, beacons.PUBLISHED, tables.LOG_KEY))
+        raise ReplayMismatch.of_field("header", "engine_version", tables.ENGINE_VERSION,
+                                      header.get("engine_version", engine.ABSENT))
+    _check_known("header", header,
+                 (*_HEADER_FIELDS, beacons.PUBLISHED, tables.LOG_KEY, "timelock"))
     _check_present("header", header, _HEADER_FIELDS)
     if header["ruleset"] != "conquest":
         raise ReplayMismatch.of_field("header", "ruleset", "conquest", header["ruleset"])
@@ -179,9 +165,8 @@ def check_header(header: Any) -> None:
     _check_fields("header", files, named, "engine_files")
     for name in named:
         if not _is_hex64(files[name]):
-            raise ReplayMismatch(
-                "header", f"field engine_files.{name}: must be 64 lowercase hex digits"
-            )
+            raise ReplayMismatch("header",
+                                 f"field engine_files.{name}: must be 64 lowercase hex digits")
     cap = header["max_battles"]
     if cap is not None and not _is_int(cap, 1):
         raise ReplayMismatch(
@@ -206,6 +191,13 @@ def check_header(header: Any) -> None:
         beacons.checked_published(header[beacons.PUBLISHED])
     if tables.LOG_KEY in header and not _is_hex64(header[tables.LOG_KEY]):
         raise ReplayMismatch("header", f"field {tables.LOG_KEY}: must be 64 lowercase hex digits")
+    if "timelock" in header:
+        lock = header["timelock"]
+        _check_fields("header", lock, _TIMELOCK_FIELDS, "timelock")
+        if not (_is_hex64(lock["chain_hash"]) and _is_int(lock["round"], 1)
+                and isinstance(lock["network"], str) and isinstance(lock["ciphertext"], str)):
+            raise ReplayMismatch("header", "field timelock: needs a network, a 64-hex-digit "
+                                 "chain_hash, a round >= 1 and an armored ciphertext")
 
 
 def _check_map_fields(map_data: Any) -> None:
@@ -230,19 +222,15 @@ def _check_ledger_lines(ledger: list[Any]) -> None:
         place = f"ledger seq {seq}" if _is_int(seq) else f"ledger[{i}]"
         _check_fields(place, entry, _LEDGER_FIELDS)
         if not isinstance(seq, int) or not _is_int(seq) or seq <= previous_seq:
-            raise ReplayMismatch(
-                f"ledger[{i}].seq", f"must increase strictly, found {engine.shown(seq)}"
-            )
+            raise ReplayMismatch(f"ledger[{i}].seq",
+                                 f"must increase strictly, found {engine.shown(seq)}")
         battle = entry["before_battle"]
         if not _is_int(battle) or battle < previous_battle:
-            raise ReplayMismatch(
-                f"{place}.before_battle", f"must not go back, found {engine.shown(battle)}"
-            )
+            raise ReplayMismatch(f"{place}.before_battle",
+                                 f"must not go back, found {engine.shown(battle)}")
         if battle < 1:
-            raise ReplayMismatch(
-                f"{place}.before_battle",
-                f"must be the next battle at arrival; no battle has number {battle}",
-            )
+            raise ReplayMismatch(f"{place}.before_battle", "must be the next battle at "
+                                 f"arrival; no battle has number {battle}")
         if not isinstance(entry["faction"], str) or not _is_int(entry["amount"], -(2**64)):
             raise ReplayMismatch(place, "field faction or amount: must be text and a whole number")
         previous_seq, previous_battle = seq, battle
@@ -263,18 +251,13 @@ def _replay_season(state: Plain, ledger: list[Plain]) -> tuple[Plain, list[Plain
         entries.append(entry)
     for contribution in ledger:
         if contribution["before_battle"] >= state["board"]["next_battle"]:
-            raise ReplayMismatch(
-                f"ledger seq {contribution['seq']}",
-                "dated after the season ended; it was never applied",
-            )
+            raise ReplayMismatch(f"ledger seq {contribution['seq']}",
+                                 "dated after the season ended; it was never applied")
     return state, entries
 
 
-def verify_record(
-    record: Mapping[str, Any],
-    receipts: Sequence[log_check.Saved] = (),
-    heads: Sequence[log_check.Saved] = (),
-) -> list[str]:
+def verify_record(record: Mapping[str, Any], receipts: Sequence[log_check.Saved] = (),
+                  heads: Sequence[log_check.Saved] = ()) -> list[str]:
     """Replay a published season and compare every field, then check its season log against
     the receipts and heads fans saved (each as its file name and value); raise ReplayMismatch
     at the first miss. Returns notes for the viewer (what was checked, and what could not be).
@@ -300,10 +283,8 @@ def _season_key_of(record: Mapping[str, Any], header: Plain, seed: str) -> tuple
         raise ReplayMismatch.of_field("beacon", "round", spec["round"], beacon["round"])
     if not _is_hex64(beacon["randomness"]):
         raise ReplayMismatch("beacon", "field randomness: must be 64 lowercase hex digits")
-    note = (
-        f"beacon round {beacon['round']} mixed into the season key; its signature is not "
-        "checked here (check it against the beacon's own public record)"
-    )
+    note = (f"beacon round {beacon['round']} mixed into the season key; its signature is not "
+            "checked here (check it against the beacon's own public record)")
     return engine.season_key(seed, beacon["randomness"]), [timing, note]
 
 
@@ -316,9 +297,8 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
         named = header["engine_files"]
         for name in sorted(named):
             if manifest.get(name) != named[name]:
-                raise ReplayMismatch(
-                    name, "its SHA-256 is not the one header.engine_files names for it"
-                )
+                raise ReplayMismatch(name,
+                                     "its SHA-256 is not the one header.engine_files names for it")
         for name in tables.ENGINE_FILES:
             if name in manifest and name not in named:
                 raise ReplayMismatch(name, "is not one of the files header.engine_files names")
@@ -334,6 +314,8 @@ def _verify(record: Mapping[str, Any]) -> list[str]:
     if map_data["name"] != header["map_name"]:
         raise ReplayMismatch.of_field("header", "map_name", map_data["name"], header["map_name"])
     notes += [f"seed matches commitment {record['commitment']}", "map matches header.map_sha256"]
+    if record.get("unlocked"):
+        notes.append(f"seed unlocked from drand round {header['timelock']['round']}, not revealed")
     key, beacon_notes = _season_key_of(record, header, seed)
     notes += beacon_notes
     try:
@@ -550,41 +532,61 @@ def load_saved(path: Path) -> log_check.Saved:
     return path.name, _parse_record_file(path.name, path.read_bytes(), single=True)
 
 
-_USAGE = (
-    "usage: python3 verifier.py verify RECORD_FOLDER_OR_ZIP [--receipt FILE]... [--head FILE]..."
-)
+_USAGE = ("usage: python3 verifier.py verify RECORD_FOLDER_OR_ZIP [--receipt FILE]... "
+          "[--head FILE]... [--beacon SIGNATURE]")
 
 
-def _saved_files(options: list[str]) -> tuple[list[Path], list[Path]] | None:
-    """The `--receipt FILE` and `--head FILE` pairs, in order; None when they are malformed."""
-    receipts: list[Path] = []
-    heads: list[Path] = []
+def _options(options: list[str]) -> dict[str, list[str]] | None:
+    """The `--receipt FILE`, `--head FILE` and `--beacon HEX` pairs; None when malformed."""
+    found: dict[str, list[str]] = {"--receipt": [], "--head": [], "--beacon": []}
     if len(options) % 2:
         return None
     for flag, value in zip(options[::2], options[1::2], strict=True):
-        if flag not in ("--receipt", "--head"):
+        if flag not in found:
             return None
-        (receipts if flag == "--receipt" else heads).append(Path(value))
-    return receipts, heads
+        found[flag].append(value)
+    return found if len(found["--beacon"]) < 2 else None
+
+
+def unlock_record(record: Plain, signature: str) -> Plain:
+    """The record with its seed opened from the header's timelock by the round's signature (a
+    seed unlocked, not revealed, has no reveal leaf); needs fairfight and py-arkworks-bls12381."""
+    import py_arkworks_bls12381  # noqa: F401  (ImportError: main says what to install)
+
+    from fairfight.core import timelock  # not a file of the archive: the installed package
+    if "timelock" not in record["header"]:
+        raise ReplayMismatch("header", "field timelock: missing; no seed is locked to a round")
+    seed = timelock.open_seed(record["header"]["timelock"], record["commitment"], signature)
+    if record.get("seed") not in (None, seed):
+        raise ReplayMismatch("seed", "the revealed seed is not the one the timelock holds")
+    return {**record, "seed": seed, "unlocked": record.get("seed") is None}
 
 
 def main(arguments: list[str]) -> int:
-    """`python3 verifier.py verify DIR [--receipt FILE]... [--head FILE]...`: 0 when the record
-    replays exactly and its log holds every saved receipt and head, 1 naming the first
-    difference, 2 on bad usage."""
-    saved = _saved_files(arguments[2:])
+    """`python3 verifier.py verify DIR [--receipt FILE]... [--head FILE]... [--beacon HEX]`: 0
+    when the record replays exactly and its log holds every saved receipt and head, 1 naming
+    the first difference, 2 on bad usage or when unlocking needs what is not installed."""
+    saved = _options(arguments[2:])
     if len(arguments) < 2 or arguments[0] != "verify" or saved is None:
         print(_USAGE, file=sys.stderr)
         return 2
-    for path in (Path(arguments[1]), *saved[0], *saved[1]):
+    for path in (Path(arguments[1]), *map(Path, saved["--receipt"] + saved["--head"])):
         if not path.exists():
             print(f"no such folder or file: {path}", file=sys.stderr)
             return 2
     try:
-        receipts = [load_saved(path) for path in saved[0]]
-        heads = [load_saved(path) for path in saved[1]]
-        notes = verify_record(load_record(Path(arguments[1])), receipts, heads)
-    except ReplayMismatch as mismatch:
+        receipts = [load_saved(Path(path)) for path in saved["--receipt"]]
+        heads = [load_saved(Path(path)) for path in saved["--head"]]
+        record = load_record(Path(arguments[1]))
+        for signature in saved["--beacon"]:
+            record = unlock_record(record, signature)
+        notes = verify_record(record, receipts, heads)
+    except (ImportError, InputError) as problem:
+        print(problem if isinstance(problem, InputError) else "unlocking the seed needs "
+              "fairfight with py-arkworks-bls12381 (pip install 'fairfight[timelock]'; not "
+              "under python3 -S), or drand's tle", file=sys.stderr)
+        return 2
+    except VerificationError as mismatch:
         print(f"MISMATCH {mismatch}", file=sys.stderr)
         return 1
     for note in notes:

@@ -25,6 +25,7 @@ from fairfight.conquest.store.season import (
 )
 from fairfight.conquest.store.season_file import DAMAGED
 from fairfight.conquest.store.season_store import SeasonStore
+from fairfight.core import timelock
 from fairfight.core.errors import InputError, VerificationError
 from fairfight.inputs import check_input_file
 
@@ -114,10 +115,13 @@ def export_record(path: SeasonAddress, target: Path) -> list[Path]:
 
 
 def verify_folder(
-    source: Path, receipts: Sequence[Path] = (), heads: Sequence[Path] = ()
+    source: Path, receipts: Sequence[Path] = (), heads: Sequence[Path] = (),
+    beacon: str | None = None,
 ) -> list[str]:
     """Replay a season archive (folder or .zip) and check its season log against the receipts
-    and heads fans saved; VerificationError names the first difference (a saved file by name)."""
+    and heads fans saved; VerificationError names the first difference (a saved file by name).
+    With the unlock round's `beacon` signature, the seed is opened from the header's timelock
+    (the season verifies without the operator's reveal)."""
     if not source.is_dir() and not source.is_file():
         raise InputError(str(source), "no such folder or archive")
     for path in (*receipts, *heads):
@@ -125,6 +129,9 @@ def verify_folder(
     saved_receipts = [verifier.load_saved(path) for path in receipts]
     saved_heads = [verifier.load_saved(path) for path in heads]
     record = verifier.load_record(source)  # a ReplayMismatch is a VerificationError
+    if beacon is not None:
+        timelock.pairing_library()  # one line saying what to install, before the import
+        record = verifier.unlock_record(record, beacon)
     notes = verifier.verify_record(record, saved_receipts, saved_heads)
     if record["beacon"] is not None:
         notes.append(beacon_signature_note(record["header"]["beacon"], record["beacon"]))

@@ -271,7 +271,7 @@ def air_due(path: season.SeasonAddress, holder: str, now: datetime,
         _record_aired(session, holder, stored.version, decision, int(entry["number"]), now)
 
     try:
-        fought = list(season.fight(path, 1, within=record))
+        fought = list(season.fight(path, 1, within=record, now=now))
     except SlotTaken:
         return AiringOutcome("taken", decision)
     except RuleError:

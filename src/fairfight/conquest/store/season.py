@@ -19,7 +19,7 @@ from fairfight.conquest.forecast import season_odds
 from fairfight.conquest.record import archive, beacon_check, beacons
 from fairfight.conquest.record.beacons import BEACON_DEFAULTS
 from fairfight.conquest.rules import engine, tables
-from fairfight.conquest.store import integrity, ledger, log, season_keys
+from fairfight.conquest.store import integrity, ledger, log, season_keys, season_timelock
 from fairfight.conquest.store.rows import SQLITE_INTEGER_MAX, check_stored_integer
 from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.conquest.store.season_summary import (
@@ -57,6 +57,7 @@ __all__ = [
     "standings",
     "summary",
     "summary_in",
+    "unlock",
 ]
 
 _HEX64 = r"^[0-9a-f]{64}$"
@@ -95,13 +96,16 @@ def create_season(
     max_battles: int | None = None,
     beacon_round: int | None = None,
     published: datetime | None = None,
+    ends_by: datetime | None = None,
 ) -> SeasonSummary:
     """Start a season: fix the seed, publish its commitment and the header [§8].
 
     The map is stored under `map_name`, so the header's name is the map's own and can be checked.
     A season naming a beacon round records when it is published (`published`, else the clock),
     so anyone can check that the round came out afterwards. A new season key signs the season
-    log; its public half is the header's `log_key`, and the header is the log's leaf 0.
+    log; its public half is the header's `log_key`, and the header is the log's leaf 0. With a
+    planned end (`ends_by`), the seed is also timelocked to a drand round after it
+    (`season_timelock`), so the season can be verified even if its operator never reveals.
     """
     request = parse_model(
         _NewSeason, {"seed": seed, "max_battles": max_battles, "beacon_round": beacon_round}
@@ -116,6 +120,7 @@ def create_season(
     except engine.MapError as error:
         raise InputError(f"map.{error.field}", error.rule) from None
     secret = request.seed or new_seed()
+    locked = season_timelock.header_fields(secret, ends_by, published or beacons.utc_now())
     private_key = season_keys.new_private_key()
     sources = archive.engine_sources()
     header = {
@@ -127,6 +132,7 @@ def create_season(
         "max_battles": request.max_battles,
         **beacon,
         tables.LOG_KEY: season_keys.public_key_hex(private_key),
+        **locked,
     }
     store = SeasonStore.create(
         path,
@@ -184,12 +190,13 @@ def _season_key(store: SeasonStore, season: SeasonSummary) -> str:
 
 def fight(
     path: SeasonAddress, count: int | None = 1, *,
-    within: Callable[[Session, dict[str, Any]], None] | None = None,
+    within: Callable[[Session, dict[str, Any]], None] | None = None, now: datetime | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Fight up to `count` entries (None: to the end), one transaction each; yield each entry.
 
     `within` runs in each battle's transaction once the battle is recorded (the airing
-    schedule records its slot there), so both commit or neither does.
+    schedule records its slot there), so both commit or neither does. `now` is the airing
+    clock the timelock's airing rule is judged by (default: `beacons.utc_now()`).
     """
     if count is not None:
         check_stored_integer("count", count)
@@ -208,6 +215,7 @@ def fight(
                     if fought == 0:
                         raise RuleError("season", "the season is over; nothing left to fight")
                     return
+                season_timelock.check_air_time(header, now or beacons.utc_now())
                 state = {
                     "world": world,
                     "key": key,
@@ -314,6 +322,13 @@ def reveal(path: SeasonAddress) -> str:
             return seed
     finally:
         store.close()
+
+
+def unlock(path: SeasonAddress, signature: str) -> str:
+    """The seed, opened from the header's timelock with the unlock round's beacon signature and
+    checked against the commitment; reads only public data, so it works without the operator."""
+    season = summary(path)
+    return season_timelock.unlock_seed(season.header, season.commitment, signature)
 
 
 def _public_state(season: SeasonSummary) -> dict[str, Any]:

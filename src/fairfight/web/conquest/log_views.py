@@ -12,8 +12,9 @@ from typing import Any
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
+from fairfight.conquest.record.beacons import utc_text
 from fairfight.conquest.rules import tables
-from fairfight.conquest.store import log
+from fairfight.conquest.store import log, season_timelock
 from fairfight.core.records import canonical_json
 from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
 
@@ -74,6 +75,11 @@ class PublicFacts(BaseModel):
     published: str | None
     beacon_name: str | None
     beacon_round: int | None
+    timelock_network: str | None = Field(description="the drand network the seed is "
+                                         "timelocked to; null when it is not")
+    timelock_round: int | None = Field(description="the round whose beacon unlocks the seed")
+    timelock_opens: str | None = Field(description="when that round is due (UTC); no battle "
+                                       "airs in the hour before")
     header_url: str
     first_head_url: str | None
     checkpoint_url: str | None = Field(description="the latest head as a C2SP checkpoint note")
@@ -122,6 +128,7 @@ def public_facts(snap: Snapshot) -> PublicFacts:
         published=header.get("published"),
         beacon_name=None if spec is None else spec["name"],
         beacon_round=None if spec is None else spec["round"],
+        **_timelock_facts(header),
         header_url=f"{_api(snap.season_id)}/header",
         first_head_url=f"{_api(snap.season_id)}/heads/1" if logged else None,
         checkpoint_url=f"{_api(snap.season_id)}/checkpoint" if logged else None,
@@ -129,6 +136,16 @@ def public_facts(snap: Snapshot) -> PublicFacts:
         log_size=0 if head is None else head["size"],
         head=None if head is None else SignedHead(**head),
     )
+
+
+def _timelock_facts(header: dict[str, Any]) -> dict[str, Any]:
+    """The header's timelock in the facts: network, round and when the round is due."""
+    lock = header.get(season_timelock.TIMELOCK)
+    if lock is None:
+        return {"timelock_network": None, "timelock_round": None, "timelock_opens": None}
+    opens = season_timelock.network_for(lock).time_of(int(lock["round"]))
+    return {"timelock_network": lock["network"], "timelock_round": lock["round"],
+            "timelock_opens": utc_text(opens)}
 
 
 def heads_page(catalog: SeasonCatalog, season_id: int, after: int, limit: int) -> HeadPage:
