@@ -55,7 +55,8 @@ def copy_season(source: Path, target_dir: Path) -> Path:
 
 
 def make_app(path: Path, *, payments: bool = False, admin: bool = True,
-             forecast_seasons: int = 0, forecast_seed: str | None = None) -> FastAPI:
+             forecast_seasons: int = 0, forecast_seed: str | None = None,
+             crowd_stand_in_seconds: int = 0) -> FastAPI:
     """An app serving the season file, with the test admin token (and payment secret);
     title odds off unless `forecast_seasons` is given (they cost CPU in the background)."""
     return create_app(WebSettings(
@@ -64,6 +65,7 @@ def make_app(path: Path, *, payments: bool = False, admin: bool = True,
         forecast_seed=forecast_seed,
         admin_token_sha256=token_digest(ADMIN_TOKEN) if admin else None,
         payment_secret=PAYMENT_SECRET if payments else None,
+        crowd_stand_in_seconds=crowd_stand_in_seconds,
     ))
 
 

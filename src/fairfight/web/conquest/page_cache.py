@@ -23,20 +23,23 @@ operator's console) are rendered for that visitor alone. The faction card's form
 fresh idempotency key per visitor: the card is kept with a placeholder in its place and each
 response gets its own key, never an `ETag`, and `Cache-Control: no-store`.
 
-Under a crowd the season changes faster than its pages can be rendered: fifty fans
-contributing a second move the version fifty times a second, and a season home takes some
-40 ms to render. Rendering every version for whoever asks first kept a worker busy with
-renders nobody else saw, and a crowd's requests queued behind them for tens of seconds. So a
-worker with many page requests open at once (`CROWD_REQUESTS`, `PageCache.crowded`) answers
-a page it has not rendered for the current version with the newest one it rendered for the
-same address (a stand-in, at most `STAND_IN_SECONDS` old, the age a proxy may serve anyway),
+By default every page answered shows the season's current version, the newest the worker has
+seen. An operator may trade that for speed under a crowd (`crowd_stand_in_seconds`, off at
+0; `PageCache(stand_in_seconds=...)`), when the season changes faster than its pages can be
+rendered: fifty fans contributing a second move the version fifty times a second, and a
+season home takes some 40 ms to render. Rendering every version for whoever asks first kept
+a worker busy with renders nobody else saw, and a crowd's requests queued behind them for
+tens of seconds. So a worker with many page requests open at once (`CROWD_REQUESTS`,
+`PageCache.crowded`) answers a page it has not rendered for the current version with the
+newest one it rendered for the same address (a stand-in, at most `stand_in_seconds` old),
 and renders the current one in the background: one render at a time, the stalest address
-first, each address at most every `REFRESH_SECONDS` (`page_front`). Background renders share
-the worker's few threads with the renders visitors wait for (an address with no page yet);
-with one render per stale address at once, fifty faction cards each due every second took
-every thread, and a visitor's first card waited ten seconds behind them. A worker that is
-not crowded renders every version before answering it, as before: a visitor who contributes
-and reloads sees the contribution.
+first, each address at most every `REFRESH_SECONDS` (or the stand-in's age limit, when that
+is shorter; `page_front`). Background renders share the worker's few threads with the
+renders visitors wait for (an address with no page yet); with one render per stale address
+at once, fifty faction cards each due every second took every thread, and a visitor's first
+card waited ten seconds behind them. A worker that is not crowded, or has stand-ins off,
+renders every version before answering it: a visitor who contributes and reloads sees the
+contribution.
 
 Kept pages answer with a strong `ETag` (a digest of the bytes) and `304` to a matching
 `If-None-Match`, and with `Cache-Control: public, max-age=5, must-revalidate`, so a proxy
@@ -77,7 +80,6 @@ __all__ = [
     "PERSONAL_CACHE_CONTROL",
     "PUBLIC_CACHE_CONTROL",
     "REFRESH_SECONDS",
-    "STAND_IN_SECONDS",
     "CachedPage",
     "FrontEntry",
     "PageCache",
@@ -99,18 +101,13 @@ PERSONAL_CACHE_CONTROL = "no-store"
 FORM_KEY_PLACEHOLDER = f"form-key-{secrets.token_hex(16)}"
 """Stands in a kept faction card for the form's idempotency key; each response gets its own
 key in its place (drawn at start-up, so no text a page shows can spell it)."""
-STAND_IN_SECONDS = 30.0
-"""The oldest page a crowded worker answers in place of the current version's: a bound for
-a worker that cannot render at all; a working one renders every address asked for again
-within about `REFRESH_SECONDS` plus a render per address asked for (measured in
-`bench crowd`)."""
 REFRESH_SECONDS = 1.0
 """How often a crowded worker renders an address's page again while its season keeps
-changing."""
+changing (with stand-ins on)."""
 CROWD_REQUESTS = 16
 """Season page requests open at once in a worker (counted before routing) from which it is
-crowded and answers stand-ins. A visitor, a test or a few readers stay far below it and
-always get the current version; a crowd waiting on renders is far above it."""
+crowded and answers stand-ins, when they are on. A visitor, a test or a few readers stay far
+below it and always get the current version; a crowd waiting on renders is far above it."""
 BACKGROUND: ContextVar[bool] = ContextVar("fairfight_page_refresh", default=False)
 """Set for the background renders of a crowded worker: they render the current version even
 where a visitor would be answered with the stand-in."""
@@ -203,7 +200,7 @@ class _Turn:
 class PageCache:
     """Rendered pages of one worker, capped by bytes, shared by all its requests."""
 
-    def __init__(self, max_bytes: int = PAGES_BYTES) -> None:
+    def __init__(self, max_bytes: int = PAGES_BYTES, stand_in_seconds: float = 0) -> None:
         self.kept: ByteCappedCache[tuple[Hashable, ...], CachedPage] = ByteCappedCache(
             max_bytes, _weight)
         self._guard = threading.Lock()
@@ -217,6 +214,12 @@ class PageCache:
         self.marks: dict[tuple[int, bool], tuple[int, tuple[Any, Any, Any]]] = {}
         """The last stored mark read per (season, own page), with the season file's change
         number it was read after (`_stored_mark`)."""
+        self.stand_in_seconds = stand_in_seconds
+        """The oldest stand-in a crowded worker may answer; 0, the default, never answers
+        one (the operator's `crowd_stand_in_seconds`)."""
+        self.refresh_seconds = min(REFRESH_SECONDS, stand_in_seconds)
+        """How often a stood-in address is rendered again: never less often than its
+        stand-in may age."""
         self.stand_ins: ByteCappedCache[tuple[Hashable, ...], tuple[CachedPage, float]] = \
             ByteCappedCache(max_bytes // 4, lambda kept: _weight(kept[0]))
         """The newest page rendered per address (`page_address`), with when it was kept."""
@@ -243,7 +246,7 @@ class PageCache:
         if found is not None:
             return found
         if not BACKGROUND.get():  # requests queued for a thread while the crowd grew
-            standing = self._standing(key, newest, REFRESH_SECONDS)
+            standing = self._standing(key, newest, self.refresh_seconds)
             if standing is not None:
                 return standing
         asked = next(self._stamps)  # taken after `key` was read
@@ -254,7 +257,7 @@ class PageCache:
         try:
             with turn.changed:
                 while turn.rendering:  # a waiter is answered by the first render after it
-                    standing = self._standing(key, newest, STAND_IN_SECONDS)
+                    standing = self._standing(key, newest, self.stand_in_seconds)
                     if standing is not None:
                         return standing
                     turn.changed.wait()
@@ -267,7 +270,8 @@ class PageCache:
                 if newest is not None:
                     key = newest()
                 made = self.kept.get(key) or self._render(key, render)
-                if newest is not None and isinstance(made, CachedPage):
+                if newest is not None and self.stand_in_seconds and \
+                        isinstance(made, CachedPage):
                     self.stand_ins.put(page_address(key), (made, time.monotonic()))
             finally:
                 with turn.changed:
@@ -283,8 +287,9 @@ class PageCache:
                     del self._turns[name]
 
     def crowded(self) -> bool:
-        """Whether a crowd's worth of page requests is open in this worker."""
-        return self.open_requests >= CROWD_REQUESTS
+        """Whether stand-ins are on and a crowd's worth of page requests is open in this
+        worker (off, no request is ever answered with a stand-in)."""
+        return bool(self.stand_in_seconds) and self.open_requests >= CROWD_REQUESTS
 
     def stand_in(self, address: tuple[Hashable, ...]) -> tuple[CachedPage, float] | None:
         """The newest page kept for an address and its age in seconds, if young enough
@@ -293,14 +298,14 @@ class PageCache:
         if kept is None:
             return None
         age = time.monotonic() - kept[1]
-        return None if age > STAND_IN_SECONDS else (kept[0], age)
+        return None if age > self.stand_in_seconds else (kept[0], age)
 
     def _standing(self, key: tuple[Hashable, ...],
                   newest: Callable[[], tuple[Hashable, ...]] | None,
                   younger_than: float) -> CachedPage | None:
         """For a request that would render, or wait for another's render: a crowded worker's
         stand-in. One that would render gets it only while it is younger than
-        `REFRESH_SECONDS`: past that this request renders (on a server database no
+        `refresh_seconds`: past that this request renders (on a server database no
         background render follows a stand-in, the route is the only way there)."""
         if newest is None or not self.crowded():
             return None

@@ -12,9 +12,10 @@ to the app unchanged: a page not kept for the season's current mark, a season go
 server database (its mark is a query, which must not run on the event loop: the route reads
 it on a worker thread), and any surprise while looking.
 
-A crowded worker (`PageCache.crowded`) answers a page not yet rendered for the season's
-current version with its stand-in, the newest page rendered for the address, and has the
-current one rendered in the background: one refresher per worker sends the stalest address
+With stand-ins on (the operator's `crowd_stand_in_seconds`; off by default), a crowded
+worker (`PageCache.crowded`) answers a page not yet rendered for the season's current
+version with its stand-in, the newest page rendered for the address, and has the current
+one rendered in the background: one refresher per worker sends the stalest address
 asked for through the app again, its answer thrown away, so the route renders and keeps the
 page exactly as for a visitor; then the next, until none is due.
 
@@ -33,7 +34,6 @@ from starlette.responses import Response
 
 from fairfight.web.conquest.page_cache import (
     BACKGROUND,
-    REFRESH_SECONDS,
     CachedPage,
     FrontEntry,
     PageCache,
@@ -94,13 +94,13 @@ class PageFront:
 
         def age(address: tuple[Hashable, ...]) -> float:
             standing = pages.stand_in(address)
-            return REFRESH_SECONDS if standing is None else standing[1]
+            return pages.refresh_seconds if standing is None else standing[1]
 
         BACKGROUND.set(True)  # this task's own context, passed on to the route's thread
         while self._due:
             address = max(self._due, key=age)
             scope = self._due.pop(address)
-            if age(address) < REFRESH_SECONDS:
+            if age(address) < pages.refresh_seconds:
                 continue  # rendered since it was asked for
             try:
                 await self.app(scope, nothing_more, thrown_away)
@@ -111,14 +111,14 @@ class PageFront:
 def _found(request: Request, conquest: Any,
            entry: FrontEntry) -> tuple[CachedPage | None, tuple[Hashable, ...] | None]:
     """The kept page for the request's key, or a crowded worker's stand-in (and then its
-    address, when it is due for a render). A stand-in younger than `REFRESH_SECONDS` is
+    address, when it is due for a render). A stand-in younger than `refresh_seconds` is
     answered without reading the season's mark at all: under a stream of contributions that
     read is a query on the event loop every few milliseconds."""
     pages = conquest.pages
     crowded = pages.crowded()
     if crowded:
         standing = pages.stand_in((*entry.prefix, public_base(request), conquest.payments_only))
-        if standing is not None and standing[1] < REFRESH_SECONDS:
+        if standing is not None and standing[1] < pages.refresh_seconds:
             return standing[0], None
     try:
         key = (*entry.prefix, *season_mark(request, conquest, entry.season_id))
@@ -128,7 +128,8 @@ def _found(request: Request, conquest: Any,
     if found is None and crowded:
         standing = pages.stand_in(page_address(key))
         if standing is not None:
-            return standing[0], page_address(key) if standing[1] >= REFRESH_SECONDS else None
+            due = standing[1] >= pages.refresh_seconds
+            return standing[0], page_address(key) if due else None
     return found, None
 
 
