@@ -15,7 +15,9 @@ import pytest
 from fastapi.responses import HTMLResponse, Response
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
+from typer.testing import CliRunner
 
+from fairfight.cli import app as cli
 from fairfight.core.errors import InputError
 from fairfight.web.conquest.page_cache import (
     CROWD_REQUESTS,
@@ -167,3 +169,14 @@ def test_a_stand_in_age_off_its_range_is_refused_naming_the_setting(
         settings_from_environment()
     assert refused.value.one_line() == ("InputError: FAIRFIGHT_CROWD_STAND_IN_SECONDS: must be "
                                         f"0 (off) to 30 seconds, given {seconds}")
+
+
+def test_serve_refuses_a_bad_stand_in_age_in_one_line_before_touching_the_database(
+        tmp_path: Path) -> None:
+    database = tmp_path / "never.db"
+    result = CliRunner().invoke(cli, ["serve", "--db", str(database)],
+                                env={"FAIRFIGHT_CROWD_STAND_IN_SECONDS": "45"})
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("InputError: FAIRFIGHT_CROWD_STAND_IN_SECONDS: must be "
+                                     "0 (off) to 30 seconds, given 45")
+    assert not database.exists()
