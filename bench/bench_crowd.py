@@ -15,11 +15,17 @@ Targets (issue 31): no error, everything within 60 s, home p99 <= 100 ms, contri
 <= 200 ms. Baseline in the same run: a bare FastAPI route under the same FAN_CONNECTIONS
 (`bench_season_pages`' floor). Forecasts are off: their background work after each change
 is the forecast benches' subject.
+
+The worker runs with the service's default, every page of the season's current version; to
+measure stand-ins under a crowd (`crowd_stand_in_seconds`, docs/operations.md) set
+`BENCH_CROWD_STAND_IN_SECONDS=N` (0 to 30 seconds, the setting's range) in the
+environment: `BENCH_CROWD_STAND_IN_SECONDS=5 python -m bench crowd`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import tempfile
 import time
@@ -43,6 +49,8 @@ CONTRIBUTION_PAUSE = 1.0
 form, not a script): 50 of them send some 50 contributions a second."""
 BATTLES = 40
 WINDOW_SECONDS = 60.0
+STAND_IN_SECONDS = os.environ.get("BENCH_CROWD_STAND_IN_SECONDS", "0")
+"""The worker's `crowd_stand_in_seconds` (0, the default, is off)."""
 HOME_P99_MS = 100.0
 CONTRIBUTION_P99_MS = 200.0
 
@@ -137,7 +145,9 @@ def main() -> None:
         floor = p99_ms(floor_latencies)
         print(f"bare FastAPI route, {FAN_CONNECTIONS} connections: p99 {floor:.1f} ms",
               flush=True)
-        with served(path, 1, rate_limits_enabled="false", forecast_seasons="0") as (base, _):
+        print(f"stand-ins under a crowd: {STAND_IN_SECONDS} s (0 is off)", flush=True)
+        with served(path, 1, rate_limits_enabled="false", forecast_seasons="0",
+                    crowd_stand_in_seconds=STAND_IN_SECONDS) as (base, _):
             warm, _ = _plans(path)
             asyncio.run(_crowd(base, warm[:30], []))  # the show has been running
             list(season.fight(path, 1))  # the airing

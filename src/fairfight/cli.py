@@ -190,9 +190,9 @@ _URL_HELP = ("The service's database: a SQLite file path or a SQLAlchemy URL. De
 
 def _store_urls(url: str | None) -> tuple[str, str | None]:
     from fairfight.web.serve import database_url_for
-    from fairfight.web.settings import WebSettings
+    from fairfight.web.settings import settings_from_environment
 
-    settings = WebSettings()
+    settings = settings_from_environment()
     return database_url_for(url) or settings.database_url, settings.clash_database_url
 
 

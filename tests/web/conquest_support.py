@@ -55,15 +55,20 @@ def copy_season(source: Path, target_dir: Path) -> Path:
 
 
 def make_app(path: Path, *, payments: bool = False, admin: bool = True,
-             forecast_seasons: int = 0, forecast_seed: str | None = None) -> FastAPI:
+             forecast_seasons: int = 0, forecast_seed: str | None = None,
+             crowd_stand_in_seconds: int | None = None) -> FastAPI:
     """An app serving the season file, with the test admin token (and payment secret);
-    title odds off unless `forecast_seasons` is given (they cost CPU in the background)."""
+    title odds off unless `forecast_seasons` is given (they cost CPU in the background);
+    stand-ins under a crowd as the settings' default unless given."""
+    more = {} if crowd_stand_in_seconds is None else {
+        "crowd_stand_in_seconds": crowd_stand_in_seconds}
     return create_app(WebSettings(
         database_url=f"sqlite:///{path}",
         forecast_seasons=forecast_seasons,
         forecast_seed=forecast_seed,
         admin_token_sha256=token_digest(ADMIN_TOKEN) if admin else None,
         payment_secret=PAYMENT_SECRET if payments else None,
+        **more,
     ))
 
 

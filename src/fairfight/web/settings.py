@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from fairfight.core.errors import InputError
+from fairfight.core.validation import input_error_from_validation
 from fairfight.web.ops.pools import PoolLimits
 from fairfight.web.ops.rate_limit import RateLimit
 from fairfight.web.webhook_addresses import IPNetwork, parse_ranges
 from fairfight.web.witness_settings import WitnessSetting, check_witnesses
 
-__all__ = ["DEFAULT_DATABASE_URL", "WebSettings", "sibling_database_url"]
+__all__ = ["DEFAULT_DATABASE_URL", "STAND_IN_CAP_SECONDS", "WebSettings",
+           "settings_from_environment", "sibling_database_url"]
 
 DEFAULT_DATABASE_URL = "sqlite:///fairfight.db"
+STAND_IN_CAP_SECONDS = 30
+"""The oldest page `crowd_stand_in_seconds` may allow: the bound of a worker that cannot
+render at all, six times what a proxy keeps a page (`max-age=5`)."""
 
 
 class WebSettings(BaseSettings):
@@ -87,6 +93,14 @@ class WebSettings(BaseSettings):
         "Information page): interactions at /discord/interactions are verified with it; "
         "without it that path answers 404.",
     )
+    crowd_stand_in_seconds: int = Field(
+        0, description="Off (0) by default: every season page shows the newest state the "
+        "worker has seen. When on, a worker with a crowd of page requests open may answer a "
+        "page it has not yet rendered for the season's newest version with the newest one "
+        "it rendered, at most this many seconds old (at most "
+        f"{STAND_IN_CAP_SECONDS}), while the current one renders; a fan's own receipts and "
+        "the operator's console are never stood in for (docs/operations.md).",
+    )
     live_max_streams: int = Field(
         500, ge=1, le=100_000, description="Live-update streams one process holds open at "
         "once; one more is answered 503 with Retry-After.",
@@ -155,6 +169,14 @@ class WebSettings(BaseSettings):
         "before the process stops anyway.",
     )
 
+    @field_validator("crowd_stand_in_seconds")
+    @classmethod
+    def _stand_in_within_cap(cls, seconds: int) -> int:
+        if not 0 <= seconds <= STAND_IN_CAP_SECONDS:
+            raise ValueError(f"must be 0 (off) to {STAND_IN_CAP_SECONDS} seconds, "
+                             f"given {seconds}")
+        return seconds
+
     @field_validator("discord_public_key")
     @classmethod
     def _discord_key_is_hex(cls, text: str | None) -> str | None:
@@ -202,3 +224,13 @@ def sibling_database_url(service_url: str, ruleset: str) -> str:
     if file in ("", ":memory:"):
         return "sqlite://"
     return f"{head}/{file.removesuffix('.db')}-{ruleset}.db"
+
+
+def settings_from_environment() -> WebSettings:
+    """The settings from `FAIRFIGHT_…` variables; a bad value is an InputError naming the
+    variable (one line and exit 2 on the command line, before any worker starts)."""
+    try:
+        return WebSettings()
+    except ValidationError as error:
+        found = input_error_from_validation(error)
+        raise InputError(f"FAIRFIGHT_{found.field.upper()}", found.rule) from None

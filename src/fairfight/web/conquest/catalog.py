@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,7 @@ from fairfight.core.errors import InputError
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest.database import SeasonDatabase
 
-__all__ = ["SNAPSHOT_VIEWS_BYTES", "SeasonCatalog", "Snapshot", "Version"]
+__all__ = ["SNAPSHOT_VIEWS_BYTES", "SeasonCatalog", "Snapshot", "Version", "one_snapshot"]
 
 SNAPSHOT_VIEWS_BYTES = 16 * 1024 * 1024
 """Bytes of views one season's snapshot keeps (by `deep_size`): an episode weighs some 40 KB,
@@ -60,6 +61,21 @@ class Snapshot:
         """A region's (or faction's) display name."""
         region = self.regions.get(code)
         return str(region.get("name", code)) if region else code
+
+
+_PINNED: ContextVar[dict[int, Snapshot] | None] = ContextVar("fairfight_snapshots",
+                                                               default=None)
+
+
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """Within the block (one page's render, in one thread), `SeasonCatalog.snapshot` answers
+    each season's first snapshot again instead of reading the version anew."""
+    token = _PINNED.set({})
+    try:
+        yield
+    finally:
+        _PINNED.reset(token)
 
 
 class SeasonCatalog:
@@ -100,23 +116,42 @@ class SeasonCatalog:
             yield session
 
     def snapshot(self, season_id: int) -> Snapshot:
-        """The season's public state now (rebuilt only when its version moved)."""
+        """The season's public state now (rebuilt only when its version moved). Within a
+        page's render (`one_snapshot`) every call answers the render's first snapshot: a
+        page shows one version, and under a stream of contributions the version moves
+        several times while one page renders."""
+        pinned = _PINNED.get()
+        if pinned is not None and season_id in pinned:
+            return pinned[season_id]
         with self.read(season_id) as session:
             version = SeasonStore.version(session)
             cached = self._cache.get(season_id)
-            if cached is not None and cached.version == version:
-                return cached
-            summary = summary_in(session)
-            history = SeasonStore.history(session)
-            head = log.latest_head(session)
+            if cached is None or cached.version != version:
+                cached = self._rebuilt(session, season_id, version, cached)
+        if pinned is not None:
+            pinned[season_id] = cached
+        return cached
+
+    def _rebuilt(self, session: Session, season_id: int, version: Version,
+                 before: Snapshot | None) -> Snapshot:
+        """A new snapshot, reusing what cannot have changed since `before`: the compiled
+        map (the same map text reads as the same objects) and the history when no battle
+        was fought since."""
+        summary = summary_in(session)
+        same_battles = before is not None and before.version[0] == version[0]
+        history = before.history if before is not None and same_battles \
+            else SeasonStore.history(session)
+        same_map = before is not None and before.summary.map_data is summary.map_data
         fresh = Snapshot(
             season_id=season_id,
             version=version,
             summary=summary,
             history=history,
-            world=engine.compile_world(summary.map_data),
-            regions={region["code"]: region for region in summary.map_data["regions"]},
-            head=head,
+            world=before.world if before is not None and same_map
+            else engine.compile_world(summary.map_data),
+            regions=before.regions if before is not None and same_map
+            else {region["code"]: region for region in summary.map_data["regions"]},
+            head=log.latest_head(session),
         )
         with self._lock:
             current = self._cache.get(season_id)
@@ -131,6 +166,18 @@ class SeasonCatalog:
         if cached is not None and cached.version == version:
             return cached
         return self.snapshot(season_id)
+
+    def snapshot_for_countdown(self, season_id: int, version: Version) -> Snapshot:
+        """A snapshot that agrees with `version` on the battles fought, the beacon and the
+        reveal: the kept one when only ledger entries came since (a contribution changes
+        neither the next battle nor whether the season ended, all a countdown reads), else
+        `snapshot_at`. Under a stream of contributions the page cache reads the countdown
+        on every new version; rebuilding the whole snapshot there cost some 20 ms each."""
+        cached = self._cache.get(season_id)
+        if (cached is not None and cached.version[0] == version[0]
+                and cached.version[2:] == version[2:]):
+            return cached
+        return self.snapshot_at(season_id, version)
 
     def log_files(self, season_id: int) -> dict[str, Any]:
         """The season log and the refunds owed (public part), as the archive publishes them."""

@@ -25,6 +25,24 @@ operator's console) are rendered for that visitor alone. The faction card's form
 fresh idempotency key per visitor: the card is kept with a placeholder in its place and each
 response gets its own key, never an `ETag`, and `Cache-Control: no-store`.
 
+By default every page answered shows the season's current version, the newest the worker has
+seen. An operator may trade that for speed under a crowd (`crowd_stand_in_seconds`, off at
+0; `PageCache(stand_in_seconds=...)`), when the season changes faster than its pages can be
+rendered: fifty fans contributing a second move the version fifty times a second, and a
+season home takes some 40 ms to render. Rendering every version for whoever asks first kept
+a worker busy with renders nobody else saw, and a crowd's requests queued behind them for
+tens of seconds. So a worker with many page requests open at once (`CROWD_REQUESTS`,
+`PageCache.crowded`) answers a page it has not rendered for the current version with the
+newest one it rendered for the same address (a stand-in, at most `stand_in_seconds` old),
+and renders the current one in the background: one render at a time, the stalest address
+first, each address at most every `REFRESH_SECONDS` (or the stand-in's age limit, when that
+is shorter; `page_front`). Background renders share the worker's few threads with the
+renders visitors wait for (an address with no page yet); with one render per stale address
+at once, fifty faction cards each due every second took every thread, and a visitor's first
+card waited ten seconds behind them. A worker that is not crowded, or has stand-ins off,
+renders every version before answering it: a visitor who contributes and reloads sees the
+contribution.
+
 Kept pages answer with a strong `ETag` (a digest of the bytes) and `304` to a matching
 `If-None-Match`, and with `Cache-Control: public, max-age=5, must-revalidate`, so a proxy
 or CDN may serve a page for five seconds and then asks again (docs/operations.md, "Pages
@@ -37,7 +55,9 @@ import hashlib
 import itertools
 import secrets
 import threading
+import time
 from collections.abc import Callable, Hashable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,17 +69,23 @@ from fairfight.conquest.store.schedule_store import read_schedule
 from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.web.byte_cache import ByteCappedCache
 from fairfight.web.conquest.airing import countdown_of_request
+from fairfight.web.conquest.catalog import one_snapshot
 from fairfight.web.conquest.share_meta import public_base
 
 __all__ = [
+    "BACKGROUND",
+    "CROWD_REQUESTS",
     "FORM_KEY_PLACEHOLDER",
+    "MARK_LENGTH",
     "MAX_AGE_SECONDS",
     "PAGES_BYTES",
     "PERSONAL_CACHE_CONTROL",
     "PUBLIC_CACHE_CONTROL",
+    "REFRESH_SECONDS",
     "CachedPage",
     "FrontEntry",
     "PageCache",
+    "page_address",
     "personal_answer",
     "public_answer",
     "season_mark",
@@ -77,6 +103,18 @@ PERSONAL_CACHE_CONTROL = "no-store"
 FORM_KEY_PLACEHOLDER = f"form-key-{secrets.token_hex(16)}"
 """Stands in a kept faction card for the form's idempotency key; each response gets its own
 key in its place (drawn at start-up, so no text a page shows can spell it)."""
+REFRESH_SECONDS = 1.0
+"""How often a crowded worker renders an address's page again while its season keeps
+changing (with stand-ins on)."""
+CROWD_REQUESTS = 16
+"""Season page requests open at once in a worker (counted before routing) from which it is
+crowded and answers stand-ins, when they are on. A visitor, a test or a few readers stay far
+below it and always get the current version; a crowd waiting on renders is far above it."""
+BACKGROUND: ContextVar[bool] = ContextVar("fairfight_page_refresh", default=False)
+"""Set for the background renders of a crowded worker: they render the current version even
+where a visitor would be answered with the stand-in."""
+MARK_LENGTH = 5
+"""The parts of `season_mark`: version, countdown, forecast mark, public base, payments."""
 _PAGE_OVERHEAD = 256
 """Bytes charged per kept page on top of its body (the key, the tag, the record)."""
 
@@ -101,7 +139,7 @@ def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashab
     own = request.path_params.get("season_id") == season_id
     version, stored, kept = _stored_mark(conquest, season_id, own)
     if own:  # the season's own countdown, as `countdown_of_request` reads it
-        snap = catalog.snapshot_at(season_id, version)
+        snap = catalog.snapshot_for_countdown(season_id, version)
         countdown = None if stored is None else conquest.airing.countdown_of(snap, stored)
     else:  # the front page: the soonest season's
         countdown = countdown_of_request(request)
@@ -110,6 +148,14 @@ def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashab
     return (version, shown, conquest.forecasts.page_mark(season_id, kept),
             public_base(request), conquest.payments_only,
             conquest.witnessing.page_mark(season_id))
+
+
+def page_address(key: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+    """A kept page's key without what changes with the season (version, countdown, odds):
+    the route's part and the public base and payments mode, which a stand-in must share
+    with the page it stands in for."""
+    prefix, mark = key[:-MARK_LENGTH], key[-MARK_LENGTH:]
+    return (*prefix, *mark[3:])
 
 
 def _stored_mark(conquest: Any, season_id: int, own: bool) -> tuple[Any, Any, Any]:
@@ -157,7 +203,7 @@ class _Turn:
 class PageCache:
     """Rendered pages of one worker, capped by bytes, shared by all its requests."""
 
-    def __init__(self, max_bytes: int = PAGES_BYTES) -> None:
+    def __init__(self, max_bytes: int = PAGES_BYTES, stand_in_seconds: float = 0) -> None:
         self.kept: ByteCappedCache[tuple[Hashable, ...], CachedPage] = ByteCappedCache(
             max_bytes, _weight)
         self._guard = threading.Lock()
@@ -171,6 +217,17 @@ class PageCache:
         self.marks: dict[tuple[int, bool], tuple[int, tuple[Any, Any, Any]]] = {}
         """The last stored mark read per (season, own page), with the season file's change
         number it was read after (`_stored_mark`)."""
+        self.stand_in_seconds = stand_in_seconds
+        """The oldest stand-in a crowded worker may answer; 0, the default, never answers
+        one (the operator's `crowd_stand_in_seconds`)."""
+        self.refresh_seconds = min(REFRESH_SECONDS, stand_in_seconds)
+        """How often a stood-in address is rendered again: never less often than its
+        stand-in may age."""
+        self.stand_ins: ByteCappedCache[tuple[Hashable, ...], tuple[CachedPage, float]] = \
+            ByteCappedCache(max_bytes // 4, lambda kept: _weight(kept[0]))
+        """The newest page rendered per address (`page_address`), with when it was kept."""
+        self.open_requests = 0
+        """Season page requests being answered now (counted by `page_front`)."""
         self.front: dict[str, FrontEntry] = {}
         """Paths whose page a route has kept, by path: what `page_front` needs to find the
         kept page again without routing (one entry per path, so bounded by the routes)."""
@@ -191,6 +248,10 @@ class PageCache:
         found = self.kept.get(key)
         if found is not None:
             return found
+        if not BACKGROUND.get():  # requests queued for a thread while the crowd grew
+            standing = self._standing(key, newest, self.refresh_seconds)
+            if standing is not None:
+                return standing
         asked = next(self._stamps)  # taken after `key` was read
         name = key if newest is None else key[:1]
         with self._guard:
@@ -199,6 +260,9 @@ class PageCache:
         try:
             with turn.changed:
                 while turn.rendering:  # a waiter is answered by the first render after it
+                    standing = self._standing(key, newest, self.stand_in_seconds)
+                    if standing is not None:
+                        return standing
                     turn.changed.wait()
                     if turn.last is not None and turn.last[0] > asked:
                         return turn.last[1]  # read after this request's key: as new or newer
@@ -209,6 +273,9 @@ class PageCache:
                 if newest is not None:
                     key = newest()
                 made = self.kept.get(key) or self._render(key, render)
+                if newest is not None and self.stand_in_seconds and \
+                        isinstance(made, CachedPage):
+                    self.stand_ins.put(page_address(key), (made, time.monotonic()))
             finally:
                 with turn.changed:
                     turn.rendering = False
@@ -222,9 +289,38 @@ class PageCache:
                 if turn.users == 0:
                     del self._turns[name]
 
+    def crowded(self) -> bool:
+        """Whether stand-ins are on and a crowd's worth of page requests is open in this
+        worker (off, no request is ever answered with a stand-in)."""
+        return bool(self.stand_in_seconds) and self.open_requests >= CROWD_REQUESTS
+
+    def stand_in(self, address: tuple[Hashable, ...]) -> tuple[CachedPage, float] | None:
+        """The newest page kept for an address and its age in seconds, if young enough
+        to stand in for the current version's."""
+        kept = self.stand_ins.get(address)
+        if kept is None:
+            return None
+        age = time.monotonic() - kept[1]
+        return None if age > self.stand_in_seconds else (kept[0], age)
+
+    def _standing(self, key: tuple[Hashable, ...],
+                  newest: Callable[[], tuple[Hashable, ...]] | None,
+                  younger_than: float) -> CachedPage | None:
+        """For a request that would render, or wait for another's render: a crowded worker's
+        stand-in. One that would render gets it only while it is younger than
+        `refresh_seconds`: past that this request renders (on a server database no
+        background render follows a stand-in, the route is the only way there)."""
+        if newest is None or not self.crowded():
+            return None
+        kept = self.stand_ins.get(page_address(key))
+        if kept is None or time.monotonic() - kept[1] > younger_than:
+            return None
+        return kept[0]
+
     def _render(self, key: tuple[Hashable, ...], render: Callable[[], Response]) -> \
             CachedPage | Response:
-        response = render()
+        with one_snapshot():  # the page shows one version, however often it moves meanwhile
+            response = render()
         self.rendered += 1
         if response.status_code != 200 or "set-cookie" in response.headers:
             return response

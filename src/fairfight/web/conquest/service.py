@@ -55,8 +55,9 @@ class ConquestService:
         self.sessions = OperatorSessions(self.catalog.database)
         self.brake = SignInBrake()
         self.airing = AiringLoop(self.catalog, self.live.poke)
-        self.pages = PageCache()
-        """Public pages rendered once per season version (`page_cache`)."""
+        self.pages = PageCache(stand_in_seconds=settings.crowd_stand_in_seconds)
+        """Public pages rendered once per season version (`page_cache`); stand-ins under a
+        crowd only when the operator turned them on."""
         self.checkpoints = CheckpointNotes(self.catalog)
         """Each head of each season as a signed checkpoint note (`checkpoints`)."""
         host = configured_host(settings.public_url) if settings.witnesses else UNCONFIGURED_HOST
