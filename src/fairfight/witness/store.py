@@ -2,15 +2,16 @@
 
 One row per followed log: origin, size, root hash, the cosigned note (served to monitors) and
 when it was last advanced. A SQLite file by default, PostgreSQL by URL. Every advance is one
-`UPDATE ... WHERE size = <held> AND root = <held>` in its own transaction: of two requests that
-read the same held checkpoint only one can move it (the other finds no row to change and is
-answered 409 with the size now held), and a process killed mid-write leaves the old row, since
-the database applies the statement whole or not at all.
+`UPDATE ... WHERE size = <held> AND root = <held>`: of two requests that read the same held
+checkpoint only one can move it (the other finds no row to change and is answered 409 with the
+size now held), and a process killed mid-write leaves the old rows, since the database applies
+a transaction whole or not at all. Advances that arrive while a commit is in flight are
+committed together in the next transaction, one sync for the group (group_commit.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,7 @@ from sqlalchemy.pool import StaticPool
 
 from fairfight.core.journal import try_journal_mode
 from fairfight.core.merkle import EMPTY_ROOT
+from fairfight.witness.group_commit import GroupCommit
 from fairfight.witness.protocol import Held
 
 __all__ = ["LogState", "WitnessStore"]
@@ -73,7 +75,8 @@ class LogState:
 
 
 def _engine(url: str) -> Engine:
-    """An engine for the URL; SQLite waits for a busy file and runs in WAL."""
+    """An engine for the URL; SQLite waits for a busy file and runs in WAL with every commit
+    synced (`synchronous=FULL`: WAL's default, NORMAL, would not sync the log on commit)."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True)
@@ -91,6 +94,9 @@ def _engine(url: str) -> Engine:
         cursor.close()
         if not in_memory:
             try_journal_mode(connection, "WAL")
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.close()
 
     return engine
 
@@ -102,6 +108,8 @@ class WitnessStore:
         self.url = url
         self.engine = _engine(url)
         _metadata.create_all(self.engine)
+        self.commits: GroupCommit[dict[str, Any]] = GroupCommit(self._swap_all)
+        """Advances waiting for a commit in flight share the next one (group_commit.py)."""
 
     def follow(self, origins: Iterable[str]) -> None:
         """Give each followed log a row (size 0, the empty root) unless it has one, so every
@@ -135,13 +143,16 @@ class WitnessStore:
         return sum(1 for row in rows if row.origin in wanted)
 
     def advance(self, origin: str, held: Held, new: Held, checkpoint: str, now: float) -> bool:
-        """Move the log from `held` to `new` if it still holds `held`; False if another
-        request moved it first (nothing is then written)."""
+        """Move the log from `held` to `new` if it still holds `held`, committed before this
+        returns; False if another request moved it first (nothing is then written)."""
+        return self.commits.submit({
+            "at": origin, "held_size": held.size, "held_root": held.root,
+            "size": new.size, "root": new.root, "note": checkpoint, "now": now})
+
+    def _swap_all(self, swaps: Sequence[dict[str, Any]]) -> list[bool]:
+        """One transaction for a group of swaps, in order: whether each changed its row."""
         with self.engine.begin() as connection:
-            changed = connection.execute(_SWAP, {
-                "at": origin, "held_size": held.size, "held_root": held.root,
-                "size": new.size, "root": new.root, "note": checkpoint, "now": now})
-        return changed.rowcount == 1
+            return [connection.execute(_SWAP, swap).rowcount == 1 for swap in swaps]
 
     def close(self) -> None:
         """Release the pooled connections."""
