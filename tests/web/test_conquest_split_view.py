@@ -7,7 +7,9 @@ services send their checkpoints to the same witnesses: the witnesses cosign A's 
 refuse B's, which is not consistent with it. B's saved checkpoint then carries no cosignature,
 so B's verifier, asked for a quorum of one, refuses it (exit 2); A's passes. Given both
 receipts, the verifiers name the split (the command line, the bare Python and Node), and
-Node holds checkpoints to a quorum with the bare Python's words.
+Node holds checkpoints to a quorum with the bare Python's words. The attack itself is
+tests/web/split_support.py's; test_conquest_split_view_processes.py plays it against two
+`fairfight witness serve` processes.
 """
 
 from __future__ import annotations
@@ -25,23 +27,15 @@ from typer.testing import CliRunner
 
 from fairfight.conquest.cli.season_cli import app as conquest_cli
 from fairfight.conquest.record.quorum_check import parse_options
-from fairfight.conquest.rules import tables
-from fairfight.conquest.store import checkpoints, publication, season
 from fairfight.core.cosignature import WitnessKey
-from fairfight.web import WebSettings, create_app
 from fairfight.web.witness_settings import WitnessSetting
 from fairfight.witness.config import LogConfig, WitnessConfig, WitnessIdentity
 from fairfight.witness.cosigner import Witness
 from fairfight.witness.service import create_app as witness_app
 from fairfight.witness.store import WitnessStore
-from tests.conquest.helpers import SEED
-from tests.conquest.service_replay import SERVICE_MAP, save_json
 from tests.system import node_path
-from tests.web.conquest_support import copy_season
-
-API = "/api/seasons/1"
-WAIT = 60.0
-"""Seconds a test waits for the background senders (never a speed check)."""
+from tests.web.split_support import Split, play_split, two_views
+from tests.web.split_support import verify as _verify
 
 
 def _witness(name: str, origin: str, log_vkey: str, folder: Path) -> tuple[WitnessSetting,
@@ -62,79 +56,34 @@ def _witness(name: str, origin: str, log_vkey: str, folder: Path) -> tuple[Witne
     return setting, TestClient(witness_app(witness))
 
 
-def _service(path: Path, witnesses: dict[str, tuple[WitnessSetting, TestClient]]) -> TestClient:
-    app = create_app(WebSettings(database_url=f"sqlite:///{path}", forecast_seasons=0,
-                                 witnesses=[setting for setting, _ in witnesses.values()]))
-    app.state.conquest.witnessing.client_factory = lambda s: witnesses[s.name][1]
-    return TestClient(app)
-
-
-def _settled(service: TestClient) -> None:
-    sender = service.app.state.conquest.witnessing  # type: ignore[attr-defined]
-    sender.submit(1)
-    assert sender.idle(WAIT)
-
-
 @pytest.fixture(scope="module")
-def split(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path | str]]:
+def split(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Split]:
     """Both views, their checkpoints after the witnesses had their say, both receipts and
     the archive of A's view (the one the operator publishes)."""
     root = tmp_path_factory.mktemp("split")
-    (root / "a").mkdir()
-    (root / "b").mkdir()
-    view_a = root / "a" / "season.db"
-    season.create_season(view_a, dict(SERVICE_MAP), "synthetic", seed=SEED)
-    view_b = copy_season(view_a, root / "b")
-    header = season.summary(view_a).header
-    commitment = season.summary(view_a).commitment
-    vkey = checkpoints.verifier("localhost", commitment, header[tables.LOG_KEY]).vkey()
-    origin = checkpoints.origin("localhost", commitment)
+    view_a, view_b, origin, vkey = two_views(root)
     witnesses = {name: _witness(name, origin, vkey, root) for name in ("alpha", "beta")}
-    saved: dict[str, Path | str] = {"vkeys": " ".join(s.vkey for s, _ in witnesses.values())}
     with ExitStack() as stack:
         for _, client in witnesses.values():
             stack.enter_context(client)
-        service_a = stack.enter_context(_service(view_a, witnesses))
-        service_b = stack.enter_context(_service(view_b, witnesses))
-        receipt_a = season.contribute(view_a, "ZZ-003", 25).receipt
-        _settled(service_a)  # the witnesses see A's view first
-        receipt_b = season.contribute(view_b, "ZZ-005", 40).receipt
-        _settled(service_b)
-        saved["checkpoint_a"] = root / "a.checkpoint"
-        saved["checkpoint_b"] = root / "b.checkpoint"
-        Path(saved["checkpoint_a"]).write_text(service_a.get(f"{API}/checkpoint").text)
-        Path(saved["checkpoint_b"]).write_text(service_b.get(f"{API}/checkpoint").text)
-        saved["failures_b"] = str(sum(lane.failures for lane in
-                                      service_b.app.state.conquest.witnessing.lanes))
-    saved["receipt_a"] = save_json(root, "receipt-a.json", receipt_a)
-    saved["receipt_b"] = save_json(root, "receipt-b.json", receipt_b)
-    while not season.summary(view_a).board["ended"]:
-        list(season.fight(view_a, 1))
-    season.reveal(view_a)
-    saved["archive"] = root / "archive"
-    publication.export_record(view_a, Path(saved["archive"]))
-    yield saved
-
-
-def _verify(split: dict[str, Path | str], *options: str) -> tuple[int, str]:
-    witnesses = [item for vkey in str(split["vkeys"]).split() for item in ("--witness", vkey)]
-    result = CliRunner().invoke(conquest_cli, ["verify", str(split["archive"]), *witnesses,
-                                               *options])
-    return result.exit_code, result.output
+        settings = [setting for setting, _ in witnesses.values()]
+        # a TestClient is the httpx.Client the sender wants, bound to the witness's app
+        yield play_split(root, view_a, view_b, settings,
+                         lambda setting: witnesses[setting.name][1])  # type: ignore[arg-type,return-value]
 
 
 def test_the_witnesses_cosign_the_first_view_and_refuse_the_other(
-        split: dict[str, Path | str]) -> None:
+        split: Split) -> None:
     seen_a = Path(split["checkpoint_a"]).read_text()
     seen_b = Path(split["checkpoint_b"]).read_text()
     assert seen_a.split("\n")[:2] == seen_b.split("\n")[:2]  # one origin, one size
     assert seen_a.split("\n")[2] != seen_b.split("\n")[2]  # two roots
     assert "\u2014 alpha " in seen_a and "\u2014 beta " in seen_a
     assert "\u2014 alpha " not in seen_b and "\u2014 beta " not in seen_b
-    assert int(split["failures_b"]) >= 2  # each witness refused B's view
+    assert int(str(split["failures_b"])) >= 2  # each witness refused B's view
 
 
-def test_the_command_line_holds_checkpoints_to_the_quorum(split: dict[str, Path | str]) -> None:
+def test_the_command_line_holds_checkpoints_to_the_quorum(split: Split) -> None:
     code, shown = _verify(split, "--quorum", "1", "--checkpoint", str(split["checkpoint_b"]))
     assert code == 2, shown
     assert "checkpoint b.checkpoint: cosigned by 0 of the 2 witnesses given" in shown
@@ -148,7 +97,7 @@ def test_the_command_line_holds_checkpoints_to_the_quorum(split: dict[str, Path 
     assert code == 2 and "--quorum: 3 needs at least 3 --witness keys" in shown, shown
 
 
-def test_given_both_receipts_the_verifiers_name_the_split(split: dict[str, Path | str]) -> None:
+def test_given_both_receipts_the_verifiers_name_the_split(split: Split) -> None:
     code, shown = _verify(split, "--receipt", str(split["receipt_a"]),
                           "--receipt", str(split["receipt_b"]))
     assert code == 1, shown
@@ -193,7 +142,7 @@ def test_given_both_receipts_the_verifiers_name_the_split(split: dict[str, Path 
 
 
 def test_bad_witness_options_are_one_line_before_any_replay(
-        split: dict[str, Path | str], tmp_path: Path) -> None:
+        split: Split, tmp_path: Path) -> None:
     result = CliRunner().invoke(conquest_cli, ["verify", str(split["archive"]), "--witness",
                                                "alpha+00000000+AAAA", "--quorum", "1"])
     assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
