@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import sqlite3
 import tempfile
 import threading
 import time
@@ -27,7 +28,7 @@ from typing import Any
 import httpx
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from bench.timing import report
+from bench.timing import best_seconds, report
 from fairfight.core.merkle import MerkleTree
 from fairfight.core.signed_note import checkpoint_text, sign_note, verifier_key
 from fairfight.witness.config import generate_key, load_config, read_key_file
@@ -150,7 +151,33 @@ def _rate(chains: Chains, vkey: str, where: Path | None, store: type[WitnessStor
     return best, group
 
 
+def _bare_commits(where: Path | None, journal: str, synchronous: str) -> float:
+    """One-row SQLite commits a second in a journal and sync mode: what each choice costs."""
+    count = 200
+    with tempfile.TemporaryDirectory(dir=where) as folder:
+        connection = sqlite3.connect(Path(folder) / "bare.db", isolation_level=None)
+        connection.execute(f"PRAGMA journal_mode={journal}")
+        connection.execute(f"PRAGMA synchronous={synchronous}")
+        connection.execute("CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER)")
+        connection.execute("INSERT INTO t VALUES ('log', 0)")
+
+        def commits() -> None:
+            for n in range(count):
+                connection.execute("BEGIN")
+                connection.execute("UPDATE t SET n = ? WHERE k = 'log'", (n,))
+                connection.execute("COMMIT")
+
+        seconds = best_seconds(commits, 3)
+        connection.close()
+    return count / seconds
+
+
 def _storage(label: str, where: Path | None, chains: Chains, vkey: str) -> None:
+    durable = _bare_commits(where, "WAL", "FULL")
+    report(f"bare one-row commits, WAL + synchronous=FULL ({label})", durable, "/s")
+    for journal, synchronous in (("DELETE", "FULL"), ("WAL", "NORMAL")):
+        rate = _bare_commits(where, journal, synchronous)
+        report(f"bare one-row commits, {journal} + {synchronous} ({label})", rate, "/s", durable)
     alone, _ = _rate(chains, vkey, where, WitnessStore, _one_client)
     report(f"one client, one checkpoint at a time ({label})", alone, "/s")
     each, _ = _rate(chains, vkey, where, OneCommitEach, _thread_per_log)
