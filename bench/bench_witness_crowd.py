@@ -8,10 +8,11 @@ rate is bounded by syncs; group commit shares one sync among the checkpoints tha
 during the previous commit. It helps only under concurrency: a lone client waits for each
 answer before sending its next checkpoint, so its groups hold one request each.
 
-The process is pinned to one core (the issue's figure is per core): the sync itself waits
-on the disk, not on the processor. Baselines in the same run, on the same storage: the same bodies sent one at a time by a single
-client (what `bench witness` measures), and the concurrent clients against a store that commits
-each checkpoint in its own transaction (the store before group commit).
+The process is pinned to one core (the issue's figure is per core); a sync waits on the
+disk, not on the processor. Baselines in the same run, on the same storage: the same bodies
+sent one at a time by a single client (what `bench witness` measures), and the concurrent
+clients against a store that commits each checkpoint in its own transaction (the store
+before group commit).
 """
 
 from __future__ import annotations
