@@ -12,9 +12,13 @@ from pathlib import Path
 import pytest
 
 from fairfight.core.merkle import EMPTY_ROOT
+from fairfight.witness.config import LogConfig, WitnessConfig, generate_key, read_key_file
+from fairfight.witness.cosigner import Witness
 from fairfight.witness.group_commit import GroupCommit
-from fairfight.witness.protocol import Held
+from fairfight.witness.protocol import Held, WitnessRefusal
 from fairfight.witness.store import WitnessStore
+
+from .support import WITNESS_NAME, Log
 
 WAIT = 30.0
 """Seconds a thread may wait for another (never a speed check)."""
@@ -133,3 +137,39 @@ def test_a_group_on_the_store_swaps_in_order(tmp_path: Path, held: int) -> None:
     assert x is not None and (x.held.size, x.checkpoint) == (9, "x9")
     assert y is not None and (y.held.size, y.checkpoint) == (1, "y1")
     store.close()
+
+
+def test_logs_sent_at_once_are_each_cosigned_in_order(tmp_path: Path) -> None:
+    """Four logs send ten checkpoints each from four threads to one witness on a SQLite file:
+    every one is cosigned and stored (a swap lost from its group would have the log's next
+    checkpoint refused), each log ends at its last size, and no group held more requests than
+    there were senders (so at least ten groups)."""
+    logs = [Log(origin=f"example.com/season/{n}").grow(40) for n in range(4)]
+    generate_key(WITNESS_NAME, tmp_path / "w1.key")
+    config = WitnessConfig(
+        name=WITNESS_NAME, key_file=tmp_path / "w1.key", database=f"sqlite:///{tmp_path}/w.db",
+        logs=[LogConfig(origin=log.origin, vkeys=[log.vkey()]) for log in logs])
+    witness = Witness(config, read_key_file(config.key_file, config.name),
+                      WitnessStore(config.database))
+    sizes = [0, *range(4, 41, 4)]
+    refused: list[WitnessRefusal] = []
+
+    def send(log: Log) -> None:
+        for old, new in zip(sizes, sizes[1:], strict=False):
+            try:
+                witness.add_checkpoint(log.body(old, new))
+            except WitnessRefusal as refusal:
+                refused.append(refusal)
+
+    threads = [threading.Thread(target=send, args=(log,)) for log in logs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(WAIT)
+    assert refused == []
+    for log in logs:
+        state = witness.store.state(log.origin)
+        assert state is not None and state.held == Held(40, log.tree.root(40))
+    assert witness.store.commits.requests == 40
+    assert 10 <= witness.store.commits.groups <= 40
+    witness.store.close()
