@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -22,8 +23,10 @@ from fairfight.conquest.record import archive, verifier
 from fairfight.conquest.rules import engine
 from fairfight.conquest.store import publication, season
 from fairfight.web import WebSettings, create_app
+from fairfight.web.conquest.witnessing import WitnessSummary
 from tests.conquest.helpers import SEED, reseal
 from tests.conquest.log_cases import build_cases
+from tests.conquest.quorum_cases import build_quorum_cases, witness_vkey
 from tests.system import CHROMIUM_ARGS, chromium_path, playwright_api
 from tests.web.conquest_support import store_unchecked_beacon
 
@@ -308,6 +311,62 @@ def test_the_browser_checks_a_dropped_receipt_and_refuses_the_replayed_season(
             failed = page.inner_text("#result")
             page.screenshot(path=str(tmp_path / "receipt-refused.png"))
             assert f"receipt {logged['receipt'].name}: leaf 4 of the final log" in failed
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def quorum(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The witness-quorum table (tests/conquest/quorum_cases.py) and its honest archive zipped."""
+    root = tmp_path_factory.mktemp("verify-quorum")
+    cases = {case.name: case for case in build_quorum_cases(root)}
+    honest = cases["cosigned by both witnesses required"].archive
+    files = {p.name: p.read_bytes() for p in honest.iterdir()}
+    return {"cases": cases, "zip": archive.write_zip(files, root / "honest.zip")[0]}
+
+
+def _stub_witnesses(route: Any) -> None:
+    """The season service's answer for a season sent to three witnesses (its own model)."""
+    vkeys = [witness_vkey(name) for name in ("alpha", "beta", "gamma")]
+    found = WitnessSummary(witnesses=["alpha", "beta", "gamma"], vkeys=vkeys, size=None,
+                           cosigned_by=[], checkpoint_url=None, text="not cosigned yet")
+    route.fulfill(status=200, content_type="application/json", body=found.model_dump_json())
+
+
+def test_the_browser_holds_checkpoints_to_the_witnesses_asked_for(
+    served: str, quorum: dict[str, Any], tmp_path: Path
+) -> None:
+    """Issue 35: the page's fields start with the season's witnesses and a majority; a
+    checkpoint with the quorum passes, one without is refused in the verifiers' words, and
+    two receipts from two views are named as a split."""
+    playwright = playwright_api()
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.route("**/api/seasons/7/witnesses", _stub_witnesses)
+            page.goto(f"{served}/verify?season=7")
+            page.wait_for_selector("body[data-witnesses=filled]")
+            assert page.input_value("#witnesses").split("\n") == [
+                witness_vkey(name) for name in ("alpha", "beta", "gamma")]
+            assert page.input_value("#quorum") == "2"  # a majority of three
+            assert "alpha, beta, gamma" in page.inner_text("#quorum-source")
+            page.wait_for_selector("body[data-verifier=ready]")
+            wanted = {"cosigned by both witnesses required": "verified",
+                      "one of two (a witness not required does not count)": "failed",
+                      "two receipts of one leaf from two views": "failed"}
+            for name, verdict in wanted.items():
+                case = quorum["cases"][name]
+                page.fill("#witnesses", "\n".join(case.witnesses))
+                page.fill("#quorum", str(case.quorum))
+                page.set_input_files("#saved", [str(p) for p in case.checkpoints + case.receipts])
+                page.set_input_files("#archive", str(quorum["zip"]))
+                page.wait_for_selector(f"body[data-verdict={verdict}]", timeout=60_000)
+                shown = page.inner_text("#result")
+                page.screenshot(path=str(tmp_path / f"quorum-{case.exit_code}.png"))
+                mark = {0: "✓", 1: "✗ first difference:", 2: "✗ refused:"}[case.exit_code]
+                assert mark in shown and case.said in shown, (name, shown)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
         finally:
             browser.close()

@@ -1,5 +1,5 @@
-/* The verify page: hand a dropped archive, and any receipts and heads dropped with it, to the
- * worker; show progress, then the verdict. */
+/* The verify page: hand a dropped archive, any receipts, heads and checkpoints dropped with it,
+ * and the witnesses and quorum asked for, to the worker; show progress, then the verdict. */
 "use strict";
 (function () {
   const form = document.getElementById("verify-form");
@@ -10,7 +10,11 @@
   const bar = document.getElementById("progress");
   const count = document.getElementById("progress-text");
   const result = document.getElementById("result");
+  const quorumFields = document.getElementById("quorum-fields");
+  const witnessInput = document.getElementById("witnesses");
+  const quorumInput = document.getElementById("quorum");
   if (!form || !window.Worker) return;
+  quorumFields.hidden = false; // the witness check runs here only, with engine.js
 
   /* Start the worker at once, so engine.js is loaded while the network is still there. */
   const worker = new Worker("/static/verify-worker.js");
@@ -48,7 +52,9 @@
       }
       result.append(head, list);
     } else {
-      const head = line("error verdict", "\u2717 first difference:", "");
+      // A refusal (a checkpoint without its quorum, a bad witness key) is no difference found.
+      const mark = outcome.refused ? "\u2717 refused:" : "\u2717 first difference:";
+      const head = line("error verdict", mark, "");
       const where = document.createElement("span");
       where.className = "mono";
       where.textContent = outcome.message;
@@ -81,7 +87,7 @@
     const others = all.filter((item) => item !== file);
     if (savedInput) others.push(...[...savedInput.files].filter((item) => !all.includes(item)));
     delete document.body.dataset.verdict;
-    const beside = others.length ? ` with ${others.length} saved receipts and heads` : "";
+    const beside = others.length ? ` with ${others.length} saved files` : "";
     result.replaceChildren(line("muted", "", `Checking ${file.name}${beside}...`));
     bar.value = 0;
     count.textContent = "";
@@ -90,7 +96,28 @@
     const saved = await Promise.all(
       others.map(async (item) => ({ name: item.name, bytes: await item.arrayBuffer() })),
     );
-    worker.postMessage({ archive, saved }, [archive, ...saved.map((item) => item.bytes)]);
+    const witnesses = witnessInput.value.split("\n").map((text) => text.trim()).filter(Boolean);
+    const quorum = /^[0-9]{1,3}$/.test(quorumInput.value.trim()) ? Number(quorumInput.value) : 0;
+    worker.postMessage({ archive, saved, witnesses, quorum },
+      [archive, ...saved.map((item) => item.bytes)]);
+  }
+
+  /* The season's own witnesses and a majority of them, read from this service, when the page
+   * was opened for one season (`?season=ID`, or its published archive) and the fields are
+   * empty: a fan may change them, and should, to the witnesses they trust. */
+  function prefill(season) {
+    fetch(`/api/seasons/${season}/witnesses`)
+      .then((response) => (response.ok ? response.json() : null))
+      .then((found) => {
+        if (!found || witnessInput.value.trim() || !found.vkeys.length) return;
+        witnessInput.value = found.vkeys.join("\n");
+        quorumInput.value = String(Math.floor(found.vkeys.length / 2) + 1);
+        document.getElementById("quorum-source").textContent =
+          `Filled in with the ${found.vkeys.length} witnesses this service sends season ` +
+          `${season}'s checkpoints to (${found.witnesses.join(", ")}), and a majority of them.`;
+        document.body.dataset.witnesses = "filled";
+      })
+      .catch(() => {});
   }
 
   input.addEventListener("change", () => check(input.files));
@@ -103,7 +130,10 @@
   /* `/verify?archive=/path/season.zip`: fetch a season's published archive from this site.
    * The address is resolved as the browser would fetch it (`/\host/x` means `//host/x`) and
    * kept only when it names this very origin. */
-  const published = new URLSearchParams(window.location.search).get("archive");
+  const query = new URLSearchParams(window.location.search);
+  const published = query.get("archive");
+  const season = query.get("season") || (/^\/conquest\/([0-9]{1,12})\//.exec(published || "") || [])[1];
+  if (season && /^[0-9]{1,12}$/.test(season)) prefill(season);
   const sameOrigin = (address) => {
     try {
       return new URL(address, window.location.href).origin === window.location.origin;
