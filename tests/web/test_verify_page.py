@@ -370,3 +370,33 @@ def test_the_browser_holds_checkpoints_to_the_witnesses_asked_for(
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
         finally:
             browser.close()
+
+
+def test_the_server_fallback_holds_checkpoints_to_the_quorum_in_the_same_words(
+    client: TestClient, quorum: dict[str, Any]
+) -> None:
+    """Without script the form posts the checkpoints, keys and quorum; the Python verifier
+    answers each case of the shared table as the command lines do."""
+    archive_bytes = quorum["zip"].read_bytes()
+    for name in ("cosigned by both witnesses required",
+                 "one of two (a witness not required does not count)"):
+        case = quorum["cases"][name]
+        saved = [("saved", (p.name, p.read_bytes())) for p in case.checkpoints + case.receipts]
+        form = {"witnesses": "\n".join(case.witnesses), "quorum": str(case.quorum)}
+        answer = client.post("/api/upload/verify", data=form,
+                             files=[("archive", archive_bytes), *saved])
+        if case.exit_code == 0:
+            assert answer.status_code == 200 and case.said in answer.json()["notes"], answer.text
+        else:
+            assert answer.status_code == 422, answer.text
+            body = answer.json()
+            assert f"{body['field']}: {body['message']}" == case.said, body
+            page = client.post("/api/upload/verify", data=form, headers={"accept": "text/html"},
+                               files=[("archive", archive_bytes), *saved])
+            assert "refused:" in page.text and "first difference" not in page.text
+    many = client.post("/api/upload/verify", data={"witnesses": "w+1+2\n" * 17},
+                       files={"archive": archive_bytes})
+    assert many.status_code == 422 and many.json()["field"] == "witnesses", many.text
+    high = client.post("/api/upload/verify", data={"quorum": "101"},
+                       files={"archive": archive_bytes})
+    assert high.status_code == 422 and "quorum" in high.text, high.text

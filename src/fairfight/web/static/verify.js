@@ -10,11 +10,9 @@
   const bar = document.getElementById("progress");
   const count = document.getElementById("progress-text");
   const result = document.getElementById("result");
-  const quorumFields = document.getElementById("quorum-fields");
   const witnessInput = document.getElementById("witnesses");
   const quorumInput = document.getElementById("quorum");
   if (!form || !window.Worker) return;
-  quorumFields.hidden = false; // the witness check runs here only, with engine.js
 
   /* Start the worker at once, so engine.js is loaded while the network is still there. */
   const worker = new Worker("/static/verify-worker.js");
