@@ -1,5 +1,6 @@
 """Every case of the witness-quorum table (tests/conquest/quorum_cases.py) through the bare
-Python verifier and `node engine.js verify`: the same exit code and the same words."""
+Python verifier, `node engine.js verify` and `fairfight conquest verify`: the same exit code
+and the same words."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import subprocess
 import sys
 
 import pytest
+from typer.testing import CliRunner
 
+from fairfight.cli import app
 from tests.conquest.quorum_cases import QuorumCase, build_quorum_cases
 from tests.system import node_path
 
@@ -42,3 +45,11 @@ def test_both_verifiers_give_every_case_the_same_words(cases: list[QuorumCase]) 
         assert node[0] == python[0] and node[2] == python[2], (case.name, node, python)
         shown = [line for line in node[1].splitlines() if "checkpoint" in line]
         assert shown == [line for line in python[1].splitlines() if "checkpoint" in line]
+
+
+def test_the_command_line_gives_every_case_the_same_verdict(cases: list[QuorumCase]) -> None:
+    for case in cases:
+        shown = CliRunner().invoke(app, ["conquest", "verify", str(case.archive),
+                                         *case.options()], terminal_width=400)
+        assert shown.exit_code == case.exit_code, (case.name, shown.output)
+        assert case.said in " ".join(shown.output.split()), (case.name, shown.output)
