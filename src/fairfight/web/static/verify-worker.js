@@ -22,7 +22,7 @@ function isCheckpoint(bytes) {
 }
 
 onmessage = async (event) => {
-  const { archive, saved, witnesses, quorum } = event.data;
+  const { id, archive, saved, witnesses, quorum } = event.data;
   const files = saved.map(({ name, bytes }) => ({ name, bytes: new Uint8Array(bytes) }));
   const checkpoints = files.filter((file) => isCheckpoint(file.bytes));
   const json = files.filter((file) => !isCheckpoint(file.bytes));
@@ -36,9 +36,9 @@ onmessage = async (event) => {
       const now = Date.now();
       if (now - last > 30 || done === total) {
         last = now;
-        postMessage({ type: "progress", done, total });
+        postMessage({ type: "progress", id, done, total });
       }
     },
   });
-  postMessage({ type: "result", result });
+  postMessage({ type: "result", id, result });
 };

@@ -63,8 +63,14 @@
     document.body.dataset.verdict = outcome.ok ? "verified" : "failed";
   }
 
+  /* Each check is numbered; only the newest one's progress and verdict are shown, so a check
+   * started before the fan changed a file or a field cannot overwrite a later one. */
+  let latest = 0;
+  let lastFiles = null;
+
   worker.onmessage = (event) => {
     const message = event.data;
+    if (message.id !== undefined && message.id !== latest) return;
     if (message.type === "ready") {
       document.body.dataset.verifier = "ready";
     } else if (message.type === "progress") {
@@ -80,6 +86,8 @@
   /* The archive is the .zip among the files; every other file is a saved receipt or head. */
   async function check(files) {
     const all = [...files];
+    const id = ++latest;
+    lastFiles = all;
     const file = all.find((item) => item.name.toLowerCase().endsWith(".zip")) || all[0];
     if (!file) return;
     const others = all.filter((item) => item !== file);
@@ -96,7 +104,8 @@
     );
     const witnesses = witnessInput.value.split("\n").map((text) => text.trim()).filter(Boolean);
     const quorum = /^[0-9]{1,3}$/.test(quorumInput.value.trim()) ? Number(quorumInput.value) : 0;
-    worker.postMessage({ archive, saved, witnesses, quorum },
+    if (id !== latest) return; // a newer check started while the files were read
+    worker.postMessage({ id, archive, saved, witnesses, quorum },
       [archive, ...saved.map((item) => item.bytes)]);
   }
 
@@ -128,6 +137,16 @@
   /* `/verify?archive=/path/season.zip`: fetch a season's published archive from this site.
    * The address is resolved as the browser would fetch it (`/\host/x` means `//host/x`) and
    * kept only when it names this very origin. */
+  // Once the fan changes the keys, the note on where they came from no longer holds; a
+  // changed key or quorum checks the files already chosen again.
+  witnessInput.addEventListener("input", () => {
+    document.getElementById("quorum-source").textContent = "";
+  });
+  for (const field of [witnessInput, quorumInput]) {
+    field.addEventListener("change", () => {
+      if (lastFiles) check(lastFiles);
+    });
+  }
   const query = new URLSearchParams(window.location.search);
   const published = query.get("archive");
   const season = query.get("season") || (/^\/conquest\/([0-9]{1,12})\//.exec(published || "") || [])[1];
