@@ -102,7 +102,7 @@ def test_each_outcome_short_of_a_verdict_has_its_status(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, outcome: Outcome, status: int
 ) -> None:
     monkeypatch.setattr(verify, "run_verifier",
-                        lambda *_: Verdict(outcome, "archive", "the reason, in one line"))
+                        lambda *_, **__: Verdict(outcome, "archive", "the reason, in one line"))
     answer = client.post("/api/upload/verify", files={"archive": b"PK"})
     assert answer.status_code == status
     assert answer.json()["detail"] == "archive: the reason, in one line"

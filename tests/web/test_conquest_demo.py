@@ -4,6 +4,7 @@ that says how many battles are left and, once the season is over, only what is l
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,16 @@ def test_the_committed_icon_is_the_drawing_tool_s() -> None:
     from tools.favicon import STATIC, svg
 
     assert (STATIC / "favicon.svg").read_text(encoding="utf-8") == svg()
+
+
+def test_a_new_demo_season_has_its_seed_timelocked_past_a_planned_end(tmp_path: Path) -> None:
+    """The service makes no season but the demo: that one gets a planned end, so its seed
+    unlocks without the operator like a season made with `conquest new --ends-by`."""
+    before = time.time()
+    path, news = prepare(tmp_path, new=True)
+    lock = season.summary(path).header["timelock"]
+    assert lock["network"] == "quicknet" and "BEGIN AGE ENCRYPTED FILE" in lock["ciphertext"]
+    opens = 1692803367 + 3 * (lock["round"] - 1)  # quicknet's clock, by hand
+    earliest = before + 30 * 86400 + 86400  # the planned end a month on, plus the day's margin
+    assert earliest <= opens <= time.time() + 31 * 86400 + 3, (opens, earliest)
+    assert f"the seed unlocks with quicknet round {lock['round']} at " in news[0]

@@ -86,7 +86,7 @@ def test_the_witnesses_cosign_the_first_view_and_refuse_the_other(
 def test_the_command_line_holds_checkpoints_to_the_quorum(split: Split) -> None:
     code, shown = _verify(split, "--quorum", "1", "--checkpoint", str(split["checkpoint_b"]))
     assert code == 2, shown
-    assert "checkpoint b.checkpoint: cosigned by 0 of the 2 witnesses given" in shown
+    assert "checkpoint b.checkpoint: cosigned by 0 of the 1 witnesses you require" in shown
     assert len(shown.strip().splitlines()) == 1
     code, shown = _verify(split, "--quorum", "2", "--checkpoint", str(split["checkpoint_a"]),
                           "--receipt", str(split["receipt_a"]))
@@ -122,8 +122,8 @@ def test_given_both_receipts_the_verifiers_name_the_split(split: Split) -> None:
         cwd=split["archive"], capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"},
         check=False)
     assert bare.returncode == 2, bare.stderr
-    assert bare.stderr.strip() == ("REFUSED checkpoint b.checkpoint: cosigned by 0 of the 2 "
-                                   "witnesses given; --quorum 1 needs 1")
+    assert bare.stderr.strip() == ("REFUSED checkpoint b.checkpoint: cosigned by 0 of the 1 "
+                                   "witnesses you require")
     for options in (["--quorum", "1", "--checkpoint", str(split["checkpoint_b"])],
                     ["--quorum", "2", "--checkpoint", str(split["checkpoint_a"]), "--receipt",
                      str(split["receipt_a"])]):

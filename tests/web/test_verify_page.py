@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -22,8 +23,10 @@ from fairfight.conquest.record import archive, verifier
 from fairfight.conquest.rules import engine
 from fairfight.conquest.store import publication, season
 from fairfight.web import WebSettings, create_app
+from fairfight.web.conquest.witnessing import WitnessSummary
 from tests.conquest.helpers import SEED, reseal
 from tests.conquest.log_cases import build_cases
+from tests.conquest.quorum_cases import build_quorum_cases, witness_vkey
 from tests.system import CHROMIUM_ARGS, chromium_path, playwright_api
 from tests.web.conquest_support import store_unchecked_beacon
 
@@ -311,3 +314,95 @@ def test_the_browser_checks_a_dropped_receipt_and_refuses_the_replayed_season(
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
         finally:
             browser.close()
+
+
+@pytest.fixture(scope="module")
+def quorum(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The witness-quorum table (tests/conquest/quorum_cases.py) and its honest archive zipped."""
+    root = tmp_path_factory.mktemp("verify-quorum")
+    cases = {case.name: case for case in build_quorum_cases(root)}
+    honest = cases["cosigned by both witnesses required"].archive
+    files = {p.name: p.read_bytes() for p in honest.iterdir()}
+    return {"cases": cases, "zip": archive.write_zip(files, root / "honest.zip")[0]}
+
+
+def _stub_witnesses(route: Any) -> None:
+    """The season service's answer for a season sent to three witnesses (its own model)."""
+    vkeys = [witness_vkey(name) for name in ("alpha", "beta", "gamma")]
+    found = WitnessSummary(witnesses=["alpha", "beta", "gamma"], vkeys=vkeys, size=None,
+                           cosigned_by=[], checkpoint_url=None, text="not cosigned yet")
+    route.fulfill(status=200, content_type="application/json", body=found.model_dump_json())
+
+
+def test_the_browser_holds_checkpoints_to_the_witnesses_asked_for(
+    served: str, quorum: dict[str, Any], tmp_path: Path
+) -> None:
+    """Issue 35: the page's fields start with the season's witnesses and a majority; a
+    checkpoint with the quorum passes, one without is refused in the verifiers' words, and
+    two receipts from two views are named as a split."""
+    playwright = playwright_api()
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.route("**/api/seasons/7/witnesses", _stub_witnesses)
+            page.goto(f"{served}/verify?season=7")
+            page.wait_for_selector("body[data-witnesses=filled]")
+            assert page.input_value("#witnesses").split("\n") == [
+                witness_vkey(name) for name in ("alpha", "beta", "gamma")]
+            assert page.input_value("#quorum") == "2"  # a majority of three
+            assert "alpha, beta, gamma" in page.inner_text("#quorum-source")
+            page.wait_for_selector("body[data-verifier=ready]")
+            wanted = {"cosigned by both witnesses required": "verified",
+                      "one of two (a witness not required does not count)": "failed",
+                      "two receipts of one leaf from two views": "failed"}
+            for name, verdict in wanted.items():
+                case = quorum["cases"][name]
+                page.fill("#witnesses", "\n".join(case.witnesses))
+                page.fill("#quorum", str(case.quorum))
+                page.set_input_files("#saved", [str(p) for p in case.checkpoints + case.receipts])
+                page.set_input_files("#archive", str(quorum["zip"]))
+                page.wait_for_selector(f"body[data-verdict={verdict}]", timeout=60_000)
+                shown = page.inner_text("#result")
+                page.screenshot(path=str(tmp_path / f"quorum-{case.exit_code}.png"))
+                mark = {0: "✓", 1: "✗ first difference:", 2: "✗ refused:"}[case.exit_code]
+                assert mark in shown and case.said in shown, (name, shown)
+                if case.exit_code == 2:  # asking for one cosignature checks the same files again
+                    page.fill("#quorum", "1")
+                    page.locator("#witnesses").focus()  # leaving the field is its change
+                    page.wait_for_selector("body[data-verdict=verified]", timeout=60_000)
+                    assert ("cosigned by 1 of 2 witnesses: alpha; a prefix of the final log"
+                            in page.inner_text("#result"))
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        finally:
+            browser.close()
+
+
+def test_the_server_fallback_holds_checkpoints_to_the_quorum_in_the_same_words(
+    client: TestClient, quorum: dict[str, Any]
+) -> None:
+    """Without script the form posts the checkpoints, keys and quorum; the Python verifier
+    answers each case of the shared table as the command lines do."""
+    archive_bytes = quorum["zip"].read_bytes()
+    for name in ("cosigned by both witnesses required",
+                 "one of two (a witness not required does not count)"):
+        case = quorum["cases"][name]
+        saved = [("saved", (p.name, p.read_bytes())) for p in case.checkpoints + case.receipts]
+        form = {"witnesses": "\n".join(case.witnesses), "quorum": str(case.quorum)}
+        answer = client.post("/api/upload/verify", data=form,
+                             files=[("archive", archive_bytes), *saved])
+        if case.exit_code == 0:
+            assert answer.status_code == 200 and case.said in answer.json()["notes"], answer.text
+        else:
+            assert answer.status_code == 422, answer.text
+            body = answer.json()
+            assert f"{body['field']}: {body['message']}" == case.said, body
+            page = client.post("/api/upload/verify", data=form, headers={"accept": "text/html"},
+                               files=[("archive", archive_bytes), *saved])
+            assert "refused:" in page.text and "first difference" not in page.text
+    many = client.post("/api/upload/verify", data={"witnesses": "w+1+2\n" * 17},
+                       files={"archive": archive_bytes})
+    assert many.status_code == 422 and many.json()["field"] == "witnesses", many.text
+    high = client.post("/api/upload/verify", data={"quorum": "101"},
+                       files={"archive": archive_bytes})
+    assert high.status_code == 422 and "quorum" in high.text, high.text

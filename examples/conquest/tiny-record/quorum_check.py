@@ -53,6 +53,7 @@ __all__ = [
     "check_checkpoints",
     "find_split",
     "parse_options",
+    "quorum_words",
     "read_checkpoint",
     "witness_keys",
 ]
@@ -169,10 +170,15 @@ def _cosigners(name: str, note: str, keys: list[Any], quorum: int) -> list[str]:
     except (signed_note.NoteError, ValueError):
         found = []
     if len(found) < quorum:
-        shown = f" ({', '.join(found)})" if found else ""
-        raise InputError(f"checkpoint {name}", f"cosigned by {len(found)} of the {len(keys)} "
-                         f"witnesses given{shown}; --quorum {quorum} needs {quorum}")
+        raise InputError(f"checkpoint {name}", quorum_words(found, quorum))
     return found
+
+
+def quorum_words(found: Sequence[str], quorum: int) -> str:
+    """Why a checkpoint is refused, the same words in every verifier: `cosigned by 1 of the 2
+    witnesses you require: alpha` (the cosigners found, of the quorum asked for)."""
+    shown = f": {', '.join(found)}" if found else ""
+    return f"cosigned by {len(found)} of the {quorum} witnesses you require{shown}"
 
 
 def check_checkpoints(record: Mapping[str, Any], given: Quorum,

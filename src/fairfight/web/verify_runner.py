@@ -31,6 +31,7 @@ __all__ = [
     "VERIFY_OUTPUT_BYTES",
     "VERIFY_WALL_SECONDS",
     "Verdict",
+    "Witnessed",
     "main",
     "run_verifier",
 ]
@@ -92,10 +93,22 @@ def _limit_child(cpu_seconds: int, memory_bytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+@dataclass(frozen=True)
+class Witnessed:
+    """Saved checkpoints and what they must carry: cosignatures by `quorum` of `witnesses`."""
+
+    checkpoints: Sequence[Path] = ()
+    witnesses: Sequence[str] = ()
+    quorum: int = 0
+
+
 def _command(archive: Path, receipts: Sequence[Path], heads: Sequence[Path],
-             limits: Limits) -> list[str]:
+             limits: Limits, witnessed: Witnessed) -> list[str]:
     options = [item for path in receipts for item in ("--receipt", str(path))]
     options += [item for path in heads for item in ("--head", str(path))]
+    options += [item for path in witnessed.checkpoints for item in ("--checkpoint", str(path))]
+    options += [item for vkey in witnessed.witnesses for item in ("--witness", vkey)]
+    options += ["--quorum", str(witnessed.quorum)]
     return [sys.executable, "-m", "fairfight.web.verify_runner", str(limits.cpu_seconds),
             str(limits.memory_bytes), str(archive), *options]
 
@@ -111,13 +124,14 @@ def _budget_spent(returncode: int) -> bool:
 
 def run_verifier(
     archive: Path, receipts: Sequence[Path] = (), heads: Sequence[Path] = (),
-    limits: Limits = Limits(),
+    limits: Limits = Limits(), witnessed: Witnessed = Witnessed(),
 ) -> Verdict:
-    """Verify a season archive (and saved receipts and heads) in a limited child process."""
+    """Verify a season archive (and saved receipts, heads and checkpoints, the checkpoints held
+    to the witness quorum asked for) in a limited child process."""
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     try:
         child = subprocess.run(
-            _command(archive, receipts, heads, limits), capture_output=True, check=False,
+            _command(archive, receipts, heads, limits, witnessed), capture_output=True, check=False,
             timeout=limits.wall_seconds, env=environment,
             stdin=subprocess.DEVNULL,
         )
@@ -167,8 +181,9 @@ def _answer(verdict: Verdict) -> int:
 
 
 def main(arguments: list[str]) -> int:
-    """The child: `CPU_SECONDS MEMORY_BYTES ARCHIVE [--receipt FILE]... [--head FILE]...`;
-    verify within those limits and print the verdict as one JSON line."""
+    """The child: `CPU_SECONDS MEMORY_BYTES ARCHIVE [--receipt FILE]... [--head FILE]...
+    [--checkpoint FILE]... [--witness VKEY]... --quorum K`; verify within those limits and
+    print the verdict as one JSON line."""
     _limit_child(int(arguments[0]), int(arguments[1]))
     try:
         from fairfight.conquest.store import publication
@@ -182,8 +197,12 @@ def main(arguments: list[str]) -> int:
     archive, options = Path(arguments[2]), list(zip(arguments[3::2], arguments[4::2], strict=False))
     receipts = [Path(value) for flag, value in options if flag == "--receipt"]
     heads = [Path(value) for flag, value in options if flag == "--head"]
+    checkpoints = [Path(value) for flag, value in options if flag == "--checkpoint"]
+    witnesses = [value for flag, value in options if flag == "--witness"]
+    quorum = int(dict(options).get("--quorum", "0"))
     try:
-        notes = publication.verify_folder(archive, receipts, heads)
+        notes = publication.verify_folder(archive, receipts, heads, checkpoints, witnesses,
+                                          quorum)
     except VerificationError as failure:
         return _answer(Verdict(Outcome.MISMATCH, failure.place, failure.detail))
     except InputError as error:

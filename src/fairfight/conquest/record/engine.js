@@ -2051,9 +2051,9 @@
       const seen = await openCheckpoint(place, text, record);
       const found = await cosignedBy(seen.body, seen.signatures, keys);
       if (found.length < given.quorum) {
-        const shown = found.length ? ` (${found.join(", ")})` : "";
-        throw new Refusal(place, `cosigned by ${found.length} of the ${keys.length} witnesses ` +
-          `given${shown}; --quorum ${given.quorum} needs ${given.quorum}`);
+        const shown = found.length ? `: ${found.join(", ")}` : "";
+        throw new Refusal(place, `cosigned by ${found.length} of the ${given.quorum} witnesses ` +
+          `you require${shown}`);
       }
       if (seen.size > BigInt(checked.hashes.length) ||
           (await checked.root(Number(seen.size))) !== seen.root) {
@@ -2404,13 +2404,25 @@
     }
   }
 
+  /* The witness requirement of `given` ({ checkpoints, witnesses, quorum }) with its
+   * checkpoints read (`read` maps them to { name, bytes }); the keys are checked before any
+   * replay, so a bad --witness or --quorum is refused at once. */
+  async function quorumOf(given, read) {
+    await witnessKeys(given.witnesses, given.quorum);
+    const checkpoints = read(given.checkpoints || []).map(
+      ({ name, bytes }) => ({ name, text: new TextDecoder().decode(bytes) }));
+    return { ...given, checkpoints };
+  }
+
   /* Verify a season archive given as the bytes of its .zip file; `options.receipts` and
-   * `options.heads` are saved files as { name, bytes }. */
+   * `options.heads` are saved files as { name, bytes }; `options.quorum`, when given, is
+   * { checkpoints: [{ name, bytes }...], witnesses: [vkey...], quorum: K }. */
   async function verifyArchive(bytes, options = {}) {
     let files;
     let saved;
     try {
       saved = savedOf(options);
+      if (options.quorum) saved.quorum = await quorumOf(options.quorum, (item) => item);
     } catch (error) {
       return failure(error);
     }
@@ -2479,11 +2491,7 @@
           return { name: basename(file), bytes: new Uint8Array(fs.readFileSync(file)) };
         });
       const saved = savedOf({ receipts: read(options.receipts), heads: read(options.heads) });
-      if (options.quorum) {
-        await witnessKeys(options.quorum.witnesses, options.quorum.quorum); // before any replay
-        saved.quorum = { ...options.quorum, checkpoints: read(options.quorum.checkpoints).map(
-          ({ name, bytes }) => ({ name, text: new TextDecoder().decode(bytes) })) };
-      }
+      if (options.quorum) saved.quorum = await quorumOf(options.quorum, read);
       return await settle(await readSource(path), options.onProgress, saved);
     } catch (error) {
       if (!(error instanceof Mismatch) && !(error instanceof Refusal)) throw error;

@@ -10,6 +10,11 @@ To show every banner early, the builder looks at the next battle's draws with th
 holds and fills both fighters' pools before battle 2 (a FAN CLASH) and one fighter's before
 battle 3 (a secured win). An operator who knows the seed can always do this; that is why the
 operator and staff may not contribute.
+
+The service has no form that creates a season (seasons are made on the command line, `conquest
+new`, where `--ends-by` timelocks the seed); the demo is the one season it makes itself, so a
+new one gets a planned end `DEMO_PLANNED_END` ahead and its seed is timelocked like any season
+made with `--ends-by` (docs/season-log.md, "A seed that unlocks itself").
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +31,8 @@ from fairfight.conquest.store import season
 from fairfight.core.draws import new_seed
 
 __all__ = [
-    "DEMO_BATTLES", "DEMO_FILE", "DEMO_SEASON_LENGTH", "build_demo_season", "main", "prepare",
+    "DEMO_BATTLES", "DEMO_FILE", "DEMO_PLANNED_END", "DEMO_SEASON_LENGTH", "build_demo_season",
+    "main", "prepare",
 ]
 
 DEMO_BATTLES = 6
@@ -33,6 +40,9 @@ DEMO_BATTLES = 6
 DEMO_SEASON_LENGTH = 40
 """The demo season's most battles: few enough to air to the end and reach the reveal."""
 DEMO_FILE = "demo-season.db"
+DEMO_PLANNED_END = timedelta(days=30)
+"""How far ahead a new demo season's planned end lies: its seed unlocks a day after that, and
+airing stops an hour before the unlock, so a kept demo season airs for about a month."""
 
 
 def _next_fighters(path: Path, seed: str) -> tuple[str, str]:
@@ -73,14 +83,16 @@ def _fight(path: Path) -> int:
 
 def build_demo_season(path: Path, seed: str | None = None,
                       map_data: dict[str, Any] | None = None,
-                      max_battles: int | None = DEMO_SEASON_LENGTH) -> dict[str, Any]:
-    """Create the demo season in `path`; returns what was arranged, for tests and the banner."""
+                      max_battles: int | None = DEMO_SEASON_LENGTH,
+                      ends_by: datetime | None = None) -> dict[str, Any]:
+    """Create the demo season in `path`, its seed timelocked past `ends_by` when given;
+    returns what was arranged, for tests and the banner."""
     from fairfight.conquest.rules import scenario
 
     chosen = map_data if map_data is not None else scenario.load_map("north-america")
     secret = seed or new_seed()
     season.create_season(path, chosen, str(chosen.get("name", "map")), seed=secret,
-                         max_battles=max_battles)
+                         max_battles=max_battles, ends_by=ends_by)
     by_size = sorted(chosen["regions"], key=lambda r: (r["population"], r["code"]))
     season.contribute(path, by_size[-1]["code"], 25)
     season.contribute(path, by_size[-2]["code"], 10)
@@ -134,9 +146,12 @@ def prepare(folder: Path, *, new: bool = False) -> tuple[Path, list[str]]:
     print(("starting a new demo season, as asked: " if new else "building the demo season: ")
           + f"{DEMO_BATTLES} battles on the north-america map, {DEMO_SEASON_LENGTH} at most...",
           flush=True)
-    arranged = build_demo_season(path)
+    arranged = build_demo_season(path, ends_by=datetime.now(UTC) + DEMO_PLANNED_END)
+    from fairfight.conquest.store import season_timelock
+
+    locked = season_timelock.unlock_note(season.summary(path).header["timelock"])
     return path, [f"FAN CLASH in battle {arranged['fan_clash_battle']}; rebellion fund waiting: "
-                  f"{arranged['rebellion_waiting']}."]
+                  f"{arranged['rebellion_waiting']}; {locked}."]
 
 
 def main(arguments: list[str]) -> None:

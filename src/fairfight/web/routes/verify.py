@@ -15,7 +15,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, File, Request, UploadFile
+from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 
@@ -23,15 +23,17 @@ from fairfight.core.errors import InputError
 from fairfight.web.errors import error_body
 from fairfight.web.ops.pools import run_in_pool
 from fairfight.web.templating import templates
-from fairfight.web.verify_runner import Outcome, run_verifier
+from fairfight.web.verify_runner import Outcome, Witnessed, run_verifier
 
 __all__ = [
     "FORM_ALLOWANCE",
     "MAX_SAVED_FILES",
+    "MAX_WITNESSES",
     "NAV",
     "RETRY_AFTER_SECONDS",
     "SAVED_FILE_BYTES",
     "VerifyResult",
+    "WITNESS_KEY_CHARACTERS",
     "archive_limit",
     "engine_script",
     "router",
@@ -47,7 +49,11 @@ FORM_ALLOWANCE = 64 * 1024
 SAVED_FILE_BYTES = 64 * 1024
 """Largest receipt or head accepted with an archive (a real one is under 2 KB)."""
 MAX_SAVED_FILES = 16
-"""Most receipts and heads sent with one archive."""
+"""Most receipts, heads and checkpoints sent with one archive."""
+MAX_WITNESSES = 16
+"""Most witness keys one check takes (a real quorum names a handful)."""
+WITNESS_KEY_CHARACTERS = 300
+"""The longest witness key taken (a real one is its name and about 60 characters)."""
 RETRY_AFTER_SECONDS = 30
 """What a 503 (the verifier ran out of wall time) asks the client to wait."""
 _CHUNK = 64 * 1024
@@ -65,6 +71,9 @@ class VerifyResult(BaseModel):
     place: str | None = None
     detail: str | None = None
     message: str
+    refused: bool = False
+    """True when the check was refused rather than failed (a checkpoint without its quorum,
+    a file too large): no difference was found, the input was not taken."""
 
 
 def _is_receipt(path: Path) -> bool:
@@ -75,6 +84,24 @@ def _is_receipt(path: Path) -> bool:
     except (ValueError, RecursionError):
         return False
     return isinstance(value, dict) and "format" in value
+
+
+def _is_checkpoint(path: Path) -> bool:
+    """A saved file is a checkpoint when it is a signed note: text that is not JSON, with the
+    blank line before its signatures (the page's worker sorts dropped files the same way)."""
+    text = path.read_bytes().decode("utf-8", errors="replace").lstrip()
+    return bool(text) and text[0] not in "{[" and "\n\n" in text
+
+
+def _witness_keys(text: str) -> list[str]:
+    """The witness keys of the form's field, one a line; InputError past the caps."""
+    keys = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(keys) > MAX_WITNESSES:
+        raise InputError("witnesses", f"at most {MAX_WITNESSES} witness keys at once")
+    if any(len(key) > WITNESS_KEY_CHARACTERS for key in keys):
+        raise InputError("witnesses", f"a witness key is at most {WITNESS_KEY_CHARACTERS} "
+                         "characters")
+    return keys
 
 
 def archive_limit(request: Request) -> int:
@@ -106,10 +133,12 @@ async def _stream_to(upload: UploadFile, target: Path, limit: int, field: str) -
     return written
 
 
-def _verdict(archive: Path, receipts: Sequence[Path], heads: Sequence[Path]) -> VerifyResult:
-    """Check an uploaded archive, and the receipts and heads sent with it, with the Python
-    verifier in a limited child process (`verify_runner`); blocking, so run off the loop."""
-    verdict = run_verifier(archive, receipts, heads)
+def _verdict(archive: Path, receipts: Sequence[Path], heads: Sequence[Path],
+             witnessed: Witnessed) -> VerifyResult:
+    """Check an uploaded archive, and the receipts, heads and checkpoints sent with it, with
+    the Python verifier in a limited child process (`verify_runner`); blocking, so run off the
+    loop."""
+    verdict = run_verifier(archive, receipts, heads, witnessed=witnessed)
     if verdict.outcome == Outcome.MISMATCH:
         return VerifyResult(ok=False, place=verdict.place, detail=verdict.detail,
                             message=f"{verdict.place}: {verdict.detail}")
@@ -126,7 +155,8 @@ def _verdict(archive: Path, receipts: Sequence[Path], heads: Sequence[Path]) -> 
 
 
 async def _checked(
-    request: Request, archive: UploadFile, saved: Sequence[UploadFile]
+    request: Request, archive: UploadFile, saved: Sequence[UploadFile],
+    witnesses: Sequence[str] = (), quorum: int = 0,
 ) -> VerifyResult:
     """Stream the uploads to a scratch folder under their caps, then verify off the loop."""
     limit = archive_limit(request)
@@ -142,13 +172,17 @@ async def _checked(
             raise InputError("archive", "the file is empty; choose a season archive (.zip)")
         receipts: list[Path] = []
         heads: list[Path] = []
+        checkpoints: list[Path] = []
         for number, item in enumerate(saved):
             folder = Path(scratch) / f"saved-{number}"
             folder.mkdir()
             target = folder / (_safe_name(item.filename) or "saved.json")
-            if await _stream_to(item, target, SAVED_FILE_BYTES, f"saved[{number}]"):
-                (receipts if _is_receipt(target) else heads).append(target)
-        return await run_in_pool("verify", _verdict, path, receipts, heads)
+            if not await _stream_to(item, target, SAVED_FILE_BYTES, f"saved[{number}]"):
+                continue
+            sort = checkpoints if _is_checkpoint(target) else heads
+            (receipts if _is_receipt(target) else sort).append(target)
+        witnessed = Witnessed(checkpoints, witnesses, quorum)
+        return await run_in_pool("verify", _verdict, path, receipts, heads, witnessed)
 
 
 def _safe_name(name: str | None) -> str:
@@ -184,13 +218,19 @@ async def verify_upload(
     request: Request,
     archive: Annotated[UploadFile, File(description="A season archive (.zip).")],
     saved: Annotated[
-        list[UploadFile] | None, File(description="Receipts and signed heads saved (.json).")
+        list[UploadFile] | None,
+        File(description="Receipts and signed heads (.json) and checkpoint notes saved."),
     ] = None,
+    witnesses: Annotated[str, Form(description="Witness keys (NAME+ID+KEY), one a line.",
+                                   max_length=MAX_WITNESSES * (WITNESS_KEY_CHARACTERS + 2))] = "",
+    quorum: Annotated[int, Form(ge=0, le=100, description="Cosignatures by those witnesses "
+                                "each checkpoint needs.")] = 0,
 ) -> VerifyResult | Response:
-    """Check a season archive, and any receipts and heads sent with it, on the server with the
-    Python verifier (the page's fallback)."""
+    """Check a season archive, and any receipts, heads and checkpoints sent with it (the
+    checkpoints held to the witnesses and quorum given), on the server with the Python
+    verifier (the page's fallback)."""
     try:
-        result = await _checked(request, archive, saved or [])
+        result = await _checked(request, archive, saved or [], _witness_keys(witnesses), quorum)
     except _Refusal as refusal:
         return _refused(request, refusal)
     if _for_browser(request):  # the form, without script
@@ -205,7 +245,7 @@ def _refused(request: Request, refusal: _Refusal) -> Response:
     headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if refusal.status == 503 else None
     if _for_browser(request):
         result = VerifyResult(ok=False, place=refusal.field, detail=refusal.message,
-                              message=f"{refusal.field}: {refusal.message}")
+                              message=f"{refusal.field}: {refusal.message}", refused=True)
         return templates.TemplateResponse(
             request, "verify.html", {"result": result, "limit": archive_limit(request)},
             status_code=refusal.status, headers=headers,
