@@ -4,11 +4,13 @@ also at 390 px), the confirmation, the replay and the rules (also at 390 px). ax
 through the browser's debugging channel, so each page is checked with its CSP on, as served.
 
 On the way the seat page is shown at 1280 and 390 px at each question and at the end, never
-wider than the phone, and those screens are kept for docs/ballot.md in docs/screenshots/ballot/
-(the top of the page, what a person sees first)."""
+wider than the phone, and those screens (the top of the page, what a person sees first) are
+kept in test-artifacts/ballot/; `FAIRFIGHT_DOCS_SCREENSHOTS=1` keeps them in
+docs/screenshots/ballot/ instead, for docs/ballot.md (a run never changes the docs unasked)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,9 @@ from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path, playwrig
 __all__ = ["server"]
 
 STEPS_AT_MOST = 200
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "ballot"
+_ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = (_ROOT / "docs" / "screenshots" if os.environ.get("FAIRFIGHT_DOCS_SCREENSHOTS") == "1"
+               else _ROOT / "test-artifacts") / "ballot"
 WIDTHS = {"1280": (1280, 900), "390": (390, 844)}
 
 
