@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from fairfight.conquest.maps.svg import faction_colours, load_shapes, shapes_digest
 from fairfight.core.records import canonical_json
@@ -241,8 +241,18 @@ def _episode_card(snap: Snapshot, number: int) -> EpisodeCard:
 
 
 def season_card(snap: Snapshot) -> SeasonCard:
-    """The season's card as of this snapshot (a new battle gives a new card and address)."""
-    return _memoised(snap, "share-card:season", lambda: _season_card(snap))
+    """The season's card as of this snapshot (a new battle gives a new card and address).
+    Kept for the battles fought and the figures it prints: a contribution moves neither
+    unless the standings it lists move, and then the card is made again."""
+    season = views.season_view(snap, payments_only=False)
+    shown = (tuple((row.faction, row.holdings) for row in season.standings if row.standing),
+             season.next_battle, season.ended, season.champion_text)
+    kept: tuple[Any, SeasonCard] | None = snap.fought.get("share-card:season")
+    if kept is not None and kept[0] == shown:
+        return kept[1]
+    card = _season_card(snap)
+    snap.fought.put("share-card:season", (shown, card))
+    return card
 
 
 def _season_card(snap: Snapshot) -> SeasonCard:

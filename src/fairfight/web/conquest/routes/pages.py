@@ -99,10 +99,11 @@ def season_home(request: Request, season_id: int, conquest: Service) -> Response
     """The season home: commitment, beacon, standings, latest episodes, the map."""
     def render() -> Response:
         snap = conquest.catalog.snapshot(season_id)
+        season = views.season_view(snap, conquest.payments_only)
+        forecast, odds_mark = conquest.forecasts.view_marked(snap)
         return _page(
-            request, "home.html",
-            season=views.season_view(snap, conquest.payments_only), map=views.map_state(snap),
-            forecast=conquest.forecasts.view(snap),
+            request, "home.html", season=season, forecast=forecast, map=views.map_state(snap),
+            parts=conquest.parts.home(snap, season, forecast, odds_mark),
             story=conquest.forecasts.story.home(snap) if conquest.forecasts.enabled else None,
             witnesses=conquest.witnessing.summary(season_id, snap.summary.commitment),
         )
