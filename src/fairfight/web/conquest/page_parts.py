@@ -25,7 +25,7 @@ from typing import Any
 from markupsafe import Markup
 
 from fairfight.web.byte_cache import ByteCappedCache
-from fairfight.web.conquest import views
+from fairfight.web.conquest import episode_views, views
 from fairfight.web.conquest.catalog import Snapshot
 from fairfight.web.conquest.forecasts import ForecastView
 from fairfight.web.conquest.models import SeasonView
@@ -85,6 +85,20 @@ class PageParts:
             "method": self.part(("method", *odds), "conquest/_home_method.html",
                                 lambda: shown),
             "standings": self.standing_rows(season, forecast, odds),
+        }
+
+    def episode(self, snap: Snapshot, number: int) -> dict[str, Markup]:
+        """An episode page's parts that read the battles fought alone: the battle and the
+        map just after it."""
+        fought = fought_mark(snap)
+        shown = _context(season=views.season_ref(snap),
+                         e=episode_views.episode(snap, number))
+        return {
+            "body": self.part(("episode", number, *fought), "conquest/_episode_body.html",
+                              shown),
+            "map": self.part(("episode map", number, *fought), "conquest/map.html",
+                             _context(season=views.season_ref(snap),
+                                      map=views.map_state(snap, number))),
         }
 
     def standing_rows(self, season: SeasonView, forecast: ForecastView,

@@ -214,7 +214,9 @@ def _memoised(snap: Snapshot, key: str, build: Callable[[], _Built]) -> _Built:
 def episode_card(snap: Snapshot, number: int) -> EpisodeCard:
     """Battle `number`'s card, from the episode page's own view (an aired battle never
     changes)."""
-    return _memoised(snap, f"share-card:episode:{number}", lambda: _episode_card(snap, number))
+    card: EpisodeCard = snap.fought.get_or_make(f"share-card:episode:{number}",
+                                                lambda: _episode_card(snap, number))
+    return card
 
 
 def _episode_card(snap: Snapshot, number: int) -> EpisodeCard:

@@ -139,8 +139,8 @@ def _episode(request: Request, conquest: ConquestService, season_id: int,
         update={"head": log_views.battle_head(conquest.catalog, season_id, number)})
     resolved = (conquest.forecasts.story.resolved(snap, number)
                 if conquest.forecasts.enabled else None)
-    return _page(request, "episode.html", season=views.season_ref(snap),
-                 episode=episode, map=views.map_state(snap, number), resolved=resolved)
+    return _page(request, "episode.html", season=views.season_ref(snap), episode=episode,
+                 parts=conquest.parts.episode(snap, number), resolved=resolved)
 
 
 WATCH_LAST_STEP = len(tables.CATEGORIES) + 1
