@@ -75,7 +75,7 @@ def test_a_contribution_shows_at_once_on_home_and_card_and_renders_one_row(
     """The faction's pool held $0 (`_open_pool`), so after $10 it shows $10 on the home's
     standings row and on its card; of the home's parts only that row is rendered again (the
     map, the episodes, the luck and the other rows do not read the ledger); the episode, which
-    shows nothing of the ledger, is the same bytes as before."""
+    shows nothing of the ledger, is the page kept before, not rendered again."""
     code = _open_pool(season_file)
     home, episode, card = _pages(season_file, code)
     row = re.compile(rf'<tr data-faction="{code}".*?<td class="num pool">\$(\d+) (\w+)</td>',
@@ -95,7 +95,10 @@ def test_a_contribution_shows_at_once_on_home_and_card_and_renders_one_row(
         found = row.search(now)
         assert found is not None and found.groups() == ("10", "open")
         assert '<span id="pool-amount">$10</span>' in reader.get(card, headers=HTML).text
+        pages = reader.app.state.conquest.pages  # type: ignore[attr-defined]
+        rendered = pages.rendered
         assert _shown(reader, episode) == shown_episode
+        assert pages.rendered == rendered  # kept once for the battles, not per contribution
 
 
 def test_title_odds_parts_follow_the_forecast(season_file: Path) -> None:

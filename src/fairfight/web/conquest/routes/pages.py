@@ -68,15 +68,16 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
 
 
 def _kept(request: Request, conquest: ConquestService, season_id: int,
-          render: Callable[[], Response], *extra: Hashable) -> Response:
-    """A public season page from the worker's page cache (rendered once per version)."""
+          render: Callable[[], Response], *extra: Hashable, ledger: bool = True) -> Response:
+    """A public season page from the worker's page cache (rendered once per version; for a
+    page that shows nothing of the ledger, once per version but for the ledger)."""
     prefix = (request.url.path, *extra)
 
     def newest() -> tuple[Hashable, ...]:
-        return (*prefix, *season_mark(request, conquest, season_id))
+        return (*prefix, *season_mark(request, conquest, season_id, ledger))
 
     answer = conquest.pages.serve(request, newest(), render, newest)
-    conquest.pages.remember(request, season_id, prefix)
+    conquest.pages.remember(request, season_id, prefix, ledger=ledger)
     return answer
 
 
@@ -125,9 +126,11 @@ def battles_page(
 
 @router.get("/{season_id:id}/battles/{number:id}", response_class=HTMLResponse)
 def episode_page(request: Request, season_id: int, number: int, conquest: Service) -> Response:
-    """One battle's episode, with the map just after it."""
+    """One battle's episode, with the map just after it. Nothing on it reads the ledger
+    (the battle, the map after it, its stakes and signed head, its share card), so a
+    contribution is not a new episode page."""
     return _kept(request, conquest, season_id,
-                 lambda: _episode(request, conquest, season_id, number))
+                 lambda: _episode(request, conquest, season_id, number), ledger=False)
 
 
 def _episode(request: Request, conquest: ConquestService, season_id: int,
