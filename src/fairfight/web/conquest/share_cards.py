@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from fairfight.conquest.maps.svg import faction_colours, load_shapes, shapes_digest
 from fairfight.core.records import canonical_json
@@ -244,16 +244,10 @@ def _episode_card(snap: Snapshot, number: int) -> EpisodeCard:
 
 def season_card(snap: Snapshot) -> SeasonCard:
     """The season's card as of this snapshot (a new battle gives a new card and address).
-    Kept for the battles fought and the figures it prints: a contribution moves neither
-    unless the standings it lists move, and then the card is made again."""
-    season = views.season_view(snap, payments_only=False)
-    shown = (tuple((row.faction, row.holdings) for row in season.standings if row.standing),
-             season.next_battle, season.ended, season.champion_text)
-    kept: tuple[Any, SeasonCard] | None = snap.fought.get("share-card:season")
-    if kept is not None and kept[0] == shown:
-        return kept[1]
-    card = _season_card(snap)
-    snap.fought.put("share-card:season", (shown, card))
+    Made once for the battles fought: it prints the standing factions by regions held, the
+    battles and the champion, and a contribution only adds to a pool
+    (`engine.apply_contribution`)."""
+    card: SeasonCard = snap.fought.get_or_make("share-card:season", lambda: _season_card(snap))
     return card
 
 

@@ -127,34 +127,42 @@ def pending_board(snap: Snapshot) -> dict[str, Any]:
 
 
 def _standings(snap: Snapshot) -> list[StandingRow]:
+    """The standings as the next battle will see them. A contribution only adds to a pool
+    (`engine.apply_contribution`), so every figure but the pools and the waiting funds is
+    the battles' own, made once for the battles fought; the pools are this version's."""
     board = pending_board(snap)
     waiting = set(engine.waiting_rebellions(board))
-    public = type(snap.summary)(**{**_fields(snap.summary), "board": board})
+    fought: list[StandingRow] = snap.fought.get_or_make(
+        "standings", lambda: _fought_standings(snap))
     rows = []
-    for row in standings(public, snap.world):
-        if not row.standing and not (row.pool_state == tables.PoolState.OPEN and row.pool):
+    for row in fought:
+        pool = board["factions"][row.faction]["pool"]
+        if not row.standing and not (row.pool_state == tables.PoolState.OPEN and pool):
             continue
-        rows.append(
-            StandingRow(
-                faction=row.faction,
-                name=snap.name_of(row.faction),
-                standing=row.standing,
-                holdings=row.holdings,
-                people=row.people,
-                power=row.power,
-                power_text=episodes.power_text(row.power),
-                morale_bp=row.morale_bp,
-                morale_text=episodes.morale_text(row.morale_bp),
-                pool=row.pool,
-                pool_state=row.pool_state,
-                fund_waiting=row.faction in waiting,
-            )
-        )
+        rows.append(row.model_copy(update={"pool": pool,
+                                           "fund_waiting": row.faction in waiting}))
     return rows
 
 
-def _fields(summary: Any) -> dict[str, Any]:
-    return {name: getattr(summary, name) for name in summary.__slots__}
+def _fought_standings(snap: Snapshot) -> list[StandingRow]:
+    """Every faction's row from the board the battles left (pools as they stood then)."""
+    return [
+        StandingRow(
+            faction=row.faction,
+            name=snap.name_of(row.faction),
+            standing=row.standing,
+            holdings=row.holdings,
+            people=row.people,
+            power=row.power,
+            power_text=episodes.power_text(row.power),
+            morale_bp=row.morale_bp,
+            morale_text=episodes.morale_text(row.morale_bp),
+            pool=row.pool,
+            pool_state=row.pool_state,
+            fund_waiting=False,
+        )
+        for row in standings(snap.summary, snap.world)
+    ]
 
 
 def season_ref(snap: Snapshot) -> SeasonRef:
