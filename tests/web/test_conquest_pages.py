@@ -175,15 +175,16 @@ def test_the_card_offers_the_amounts_the_ledger_accepts(
 
 
 def test_a_snapshots_views_are_kept_within_its_byte_budget(season_file: Path) -> None:
-    """The views one season version memoises (episodes, the season home, the checks) are held
-    by bytes like every other cache: built once, then the kept one is served."""
+    """The views memoised for the battles fought (episodes, one per battle, however long the
+    season) are held by bytes like every other cache, and the season home's view once per
+    version: built once, then the kept one is served."""
     catalog = SeasonCatalog(SeasonDatabase(f"sqlite:///{season_file}"))
     try:
         snap = catalog.snapshot(1)
-        assert snap.views.max_bytes == SNAPSHOT_VIEWS_BYTES
+        assert snap.fought.max_bytes == snap.views.max_bytes == SNAPSHOT_VIEWS_BYTES
         first = [episode_views.episode(snap, n) for n in range(1, len(snap.history) + 1)]
         home = views.season_view(snap, payments_only=False)
-        assert 0 < snap.views.bytes_used <= SNAPSHOT_VIEWS_BYTES
+        assert 0 < snap.fought.bytes_used <= SNAPSHOT_VIEWS_BYTES
         assert [episode_views.episode(snap, n) for n in range(1, len(first) + 1)] == first
         assert all(again is kept for again, kept in zip(
             [episode_views.episode(snap, n) for n in range(1, len(first) + 1)], first,

@@ -104,9 +104,11 @@ def summary(path: SeasonAddress) -> SeasonSummary:
         store.close()
 
 
-def standings(season: SeasonSummary) -> list[Standing]:
-    """Every faction with holdings or an open pool: biggest first, then by code."""
-    world = engine.compile_world(season.map_data)
+def standings(season: SeasonSummary, world: dict[str, Any] | None = None) -> list[Standing]:
+    """Every faction with holdings or an open pool: biggest first, then by code. `world` is
+    the season's compiled map when the caller holds it (compiling it again costs more than
+    the standings themselves)."""
+    world = engine.compile_world(season.map_data) if world is None else world
     board, next_battle = season.board, season.board["next_battle"]
     rows = []
     for code, faction in board["factions"].items():

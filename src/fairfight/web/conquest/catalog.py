@@ -51,6 +51,14 @@ class Snapshot:
     """The season log's latest signed head (None for a season made before the log)."""
     views: ByteCappedCache[str, Any] = field(default_factory=_snapshot_views)
     """Views built from this snapshot, memoised by name (they never change for a version)."""
+    own: dict[str, Any] = field(default_factory=dict)
+    """The few views of this version every season page reads (the board the next battle
+    sees, the season home's view), kept unweighed: they weigh about what the snapshot's own
+    board does, and weighing each of them on every version cost more than making it."""
+    fought: ByteCappedCache[str, Any] = field(default_factory=_snapshot_views)
+    """Views that read only the battles fought, the map, the beacon and the reveal, never the
+    ledger: shared by the snapshots that agree on those, so a stream of contributions (a
+    new snapshot each) does not build them again."""
 
     @property
     def board(self) -> dict[str, Any]:
@@ -142,6 +150,8 @@ class SeasonCatalog:
         history = before.history if before is not None and same_battles \
             else SeasonStore.history(session)
         same_map = before is not None and before.summary.map_data is summary.map_data
+        same_fought = same_map and same_battles and before is not None \
+            and before.version[2:] == version[2:]
         fresh = Snapshot(
             season_id=season_id,
             version=version,
@@ -153,6 +163,8 @@ class SeasonCatalog:
             else {region["code"]: region for region in summary.map_data["regions"]},
             head=log.latest_head(session),
         )
+        if same_fought and before is not None:
+            fresh.fought = before.fought
         with self._lock:
             current = self._cache.get(season_id)
             if current is None or current.version <= version:

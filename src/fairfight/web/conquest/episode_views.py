@@ -104,9 +104,9 @@ def _odds(entry: dict[str, Any]) -> OddsView:
 
 
 def episode(snap: Snapshot, number: int) -> EpisodeView:
-    """One battle's episode."""
-    view: EpisodeView = snap.views.get_or_make(f"episode:{number}",
-                                               lambda: _episode(snap, number))
+    """One battle's episode (kept for the battles fought, all it reads)."""
+    view: EpisodeView = snap.fought.get_or_make(f"episode:{number}",
+                                                lambda: _episode(snap, number))
     return view
 
 

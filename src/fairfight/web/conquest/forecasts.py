@@ -265,24 +265,33 @@ class ForecastCache:
 
     def view(self, snap: Snapshot) -> ForecastView:
         """The season's odds now, without waiting: what is ready, or that it is coming."""
+        return self.view_marked(snap)[0]
+
+    def view_marked(self, snap: Snapshot) -> tuple[ForecastView, tuple[Any, ...]]:
+        """`view`, with a mark that differs whenever the view can: its status and the state,
+        size and seed of the forecast it shows (read together with the view, so a forecast
+        landing meanwhile cannot pair one with the other). The page parts that show only the
+        odds are kept under it: a contribution changes the odds only once a forecast of the
+        new state lands, until then only the status moves (to "updating")."""
         base = {"season": snap.season_id, "method_url": self.method_url(snap.season_id)}
         if snap.board["ended"]:
-            return ForecastView(status="decided", seasons=0, **base)
+            return ForecastView(status="decided", seasons=0, **base), ("decided",)
         if not self.enabled:
-            return ForecastView(status="off", seasons=0, **base)
+            return ForecastView(status="off", seasons=0, **base), ("off",)
         ready = self._ready.get(snap.season_id)
         current = ready is not None and ready[0] == _state_key(snap)
         if not current:
             self.refresh(snap.season_id)
         if ready is None:
-            return ForecastView(status="computing", seasons=0, **base)
+            return ForecastView(status="computing", seasons=0, **base), ("computing",)
         made = ready[1]
+        status: Literal["ready", "updating"] = "ready" if current else "updating"
         return ForecastView(
-            status="ready" if current else "updating", as_of_battle=made.as_of_battle,
+            status=status, as_of_battle=made.as_of_battle,
             seasons=made.seasons, forecast_seed=made.forecast_seed,
             battles_left=made.battles_left, mean_battles_left=f"{made.mean_battles_left:.2f}",
             factions=[_line(snap, odds) for odds in made.factions], **base,
-        )
+        ), (status, ready[0], made.seasons, made.forecast_seed)
 
     def pool_effect(self, snap: Snapshot, code: str, amount: int) -> PoolEffectView:
         """Title chance without and with `amount` more in `code`'s pool, from the same

@@ -21,8 +21,9 @@ RAREST_SHOWN = 3
 
 
 def season_luck(snap: Snapshot) -> dict[str, Any]:
-    """The season's luck figures as `luck.json` holds them (memoised for the snapshot)."""
-    figures: dict[str, Any] = snap.views.get_or_make(
+    """The season's luck figures as `luck.json` holds them (memoised for the battles fought:
+    the figures read the aired battles and the champion, never the ledger)."""
+    figures: dict[str, Any] = snap.fought.get_or_make(
         "luck", lambda: luck_of(snap.summary, snap.history))
     return figures
 
@@ -39,9 +40,15 @@ def _named(snap: Snapshot, code: str) -> str:
 
 
 def season_luck_view(snap: Snapshot) -> SeasonLuckView | None:
-    """The season home's "Luck of the season" (None before the first battle)."""
+    """The season home's "Luck of the season" (None before the first battle), made once for
+    the battles fought."""
     if not snap.history:
         return None
+    made: SeasonLuckView = snap.fought.get_or_make("luck view", lambda: _season_luck_view(snap))
+    return made
+
+
+def _season_luck_view(snap: Snapshot) -> SeasonLuckView:
     luck = season_luck(snap)
     champion = luck["champion"]
     return SeasonLuckView(

@@ -132,9 +132,12 @@ def _weight(page: CachedPage) -> int:
     return len(page.body) + _PAGE_OVERHEAD
 
 
-def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashable, ...]:
+def season_mark(request: Request, conquest: Any, season_id: int,
+                ledger: bool = True) -> tuple[Hashable, ...]:
     """Everything besides the route that decides a season page's bytes, read now (a
-    LookupError for a season the database does not hold, as the page itself would raise)."""
+    LookupError for a season the database does not hold, as the page itself would raise).
+    Without `ledger`, for a page that shows nothing of the ledger (an episode), the
+    version leaves out the last ledger seq: a contribution is then not a new page."""
     catalog = conquest.catalog
     own = request.path_params.get("season_id") == season_id
     version, stored, kept = _stored_mark(conquest, season_id, own)
@@ -145,7 +148,8 @@ def season_mark(request: Request, conquest: Any, season_id: int) -> tuple[Hashab
         countdown = countdown_of_request(request)
     shown = None if countdown is None else tuple(
         sorted(countdown.model_dump(exclude={"seconds"}).items()))
-    return (version, shown, conquest.forecasts.page_mark(season_id, kept),
+    return (version if ledger else (version[0], None, *version[2:]), shown,
+            conquest.forecasts.page_mark(season_id, kept),
             public_base(request), conquest.payments_only,
             conquest.witnessing.page_mark(season_id))
 
@@ -353,7 +357,7 @@ class PageCache:
         return personal_answer(found, fill)
 
     def remember(self, request: Request, season_id: int, prefix: tuple[Hashable, ...],
-                 fill: Callable[[bytes], bytes] | None = None) -> None:
+                 fill: Callable[[bytes], bytes] | None = None, ledger: bool = True) -> None:
         """Note that the page at this request's path is kept under `prefix` and the season's
         mark, so `page_front` can answer the next plain GET of it before routing. Only a GET
         without a query string of a season's own page is noted: its path alone says which
@@ -361,7 +365,8 @@ class PageCache:
         if (request.method == "GET" and not request.scope.get("query_string")
                 and request.path_params.get("season_id") == season_id):
             self.front[request.scope["path"]] = FrontEntry(
-                season_id, prefix, dict(request.path_params), request.scope.get("route"), fill)
+                season_id, prefix, dict(request.path_params), request.scope.get("route"), fill,
+                ledger)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,6 +380,8 @@ class FrontEntry:
     path_params: dict[str, Any]
     route: Any
     fill: Callable[[bytes], bytes] | None
+    ledger: bool = True
+    """Whether the page shows the ledger (`season_mark`)."""
 
 
 def public_answer(request: Request, found: CachedPage) -> Response:

@@ -25,6 +25,7 @@ from fairfight.web.conquest.database import SeasonDatabase
 from fairfight.web.conquest.forecasts import ForecastCache
 from fairfight.web.conquest.live import Broadcaster
 from fairfight.web.conquest.page_cache import PageCache
+from fairfight.web.conquest.page_parts import PageParts
 from fairfight.web.conquest.refusals import install_refusals
 from fairfight.web.conquest.sign_in import OperatorSessions, SignInBrake
 from fairfight.web.conquest.witnessing import WitnessSender
@@ -58,6 +59,9 @@ class ConquestService:
         self.pages = PageCache(stand_in_seconds=settings.crowd_stand_in_seconds)
         """Public pages rendered once per season version (`page_cache`); stand-ins under a
         crowd only when the operator turned them on."""
+        self.parts = PageParts()
+        """The parts of those pages that no contribution moves, rendered once per version of
+        what they show (`page_parts`)."""
         self.checkpoints = CheckpointNotes(self.catalog)
         """Each head of each season as a signed checkpoint note (`checkpoints`)."""
         host = configured_host(settings.public_url) if settings.witnesses else UNCONFIGURED_HOST

@@ -214,7 +214,9 @@ def _memoised(snap: Snapshot, key: str, build: Callable[[], _Built]) -> _Built:
 def episode_card(snap: Snapshot, number: int) -> EpisodeCard:
     """Battle `number`'s card, from the episode page's own view (an aired battle never
     changes)."""
-    return _memoised(snap, f"share-card:episode:{number}", lambda: _episode_card(snap, number))
+    card: EpisodeCard = snap.fought.get_or_make(f"share-card:episode:{number}",
+                                                lambda: _episode_card(snap, number))
+    return card
 
 
 def _episode_card(snap: Snapshot, number: int) -> EpisodeCard:
@@ -241,8 +243,12 @@ def _episode_card(snap: Snapshot, number: int) -> EpisodeCard:
 
 
 def season_card(snap: Snapshot) -> SeasonCard:
-    """The season's card as of this snapshot (a new battle gives a new card and address)."""
-    return _memoised(snap, "share-card:season", lambda: _season_card(snap))
+    """The season's card as of this snapshot (a new battle gives a new card and address).
+    Made once for the battles fought: it prints the standing factions by regions held, the
+    battles and the champion, and a contribution only adds to a pool
+    (`engine.apply_contribution`)."""
+    card: SeasonCard = snap.fought.get_or_make("share-card:season", lambda: _season_card(snap))
+    return card
 
 
 def _season_card(snap: Snapshot) -> SeasonCard:

@@ -80,7 +80,7 @@ def banners(entry: dict[str, Any]) -> list[Banner]:
 
 def names(snap: Snapshot) -> dict[str, str]:
     """Every region's (and faction's) display name, by code."""
-    found: dict[str, str] = snap.views.get_or_make(
+    found: dict[str, str] = snap.fought.get_or_make(
         "names", lambda: {code: snap.name_of(code) for code in snap.regions})
     return found
 
@@ -120,40 +120,49 @@ def battle_line(season_id: int, entry: dict[str, Any],
 def pending_board(snap: Snapshot) -> dict[str, Any]:
     """The board as the next battle will see it: contributions dated to it already applied."""
     state = {"world": snap.world, "key": "", "max_battles": None, "board": snap.board}
-    board: dict[str, Any] = snap.views.get_or_make(
-        "pending", lambda: engine.pending_board(state, snap.summary.ledger))
+    board: dict[str, Any] | None = snap.own.get("pending")
+    if board is None:
+        board = snap.own["pending"] = engine.pending_board(state, snap.summary.ledger)
     return board
 
 
 def _standings(snap: Snapshot) -> list[StandingRow]:
+    """The standings as the next battle will see them. A contribution only adds to a pool
+    (`engine.apply_contribution`), so every figure but the pools and the waiting funds is
+    the battles' own, made once for the battles fought; the pools are this version's."""
     board = pending_board(snap)
     waiting = set(engine.waiting_rebellions(board))
-    public = type(snap.summary)(**{**_fields(snap.summary), "board": board})
+    fought: list[StandingRow] = snap.fought.get_or_make(
+        "standings", lambda: _fought_standings(snap))
     rows = []
-    for row in standings(public):
-        if not row.standing and not (row.pool_state == tables.PoolState.OPEN and row.pool):
+    for row in fought:
+        pool = board["factions"][row.faction]["pool"]
+        if not row.standing and not (row.pool_state == tables.PoolState.OPEN and pool):
             continue
-        rows.append(
-            StandingRow(
-                faction=row.faction,
-                name=snap.name_of(row.faction),
-                standing=row.standing,
-                holdings=row.holdings,
-                people=row.people,
-                power=row.power,
-                power_text=episodes.power_text(row.power),
-                morale_bp=row.morale_bp,
-                morale_text=episodes.morale_text(row.morale_bp),
-                pool=row.pool,
-                pool_state=row.pool_state,
-                fund_waiting=row.faction in waiting,
-            )
-        )
+        rows.append(row.model_copy(update={"pool": pool,
+                                           "fund_waiting": row.faction in waiting}))
     return rows
 
 
-def _fields(summary: Any) -> dict[str, Any]:
-    return {name: getattr(summary, name) for name in summary.__slots__}
+def _fought_standings(snap: Snapshot) -> list[StandingRow]:
+    """Every faction's row from the board the battles left (pools as they stood then)."""
+    return [
+        StandingRow(
+            faction=row.faction,
+            name=snap.name_of(row.faction),
+            standing=row.standing,
+            holdings=row.holdings,
+            people=row.people,
+            power=row.power,
+            power_text=episodes.power_text(row.power),
+            morale_bp=row.morale_bp,
+            morale_text=episodes.morale_text(row.morale_bp),
+            pool=row.pool,
+            pool_state=row.pool_state,
+            fund_waiting=False,
+        )
+        for row in standings(snap.summary, snap.world)
+    ]
 
 
 def season_ref(snap: Snapshot) -> SeasonRef:
@@ -172,8 +181,9 @@ def season_ref(snap: Snapshot) -> SeasonRef:
 
 def season_view(snap: Snapshot, payments_only: bool) -> SeasonView:
     """The season home."""
-    view: SeasonView = snap.views.get_or_make(
-        f"season:{payments_only}", lambda: _season_view(snap, payments_only))
+    view: SeasonView | None = snap.own.get(f"season:{payments_only}")
+    if view is None:
+        view = snap.own[f"season:{payments_only}"] = _season_view(snap, payments_only)
     return view
 
 
@@ -288,8 +298,14 @@ def confirmation(snap: Snapshot, code: str, seq: int | None,
 
 
 def map_state(snap: Snapshot, after_battle: int | None = None) -> MapState:
-    """Owners now, or just after battle `after_battle` (regions that moved in it marked)."""
+    """Owners now, or just after battle `after_battle` (regions that moved in it marked);
+    memoised for the battles fought, which are all it reads."""
     upto = len(snap.history) if after_battle is None else after_battle
+    drawn: MapState = snap.fought.get_or_make(f"map:{upto}", lambda: _map_state(snap, upto))
+    return drawn
+
+
+def _map_state(snap: Snapshot, upto: int) -> MapState:
     owners: dict[str, tuple[str, int | None]] = {code: (code, None) for code in snap.regions}
     for entry in snap.history[:upto]:
         for moved in entry["changed_hands"]:

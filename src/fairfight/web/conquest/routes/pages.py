@@ -68,15 +68,16 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
 
 
 def _kept(request: Request, conquest: ConquestService, season_id: int,
-          render: Callable[[], Response], *extra: Hashable) -> Response:
-    """A public season page from the worker's page cache (rendered once per version)."""
+          render: Callable[[], Response], *extra: Hashable, ledger: bool = True) -> Response:
+    """A public season page from the worker's page cache (rendered once per version; for a
+    page that shows nothing of the ledger, once per version but for the ledger)."""
     prefix = (request.url.path, *extra)
 
     def newest() -> tuple[Hashable, ...]:
-        return (*prefix, *season_mark(request, conquest, season_id))
+        return (*prefix, *season_mark(request, conquest, season_id, ledger))
 
     answer = conquest.pages.serve(request, newest(), render, newest)
-    conquest.pages.remember(request, season_id, prefix)
+    conquest.pages.remember(request, season_id, prefix, ledger=ledger)
     return answer
 
 
@@ -99,10 +100,11 @@ def season_home(request: Request, season_id: int, conquest: Service) -> Response
     """The season home: commitment, beacon, standings, latest episodes, the map."""
     def render() -> Response:
         snap = conquest.catalog.snapshot(season_id)
+        season = views.season_view(snap, conquest.payments_only)
+        forecast, odds_mark = conquest.forecasts.view_marked(snap)
         return _page(
-            request, "home.html",
-            season=views.season_view(snap, conquest.payments_only), map=views.map_state(snap),
-            forecast=conquest.forecasts.view(snap),
+            request, "home.html", season=season, forecast=forecast, map=views.map_state(snap),
+            parts=conquest.parts.home(snap, season, forecast, odds_mark),
             story=conquest.forecasts.story.home(snap) if conquest.forecasts.enabled else None,
             witnesses=conquest.witnessing.summary(season_id, snap.summary.commitment),
         )
@@ -124,9 +126,11 @@ def battles_page(
 
 @router.get("/{season_id:id}/battles/{number:id}", response_class=HTMLResponse)
 def episode_page(request: Request, season_id: int, number: int, conquest: Service) -> Response:
-    """One battle's episode, with the map just after it."""
+    """One battle's episode, with the map just after it. Nothing on it reads the ledger
+    (the battle, the map after it, its stakes and signed head, its share card), so a
+    contribution is not a new episode page."""
     return _kept(request, conquest, season_id,
-                 lambda: _episode(request, conquest, season_id, number))
+                 lambda: _episode(request, conquest, season_id, number), ledger=False)
 
 
 def _episode(request: Request, conquest: ConquestService, season_id: int,
@@ -138,8 +142,8 @@ def _episode(request: Request, conquest: ConquestService, season_id: int,
         update={"head": log_views.battle_head(conquest.catalog, season_id, number)})
     resolved = (conquest.forecasts.story.resolved(snap, number)
                 if conquest.forecasts.enabled else None)
-    return _page(request, "episode.html", season=views.season_ref(snap),
-                 episode=episode, map=views.map_state(snap, number), resolved=resolved)
+    return _page(request, "episode.html", season=views.season_ref(snap), episode=episode,
+                 parts=conquest.parts.episode(snap, number), resolved=resolved)
 
 
 WATCH_LAST_STEP = len(tables.CATEGORIES) + 1

@@ -1,0 +1,124 @@
+"""Season pages stitched from kept parts: a kept part never shows an older state than the
+page around it. After every kind of change a worker that kept parts answers the same page as
+a worker rendering it from nothing, and a contribution's figure is on the pages at once."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fairfight.conquest.store import season
+from tests.web.conquest_support import make_app
+from tests.web.test_conquest_page_cache import CHANGES, CONTRIBUTE, HTML, _open_pool
+
+FORM_KEY = re.compile(rb'name="idempotency_key" value="[^"]+"')
+
+
+def _pages(path: Path, code: str) -> list[str]:
+    """The season home, the latest episode and a faction card (each a kept page)."""
+    newest = season.summary(path).battles
+    return ["/conquest/1", f"/conquest/1/battles/{newest}", f"/conquest/1/factions/{code}"]
+
+
+def _shown(client: TestClient, page: str) -> bytes:
+    """A page as a visitor gets it, but for the card's per-visitor form key."""
+    answer = client.get(page, headers=HTML)
+    assert answer.status_code == 200, page
+    return FORM_KEY.sub(b"", answer.content)
+
+
+def _both(reader: TestClient, fresh: TestClient, pages: list[str],
+          path: Path) -> tuple[list[bytes], list[bytes]]:
+    """The pages from both workers at one season version. On a schedule an airing loop
+    (any of the apps') may air a due battle at any moment: the pages are read again while
+    one aired in between."""
+    for _ in range(5):
+        aired = season.summary(path).battles
+        rendered = [_shown(fresh, page) for page in pages]
+        after = [_shown(reader, page) for page in pages]
+        if season.summary(path).battles == aired:
+            break
+    return after, rendered
+
+
+def _parts(client: TestClient) -> int:
+    return int(client.app.state.conquest.parts.rendered)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_after_every_kind_of_change_the_pages_are_as_rendered_from_nothing(
+        season_file: Path, change: str) -> None:
+    """The reader kept every part of the pages before the change (written by another app, as
+    another worker would); after it, its pages must be byte for byte what a new worker
+    renders. The episode is the one latest before the change: a battle gives it a link to the
+    next one, inside its kept part."""
+    code = _open_pool(season_file)
+    pages = _pages(season_file, code)
+    with TestClient(make_app(season_file)) as reader, \
+            TestClient(make_app(season_file)) as writer:
+        before = [_shown(reader, page) for page in pages]
+        kept = _parts(reader)
+        assert kept > 0 and [_shown(reader, page) for page in pages] == before
+        assert _parts(reader) == kept  # the pages came from the page cache as they were
+        CHANGES[change](writer, season_file)
+        with TestClient(make_app(season_file)) as fresh:
+            after, rendered = _both(reader, fresh, pages, season_file)
+        assert after == rendered
+        assert after[0] != before[0]
+
+
+def test_a_contribution_shows_at_once_on_home_and_card_and_renders_one_row(
+        season_file: Path) -> None:
+    """The faction's pool held $0 (`_open_pool`), so after $10 it shows $10 on the home's
+    standings row and on its card; of the home's parts only that row is rendered again (the
+    map, the episodes, the luck and the other rows do not read the ledger); the episode, which
+    shows nothing of the ledger, is the page kept before, not rendered again."""
+    code = _open_pool(season_file)
+    home, episode, card = _pages(season_file, code)
+    row = re.compile(rf'<tr data-faction="{code}".*?<td class="num pool">\$(\d+) (\w+)</td>',
+                     re.S)
+    with TestClient(make_app(season_file)) as reader, \
+            TestClient(make_app(season_file)) as writer:
+        first = reader.get(home, headers=HTML).text
+        assert row.search(first) is not None and row.search(first).groups() == ("0", "open")
+        assert '<span id="pool-amount">$0</span>' in reader.get(card, headers=HTML).text
+        shown_episode = _shown(reader, episode)
+        kept = _parts(reader)
+        answer = writer.post(CONTRIBUTE, json={"faction": code, "amount": 10},
+                             headers={"Idempotency-Key": "page-parts-1"})
+        assert answer.status_code == 201, answer.text
+        now = reader.get(home, headers=HTML).text
+        assert _parts(reader) == kept + 1
+        found = row.search(now)
+        assert found is not None and found.groups() == ("10", "open")
+        assert '<span id="pool-amount">$10</span>' in reader.get(card, headers=HTML).text
+        pages = reader.app.state.conquest.pages  # type: ignore[attr-defined]
+        rendered = pages.rendered
+        assert _shown(reader, episode) == shown_episode
+        assert pages.rendered == rendered  # kept once for the battles, not per contribution
+
+
+def test_title_odds_parts_follow_the_forecast(season_file: Path) -> None:
+    """With title odds on, a contribution makes the kept odds stale at once ("updating"),
+    and the fresh forecast replaces them once made: both as a new worker shows them."""
+    code = _open_pool(season_file)
+    with TestClient(make_app(season_file, forecast_seasons=40, forecast_seed="parts")) \
+            as reader, TestClient(make_app(season_file)) as writer:
+        reader.get("/conquest/1", headers=HTML)
+        reader.app.state.conquest.forecasts.settle()  # type: ignore[attr-defined]
+        assert 'data-status="ready"' in reader.get("/conquest/1", headers=HTML).text
+        answer = writer.post(CONTRIBUTE, json={"faction": code, "amount": 10},
+                             headers={"Idempotency-Key": "page-parts-2"})
+        assert answer.status_code == 201, answer.text
+        stale = reader.get("/conquest/1", headers=HTML).text
+        assert 'data-status="updating"' in stale and 'data-status="ready"' not in stale
+        reader.app.state.conquest.forecasts.settle()  # type: ignore[attr-defined]
+        ready = reader.get("/conquest/1", headers=HTML).content
+        with TestClient(make_app(season_file, forecast_seasons=40,
+                                 forecast_seed="parts")) as fresh:
+            fresh.get("/conquest/1", headers=HTML)
+            fresh.app.state.conquest.forecasts.settle()  # type: ignore[attr-defined]
+            assert ready == fresh.get("/conquest/1", headers=HTML).content
