@@ -32,8 +32,8 @@ from tests.web.test_conquest_page_cache import CONTRIBUTE, HTML, _open_pool
 
 def _key(version: int) -> tuple[Hashable, ...]:
     """A route's key: its path, then the season's mark (version, countdown, odds, public
-    base, payments)."""
-    return ("/conquest/1", version, None, None, "http://testserver", False)
+    base, payments, cosignatures seen — these move with the season too)."""
+    return ("/conquest/1", version, None, None, "http://testserver", False, version)
 
 
 BEGAN = threading.Event()
@@ -55,7 +55,7 @@ def _visit(cache: PageCache, version: int, render: HTMLResponse | threading.Even
 def test_the_address_leaves_out_only_what_moves_with_the_season() -> None:
     assert page_address(_key(1)) == page_address(_key(2)) == (
         "/conquest/1", "http://testserver", False)
-    other_host = (*_key(1)[:-2], "http://elsewhere", False)
+    other_host = (*_key(1)[:-3], "http://elsewhere", False, 1)
     assert page_address(other_host) != page_address(_key(1))
 
 

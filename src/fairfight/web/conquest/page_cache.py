@@ -113,8 +113,9 @@ below it and always get the current version; a crowd waiting on renders is far a
 BACKGROUND: ContextVar[bool] = ContextVar("fairfight_page_refresh", default=False)
 """Set for the background renders of a crowded worker: they render the current version even
 where a visitor would be answered with the stand-in."""
-MARK_LENGTH = 5
-"""The parts of `season_mark`: version, countdown, forecast mark, public base, payments."""
+MARK_LENGTH = 6
+"""The parts of `season_mark`: version, countdown, forecast mark, public base, payments,
+witness mark."""
 _PAGE_OVERHEAD = 256
 """Bytes charged per kept page on top of its body (the key, the tag, the record)."""
 
@@ -155,11 +156,12 @@ def season_mark(request: Request, conquest: Any, season_id: int,
 
 
 def page_address(key: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
-    """A kept page's key without what changes with the season (version, countdown, odds):
+    """A kept page's key without what changes with the season (version, countdown, odds,
+    cosignatures):
     the route's part and the public base and payments mode, which a stand-in must share
     with the page it stands in for."""
     prefix, mark = key[:-MARK_LENGTH], key[-MARK_LENGTH:]
-    return (*prefix, *mark[3:])
+    return (*prefix, mark[3], mark[4])
 
 
 def _stored_mark(conquest: Any, season_id: int, own: bool) -> tuple[Any, Any, Any]:
