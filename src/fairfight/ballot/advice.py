@@ -170,8 +170,8 @@ def strongest_declarations(
             (chance, card_id, index, party)
             for chance, card_id, party in _race_chances(state, seat, index, hand)
         )
-    places = _places({row[0] for row in ranked})
-    ranked.sort(key=lambda row: (places[row[0]], row[1], row[2]))
+    places = _places(ranked)
+    ranked.sort(key=lambda row: (places[row[0].numerator, row[0].denominator], row[1], row[2]))
     used_cards: set[int] = set()
     used_races: set[int] = set()
     picks: list[DeclarationChance] = []
@@ -213,7 +213,10 @@ def _race_chances(
     return rows
 
 
-def _places(chances: set[Fraction]) -> dict[Fraction, int]:
-    """Each distinct chance's place, the highest first: a year's thousands of declarations
-    share a few dozen chances, so ranking by these integers compares each fraction once."""
-    return {chance: place for place, chance in enumerate(sorted(chances, reverse=True))}
+def _places(ranked: list[tuple[Fraction, int, int, Party]]) -> dict[tuple[int, int], int]:
+    """Each distinct chance's place, the highest first, by (numerator, denominator): a year's
+    thousands of declarations share a few dozen chances, so ranking by these integers compares
+    each fraction once (and whole numbers hash faster than a Fraction does)."""
+    distinct = {(row[0].numerator, row[0].denominator): row[0] for row in ranked}
+    ordered = sorted(distinct, key=distinct.__getitem__, reverse=True)
+    return {pair: place for place, pair in enumerate(ordered)}
