@@ -215,8 +215,12 @@ async def _drive_bots(base: str, tables: list[dict[int, str]]) -> int:
                 made += 1
                 return
             for _ in range(BOT_TABLE_MOVES):
-                view = (await client.get(f"/api/ballot/tables/{table_id}/seats/0",
-                                         headers=headers)).json()
+                read = await client.get(f"/api/ballot/tables/{table_id}/seats/0", headers=headers)
+                while read.status_code == 503:  # the tables' pool is full: ask again shortly
+                    await asyncio.sleep(0.2)
+                    read = await client.get(f"/api/ballot/tables/{table_id}/seats/0",
+                                            headers=headers)
+                view = read.json()
                 if view["status"] != "playing" or not view["game"]["asked"]:
                     return
                 move = {"version": view["version"], "decision": _answer(view["game"])}
