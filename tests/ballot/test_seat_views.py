@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fairfight.web.ballot.seat_page import GamePage
+from fairfight.web.ballot.seat_page import GamePage, view_page
 from fairfight.web.ballot.seat_views import SeatViews
+from tests.ballot.test_seat_choices import declaring
 from tests.ballot.test_tables import create, make_app, play_round, seat_view, seated
 from tests.ballot.test_tables_privacy import secrets_of
 
@@ -36,17 +37,22 @@ def test_a_seat_read_again_is_built_once_and_never_shown_to_another(tmp_path: Pa
     assert len(after["game"]["hand"]) == len(first["game"]["hand"]) + 1
 
 
-def test_a_page_heavier_than_the_budget_is_built_every_time_and_not_kept() -> None:
-    views = SeatViews(max_bytes=10)
+def test_a_page_is_kept_as_its_json_and_read_back_as_a_fresh_equal_page() -> None:
+    state, events = declaring()  # a declare step: the heaviest page
+    page = view_page("t", state, events, ["a", "b", "c", "d"], 0, True)
     made: list[GamePage] = []
 
     def build() -> GamePage:
-        made.append(GamePage.model_construct(id="t"))
-        return made[-1]
+        made.append(page)
+        return page
 
-    for _ in range(2):
-        views.page("t", 3, 0, True, ["person"], build)
-    assert len(made) == 2 and len(views.kept) == 0
+    tiny = SeatViews(max_bytes=1000)  # lighter than any page: nothing kept, built each time
+    assert [tiny.page("t", 3, 0, True, ["a"], build) for _ in range(2)] == [page, page]
+    assert len(made) == 2 and len(tiny.kept) == 0
     roomy = SeatViews()
-    kept = [roomy.page("t", 3, seat, True, ["person"], build) for seat in (0, 1, 0)]
-    assert len(made) == 4 and kept[0] is kept[2] and kept[1] is not kept[0]
+    roomy.page("t", 3, 0, True, ["a"], build)
+    again = roomy.page("t", 3, 0, True, ["a"], build)
+    roomy.page("t", 3, 1, True, ["a"], build)  # another seat: built, never the kept one
+    assert len(made) == 4
+    assert again == page and again is not page
+    assert roomy.kept.bytes_used == 2 * len(page.model_dump_json().encode())
