@@ -13,7 +13,11 @@ open for every seat of a sample of tables:
   seat's stream of that table delivers the new version (p99, target <= 1 s; streams poll the
   row every `POLL_SECONDS`);
 - the seat page: every person's page (HTML, with the hand as cards and the map of states) read
-  once, two at a time, with the 200 tables open (p95, target <= 100 ms);
+  once, two at a time, with the 200 tables open (p95, target <= 100 ms); then the same for
+  tables at the declare step of a presidential year (2028: ~480 races up, the advice and each
+  declaration's chance on the page) and at the withdraw step, each page read once and then
+  once more, two tables at a time (the second read finds the seat's view kept for that state
+  version);
 - health while bots play: tables of one person and three bots, the person answering (each answer
   makes the server play the bots on) and some leaving (the stand-in then plays the whole game in
   that request), while `GET /api/health` is measured (p99, target <= 50 ms).
@@ -36,6 +40,8 @@ import httpx
 
 from bench.loadgen import Answer, Request, run_load
 from bench.served import served
+from fairfight.ballot.bots import make_bots
+from fairfight.ballot.state import Phase
 from fairfight.ballot.store import BallotStore
 from fairfight.ballot.tables import named_config
 from fairfight.web.ballot.live import POLL_SECONDS
@@ -56,6 +62,12 @@ BOT_TABLES = 24
 BOT_TABLE_MOVES = 6
 LEAVERS = 4
 """Bot tables whose person leaves, so the stand-in plays the rest of the game in one request."""
+STEP_TABLES = 40
+"""Tables brought to the declare step of 2028, and as many to its withdraw step, before the
+server starts (each seat answered as the Pollster would, so every seat declares)."""
+TWICE_AT_ONCE = 2
+"""Tables whose seat pages are read once and then again together: 8 declare pages of a
+presidential year, well inside the kept pages' budget (`seat_views.SEAT_VIEWS_BYTES`)."""
 HEALTH_CHECKS = 600
 HEALTH_CLIENTS = 2
 
@@ -95,6 +107,24 @@ def _make_tables(database: Path, kinds: list[str], count: int, tag: str) -> list
         made.append({-1: table_id} | tokens)
     store.engine.dispose()
     return made
+
+
+def _bring_to(database: Path, tables: list[dict[int, str]], phase: Phase) -> None:
+    """Play every table (each person answering as the Pollster) until it asks for `phase`."""
+    store = BallotStore(ballot_database_url(f"sqlite:///{database}"))
+    pollster = make_bots(["pollster"])[0]
+    for table in tables:
+        for _ in range(40):
+            row = store.load(table[-1])
+            game = row.game() if row is not None else None
+            assert row is not None and game is not None
+            if game.state.phase is phase:
+                break
+            for seat in game.people_asked():
+                store.answer(row.id, seat, row.version, pollster.decide(game.state, seat))
+        else:
+            raise AssertionError(f"table {table[-1]} never reached {phase.value}")
+    store.engine.dispose()
 
 
 class _Streams:
@@ -189,8 +219,12 @@ async def _drive_bots(base: str, tables: list[dict[int, str]]) -> int:
                 made += 1
                 return
             for _ in range(BOT_TABLE_MOVES):
-                view = (await client.get(f"/api/ballot/tables/{table_id}/seats/0",
-                                         headers=headers)).json()
+                read = await client.get(f"/api/ballot/tables/{table_id}/seats/0", headers=headers)
+                while read.status_code == 503:  # the tables' pool is full: ask again shortly
+                    await asyncio.sleep(0.2)
+                    read = await client.get(f"/api/ballot/tables/{table_id}/seats/0",
+                                            headers=headers)
+                view = read.json()
                 if view["status"] != "playing" or not view["game"]["asked"]:
                     return
                 move = {"version": view["version"], "decision": _answer(view["game"])}
@@ -212,7 +246,7 @@ def _health(base: str) -> list[float]:
 
 def _seat_pages(base: str, tables: list[dict[int, str]]) -> list[float]:
     """The seat page (HTML: the hand as cards, the map, the question) of every person of
-    every open table, two readers at once, once the tables have played their steps."""
+    `tables`, each read once, two readers at once."""
     def check(request: Request, answer: Answer) -> None:
         assert answer.status == 200, answer
 
@@ -222,6 +256,18 @@ def _seat_pages(base: str, tables: list[dict[int, str]]) -> list[float]:
         for table in tables for seat in range(PEOPLE)
     ]
     return run_load(base, requests, HEALTH_CLIENTS, check)[1]
+
+
+def _read_twice(base: str, tables: list[dict[int, str]]) -> tuple[list[float], list[float]]:
+    """Every seat page of `tables` read once, then again, a few tables at a time (a reload, or
+    the page after its JSON twin): the first reads and the second reads' latencies."""
+    first: list[float] = []
+    again: list[float] = []
+    for start in range(0, len(tables), TWICE_AT_ONCE):
+        batch = tables[start:start + TWICE_AT_ONCE]
+        first += _seat_pages(base, batch)
+        again += _seat_pages(base, batch)
+    return first, again
 
 
 def _p95(latencies: list[float]) -> float:
@@ -240,11 +286,17 @@ def main() -> None:
         people_tables = _make_tables(database, ["human"] * PEOPLE, TABLES, "people")
         bot_tables = _make_tables(
             database, ["human", "pollster", "machine", "pollster"], BOT_TABLES, "bots")
+        step_tables = {}
+        for phase in (Phase.DECLARE, Phase.WITHDRAW):
+            step_tables[phase.value] = _make_tables(
+                database, ["human"] * PEOPLE, STEP_TABLES, phase.value)
+            _bring_to(database, step_tables[phase.value], phase)
         with served(database, 1, rate_limits_enabled="false") as (base, _):
             _health(base)  # warm up
             floor = _p99(_health(base))
             moves, delays = asyncio.run(_drive_people(base, people_tables))
             pages = _seat_pages(base, people_tables)
+            step_pages = {name: _read_twice(base, tables) for name, tables in step_tables.items()}
             health_under_bots: list[float] = []
             loaded = threading.Thread(target=lambda: health_under_bots.extend(_health(base)))
             started = time.perf_counter()
@@ -264,6 +316,9 @@ def main() -> None:
         print(f"{'move median':<52} {statistics.median(moves) * 1000:>9.1f} ms", flush=True)
         _line("move to the other seats' live streams p99", _p99(delays), floor, 1.0)
         _line(f"seat page (HTML, {len(pages)} reads) p95", _p95(pages), floor, 0.100)
+        for name, (first, again) in step_pages.items():
+            _line(f"seat page at {name} 2028 ({len(first)} reads) p95", _p95(first), floor, 0.100)
+            _line(f"seat page at {name} 2028, read again p95", _p95(again), floor, 0.100)
         _line(f"GET /api/health p99 while bots play ({bot_seconds:.1f} s)",
               _p99(health_under_bots), floor, 0.050)
 

@@ -11,6 +11,7 @@ from functools import cache
 
 import pytest
 
+from fairfight.ballot import advice
 from fairfight.ballot.advice import (
     STRONGEST_SHOWN,
     DeclarationChance,
@@ -113,3 +114,20 @@ def test_the_terminal_and_the_web_page_list_the_same_choices() -> None:
     ]
     for line, priced in zip(said[1:], picks, strict=True):
         assert (str(priced.chance) in line) is priced.exact
+
+
+def test_the_ranking_prices_every_declaration_as_declaration_chance_does() -> None:
+    """The ranking reads each race's field once per party instead of pricing declarations one
+    by one; every chance it ranks on must be `declaration_chance`'s, primaries included."""
+    state = declare_states()[4]  # 2032: seat 0 holds the presidency, seat 3 a House seat
+    cards = build_cards(state.key)
+    primaries = 0
+    for seat in (1, 3):
+        hand = [cards[c] for c in state.hands[seat] if cards[c].is_candidate]
+        for index in game_map().races_in(state.year):
+            race = game_map().seats[index].race_id
+            for chance, card, party in advice._race_chances(state, seat, index, hand):
+                priced = declaration_chance(state, Declaration(seat, race, card, party))
+                assert chance == priced.chance
+                primaries += "primary" in priced.how
+    assert primaries > 0

@@ -90,3 +90,7 @@ def test_percent_rounds_half_up_exactly() -> None:
     assert percent(Fraction(2, 3)) == "66.7"
     assert percent(Fraction(1, 2000)) == "0.1"
     assert percent(Fraction(3, 5), 0) == "60"
+    tiny = Fraction(1, 10**300)  # a presidential chance's fractions run to 300 digits
+    assert percent(Fraction(1, 2000) - tiny) == "0.0"  # a hair under 0.05%
+    assert percent(Fraction(1, 2000) + tiny) == "0.1"
+    assert percent(Fraction(2, 3) + tiny, 3) == "66.667"

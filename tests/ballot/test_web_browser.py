@@ -1,6 +1,8 @@
 """A ballot table played in Debian's Chromium by three people (three browser contexts) and a
 bot, a one-year game (the presidential year, declarations included) to the final scores, by
-clicking only (one of the people on a 390 px phone, never scrolling sideways): each
+clicking only (one of the people on a 390 px phone, never scrolling sideways on any page it
+is shown, asked, waiting, reviewing an answer or at the end; every question any person is
+asked is also seen at 390 px): each
 person sees only their own hand, a spectator none, a page updates live when another person
 moves (and a background tab shows "your turn"), a seat rejoins from another browser with its
 link, and the seat page fits a 390 px phone.
@@ -91,6 +93,9 @@ def answer(page: Any) -> None:
         page.check("input[name=pass]")
     page.click("#submit-move")
     page.wait_for_selector("#confirm")
+    if page.viewport_size["width"] <= PHONE["width"]:  # the review fits a phone too
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"the review of {phase} is {width} px wide at 390 px"
     page.click("#commit")
     page.wait_for_selector("#seats")
 
@@ -157,10 +162,15 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
         declare_seen = declared = False
         folds = 0
         narrow_phases: set[str] = set()
+        every_phase: set[str] = set()
+        """Every question any person was asked; each must be seen on a phone."""
         for _ in range(ROUNDS_AT_MOST):
             over = False
             for seat, page in enumerate(pages):
                 visit(page, seat_urls[seat])
+                if seat == 2:  # the phone, at every page it shows: asked, waiting or the end
+                    width = page.evaluate("document.documentElement.scrollWidth")
+                    assert width <= 390, f"seat 2's phone is {width} px wide at {page.url}"
                 hand = page.locator("#hand").inner_text() if page.locator("#hand").count() else ""
                 leaked = [label for label in other_hands(app, table, seat) if label in hand]
                 assert not leaked, (seat, leaked[:3])
@@ -169,12 +179,12 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
                     continue
                 if page.locator("#asked").count():
                     asked = page.locator("#asked h2").inner_text()
+                    every_phase.add(asked)
                     if seat == 0 and asked not in narrow_phases:
                         narrow_phases.add(asked)
                         fits_a_phone(page, asked)
-                    if seat == 2:  # on the phone all along
-                        width = page.evaluate("document.documentElement.scrollWidth")
-                        assert width <= 390, f"seat 2's phone is {width} px wide at {asked}"
+                    if seat == 2:  # on the phone all along (checked above)
+                        narrow_phases.add(asked)
                     if seat == 0 and "(declare)" in asked and not declared:
                         declared = declare_by_clicking(page)
                         continue
@@ -212,6 +222,7 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
             assert width <= 390, f"{path} is {width} px wide at 390 px"
         browser.close()
     assert declare_seen and (ARTIFACTS / "declare-390.png").stat().st_size > 0
+    assert every_phase == narrow_phases and len(every_phase) >= 5, every_phase
     assert declared and folds > 0, "seat 0 declared and saw its chances at the withdraw step"
 
 

@@ -102,7 +102,11 @@ def test_the_withdraw_step_prices_against_the_visible_rivals_and_lists_them(app:
     for line, rival in zip(shown.rivals, rivals, strict=True):
         assert f"seat {rival.player}" in line and cards[rival.card].label() in line
     text = rendered(app, page)
-    assert str(escape(shown.rivals[0])) in text
+    parties = {"D": "Democrat", "R": "Republican"}
+    for rival in rivals:  # each rival as a card, said in words: never a code like `#137 R m3 []`
+        assert f"Seat {rival.player}, running as {parties[rival.party.value]}" in text
+        assert f'data-card="{rival.card}"' in text
+        assert str(escape(cards[rival.card].label())) not in text
     if shown.exact:  # the percentage marked exact, the fraction folded beneath it
         assert f'<strong>{escape(shown.percent)}%</strong> <span class="exact">exact</span>' in text
         assert f"<summary>fraction</summary><code>{shown.fraction}</code>" in text

@@ -55,9 +55,11 @@ FIRST_YEARS = 4
 
 
 def percent(value: Fraction, digits: int = 1) -> str:
-    """A probability as a percentage, rounded half up from the exact fraction."""
-    scaled = value * 100 * 10**digits
-    rounded = int(scaled + Fraction(1, 2)) if scaled >= 0 else -int(-scaled + Fraction(1, 2))
+    """A probability as a percentage, rounded half up from the exact fraction (in whole
+    numbers: a presidential chance's 300-digit fraction would cost Fraction arithmetic)."""
+    scale, top, bottom = 100 * 10**digits, value.numerator, value.denominator
+    rounded = (2 * abs(top) * scale + bottom) // (2 * bottom)
+    rounded = rounded if top >= 0 else -rounded
     text = str(rounded).rjust(digits + 1, "0")
     return f"{text[:-digits]}.{text[-digits:]}" if digits else text
 

@@ -54,6 +54,7 @@ __all__ = [
     "NOBODY",
     "ProjectionView",
     "RATIFY_WARNING",
+    "RivalView",
     "SeatView",
     "StateView",
     "chance_view",
@@ -83,6 +84,14 @@ class CardView(BaseModel):
     tags: list[str] = []
     state: str = ""
     district: int = 0
+
+
+class RivalView(BaseModel):
+    """Another seat's declaration in a race, revealed: who made it, the party, the card."""
+
+    who: str
+    party: str
+    card: CardView
 
 
 class StateView(BaseModel):
@@ -130,6 +139,8 @@ class ChanceView(BaseModel):
     rivals: list[str]
     """At the withdraw step, the other declarations of the race (the field it was priced
     against); empty before the reveal."""
+    rival_cards: list[RivalView] = []
+    """The same declarations as cards, for a page to show as it shows a hand."""
 
 
 class GlossaryView(BaseModel):
@@ -255,13 +266,15 @@ def _cards(state: GameState, ids: tuple[int, ...]) -> list[CardView]:
 
 def _revealed_view(state: GameState, decl: Declaration, you: int) -> ChanceView:
     """A declaration at the withdraw step, priced against the rivals now visible, with them."""
-    cards = build_cards(state.key)
-    rivals = [
-        f"{who(entry.player, you)}: {cards[entry.card].label()} as {entry.party.value}"
-        for entry in state.declarations
-        if entry.race == decl.race and entry.player != decl.player
-    ]
-    return chance_view(revealed_chance(state, decl), rivals or ["no other declaration"])
+    others = [e for e in state.declarations if e.race == decl.race and e.player != decl.player]
+    faces = _cards(state, tuple(entry.card for entry in others))
+    view = chance_view(revealed_chance(state, decl), [
+        f"{who(entry.player, you)}: {face.label} as {entry.party.value}"
+        for entry, face in zip(others, faces, strict=True)
+    ] or ["no other declaration"])
+    view.rival_cards = [RivalView(who=who(entry.player, you), party=entry.party.value, card=face)
+                        for entry, face in zip(others, faces, strict=True)]
+    return view
 
 
 def _projections(state: GameState, you: int) -> list[ProjectionView]:

@@ -16,6 +16,7 @@ from fastapi.responses import Response
 from fairfight.ballot.store import BallotStore, TableRow
 from fairfight.core.errors import InputError
 from fairfight.core.validation import is_plain_digits
+from fairfight.web.ballot.seat_views import SeatViews
 
 __all__ = [
     "COOKIE_DAYS",
@@ -32,6 +33,7 @@ __all__ = [
     "seat_cookie",
     "seats_in_cookies",
     "store_of",
+    "views_of",
 ]
 
 COOKIE_PREFIX = "ballot_"
@@ -47,6 +49,12 @@ def store_of(request: Request) -> BallotStore:
 
 
 Store = Annotated[BallotStore, Depends(store_of)]
+
+
+def views_of(request: Request) -> SeatViews:
+    """The seat pages kept by the app serving this request (`seat_views`)."""
+    views: SeatViews = request.app.state.ballot_views
+    return views
 
 
 def seat_cookie(table_id: str, seat: int) -> str:

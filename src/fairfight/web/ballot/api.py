@@ -22,6 +22,7 @@ from fairfight.web.ballot.access import (
     is_host,
     must_table,
     require_seat,
+    views_of,
 )
 from fairfight.web.ballot.notify import check_webhook
 from fairfight.web.ballot.service import (
@@ -100,7 +101,8 @@ def api_create(request: Request, spec: TableSpec, store: Store) -> TableCreated:
 @game_work
 def api_table(request: Request, table_id: str, store: Store) -> TablePage:
     """The public view of a table (what a spectator sees)."""
-    return view_table(store, table_id, None, is_host(request, store, table_id))
+    return view_table(
+        store, table_id, None, is_host(request, store, table_id), views_of(request))
 
 
 @router.post("/tables/{table_id}/start")
@@ -110,7 +112,7 @@ def api_start(request: Request, table_id: str, store: Store) -> TablePage:
     if not is_host(request, store, table_id):
         raise InputError("host", "only the table's host may start it")
     store.start(table_id, fill_with_bots=True)
-    return view_table(store, table_id, None, True)
+    return view_table(store, table_id, None, True, views_of(request))
 
 
 @router.post("/tables/{table_id}/seats/{seat}/join")
@@ -119,7 +121,7 @@ def api_join(request: Request, table_id: str, seat: Id, store: Store) -> TablePa
     """Take a seat with its token (the game starts once every seat is taken)."""
     require_seat(request, store, table_id, seat)
     store.join(table_id, seat)
-    return view_table(store, table_id, seat, False)
+    return view_table(store, table_id, seat, False, views_of(request))
 
 
 @router.get("/tables/{table_id}/seats/{seat}")
@@ -127,7 +129,8 @@ def api_join(request: Request, table_id: str, seat: Id, store: Store) -> TablePa
 def api_seat(request: Request, table_id: str, seat: Id, store: Store) -> TablePage:
     """The table as this seat sees it: its own hand, pack and choices, no one else's."""
     require_seat(request, store, table_id, seat)
-    return view_table(store, table_id, seat, is_host(request, store, table_id))
+    return view_table(
+        store, table_id, seat, is_host(request, store, table_id), views_of(request))
 
 
 @router.post("/tables/{table_id}/seats/{seat}/move", response_model=TablePage)
@@ -145,7 +148,7 @@ def api_move(request: Request, table_id: str, seat: Id, move: Move, store: Store
         store.answer(table_id, seat, move.version, decision)
     except StaleAnswer:
         return stale_response()
-    page = view_table(store, table_id, seat, False)
+    page = view_table(store, table_id, seat, False, views_of(request))
     return JSONResponse(page.model_dump(mode="json"))
 
 
@@ -157,7 +160,7 @@ def api_leave(request: Request, table_id: str, seat: Id, store: Store) -> TableP
     if must_table(store, table_id).status != TableStatus.PLAYING:
         raise InputError("table", "the game is not being played now")
     store.leave(table_id, seat)
-    return view_table(store, table_id, seat, False)
+    return view_table(store, table_id, seat, False, views_of(request))
 
 
 @router.get("/tables/{table_id}/replay")

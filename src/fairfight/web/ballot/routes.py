@@ -35,11 +35,13 @@ from fairfight.web.ballot.access import (
     require_seat,
     seat_cookie,
     seats_in_cookies,
+    views_of,
 )
 from fairfight.web.ballot.forms import checked, decision_from_form, describe
 from fairfight.web.ballot.invites import keep_created
 from fairfight.web.ballot.live import table_stream
 from fairfight.web.ballot.notify import check_webhook
+from fairfight.web.ballot.seat_views import SeatViews
 from fairfight.web.ballot.service import (
     TableSpec,
     create_table,
@@ -103,6 +105,7 @@ def install(app: FastAPI) -> None:
         settings.webhook_ranges(),
     )
     app.state.ballot_store = store
+    app.state.ballot_views = SeatViews()
     app.state.ballot_streams = 0
     on_shutdown(app, store.close)
 
@@ -166,7 +169,8 @@ async def create(request: Request, store: Store) -> Response:
 @game_work
 def spectator_page(request: Request, table_id: str, store: Store) -> HTMLResponse:
     """The public view of the table (and the host's start button while it fills)."""
-    page = view_table(store, table_id, None, is_host(request, store, table_id))
+    page = view_table(
+        store, table_id, None, is_host(request, store, table_id), views_of(request))
     return _page(request, "table.html", page=page, form={}, errors={}, rows=0, notice="")
 
 
@@ -192,7 +196,8 @@ def _seat_response(
     notice: str = "",
     status: int = 200,
 ) -> HTMLResponse:
-    page = view_table(store, table_id, seat, is_host(request, store, table_id))
+    page = view_table(
+        store, table_id, seat, is_host(request, store, table_id), views_of(request))
     rows = len(page.game.declarable) if page.game is not None else 0  # = declaration_rows
     return _page(
         request, "table.html", status, page=page, form=form or {}, errors=errors or {},

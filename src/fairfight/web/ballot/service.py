@@ -21,6 +21,7 @@ from fairfight.ballot.tables import VictoryMode, named_config
 from fairfight.core.errors import InputError
 from fairfight.web.ballot.notify import send_in_background
 from fairfight.web.ballot.seat_page import NOBODY, GamePage, log_lines, view_page
+from fairfight.web.ballot.seat_views import SeatViews
 from fairfight.web.ballot.tables import (
     LobbyRow,
     TablePage,
@@ -189,12 +190,16 @@ def rematch_spec(table: TableRow, my_seat: int | None) -> TableSpec:
                      my_seat=my_seat)
 
 
-def view_table(store: BallotStore, table_id: str, you: int | None, host: bool) -> TablePage:
-    """The table for one viewer (after letting run-out clocks play)."""
+def view_table(
+    store: BallotStore, table_id: str, you: int | None, host: bool,
+    views: SeatViews | None = None,
+) -> TablePage:
+    """The table for one viewer (after letting run-out clocks play), its game page kept in
+    `views` per state version and viewer."""
     table = store.tick(table_id) if store.load(table_id) is not None else None
     if table is None:
         raise InputError("table", "no such table")
-    return table_page(table, game_of(table), you, host, store.clock())
+    return table_page(table, game_of(table), you, host, store.clock(), views)
 
 
 def lobby_page(

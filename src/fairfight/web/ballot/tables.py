@@ -16,6 +16,7 @@ from fairfight.ballot.session import RulesChanged, TableGame
 from fairfight.ballot.store import SeatRole, TableRow, TableStatus
 from fairfight.core.errors import VerificationError
 from fairfight.web.ballot.seat_page import NOBODY, GamePage, view_page
+from fairfight.web.ballot.seat_views import SeatViews
 
 __all__ = [
     "LobbyRow",
@@ -116,9 +117,11 @@ def _clock(table: TableRow) -> str:
 
 
 def table_page(
-    table: TableRow, game: TableGame | None, you: int | None, host: bool, now: float
+    table: TableRow, game: TableGame | None, you: int | None, host: bool, now: float,
+    views: SeatViews | None = None,
 ) -> TablePage:
-    """The view of `table` for seat `you` (None: a spectator)."""
+    """The view of `table` for seat `you` (None: a spectator); the game page is taken from
+    `views` when this viewer's page of this version is kept there."""
     asked = set(game.people_asked()) if game is not None else set()
     answered = set(table.answered())
     waited = now - table.asked_at
@@ -143,14 +146,13 @@ def table_page(
     if game is not None:
         viewer = you if you is not None else NOBODY
         names = [seat_label(s.kind, s.played_by) for s in seats]
-        page = view_page(
-            table.id,
-            game.state,
-            game.events,
-            names,
-            viewer,
-            you is not None and you in asked and you not in answered,
-        )
+        wanted = you is not None and you in asked and you not in answered
+
+        def build() -> GamePage:
+            return view_page(table.id, game.state, game.events, names, viewer, wanted)
+
+        page = build() if views is None else views.page(
+            table.id, table.version, viewer, wanted, names, build)
     over = table.status == TableStatus.OVER
     return TablePage(
         id=table.id,

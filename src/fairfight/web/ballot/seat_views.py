@@ -1,0 +1,55 @@
+"""Each viewer's game page kept per state version, so reading a seat again costs nothing.
+
+A seat's page at the declare step of a presidential year prices every card of the hand in
+~480 races and asks the advice for the year; the same seat reads the same page again and
+again (a reload, the live update's refresh, the page and its JSON twin) while the state stays
+put. The page depends only on the table, its state version, the viewer and whether the viewer
+is asked (plus the seats' names, which change when a person leaves), so it is kept under
+exactly that key: a page built for one seat is never found under another seat's key, and a
+spectator's page is kept under `NOBODY`, apart from every seat's.
+
+A page is kept as its JSON (the twin's own bytes): weighed exactly by its length, some four
+times smaller than the built models, invisible to the garbage collector (a few hundred kept
+pages as objects would be walked by every full collection), and read back as a fresh model
+for each request, so no two requests share a page object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from fairfight.web.ballot.seat_page import GamePage
+from fairfight.web.byte_cache import ByteCappedCache
+
+__all__ = ["SEAT_VIEWS_BYTES", "SeatViewKey", "SeatViews"]
+
+SEAT_VIEWS_BYTES = 32 * 1024 * 1024
+"""The budget of kept seat pages per process: a page at the declare step of a presidential
+year is some 300 KB of JSON, the other steps far less."""
+
+SeatViewKey = tuple[str, int, int, bool, tuple[str, ...]]
+"""(table, state version, viewer, asked, the seats' names): everything a page is built from
+besides the table's steps, which the version counts."""
+
+
+class SeatViews:
+    """The kept pages of one process, capped by bytes, the least recently read dropped first."""
+
+    def __init__(self, max_bytes: int = SEAT_VIEWS_BYTES) -> None:
+        self.kept: ByteCappedCache[SeatViewKey, bytes] = ByteCappedCache(max_bytes, len)
+        self.built = 0
+        """Pages built so far (the ones not found kept), for tests and the curious."""
+
+    def page(
+        self, table_id: str, version: int, viewer: int, asked: bool, names: Sequence[str],
+        build: Callable[[], GamePage],
+    ) -> GamePage:
+        """The page kept for this viewer of this version, or `build()` kept and returned."""
+        key = (table_id, version, viewer, asked, tuple(names))
+        kept = self.kept.get(key)
+        if kept is not None:
+            return GamePage.model_validate_json(kept)
+        self.built += 1
+        page = build()
+        self.kept.put(key, page.model_dump_json().encode())
+        return page
