@@ -18,7 +18,6 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Column,
-    Engine,
     Float,
     LargeBinary,
     MetaData,
@@ -26,18 +25,14 @@ from sqlalchemy import (
     Table,
     Text,
     bindparam,
-    create_engine,
-    event,
     insert,
     select,
     update,
 )
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.pool import StaticPool
 
-from fairfight.core.journal import try_journal_mode
 from fairfight.core.merkle import EMPTY_ROOT
+from fairfight.core.store_engine import store_engine
 from fairfight.witness.group_commit import GroupCommit
 from fairfight.witness.protocol import Held
 
@@ -74,39 +69,12 @@ class LogState:
     updated: float | None
 
 
-def _engine(url: str) -> Engine:
-    """An engine for the URL; SQLite waits for a busy file and runs in WAL with every commit
-    synced (`synchronous=FULL`: WAL's default, NORMAL, would not sync the log on commit)."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
-    in_memory = parsed.database in (None, "", ":memory:")
-    if in_memory:
-        engine = create_engine(url, poolclass=StaticPool,
-                               connect_args={"check_same_thread": False})
-    else:
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
-
-    @event.listens_for(engine, "connect")
-    def _pragmas(connection: Any, _record: Any) -> None:
-        cursor = connection.cursor()
-        cursor.execute("PRAGMA busy_timeout=30000")
-        cursor.close()
-        if not in_memory:
-            try_journal_mode(connection, "WAL")
-            cursor = connection.cursor()
-            cursor.execute("PRAGMA synchronous=FULL")
-            cursor.close()
-
-    return engine
-
-
 class WitnessStore:
     """The witness's table behind one URL; each method is one short transaction."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = _engine(url)
+        self.engine = store_engine(url, synced=True)  # cosign only what is on disk
         _metadata.create_all(self.engine)
         self.commits: GroupCommit[dict[str, Any]] = GroupCommit(self._swap_all)
         """Advances waiting for a commit in flight share the next one (group_commit.py)."""

@@ -26,15 +26,12 @@ from sqlalchemy import (
     Boolean,
     Column,
     Connection,
-    Engine,
     Float,
     Integer,
     MetaData,
     String,
     Table,
     Text,
-    create_engine,
-    event,
     func,
     insert,
     select,
@@ -44,7 +41,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
-from fairfight.core.journal import return_to_rollback_journal, try_journal_mode
+from fairfight.core.journal import return_to_rollback_journal
+from fairfight.core.store_engine import store_engine
 from fairfight.core.tokens import token_digest
 
 __all__ = ["ClashStore", "Draft", "GameRow", "TABLE_SEAT", "TurnTaken", "token_digest"]
@@ -145,34 +143,13 @@ def _game_row(row: Any) -> GameRow:
                    turns_played=row.turns_played, at_screen=row.at_screen)
 
 
-def _engine(url: str) -> Engine:
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
-    if parsed.database in (None, "", ":memory:"):
-        engine = create_engine(url, poolclass=StaticPool,
-                               connect_args={"check_same_thread": False})
-    else:
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
-
-    @event.listens_for(engine, "connect")
-    def _pragmas(connection: Any, _record: Any) -> None:
-        cursor = connection.cursor()
-        cursor.execute("PRAGMA busy_timeout=30000")
-        cursor.close()
-        if parsed.database not in (None, "", ":memory:"):
-            try_journal_mode(connection, "WAL")  # served in WAL; at rest, see `close`
-
-    return engine
-
-
 class ClashStore:
     """The clash tables behind one URL; every method is one short transaction."""
 
     def __init__(self, url: str, clock: Callable[[], float] = time.time) -> None:
         self.url = url
         self.clock = clock
-        self.engine = _engine(url)
+        self.engine = store_engine(url)
         self._lock = threading.Lock()   # SQLite writers of this process take turns
         _metadata.create_all(self.engine)
 
