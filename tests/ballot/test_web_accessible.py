@@ -5,7 +5,7 @@ through the browser's debugging channel, so each page is checked with its CSP on
 
 On the way the seat page is shown at 1280 and 390 px at each question and at the end, never
 wider than the phone, and those screens (the top of the page, what a person sees first) are
-kept in test-artifacts/ballot/; `FAIRFIGHT_DOCS_SCREENSHOTS=1` keeps them in
+kept in the suite's artifacts (test-artifacts, ballot); `FAIRFIGHT_DOCS_SCREENSHOTS=1` keeps them in
 docs/screenshots/ballot/ instead, for docs/ballot.md (a run never changes the docs unasked)."""
 
 from __future__ import annotations

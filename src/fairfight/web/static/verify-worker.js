@@ -22,7 +22,8 @@ function isCheckpoint(bytes) {
 }
 
 onmessage = async (event) => {
-  const { id, archive, saved, witnesses, quorum } = event.data;
+  // the fans' page sends no witnesses or quorum: its receipts are held to the log alone
+  const { id, archive, saved, witnesses = [], quorum = 0 } = event.data;
   const files = saved.map(({ name, bytes }) => ({ name, bytes: new Uint8Array(bytes) }));
   const checkpoints = files.filter((file) => isCheckpoint(file.bytes));
   const json = files.filter((file) => !isCheckpoint(file.bytes));
