@@ -222,7 +222,10 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
             assert width <= 390, f"{path} is {width} px wide at 390 px"
         browser.close()
     assert declare_seen and (ARTIFACTS / "declare-390.png").stat().st_size > 0
-    assert every_phase == narrow_phases and len(every_phase) >= 5, every_phase
+    # the year's phases past the withdraw step depend on the dealt game (a bill, a veto, an
+    # impeachment, an amendment); these three come every year
+    core = {"Your move (draft)", "Your move (declare)", "Your move (withdraw)"}
+    assert every_phase == narrow_phases and core <= every_phase, every_phase
     assert declared and folds > 0, "seat 0 declared and saw its chances at the withdraw step"
 
 

@@ -10,6 +10,7 @@ import urllib.request
 from typing import Any
 
 from tests.accessibility import assert_accessible
+from tests.system import BROWSER_WAIT_MS
 from tests.web.chromium_session import visit
 from tests.web.test_clash_browser_seats import Service, commit, service, shots
 from tests.web.test_clash_end import LAST_STAND, WITH_RESERVE
@@ -40,6 +41,15 @@ def _order_the_last_assault(page: Any) -> None:
     commit(page)
 
 
+def _context(browser: Any) -> Any:
+    """A context for one player, its CSP bypassed for axe-core, waiting as long as the suite's
+    other browser tests do: a turn run on a busy machine (the first one compiles the preview
+    kernel) can take longer than Playwright's 30 s default."""
+    context = browser.new_context(bypass_csp=True)
+    context.set_default_timeout(BROWSER_WAIT_MS)
+    return context
+
+
 def _assert_over(page: Any, words: str) -> None:
     assert words in page.inner_text("#result-words")
     assert page.locator("#commit").count() == 0 and page.locator("#resign").count() == 0
@@ -50,7 +60,7 @@ def test_an_online_game_is_played_to_the_end_on_both_sides(browser: Any,
     _quick_stream(service)
     table = _table(service.base, LAST_STAND)
     game = table["game"]
-    contexts = [browser.new_context(bypass_csp=True) for _ in range(2)]
+    contexts = [_context(browser) for _ in range(2)]
     blue, red = (context.new_page() for context in contexts)
     visit(blue, service.base + table["seats"]["blue"])
     visit(red, service.base + table["seats"]["red"])
@@ -74,7 +84,7 @@ def test_an_online_game_is_played_to_the_end_on_both_sides(browser: Any,
 def test_a_resignation_needs_its_box_ticked(browser: Any, service: Service) -> None:
     _quick_stream(service)
     table = _table(service.base, WITH_RESERVE)
-    contexts = [browser.new_context(bypass_csp=True) for _ in range(2)]
+    contexts = [_context(browser) for _ in range(2)]
     blue, red = (context.new_page() for context in contexts)
     visit(blue, service.base + table["seats"]["blue"])
     visit(red, service.base + table["seats"]["red"])
@@ -91,7 +101,7 @@ def test_a_resignation_needs_its_box_ticked(browser: Any, service: Service) -> N
 
 
 def test_a_hot_seat_game_is_played_to_the_end(browser: Any, service: Service) -> None:
-    context = browser.new_context(bypass_csp=True)
+    context = _context(browser)
     made = context.request.post(f"{service.base}/api/clash/tables",
                                 data={"scenario_data": LAST_STAND, "mode": "hotseat"})
     game = made.json()["game"]          # the table's cookie is now this browser's

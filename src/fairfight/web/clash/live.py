@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
@@ -22,11 +23,20 @@ from fairfight.web.clash.sandbox import clash_service
 from fairfight.web.clash.seats import seat_game
 from fairfight.web.strict_input import MaybeWholeNumber
 
-__all__ = ["HEARTBEAT_SECONDS", "live_router", "progress_of", "seat_stream"]
+__all__ = ["HEARTBEAT_SECONDS", "live_router", "progress_id", "progress_of", "seat_stream"]
 
 live_router = APIRouter()
 HEARTBEAT_SECONDS = 15.0
 """A comment line this often keeps proxies from closing a quiet stream."""
+
+
+def progress_id(game: Any) -> str:
+    """The event id of a seat's progress (turns played, commits, side, ended): a page carries
+    the one it was built at, so a change that came before its stream connected still
+    reloads it."""
+    committed = sum(game.committed(side) for side in game.row.humans)
+    ended = "end" if game.finished else "on"
+    return f"{len(game.turns)}.{committed}.{game.player or '-'}.{ended}"
 
 
 def progress_of(request: Request, game_id: str) -> tuple[str, str]:
@@ -37,9 +47,7 @@ def progress_of(request: Request, game_id: str) -> tuple[str, str]:
             "turns_played": len(game.turns), "side": game.player,
             "finished": game.finished,
             "result": game.end.to_json() if game.end is not None else None}
-    ended = "end" if game.finished else "on"
-    event_id = f"{len(game.turns)}.{sum(committed.values())}.{game.player or '-'}.{ended}"
-    return event_id, json.dumps(data, sort_keys=True)
+    return progress_id(game), json.dumps(data, sort_keys=True)
 
 
 @live_router.get("/api/clash/play/{game_id}/stream", tags=["clash play"])

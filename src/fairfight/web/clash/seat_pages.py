@@ -28,6 +28,7 @@ from fairfight.web.clash.activation import activation_rows
 from fairfight.web.clash.board import draw_board, event_tiles, unit_rows
 from fairfight.web.clash.foresight import foresight_context
 from fairfight.web.clash.games import SCENARIOS
+from fairfight.web.clash.live import progress_id
 from fairfight.web.clash.play import (
     OrderRequest,
     PlannedAttack,
@@ -103,7 +104,7 @@ def play_page(request: Request, game_id: str, select: str = "", mode: str = "",
                                "stances": [s.value for s in t.Stance], "base": game_id,
                                "deadline": service.deadline(game), "played": None,
                                "events": [], "event": 0, "reconciliation": None,
-                               "may_change": ()}
+                               "may_change": (), "progress": progress_id(game)}
     if not side:
         return templates.TemplateResponse(request, "clash/handover.html", context)
     view = knowledge_view(game.world, side)

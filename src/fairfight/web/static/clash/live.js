@@ -6,7 +6,8 @@
 (function () {
   var holder = document.querySelector("[data-stream]");
   if (!holder || !window.EventSource) { return; }
-  var seen = null;
+  // the progress the page was built at: a change before the stream connected still reloads it
+  var seen = holder.getAttribute("data-progress");
   var source = new EventSource(holder.getAttribute("data-stream"));
   source.addEventListener("progress", function (event) {
     if (seen !== null && event.lastEventId !== seen) {
