@@ -223,9 +223,10 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
         browser.close()
     assert declare_seen and (ARTIFACTS / "declare-390.png").stat().st_size > 0
     # the year's phases past the withdraw step depend on the dealt game (a bill, a veto, an
-    # impeachment, an amendment); these three come every year
+    # impeachment, an amendment) and on who is asked (a veto goes to the president, who may
+    # sit at a desktop); these three come to every seat every year, the phone's included
     core = {"Your move (draft)", "Your move (declare)", "Your move (withdraw)"}
-    assert every_phase == narrow_phases and core <= every_phase, every_phase
+    assert core <= narrow_phases <= every_phase, (narrow_phases, every_phase)
     assert declared and folds > 0, "seat 0 declared and saw its chances at the withdraw step"
 
 

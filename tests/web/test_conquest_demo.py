@@ -114,7 +114,7 @@ def test_the_committed_icon_is_the_drawing_tool_s() -> None:
 def test_a_new_demo_season_has_its_seed_timelocked_past_a_planned_end(tmp_path: Path) -> None:
     """The service makes no season but the demo: that one gets a planned end, so its seed
     unlocks without the operator like a season made with `conquest new --ends-by`."""
-    before = time.time()
+    before = int(time.time())  # the demo plans from the whole second it starts in
     path, news = prepare(tmp_path, new=True)
     lock = season.summary(path).header["timelock"]
     assert lock["network"] == "quicknet" and "BEGIN AGE ENCRYPTED FILE" in lock["ciphertext"]
