@@ -12,7 +12,7 @@ from typing import Any
 from tests.accessibility import assert_accessible
 from tests.system import BROWSER_WAIT_MS
 from tests.web.chromium_session import visit
-from tests.web.test_clash_browser_seats import Service, commit, service, shots
+from tests.web.test_clash_browser_seats import Service, choose, commit, service, shots, submit
 from tests.web.test_clash_end import LAST_STAND, WITH_RESERVE
 from tests.web.test_warscore_browser import browser
 
@@ -35,9 +35,10 @@ def _table(base: str, scenario: dict[str, Any]) -> dict[str, Any]:
 
 
 def _order_the_last_assault(page: Any) -> None:
-    page.click("g.cb-unit[data-unit='b-tank']")
+    choose(page, "b-tank")
     page.click("g.cb-unit[data-unit='r-last']")
-    page.click("#order-attack")
+    page.wait_for_selector("#attack-panel")
+    submit(page, "#order-attack")
     commit(page)
 
 
@@ -107,10 +108,10 @@ def test_a_hot_seat_game_is_played_to_the_end(browser: Any, service: Service) ->
     game = made.json()["game"]          # the table's cookie is now this browser's
     page = context.new_page()
     visit(page, f"{service.base}/clash/play/{game}")
-    page.click("#take-seat")
+    submit(page, "#take-seat")
     _order_the_last_assault(page)
     assert "Hand over to red" in page.inner_text("#handover")
-    page.click("#take-seat")
+    submit(page, "#take-seat")
     commit(page)
     _assert_over(page, "blue wins: red has no unit left on the board")
     assert page.locator("svg.cb-board").count() == 0 and page.locator("#take-seat").count() == 0

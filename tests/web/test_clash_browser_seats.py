@@ -89,8 +89,22 @@ def shots(page: Any, name: str) -> None:
 
 
 def commit(page: Any) -> None:
-    page.click("#commit")
-    page.wait_for_load_state()
+    submit(page, "#commit")
+
+
+def submit(page: Any, button: str) -> None:
+    """Press a form's button and wait for the page it loads: a click does not wait for the
+    navigation it starts, and the next click could land on the page being left."""
+    with page.expect_navigation():
+        page.click(button)
+
+
+def choose(page: Any, unit: str) -> None:
+    """Select one of the seat's units and wait until the board shows it selected: the board
+    swaps pages in place, and a click made before the swap ends is answered by a page that
+    forgot the selection (a newer click wins over an older one still loading)."""
+    page.click(f"g.cb-unit[data-unit='{unit}']")
+    page.wait_for_selector(f"g.cb-unit.selected[data-unit='{unit}']")
 
 
 def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
@@ -110,25 +124,25 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
 
     # turn 1 — blue: the guns bombard red's front, the armour moves next to it; red: its
     # front changes Stance
-    blue.click("g.cb-unit[data-unit='b-guns']")
+    choose(blue, "b-guns")
     blue.click("#mode-bombard")
     assert "Range 2 (highlighted), shots left 1" in blue.inner_text("#bombard-range")
     blue.click("g.cb-unit[data-unit='r-front']")
-    blue.click("#order-bombard")
-    blue.click("g.cb-unit[data-unit='b-tank']")
+    submit(blue, "#order-bombard")
+    choose(blue, "b-tank")
     blue.click("#mode-move")
     blue.click("a.cb-target-link[href*='path=2%2C2']")
     steps = blue.inner_text("#path-steps")
     assert "(2,2) — 1 of 3 MP" in steps and "reaction possible: Red Front" in steps
     shots(blue, "clash-seat-move-path")
     assert_accessible(blue)
-    blue.click("#order-move")
+    submit(blue, "#order-move")
     assert "bombard (3,1)" in blue.inner_text("#activation")
     commit(blue)
     visit(red, f"{service.base}/clash/play/{game}")   # (its live stream would reload it)
-    red.click("g.cb-unit[data-unit='r-front']")   # out of Hold: it will not react
+    choose(red, "r-front")   # out of Hold: it will not react
     red.select_option("#stance-only", "advance")
-    red.click("#order-stance")
+    submit(red, "#order-stance")
     assert "b-guns" not in red.inner_text("#orders")   # red never sees blue's orders
     commit(red)
     red.wait_for_selector("#events")
@@ -144,12 +158,12 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     assert "turn 2" in blue.inner_text("h1") and "turn 2" in red.inner_text("h1")
 
     # turn 2 — blue's armour assaults red's front from the panel
-    blue.click("g.cb-unit[data-unit='b-tank']")
+    choose(blue, "b-tank")
     blue.click("g.cb-unit[data-unit='r-front']")
     blue.wait_for_selector("#attack-panel")
     shots(blue, "clash-seat-attack-panel")
     assert_accessible(blue)
-    blue.click("#order-attack")
+    submit(blue, "#order-attack")
     assert "assault" in blue.inner_text("#activation")
     commit(blue)
     visit(red, f"{service.base}/clash/play/{game}")
@@ -160,11 +174,11 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     # turn 3 — stance changes on both sides, then the turn's log as each saw it
     visit(blue, f"{service.base}/clash/play/{game}?select=b-rifles")
     blue.select_option("#stance-only", "entrench")
-    blue.click("#order-stance")
+    submit(blue, "#order-stance")
     commit(blue)
     visit(red, f"{service.base}/clash/play/{game}?select=r-reserve")
     red.select_option("#stance-only", "hold")
-    red.click("#order-stance")
+    submit(red, "#order-stance")
     commit(red)
     visit(blue, f"{service.base}/clash/play/{game}")
     assert "turn 4" in blue.inner_text("h1")
@@ -183,20 +197,20 @@ def test_hot_seat_hands_the_screen_over(browser: Any, service: Service) -> None:
     visit(page, f"{service.base}/clash")
     page.check("#new-table input[name=scenario][value=belvoir-wood]")
     page.check("#new-table input[name=mode][value=hotseat]")
-    page.click("#new-table button[type=submit]")
+    submit(page, "#new-table button[type=submit]")
     assert "Hand over to blue" in page.inner_text("#handover")
     assert page.locator("svg.cb-board").count() == 0
     assert_accessible(page)
-    page.click("#take-seat")
-    page.click("g.cb-unit[data-unit='battery-1']")
+    submit(page, "#take-seat")
+    choose(page, "battery-1")
     page.select_option("#stance-only", "entrench")
-    page.click("#order-stance")
+    submit(page, "#order-stance")
     assert "1st Field Bty" in page.inner_text("#activation")
     commit(page)
     assert "Hand over to red" in page.inner_text("#handover")
     assert "1st Field Bty" not in page.content() and "battery-1" not in page.content()
     shots(page, "clash-hotseat-handover")
-    page.click("#take-seat")
+    submit(page, "#take-seat")
     assert "you play red" in page.inner_text("h1")
     assert "entrench" not in page.inner_text("#orders")
     assert_accessible(page)
