@@ -114,6 +114,12 @@ class WebSettings(BaseSettings):
         16, ge=1, le=10_000, description="Checkpoints waiting per witness; when full, the "
         "oldest waiting one is dropped (a newer checkpoint covers it).",
     )
+    witness_interval: float = Field(
+        1.0, ge=0, le=3600, description="Least seconds between two checkpoints of one season "
+        "sent to one witness: heads made meanwhile wait, and only the newest is sent. Under a "
+        "steady stream of heads the newest cosigned checkpoint trails the newest head by up to "
+        "this plus one round trip.",
+    )
 
     # Operating the service (docs/operations.md): the request log, metrics, limits, pools.
     request_log: bool = Field(

@@ -64,6 +64,7 @@ __all__ = [
     "kept",
     "latest_head",
     "leaf_count_by_kind",
+    "leaf_hashes",
     "leaves",
     "log_key",
     "log_record",
@@ -350,6 +351,15 @@ def leaf_count_by_kind(session: Session) -> dict[str, int]:
     query = (select(LogLeafRow.kind, func.count()).where(LogLeafRow.season_id == season_of(session))
              .group_by(LogLeafRow.kind))
     return {str(kind): int(count) for kind, count in session.execute(query)}
+
+
+def leaf_hashes(session: Session, start: int, end: int) -> list[bytes]:
+    """The stored leaf hashes at positions `start .. end-1`, in order, so a caller that keeps
+    a tree grows it by the new leaves instead of reading the whole log again."""
+    query = select(LogLeafRow.leaf_hash).where(
+        LogLeafRow.season_id == season_of(session), LogLeafRow.position >= start,
+        LogLeafRow.position < end).order_by(LogLeafRow.position)
+    return [bytes.fromhex(value) for value in session.scalars(query)]
 
 
 def _tree_of(session: Session, tree_size: int) -> merkle.MerkleTree | None:

@@ -66,7 +66,8 @@ class ConquestService:
         """Each head of each season as a signed checkpoint note (`checkpoints`)."""
         host = configured_host(settings.public_url) if settings.witnesses else UNCONFIGURED_HOST
         self.witnessing = WitnessSender(self.catalog, self.checkpoints, list(settings.witnesses),
-                                        host, queue_size=settings.witness_queue)
+                                        host, queue_size=settings.witness_queue,
+                                        interval=settings.witness_interval)
         """Sends new checkpoints to the configured witnesses (`witnessing`)."""
         self.live.head_listeners.append(self.witnessing.submit)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import logging
 import threading
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
@@ -29,16 +30,21 @@ from fairfight.conquest.store import checkpoints, cosignatures, log
 from fairfight.core.cosignature import CosignatureError, verify_cosignature
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.checkpoints import CheckpointNotes
+from fairfight.web.conquest.proof_trees import ProofTrees
 from fairfight.web.witness_settings import WitnessSetting
 
 __all__ = ["BACKOFF_FIRST_SECONDS", "BACKOFF_MAX_SECONDS", "CONFLICT_RETRIES", "ClientFactory",
-           "REQUEST_SECONDS", "WitnessLane", "WitnessSender", "WitnessSummary",
+           "INTERVAL_SECONDS", "REQUEST_SECONDS", "WitnessLane", "WitnessSender", "WitnessSummary",
            "add_checkpoint_body", "cosigned_words"]
 
 BACKOFF_FIRST_SECONDS = 0.5
 """The pause after a first failed attempt; doubled after each further one."""
 BACKOFF_MAX_SECONDS = 60.0
 """The longest pause between attempts."""
+INTERVAL_SECONDS = 1.0
+"""The least time between two sends of one season to one witness (`witness_interval`): under
+a steady stream of heads each send costs the service a proof, a signature and two short
+write transactions, so sends are paced, not one per head."""
 REQUEST_SECONDS = 10.0
 """How long one add-checkpoint request may take."""
 CONFLICT_RETRIES = 2
@@ -92,6 +98,8 @@ class WitnessLane:
     waiting: list[int] = field(default_factory=list)
     known: dict[int, int] = field(default_factory=dict)
     """Per season, the size the witness said it holds (a 409), until it cosigns again."""
+    due: dict[int, float] = field(default_factory=dict)
+    """Per season, the monotonic time before which it is not sent again (the interval)."""
     sent: int = 0
     cosigned: int = 0
     failures: int = 0
@@ -105,8 +113,12 @@ class WitnessSender:
     def __init__(self, catalog: SeasonCatalog, notes: CheckpointNotes,
                  witnesses: list[WitnessSetting], host: str, *, queue_size: int = 16,
                  client_factory: ClientFactory | None = None,
-                 backoff_first: float = BACKOFF_FIRST_SECONDS) -> None:
+                 backoff_first: float = BACKOFF_FIRST_SECONDS,
+                 interval: float = INTERVAL_SECONDS) -> None:
         self.catalog, self.notes, self.host = catalog, notes, host
+        self.interval = interval
+        self.trees = ProofTrees()
+        """Each season's tree, grown by new leaves, for the consistency proofs."""
         self.lanes = [WitnessLane(witness, queue_size) for witness in witnesses]
         self.client_factory: ClientFactory = client_factory or (
             lambda _: httpx.Client(timeout=REQUEST_SECONDS, follow_redirects=False))
@@ -198,12 +210,20 @@ class WitnessSender:
                 observer(lane)
 
     def _take(self, lane: WitnessLane) -> int | None:
+        """The first waiting season whose interval has passed (None once closed); marks the
+        lane busy and the season not due again for `interval` seconds."""
         with self._changed:
-            self._changed.wait_for(lambda: self._closed or bool(lane.waiting))
-            if self._closed:
-                return None
-            lane.busy = True
-            return lane.waiting.pop(0)
+            while not self._closed:
+                now = time.monotonic()
+                ready = [s for s in lane.waiting if lane.due.get(s, 0.0) <= now]
+                if ready:
+                    lane.waiting.remove(ready[0])
+                    lane.busy = True
+                    lane.due[ready[0]] = now + self.interval
+                    return ready[0]
+                soonest = min((lane.due[s] for s in lane.waiting), default=None)
+                self._changed.wait(None if soonest is None else soonest - now)
+            return None
 
     def _run(self, lane: WitnessLane) -> None:
         client = self.client_factory(lane.witness)
@@ -248,9 +268,9 @@ class WitnessSender:
         False after a 409 (the next try starts at the size the witness named)."""
         name = lane.witness.name
         with self.catalog.read(season_id) as session:
-            size = log.size(session)
             head = log.latest_head(session)
-            if size == 0 or head is None:
+            size = 0 if head is None else int(head["size"])
+            if head is None or size == 0:
                 return True
             origin = checkpoints.origin(self.host, head["season"])
             cosigned = cosignatures.last_cosigned(session, origin, name)
@@ -260,12 +280,11 @@ class WitnessSender:
             if old > size:
                 raise _Failed(f"the witness holds size {old}, more than the log's {size}",
                               retry=False)
-            proof = [] if old == 0 else log.consistency_proof(session, old, size) or []
+            proof = self.trees.consistency_proof(session, season_id, old, head)
         note = self.notes.note(season_id, self.host, size)
         lane.sent += 1
         answer = client.post(f"{lane.witness.url}/add-checkpoint",
-                             content=add_checkpoint_body(old, [bytes.fromhex(p) for p in proof],
-                                                         note))
+                             content=add_checkpoint_body(old, proof, note))
         if answer.status_code == 409:
             lane.known[season_id] = _reported_size(answer)
             return False
