@@ -21,6 +21,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.loadgen import Answer, Request, run_load
@@ -55,9 +56,11 @@ def _check_recorded(request: Request, answer: Answer) -> None:
 
 
 def _run(address: str, season_id: int, workers: int,
-         codes: list[str], **settings: str) -> tuple[float, float, float, float]:
+         codes: list[str], after: Callable[[str], None] | None = None,
+         **settings: str) -> tuple[float, float, float, float]:
     """(contributions a second, p50 ms, p99 ms, server CPU ms per contribution) of one
-    served run, after WARM contributions that open the pools and caches."""
+    served run, after WARM contributions that open the pools and caches; `after` is given the
+    base URL once the measured load is over, the server still up."""
     plan = _plan(season_id, codes)
     with served(address, workers, rate_limits_enabled="false", forecast_seasons="0",
                 **settings) as (
@@ -66,6 +69,8 @@ def _run(address: str, season_id: int, workers: int,
         cpu = _tree_cpu_seconds(pid)
         seconds, latencies = run_load(base, plan[WARM:], CLIENTS, _check_recorded)
         cpu = _tree_cpu_seconds(pid) - cpu
+        if after is not None:
+            after(base)
     measured = len(plan) - WARM
     return (measured / seconds, statistics.median(latencies) * 1000, p99_ms(latencies),
             cpu / measured * 1000)

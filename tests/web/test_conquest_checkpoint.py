@@ -134,3 +134,23 @@ def test_every_head_is_served_as_its_own_checkpoint(client: TestClient,
         assert refused.status_code == 404
         assert f"covers exactly {missing} leaves" in refused.text, refused.text
     assert client.get(f"{API}/checkpoint", params={"size": "x"}).status_code == 422
+
+
+def test_a_head_committed_while_the_note_is_signed_is_not_the_one_signed(
+        client: TestClient, season_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The note asked for by size is that head's, even when a newer head is committed between
+    the size read and the signing (a witness sent the proof to that size refuses another)."""
+    notes = client.app.state.conquest.checkpoints  # type: ignore[attr-defined]
+    hashes = _stored_hashes(season_file)
+    sign = notes._sign
+
+    def sign_after_a_newer_head(season_id: int, host: str, size: int | None) -> object:
+        _contribute(client, season_file, amount=20)
+        return sign(season_id, host, size)
+
+    monkeypatch.setattr(notes, "_sign", sign_after_a_newer_head)
+    note = notes.note(1, "localhost", len(hashes))
+    assert len(_stored_hashes(season_file)) > len(hashes)  # the newer head was committed
+    origin = f"localhost/conquest/{_commitment(season_file)}"
+    key = bytes.fromhex(season.summary(season_file).header[tables.LOG_KEY])
+    _check_by_hand(note, origin, key, hashes)

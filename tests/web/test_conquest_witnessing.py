@@ -27,10 +27,10 @@ WAIT = 60.0
 
 
 def _app(path: Path, fakes: list[FakeWitness], settings: list[WitnessSetting] | None = None,
-         ) -> TestClient:
+         interval: float = 0.0) -> TestClient:
     app = create_app(WebSettings(
         database_url=f"sqlite:///{path}", forecast_seasons=0,
-        admin_token_sha256=token_digest(ADMIN_TOKEN),
+        admin_token_sha256=token_digest(ADMIN_TOKEN), witness_interval=interval,
         witnesses=settings if settings is not None else [fake.setting() for fake in fakes]))
     by_name = {fake.name: fake for fake in fakes}
     app.state.conquest.witnessing.client_factory = lambda s: by_name[s.name].client(s)
@@ -136,6 +136,26 @@ def test_a_witness_that_holds_a_size_is_sent_the_proof_from_there(
     assert firsts[:2] == ["old 0", f"old {seen[1]}"] and set(firsts[1:]) == {f"old {seen[1]}"}
     assert body.split("\n")[1] == str(int(seen[1]) + 1)
     _checked_by_hand(lines["delta"], body, delta)
+
+
+def test_heads_within_the_interval_wait_and_only_the_newest_is_sent(season_file: Path) -> None:
+    alpha = FakeWitness("alpha")
+    with _app(season_file, [alpha], interval=3600) as client:
+        sender = client.app.state.conquest.witnessing  # type: ignore[attr-defined]
+        assert sender.idle(WAIT)  # the head the service started with: sent at once
+        started = _held(alpha)
+        assert len(alpha.bodies) == 1 and started == len(_stored_hashes(season_file))
+        for amount in (20, 30):  # two heads within the hour
+            _contribute(client, season_file, amount=amount)
+            sender.submit(1)
+        assert not sender.idle(0.5)  # waits for its turn: nothing more was sent
+        assert sender.lanes[0].waiting == [1] and len(alpha.bodies) == 1
+        sender.lanes[0].due.clear()  # the hour is up
+        sender.submit(1)
+        assert sender.idle(WAIT)
+    newest = len(_stored_hashes(season_file))
+    assert newest >= started + 2 and _held(alpha) == newest
+    assert len(alpha.bodies) == 2 and alpha.bodies[1].startswith(f"old {started}\n")
 
 
 def test_a_full_queue_drops_the_season_waiting_longest(season_file: Path) -> None:

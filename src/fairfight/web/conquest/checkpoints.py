@@ -88,7 +88,7 @@ class CheckpointNotes:
             kept = self._notes.get((season_id, host))
         if kept is not None and kept[0] >= newest:
             return kept[1]
-        signed = self._sign(season_id, host, None)
+        signed = self._sign(season_id, host, newest)  # never a head committed since the read
         with self._lock:
             if (season_id, host) not in self._notes or self._notes[season_id, host][0] < signed[0]:
                 self._notes[season_id, host] = signed

@@ -290,7 +290,8 @@ class WitnessSender:
             return False
         if answer.status_code != 200:
             reason = answer.text.strip().splitlines()[0][:200] if answer.text.strip() else ""
-            raise _Failed(f"answered {answer.status_code} {reason}",
+            raise _Failed(f"answered {answer.status_code} {reason} (the checkpoint of size "
+                          f"{size}, the proof from {old})",
                           retry=answer.status_code >= 500 or answer.status_code == 429)
         self._store(lane, season_id, origin, size, note, answer.text)
         return True
