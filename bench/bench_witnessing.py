@@ -29,7 +29,7 @@ from pathlib import Path
 import httpx
 
 from bench.bench_contributions import CLIENTS, _run
-from bench.served import free_port
+from bench.served import _tree_cpu_seconds, free_port
 from bench.timing import report
 from fairfight.conquest.rules import scenario, tables
 from fairfight.conquest.store import checkpoints, season
@@ -119,15 +119,20 @@ def main() -> None:
                                                 if label == "on"])
         witnesses = json.dumps([{"name": WITNESS, "vkey": vkey, "url": base}])
         rates: dict[str, list[float]] = {"off": [], "on": []}
+        cpus: dict[str, list[float]] = {"off": [], "on": []}
         waits: list[float] = []
         try:
             for label, path, _ in plans:
                 settings = {"witnesses": witnesses} if label == "on" else {}
                 after = _newest_cosigned_after(waits) if label == "on" else None
-                rate = _run(str(path), 1, 1, made[path][0], after, **settings)[0]
+                witness_cpu = _tree_cpu_seconds(process.pid)
+                rate, _, _, cpu = _run(str(path), 1, 1, made[path][0], after, **settings)
+                witness_cpu = _tree_cpu_seconds(process.pid) - witness_cpu
                 rates[label].append(rate)
-                print(f"{'':<48} witnessing {label}: {rate:,.0f}/s (load average "
-                      f"{os.getloadavg()[0]:.2f})", flush=True)
+                cpus[label].append(cpu)
+                print(f"{'':<48} witnessing {label}: {rate:,.0f}/s, server CPU {cpu:.2f} ms a "
+                      f"contribution (load average {os.getloadavg()[0]:.2f}); the witness's "
+                      f"CPU over the whole run {witness_cpu:.2f} s", flush=True)
                 if label == "on":
                     print(f"{'':<48} {_witnessed(path)}; the newest head cosigned "
                           f"{waits[-1]:.2f} s after the load ended", flush=True)
@@ -140,6 +145,9 @@ def main() -> None:
           f"on: {', '.join(f'{r:,.0f}' for r in rates['on'])}/s", flush=True)
     report(f"contributions/s with a witness, SQLite ({CLIENTS} clients)", best["on"], "/s",
            best["off"])
+    print(f"{'':<48} server CPU per contribution (median): off "
+          f"{statistics.median(cpus['off']):.2f} ms, on {statistics.median(cpus['on']):.2f} ms "
+          f"(steadier than the rates when the machine is shared)", flush=True)
     ratios = {"best": best["on"] / best["off"], "median": middle["on"] / middle["off"]}
     print(f"{'':<48} best against best {ratios['best']:.2f}x, median against median "
           f"{ratios['median']:.2f}x; target ≥ {TARGET:.2f}x for both: "
