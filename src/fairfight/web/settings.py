@@ -106,9 +106,10 @@ class WebSettings(BaseSettings):
         "once; one more is answered 503 with Retry-After.",
     )
     witnesses: list[WitnessSetting] = Field(
-        default_factory=list, description="Witnesses each new checkpoint of a season log is "
-        "sent to (in the background), as JSON: `[{\"name\": ..., \"vkey\": ..., \"url\": "
-        "...}]`; their cosignatures are stored and served with the checkpoint.",
+        default_factory=list, description="Witnesses a season log's newest checkpoint is "
+        "sent to (in the background, paced by witness_interval), as JSON: `[{\"name\": ..., "
+        "\"vkey\": ..., \"url\": ...}]`; their cosignatures are stored and served with the "
+        "checkpoint.",
     )
     witness_queue: int = Field(
         16, ge=1, le=10_000, description="Checkpoints waiting per witness; when full, the "
