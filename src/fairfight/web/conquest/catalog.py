@@ -93,6 +93,11 @@ class SeasonCatalog:
         self.database = database
         self._cache: dict[int, Snapshot] = {}
         self._lock = threading.Lock()
+        self._rebuilding: dict[int, threading.Lock] = {}
+        """One rebuild per season at a time: the pages that miss after a change (the home
+        and a card for every faction asked) each needed the new snapshot, and each rebuilt
+        it in a thread of its own, reading the whole ledger again; now the others wait for
+        the first and take its snapshot, or one newer."""
         self._held: set[int] = set()
         """Seasons a server database was seen to hold: the service never removes one, so
         `require` asks the database again only for an id not seen yet (a write's own lock
@@ -135,7 +140,10 @@ class SeasonCatalog:
             version = SeasonStore.version(session)
             cached = self._cache.get(season_id)
             if cached is None or cached.version != version:
-                cached = self._rebuilt(session, season_id, version, cached)
+                with self._rebuilding.setdefault(season_id, threading.Lock()):
+                    cached = self._cache.get(season_id)  # maybe rebuilt while this waited
+                    if cached is None or cached.version < version:
+                        cached = self._rebuilt(session, season_id, version, cached)
         if pinned is not None:
             pinned[season_id] = cached
         return cached
@@ -145,7 +153,7 @@ class SeasonCatalog:
         """A new snapshot, reusing what cannot have changed since `before`: the compiled
         map (the same map text reads as the same objects) and the history when no battle
         was fought since."""
-        summary = summary_in(session)
+        summary = summary_in(session, before.summary if before is not None else None)
         same_battles = before is not None and before.version[0] == version[0]
         history = before.history if before is not None and same_battles \
             else SeasonStore.history(session)
