@@ -14,6 +14,14 @@ that render read the season's mark after the waiter asked: the page is never old
 newest change the worker had seen when the request came. A waiter that finds the render it
 waited for started before it arrived waits for the next one, which one of the waiters
 starts.
+
+Renders take turns at a few slots (`RENDER_SLOTS`), and a free slot goes to the page with
+the most requests waiting for it. Renders are Python under the interpreter's lock, so more
+of them at once only slows each; and in first-come order a season home, which a third of
+the crowd waits for, queued behind a render for each faction card asked (one visitor
+each): with thirty of them ahead, a home waited most of a second for a thread. The slot
+is taken before the render's stamp, so every request that arrives while a page waits for a
+slot is answered by that render.
 """
 
 from __future__ import annotations
@@ -26,7 +34,11 @@ from typing import Generic, TypeVar
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-__all__ = ["RenderFlights"]
+__all__ = ["RENDER_SLOTS", "RenderFlights"]
+
+RENDER_SLOTS = 2
+"""Page renders under way at once per worker: two of the four shared threads
+(`SHARED_THREADS`), so the other routes always find a thread."""
 
 Page = TypeVar("Page")
 
@@ -47,9 +59,37 @@ class RenderFlights(Generic[Page]):
     lock guards them). A render's answer is shared with the waiters when it is a kept page,
     not a `Response` (an error, or a page for one visitor alone)."""
 
-    def __init__(self) -> None:
+    def __init__(self, slots: int = RENDER_SLOTS) -> None:
         self._stamp = 0
         self._flights: dict[Hashable, _Flight[Page]] = {}
+        self._free = slots
+        self._queued: list[tuple[_Flight[Page], asyncio.Event]] = []
+        """Renders waiting for a slot, each with the event set when it is given one."""
+
+    async def _take_slot(self, flight: _Flight[Page]) -> None:
+        """Wait for a render slot (none is waited for while one is free)."""
+        if self._free and not self._queued:
+            self._free -= 1
+            return
+        waiting = (flight, asyncio.Event())
+        self._queued.append(waiting)
+        try:
+            await waiting[1].wait()
+        except BaseException:
+            if waiting[1].is_set():
+                self._give_slot()
+            else:
+                self._queued.remove(waiting)
+            raise
+
+    def _give_slot(self) -> None:
+        """Hand a finished render's slot to the queued page most requests wait for."""
+        if not self._queued:
+            self._free += 1
+            return
+        chosen = max(self._queued, key=lambda waiting: waiting[0].users)
+        self._queued.remove(chosen)
+        chosen[1].set()
 
     def _next_stamp(self) -> int:
         self._stamp += 1
@@ -74,10 +114,17 @@ class RenderFlights(Generic[Page]):
                     return flight.last[1]  # started after this request came: as new or newer
             flight.rendering = True
             flight.ended = asyncio.Event()
+            try:
+                await self._take_slot(flight)
+            except BaseException:
+                flight.rendering = False
+                flight.ended.set()
+                raise
             started = self._next_stamp()
             try:
                 made = await run_in_threadpool(make)
             finally:
+                self._give_slot()
                 flight.rendering = False
                 flight.ended.set()  # the waiters run after this task next yields, below
             if not isinstance(made, Response):
