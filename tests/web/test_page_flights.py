@@ -1,6 +1,7 @@
 """Renders waited for on the event loop (`page_flights`): requests that come while their page
 renders share the next render, never one that started before they came; a free render slot
-goes to the page most requests wait for; an error or a page for one visitor is not shared."""
+goes to the render whose requests waited longest in all; an error or a page for one visitor
+is not shared."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import threading
 from collections.abc import Callable
 
 import anyio.to_thread
+import pytest
 from fastapi.responses import Response
 
 from fairfight.web.conquest.page_flights import RenderFlights
@@ -67,26 +69,34 @@ def test_requests_during_a_render_share_the_next_one_not_the_one_under_way() -> 
     assert answers == ["home #1"] + ["home #2"] * 5
 
 
-def test_a_free_slot_goes_to_the_page_most_requests_wait_for() -> None:
+@pytest.mark.parametrize(("card_waited", "order"), [
+    (0.0, ["card A #1", "home #1", "card B #1"]),  # queued together: three before one
+    (1.0, ["card A #1", "card B #1", "home #1"]),  # one visitor for 1.05 s > three for 0.05 s
+])
+def test_a_free_slot_goes_to_the_render_whose_requests_waited_longest_in_all(
+        card_waited: float, order: list[str]) -> None:
+    now = [100.0]
+
     async def queue() -> list[str]:
         renders = _Renders()
-        flights: RenderFlights[str] = RenderFlights(slots=1)
+        flights: RenderFlights[str] = RenderFlights(slots=1, clock=lambda: now[0])
         busy = asyncio.create_task(flights.page("card A", renders.of("card A")))
         await _started(renders)
         card = asyncio.create_task(flights.page("card B", renders.of("card B")))
         await _settle()  # card B queued first, for one visitor
+        now[0] += card_waited
         homes = [asyncio.create_task(flights.page("home", renders.of("home")))
                  for _ in range(3)]
         await _settle()
-        renders.release.release()  # card A ends: its slot goes to the home (three waiting)
+        renders.release.release()  # card A ends: its slot is handed out
         await _started(renders)
         renders.release.release()
-        await _started(renders)  # then to card B
+        await _started(renders)
         renders.release.release()
         await asyncio.gather(busy, card, *homes)
         return renders.made
 
-    assert asyncio.run(queue()) == ["card A #1", "home #1", "card B #1"]
+    assert asyncio.run(queue()) == order
 
 
 def test_an_answer_for_one_visitor_or_an_error_is_not_shared() -> None:

@@ -15,11 +15,16 @@ newest change the worker had seen when the request came. A waiter that finds the
 waited for started before it arrived waits for the next one, which one of the waiters
 starts.
 
-Renders take turns at a few slots (`RENDER_SLOTS`), and a free slot goes to the page with
-the most requests waiting for it. Renders are Python under the interpreter's lock, so more
-of them at once only slows each; and in first-come order a season home, which a third of
-the crowd waits for, queued behind a render for each faction card asked (one visitor
-each): with thirty of them ahead, a home waited most of a second for a thread. The slot
+Renders take turns at a few slots (`RENDER_SLOTS`), and a free slot goes to the render
+whose requests have waited longest in all: the requests waiting for the page times how
+long its render has been queued (plus `SLOT_GRACE_SECONDS`, so that among renders queued
+together the most awaited goes first). Renders are Python under the interpreter's lock,
+so more of them at once only slows each; and in first-come order a season home, which a
+third of the crowd waits for, queued behind a render for each faction card asked (one
+visitor each): with thirty of them ahead, a home waited most of a second for a thread.
+Ordered by waiters alone, a card could wait for ever behind homes; by waiting in all, a
+card's render goes first once its one visitor has waited as long as the home's many
+together. The slot
 is taken before the render's stamp, so every request that arrives while a page waits for a
 slot is answered by that render.
 """
@@ -27,6 +32,7 @@ slot is answered by that render.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -34,11 +40,14 @@ from typing import Generic, TypeVar
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-__all__ = ["RENDER_SLOTS", "RenderFlights"]
+__all__ = ["RENDER_SLOTS", "SLOT_GRACE_SECONDS", "RenderFlights"]
 
 RENDER_SLOTS = 2
 """Page renders under way at once per worker: two of the four shared threads
 (`SHARED_THREADS`), so the other routes always find a thread."""
+SLOT_GRACE_SECONDS = 0.05
+"""Added to every queued render's wait when slots are handed out: about one render, so a
+render queued just now still counts its requests."""
 
 Page = TypeVar("Page")
 
@@ -59,19 +68,22 @@ class RenderFlights(Generic[Page]):
     lock guards them). A render's answer is shared with the waiters when it is a kept page,
     not a `Response` (an error, or a page for one visitor alone)."""
 
-    def __init__(self, slots: int = RENDER_SLOTS) -> None:
+    def __init__(self, slots: int = RENDER_SLOTS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self._stamp = 0
         self._flights: dict[Hashable, _Flight[Page]] = {}
         self._free = slots
-        self._queued: list[tuple[_Flight[Page], asyncio.Event]] = []
-        """Renders waiting for a slot, each with the event set when it is given one."""
+        self._queued: list[tuple[_Flight[Page], asyncio.Event, float]] = []
+        """Renders waiting for a slot, each with the event set when it is given one and
+        when it was queued."""
+        self._clock = clock
 
     async def _take_slot(self, flight: _Flight[Page]) -> None:
         """Wait for a render slot (none is waited for while one is free)."""
         if self._free and not self._queued:
             self._free -= 1
             return
-        waiting = (flight, asyncio.Event())
+        waiting = (flight, asyncio.Event(), self._clock())
         self._queued.append(waiting)
         try:
             await waiting[1].wait()
@@ -83,11 +95,14 @@ class RenderFlights(Generic[Page]):
             raise
 
     def _give_slot(self) -> None:
-        """Hand a finished render's slot to the queued page most requests wait for."""
+        """Hand a finished render's slot to the queued render whose requests have waited
+        longest in all."""
         if not self._queued:
             self._free += 1
             return
-        chosen = max(self._queued, key=lambda waiting: waiting[0].users)
+        now = self._clock()
+        chosen = max(self._queued, key=lambda waiting: waiting[0].users * (
+            now - waiting[2] + SLOT_GRACE_SECONDS))
         self._queued.remove(chosen)
         chosen[1].set()
 
