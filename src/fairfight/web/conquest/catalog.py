@@ -27,7 +27,7 @@ from fairfight.web.conquest.database import SeasonDatabase
 
 __all__ = ["SNAPSHOT_VIEWS_BYTES", "SeasonCatalog", "Snapshot", "Version", "once", "one_snapshot"]
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 SNAPSHOT_VIEWS_BYTES = 16 * 1024 * 1024
 """Bytes of views one season's snapshot keeps (by `deep_size`): an episode weighs some 40 KB,
@@ -94,7 +94,7 @@ def one_snapshot() -> Iterator[None]:
         _PINNED.reset(token)
 
 
-def once(key: Hashable, make: Callable[[], T]) -> T:
+def once(key: Hashable, make: Callable[[], _T]) -> _T:
     """`make()`, made once per page render (`one_snapshot`) under `key`, and each time
     outside one. A season home asked for its countdown twice (the header and the page's
     own), each a read of the schedule: some 4 ms of a 24 ms render."""
@@ -103,7 +103,7 @@ def once(key: Hashable, make: Callable[[], T]) -> T:
         return make()
     if key not in made:
         made[key] = make()
-    found: T = made[key]
+    found: _T = made[key]
     return found
 
 

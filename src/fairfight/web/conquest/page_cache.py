@@ -43,6 +43,9 @@ card waited ten seconds behind them. A worker that is not crowded, or has stand-
 renders every version before answering it: a visitor who contributes and reloads sees the
 contribution.
 
+The routes are coroutines and call `serve_async`: a request that waits for another's render
+of its page waits on the event loop (`page_flights`), and only the render takes a thread.
+
 Kept pages answer with a strong `ETag` (a digest of the bytes) and `304` to a matching
 `If-None-Match`, and with `Cache-Control: public, max-age=5, must-revalidate`, so a proxy
 or CDN may serve a page for five seconds and then asks again (docs/operations.md, "Pages

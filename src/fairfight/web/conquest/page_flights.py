@@ -49,21 +49,21 @@ SLOT_GRACE_SECONDS = 0.05
 """Added to every queued render's wait when slots are handed out: about one render, so a
 render queued just now still counts its requests."""
 
-Page = TypeVar("Page")
+_Page = TypeVar("_Page")
 
 
 @dataclass(slots=True)
-class _Flight(Generic[Page]):
+class _Flight(Generic[_Page]):
     """The renders of one page: whether one is under way, its end, and the last page made
     with the stamp taken just before its render read the page's key."""
 
     rendering: bool = False
     ended: asyncio.Event = field(default_factory=asyncio.Event)
-    last: tuple[int, Page] | None = None
+    last: tuple[int, _Page] | None = None
     users: int = 0
 
 
-class RenderFlights(Generic[Page]):
+class RenderFlights(Generic[_Page]):
     """Renders in flight per page, all of them looked at on the event loop alone (so no
     lock guards them). A render's answer is shared with the waiters when it is a kept page,
     not a `Response` (an error, or a page for one visitor alone)."""
@@ -71,14 +71,14 @@ class RenderFlights(Generic[Page]):
     def __init__(self, slots: int = RENDER_SLOTS,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._stamp = 0
-        self._flights: dict[Hashable, _Flight[Page]] = {}
+        self._flights: dict[Hashable, _Flight[_Page]] = {}
         self._free = slots
-        self._queued: list[tuple[_Flight[Page], asyncio.Event, float]] = []
+        self._queued: list[tuple[_Flight[_Page], asyncio.Event, float]] = []
         """Renders waiting for a slot, each with the event set when it is given one and
         when it was queued."""
         self._clock = clock
 
-    async def _take_slot(self, flight: _Flight[Page]) -> None:
+    async def _take_slot(self, flight: _Flight[_Page]) -> None:
         """Wait for a render slot (none is waited for while one is free)."""
         if self._free and not self._queued:
             self._free -= 1
@@ -115,11 +115,11 @@ class RenderFlights(Generic[Page]):
         return len(self._flights)
 
     async def page(self, name: Hashable,
-                   make: Callable[[], Page | Response]) -> Page | Response:
+                   make: Callable[[], _Page | Response]) -> _Page | Response:
         """The page `make` gives (run in a thread: it reads the key and renders on a miss),
         shared with every request for `name` that arrived before it started."""
         asked = self._next_stamp()
-        flight = self._flights.setdefault(name, _Flight[Page]())
+        flight = self._flights.setdefault(name, _Flight[_Page]())
         flight.users += 1
         try:
             while flight.rendering:
