@@ -60,9 +60,10 @@ class SeasonQueries:
         return row
 
     @staticmethod
-    def ledger(session: Session) -> list[LedgerRow]:
-        """Every accepted contribution, in seq order."""
-        query = select(LedgerRow).where(LedgerRow.season_id == season_of(session))
+    def ledger(session: Session, after: int = 0) -> list[LedgerRow]:
+        """Every accepted contribution, in seq order; with `after`, those after that seq."""
+        query = select(LedgerRow).where(LedgerRow.season_id == season_of(session),
+                                        LedgerRow.seq > after)
         return list(session.scalars(query.order_by(LedgerRow.seq)))
 
     @staticmethod

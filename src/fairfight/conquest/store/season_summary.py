@@ -69,18 +69,27 @@ class Standing:
     pool_state: str
 
 
-def summary_in(session: Session) -> SeasonSummary:
-    """The public state of a season, read inside an open transaction."""
+def summary_in(session: Session, before: SeasonSummary | None = None) -> SeasonSummary:
+    """The public state of a season, read inside an open transaction.
+
+    `before`, a summary of the same season read earlier, lends its ledger entries when the
+    same battles were fought since: the ledger only grows (an entry is never changed or
+    removed), and an entry checked against the same next battle is checked still, so only
+    the entries after its last are read and checked. Under a stream of contributions the
+    whole ledger was read again for every one of them, thousands of rows each time."""
     row = SeasonStore.season(session)
     header = integrity.checked_header(row.header)
     integrity.checked_commitment(row.commitment)
     map_data, world = integrity.checked_map(row.map_data, header)
     board = integrity.checked_board(row.board, world)
     integrity.checked_history_count(SeasonStore.history_count(session), board)
-    ledger = [
+    lent = before is not None and before.season_id == season_of(session) \
+        and before.board["next_battle"] == board["next_battle"]
+    kept = before.ledger if before is not None and lent else []
+    ledger = [*kept, *(
         integrity.checked_ledger_row(entry, world, board["next_battle"])
-        for entry in SeasonStore.ledger(session)
-    ]
+        for entry in SeasonStore.ledger(session, kept[-1]["seq"] if kept else 0)
+    )]
     return SeasonSummary(
         header=header,
         commitment=row.commitment,

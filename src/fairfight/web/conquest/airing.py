@@ -34,7 +34,7 @@ from fairfight.conquest.store import schedule_store
 from fairfight.conquest.store.schedule_store import AiringOutcome, StoredSchedule, read_schedule
 from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.core.errors import InputError
-from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot
+from fairfight.web.conquest.catalog import SeasonCatalog, Snapshot, once
 from fairfight.web.templating import templates
 
 __all__ = [
@@ -334,7 +334,7 @@ def countdown_of_request(request: Request) -> CountdownView | None:
     season_id = request.path_params.get("season_id")
     try:
         if isinstance(season_id, int):
-            return airing.countdown(season_id)
+            return once(("countdown", season_id), lambda: airing.countdown(season_id))
         return airing.soonest_countdown()
     except (InputError, LookupError):  # the page itself says what is wrong with the season
         return None

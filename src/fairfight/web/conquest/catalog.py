@@ -9,11 +9,11 @@ database at any time and the pages follow. Nothing here ever reads the secret se
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -25,7 +25,9 @@ from fairfight.core.errors import InputError
 from fairfight.web.byte_cache import ByteCappedCache, deep_size
 from fairfight.web.conquest.database import SeasonDatabase
 
-__all__ = ["SNAPSHOT_VIEWS_BYTES", "SeasonCatalog", "Snapshot", "Version", "one_snapshot"]
+__all__ = ["SNAPSHOT_VIEWS_BYTES", "SeasonCatalog", "Snapshot", "Version", "once", "one_snapshot"]
+
+_T = TypeVar("_T")
 
 SNAPSHOT_VIEWS_BYTES = 16 * 1024 * 1024
 """Bytes of views one season's snapshot keeps (by `deep_size`): an episode weighs some 40 KB,
@@ -75,15 +77,34 @@ _PINNED: ContextVar[dict[int, Snapshot] | None] = ContextVar("fairfight_snapshot
                                                                default=None)
 
 
+_ONCE: ContextVar[dict[Hashable, Any] | None] = ContextVar("fairfight_render_once",
+                                                           default=None)
+
+
 @contextmanager
 def one_snapshot() -> Iterator[None]:
     """Within the block (one page's render, in one thread), `SeasonCatalog.snapshot` answers
-    each season's first snapshot again instead of reading the version anew."""
-    token = _PINNED.set({})
+    each season's first snapshot again instead of reading the version anew, and `once`
+    answers its first value again."""
+    token, once = _PINNED.set({}), _ONCE.set({})
     try:
         yield
     finally:
+        _ONCE.reset(once)
         _PINNED.reset(token)
+
+
+def once(key: Hashable, make: Callable[[], _T]) -> _T:
+    """`make()`, made once per page render (`one_snapshot`) under `key`, and each time
+    outside one. A season home asked for its countdown twice (the header and the page's
+    own), each a read of the schedule: some 4 ms of a 24 ms render."""
+    made = _ONCE.get()
+    if made is None:
+        return make()
+    if key not in made:
+        made[key] = make()
+    found: _T = made[key]
+    return found
 
 
 class SeasonCatalog:
@@ -93,6 +114,11 @@ class SeasonCatalog:
         self.database = database
         self._cache: dict[int, Snapshot] = {}
         self._lock = threading.Lock()
+        self._rebuilding: dict[int, threading.Lock] = {}
+        """One rebuild per season at a time: the pages that miss after a change (the home
+        and a card for every faction asked) each needed the new snapshot, and each rebuilt
+        it in a thread of its own, reading the whole ledger again; now the others wait for
+        the first and take its snapshot, or one newer."""
         self._held: set[int] = set()
         """Seasons a server database was seen to hold: the service never removes one, so
         `require` asks the database again only for an id not seen yet (a write's own lock
@@ -135,7 +161,10 @@ class SeasonCatalog:
             version = SeasonStore.version(session)
             cached = self._cache.get(season_id)
             if cached is None or cached.version != version:
-                cached = self._rebuilt(session, season_id, version, cached)
+                with self._rebuilding.setdefault(season_id, threading.Lock()):
+                    cached = self._cache.get(season_id)  # maybe rebuilt while this waited
+                    if cached is None or cached.version < version:
+                        cached = self._rebuilt(session, season_id, version, cached)
         if pinned is not None:
             pinned[season_id] = cached
         return cached
@@ -145,7 +174,7 @@ class SeasonCatalog:
         """A new snapshot, reusing what cannot have changed since `before`: the compiled
         map (the same map text reads as the same objects) and the history when no battle
         was fought since."""
-        summary = summary_in(session)
+        summary = summary_in(session, before.summary if before is not None else None)
         same_battles = before is not None and before.version[0] == version[0]
         history = before.history if before is not None and same_battles \
             else SeasonStore.history(session)

@@ -43,6 +43,9 @@ card waited ten seconds behind them. A worker that is not crowded, or has stand-
 renders every version before answering it: a visitor who contributes and reloads sees the
 contribution.
 
+The routes are coroutines and call `serve_async`: a request that waits for another's render
+of its page waits on the event loop (`page_flights`), and only the render takes a thread.
+
 Kept pages answer with a strong `ETag` (a digest of the bytes) and `304` to a matching
 `If-None-Match`, and with `Cache-Control: public, max-age=5, must-revalidate`, so a proxy
 or CDN may serve a page for five seconds and then asks again (docs/operations.md, "Pages
@@ -63,6 +66,7 @@ from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 
 from fairfight.conquest.store.odds_history import history_version
 from fairfight.conquest.store.schedule_store import read_schedule
@@ -70,6 +74,7 @@ from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.web.byte_cache import ByteCappedCache
 from fairfight.web.conquest.airing import countdown_of_request
 from fairfight.web.conquest.catalog import one_snapshot
+from fairfight.web.conquest.page_flights import RenderFlights
 from fairfight.web.conquest.share_meta import public_base
 
 __all__ = [
@@ -234,6 +239,8 @@ class PageCache:
         """The newest page rendered per address (`page_address`), with when it was kept."""
         self.open_requests = 0
         """Season page requests being answered now (counted by `page_front`)."""
+        self.flights: RenderFlights[CachedPage] = RenderFlights()
+        """Renders under way per path, waited for on the event loop (`serve_async`)."""
         self.front: dict[str, FrontEntry] = {}
         """Paths whose page a route has kept, by path: what `page_front` needs to find the
         kept page again without routing (one entry per path, so bounded by the routes)."""
@@ -345,6 +352,42 @@ class PageCache:
         if isinstance(found, Response):
             return found
         return public_answer(request, found)
+
+    def newest_page(self, newest: Callable[[], tuple[Hashable, ...]],
+                    render: Callable[[], Response]) -> CachedPage | Response:
+        """The page for the key read now: kept, or rendered and kept (in a thread)."""
+        key = newest()
+        return self.kept.get(key) or self._render(key, render)
+
+    async def _page_async(self, name: tuple[Hashable, ...],
+                          newest: Callable[[], tuple[Hashable, ...]],
+                          render: Callable[[], Response]) -> CachedPage | Response:
+        """`page` with the wait for another request's render on the event loop: only the
+        key's read and the render take a thread (`page_flights`). With stand-ins on, the
+        crowd's rules of `page` apply, in a thread as before."""
+        if self.stand_in_seconds:
+            return await run_in_threadpool(lambda: self.page(newest(), render, newest))
+        return await self.flights.page(name, lambda: self.newest_page(newest, render))
+
+    async def serve_async(self, request: Request, name: tuple[Hashable, ...],
+                          newest: Callable[[], tuple[Hashable, ...]],
+                          render: Callable[[], Response]) -> Response:
+        """`serve` for an `async` route: no thread is held while waiting for a render of
+        the page `name` (the key's part before the season's mark)."""
+        found = await self._page_async(name, newest, render)
+        return found if isinstance(found, Response) else public_answer(request, found)
+
+    async def serve_personal_async(self, name: tuple[Hashable, ...],
+                                   newest: Callable[[], tuple[Hashable, ...]],
+                                   render: Callable[[], Response],
+                                   fill: Callable[[bytes], bytes]) -> Response:
+        """`serve_personal` for an `async` route."""
+        found = await self._page_async(name, newest, render)
+        if isinstance(found, Response):
+            found.body = fill(bytes(found.body))
+            found.headers["content-length"] = str(len(found.body))
+            return found
+        return personal_answer(found, fill)
 
     def serve_personal(self, key: tuple[Hashable, ...], render: Callable[[], Response],
                        fill: Callable[[bytes], bytes],

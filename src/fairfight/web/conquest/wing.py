@@ -11,6 +11,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from fastapi.templating import Jinja2Templates
+from starlette.concurrency import run_in_threadpool
 
 from fairfight.web.conquest.calibration import calibration_view
 from fairfight.web.conquest.map_drawing import map_picture
@@ -36,13 +37,14 @@ ROUTE_MODULES = (api, map_shapes, my_contributions, operator, overlay, pages, sc
 """Mounted in this order (their names' order, as the site mounted them before)."""
 
 
-def front_page(request: Request) -> Response | None:
-    """The newest season's home, or None when the app has no season to show."""
+async def front_page(request: Request) -> Response | None:
+    """The newest season's home, or None when the app has no season to show (the season
+    home is a coroutine: it waits for a render on the event loop)."""
     conquest = getattr(request.app.state, "conquest", None)
     if conquest is None:
         return None
-    season_ids = conquest.catalog.season_ids()
-    return pages.season_home(request, max(season_ids), conquest) if season_ids else None
+    season_ids = await run_in_threadpool(conquest.catalog.season_ids)
+    return await pages.season_home(request, max(season_ids), conquest) if season_ids else None
 
 
 def register(app: FastAPI, templates: Jinja2Templates) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 
 from fastapi import APIRouter, Request
@@ -21,7 +21,7 @@ _ICON = (files("fairfight.web") / "static" / "favicon.ico").read_bytes()
 """Drawn by `tools/favicon.py`; browsers ask for /favicon.ico on every site, whatever the page
 links, so it is answered here rather than left a 404 in every log."""
 
-FrontPage = Callable[[Request], Response | None]
+FrontPage = Callable[[Request], Awaitable[Response | None]]
 """What a ruleset's web package may offer as the front page (`app.state.front_page`): the
 page, or None when it has nothing to show yet."""
 
@@ -48,12 +48,12 @@ async def favicon() -> Response:
 
 
 @router.get("/", response_class=HTMLResponse, include_in_schema=False)
-def home(request: Request) -> Response:
+async def home(request: Request) -> Response:
     """The front page: the page a ruleset offers as the front (`app.state.front_page`: the
     conquest show's newest season, what most visitors come for), otherwise one link per
     ruleset."""
     offered: FrontPage | None = getattr(request.app.state, "front_page", None)
-    page = offered(request) if offered is not None else None
+    page = await offered(request) if offered is not None else None
     if page is not None:
         return page
     return templates.TemplateResponse(

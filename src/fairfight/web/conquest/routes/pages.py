@@ -67,16 +67,19 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
     return templates.TemplateResponse(request, f"conquest/{name}", context, status_code=status)
 
 
-def _kept(request: Request, conquest: ConquestService, season_id: int,
-          render: Callable[[], Response], *extra: Hashable, ledger: bool = True) -> Response:
+async def _kept(request: Request, conquest: ConquestService, season_id: int,
+                render: Callable[[], Response], *extra: Hashable,
+                ledger: bool = True) -> Response:
     """A public season page from the worker's page cache (rendered once per version; for a
-    page that shows nothing of the ledger, once per version but for the ledger)."""
+    page that shows nothing of the ledger, once per version but for the ledger). The route
+    is a coroutine: a request waiting for another's render of its page waits on the event
+    loop, holding none of the worker's few threads (`page_flights`)."""
     prefix = (request.url.path, *extra)
 
     def newest() -> tuple[Hashable, ...]:
         return (*prefix, *season_mark(request, conquest, season_id, ledger))
 
-    answer = conquest.pages.serve(request, newest(), render, newest)
+    answer = await conquest.pages.serve_async(request, prefix, newest, render)
     conquest.pages.remember(request, season_id, prefix, ledger=ledger)
     return answer
 
@@ -96,7 +99,7 @@ def rules(request: Request) -> HTMLResponse:
 
 
 @router.get("/{season_id:id}", response_class=HTMLResponse)
-def season_home(request: Request, season_id: int, conquest: Service) -> Response:
+async def season_home(request: Request, season_id: int, conquest: Service) -> Response:
     """The season home: commitment, beacon, standings, latest episodes, the map."""
     def render() -> Response:
         snap = conquest.catalog.snapshot(season_id)
@@ -108,11 +111,11 @@ def season_home(request: Request, season_id: int, conquest: Service) -> Response
             story=conquest.forecasts.story.home(snap) if conquest.forecasts.enabled else None,
             witnesses=conquest.witnessing.summary(season_id, snap.summary.commitment),
         )
-    return _kept(request, conquest, season_id, render)
+    return await _kept(request, conquest, season_id, render)
 
 
 @router.get("/{season_id:id}/battles", response_class=HTMLResponse)
-def battles_page(
+async def battles_page(
     request: Request, season_id: int, conquest: Service,
     page: Annotated[int, Query(ge=1, le=1_000_000), Digits] = 1,
 ) -> Response:
@@ -121,15 +124,16 @@ def battles_page(
         snap = conquest.catalog.snapshot(season_id)
         return _page(request, "battles.html", season=views.season_ref(snap),
                      listing=views.battle_page(snap, page, 50))
-    return _kept(request, conquest, season_id, render, page)
+    return await _kept(request, conquest, season_id, render, page)
 
 
 @router.get("/{season_id:id}/battles/{number:id}", response_class=HTMLResponse)
-def episode_page(request: Request, season_id: int, number: int, conquest: Service) -> Response:
+async def episode_page(request: Request, season_id: int, number: int,
+                       conquest: Service) -> Response:
     """One battle's episode, with the map just after it. Nothing on it reads the ledger
     (the battle, the map after it, its stakes and signed head, its share card), so a
     contribution is not a new episode page."""
-    return _kept(request, conquest, season_id,
+    return await _kept(request, conquest, season_id,
                  lambda: _episode(request, conquest, season_id, number), ledger=False)
 
 
@@ -153,13 +157,13 @@ WATCH_PACE_MS = 1600
 
 
 @router.get("/{season_id:id}/battles/{number:id}/watch", response_class=HTMLResponse)
-def watch_page(
+async def watch_page(
     request: Request, season_id: int, number: int, conquest: Service,
     step: Annotated[int, Query(ge=0, le=WATCH_LAST_STEP), Digits] = 0,
 ) -> Response:
     """One battle played out a step at a time: the script steps over the whole episode the
     page holds; without it each step is its own address (`?step=N`), kept like the others."""
-    return _kept(request, conquest, season_id,
+    return await _kept(request, conquest, season_id,
                  lambda: _watch(request, conquest, season_id, number, step), step)
 
 
@@ -203,22 +207,23 @@ def _receipt(conquest: ConquestService, season_id: int, seq: int | None) -> dict
 
 
 @router.get("/{season_id:id}/factions/{code}", response_class=HTMLResponse)
-def faction_page(
+async def faction_page(
     request: Request, season_id: int, code: str, conquest: Service,
     added: Annotated[int | None, Query(ge=1), Digits] = None,
 ) -> Response:
     """A faction's card with the form to add to its pool (a fresh key each response: the
     card is kept once per version with a placeholder where the key goes)."""
     if added is not None:  # the visitor's own receipt: rendered for them alone
-        return _card(request, conquest, season_id, code, added=added)
+        return await run_in_threadpool(
+            lambda: _card(request, conquest, season_id, code, added=added))
     prefix = (request.url.path,)
 
     def newest() -> tuple[Hashable, ...]:
         return (*prefix, *season_mark(request, conquest, season_id))
 
-    answer = conquest.pages.serve_personal(
-        newest(), lambda: _card(request, conquest, season_id, code,
-                                form_key=FORM_KEY_PLACEHOLDER), _fresh_form_key, newest)
+    answer = await conquest.pages.serve_personal_async(
+        prefix, newest, lambda: _card(request, conquest, season_id, code,
+                                      form_key=FORM_KEY_PLACEHOLDER), _fresh_form_key)
     conquest.pages.remember(request, season_id, prefix, _fresh_form_key)
     return answer
 
@@ -283,14 +288,14 @@ async def contribute_form(
 
 
 @router.get("/{season_id:id}/verify", response_class=HTMLResponse)
-def verify_page(request: Request, season_id: int, conquest: Service) -> Response:
+async def verify_page(request: Request, season_id: int, conquest: Service) -> Response:
     """After the reveal: the seed, the checks step by step, the record and how to replay it."""
     def render() -> Response:
         snap = conquest.catalog.snapshot(season_id)
         return _page(request, "verify.html", season=views.season_ref(snap),
                      check=verification(snap, lambda: conquest.catalog.log_files(season_id)),
                      witnesses=conquest.witnessing.summary(season_id, snap.summary.commitment))
-    return _kept(request, conquest, season_id, render)
+    return await _kept(request, conquest, season_id, render)
 
 
 @router.get("/{season_id:id}/record.zip")
