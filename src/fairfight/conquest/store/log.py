@@ -24,7 +24,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from fairfight.conquest.rules import tables
@@ -37,6 +37,7 @@ from fairfight.conquest.store.rows import (
     has_table,
     load_column,
     season_of,
+    table_of,
 )
 from fairfight.core import merkle
 from fairfight.core.errors import InputError
@@ -246,17 +247,20 @@ def append(session: Session, new_leaves: Sequence[dict[str, Any]]) -> Appended |
         raise InputError("season key", "the stored key is not the header's log_key")
     tree = _TREES.checked(session, season)
     first = len(tree)
+    season_id = season_of(session)
+    rows: list[dict[str, Any]] = []
     for leaf in new_leaves:
         data = canonical_json(leaf)
         position = tree.append(data)
-        session.add(LogLeafRow(
-            season_id=season_of(session), position=position, kind=leaf["kind"],
-            leaf=data.decode("utf-8"), leaf_hash=tree.leaf_hash(position).hex(),
-            ref=_ref(leaf)))
+        rows.append({"season_id": season_id, "position": position, "kind": leaf["kind"],
+                     "leaf": data.decode("utf-8"), "leaf_hash": tree.leaf_hash(position).hex(),
+                     "ref": _ref(leaf)})
+    session.execute(insert(table_of(LogLeafRow)), rows)  # one multi-row INSERT, no ORM object per leaf
     head = {"season": season, "size": len(tree), "root": tree.root().hex(), "time": _now()}
     head["signature"] = key.sign(head_message(head)).hex()
-    session.add(LogHeadRow(season_id=season_of(session), size=head["size"], root=head["root"],
-                           time=head["time"], signature=head["signature"]))
+    session.execute(insert(table_of(LogHeadRow)).values(
+        season_id=season_id, size=head["size"], root=head["root"], time=head["time"],
+        signature=head["signature"]))
     season_events.announce(session, season_events.EventKind.HEAD, head)
     return Appended(head, first, tree)
 
