@@ -255,7 +255,7 @@ def append(session: Session, new_leaves: Sequence[dict[str, Any]]) -> Appended |
         rows.append({"season_id": season_id, "position": position, "kind": leaf["kind"],
                      "leaf": data.decode("utf-8"), "leaf_hash": tree.leaf_hash(position).hex(),
                      "ref": _ref(leaf)})
-    session.execute(insert(table_of(LogLeafRow)), rows)  # one multi-row INSERT, no ORM object per leaf
+    session.execute(insert(table_of(LogLeafRow)), rows)  # one INSERT, no ORM object per leaf
     head = {"season": season, "size": len(tree), "root": tree.root().hex(), "time": _now()}
     head["signature"] = key.sign(head_message(head)).hex()
     session.execute(insert(table_of(LogHeadRow)).values(
