@@ -20,7 +20,7 @@ from fairfight.web.settings import WebSettings
 from fairfight.web.strict_input import strict_json_body
 from fairfight.web.templating import templates
 from fairfight.web.warscore import wing as warscore_wing
-from fairfight.web.wing import Register
+from fairfight.web.wing import Register, order_for_matching
 
 __all__ = ["UPLOAD_PATH_PREFIXES", "WINGS", "create_app"]
 
@@ -60,6 +60,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
               name="static")
     install_error_handlers(app)
     install_operations(app, settings)
+    order_for_matching(app)
     app.add_middleware(JsonBodyLimits)  # innermost: the body is already bounded in size
     app.add_middleware(CrossSiteGuard, public_url=settings.public_url)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes,
