@@ -13,8 +13,8 @@ from types import ModuleType
 from typing import Protocol
 
 from fastapi import APIRouter, FastAPI
-from fastapi.routing import BaseRoute
 from fastapi.templating import Jinja2Templates
+from starlette.routing import BaseRoute
 
 __all__ = ["Register", "documented_routes", "match_first", "mount_routes", "order_for_matching"]
 
