@@ -24,6 +24,7 @@ event) in the same transaction; the same event again gets the same refusal and w
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -34,7 +35,13 @@ from sqlalchemy.orm import Session
 
 from fairfight.conquest.rules import engine
 from fairfight.conquest.store import log, season_events
-from fairfight.conquest.store.rows import ContributionKeyRow, RefundRow, json_text, season_of
+from fairfight.conquest.store.rows import (
+    ContributionKeyRow,
+    RefundRow,
+    json_text,
+    load_column,
+    season_of,
+)
 from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.core.errors import InputError, RuleError
 
@@ -250,6 +257,15 @@ def _one(session: Session, batch: _Batch, request: LedgerRequest) -> Recorded | 
     return recorded
 
 
+@functools.lru_cache(maxsize=8)
+def _board_of(text: str) -> dict[str, Any]:
+    """A stored board, parsed once per text: the board changes only when a battle airs, and
+    every batch reads it (some 17 KB of JSON for a hundred factions). Shared between batches,
+    so only read: `_add` hands the engine a board of its own, which the engine copies."""
+    board: dict[str, Any] = load_column("season.board", text)
+    return board
+
+
 def record_contributions(
     session: Session, requests: Sequence[LedgerRequest]
 ) -> list[LedgerOutcome]:
@@ -261,7 +277,7 @@ def record_contributions(
     keys = sorted({r.claim.key for r in requests if r.claim is not None})
     payments = sorted({r.payment for r in requests if r.payment is not None})
     batch = _Batch(
-        board=SeasonStore.board(session),
+        board=_board_of(SeasonStore.board_text(session)),
         last=SeasonStore.last_seq(session),
         keys={**SeasonStore.claimed_keys(session, keys)} if keys else {},
         refunds=SeasonStore.refunds_for(session, payments) if payments else {},

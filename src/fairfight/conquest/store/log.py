@@ -16,6 +16,7 @@ older release) has no log: every call here then does nothing and returns nothing
 from __future__ import annotations
 
 import enum
+import functools
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -194,11 +195,18 @@ def _season(session: Session) -> tuple[str, str | None]:
     row = session.execute(query).first()
     if row is None:
         raise InputError(DAMAGED, "season: the season row is missing")
-    header = load_column("season.header", row.header)
-    key = header.get(tables.LOG_KEY) if isinstance(header, dict) else None
-    known = (row.commitment, key if isinstance(key, str) else None)
+    known = (row.commitment, _log_key_of(row.header))
     session.info[_SEASON_KEY] = known
     return known
+
+
+@functools.lru_cache(maxsize=16)
+def _log_key_of(header_text: str) -> str | None:
+    """The header's `log_key`, parsed once per header text: a header never changes, and every
+    batch of contributions asks (the header is kilobytes of JSON)."""
+    header = load_column("season.header", header_text)
+    key = header.get(tables.LOG_KEY) if isinstance(header, dict) else None
+    return key if isinstance(key, str) else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,12 +115,17 @@ class SeasonQueries:
     @staticmethod
     def board(session: Session) -> dict[str, Any]:
         """The current board as stored (callers that need it checked use `integrity`)."""
+        board: dict[str, Any] = load_column("season.board", SeasonQueries.board_text(session))
+        return board
+
+    @staticmethod
+    def board_text(session: Session) -> str:
+        """The current board's stored JSON text."""
         query = select(SeasonRow.board).where(SeasonRow.id == season_of(session))
         text = session.scalars(query).first()
         if text is None:
             raise InputError(DAMAGED, "season: the season row is missing")
-        board: dict[str, Any] = load_column("season.board", text)
-        return board
+        return text
 
     @staticmethod
     def claimed_keys(session: Session, keys: list[str]) -> dict[str, ContributionKeyRow]:
