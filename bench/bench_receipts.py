@@ -16,8 +16,9 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.bench_web import CLIENTS, _check_health, _p99, _plan, _server, contribution_load
+from bench.bench_web import CLIENTS, _check_health, _p99, _plan, contribution_load
 from bench.loadgen import Answer, Request, run_load
+from bench.served import served
 from bench.timing import report
 from fairfight.conquest.record import archive
 from fairfight.conquest.rules import scenario, tables
@@ -54,7 +55,7 @@ Measured = tuple[int, float, list[float], float, list[float]]
 def _load(address: Path, check: Check) -> Measured:
     plan = _plan(address)
     health, contributions = contribution_load(plan)
-    with _server(f"sqlite:///{address}") as base:
+    with served(address, 1, rate_limits_enabled="false") as (base, _):
         health_seconds, health_latencies = run_load(base, health, CLIENTS, _check_health)
         seconds, latencies = run_load(base, contributions, CLIENTS, check)
     return len(plan), seconds, latencies, health_seconds, health_latencies

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -51,3 +52,36 @@ def test_a_batch_over_three_factions_reads_the_ledger_once_and_keeps_each_pool_r
     assert isinstance(second, RuleError)
     assert [(o.entry["faction"], o.pool, o.entry["seq"]) for o in rest
             if isinstance(o, ledger.Recorded)] == [("AC", 10, 3), ("AD", 5, 4), ("AC", 15, 5)]
+
+
+def test_batches_write_their_rows_in_one_insert_each_and_leave_the_kept_board_alone(
+    started: Path,
+) -> None:
+    """Entries and keys go in one multi-row INSERT per batch (two batches: two of each), a
+    key's row is written once with its whole answer (never inserted, then updated), and the
+    board a batch reads, parsed once and shared between batches, is never changed."""
+    store = SeasonStore.open(started, write=True)
+    writes: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        words = statement.split()
+        if words[0].upper() == "INSERT":
+            writes.append(words[2])
+        elif words[0].upper() == "UPDATE":
+            writes.append(f"UPDATE {words[1]}")
+
+    event.listen(store._engine, "before_cursor_execute", seen)
+    try:
+        for batch in range(2):
+            with store.transaction() as session:
+                text = SeasonStore.board_text(session)
+                outcomes = ledger.record_contributions(session, [
+                    ledger.LedgerRequest(code, 5, ledger.command_line_claim(
+                        f"k{batch}-{n}", 1, code, 5))
+                    for n, code in enumerate(["AC", "AD", "AC"])])
+                assert all(isinstance(o, ledger.Recorded) for o in outcomes)
+                assert ledger._board_of(text) == json.loads(text)
+    finally:
+        store.close()
+    assert writes.count("ledger") == 2 and writes.count("contribution_key") == 2, writes
+    assert not [w for w in writes if w.startswith("UPDATE")], writes

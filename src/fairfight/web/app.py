@@ -13,14 +13,13 @@ from fairfight.web.ballot import wing as ballot_wing
 from fairfight.web.clash import wing as clash_wing
 from fairfight.web.conquest import wing as conquest_wing
 from fairfight.web.errors import install_error_handlers
-from fairfight.web.json_bodies import JsonBodyLimits
 from fairfight.web.ops import install_operations, install_operations_middleware
-from fairfight.web.security import BodySizeLimit, CrossSiteGuard, SecurityHeaders
+from fairfight.web.request_guard import RequestGuard
 from fairfight.web.settings import WebSettings
 from fairfight.web.strict_input import strict_json_body
 from fairfight.web.templating import templates
 from fairfight.web.warscore import wing as warscore_wing
-from fairfight.web.wing import Register
+from fairfight.web.wing import Register, order_for_matching
 
 __all__ = ["UPLOAD_PATH_PREFIXES", "WINGS", "create_app"]
 
@@ -60,11 +59,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
               name="static")
     install_error_handlers(app)
     install_operations(app, settings)
-    app.add_middleware(JsonBodyLimits)  # innermost: the body is already bounded in size
-    app.add_middleware(CrossSiteGuard, public_url=settings.public_url)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes,
+    order_for_matching(app)
+    app.add_middleware(RequestGuard, max_bytes=settings.max_body_bytes,
                        upload_max_bytes=settings.max_upload_bytes,
-                       upload_prefixes=UPLOAD_PATH_PREFIXES)
-    app.add_middleware(SecurityHeaders)
+                       upload_prefixes=UPLOAD_PATH_PREFIXES, public_url=settings.public_url)
     install_operations_middleware(app, settings)  # outermost: it sees every answer
     return app

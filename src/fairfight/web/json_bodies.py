@@ -19,7 +19,14 @@ from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["JsonBodyLimits", "MAX_JSON_DEPTH", "MAX_NUMBER_CHARACTERS", "json_shape_problem"]
+__all__ = [
+    "JsonBodyLimits",
+    "MAX_JSON_DEPTH",
+    "MAX_NUMBER_CHARACTERS",
+    "json_shape_problem",
+    "refusal_of_body",
+    "scanned_content_type",
+]
 
 MAX_JSON_DEPTH = 64
 """Deepest nesting of arrays and objects a body may have; the deepest real body (a clash
@@ -122,6 +129,21 @@ def _one_line(field: str, message: str) -> bytes:
                        "message": message, "value": None}).encode()
 
 
+def scanned_content_type(scope: Scope) -> str | None:
+    """The request's content type when its body is to be scanned, else None (a read, or a
+    body no handler reads as JSON or a form: an upload streams past untouched)."""
+    if scope["method"] not in _BODY_METHODS:
+        return None
+    content_type = _content_type(scope)
+    return content_type if _may_be_scanned(content_type) else None
+
+
+def refusal_of_body(content_type: str, body: bytes) -> bytes | None:
+    """The 422 answer's body for a body of this type whose shape is refused, or None."""
+    found = _problem(content_type, body)
+    return None if found is None else _one_line(*found)
+
+
 class JsonBodyLimits:
     """Refuse, with 422, a request whose JSON body or form field is too deep or holds too long
     a number, before the app parses it; every other request passes through untouched."""
@@ -130,8 +152,8 @@ class JsonBodyLimits:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (scope["type"] != "http" or scope["method"] not in _BODY_METHODS
-                or not _may_be_scanned(_content_type(scope))):
+        content_type = None if scope["type"] != "http" else scanned_content_type(scope)
+        if content_type is None:
             await self.app(scope, receive, send)
             return
         chunks: list[bytes] = []
@@ -143,9 +165,8 @@ class JsonBodyLimits:
             chunks.append(message.get("body", b""))
             if not message.get("more_body", False):
                 break
-        found = _problem(_content_type(scope), b"".join(chunks))
-        if found is not None:
-            body = _one_line(*found)
+        body = refusal_of_body(content_type, b"".join(chunks))
+        if body is not None:
             await send({"type": "http.response.start", "status": 422,
                         "headers": [(b"content-type", b"application/json"),
                                     (b"content-length", str(len(body)).encode())]})

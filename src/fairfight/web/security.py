@@ -18,6 +18,12 @@ __all__ = [
     "Scope",
     "SecurityHeaders",
     "Send",
+    "UNSAFE_METHODS",
+    "body_too_large",
+    "declared_too_large",
+    "replayed_body",
+    "security_headers_for",
+    "send_plain",
 ]
 
 Scope = MutableMapping[str, Any]
@@ -48,14 +54,44 @@ _EMBED_HEADERS = [
     *((name, value) for name, value in _HEADERS
       if name not in (b"content-security-policy", b"x-frame-options")),
 ]
-_UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+"""The methods that change something: only their bodies and origins are checked."""
 
 
-async def _plain_response(send: Send, status: int, text: str) -> None:
-    body = text.encode()
+def security_headers_for(path: str) -> list[tuple[bytes, bytes]]:
+    """The headers every response to `path` carries (a frameable page's allow framing)."""
+    return _EMBED_HEADERS if path.startswith(FRAMEABLE_PREFIXES) else _HEADERS
+
+
+async def send_plain(send: Send, status: int, text: str | bytes, *,
+                     with_headers: bool = True) -> None:
+    """A short JSON answer sent straight from a protection, never reaching the app."""
+    body = text.encode() if isinstance(text, str) else text
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    await send({"type": "http.response.start", "status": status, "headers": headers + _HEADERS})
+    await send({"type": "http.response.start", "status": status,
+                "headers": headers + _HEADERS if with_headers else headers})
     await send({"type": "http.response.body", "body": body})
+
+
+
+
+def body_too_large(limit: int) -> str:
+    """The 413 answer's body for a limit of `limit` bytes."""
+    return ('{"detail":"request body too large","field":"body",'
+            f'"message":"at most {limit} bytes","value":null}}')
+
+
+def declared_too_large(scope: Scope, limit: int) -> bool:
+    """Whether the request's `Content-Length` passes `limit` (or cannot be read as a number)."""
+    for name, value in scope.get("headers", []):
+        if name == b"content-length":
+            try:
+                declared = int(value)
+            except ValueError:
+                return True
+            if declared > limit:
+                return True
+    return False
 
 
 class SecurityHeaders:
@@ -70,8 +106,7 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
-        frameable = str(scope.get("path", "")).startswith(FRAMEABLE_PREFIXES)
-        chosen = _EMBED_HEADERS if frameable else _HEADERS
+        chosen = security_headers_for(str(scope.get("path", "")))
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -99,23 +134,15 @@ class BodySizeLimit:
         return self.max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in _UNSAFE_METHODS:
+        if scope["type"] != "http" or scope["method"] not in UNSAFE_METHODS:
             await self.app(scope, receive, send)
             return
         limit = self._limit(scope["path"])
-        too_large = ('{"detail":"request body too large","field":"body",'
-                     '"message":"at most %d bytes","value":null}')
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    declared = int(value)
-                except ValueError:
-                    declared = limit + 1
-                if declared > limit:
-                    await _plain_response(send, 413, too_large % limit)
-                    return
+        if declared_too_large(scope, limit):
+            await send_plain(send, 413, body_too_large(limit))
+            return
         if any(scope["path"].startswith(prefix) for prefix in self.upload_prefixes):
-            await self._stream_counted(scope, receive, send, limit, too_large % limit)
+            await self._stream_counted(scope, receive, send, limit, body_too_large(limit))
             return
         # Read the whole body first (it is small by construction), so a body that passes the
         # limit is answered with 413 before any handler has started to parse it.
@@ -125,16 +152,16 @@ class BodySizeLimit:
         while more:
             message = await receive()
             if message["type"] != "http.request":
-                await self.app(scope, _replay([], message, receive), send)
+                await self.app(scope, replayed_body([], message, receive), send)
                 return
             chunk = message.get("body", b"")
             received += len(chunk)
             if received > limit:
-                await _plain_response(send, 413, too_large % limit)
+                await send_plain(send, 413, body_too_large(limit))
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
-        await self.app(scope, _replay(chunks, None, receive), send)
+        await self.app(scope, replayed_body(chunks, None, receive), send)
 
 
     async def _stream_counted(self, scope: Scope, receive: Receive, send: Send, limit: int,
@@ -163,7 +190,7 @@ class BodySizeLimit:
             if over:
                 if not answered:
                     answered = True
-                    await _plain_response(send, 413, refusal)
+                    await send_plain(send, 413, refusal)
                 return
             answered = True
             await send(message)
@@ -174,10 +201,10 @@ class BodySizeLimit:
             if not over:
                 raise
         if over and not answered:
-            await _plain_response(send, 413, refusal)
+            await send_plain(send, 413, refusal)
 
 
-def _replay(chunks: list[bytes], final: Message | None, upstream: Receive) -> Receive:
+def replayed_body(chunks: list[bytes], final: Message | None, upstream: Receive) -> Receive:
     """A `receive` that hands the app the buffered body, then waits as the server would."""
     pending: list[Message] = [{"type": "http.request", "body": b"".join(chunks),
                                "more_body": False}] if final is None else [final]
@@ -203,21 +230,25 @@ class CrossSiteGuard:
     without it, the origin's host must be the request's `Host`.
     """
 
+    REFUSAL = ('{"detail":"cross-site request refused","field":"origin",'
+               '"message":"the request came from another site","value":null}')
+    """The 403 answer's body."""
+
     def __init__(self, app: ASGIApp, public_url: str | None = None) -> None:
         self.app = app
         self.public_origin = _origin_of(public_url) if public_url else None
 
+    def allows(self, scope: Scope) -> bool:
+        """Whether a write's origin headers say it came from this site (or from no page)."""
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1")
+                   for name, value in scope.get("headers", [])}
+        return _same_site(headers, self.public_origin)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in _UNSAFE_METHODS:
-            headers = {name.decode("latin-1").lower(): value.decode("latin-1")
-                       for name, value in scope.get("headers", [])}
-            if not _same_site(headers, self.public_origin):
-                await _plain_response(
-                    send, 403,
-                    '{"detail":"cross-site request refused","field":"origin",'
-                    '"message":"the request came from another site","value":null}',
-                )
-                return
+        if (scope["type"] == "http" and scope["method"] in UNSAFE_METHODS
+                and not self.allows(scope)):
+            await send_plain(send, 403, self.REFUSAL)
+            return
         await self.app(scope, receive, send)
 
 

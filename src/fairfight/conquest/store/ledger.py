@@ -24,6 +24,7 @@ event) in the same transaction; the same event again gets the same refusal and w
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -34,7 +35,13 @@ from sqlalchemy.orm import Session
 
 from fairfight.conquest.rules import engine
 from fairfight.conquest.store import log, season_events
-from fairfight.conquest.store.rows import ContributionKeyRow, RefundRow, json_text, season_of
+from fairfight.conquest.store.rows import (
+    ContributionKeyRow,
+    RefundRow,
+    json_text,
+    load_column,
+    season_of,
+)
 from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.core.errors import InputError, RuleError
 
@@ -133,21 +140,43 @@ nothing."""
 
 
 @dataclass(slots=True)
+class _Claimed:
+    """A key this batch claims: `ContributionKeyRow`'s columns as plain values, written in
+    one INSERT with the batch's other claims once every answer holds its receipt."""
+
+    key: str
+    season_id: int
+    method: str
+    path: str
+    body_sha256: str
+    ledger_seq: int
+    answer: str
+
+    def columns(self) -> dict[str, Any]:
+        """The row to insert."""
+        return {"key": self.key, "season_id": self.season_id, "method": self.method,
+                "path": self.path, "body_sha256": self.body_sha256,
+                "ledger_seq": self.ledger_seq, "answer": self.answer}
+
+
+@dataclass(slots=True)
 class _Batch:
     """What one transaction has read and written so far: the board, the last seq, each
     faction's entries dated to the next battle (this batch's included), the claimed keys."""
 
     board: dict[str, Any]
     last: int
-    keys: dict[str, ContributionKeyRow]
+    keys: dict[str, ContributionKeyRow | _Claimed]
     refunds: dict[str, RefundRow] = field(default_factory=dict)
     due: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    new_claims: dict[int, ContributionKeyRow] = field(default_factory=dict)
-    """The key rows this batch claimed, by the seq of their new entry: each stored answer is
-    completed with the receipt once the batch's log head is signed."""
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    """The entries this batch accepted, in order, inserted together after the loop."""
+    new_claims: dict[int, _Claimed] = field(default_factory=dict)
+    """The keys this batch claimed, by the seq of their new entry: each stored answer is
+    completed with the receipt once the batch's log head is signed, then all are inserted."""
 
 
-def _replay(earlier: ContributionKeyRow, claim: KeyClaim) -> Recorded:
+def _replay(earlier: ContributionKeyRow | _Claimed, claim: KeyClaim) -> Recorded:
     if (earlier.method, earlier.path, earlier.body_sha256) != (
         claim.method, claim.path, claim.body_sha256,
     ):
@@ -182,7 +211,7 @@ def _add(session: Session, batch: _Batch, faction: str, amount: int) -> Recorded
     state = {"world": {}, "key": "", "max_battles": None, "board": board}
     entry = engine.check_contribution(state, due, faction, amount)  # LedgerRefusal: a RuleError
     entry["seq"] = batch.last + 1
-    SeasonStore.add_contribution(session, entry)
+    batch.entries.append(entry)
     batch.last = entry["seq"]
     due.append(entry)
     after = engine.pending_board(state, due)["factions"][faction]
@@ -221,14 +250,20 @@ def _one(session: Session, batch: _Batch, request: LedgerRequest) -> Recorded | 
             raise
         return _refund(session, batch, request, payment, refusal)
     if claim is not None:
-        claimed = batch.keys[claim.key] = ContributionKeyRow(
-            key=claim.key, season_id=season_of(session), method=claim.method, path=claim.path,
-            body_sha256=claim.body_sha256, ledger_seq=recorded.entry["seq"],
-            answer=json.dumps(recorded.answer(), sort_keys=True),
-        )
-        SeasonStore.claim_key(session, claimed)
+        claimed = batch.keys[claim.key] = _Claimed(
+            claim.key, season_of(session), claim.method, claim.path, claim.body_sha256,
+            recorded.entry["seq"], json.dumps(recorded.answer(), sort_keys=True))
         batch.new_claims[claimed.ledger_seq] = claimed
     return recorded
+
+
+@functools.lru_cache(maxsize=8)
+def _board_of(text: str) -> dict[str, Any]:
+    """A stored board, parsed once per text: the board changes only when a battle airs, and
+    every batch reads it (some 17 KB of JSON for a hundred factions). Shared between batches,
+    so only read: `_add` hands the engine a board of its own, which the engine copies."""
+    board: dict[str, Any] = load_column("season.board", text)
+    return board
 
 
 def record_contributions(
@@ -242,32 +277,35 @@ def record_contributions(
     keys = sorted({r.claim.key for r in requests if r.claim is not None})
     payments = sorted({r.payment for r in requests if r.payment is not None})
     batch = _Batch(
-        board=SeasonStore.board(session),
+        board=_board_of(SeasonStore.board_text(session)),
         last=SeasonStore.last_seq(session),
-        keys=SeasonStore.claimed_keys(session, keys) if keys else {},
+        keys={**SeasonStore.claimed_keys(session, keys)} if keys else {},
         refunds=SeasonStore.refunds_for(session, payments) if payments else {},
     )
     # Every faction's entries dated to the next battle in one query, not one per faction.
     batch.due = SeasonStore.ledger_due_by_faction(
         session, batch.board["next_battle"], (r.faction for r in requests))
     outcomes: list[LedgerOutcome] = []
-    # The new rows are flushed together at the commit: no query in the loop needs them
-    # (each faction's due entries are read before this batch adds any of its rows).
+    # The new entries are inserted together after the loop, and a refund's row at the
+    # commit: no query in the loop needs them (each faction's due entries are read first).
     with session.no_autoflush:
         for request in requests:
             try:
                 outcomes.append(_one(session, batch, request))
             except (RuleError, InputError) as refusal:
                 outcomes.append(refusal)
+    SeasonStore.add_contributions(session, batch.entries)
     new_seqs = [o.entry["seq"] for o in outcomes if isinstance(o, Recorded) and not o.repeated]
     if new_seqs:  # the live pages hear of it once the transaction commits
         season_events.announce(session, season_events.EventKind.LEDGER,
                                {"last_seq": max(new_seqs)})
-    return _with_receipts(session, outcomes, batch.new_claims)
+    answered = _with_receipts(session, outcomes, batch.new_claims)
+    SeasonStore.claim_keys(session, [claimed.columns() for claimed in batch.new_claims.values()])
+    return answered
 
 
 def _with_receipts(session: Session, outcomes: list[LedgerOutcome],
-                   new_claims: dict[int, ContributionKeyRow]) -> list[LedgerOutcome]:
+                   new_claims: dict[int, _Claimed]) -> list[LedgerOutcome]:
     """Append the batch's new entries to the season log under one head, give every recorded
     outcome its receipt (a replay's is read back from the log) and its whole answer, which a
     new entry's key row (`new_claims`, by seq) stores."""

@@ -16,6 +16,7 @@ older release) has no log: every call here then does nothing and returns nothing
 from __future__ import annotations
 
 import enum
+import functools
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from fairfight.conquest.rules import tables
@@ -37,6 +38,7 @@ from fairfight.conquest.store.rows import (
     has_table,
     load_column,
     season_of,
+    table_of,
 )
 from fairfight.core import merkle
 from fairfight.core.errors import InputError
@@ -194,11 +196,18 @@ def _season(session: Session) -> tuple[str, str | None]:
     row = session.execute(query).first()
     if row is None:
         raise InputError(DAMAGED, "season: the season row is missing")
-    header = load_column("season.header", row.header)
-    key = header.get(tables.LOG_KEY) if isinstance(header, dict) else None
-    known = (row.commitment, key if isinstance(key, str) else None)
+    known = (row.commitment, _log_key_of(row.header))
     session.info[_SEASON_KEY] = known
     return known
+
+
+@functools.lru_cache(maxsize=16)
+def _log_key_of(header_text: str) -> str | None:
+    """The header's `log_key`, parsed once per header text: a header never changes, and every
+    batch of contributions asks (the header is kilobytes of JSON)."""
+    header = load_column("season.header", header_text)
+    key = header.get(tables.LOG_KEY) if isinstance(header, dict) else None
+    return key if isinstance(key, str) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,17 +256,20 @@ def append(session: Session, new_leaves: Sequence[dict[str, Any]]) -> Appended |
         raise InputError("season key", "the stored key is not the header's log_key")
     tree = _TREES.checked(session, season)
     first = len(tree)
+    season_id = season_of(session)
+    rows: list[dict[str, Any]] = []
     for leaf in new_leaves:
         data = canonical_json(leaf)
         position = tree.append(data)
-        session.add(LogLeafRow(
-            season_id=season_of(session), position=position, kind=leaf["kind"],
-            leaf=data.decode("utf-8"), leaf_hash=tree.leaf_hash(position).hex(),
-            ref=_ref(leaf)))
+        rows.append({"season_id": season_id, "position": position, "kind": leaf["kind"],
+                     "leaf": data.decode("utf-8"), "leaf_hash": tree.leaf_hash(position).hex(),
+                     "ref": _ref(leaf)})
+    session.execute(insert(table_of(LogLeafRow)), rows)  # one INSERT, no ORM object per leaf
     head = {"season": season, "size": len(tree), "root": tree.root().hex(), "time": _now()}
     head["signature"] = key.sign(head_message(head)).hex()
-    session.add(LogHeadRow(season_id=season_of(session), size=head["size"], root=head["root"],
-                           time=head["time"], signature=head["signature"]))
+    session.execute(insert(table_of(LogHeadRow)).values(
+        season_id=season_id, size=head["size"], root=head["root"], time=head["time"],
+        signature=head["signature"]))
     season_events.announce(session, season_events.EventKind.HEAD, head)
     return Appended(head, first, tree)
 

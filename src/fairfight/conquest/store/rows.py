@@ -28,6 +28,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    Table,
     Text,
     inspect,
     text,
@@ -67,6 +68,7 @@ __all__ = [
     "later_tables_held",
     "load_column",
     "season_of",
+    "table_of",
 ]
 
 DAMAGED = "damaged season file"
@@ -298,6 +300,13 @@ def has_table(connection: Connection, name: str) -> bool:
 def json_text(value: Any) -> str:
     """A JSON column's contents: canonical JSON, as text."""
     return canonical_json(value).decode("utf-8")
+
+
+def table_of(row_class: type[DeclarativeBase]) -> Table:
+    """A row class's table, for a multi-row Core INSERT (no ORM object built per row)."""
+    table = row_class.__table__
+    assert isinstance(table, Table)
+    return table
 
 
 def season_of(session: Session) -> int:

@@ -7,10 +7,10 @@ season. `SeasonStore` inherits them, so callers write `SeasonStore.ledger(sessio
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from fairfight.conquest.store import log, season_events
@@ -28,6 +28,7 @@ from fairfight.conquest.store.rows import (
     json_text,
     load_column,
     season_of,
+    table_of,
 )
 from fairfight.core.errors import InputError
 
@@ -94,13 +95,16 @@ class SeasonQueries:
         due: dict[str, list[dict[str, Any]]] = {faction: [] for faction in asked}
         if not asked:
             return due
-        query = select(LedgerRow).where(
+        # Plain columns, not rows as objects: the batch only reads them (`LedgerRow.public`).
+        query = select(LedgerRow.seq, LedgerRow.before_battle, LedgerRow.faction,
+                       LedgerRow.amount).where(
             LedgerRow.season_id == season_of(session),
             LedgerRow.before_battle == battle,
             LedgerRow.faction.in_(asked),
         )
-        for row in session.scalars(query.order_by(LedgerRow.seq)):
-            due[row.faction].append(row.public())
+        for seq, before_battle, faction, amount in session.execute(query.order_by(LedgerRow.seq)):
+            due[faction].append({"seq": seq, "before_battle": before_battle, "faction": faction,
+                                 "amount": amount})
         return due
 
     @staticmethod
@@ -112,12 +116,17 @@ class SeasonQueries:
     @staticmethod
     def board(session: Session) -> dict[str, Any]:
         """The current board as stored (callers that need it checked use `integrity`)."""
+        board: dict[str, Any] = load_column("season.board", SeasonQueries.board_text(session))
+        return board
+
+    @staticmethod
+    def board_text(session: Session) -> str:
+        """The current board's stored JSON text."""
         query = select(SeasonRow.board).where(SeasonRow.id == season_of(session))
         text = session.scalars(query).first()
         if text is None:
             raise InputError(DAMAGED, "season: the season row is missing")
-        board: dict[str, Any] = load_column("season.board", text)
-        return board
+        return text
 
     @staticmethod
     def claimed_keys(session: Session, keys: list[str]) -> dict[str, ContributionKeyRow]:
@@ -189,14 +198,21 @@ class SeasonQueries:
     # ------------------------------------------------------------ writes
 
     @staticmethod
-    def add_contribution(session: Session, entry: dict[str, Any]) -> None:
-        """Record an accepted contribution (its entry as `check_contribution` made it)."""
-        session.add(LedgerRow(season_id=season_of(session), **entry))
+    def add_contributions(session: Session, entries: Sequence[dict[str, Any]]) -> None:
+        """Record accepted contributions (entries as `check_contribution` made them) in one
+        multi-row INSERT: a batch's rows are plain values, so no ORM object is built for each
+        and nothing is tracked for a flush."""
+        if entries:
+            season_id = season_of(session)
+            session.execute(insert(table_of(LedgerRow)), [{"season_id": season_id, **entry}
+                                                for entry in entries])
 
     @staticmethod
-    def claim_key(session: Session, claimed: ContributionKeyRow) -> None:
-        """Record a claimed idempotency key with its answer, in the ledger entry's transaction."""
-        session.add(claimed)
+    def claim_keys(session: Session, claimed: Sequence[dict[str, Any]]) -> None:
+        """Record claimed idempotency keys with their whole answers (`ContributionKeyRow`'s
+        columns), in the ledger entries' transaction, in one multi-row INSERT."""
+        if claimed:
+            session.execute(insert(table_of(ContributionKeyRow)), list(claimed))
 
     @staticmethod
     def add_refund(session: Session, refund: RefundRow) -> None:

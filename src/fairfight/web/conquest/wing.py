@@ -28,7 +28,7 @@ from fairfight.web.conquest.routes import (
     write,
 )
 from fairfight.web.conquest.share_meta import page_share
-from fairfight.web.wing import mount_routes
+from fairfight.web.wing import match_first, mount_routes
 
 __all__ = ["ROUTE_MODULES", "front_page", "register"]
 
@@ -52,6 +52,7 @@ def register(app: FastAPI, templates: Jinja2Templates) -> None:
     forecast's calibration chart) and the share tags of every page; offer the front page."""
     for module in ROUTE_MODULES:
         mount_routes(app, module)
+    match_first(app, write.router)  # a fan's contribution: the write a crowd sends
     templates.env.globals["map_picture"] = map_picture
     templates.env.globals["calibration_view"] = calibration_view
     templates.env.globals["share_meta"] = page_share

@@ -20,6 +20,7 @@ from fastapi.openapi.utils import get_openapi
 
 from fairfight.web.errors import ErrorBody
 from fairfight.web.ops.rate_limit import EXEMPT_PREFIXES
+from fairfight.web.wing import documented_routes
 
 __all__ = ["ERROR_DESCRIPTIONS", "install_openapi", "statuses_for"]
 
@@ -86,7 +87,8 @@ def install_openapi(app: FastAPI) -> None:
     def document() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = get_openapi(title=app.title, version=app.version,
-                                 description=app.description, routes=app.routes)
+                                 description=app.description,
+                                 routes=documented_routes(app))
             _declare_errors(schema)
             app.openapi_schema = schema
         return app.openapi_schema
