@@ -19,6 +19,7 @@ from fastapi.responses import (
 from pydantic import ValidationError
 from starlette.datastructures import FormData
 
+from fairfight.ballot.geo import game_map
 from fairfight.ballot.record import verify_record
 from fairfight.ballot.rules_page import render_rules
 from fairfight.ballot.store import BallotStore, StaleAnswer, TableStatus
@@ -195,9 +196,10 @@ def _seat_response(
     errors: dict[str, str] | None = None,
     notice: str = "",
     status: int = 200,
+    opened: str = "",
 ) -> HTMLResponse:
     page = view_table(
-        store, table_id, seat, is_host(request, store, table_id), views_of(request))
+        store, table_id, seat, is_host(request, store, table_id), views_of(request), opened)
     rows = len(page.game.declarable) if page.game is not None else 0  # = declaration_rows
     return _page(
         request, "table.html", status, page=page, form=form or {}, errors=errors or {},
@@ -210,9 +212,18 @@ def _seat_response(
 )
 @game_work
 def seat_page(request: Request, table_id: str, seat: Id, store: Store) -> HTMLResponse:
-    """The table as this seat sees it, with the form for what it is asked."""
+    """The table as this seat sees it, with the form for what it is asked. At the declare
+    step the move form can come here as a GET (a race's "every card" button, or the list of
+    other races) to open one race with every declaration in it: what was picked so far comes
+    along and stays picked."""
     require_seat(request, store, table_id, seat)
-    return _seat_response(request, store, table_id, seat)
+    query = request.query_params
+    opened = query.get("open") or query.get("another") or ""
+    if opened and opened not in game_map().seat_by_id:
+        raise InputError("open", f"{opened[:40]} is not a race of the map")
+    form = {key: value for key, value in query.items() if key not in ("open", "another")}
+    return _seat_response(request, store, table_id, seat, form=form if opened else None,
+                          opened=opened)
 
 
 @router.post("/ballot/tables/{table_id}/seats/{seat}/move", include_in_schema=False)

@@ -192,14 +192,14 @@ def rematch_spec(table: TableRow, my_seat: int | None) -> TableSpec:
 
 def view_table(
     store: BallotStore, table_id: str, you: int | None, host: bool,
-    views: SeatViews | None = None,
+    views: SeatViews | None = None, opened: str = "",
 ) -> TablePage:
     """The table for one viewer (after letting run-out clocks play), its game page kept in
-    `views` per state version and viewer."""
+    `views` per state version and viewer (and the race `opened` at the declare step)."""
     table = store.tick(table_id) if store.load(table_id) is not None else None
     if table is None:
         raise InputError("table", "no such table")
-    return table_page(table, game_of(table), you, host, store.clock(), views)
+    return table_page(table, game_of(table), you, host, store.clock(), views, opened)
 
 
 def lobby_page(
