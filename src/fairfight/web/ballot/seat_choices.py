@@ -86,8 +86,12 @@ def suggested_declarations(view: SeatView) -> list[ChanceView]:
 
 
 def _options(
-    state: GameState, you: int, race: str, cards: list[CardView], picked: set[tuple[int, str]]
-) -> list[DeclarationOption]:
+    state: GameState, you: int, race: str, cards: list[CardView], picked: set[tuple[int, str]],
+    shown: int | None,
+) -> tuple[list[DeclarationOption], int]:
+    """The first `shown` (None: every) declarations of the race, the suggested first, then the
+    strongest (ties: card, then party), and how many there are in all. Every one is priced
+    to rank them; only the shown are dressed as options."""
     holding = state.seats[game_map().seat_by_id[race]]
     runnable = [
         card for card in cards
@@ -100,13 +104,17 @@ def _options(
             entry = Declaration(you, race, card.id, party,
                                 holding.district_card if rerun else -1)
             priced = declaration_chance(state, entry)
-            option = DeclarationOption(
-                value=option_value(card.id, party.value), card=card, party=party.value,
-                chance=chance_view(priced), suggested=(card.id, party.value) in picked,
-            )
-            ranked.append((not option.suggested, -priced.chance, card.id, party.value, option))
+            suggested = (card.id, party.value) in picked
+            ranked.append((not suggested, -priced.chance, card.id, party.value, card, priced))
     ranked.sort(key=lambda row: row[:4])
-    return [row[-1] for row in ranked]
+    options = [
+        DeclarationOption(
+            value=option_value(card_id, party), card=card, party=party,
+            chance=chance_view(priced), suggested=not unsuggested,
+        )
+        for unsuggested, _, card_id, party, card, priced in ranked[:shown]
+    ]
+    return options, len(ranked)
 
 
 def declaration_choices(state: GameState, view: SeatView) -> list[RaceChoices]:
@@ -149,9 +157,9 @@ def _race(
     known: GameState, you: int, race: str, declarable: list[CardView],
     picks: dict[str, tuple[int, str]], held: set[str], opened: bool,
 ) -> RaceChoices:
-    options = _options(known, you, race, declarable, {picks[race]} if race in picks else set())
-    shown = options if opened else options[:SHOWN]
+    options, every = _options(known, you, race, declarable,
+                              {picks[race]} if race in picks else set(), None if opened else SHOWN)
     return RaceChoices(
-        race=race, suggested=race in picks, held=race in held, options=shown,
-        more=len(options) - len(shown), opened=opened,
+        race=race, suggested=race in picks, held=race in held, options=options,
+        more=every - len(options), opened=opened,
     )
