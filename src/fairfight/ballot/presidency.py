@@ -159,15 +159,18 @@ def _short_count(
     short, short_fields = 0, 0  # the lost counts, each scaled by the states still to come
     ascending = sorted(zip(votes, edges, strict=True))
     rows = ascending[0::2] + ascending[1::2][::-1]  # small states first and last
-    for done, (worth, edge) in enumerate(rows, start=1):
+    still = [whole ** (len(rows) - done) for done in range(1, len(rows) + 1)]
+    for (worth, edge), outcomes in zip(rows, still, strict=True):
         won = _state_numerator(edge, sides)
         packed = packed * (whole - won) + ((packed * won) << (worth * width))
-        fields = min(fields + worth, needed - low)  # totals at `needed` or more are won
-        packed &= (1 << (fields * width)) - 1
+        fields += worth
+        if fields > needed - low:  # totals at `needed` or more are won
+            fields = needed - low
+            packed &= (1 << (fields * width)) - 1
         left -= worth
         lost = min(fields, needed - left - low)  # totals short even if D carries the rest
         if lost > 0:
-            short += (packed & ((1 << (lost * width)) - 1)) * whole ** (len(rows) - done)
+            short += (packed & ((1 << (lost * width)) - 1)) * outcomes
             short_fields = max(short_fields, lost)
             packed >>= lost * width
             low += lost
