@@ -108,6 +108,10 @@ def test_opening_a_race_lists_every_card_in_it_and_keeps_what_was_picked(app: An
             assert f'name="pick_{other}" value="{card["id"]}:{party}"' in opened.text
     assert f'name="pick_{first["race"]}" value="{keep}" checked' in opened.text
     assert person.get(url, params={"open": "H-ZZ-9"}).status_code == 422
+    twin = person.get(f"/api{url}", params={"open": other}).json()["game"]["choices"]
+    assert twin[-1]["race"] == other and twin[-1]["opened"] and twin[-1]["more"] == 0
+    assert len(twin[-1]["options"]) == 2 * len(hand)
+    assert person.get(f"/api{url}", params={"open": "H-ZZ-9"}).status_code == 422
     assert seat_view(person, table, 0)["version"] == view["version"]
 
 

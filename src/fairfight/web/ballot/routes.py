@@ -19,7 +19,6 @@ from fastapi.responses import (
 from pydantic import ValidationError
 from starlette.datastructures import FormData
 
-from fairfight.ballot.geo import game_map
 from fairfight.ballot.record import verify_record
 from fairfight.ballot.rules_page import render_rules
 from fairfight.ballot.store import BallotStore, StaleAnswer, TableStatus
@@ -47,6 +46,7 @@ from fairfight.web.ballot.service import (
     TableSpec,
     create_table,
     lobby_page,
+    race_to_open,
     replay_page,
     view_table,
     webhook_sender,
@@ -218,9 +218,7 @@ def seat_page(request: Request, table_id: str, seat: Id, store: Store) -> HTMLRe
     along and stays picked."""
     require_seat(request, store, table_id, seat)
     query = request.query_params
-    opened = query.get("open") or query.get("another") or ""
-    if opened and opened not in game_map().seat_by_id:
-        raise InputError("open", f"{opened[:40]} is not a race of the map")
+    opened = race_to_open(query.get("open") or query.get("another") or "")
     form = {key: value for key, value in query.items() if key not in ("open", "another")}
     return _seat_response(request, store, table_id, seat, form=form if opened else None,
                           opened=opened)
