@@ -107,6 +107,12 @@ def test_opening_a_race_lists_every_card_in_it_and_keeps_what_was_picked(app: An
         for party in "DR":
             assert f'name="pick_{other}" value="{card["id"]}:{party}"' in opened.text
     assert f'name="pick_{first["race"]}" value="{keep}" checked' in opened.text
+    mine = f"{hand[0]['id']}:R"
+    third = next(race for race in view["game"]["races_up"] if race not in (*listed, other))
+    again = person.get(url, params={"version": str(view["version"]), f"pick_{other}": mine,
+                                    "another": third})  # a pick in a race no longer shown
+    assert f'<input type="hidden" name="pick_{other}" value="{mine}">' in again.text
+    assert f'name="pick_{third}" value="{mine}"' in again.text
     assert person.get(url, params={"open": "H-ZZ-9"}).status_code == 422
     twin = person.get(f"/api{url}", params={"open": other}).json()["game"]["choices"]
     assert twin[-1]["race"] == other and twin[-1]["opened"] and twin[-1]["more"] == 0
