@@ -172,7 +172,7 @@ def spectator_page(request: Request, table_id: str, store: Store) -> HTMLRespons
     """The public view of the table (and the host's start button while it fills)."""
     page = view_table(
         store, table_id, None, is_host(request, store, table_id), views_of(request))
-    return _page(request, "table.html", page=page, form={}, errors={}, rows=0, notice="")
+    return _page(request, "table.html", page=page, form={}, errors={}, notice="")
 
 
 @router.get("/ballot/tables/{table_id}/join/{seat}", include_in_schema=False)
@@ -200,10 +200,9 @@ def _seat_response(
 ) -> HTMLResponse:
     page = view_table(
         store, table_id, seat, is_host(request, store, table_id), views_of(request), opened)
-    rows = len(page.game.declarable) if page.game is not None else 0  # = declaration_rows
     return _page(
         request, "table.html", status, page=page, form=form or {}, errors=errors or {},
-        rows=rows, notice=notice,
+        notice=notice,
     )
 
 
