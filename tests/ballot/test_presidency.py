@@ -19,9 +19,11 @@ from fairfight.ballot.engine import new_game
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.presidency import (
     PresidentialSide,
+    _reach,
     board_side,
     card_side,
     electoral_chance,
+    national_differences,
     presidential_chance,
     state_edges,
 )
@@ -74,6 +76,29 @@ def test_exact_chance_equals_every_die_enumerated(
     edges: tuple[tuple[int, int], ...], needed: int, sides: int
 ) -> None:
     assert electoral_chance(edges, needed, sides) == brute_force(edges, needed, sides)
+
+
+def test_the_pruned_count_equals_the_whole_convolution_on_the_real_map() -> None:
+    """The count that drops settled totals as it goes (`electoral_chance`) against the whole
+    convolution kept to the majority (`_reach`, the honeymoon's), on faces of every strength,
+    tags and orientation, and on thresholds near either end."""
+    gmap = game_map()
+    board = PresidentialSide(1)
+    faces = [
+        PresidentialSide(part, frozenset(tags))
+        for part, tags in [(3, ()), (0, ("union", "rural", "farm")), (-1, ("black", "urban")),
+                           (2, ("jewish",)), (1, ("cuban", "hispanic", "catholic"))]
+    ]
+    cases = [(state_edges(face, board), gmap.electoral_majority()) for face in faces]
+    cases += [(state_edges(board, face), gmap.electoral_majority()) for face in faces[:3]]
+    cases += [(state_edges(faces[1], board), 40), (state_edges(faces[2], board), 500)]
+    for edges, needed in cases:
+        whole = sum(
+            (weight * _reach(edges, difference, (needed,), 6)[0]
+             for difference, weight in national_differences(6)),
+            Fraction(0),
+        )
+        assert electoral_chance(edges, needed) == whole
 
 
 def test_bounds_and_mirror_on_the_real_map() -> None:

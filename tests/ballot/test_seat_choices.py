@@ -15,7 +15,12 @@ from fairfight.ballot.state import NO_CARD, Declarations, GameState, Holding, Ph
 from fairfight.ballot.tables import Party
 from fairfight.core.errors import InputError
 from fairfight.web.ballot.forms import decision_from_form
-from fairfight.web.ballot.seat_choices import declaration_choices, suggested_declarations
+from fairfight.web.ballot.seat_choices import (
+    SHOWN,
+    declaration_choices,
+    suggested_declarations,
+    with_race_opened,
+)
 from fairfight.web.ballot.seat_map import MAP_COLUMNS, MAP_ROWS, TILE_GRID, map_tiles
 from tests.ballot.test_seat_view import sampled
 
@@ -57,17 +62,32 @@ def test_a_tile_says_its_lean_and_marks_the_viewers_seats() -> None:
 
 
 def test_every_card_under_either_party_in_each_race_listed_the_suggestion_first() -> None:
+    """A listed race carries its suggestion and strongest options and counts the rest; the
+    race opened (listed or not) carries every card of the hand under either party."""
     state, events = declaring()
     view = seat_view(state, events, 0, True)
-    races = declaration_choices(state, view)
     cards = build_cards(state.key)
     in_hand = [c for c in state.hands[0] if cards[c].is_candidate]
+    every = sorted(f"{card}:{party}" for card in in_hand for party in "DR")
     picked = suggested_declarations(view)
     assert picked and picked == view.advised   # the advice's set for the year
-    assert {r.race for r in races} >= {s.race for s in picked}
+    listed = declaration_choices(state, view)
+    assert {r.race for r in listed} >= {s.race for s in picked}
+    assert all(len(r.options) == SHOWN and r.more == len(every) - SHOWN for r in listed)
+    assert not any(r.opened for r in listed)
+    unlisted = next(race for race in view.races_up if race not in {r.race for r in listed})
+    races = []
+    for race in [r.race for r in listed] + [unlisted]:
+        opened = with_race_opened(state, 0, listed, view.declarable, picked, race)
+        assert [r.race for r in opened] == [r.race for r in listed] + (
+            [unlisted] if race == unlisted else [])
+        chosen = next(r for r in opened if r.race == race)
+        assert chosen.opened and chosen.more == 0
+        shown = next((r for r in listed if r.race == race), None)
+        assert shown is None or chosen.options[:SHOWN] == shown.options
+        races.append(chosen)
     for choices in races:
-        assert sorted(o.value for o in choices.options) == sorted(
-            f"{card}:{party}" for card in in_hand for party in "DR")
+        assert sorted(o.value for o in choices.options) == every
         suggested = [o for o in choices.options if o.suggested]
         assert len(suggested) == (1 if choices.suggested else 0)
         if suggested:

@@ -75,8 +75,11 @@ def crawl(app: Any, people: dict[int, TestClient], table: str, viewer: int | Non
         f"/api/ballot/tables/{table}/replay?step=1",
         f"/api/ballot/tables/{table}/seats/{(viewer or 0) + 1}",  # someone else's seat: 403
         f"/ballot/tables/{table}/seats/{(viewer or 0) + 1}",
+        f"/ballot/tables/{table}/seats/{(viewer or 0) + 1}?open=P",
     ]
     if viewer is not None:
+        # the seat's page with a race opened: every card of its own, nobody else's
+        urls += [f"/ballot/tables/{table}/seats/{viewer}?open={race}" for race in ("P", "S-CA-III")]
         urls += [f"{root}/ballot/tables/{table}/seats/{viewer}" for root in ("", "/api")]
     answers = [me.get(url) for url in urls]
     texts = [answer.text for answer in answers]

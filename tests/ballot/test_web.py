@@ -74,10 +74,10 @@ def test_every_declaration_of_a_year_fits_one_form(app: Any) -> None:
     table, person, view = to_declare(app)
     html = person.get(f"/ballot/tables/{table}/seats/0").text
     rows = len(view["game"]["declarable"])
-    # the page offers declarations to pick by race, and a few rows for any other race; the
+    # the page offers declarations to pick by race, and a list to open any other race; the
     # form still takes a row for every card it could declare (other clients post them)
-    assert rows >= 5 and 'name="pick_' in html and 'name="race_2"' in html
-    assert 'name="race_3"' not in html and "<input name=\"race_" not in html
+    assert rows >= 5 and 'name="pick_' in html and 'name="another"' in html
+    assert 'name="race_1"' not in html and "<input name=\"race_" not in html
     up = view["game"]["races_up"]
     form = {"version": str(view["version"])}
     for row, card in enumerate(view["game"]["declarable"]):
@@ -88,6 +88,39 @@ def test_every_declaration_of_a_year_fits_one_form(app: Any) -> None:
     assert review.text.count("<li>") >= rows
 
 
+def test_opening_a_race_lists_every_card_in_it_and_keeps_what_was_picked(app: Any) -> None:
+    """The move form sent as a GET (a race's button, or the list of other races) opens one
+    race with every declaration in it; the picks it carried stay picked; no race is made up."""
+    table, person, view = to_declare(app)
+    listed = [r["race"] for r in view["game"]["choices"]]
+    other = next(race for race in view["game"]["races_up"] if race not in listed)
+    first = view["game"]["choices"][0]
+    keep = first["options"][-1]["value"]
+    url = f"/ballot/tables/{table}/seats/0"
+    html = person.get(url).text
+    assert f'name="open" value="{first["race"]}"' in html and f"<option>{other}</option>" in html
+    opened = person.get(url, params={"version": str(view["version"]),
+                                     f"pick_{first['race']}": keep, "another": other})
+    assert opened.status_code == 200
+    hand = [c for c in view["game"]["declarable"]]
+    for card in hand:
+        for party in "DR":
+            assert f'name="pick_{other}" value="{card["id"]}:{party}"' in opened.text
+    assert f'name="pick_{first["race"]}" value="{keep}" checked' in opened.text
+    mine = f"{hand[0]['id']}:R"
+    third = next(race for race in view["game"]["races_up"] if race not in (*listed, other))
+    again = person.get(url, params={"version": str(view["version"]), f"pick_{other}": mine,
+                                    "another": third})  # a pick in a race no longer shown
+    assert f'<input type="hidden" name="pick_{other}" value="{mine}">' in again.text
+    assert f'name="pick_{third}" value="{mine}"' in again.text
+    assert person.get(url, params={"open": "H-ZZ-9"}).status_code == 422
+    twin = person.get(f"/api{url}", params={"open": other}).json()["game"]["choices"]
+    assert twin[-1]["race"] == other and twin[-1]["opened"] and twin[-1]["more"] == 0
+    assert len(twin[-1]["options"]) == 2 * len(hand)
+    assert person.get(f"/api{url}", params={"open": "H-ZZ-9"}).status_code == 422
+    assert seat_view(person, table, 0)["version"] == view["version"]
+
+
 def test_a_refused_form_keeps_what_was_typed_and_shows_the_error_beside_it(app: Any) -> None:
     table, person, view = to_declare(app)
     card = view["game"]["declarable"][0]["id"]
@@ -95,20 +128,25 @@ def test_a_refused_form_keeps_what_was_typed_and_shows_the_error_beside_it(app: 
     form = {"version": str(view["version"]), "race_0": race, "card_0": str(card),
             "party_0": "D", "race_1": "H-ZZ-9", "card_1": str(card), "party_1": "R"}
     refused = person.post(f"/ballot/tables/{table}/seats/0/move", data=form)
-    assert refused.status_code == 422
-    assert 'id="error-race_1"' in refused.text and "not a race of the map" in refused.text
-    assert f"<option selected>{race}</option>" in refused.text
+    assert refused.status_code == 422  # a row no longer on the page: the error at the top
+    assert "race_1: H-ZZ-9 is not a race of the map" in refused.text
     twice = person.post(f"/ballot/tables/{table}/seats/0/move",
                         data=form | {"race_1": view["game"]["races_up"][1]})
-    assert twice.status_code == 422 and 'id="error-card_1"' in twice.text
-    assert f"card #{card} is already declared in row 1" in twice.text
+    assert twice.status_code == 422 and f"card #{card} is already declared in row 1" in twice.text
+    picks = [r for r in view["game"]["choices"] if r["suggested"]][:2]
+    value = picks[0]["options"][0]["value"]
+    both = {"version": str(view["version"]), f"pick_{picks[0]['race']}": value,
+            f"pick_{picks[1]['race']}": value}
+    chosen = person.post(f"/ballot/tables/{table}/seats/0/move", data=both)
+    assert chosen.status_code == 422 and f'id="error-pick_{picks[1]["race"]}"' in chosen.text
+    assert f'name="pick_{picks[0]["race"]}" value="{value}" checked' in chosen.text
     mine = {c["id"] for c in view["game"]["declarable"]}
     other = next(n for n in range(100) if n not in mine)  # a candidate card someone else holds
     later = person.post(f"/ballot/tables/{table}/seats/0/move",
                         data={"version": str(view["version"]), "race_0": race,
                               "card_0": str(other), "party_0": "D"})
-    assert later.status_code == 422 and 'id="error-race_0"' in later.text
-    assert f"card {other} is not a candidate card in your hand" in later.text
+    assert later.status_code == 422
+    assert f"race_0: {race}: card {other} is not a candidate card in your hand" in later.text
     assert seat_view(person, table, 0)["version"] == view["version"]
 
 

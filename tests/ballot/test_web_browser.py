@@ -241,22 +241,28 @@ def fits_a_phone(page: Any, asked: str) -> None:
 
 
 def declare_by_clicking(page: Any) -> bool:
-    """Declare by clicking: the suggestion is picked already; a click on another declaration of
-    the first race (a card no other race has picked, from the fold if need be) swaps it, and
-    the review names that race and card. Nothing is typed."""
+    """Declare by clicking: the suggestion is picked already; the first race's button opens
+    every card in it (the picks so far kept), a click on another declaration there (a card no
+    other race has picked) swaps it, and the review names that race and card. Nothing is
+    typed."""
     race = page.locator("fieldset.race").first
     assert race.locator("input:checked").count() == 1
     suggested = race.locator("input:checked").get_attribute("value")
     picked = page.locator("fieldset.race input:checked").evaluate_all(
         "inputs => inputs.map(input => input.value)")
+    shown = race.locator("label.option:not(.none)").count()
+    with page.expect_navigation():
+        race.locator("button.open-race").click()
+    race = page.locator("fieldset.race").first
+    assert race.locator("label.option:not(.none)").count() > shown
+    assert page.locator("fieldset.race input:checked").evaluate_all(
+        "inputs => inputs.map(input => input.value)") == picked
     used = {value.split(":")[0] for value in picked if value not in ("none", suggested)}
     choice = next(
         option for option in race.locator("label.option:not(.none)").all()
         if option.get_attribute("data-card") not in used
         and option.locator("input").get_attribute("value") != suggested
     )
-    if not choice.is_visible():
-        race.locator("details.more-options > summary").click()
     card = choice.get_attribute("data-card")
     choice.locator(".option-text").click()
     assert choice.locator("input").is_checked()

@@ -9,6 +9,7 @@ does, is `advisor.advise`.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -164,18 +165,10 @@ def strongest_declarations(
     cards = build_cards(state.key)
     hand = [cards[c] for c in state.hands[seat] if cards[c].is_candidate]
     gmap = game_map()
-    ranked: list[tuple[Fraction, int, int, Party]] = []
-    for index in gmap.races_in(state.year):
-        ranked.extend(
-            (chance, card_id, index, party)
-            for chance, card_id, party in _race_chances(state, seat, index, hand)
-        )
-    places = _places(ranked)
-    ranked.sort(key=lambda row: (places[row[0].numerator, row[0].denominator], row[1], row[2]))
     used_cards: set[int] = set()
     used_races: set[int] = set()
     picks: list[DeclarationChance] = []
-    for _, card_id, index, party in ranked:
+    for _, card_id, index, party in _ranked(state, seat, hand):
         if len(picks) == limit:
             break
         if card_id in used_cards or index in used_races:
@@ -185,6 +178,30 @@ def strongest_declarations(
         used_cards.add(card_id)
         used_races.add(index)
     return picks
+
+
+def _ranked(
+    state: GameState, seat: int, hand: list[Card]
+) -> Iterator[tuple[Fraction, int, int, Party]]:
+    """Every (chance, card, race index, party) of `hand` this year, the highest chance first
+    (ties: the lower card id, then the race's place on the map, then D before R). A year's
+    thousands of declarations share a few dozen chances, so they are bucketed by chance and a
+    bucket is sorted only when the ranking reaches it (the picks are made in the first few)."""
+    buckets: dict[tuple[int, int], list[tuple[int, int, Party]]] = {}
+    chances: dict[tuple[int, int], Fraction] = {}
+    for index in game_map().races_in(state.year):
+        for chance, card_id, party in _race_chances(state, seat, index, hand):
+            key = (chance.numerator, chance.denominator)  # whole numbers hash fast; a Fraction not
+            bucket = buckets.get(key)
+            if bucket is None:
+                buckets[key] = bucket = []
+                chances[key] = chance
+            bucket.append((card_id, index, party))
+    for key in sorted(buckets, key=chances.__getitem__, reverse=True):
+        rows = buckets[key]
+        rows.sort(key=lambda row: (row[0], row[1]))  # stable: D before R in a race
+        for card_id, index, party in rows:
+            yield chances[key], card_id, index, party
 
 
 def _race_chances(
@@ -211,12 +228,3 @@ def _race_chances(
                 chance *= win_chance(RaceKind.PRIMARY, part - primary)
             rows.append((chance, card.id, party))
     return rows
-
-
-def _places(ranked: list[tuple[Fraction, int, int, Party]]) -> dict[tuple[int, int], int]:
-    """Each distinct chance's place, the highest first, by (numerator, denominator): a year's
-    thousands of declarations share a few dozen chances, so ranking by these integers compares
-    each fraction once (and whole numbers hash faster than a Fraction does)."""
-    distinct = {(row[0].numerator, row[0].denominator): row[0] for row in ranked}
-    ordered = sorted(distinct, key=distinct.__getitem__, reverse=True)
-    return {pair: place for place, pair in enumerate(ordered)}

@@ -10,8 +10,16 @@ votes. Every step is a count of dice outcomes: the answer is a Fraction.
 
 The convolution runs on whole numbers: each state's chance is a numerator over one common
 denominator, and the electoral-vote polynomial is packed into one big integer (one fixed-width
-field per vote count, only the counts short of a majority kept), so a state costs a few
-big-integer operations instead of hundreds of Fraction ones.
+field per vote count), so a state costs a few big-integer operations instead of hundreds of
+Fraction ones. Only the live counts are kept: a total that has reached the majority is won
+whatever follows, and a total that cannot reach it even if D carries every state still to
+come is lost, so its count leaves the polynomial at once; states are taken smallest first,
+which keeps the polynomial short longest.
+
+Every count here reads public things only (a card face's part and tags, the map's baselines
+and votes, the board generic), never a hand or the deck, so one process shares its counts
+across every table and seat: a count is kept under the shifted state edges it was made from,
+which any seat could compute for itself.
 """
 
 from __future__ import annotations
@@ -119,13 +127,67 @@ def electoral_chance(
     votes plus one this is the engine's rule (more votes than R wins; a tie on an even map goes
     to R). `sides` is the die (6 in the rules; small dice let a test enumerate every roll).
     """
+    votes = _one_copy(tuple(votes for _, votes in edges))
+    scale = _denominator(sides) ** len(edges)
     return sum(
         (
-            weight * _reach(edges, difference, (needed,), sides)[0]
+            weight * Fraction(scale - _short_count(
+                tuple(edge + difference for edge, _ in edges), votes, needed, sides), scale)
             for difference, weight in national_differences(sides)
         ),
         Fraction(0),
     )
+
+
+@lru_cache(maxsize=8192)
+def _short_count(
+    edges: tuple[int, ...], votes: tuple[int, ...], needed: int, sides: int
+) -> int:
+    """The dice outcomes, over `_denominator(sides) ** len(edges)`, in which D's states bring
+    fewer than `needed` votes, each state won at 2d6 + edge against 2d6 (the national
+    difference already added to its edge, so faces whose edges differ by a national shift
+    share the count)."""
+    whole = _denominator(sides)
+    total = sum(votes)
+    if needed <= 0:
+        return 0
+    if needed > total:
+        return int(whole ** len(edges))
+    step = (whole ** len(edges)).bit_length() // 8 + 1
+    width = 8 * step
+    packed, low, fields, left = 1, 0, 1, total
+    short, short_fields = 0, 0  # the lost counts, each scaled by the states still to come
+    ascending = sorted(zip(votes, edges, strict=True))
+    rows = ascending[0::2] + ascending[1::2][::-1]  # small states first and last
+    still = [whole ** (len(rows) - done) for done in range(1, len(rows) + 1)]
+    for (worth, edge), outcomes in zip(rows, still, strict=True):
+        won = _state_numerator(edge, sides)
+        packed = packed * (whole - won) + ((packed * won) << (worth * width))
+        fields += worth
+        if fields > needed - low:  # totals at `needed` or more are won
+            fields = needed - low
+            packed &= (1 << (fields * width)) - 1
+        left -= worth
+        lost = min(fields, needed - left - low)  # totals short even if D carries the rest
+        if lost > 0:
+            short += (packed & ((1 << (lost * width)) - 1)) * outcomes
+            short_fields = max(short_fields, lost)
+            packed >>= lost * width
+            low += lost
+            fields -= lost
+    return _field_sum(short, short_fields, step)
+
+
+@cache
+def _one_copy(votes: tuple[int, ...]) -> tuple[int, ...]:
+    """One tuple per map's votes, so the kept counts do not each hold a copy of it."""
+    return votes
+
+
+def _field_sum(packed: int, fields: int, step: int) -> int:
+    """The sum of the first `fields` counts packed `step` bytes apart."""
+    data = packed.to_bytes(fields * step, "little")
+    return sum(int.from_bytes(data[at : at + step], "little") for at in range(0, len(data), step))
 
 
 @lru_cache(maxsize=4096)
@@ -209,5 +271,6 @@ def race_with_honeymoon(
 
 def clear_cache() -> None:
     """Forget remembered chances (benchmarks measure the cost of computing them)."""
-    for cached in (electoral_chance, _reach, race_with_honeymoon, _state_numerator, _one_die):
+    for cached in (electoral_chance, _short_count, _reach, race_with_honeymoon, _state_numerator,
+                   _one_die):
         cached.cache_clear()

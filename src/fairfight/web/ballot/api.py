@@ -32,6 +32,7 @@ from fairfight.web.ballot.service import (
     TableSpec,
     create_table,
     lobby_page,
+    race_to_open,
     replay_page,
     view_table,
 )
@@ -126,11 +127,17 @@ def api_join(request: Request, table_id: str, seat: Id, store: Store) -> TablePa
 
 @router.get("/tables/{table_id}/seats/{seat}")
 @game_work
-def api_seat(request: Request, table_id: str, seat: Id, store: Store) -> TablePage:
-    """The table as this seat sees it: its own hand, pack and choices, no one else's."""
+def api_seat(
+    request: Request, table_id: str, seat: Id, store: Store,
+    opened: Annotated[str, Query(alias="open", max_length=40,
+                                 description="a race to list every declaration in")] = "",
+) -> TablePage:
+    """The table as this seat sees it: its own hand, pack and choices, no one else's (at the
+    declare step, the race `open` with every declaration in it)."""
     require_seat(request, store, table_id, seat)
     return view_table(
-        store, table_id, seat, is_host(request, store, table_id), views_of(request))
+        store, table_id, seat, is_host(request, store, table_id), views_of(request),
+        race_to_open(opened))
 
 
 @router.post("/tables/{table_id}/seats/{seat}/move", response_model=TablePage)

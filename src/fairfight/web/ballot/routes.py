@@ -46,6 +46,7 @@ from fairfight.web.ballot.service import (
     TableSpec,
     create_table,
     lobby_page,
+    race_to_open,
     replay_page,
     view_table,
     webhook_sender,
@@ -171,7 +172,7 @@ def spectator_page(request: Request, table_id: str, store: Store) -> HTMLRespons
     """The public view of the table (and the host's start button while it fills)."""
     page = view_table(
         store, table_id, None, is_host(request, store, table_id), views_of(request))
-    return _page(request, "table.html", page=page, form={}, errors={}, rows=0, notice="")
+    return _page(request, "table.html", page=page, form={}, errors={}, notice="")
 
 
 @router.get("/ballot/tables/{table_id}/join/{seat}", include_in_schema=False)
@@ -195,13 +196,13 @@ def _seat_response(
     errors: dict[str, str] | None = None,
     notice: str = "",
     status: int = 200,
+    opened: str = "",
 ) -> HTMLResponse:
     page = view_table(
-        store, table_id, seat, is_host(request, store, table_id), views_of(request))
-    rows = len(page.game.declarable) if page.game is not None else 0  # = declaration_rows
+        store, table_id, seat, is_host(request, store, table_id), views_of(request), opened)
     return _page(
         request, "table.html", status, page=page, form=form or {}, errors=errors or {},
-        rows=rows, notice=notice,
+        notice=notice,
     )
 
 
@@ -210,9 +211,16 @@ def _seat_response(
 )
 @game_work
 def seat_page(request: Request, table_id: str, seat: Id, store: Store) -> HTMLResponse:
-    """The table as this seat sees it, with the form for what it is asked."""
+    """The table as this seat sees it, with the form for what it is asked. At the declare
+    step the move form can come here as a GET (a race's "every card" button, or the list of
+    other races) to open one race with every declaration in it: what was picked so far comes
+    along and stays picked."""
     require_seat(request, store, table_id, seat)
-    return _seat_response(request, store, table_id, seat)
+    query = request.query_params
+    opened = race_to_open(query.get("open") or query.get("another") or "")
+    form = {key: value for key, value in query.items() if key not in ("open", "another")}
+    return _seat_response(request, store, table_id, seat, form=form if opened else None,
+                          opened=opened)
 
 
 @router.post("/ballot/tables/{table_id}/seats/{seat}/move", include_in_schema=False)

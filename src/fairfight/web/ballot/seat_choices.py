@@ -4,7 +4,13 @@ with its exact chance, grouped by race, the suggested ones picked already.
 Priced on the game as the seat knows it (`visible_state`), so an option can hold nothing of
 another seat. A year with few races lists every race; a year with hundreds (every House seat
 comes up in even years) lists the suggested races and the seats the viewer holds that come up,
-every card and party in each, and the page offers any other race through a list to pick from.
+and the page offers any other race through a list to pick from.
+
+A listed race carries its suggestion and its strongest options (`SHOWN`), and says how many
+more it has; the one race the viewer opens (the page's `?open=`, or the race picked from the
+list) carries every card under either party (`with_race_opened`). So the page stays small
+(a presidential year's page once carried some 340 options, 14,000 were possible) while every
+legal declaration stays a click or two away.
 """
 
 from __future__ import annotations
@@ -19,17 +25,24 @@ from fairfight.ballot.tables import Party
 
 __all__ = [
     "EVERY_RACE_AT_MOST",
+    "SHOWN",
     "DeclarationOption",
     "RaceChoices",
     "declaration_choices",
     "option_value",
     "suggested_declarations",
+    "with_race_opened",
 ]
 
 EVERY_RACE_AT_MOST = 400
 """The most options (race × card × party) listed in full; a year with more lists the suggested
 races and the viewer's own seats that come up (a midterm has ~500 races: 15 cards × 2 parties
 in each would make a page of 15,000 options)."""
+
+
+SHOWN = 3
+"""Options a listed race carries when it is not the opened one: the suggestion (or the
+strongest) and the next strongest; "no candidate" comes besides."""
 
 
 class DeclarationOption(BaseModel):
@@ -52,7 +65,12 @@ class RaceChoices(BaseModel):
     held: bool
     """The viewer holds this seat (a re-run is among the options)."""
     options: list[DeclarationOption]
-    """The suggested declaration first, then the strongest first (ties: card, then party)."""
+    """The suggested declaration first, then the strongest first (ties: card, then party):
+    every one in the opened race, the first `SHOWN` in the others."""
+    more: int = 0
+    """Options of this race left off the page (the race opened shows them)."""
+    opened: bool = False
+    """The viewer opened this race: every declaration in it is listed."""
 
 
 def option_value(card: int, party: str) -> str:
@@ -68,8 +86,12 @@ def suggested_declarations(view: SeatView) -> list[ChanceView]:
 
 
 def _options(
-    state: GameState, you: int, race: str, cards: list[CardView], picked: set[tuple[int, str]]
-) -> list[DeclarationOption]:
+    state: GameState, you: int, race: str, cards: list[CardView], picked: set[tuple[int, str]],
+    shown: int | None,
+) -> tuple[list[DeclarationOption], int]:
+    """The first `shown` (None: every) declarations of the race, the suggested first, then the
+    strongest (ties: card, then party), and how many there are in all. Every one is priced
+    to rank them; only the shown are dressed as options."""
     holding = state.seats[game_map().seat_by_id[race]]
     runnable = [
         card for card in cards
@@ -82,35 +104,62 @@ def _options(
             entry = Declaration(you, race, card.id, party,
                                 holding.district_card if rerun else -1)
             priced = declaration_chance(state, entry)
-            option = DeclarationOption(
-                value=option_value(card.id, party.value), card=card, party=party.value,
-                chance=chance_view(priced), suggested=(card.id, party.value) in picked,
-            )
-            ranked.append((not option.suggested, -priced.chance, card.id, party.value, option))
+            suggested = (card.id, party.value) in picked
+            ranked.append((not suggested, -priced.chance, card.id, party.value, card, priced))
     ranked.sort(key=lambda row: row[:4])
-    return [row[-1] for row in ranked]
+    options = [
+        DeclarationOption(
+            value=option_value(card_id, party), card=card, party=party,
+            chance=chance_view(priced), suggested=not unsuggested,
+        )
+        for unsuggested, _, card_id, party, card, priced in ranked[:shown]
+    ]
+    return options, len(ranked)
 
 
 def declaration_choices(state: GameState, view: SeatView) -> list[RaceChoices]:
-    """The races to choose in, each with every declaration of the viewer's (card × party)."""
+    """The races to choose in, each with its suggestion and strongest declarations of the
+    viewer's (the rest counted in `more`)."""
     you = view.you
     known = visible_state(state, you)
-    suggested = suggested_declarations(view)
-    picks = {s.race: (s.card, s.party) for s in suggested}
-    gmap = game_map()
-    held = {
-        gmap.seats[i].race_id for i in gmap.races_in(state.year)
-        if known.seats[i].holder == you
-    }
+    picks = {s.race: (s.card, s.party) for s in suggested_declarations(view)}
+    held = _held(known, you)
     if len(view.races_up) * len(view.declarable) * len(Party) <= EVERY_RACE_AT_MOST:
         races = list(view.races_up)
     else:
         races = [r for r in view.races_up if r in picks or r in held]
-    return [
-        RaceChoices(
-            race=race, suggested=race in picks, held=race in held,
-            options=_options(known, you, race, view.declarable,
-                             {picks[race]} if race in picks else set()),
-        )
-        for race in races
-    ]
+    return [_race(known, you, race, view.declarable, picks, held, False) for race in races]
+
+
+def with_race_opened(
+    state: GameState, you: int, choices: list[RaceChoices], declarable: list[CardView],
+    suggested: list[ChanceView], race: str,
+) -> list[RaceChoices]:
+    """`choices` with `race` opened: every declaration of the viewer's in it, in its place when
+    it is listed, after the others when not. Built from a page already made (its cards and
+    suggestion), so opening a race prices that race alone."""
+    known = visible_state(state, you)
+    picks = {s.race: (s.card, s.party) for s in suggested}
+    opened = _race(known, you, race, declarable, picks, _held(known, you), True)
+    if race not in {r.race for r in choices}:
+        return [*choices, opened]
+    return [opened if r.race == race else r for r in choices]
+
+
+def _held(known: GameState, you: int) -> set[str]:
+    gmap = game_map()
+    return {
+        gmap.seats[i].race_id for i in gmap.races_in(known.year) if known.seats[i].holder == you
+    }
+
+
+def _race(
+    known: GameState, you: int, race: str, declarable: list[CardView],
+    picks: dict[str, tuple[int, str]], held: set[str], opened: bool,
+) -> RaceChoices:
+    options, every = _options(known, you, race, declarable,
+                              {picks[race]} if race in picks else set(), None if opened else SHOWN)
+    return RaceChoices(
+        race=race, suggested=race in picks, held=race in held, options=options,
+        more=every - len(options), opened=opened,
+    )

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from fairfight import ballot
 from fairfight.ballot.seat_view import NOBODY, RATIFY_WARNING, chance_view, log_lines
-from fairfight.web.ballot.seat_choices import declaration_choices
+from fairfight.web.ballot.seat_choices import declaration_choices, with_race_opened
 from fairfight.web.ballot.seat_map import map_tiles
 from fairfight.web.ballot.seat_page_models import (
     CardView,
@@ -46,6 +46,7 @@ __all__ = [
     "chance_view",
     "game_page",
     "log_lines",
+    "race_opened",
     "view_page",
 ]
 
@@ -53,6 +54,16 @@ _FROM_VIEW = tuple(
     name for name in GamePage.model_fields if name in ballot.SeatView.model_fields
 )
 """The page's fields the viewer's `SeatView` fills as they are (all but the id and the seats)."""
+
+
+def race_opened(state: GameState, page: GamePage, race: str) -> GamePage:
+    """`page` with `race` opened at the declare step (every declaration of the viewer's in it),
+    or `page` itself when it asks for no declarations or the race is not up this year."""
+    if not page.choices or race not in page.races_up:
+        return page
+    choices = with_race_opened(state, page.you, page.choices, page.declarable,
+                               page.advised or page.suggestions, race)
+    return page.model_copy(update={"choices": choices})
 
 
 def game_page(game_id: str, session: Session) -> GamePage:

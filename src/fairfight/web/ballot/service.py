@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from fairfight.ballot.bots import BOT_NAMES
 from fairfight.ballot.deck import build_cards
+from fairfight.ballot.geo import game_map
 from fairfight.ballot.players import key_commitment
 from fairfight.ballot.record import HUMAN_NAME
 from fairfight.ballot.session import TableGame, restore_table_game
@@ -48,6 +49,7 @@ __all__ = [
     "create_table",
     "invite_links",
     "lobby_page",
+    "race_to_open",
     "rematch_spec",
     "replay_page",
     "view_table",
@@ -192,14 +194,22 @@ def rematch_spec(table: TableRow, my_seat: int | None) -> TableSpec:
 
 def view_table(
     store: BallotStore, table_id: str, you: int | None, host: bool,
-    views: SeatViews | None = None,
+    views: SeatViews | None = None, opened: str = "",
 ) -> TablePage:
     """The table for one viewer (after letting run-out clocks play), its game page kept in
-    `views` per state version and viewer."""
+    `views` per state version and viewer (and the race `opened` at the declare step)."""
     table = store.tick(table_id) if store.load(table_id) is not None else None
     if table is None:
         raise InputError("table", "no such table")
-    return table_page(table, game_of(table), you, host, store.clock(), views)
+    return table_page(table, game_of(table), you, host, store.clock(), views, opened)
+
+
+def race_to_open(text: str) -> str:
+    """The race a seat page is asked to open (`?open=`), checked: "" for none, a race of the
+    map as it is, anything else refused naming the field."""
+    if text and text not in game_map().seat_by_id:
+        raise InputError("open", f"{text[:40]} is not a race of the map")
+    return text
 
 
 def lobby_page(

@@ -15,7 +15,7 @@ from fairfight.ballot.record import HUMAN_NAME
 from fairfight.ballot.session import RulesChanged, TableGame
 from fairfight.ballot.store import SeatRole, TableRow, TableStatus
 from fairfight.core.errors import VerificationError
-from fairfight.web.ballot.seat_page import NOBODY, GamePage, view_page
+from fairfight.web.ballot.seat_page import NOBODY, GamePage, race_opened, view_page
 from fairfight.web.ballot.seat_views import SeatViews
 
 __all__ = [
@@ -118,10 +118,11 @@ def _clock(table: TableRow) -> str:
 
 def table_page(
     table: TableRow, game: TableGame | None, you: int | None, host: bool, now: float,
-    views: SeatViews | None = None,
+    views: SeatViews | None = None, opened: str = "",
 ) -> TablePage:
-    """The view of `table` for seat `you` (None: a spectator); the game page is taken from
-    `views` when this viewer's page of this version is kept there."""
+    """The view of `table` for seat `you` (None: a spectator), with the race `opened` at the
+    declare step; the game page is taken from `views` when this viewer's page of this version
+    is kept there."""
     asked = set(game.people_asked()) if game is not None else set()
     answered = set(table.answered())
     waited = now - table.asked_at
@@ -153,6 +154,8 @@ def table_page(
 
         page = build() if views is None else views.page(
             table.id, table.version, viewer, wanted, names, build)
+        if opened:
+            page = race_opened(game.state, page, opened)
     over = table.status == TableStatus.OVER
     return TablePage(
         id=table.id,
