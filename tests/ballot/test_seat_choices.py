@@ -63,7 +63,8 @@ def test_a_tile_says_its_lean_and_marks_the_viewers_seats() -> None:
 
 def test_every_card_under_either_party_in_each_race_listed_the_suggestion_first() -> None:
     """A listed race carries its suggestion and strongest options and counts the rest; the
-    race opened (listed or not) carries every card of the hand under either party."""
+    race opened (listed or not) carries every card of the hand under either party, and a
+    suggestion with a district card besides (this sample's advice runs one)."""
     state, events = declaring()
     view = seat_view(state, events, 0, True)
     cards = build_cards(state.key)
@@ -71,9 +72,17 @@ def test_every_card_under_either_party_in_each_race_listed_the_suggestion_first(
     every = sorted(f"{card}:{party}" for card in in_hand for party in "DR")
     picked = suggested_declarations(view)
     assert picked and picked == view.advised   # the advice's set for the year
+    with_district = {s.race: [f"{s.card}:{s.party}:{s.district_card}"]
+                     for s in picked if s.district_card != NO_CARD}
+    assert with_district
+
+    def offered(race: str) -> list[str]:
+        return sorted(every + with_district.get(race, []))
+
     listed = declaration_choices(state, view)
     assert {r.race for r in listed} >= {s.race for s in picked}
-    assert all(len(r.options) == SHOWN and r.more == len(every) - SHOWN for r in listed)
+    assert all(len(r.options) == SHOWN and r.more == len(offered(r.race)) - SHOWN
+               for r in listed)
     assert not any(r.opened for r in listed)
     unlisted = next(race for race in view.races_up if race not in {r.race for r in listed})
     races = []
@@ -87,7 +96,7 @@ def test_every_card_under_either_party_in_each_race_listed_the_suggestion_first(
         assert shown is None or chosen.options[:SHOWN] == shown.options
         races.append(chosen)
     for choices in races:
-        assert sorted(o.value for o in choices.options) == every
+        assert sorted(o.value for o in choices.options) == offered(choices.race)
         suggested = [o for o in choices.options if o.suggested]
         assert len(suggested) == (1 if choices.suggested else 0)
         if suggested:
@@ -114,3 +123,10 @@ def test_a_picked_declaration_posts_as_the_rules_read_it() -> None:
     with pytest.raises(InputError) as typed:
         decision_from_form(state, 0, {f"pick_{up[0]}": "H-OH-3"})
     assert typed.value.field == f"pick_{up[0]}"
+    beside = decision_from_form(state, 0, {f"pick_{up[0]}": f"{first}:R:190"})
+    assert isinstance(beside, Declarations)
+    assert [(e.card, e.party, e.district_card) for e in beside.entries] == [(first, Party.R, 190)]
+    for bad in (f"{first}:R:x", f"{first}:R:190:3", f"{first}:R:"):
+        with pytest.raises(InputError) as wrong:
+            decision_from_form(state, 0, {f"pick_{up[0]}": bad})
+        assert wrong.value.field == f"pick_{up[0]}"

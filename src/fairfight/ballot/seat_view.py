@@ -34,12 +34,13 @@ from fairfight.ballot.guidance import (
 from fairfight.ballot.hidden import visible_state
 from fairfight.ballot.legislature import thresholds
 from fairfight.ballot.luck import game_luck
-from fairfight.ballot.narration import narrate, who
+from fairfight.ballot.narration import who
 from fairfight.ballot.prompts import phase_prompt
 from fairfight.ballot.revealed import revealed_chance
 from fairfight.ballot.rules_page import chance_text
 from fairfight.ballot.scoring import scores
-from fairfight.ballot.state import Declaration, Declarations, GameState, Phase
+from fairfight.ballot.seat_log import LogLine, log_lines
+from fairfight.ballot.state import NO_CARD, Declaration, Declarations, GameState, Phase
 from fairfight.ballot.story import EndingView, ending
 from fairfight.ballot.tables import BOARD, TAGS, Office
 from fairfight.core.luck import tenths
@@ -57,6 +58,7 @@ __all__ = [
     "RivalView",
     "SeatView",
     "StateView",
+    "card_views",
     "chance_view",
     "log_lines",
     "seat_view",
@@ -113,14 +115,6 @@ class StateView(BaseModel):
     """The viewer's seats in this state (race ids), so a map can mark them."""
 
 
-class LogLine(BaseModel):
-    """A line of the log; `others` marks a race between other seats (shown folded)."""
-
-    year: int
-    text: str
-    others: bool
-
-
 class ChanceView(BaseModel):
     """A declaration's chance: percent, the exact fraction only when it is an exact count, the
     method (an estimate says so), how it is read, and the rivals it was priced against."""
@@ -128,6 +122,8 @@ class ChanceView(BaseModel):
     race: str
     card: int
     party: str
+    district_card: int = NO_CARD
+    """The district card run beside `card` (`NO_CARD`: none); the chance is priced with it."""
     percent: str
     exact: bool
     fraction: str
@@ -242,6 +238,7 @@ def chance_view(priced: DeclarationChance, rivals: Sequence[str] = ()) -> Chance
         race=entry.race,
         card=entry.card,
         party=entry.party.value,
+        district_card=entry.district_card,
         percent=priced.percent(),
         exact=priced.exact,
         fraction=str(priced.chance) if priced.exact else "",
@@ -252,7 +249,8 @@ def chance_view(priced: DeclarationChance, rivals: Sequence[str] = ()) -> Chance
     )
 
 
-def _cards(state: GameState, ids: tuple[int, ...]) -> list[CardView]:
+def card_views(state: GameState, ids: tuple[int, ...]) -> list[CardView]:
+    """The cards `ids` as shown (their faces from the deck of the game's key)."""
     cards = build_cards(state.key)
     codes = [home.code for home in game_map().states]
     return [
@@ -267,7 +265,7 @@ def _cards(state: GameState, ids: tuple[int, ...]) -> list[CardView]:
 def _revealed_view(state: GameState, decl: Declaration, you: int) -> ChanceView:
     """A declaration at the withdraw step, priced against the rivals now visible, with them."""
     others = [e for e in state.declarations if e.race == decl.race and e.player != decl.player]
-    faces = _cards(state, tuple(entry.card for entry in others))
+    faces = card_views(state, tuple(entry.card for entry in others))
     view = chance_view(revealed_chance(state, decl), [
         f"{who(entry.player, you)}: {face.label} as {entry.party.value}"
         for entry, face in zip(others, faces, strict=True)
@@ -323,30 +321,6 @@ def _board(state: GameState, you: int) -> list[StateView]:
     return rows
 
 
-def _others_race(event: Event) -> str:
-    sides = ", ".join(
-        f"{party} {who(side['player'])} {side['total']}" for party, side in event["sides"].items()
-    )
-    return (
-        f"{event['race']}: {event['winner']} wins by {event['margin']} ({sides}); "
-        f"the seat goes to {who(event['holder'])}"
-    )
-
-
-def log_lines(events: Sequence[Event], you: int, start_year: int) -> list[LogLine]:
-    """The whole log as `you` is told it, newest first; races between others folded."""
-    lines: list[LogLine] = []
-    year = start_year
-    for event in events:
-        year = int(event.get("year", year))
-        told = narrate(event, you)
-        lines.extend(LogLine(year=year, text=text, others=False) for text in told)
-        if event["event"] == "race" and not told:
-            lines.append(LogLine(year=year, text=_others_race(event), others=True))
-    lines.reverse()
-    return lines
-
-
 def _declarable(state: GameState, you: int) -> list[CardView]:
     cards = build_cards(state.key)
     held = [
@@ -355,7 +329,7 @@ def _declarable(state: GameState, you: int) -> list[CardView]:
         if state.seats[i].holder == you and state.seats[i].card >= 0
     ]
     ids = tuple(c for c in state.hands[you] if cards[c].is_candidate) + tuple(held)
-    return _cards(state, ids)
+    return card_views(state, ids)
 
 
 def _my_seats(state: GameState, you: int) -> list[str]:
@@ -387,8 +361,8 @@ def seat_view(
         victory=state.config.victory.value,
         you=viewer,
         scores=list(state.last_scores if phase is Phase.OVER else scores(state)),
-        hand=_cards(state, state.hands[viewer]) if seated else [],
-        pack=_cards(state, state.packs[viewer]) if state.packs and asked else [],
+        hand=card_views(state, state.hands[viewer]) if seated else [],
+        pack=card_views(state, state.packs[viewer]) if state.packs and asked else [],
         declarable=_declarable(state, viewer) if asked and phase is Phase.DECLARE else [],
         my_seats=_my_seats(state, viewer) if seated else [],
         board=_board(state, viewer),

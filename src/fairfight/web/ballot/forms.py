@@ -63,11 +63,23 @@ def _int(form: dict[str, Any], name: str) -> int:
 
 
 PICK = "pick_"
-"""The prefix of a race's field on the declare form: `pick_H-OH-3` = `87:R`, or `none`."""
+"""The prefix of a race's field on the declare form: `pick_H-OH-3` = `87:R`, `87:R:190` (with
+district card #190), or `none`."""
+
+
+def _pick_value(name: str, value: str) -> tuple[int, str, int]:
+    """(card, party, district card or NO_CARD) of an option's value `card:party[:district]`."""
+    parts = value.split(":")
+    district = parts[2] if len(parts) == 3 else str(NO_CARD)
+    if (len(parts) not in (2, 3) or not is_plain_digits(parts[0]) or parts[1] not in ("D", "R")
+            or not (district == str(NO_CARD) or is_plain_digits(district))):
+        raise InputError(name, "choose one of the listed declarations", value)
+    return int(parts[0]), parts[1], int(district)
 
 
 def _picked(state: GameState, seat: int, form: dict[str, Any]) -> list[Declaration]:
-    """The declarations chosen among the listed options: one field a race, `card:party`."""
+    """The declarations chosen among the listed options: one field a race, `card:party`, with
+    `:district` when a district card from the hand runs beside the card."""
     entries = []
     chosen: dict[int, str] = {}
     for name, value in form.items():
@@ -76,17 +88,14 @@ def _picked(state: GameState, seat: int, form: dict[str, Any]) -> list[Declarati
         race = name[len(PICK):]
         if race not in game_map().seat_by_id:
             raise InputError(name, f"{race} is not a race of the map")
-        card_text, _, party = str(value).partition(":")
-        if not is_plain_digits(card_text) or party not in ("D", "R"):
-            raise InputError(name, "choose one of the listed declarations", value)
-        card = int(card_text)
+        card, party, district = _pick_value(name, str(value))
         if card in chosen:
             raise InputError(name, f"card #{card} is already chosen for {chosen[card]}")
         chosen[card] = race
         holding = state.seats[game_map().seat_by_id[race]]
         rerun = holding.holder == seat and holding.card == card
         entries.append(Declaration(seat, race, card, Party(party),
-                                   holding.district_card if rerun else NO_CARD))
+                                   holding.district_card if rerun else district))
     return entries
 
 

@@ -19,8 +19,15 @@ from pydantic import BaseModel
 
 from fairfight.ballot.advice import declaration_chance
 from fairfight.ballot.geo import game_map
-from fairfight.ballot.seat_view import CardView, ChanceView, SeatView, chance_view, visible_state
-from fairfight.ballot.state import Declaration, GameState
+from fairfight.ballot.seat_view import (
+    CardView,
+    ChanceView,
+    SeatView,
+    card_views,
+    chance_view,
+    visible_state,
+)
+from fairfight.ballot.state import NO_CARD, Declaration, GameState
 from fairfight.ballot.tables import Party
 
 __all__ = [
@@ -45,15 +52,24 @@ SHOWN = 3
 strongest) and the next strongest; "no candidate" comes besides."""
 
 
+_Pick = tuple[int, str, int]
+"""A suggested declaration in a race: (card, party, district card or `NO_CARD`)."""
+
+
 class DeclarationOption(BaseModel):
-    """One declaration to pick: a card under a party in the race, with its chance."""
+    """One declaration to pick: a card under a party in the race (with a district card, when
+    the suggestion runs one beside it), with its chance."""
 
     value: str
-    """The form's value: `card:party` (the race is the field's name)."""
+    """The form's value: `card:party`, or `card:party:district` when a district card from the
+    hand runs beside the card (the race is the field's name)."""
     card: CardView
     party: str
     chance: ChanceView
+    """Priced as declared: with the district card, when there is one."""
     suggested: bool
+    district: CardView | None = None
+    """The district card run beside `card` (a re-run's is its seat's), or None."""
 
 
 class RaceChoices(BaseModel):
@@ -73,9 +89,10 @@ class RaceChoices(BaseModel):
     """The viewer opened this race: every declaration in it is listed."""
 
 
-def option_value(card: int, party: str) -> str:
-    """The form value of a declaration option."""
-    return f"{card}:{party}"
+def option_value(card: int, party: str, district: int = NO_CARD) -> str:
+    """The form value of a declaration option: a district card from the hand is part of it
+    (a re-run's district card is its seat's, so the form need not carry it)."""
+    return f"{card}:{party}" if district == NO_CARD else f"{card}:{party}:{district}"
 
 
 def suggested_declarations(view: SeatView) -> list[ChanceView]:
@@ -85,35 +102,49 @@ def suggested_declarations(view: SeatView) -> list[ChanceView]:
     return list(view.advised or view.suggestions)
 
 
+def _entries(
+    state: GameState, you: int, race: str, cards: list[CardView], picked: set[_Pick],
+) -> list[tuple[CardView, Declaration]]:
+    """Every card the viewer may run in `race` under either party (a re-run with its seat's
+    district card), and the suggestion's declaration with a district card from the hand, which
+    is listed besides the same card run alone."""
+    holding = state.seats[game_map().seat_by_id[race]]
+    entries = []
+    for card in cards:
+        rerun = holding.holder == you and holding.card == card.id
+        if not (rerun or card.id in state.hands[you]):
+            continue
+        entries += [(card, Declaration(you, race, card.id, party,
+                                       holding.district_card if rerun else NO_CARD))
+                    for party in Party]
+        entries += [(card, Declaration(you, race, card.id, Party(party), district))
+                    for card_id, party, district in sorted(picked)
+                    if card_id == card.id and district != NO_CARD and not rerun]
+    return entries
+
+
 def _options(
-    state: GameState, you: int, race: str, cards: list[CardView], picked: set[tuple[int, str]],
+    state: GameState, you: int, race: str, cards: list[CardView], picked: set[_Pick],
     shown: int | None,
 ) -> tuple[list[DeclarationOption], int]:
     """The first `shown` (None: every) declarations of the race, the suggested first, then the
-    strongest (ties: card, then party), and how many there are in all. Every one is priced
-    to rank them; only the shown are dressed as options."""
+    strongest (ties: card, then party, then district card), and how many there are in all.
+    Every one is priced (with its district card) to rank them; only the shown are dressed."""
     holding = state.seats[game_map().seat_by_id[race]]
-    runnable = [
-        card for card in cards
-        if card.id in state.hands[you] or (holding.holder == you and holding.card == card.id)
-    ]
     ranked = []
-    for card in runnable:
-        for party in Party:
-            rerun = holding.holder == you and holding.card == card.id
-            entry = Declaration(you, race, card.id, party,
-                                holding.district_card if rerun else -1)
-            priced = declaration_chance(state, entry)
-            suggested = (card.id, party.value) in picked
-            ranked.append((not suggested, -priced.chance, card.id, party.value, card, priced))
-    ranked.sort(key=lambda row: row[:4])
-    options = [
-        DeclarationOption(
-            value=option_value(card_id, party), card=card, party=party,
-            chance=chance_view(priced), suggested=not unsuggested,
-        )
-        for unsuggested, _, card_id, party, card, priced in ranked[:shown]
-    ]
+    for card, entry in _entries(state, you, race, cards, picked):
+        priced = declaration_chance(state, entry)
+        key = (entry.card, entry.party.value, entry.district_card)
+        ranked.append((key not in picked, -priced.chance, *key, card, priced))
+    ranked.sort(key=lambda row: row[:5])
+    options = []
+    for unsuggested, _, card_id, party, district, card, priced in ranked[:shown]:
+        rerun = holding.holder == you and holding.card == card_id
+        options.append(DeclarationOption(
+            value=option_value(card_id, party, NO_CARD if rerun else district), card=card,
+            party=party, chance=chance_view(priced), suggested=not unsuggested,
+            district=card_views(state, (district,))[0] if district != NO_CARD else None,
+        ))
     return options, len(ranked)
 
 
@@ -122,7 +153,7 @@ def declaration_choices(state: GameState, view: SeatView) -> list[RaceChoices]:
     viewer's (the rest counted in `more`)."""
     you = view.you
     known = visible_state(state, you)
-    picks = {s.race: (s.card, s.party) for s in suggested_declarations(view)}
+    picks = {s.race: (s.card, s.party, s.district_card) for s in suggested_declarations(view)}
     held = _held(known, you)
     if len(view.races_up) * len(view.declarable) * len(Party) <= EVERY_RACE_AT_MOST:
         races = list(view.races_up)
@@ -139,7 +170,7 @@ def with_race_opened(
     it is listed, after the others when not. Built from a page already made (its cards and
     suggestion), so opening a race prices that race alone."""
     known = visible_state(state, you)
-    picks = {s.race: (s.card, s.party) for s in suggested}
+    picks = {s.race: (s.card, s.party, s.district_card) for s in suggested}
     opened = _race(known, you, race, declarable, picks, _held(known, you), True)
     if race not in {r.race for r in choices}:
         return [*choices, opened]
@@ -155,7 +186,7 @@ def _held(known: GameState, you: int) -> set[str]:
 
 def _race(
     known: GameState, you: int, race: str, declarable: list[CardView],
-    picks: dict[str, tuple[int, str]], held: set[str], opened: bool,
+    picks: dict[str, _Pick], held: set[str], opened: bool,
 ) -> RaceChoices:
     options, every = _options(known, you, race, declarable,
                               {picks[race]} if race in picks else set(), None if opened else SHOWN)
