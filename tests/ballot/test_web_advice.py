@@ -110,6 +110,8 @@ def test_taking_the_advice_declares_its_district_card_at_its_chance(tmp_path: Pa
     priced = declaration_chance(state, entry)
     bare = declaration_chance(state, replace(entry, district_card=NO_CARD))
     assert priced.chance != bare.chance  # the district card is part of what is priced
+    advised = next(a for a in view["game"]["advised"] if a["race"] == DISTRICT_RACE)
+    assert (advised["district_card"], advised["percent"]) == (147, priced.percent())
     value = "116:R:147"
     race = next(r for r in view["game"]["choices"] if r["race"] == DISTRICT_RACE)
     option = next(o for o in race["options"] if o["suggested"])
