@@ -6,8 +6,8 @@ three of them look only at writes and each did little: a contribution crossed al
 its body was read twice, once to count it and once to scan it. `RequestGuard` does the same
 checks, in the same order and with the same answers, in one pass:
 
-1. every response gets the security headers (`security.SecurityHeaders`), the guard's own
-   refusals included;
+1. every response gets the security headers (`security.sending_security_headers`), the
+   guard's own refusals included;
 2. a read (GET, HEAD, OPTIONS) goes straight to the app;
 3. a write: a declared or streamed body over the limit is refused with 413
    (`security.BodySizeLimit`), then a request from another site with 403
@@ -26,15 +26,14 @@ from fairfight.web.security import (
     ASGIApp,
     BodySizeLimit,
     CrossSiteGuard,
-    Message,
     Receive,
     Scope,
     Send,
     body_too_large,
     declared_too_large,
     replayed_body,
-    security_headers_for,
     send_plain,
+    sending_security_headers,
 )
 
 __all__ = ["RequestGuard"]
@@ -56,16 +55,7 @@ class RequestGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        chosen = security_headers_for(str(scope.get("path", "")))
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                present = {name.lower() for name, _ in headers}
-                message["headers"] = headers + [(name, value) for name, value in chosen
-                                                if name not in present]
-            await send(message)
-
+        send_with_headers = sending_security_headers(str(scope.get("path", "")), send)
         if scope["method"] not in UNSAFE_METHODS:
             await self.app(scope, receive, send_with_headers)
         elif str(scope["path"]).startswith(self.upload_prefixes):

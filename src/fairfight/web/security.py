@@ -16,7 +16,6 @@ __all__ = [
     "Message",
     "Receive",
     "Scope",
-    "SecurityHeaders",
     "Send",
     "UNSAFE_METHODS",
     "body_too_large",
@@ -24,6 +23,7 @@ __all__ = [
     "replayed_body",
     "security_headers_for",
     "send_plain",
+    "sending_security_headers",
 ]
 
 Scope = MutableMapping[str, Any]
@@ -94,28 +94,21 @@ def declared_too_large(scope: Scope, limit: int) -> bool:
     return False
 
 
-class SecurityHeaders:
-    """Add the security headers to every HTTP response, error pages included; pages under
-    `FRAMEABLE_PREFIXES` may be framed by any site, every other response refuses framing."""
+def sending_security_headers(path: str, send: Send) -> Send:
+    """`send` with the security headers added to the response's start (error pages included),
+    unless the app set one itself; pages under `FRAMEABLE_PREFIXES` may be framed by any site,
+    every other response refuses framing."""
+    chosen = security_headers_for(path)
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", []))
+            present = {name.lower() for name, _ in headers}
+            message["headers"] = headers + [(name, value) for name, value in chosen
+                                            if name not in present]
+        await send(message)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        chosen = security_headers_for(str(scope.get("path", "")))
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(name, value) for name, value in chosen if name not in present]
-                message["headers"] = list(message.get("headers", [])) + extra
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
+    return send_with_headers
 
 
 class BodySizeLimit:
