@@ -22,8 +22,8 @@ season's factions is a new version: under a crowd nearly every card asked was a 
 Its parts are kept apart by what each reads: the facts (status, morale, holder), the
 holdings, the battles fought and the luck read the battles alone; the title odds the
 forecast; the pool and its forms the faction's own figures on the board the next battle
-will see (a contribution only adds to its own faction's pool, `engine.apply_contribution`)
-with the battles; the list of its contributions its own ledger entries (the ledger only
+will see (a contribution only adds to its own faction's pool, `engine.apply_contribution`,
+and a battle that spends a pool marks it spent) and whether the season is over; the list of its contributions its own ledger entries (the ledger only
 grows, so their count and newest seq say which). A contribution to another faction
 renders none of a card's parts; one to this faction its pool and its list.
 """
@@ -126,8 +126,9 @@ class PageParts:
             return {"season": views.season_ref(snap), "card": card(), "code": code,
                     "forecast": forecast}
 
-        pool = ("card pool", code, *fought, payments_only, forecast.status == "off",
-                own["form_key"], *views.pending_board(snap)["factions"][code].values())
+        board = views.pending_board(snap)
+        pool = ("card pool", code, snap.season_id, board["ended"], payments_only,
+                forecast.status == "off", own["form_key"], *board["factions"][code].values())
         pool_part = (self.part(pool, "conquest/_card_pool.html", lambda: {**shown(), **own})
                      if keep_pool else self.once("conquest/_card_pool.html",
                                                  {**shown(), **own}))
