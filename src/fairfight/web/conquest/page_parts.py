@@ -23,9 +23,10 @@ Its parts are kept apart by what each reads: the facts (status, morale, holder),
 holdings, the battles fought and the luck read the battles alone; the title odds the
 forecast; the pool and its forms the faction's own figures on the board the next battle
 will see (a contribution only adds to its own faction's pool, `engine.apply_contribution`,
-and a battle that spends a pool marks it spent) and whether the season is over; the list of its contributions its own ledger entries (the ledger only
-grows, so their count and newest seq say which). A contribution to another faction
-renders none of a card's parts; one to this faction its pool and its list.
+and a battle that spends a pool marks it spent) and whether the season is over; the list of
+its contributions its own ledger entries (the ledger only grows, so their count and newest
+seq say which). A contribution to another faction renders none of a card's parts; one to
+this faction its pool and its list.
 """
 
 from __future__ import annotations
