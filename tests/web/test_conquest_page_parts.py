@@ -92,9 +92,9 @@ def test_a_contribution_shows_at_once_on_home_and_card_and_renders_one_row(
     """The faction's pool held $0 (`_open_pool`), so after $10 it shows $10 on the home's
     standings row and on its card; of the home's parts only that row is rendered again (the
     map, the episodes, the luck and the other rows do not read the ledger); of its card only
-    the pool and the list of its entries, and of another faction's card nothing; the
-    episode, which shows nothing of the ledger, is the page kept before, not rendered
-    again."""
+    the pool and the list of its entries; another faction's card is the page kept before
+    (title odds off: nothing on it moved); the episode, which shows nothing of the ledger,
+    is the page kept before, not rendered again."""
     code = _open_pool(season_file)
     home, episode, card, other = _pages(season_file, code)[:4]
     row = re.compile(rf'<tr data-faction="{code}".*?<td class="num pool">\$(\d+) (\w+)</td>',
@@ -114,11 +114,13 @@ def test_a_contribution_shows_at_once_on_home_and_card_and_renders_one_row(
         assert _parts(reader) == kept + 1
         found = row.search(now)
         assert found is not None and found.groups() == ("10", "open")
+        pages = reader.app.state.conquest.pages  # type: ignore[attr-defined]
+        rendered = pages.rendered
         assert _shown(reader, other) == other_card
         assert _parts(reader) == kept + 1
+        assert pages.rendered == rendered  # the page kept before the contribution
         assert '<span id="pool-amount">$10</span>' in reader.get(card, headers=HTML).text
         assert _parts(reader) == kept + 3
-        pages = reader.app.state.conquest.pages  # type: ignore[attr-defined]
         rendered = pages.rendered
         assert _shown(reader, episode) == shown_episode
         assert pages.rendered == rendered  # kept once for the battles, not per contribution
@@ -153,7 +155,7 @@ def test_title_odds_parts_follow_the_forecast(season_file: Path) -> None:
     "updating" is looked for on the first page asked after it (that render asks for the new
     forecast, which may land before the next page is asked)."""
     code = _open_pool(season_file)
-    pages = ["/conquest/1", "/conquest/1/factions/KY"]
+    pages = ["/conquest/1/factions/KY", "/conquest/1"]
     with TestClient(make_app(season_file, forecast_seasons=40, forecast_seed="parts")) \
             as reader, TestClient(make_app(season_file)) as writer:
         reader.get("/conquest/1", headers=HTML)

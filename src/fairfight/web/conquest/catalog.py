@@ -240,6 +240,11 @@ class SeasonCatalog:
             return cached
         return self.snapshot(season_id)
 
+    def kept_at(self, season_id: int, version: Version) -> Snapshot | None:
+        """The kept snapshot if it is of `version`, else None (nothing is read or built)."""
+        cached = self._cache.get(season_id)
+        return cached if cached is not None and cached.version == version else None
+
     def snapshot_for_countdown(self, season_id: int, version: Version) -> Snapshot:
         """A snapshot that agrees with `version` on the battles fought, the beacon and the
         reveal: the kept one when only ledger entries came since (a contribution changes

@@ -37,6 +37,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from fairfight.conquest.store.season_store import Version
 from fairfight.web.byte_cache import ByteCappedCache
 from fairfight.web.conquest import episode_views, views
 from fairfight.web.conquest.catalog import Snapshot
@@ -44,7 +45,10 @@ from fairfight.web.conquest.forecasts import ForecastView
 from fairfight.web.conquest.models import SeasonView
 from fairfight.web.templating import templates
 
-__all__ = ["PARTS_BYTES", "PageParts", "fought_mark", "ledger_marks"]
+__all__ = [
+    "PARTS_BYTES", "PageParts", "card_ledger_mark", "fought_mark", "ledger_marks",
+    "shown_version",
+]
 
 PARTS_BYTES = 16 * 1024 * 1024
 """Bytes of rendered parts one worker keeps: a season home's map weighs some 100 KB, its
@@ -175,6 +179,34 @@ def ledger_marks(snap: Snapshot) -> dict[str, tuple[int, int]]:
             marks[entry["faction"]] = (count + 1, max(newest, int(entry["seq"])))
         snap.own["ledger marks"] = marks
     return marks
+
+
+def card_ledger_mark(snap: Snapshot, code: str) -> tuple[Hashable, ...]:
+    """What of the ledger a faction's card shows: its own figures on the board the next
+    battle will see, and which of the ledger's entries are its own."""
+    faction = views.pending_board(snap)["factions"].get(code)
+    return () if faction is None else (tuple(faction.values()),
+                                       ledger_marks(snap).get(code, ()))
+
+
+def shown_version(conquest: Any, season_id: int, version: Version, ledger: bool | str,
+                  build: bool) -> tuple[Hashable, ...]:
+    """The season's version as a kept page's key holds it: whole for a page that shows the
+    ledger; without the ledger's seq for one that shows none of it (an episode); for a
+    faction's card (`ledger` its code) with that faction's ledger figures in its place,
+    when the title odds are off (on, the odds' status moves with every contribution), so
+    a contribution to another faction is not a new card. Those figures are read from the
+    version's snapshot: without `build`, only a kept one (else a LookupError)."""
+    if ledger is True or (isinstance(ledger, str) and conquest.forecasts.enabled):
+        return version
+    if ledger is False:
+        return (version[0], None, *version[2:])
+    catalog = conquest.catalog
+    snap = catalog.snapshot_at(season_id, version) if build else \
+        catalog.kept_at(season_id, version)
+    if snap is None:
+        raise LookupError("the version's snapshot is not made yet")
+    return (version[0], card_ledger_mark(snap, ledger), *version[2:])
 
 
 def _context(**shown: Any) -> Callable[[], dict[str, Any]]:

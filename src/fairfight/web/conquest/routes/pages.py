@@ -225,12 +225,12 @@ async def faction_page(
     prefix = (request.url.path,)
 
     def newest() -> tuple[Hashable, ...]:
-        return (*prefix, *season_mark(request, conquest, season_id))
+        return (*prefix, *season_mark(request, conquest, season_id, code))
 
     answer = await conquest.pages.serve_personal_async(
         prefix, newest, lambda: _card(request, conquest, season_id, code,
                                       form_key=FORM_KEY_PLACEHOLDER), _fresh_form_key)
-    conquest.pages.remember(request, season_id, prefix, _fresh_form_key)
+    conquest.pages.remember(request, season_id, prefix, _fresh_form_key, code)
     return answer
 
 
