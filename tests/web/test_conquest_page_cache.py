@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -255,3 +256,34 @@ def test_a_kept_page_is_answered_without_a_query_until_something_is_committed(
     after = client.get("/conquest/1", headers=HTML)
     assert reads and after.headers["etag"] != first.headers["etag"]
     assert _rendered(client) == 3
+
+
+def test_pages_rendered_between_two_commits_read_the_season_once(
+    client: TestClient, season_file: Path,
+) -> None:
+    """After a commit the first page rendered reads the season (its mark, its snapshot, its
+    schedule); the cards rendered after it read nothing more until the next commit, and
+    each commit, made over another connection, is on the next card. Only the pages' reads
+    are counted: the event feed and the airing loop read the season on their own."""
+    conquest = client.app.state.conquest  # type: ignore[attr-defined]
+    code = _open_pool(season_file)
+    others = [f"/conquest/1/factions/{other}" for other in sorted(
+        season.summary(season_file).board["factions"]) if other != code][:3]
+    reads: list[int] = []
+    plain_read = conquest.catalog.read
+
+    def counted(season_id: int) -> object:
+        if any(frame.filename.endswith(("page_cache.py", "routes/pages.py"))
+               for frame in traceback.extract_stack()):
+            reads.append(season_id)
+        return plain_read(season_id)
+
+    conquest.catalog.read = counted
+    for amount in (5, 10):
+        season.contribute(season_file, code, 5)
+        page = client.get(f"/conquest/1/factions/{code}", headers=HTML)
+        assert f'<span id="pool-amount">${amount}</span>' in page.text and reads
+        reads.clear()
+        assert all(client.get(other, headers=HTML).status_code == 200 for other in others)
+        assert reads == []
+        others = others[1:] + others[:1]

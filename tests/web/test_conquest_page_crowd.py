@@ -151,10 +151,13 @@ def test_by_default_a_crowded_worker_answers_every_page_of_the_current_version(
             TestClient(make_app(season_file)) as writer:
         pages: PageCache = reader.app.state.conquest.pages  # type: ignore[attr-defined]
         pages.open_requests = CROWD_REQUESTS  # as if a crowd's requests were open
-        card = "/conquest/1/factions/" + _open_pool(season_file)
+        code = _open_pool(season_file)
+        card = "/conquest/1/factions/" + code
         seen = {path: reader.get(path, headers=HTML).content for path in ("/conquest/1", card)}
-        for number in range(2):
-            _contribute(writer, season_file, f"fresh-{number}")
+        for number in range(2):  # to the card's faction: another's is not a new card
+            answer = writer.post(CONTRIBUTE, json={"faction": code, "amount": 10},
+                                 headers={"Idempotency-Key": f"fresh-{number}"})
+            assert answer.status_code == 201, answer.text
             for path, before in seen.items():
                 now = reader.get(path, headers=HTML)
                 assert now.status_code == 200 and now.content != before, (path, number)

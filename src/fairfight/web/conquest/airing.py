@@ -262,8 +262,7 @@ class AiringLoop:
     def countdown(self, season_id: int) -> CountdownView | None:
         """The season's countdown now, or None without a schedule."""
         snap = self.catalog.snapshot(season_id)
-        with self.catalog.read(season_id) as session:
-            stored = read_schedule(session)
+        stored = self.catalog.read_unchanged(season_id, "schedule", read_schedule)
         return None if stored is None else self.countdown_of(snap, stored)
 
     def countdown_of(self, snap: Snapshot, stored: StoredSchedule) -> CountdownView:

@@ -119,6 +119,14 @@ class SeasonCatalog:
         and a card for every faction asked) each needed the new snapshot, and each rebuilt
         it in a thread of its own, reading the whole ledger again; now the others wait for
         the first and take its snapshot, or one newer."""
+        self._seen: dict[int, tuple[int, Snapshot]] = {}
+        """Per season, the snapshot last read on a season file with the file's change number
+        read before it (`SeasonDatabase.changes`): while the number stays, nothing was
+        committed and the snapshot is answered without a read transaction. A faction card
+        asked after a contribution read the version again for its snapshot, and every card
+        paid that transaction (about a third of its render)."""
+        self._reads: dict[tuple[int, str], tuple[int, Any]] = {}
+        """Answers of `read_unchanged`, with the change number read before each."""
         self._held: set[int] = set()
         """Seasons a server database was seen to hold: the service never removes one, so
         `require` asks the database again only for an id not seen yet (a write's own lock
@@ -149,6 +157,22 @@ class SeasonCatalog:
         with self.database.transaction(season_id, write=False) as session:
             yield session
 
+    def read_unchanged(self, season_id: int, name: str, read: Callable[[Session], _T]) -> _T:
+        """`read` in a read transaction on the season, or on a season file its answer from
+        the last time while nothing was committed since (`SeasonDatabase.changes`). For
+        what every page reads: a faction card read the schedule for its countdown, a
+        transaction of its own that cost about a quarter of its render."""
+        changes = self.database.changes()
+        seen = self._reads.get((season_id, name))
+        if changes is not None and seen is not None and seen[0] == changes:
+            found: _T = seen[1]
+            return found
+        with self.read(season_id) as session:
+            found = read(session)
+        if changes is not None:  # read after `changes`: as new as what that number saw
+            self._reads[(season_id, name)] = (changes, found)
+        return found
+
     def snapshot(self, season_id: int) -> Snapshot:
         """The season's public state now (rebuilt only when its version moved). Within a
         page's render (`one_snapshot`) every call answers the render's first snapshot: a
@@ -157,6 +181,12 @@ class SeasonCatalog:
         pinned = _PINNED.get()
         if pinned is not None and season_id in pinned:
             return pinned[season_id]
+        changes = self.database.changes()
+        seen = self._seen.get(season_id)
+        if changes is not None and seen is not None and seen[0] == changes:
+            if pinned is not None:  # nothing committed since it was read: no query
+                pinned[season_id] = seen[1]
+            return seen[1]
         with self.read(season_id) as session:
             version = SeasonStore.version(session)
             cached = self._cache.get(season_id)
@@ -165,6 +195,8 @@ class SeasonCatalog:
                     cached = self._cache.get(season_id)  # maybe rebuilt while this waited
                     if cached is None or cached.version < version:
                         cached = self._rebuilt(session, season_id, version, cached)
+        if changes is not None:  # read after `changes`: as new as what that number saw
+            self._seen[season_id] = (changes, cached)
         if pinned is not None:
             pinned[season_id] = cached
         return cached
@@ -207,6 +239,11 @@ class SeasonCatalog:
         if cached is not None and cached.version == version:
             return cached
         return self.snapshot(season_id)
+
+    def kept_at(self, season_id: int, version: Version) -> Snapshot | None:
+        """The kept snapshot if it is of `version`, else None (nothing is read or built)."""
+        cached = self._cache.get(season_id)
+        return cached if cached is not None and cached.version == version else None
 
     def snapshot_for_countdown(self, season_id: int, version: Version) -> Snapshot:
         """A snapshot that agrees with `version` on the battles fought, the beacon and the

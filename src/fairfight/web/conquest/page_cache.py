@@ -75,6 +75,7 @@ from fairfight.web.byte_cache import ByteCappedCache
 from fairfight.web.conquest.airing import countdown_of_request
 from fairfight.web.conquest.catalog import one_snapshot
 from fairfight.web.conquest.page_flights import RenderFlights
+from fairfight.web.conquest.page_parts import shown_version
 from fairfight.web.conquest.share_meta import public_base
 
 __all__ = [
@@ -138,12 +139,15 @@ def _weight(page: CachedPage) -> int:
     return len(page.body) + _PAGE_OVERHEAD
 
 
-def season_mark(request: Request, conquest: Any, season_id: int,
-                ledger: bool = True) -> tuple[Hashable, ...]:
+def season_mark(request: Request, conquest: Any, season_id: int, ledger: bool | str = True,
+                build: bool = True) -> tuple[Hashable, ...]:
     """Everything besides the route that decides a season page's bytes, read now (a
     LookupError for a season the database does not hold, as the page itself would raise).
     Without `ledger`, for a page that shows nothing of the ledger (an episode), the
-    version leaves out the last ledger seq: a contribution is then not a new page."""
+    version leaves out the last ledger seq: a contribution is then not a new page; with a
+    faction's code (its card), the version holds that faction's ledger figures in its place
+    (`page_parts.shown_version`; without `build`, a LookupError unless the snapshot of the
+    version is kept: the event loop builds none)."""
     catalog = conquest.catalog
     own = request.path_params.get("season_id") == season_id
     version, stored, kept = _stored_mark(conquest, season_id, own)
@@ -154,7 +158,7 @@ def season_mark(request: Request, conquest: Any, season_id: int,
         countdown = countdown_of_request(request)
     shown = None if countdown is None else tuple(
         sorted(countdown.model_dump(exclude={"seconds"}).items()))
-    return (version if ledger else (version[0], None, *version[2:]), shown,
+    return (shown_version(conquest, season_id, version, ledger, build), shown,
             conquest.forecasts.page_mark(season_id, kept),
             public_base(request), conquest.payments_only,
             conquest.witnessing.page_mark(season_id))
@@ -402,7 +406,8 @@ class PageCache:
         return personal_answer(found, fill)
 
     def remember(self, request: Request, season_id: int, prefix: tuple[Hashable, ...],
-                 fill: Callable[[bytes], bytes] | None = None, ledger: bool = True) -> None:
+                 fill: Callable[[bytes], bytes] | None = None,
+                 ledger: bool | str = True) -> None:
         """Note that the page at this request's path is kept under `prefix` and the season's
         mark, so `page_front` can answer the next plain GET of it before routing. Only a GET
         without a query string of a season's own page is noted: its path alone says which
@@ -425,8 +430,8 @@ class FrontEntry:
     path_params: dict[str, Any]
     route: Any
     fill: Callable[[bytes], bytes] | None
-    ledger: bool = True
-    """Whether the page shows the ledger (`season_mark`)."""
+    ledger: bool | str = True
+    """What the page shows of the ledger (`season_mark`)."""
 
 
 def public_answer(request: Request, found: CachedPage) -> Response:

@@ -121,7 +121,8 @@ def _found(request: Request, conquest: Any,
         if standing is not None and standing[1] < pages.refresh_seconds:
             return standing[0], None
     try:
-        key = (*entry.prefix, *season_mark(request, conquest, entry.season_id, entry.ledger))
+        key = (*entry.prefix, *season_mark(request, conquest, entry.season_id, entry.ledger,
+                                           build=False))
     except Exception:  # the route answers whatever went wrong, as it always has
         return None, None
     found = pages.kept.get(key)

@@ -182,15 +182,21 @@ def _card(
     status: int = 200, error: InputError | None = None, added: int | None = None,
     effect: PoolEffectView | None = None, form_key: str | None = None,
 ) -> HTMLResponse:
+    """A faction's card from kept parts (`PageParts.card`): the pool is kept only as every
+    visitor sees it, with the form key's placeholder and nothing of one visitor's own."""
     snap = conquest.catalog.snapshot(season_id)
     if code not in snap.regions:
         raise LookupError(f"no faction has the code {code!r}")
+    forecast, odds_mark = conquest.forecasts.view_marked(snap)
+    confirmation = views.confirmation(snap, code, added, _receipt(conquest, season_id, added))
+    own = {"form_key": form_key or secrets.token_urlsafe(18), "error": error,
+           "confirmation": confirmation, "effect": effect}
+    keep_pool = form_key == FORM_KEY_PLACEHOLDER and not (error or confirmation or effect)
     return _page(
-        request, "faction.html", status,
-        season=views.season_ref(snap), card=views.faction_card(snap, code, conquest.payments_only),
-        form_key=form_key or secrets.token_urlsafe(18), error=error,
-        confirmation=views.confirmation(snap, code, added, _receipt(conquest, season_id, added)),
-        forecast=conquest.forecasts.view(snap), effect=effect,
+        request, "faction.html", status, season=views.season_ref(snap), code=code,
+        faction_name=snap.name_of(code),
+        parts=conquest.parts.card(snap, code, forecast, odds_mark, conquest.payments_only,
+                                  own, keep_pool),
         odds_chart=(conquest.forecasts.story.chart(snap, code)
                     if conquest.forecasts.enabled else None),
     )
@@ -219,12 +225,12 @@ async def faction_page(
     prefix = (request.url.path,)
 
     def newest() -> tuple[Hashable, ...]:
-        return (*prefix, *season_mark(request, conquest, season_id))
+        return (*prefix, *season_mark(request, conquest, season_id, code))
 
     answer = await conquest.pages.serve_personal_async(
         prefix, newest, lambda: _card(request, conquest, season_id, code,
                                       form_key=FORM_KEY_PLACEHOLDER), _fresh_form_key)
-    conquest.pages.remember(request, season_id, prefix, _fresh_form_key)
+    conquest.pages.remember(request, season_id, prefix, _fresh_form_key, code)
     return answer
 
 
