@@ -153,11 +153,11 @@ class _Trees:
         head = _latest_row(session, table_known=True)
         stored = 0 if head is None else head.size
         if tree is not None and len(tree) < stored:  # another process appended since
-            for hashed in _stored_hashes(session, first=len(tree)):
+            for hashed in leaf_hashes(session, len(tree)):
                 tree.append_leaf_hash(hashed)
         if tree is None or len(tree) != stored or (
                 head is not None and tree.root().hex() != head.root):
-            tree = merkle.MerkleTree.of_leaf_hashes(_stored_hashes(session))
+            tree = merkle.MerkleTree.of_leaf_hashes(leaf_hashes(session))
             if len(tree) != stored or (head is not None and tree.root().hex() != head.root):
                 raise InputError(DAMAGED, "log_head: the latest head is not the stored leaves' "
                                  "tree")
@@ -169,13 +169,6 @@ class _Trees:
 _TREES = _Trees()
 _SEASON_KEY = "fairfight.log_season"
 """Where a transaction keeps its season's commitment and log key (neither ever changes)."""
-
-
-def _stored_hashes(session: Session, first: int = 0) -> list[bytes]:
-    """The stored leaves' hashes from position `first` on, in order."""
-    query = select(LogLeafRow.leaf_hash).where(LogLeafRow.season_id == season_of(session),
-                                               LogLeafRow.position >= first)
-    return [bytes.fromhex(value) for value in session.scalars(query.order_by(LogLeafRow.position))]
 
 
 def _latest_row(session: Session, *, table_known: bool = False) -> LogHeadRow | None:
@@ -342,10 +335,7 @@ def receipt(session: Session, seq: int) -> dict[str, Any] | None:
     head = head_covering(session, row.position)
     if head is None:
         raise InputError(DAMAGED, f"log_head: no head covers leaf {row.position}")
-    hashes = select(LogLeafRow.leaf_hash).where(
-        LogLeafRow.season_id == season_of(session), LogLeafRow.position < head["size"])
-    tree = merkle.MerkleTree.of_leaf_hashes(
-        bytes.fromhex(value) for value in session.scalars(hashes.order_by(LogLeafRow.position)))
+    tree = merkle.MerkleTree.of_leaf_hashes(leaf_hashes(session, 0, head["size"]))
     entry = load_column(f"log_leaf ({row.position})", row.leaf)["entry"]
     return Appended(head, row.position, tree).receipt(row.position, entry)
 
@@ -365,23 +355,23 @@ def leaf_count_by_kind(session: Session) -> dict[str, int]:
     return {str(kind): int(count) for kind, count in session.execute(query)}
 
 
-def leaf_hashes(session: Session, start: int, end: int) -> list[bytes]:
-    """The stored leaf hashes at positions `start .. end-1`, in order, so a caller that keeps
-    a tree grows it by the new leaves instead of reading the whole log again."""
+def leaf_hashes(session: Session, start: int = 0, end: int | None = None) -> list[bytes]:
+    """The stored leaf hashes at positions `start .. end-1` (to the last leaf when `end` is
+    None), in order, so a caller that keeps a tree grows it by the new leaves instead of
+    reading the whole log again."""
     query = select(LogLeafRow.leaf_hash).where(
-        LogLeafRow.season_id == season_of(session), LogLeafRow.position >= start,
-        LogLeafRow.position < end).order_by(LogLeafRow.position)
-    return [bytes.fromhex(value) for value in session.scalars(query)]
+        LogLeafRow.season_id == season_of(session), LogLeafRow.position >= start)
+    if end is not None:
+        query = query.where(LogLeafRow.position < end)
+    return [bytes.fromhex(value)
+            for value in session.scalars(query.order_by(LogLeafRow.position))]
 
 
 def _tree_of(session: Session, tree_size: int) -> merkle.MerkleTree | None:
     """The tree of the first `tree_size` stored leaves, or None when the log holds fewer."""
     if tree_size > size(session):
         return None
-    hashes = select(LogLeafRow.leaf_hash).where(
-        LogLeafRow.season_id == season_of(session), LogLeafRow.position < tree_size)
-    return merkle.MerkleTree.of_leaf_hashes(
-        bytes.fromhex(value) for value in session.scalars(hashes.order_by(LogLeafRow.position)))
+    return merkle.MerkleTree.of_leaf_hashes(leaf_hashes(session, 0, tree_size))
 
 
 def inclusion_proof(session: Session, index: int, tree_size: int) -> list[str] | None:
