@@ -15,11 +15,21 @@ __all__ = ["BLOCKING_IMPACTS", "assert_accessible", "serious_violations"]
 BLOCKING_IMPACTS = ("serious", "critical")
 
 
+_SETTLED = """async () => {
+  const ending = document.getAnimations().filter(
+    (a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity);
+  await Promise.all(ending.map((a) => a.finished.catch(() => null)));
+}"""
+"""Waits for every animation that ends (a step fading in): colours measured halfway through a
+fade are not the page's colours, and axe-core would report their contrast."""
+
+
 def serious_violations(page: Any) -> list[str]:
     """Run axe-core in `page` (a Playwright page) and describe each blocking violation."""
     # Evaluated through the browser's debugging channel, so the page's CSP (no inline script)
     # stays on and is checked as served; a script tag would be blocked by it.
     page.evaluate(axe_script())
+    page.evaluate(_SETTLED)
     result = page.evaluate("async () => await axe.run(document)")
     found = []
     for violation in result["violations"]:

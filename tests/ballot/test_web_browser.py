@@ -140,6 +140,7 @@ def test_three_people_and_a_bot_play_a_year_in_chromium(server: tuple[str, Any])
             visit(pages[seat], seat_urls[seat])
             answer(pages[seat])
         pages[1].wait_for_selector("#answered", state="detached")
+        pages[1].wait_for_selector("#asked")   # the page reloads by itself: wait for the new one
         assert pages[1].locator("#asked").count() == 1
         told = pages[1].evaluate("sessionStorage.getItem('notified')")
         assert told == "Ballot: your turn"
