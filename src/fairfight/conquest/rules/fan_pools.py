@@ -14,8 +14,13 @@ __all__ = ["offered_amounts", "pool_note"]
 
 def offered_amounts(board: dict[str, Any], faction: str) -> list[int]:
     """The contribution sizes the next battle's ledger would accept for `faction` now, given
-    the board as the next battle will see it (`engine.pending_board`)."""
-    state = {"world": {}, "key": "", "max_battles": None, "board": board}
+    the board as the next battle will see it (`engine.pending_board`). The check is given
+    the board's faction alone: a contribution reads and moves only its own faction's pool
+    (`engine.apply_contribution`), and the check copies the board it is given for every
+    amount tried, every region and faction of it, most of a card's own work."""
+    own = {code: figures for code, figures in board["factions"].items() if code == faction}
+    state = {"world": {}, "key": "", "max_battles": None,
+             "board": {**board, "factions": own, "regions": {}}}
     offered = []
     for amount in range(tables.POOL_STEP, tables.POOL_CAP + 1, tables.POOL_STEP):
         try:

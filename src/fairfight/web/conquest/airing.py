@@ -46,6 +46,7 @@ __all__ = [
     "SlotRecord",
     "countdown_of_request",
     "install_airing",
+    "season_countdown",
     "utc_now",
 ]
 
@@ -333,10 +334,18 @@ def countdown_of_request(request: Request) -> CountdownView | None:
     season_id = request.path_params.get("season_id")
     try:
         if isinstance(season_id, int):
-            return once(("countdown", season_id), lambda: airing.countdown(season_id))
+            return season_countdown(season_id, lambda: airing.countdown(season_id))
         return airing.soonest_countdown()
     except (InputError, LookupError):  # the page itself says what is wrong with the season
         return None
+
+
+def season_countdown(season_id: int, make: Callable[[], CountdownView | None]) -> \
+        CountdownView | None:
+    """A season's countdown, made once per page render (`catalog.once`): the first made,
+    the one the page's key holds when the key was read in the render's block, is the one
+    the page shows."""
+    return once(("countdown", season_id), make)
 
 
 def install_airing(app: FastAPI, airing: AiringLoop) -> None:

@@ -85,7 +85,11 @@ _ONCE: ContextVar[dict[Hashable, Any] | None] = ContextVar("fairfight_render_onc
 def one_snapshot() -> Iterator[None]:
     """Within the block (one page's render, in one thread), `SeasonCatalog.snapshot` answers
     each season's first snapshot again instead of reading the version anew, and `once`
-    answers its first value again."""
+    answers its first value again. Inside another such block, the outer one holds on: the
+    page's key and its render share what the key read (`PageCache.newest_page`)."""
+    if _PINNED.get() is not None:
+        yield
+        return
     token, once = _PINNED.set({}), _ONCE.set({})
     try:
         yield

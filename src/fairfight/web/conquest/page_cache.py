@@ -72,7 +72,7 @@ from fairfight.conquest.store.odds_history import history_version
 from fairfight.conquest.store.schedule_store import read_schedule
 from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.web.byte_cache import ByteCappedCache
-from fairfight.web.conquest.airing import countdown_of_request
+from fairfight.web.conquest.airing import countdown_of_request, season_countdown
 from fairfight.web.conquest.catalog import one_snapshot
 from fairfight.web.conquest.page_flights import RenderFlights
 from fairfight.web.conquest.page_parts import shown_version
@@ -110,8 +110,7 @@ FORM_KEY_PLACEHOLDER = f"form-key-{secrets.token_hex(16)}"
 """Stands in a kept faction card for the form's idempotency key; each response gets its own
 key in its place (drawn at start-up, so no text a page shows can spell it)."""
 REFRESH_SECONDS = 1.0
-"""How often a crowded worker renders an address's page again while its season keeps
-changing (with stand-ins on)."""
+"""How often a crowded worker renders a changing address's page again (stand-ins on)."""
 CROWD_REQUESTS = 16
 """Season page requests open at once in a worker (counted before routing) from which it is
 crowded and answers stand-ins, when they are on. A visitor, a test or a few readers stay far
@@ -120,8 +119,7 @@ BACKGROUND: ContextVar[bool] = ContextVar("fairfight_page_refresh", default=Fals
 """Set for the background renders of a crowded worker: they render the current version even
 where a visitor would be answered with the stand-in."""
 MARK_LENGTH = 6
-"""The parts of `season_mark`: version, countdown, forecast mark, public base, payments,
-witness mark."""
+"""The parts of `season_mark`: version, countdown, odds, public base, payments, witnesses."""
 _PAGE_OVERHEAD = 256
 """Bytes charged per kept page on top of its body (the key, the tag, the record)."""
 
@@ -153,7 +151,8 @@ def season_mark(request: Request, conquest: Any, season_id: int, ledger: bool | 
     version, stored, kept = _stored_mark(conquest, season_id, own)
     if own:  # the season's own countdown, as `countdown_of_request` reads it
         snap = catalog.snapshot_for_countdown(season_id, version)
-        countdown = None if stored is None else conquest.airing.countdown_of(snap, stored)
+        countdown = season_countdown(season_id, lambda: (
+            None if stored is None else conquest.airing.countdown_of(snap, stored)))
     else:  # the front page: the soonest season's
         countdown = countdown_of_request(request)
     shown = None if countdown is None else tuple(
@@ -359,9 +358,11 @@ class PageCache:
 
     def newest_page(self, newest: Callable[[], tuple[Hashable, ...]],
                     render: Callable[[], Response]) -> CachedPage | Response:
-        """The page for the key read now: kept, or rendered and kept (in a thread)."""
-        key = newest()
-        return self.kept.get(key) or self._render(key, render)
+        """The page for the key read now: kept, or rendered from the key's snapshot and
+        countdown (`one_snapshot`, a thread's) and kept."""
+        with one_snapshot():
+            key = newest()
+            return self.kept.get(key) or self._render(key, render)
 
     async def _page_async(self, name: tuple[Hashable, ...],
                           newest: Callable[[], tuple[Hashable, ...]],
