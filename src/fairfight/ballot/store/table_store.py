@@ -388,7 +388,7 @@ class BallotStore:
                 )
 
     def _announce(self, table_id: str, game: TableGame) -> None:
-        if self.notify is None:
+        if self.notify is None or not game.people_asked():
             return
         table = self._must(table_id)
         for seat in game.people_asked():
