@@ -19,7 +19,8 @@ which keeps the polynomial short longest.
 Every count here reads public things only (a card face's part and tags, the map's baselines
 and votes, the board generic), never a hand or the deck, so one process shares its counts
 across every table and seat: a count is kept under the shifted state edges it was made from,
-which any seat could compute for itself.
+which any seat could compute for itself. A card face against the board generic is not counted
+in a process at all: every such count ships with the package (`AGAINST_BOARD_FILE`).
 """
 
 from __future__ import annotations
