@@ -126,8 +126,9 @@ def test_the_ranking_prices_every_declaration_as_declaration_chance_does() -> No
         hand = [cards[c] for c in state.hands[seat] if cards[c].is_candidate]
         for index in game_map().races_in(state.year):
             race = game_map().seats[index].race_id
-            for chance, card, party in advice._race_chances(state, seat, index, hand):
-                priced = declaration_chance(state, Declaration(seat, race, card, party))
-                assert chance == priced.chance
-                primaries += "primary" in priced.how
+            for chance, card_ids, party in advice._race_chances(state, seat, index, hand):
+                for card in card_ids:  # the cards of one part share the chance
+                    priced = declaration_chance(state, Declaration(seat, race, card, party))
+                    assert chance == priced.chance
+                    primaries += "primary" in priced.how
     assert primaries > 0

@@ -4,8 +4,11 @@ rules, each within four standard errors."""
 
 from __future__ import annotations
 
+import json
+import random
 from fractions import Fraction
 from functools import cache
+from importlib import resources
 from itertools import combinations, product
 from math import sqrt
 from typing import Any
@@ -18,11 +21,15 @@ from fairfight.ballot.elections import YearWork, resolve_presidency, roll_year_d
 from fairfight.ballot.engine import new_game
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.presidency import (
+    AGAINST_BOARD_FILE,
     PresidentialSide,
-    _reach,
+    _below,
+    _below_without,
     board_side,
     card_side,
     electoral_chance,
+    face_key,
+    map_fingerprint,
     national_differences,
     presidential_chance,
     state_edges,
@@ -80,7 +87,7 @@ def test_exact_chance_equals_every_die_enumerated(
 
 def test_the_pruned_count_equals_the_whole_convolution_on_the_real_map() -> None:
     """The count that drops settled totals as it goes (`electoral_chance`) against the whole
-    convolution kept to the majority (`_reach`, the honeymoon's), on faces of every strength,
+    convolution kept to the majority (`_below`, the honeymoon's), on faces of every strength,
     tags and orientation, and on thresholds near either end."""
     gmap = game_map()
     board = PresidentialSide(1)
@@ -93,9 +100,12 @@ def test_the_pruned_count_equals_the_whole_convolution_on_the_real_map() -> None
     cases += [(state_edges(board, face), gmap.electoral_majority()) for face in faces[:3]]
     cases += [(state_edges(faces[1], board), 40), (state_edges(faces[2], board), 500)]
     for edges, needed in cases:
+        votes = tuple(worth for _, worth in edges)
+        outcomes = 2592 ** len(edges)  # 2 * 6**4 a state: its dice, doubled for the recount
         whole = sum(
-            (weight * _reach(edges, difference, (needed,), 6)[0]
-             for difference, weight in national_differences(6)),
+            (weight * Fraction(outcomes - _below(
+                tuple(edge + difference for edge, _ in edges), votes, needed, 6)[needed],
+                outcomes) for difference, weight in national_differences(6)),
             Fraction(0),
         )
         assert electoral_chance(edges, needed) == whole
@@ -273,3 +283,54 @@ def test_a_race_in_a_presidential_year_counts_the_honeymoon_exactly(case: RaceCa
     from fairfight.ballot.presidency import race_with_honeymoon
 
     assert race_with_honeymoon(*case) == brute_race(*case)
+
+
+def test_the_others_running_sums_read_from_all_equal_counting_the_others() -> None:
+    """The honeymoon's count of every state but the race's, read back from the running sums
+    of all of them (`_below_without`), against counting the others afresh: on the real map,
+    for states of few and many votes, a state always carried (nothing lost) and one never
+    carried, at thresholds from nothing to more than the others hold."""
+    gmap = game_map()
+    needed = gmap.electoral_majority()
+    edges = list(state_edges(PresidentialSide(2, frozenset({"rural", "union"})),
+                             PresidentialSide(1, frozenset({"black"}))))
+    edges[3] = (14, edges[3][1])  # 2d6 + 14 against 2d6: always carried
+    edges[7] = (-14, edges[7][1])  # never carried
+    whole = 2592
+    votes = tuple(worth for _, worth in edges)
+    total = sum(votes)
+    kept = _below(tuple(edge for edge, _ in edges), votes, min(needed + max(votes), total), 6)
+    every = _below(tuple(edge for edge, _ in edges), votes, total + 1, 6)
+    for left_out in (0, 3, 4, 7, max(range(50), key=votes.__getitem__)):
+        others = edges[:left_out] + edges[left_out + 1:]
+        counted = _below(tuple(e for e, _ in others), tuple(v for _, v in others), total + 1, 6)
+        for threshold in (0, 1, needed - votes[left_out], needed):
+            assert _below_without(kept, total, whole ** 50, edges[left_out], threshold, 6) \
+                == counted[threshold]
+        more = total - votes[left_out] + 1  # more than the others hold: every outcome short
+        assert _below_without(every, total, whole ** 50, edges[left_out], more, 6) \
+            == counted[more] == whole ** 49
+
+
+def test_the_counts_kept_against_the_board_are_the_count_of_every_card_face() -> None:
+    """The presidency against the board generic is read from counts kept with the package:
+    they were made for this map and these dice, hold exactly the faces the cards of fifty
+    decks show under either party, and a sample of them is what counting again gives."""
+    kept = json.loads(
+        resources.files("fairfight.ballot").joinpath(AGAINST_BOARD_FILE).read_text("utf-8"))
+    assert kept["fingerprint"] == map_fingerprint()
+    faces = {
+        card_side(card, party)
+        for key in range(50) for card in build_cards(str(key)) if card.is_candidate
+        for party in Party
+    }
+    for party in ("D", "R"):  # fifty decks show every face: 232 tag sets, at m and m - 1
+        assert {face_key(face) for face in faces} == set(kept["chances"][party])
+    board = PresidentialSide(1)
+    needed = game_map().electoral_majority()
+    sample = random.Random(58).sample(sorted(faces, key=face_key), 6)
+    for face in sample:
+        assert presidential_chance(face, board) == electoral_chance(
+            state_edges(face, board), needed)
+        assert presidential_chance(board, face) == electoral_chance(
+            state_edges(board, face), needed)

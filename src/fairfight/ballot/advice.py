@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from operator import itemgetter
 
 from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import Card, build_cards
@@ -36,6 +37,7 @@ __all__ = [
     "STRONGEST_SHOWN",
     "declaration_chance",
     "down_ballot_method",
+    "plain_chances",
     "presidency_chance",
     "presidential_general",
     "strongest_declarations",
@@ -168,63 +170,103 @@ def strongest_declarations(
     used_cards: set[int] = set()
     used_races: set[int] = set()
     picks: list[DeclarationChance] = []
-    for _, card_id, index, party in _ranked(state, seat, hand):
+    for _, card_id, rows in _ranked(state, seat, hand):
         if len(picks) == limit:
             break
-        if card_id in used_cards or index in used_races:
+        if card_id in used_cards:
             continue
-        race = gmap.seats[index].race_id
-        picks.append(declaration_chance(state, Declaration(seat, race, card_id, party)))
-        used_cards.add(card_id)
-        used_races.add(index)
+        for index, party in rows:
+            if index not in used_races:
+                race = gmap.seats[index].race_id
+                picks.append(declaration_chance(state, Declaration(seat, race, card_id, party)))
+                used_cards.add(card_id)
+                used_races.add(index)
+                break
     return picks
 
 
 def _ranked(
     state: GameState, seat: int, hand: list[Card]
-) -> Iterator[tuple[Fraction, int, int, Party]]:
-    """Every (chance, card, race index, party) of `hand` this year, the highest chance first
-    (ties: the lower card id, then the race's place on the map, then D before R). A year's
-    thousands of declarations share a few dozen chances, so they are bucketed by chance and a
-    bucket is sorted only when the ranking reaches it (the picks are made in the first few)."""
-    buckets: dict[tuple[int, int], list[tuple[int, int, Party]]] = {}
+) -> Iterator[tuple[Fraction, int, list[tuple[int, Party]]]]:
+    """Every declaration of `hand` this year, the highest chance first, as (chance, card, its
+    (race index, party) at that chance): ties go to the lower card id, then the race's place
+    on the map, then D before R. A year's thousands of declarations share a few dozen
+    chances, so they are bucketed by chance, each race's cards of one part as one entry, and
+    a bucket is spread by card and sorted only when the ranking reaches it (the picks are
+    made in the first few; a card already picked is passed over whole)."""
+    buckets: dict[tuple[int, int], list[tuple[int, Party, tuple[int, ...]]]] = {}
     chances: dict[tuple[int, int], Fraction] = {}
+    by_part: dict[tuple[int, Party], list[tuple[int, tuple[int, ...]]]] = {}
     for index in game_map().races_in(state.year):
-        for chance, card_id, party in _race_chances(state, seat, index, hand):
+        for chance, card_ids, party in _race_chances(state, seat, index, hand, by_part):
             key = (chance.numerator, chance.denominator)  # whole numbers hash fast; a Fraction not
             bucket = buckets.get(key)
             if bucket is None:
                 buckets[key] = bucket = []
                 chances[key] = chance
-            bucket.append((card_id, index, party))
+            bucket.append((index, party, card_ids))
     for key in sorted(buckets, key=chances.__getitem__, reverse=True):
-        rows = buckets[key]
-        rows.sort(key=lambda row: (row[0], row[1]))  # stable: D before R in a race
-        for card_id, index, party in rows:
-            yield chances[key], card_id, index, party
+        by_card: dict[int, list[tuple[int, Party]]] = {}
+        for index, party, card_ids in buckets[key]:
+            for card_id in card_ids:
+                by_card.setdefault(card_id, []).append((index, party))
+        for card_id in sorted(by_card):
+            rows = by_card[card_id]
+            rows.sort(key=itemgetter(0))  # stable: D before R in a race
+            yield chances[key], card_id, rows
+
+
+def plain_chances(
+    state: GameState, seat: int, index: int, hand: list[Card]
+) -> dict[tuple[int, Party], Fraction]:
+    """`declaration_chance`'s chance of every card of `hand` under either party in race
+    `index` with no district card, by (card, party): the race's field read once per party."""
+    return {
+        (card_id, party): chance
+        for chance, card_ids, party in _race_chances(state, seat, index, hand)
+        for card_id in card_ids
+    }
 
 
 def _race_chances(
-    state: GameState, seat: int, index: int, hand: list[Card]
-) -> list[tuple[Fraction, int, Party]]:
-    """(chance, card, party) of every card of `hand` under either party in race `index`, no
+    state: GameState, seat: int, index: int, hand: list[Card],
+    by_part: dict[tuple[int, Party], list[tuple[int, tuple[int, ...]]]] | None = None,
+) -> list[tuple[Fraction, tuple[int, ...], Party]]:
+    """(chance, cards, party) of every card of `hand` under either party in race `index`, no
     district card: `declaration_chance`'s chance, with the race's field read once per party
-    instead of once per card (a midterm prices ~15,000 declarations)."""
-    rows: list[tuple[Fraction, int, Party]] = []
+    and the cards of one part in the race's state priced once (a midterm prices ~15,000
+    declarations, from a few dozen chances). `by_part` keeps each state's grouping of the
+    hand by part across the races of a year."""
+    rows: list[tuple[Fraction, tuple[int, ...], Party]] = []
     holding = state.seats[index]
     home = game_map().seats[index].state
+    groups = {} if by_part is None else by_part
     for party in Party:
+        if index == 0 or holding.holder == seat:  # the presidency, or a re-run among the cards
+            race = game_map().seats[index].race_id
+            rows += [(declaration_chance(state, Declaration(seat, race, card.id, party)).chance,
+                      (card.id,), party) for card in hand]
+            continue
         other, primary = est.opponent(state, index, party, seat)
         shift = est.partisan(state, home) * party.sign()
-        for card in hand:
-            if index == 0 or (holding.holder == seat and holding.card == card.id):
-                race = game_map().seats[index].race_id
-                entry = Declaration(seat, race, card.id, party)
-                rows.append((declaration_chance(state, entry).chance, card.id, party))
-                continue
-            part = est.down_ballot_part(card, home, party, None)
+        for part, card_ids in _cards_by_part(hand, home, party, groups):
             chance = win_chance(RaceKind.GENERAL, part + shift - other)
             if primary is not None:
                 chance *= win_chance(RaceKind.PRIMARY, part - primary)
-            rows.append((chance, card.id, party))
+            rows.append((chance, card_ids, party))
     return rows
+
+
+def _cards_by_part(
+    hand: list[Card], home: int, party: Party,
+    groups: dict[tuple[int, Party], list[tuple[int, tuple[int, ...]]]],
+) -> list[tuple[int, tuple[int, ...]]]:
+    """The hand's cards grouped by their newcomer part in state `home` under `party` (each
+    group in hand order), kept in `groups` for the state's other races."""
+    found = groups.get((home, party))
+    if found is None:
+        parts: dict[int, list[int]] = {}
+        for card in hand:
+            parts.setdefault(est.down_ballot_part(card, home, party, None), []).append(card.id)
+        groups[(home, party)] = found = [(part, tuple(ids)) for part, ids in parts.items()]
+    return found

@@ -19,30 +19,37 @@ which keeps the polynomial short longest.
 Every count here reads public things only (a card face's part and tags, the map's baselines
 and votes, the board generic), never a hand or the deck, so one process shares its counts
 across every table and seat: a count is kept under the shifted state edges it was made from,
-which any seat could compute for itself.
+which any seat could compute for itself. A card face against the board generic is not counted
+in a process at all: every such count ships with the package (`AGAINST_BOARD_FILE`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
+from importlib import resources
 
 from fairfight.ballot.deck import Card
 from fairfight.ballot.elections import board_part
 from fairfight.ballot.geo import game_map, state_tag_sets
 from fairfight.ballot.racebook import presidential_part
 from fairfight.ballot.state import Holding
-from fairfight.ballot.tables import DIE_SIDES, GENERAL_CANDIDATE_DICE, Party
+from fairfight.ballot.tables import BOARD_GENERIC_PART, DIE_SIDES, GENERAL_CANDIDATE_DICE, Party
 from fairfight.core.exact import compare, dice_sum
 
 __all__ = [
+    "AGAINST_BOARD_FILE",
     "PresidentialSide",
     "STATE_CONTEST_DICE",
     "board_side",
     "card_side",
     "clear_cache",
     "electoral_chance",
+    "face_key",
+    "map_fingerprint",
     "national_differences",
     "presidential_chance",
     "race_with_honeymoon",
@@ -85,8 +92,57 @@ def state_edges(d: PresidentialSide, r: PresidentialSide) -> tuple[tuple[int, in
 
 
 def presidential_chance(d: PresidentialSide, r: PresidentialSide) -> Fraction:
-    """The exact chance that D's side wins the presidency against R's on the real map."""
+    """The exact chance that D's side wins the presidency against R's on the real map.
+
+    A card face against the board generic (every declaration while the presidency is open or
+    held by the board, and every rival-less general) is read from the counts kept with the
+    package (`AGAINST_BOARD_FILE`), made by this same count and checked by the tests."""
+    board = PresidentialSide(BOARD_GENERIC_PART)
+    if d == board or r == board:
+        card_party, card = ("R", r) if d == board else ("D", d)
+        known = _against_board().get((card_party, face_key(card)))
+        if known is not None:
+            return known
     return electoral_chance(state_edges(d, r), game_map().electoral_majority())
+
+
+AGAINST_BOARD_FILE = "data/presidency_against_board.json"
+"""D's exact presidential chance for every card face a candidate may show (its part and tags,
+running as D or as R) against the board generic, counted once by `electoral_chance`
+(`tools/ballot_presidency_table.py` writes it): ~1,000 faces, 5 ms each to count, and the
+first presidential year's declare page prices some 30 of them for each seat."""
+
+
+def face_key(side: PresidentialSide) -> str:
+    """A side's entry name in `AGAINST_BOARD_FILE`: its part and its tags (`1:black,union`)."""
+    return f"{side.part}:{','.join(sorted(side.tags))}"
+
+
+def map_fingerprint() -> str:
+    """SHA-256 of what a count reads besides the two sides (each state's baseline, votes and
+    tags, the majority, the dice, the board generic's part): the kept counts are read only
+    while it matches, so a change to the map or the dice can never be answered from them."""
+    gmap = game_map()
+    states = [[home.baseline, home.electoral_votes, sorted(tags)]
+              for home, tags in zip(gmap.states, state_tag_sets(), strict=True)]
+    facts = [states, gmap.electoral_majority(), DIE_SIDES, STATE_CONTEST_DICE, BOARD_GENERIC_PART]
+    return hashlib.sha256(json.dumps(facts, separators=(",", ":")).encode()).hexdigest()
+
+
+@cache
+def _against_board() -> dict[tuple[str, str], Fraction]:
+    """The kept counts by (the card's party, `face_key`), or none when they were made for
+    another map or dice."""
+    kept = json.loads(
+        resources.files("fairfight.ballot").joinpath(AGAINST_BOARD_FILE).read_text("utf-8"))
+    if kept["fingerprint"] != map_fingerprint():
+        return {}
+    denominator = int(kept["denominator"])
+    return {
+        (party, face): Fraction(int(numerator, 16), denominator)
+        for party, faces in kept["chances"].items()
+        for face, numerator in faces.items()
+    }
 
 
 @cache
@@ -98,6 +154,13 @@ def national_differences(sides: int = DIE_SIDES) -> tuple[tuple[int, Fraction], 
         for r, pr in one.items():
             found[d - r] = found.get(d - r, Fraction(0)) + pd * pr
     return tuple(sorted(found.items()))
+
+
+@cache
+def _difference_counts(sides: int) -> tuple[tuple[int, int], ...]:
+    """`national_differences` in whole numbers: each difference's outcomes of the two dice."""
+    return tuple((difference, int(p * sides * sides))
+                 for difference, p in national_differences(sides))
 
 
 @cache
@@ -190,39 +253,71 @@ def _field_sum(packed: int, fields: int, step: int) -> int:
     return sum(int.from_bytes(data[at : at + step], "little") for at in range(0, len(data), step))
 
 
-@lru_cache(maxsize=4096)
-def _reach(
-    rows: tuple[tuple[int, int], ...], difference: int, needed: tuple[int, ...], sides: int
-) -> tuple[Fraction, ...]:
-    """For a national difference: the chance that D's states bring each of `needed` votes."""
-    total_votes = sum(votes for _, votes in rows)
-    top = max(0, min(max(needed), total_votes + 1))
+@lru_cache(maxsize=512)
+def _below(edges: tuple[int, ...], votes: tuple[int, ...], top: int, sides: int) -> tuple[int, ...]:
+    """The whole convolution kept to `top` votes, as running sums: entry t counts the dice
+    outcomes, over `_denominator(sides) ** len(edges)`, in which D's states bring fewer than t
+    votes (t from 0 to `top`), each state won at 2d6 + edge against 2d6 (the national
+    difference already added to its edge, so pairings a national shift apart share it)."""
     whole = _denominator(sides)
-    scale = whole ** len(rows)
-    step = scale.bit_length() // 8 + 1
+    step = (whole ** len(edges)).bit_length() // 8 + 1
     width = 8 * step
-    below = (1 << (top * width)) - 1
-    # Only the counts below the highest threshold are kept: reaching it is the rest.
+    kept = (1 << (top * width)) - 1  # the counts of totals below `top`: the rest is not read
     packed = 1
-    for edge, votes in rows:
-        won = _state_numerator(edge + difference, sides)
-        packed = (packed * (whole - won) + (packed << (votes * width)) * won) & below
+    for edge, worth in zip(edges, votes, strict=True):
+        won = _state_numerator(edge, sides)
+        packed = (packed * (whole - won) + (packed << (worth * width)) * won) & kept
     fields = packed.to_bytes(top * step, "little")
-    counts = [
-        int.from_bytes(fields[at : at + step], "little") for at in range(0, len(fields), step)
-    ]
-    reached = []
-    for threshold in needed:
-        short = sum(counts[: max(0, min(threshold, top))])
-        reached.append(Fraction(scale - short, scale) if threshold <= total_votes else Fraction(0))
-    return tuple(reached)
+    running = [0]
+    for at in range(0, len(fields), step):
+        running.append(running[-1] + int.from_bytes(fields[at : at + step], "little"))
+    return tuple(running)
+
+
+def _below_without(
+    below: tuple[int, ...], total: int, outcomes: int, left_out: tuple[int, int], threshold: int,
+    sides: int,
+) -> int:
+    """The dice outcomes of every state but one that bring D fewer than `threshold` votes
+    (over `_denominator(sides)` to one power fewer), read from the running sums of all of
+    them (`_below`, `outcomes` in all, `total` votes) without counting again.
+
+    With the left-out state won in W of its `whole` outcomes (L = whole - W lost) at `votes`,
+    every running sum of all the states is L times the others' at the same total plus W times
+    the others' `votes` lower: so the others' sum at t is (all's at t - W * others' at
+    t - votes) / L, each division exact, climbing from t <= 0 where it is 0; when L is 0 the
+    state is always carried and the others' sum at t is all's at t + votes, over W."""
+    edge, votes = left_out
+    whole = _denominator(sides)
+    won = _state_numerator(edge, sides)
+    lost = whole - won
+
+    def all_below(t: int) -> int:
+        return 0 if t <= 0 else outcomes if t > total else below[t]
+
+    if threshold <= 0:
+        return 0
+    if lost == 0:
+        return all_below(threshold + votes) // won
+    others = 0  # at the first total of the climb less `votes`, which is 0 or below
+    for t in range(threshold - votes * ((threshold - 1) // votes), threshold + 1, votes):
+        others = (all_below(t) - won * others) // lost
+    return others
 
 
 @cache
-def _one_die(edge: int, sides: int) -> Fraction:
-    """One candidate die each, the rest of the contest set: d6 + edge against d6, ties half."""
+def _one_die(edge: int, sides: int) -> int:
+    """One candidate die each, the rest of the contest set: d6 + edge against d6, ties half;
+    D's chance over `_one_die_outcomes(sides)`."""
     die = dice_sum(1, sides)
-    return compare(die, die, edge).ties_as_half()
+    chance = compare(die, die, edge).ties_as_half() * _one_die_outcomes(sides)
+    assert chance.denominator == 1
+    return int(chance)
+
+
+def _one_die_outcomes(sides: int) -> int:
+    """A common denominator of `_one_die`: one die a side, doubled for the recount's half."""
+    return 2 * sides * sides
 
 
 @lru_cache(maxsize=4096)
@@ -243,34 +338,49 @@ def race_with_honeymoon(
     before any dice and without the honeymoon, `honeymoon` the pips D's total gets if D's
     president carries the state (None: no counters for that winner), if R's does (None
     likewise), and otherwise (today's counter).
+
+    Every term is a count of outcomes over one common denominator, summed in whole numbers and
+    divided once at the end (a sum of Fractions of 170-digit denominators costs a gcd a term).
     """
     if_d, if_r, current = honeymoon
     votes = edges[state_index][1]
     state_edge = edges[state_index][0]
-    others = edges[:state_index] + edges[state_index + 1 :]
-    chance = Fraction(0)
-    for national, p_national in national_differences(sides):
-        carried_or_not = _reach(others, national, (needed - votes, needed), sides)
-        for shared, p_shared in national_differences(sides):
+    scale = _denominator(sides) ** (len(edges) - 1)  # the outcomes of the other states
+    every_vote = _one_copy(tuple(worth for _, worth in edges))
+    total_votes = sum(every_vote)
+    top = min(needed + max(every_vote), total_votes + 1)  # the same for every state left out
+    die = _one_die_outcomes(sides)
+    differences = _difference_counts(sides)
+    total = 0
+    for national, p_national in differences:
+        below = _below(tuple(edge + national for edge, _ in edges), every_vote, top, sides)
+        carried_or_not = [
+            scale - _below_without(below, total_votes, scale * _denominator(sides),
+                                   (state_edge + national, votes), threshold, sides)
+            for threshold in (needed - votes, needed)
+        ]
+        for shared, p_shared in differences:
             # the state die difference is shared by the state's presidential contest and the race
             carried = _one_die(national + shared + state_edge, sides)
             base = national + shared + race_edge
+            weight = p_national * p_shared
             for is_carried, p_carried, reach in (
                 (True, carried, carried_or_not[0]),
-                (False, 1 - carried, carried_or_not[1]),
+                (False, die - carried, carried_or_not[1]),
             ):
                 d_pips = if_d if is_carried and if_d is not None else current
                 r_pips = if_r if not is_carried and if_r is not None else current
                 race = (
                     reach * _one_die(base + d_pips, sides)
-                    + (1 - reach) * _one_die(base + r_pips, sides)
+                    + (scale - reach) * _one_die(base + r_pips, sides)
                 )
-                chance += p_national * p_shared * p_carried * race
-    return chance
+                total += weight * p_carried * race
+    pair = sides * sides  # the national and the state difference: one die a side each
+    return Fraction(total, pair * pair * die * die * scale)
 
 
 def clear_cache() -> None:
     """Forget remembered chances (benchmarks measure the cost of computing them)."""
-    for cached in (electoral_chance, _short_count, _reach, race_with_honeymoon, _state_numerator,
+    for cached in (electoral_chance, _short_count, _below, race_with_honeymoon, _state_numerator,
                    _one_die):
         cached.cache_clear()

@@ -184,6 +184,20 @@ class BallotStore:
         seats = connection.execute(select(SEATS).where(SEATS.c.table_id == table_id)).all()
         return table_row(row, list(seats))
 
+    def stamp(self, table_id: str) -> tuple[int, int, bool] | None:
+        """(version, revision, whether a turn clock runs) of the table, in one small read: what
+        a live stream polls, reading the whole table only when it changed (None: no table)."""
+        if not (table_id.isalnum() and len(table_id) <= 32):
+            return None
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                select(TABLES.c.version, TABLES.c.revision, TABLES.c.status, TABLES.c.clock_bank)
+                .where(TABLES.c.id == table_id)
+            ).first()
+        if row is None:
+            return None
+        return row.version, row.revision, row.status == TableStatus.PLAYING and row.clock_bank > 0
+
     def is_seat(self, table_id: str, seat: int, token: str | None) -> bool:
         """True when `token` is the token of that human seat."""
         return self._matches(
@@ -388,7 +402,7 @@ class BallotStore:
                 )
 
     def _announce(self, table_id: str, game: TableGame) -> None:
-        if self.notify is None:
+        if self.notify is None or not game.people_asked():
             return
         table = self._must(table_id)
         for seat in game.people_asked():

@@ -1,9 +1,11 @@
 """Live updates of a table as server-sent events, read from the database.
 
-Each stream polls its table's row (a cheap read of one row; on SQLite this is how another
-process's moves arrive) and sends an event whenever the table changes (a step played, a person
-answered): its id is the state version, its data what that viewer may know (the version, the
-status, the seats still to answer, and whether it is now the viewer's turn). A comment every
+Each stream polls its table's row (on SQLite this is how another process's moves arrive): the
+version and revision only, one small read, and the whole table once they change (or while a
+turn clock runs, which a poll may run out), and sends an event whenever the table changes (a
+step played, a person answered): its id is the state version, its data what that viewer may
+know (the version, the status, the seats still to answer, and whether it is now the viewer's
+turn). A comment every
 `HEARTBEAT_SECONDS` keeps proxies from closing the stream; the stream ends with the game.
 """
 
@@ -60,15 +62,17 @@ async def table_stream(
     quiet = 0.0
     seen: tuple[int, int] | None = None
     while not stopping():
-        table = await asyncio.to_thread(store.tick, table_id)
-        now = (table.version, table.revision)
-        fresh = seen is None and (last_seen is None or last_seen != table.version)
-        if fresh or (seen is not None and now != seen):
-            yield await asyncio.to_thread(table_event, table, you)
-            quiet = 0.0
-        seen = now
-        if table.status == TableStatus.OVER:
-            return
+        stamp = await asyncio.to_thread(store.stamp, table_id)
+        if stamp is None or stamp[2] or stamp[:2] != seen:  # changed, or a clock may run out
+            table = await asyncio.to_thread(store.tick, table_id)
+            now = (table.version, table.revision)
+            fresh = seen is None and (last_seen is None or last_seen != table.version)
+            if fresh or (seen is not None and now != seen):
+                yield await asyncio.to_thread(table_event, table, you)
+                quiet = 0.0
+            seen = now
+            if table.status == TableStatus.OVER:
+                return
         await asyncio.sleep(poll_seconds)
         quiet += poll_seconds
         if quiet >= HEARTBEAT_SECONDS:

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from fairfight.ballot.advice import declaration_chance
+from fairfight.ballot.advice import declaration_chance, plain_chances
+from fairfight.ballot.deck import build_cards
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.seat_view import (
     CardView,
@@ -129,16 +130,24 @@ def _options(
 ) -> tuple[list[DeclarationOption], int]:
     """The first `shown` (None: every) declarations of the race, the suggested first, then the
     strongest (ties: card, then party, then district card), and how many there are in all.
-    Every one is priced (with its district card) to rank them; only the shown are dressed."""
-    holding = state.seats[game_map().seat_by_id[race]]
+    Every one is priced (with its district card) to rank them, the plain ones a race's field
+    at a time (`plain_chances`); only the shown are priced in full and dressed."""
+    index = game_map().seat_by_id[race]
+    holding = state.seats[index]
+    deck = build_cards(state.key)
+    plain = plain_chances(state, you, index, [deck[c] for c in state.hands[you]
+                                              if deck[c].is_candidate])
     ranked = []
     for card, entry in _entries(state, you, race, cards, picked):
-        priced = declaration_chance(state, entry)
+        chance = plain.get((entry.card, entry.party)) if entry.district_card == NO_CARD else None
+        if chance is None:  # with a district card, or a re-run's seated card
+            chance = declaration_chance(state, entry).chance
         key = (entry.card, entry.party.value, entry.district_card)
-        ranked.append((key not in picked, -priced.chance, *key, card, priced))
+        ranked.append((key not in picked, -chance, *key, card, entry))
     ranked.sort(key=lambda row: row[:5])
     options = []
-    for unsuggested, _, card_id, party, district, card, priced in ranked[:shown]:
+    for unsuggested, _, card_id, party, district, card, entry in ranked[:shown]:
+        priced = declaration_chance(state, entry)
         rerun = holding.holder == you and holding.card == card_id
         options.append(DeclarationOption(
             value=option_value(card_id, party, NO_CARD if rerun else district), card=card,

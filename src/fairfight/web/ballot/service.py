@@ -198,9 +198,7 @@ def view_table(
 ) -> TablePage:
     """The table for one viewer (after letting run-out clocks play), its game page kept in
     `views` per state version and viewer (and the race `opened` at the declare step)."""
-    table = store.tick(table_id) if store.load(table_id) is not None else None
-    if table is None:
-        raise InputError("table", "no such table")
+    table = store.tick(table_id)  # one read; "no such table" is refused there
     return table_page(table, game_of(table), you, host, store.clock(), views, opened)
 
 
