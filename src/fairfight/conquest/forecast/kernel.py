@@ -22,7 +22,9 @@ import numpy as np
 import numpy.typing as npt
 
 from fairfight.conquest.forecast.kernel_bits import (
+    GOLDEN,
     ONE,
+    POWER_CACHE_BITS,
     ZERO,
     below,
     clear,
@@ -98,12 +100,10 @@ _PARTIAL_SHARES = np.asarray([min(_SHARES, _START + _STEP * k) for k in range(_P
 _RING = 1 << _SETTLED_AFTER.bit_length()
 """Slots of the capture ring, indexed by battle number modulo a power of two above 9."""
 _RING_MASK = _RING - 1
-_POWER_BITS = 13
-_POWER_SLOTS = 1 << _POWER_BITS
+_POWER_SLOTS = 1 << POWER_CACHE_BITS
 """Entries of the population-power cache (headcount, power): the same few thousand
 headcounts come back season after season, and each miss is a call of libm's pow."""
-_POWER_HASH = np.uint64(0x9E3779B97F4A7C15)
-_POWER_SHIFT = np.uint64(64 - _POWER_BITS)
+_POWER_SHIFT = np.uint64(64 - POWER_CACHE_BITS)
 """A headcount's cache entry: the top bits of its product with 2^64 / golden ratio."""
 _SHARED_BORDERS, _SEA_BORDERS = 0, 1
 """Rows of the border scratch bitsets: the borders two sides share, and the sea borders."""
@@ -149,7 +149,7 @@ def _fold(battle: int, settled: Any, live: Any, ring_owner: Any, ring_full: Any)
 def _power(people: int, power_people: Any, power_value: Any) -> Any:
     """Population power with `people`, through a direct-mapped cache of the values asked
     for before (the value depends on the people alone, so it outlives a season)."""
-    slot = np.int64((np.uint64(people) * _POWER_HASH) >> _POWER_SHIFT)
+    slot = np.int64((np.uint64(people) * GOLDEN) >> _POWER_SHIFT)
     if power_people[slot] != people:
         power_people[slot] = people
         power_value[slot] = _population_power(people)
