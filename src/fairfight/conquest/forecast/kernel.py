@@ -22,7 +22,9 @@ import numpy as np
 import numpy.typing as npt
 
 from fairfight.conquest.forecast.kernel_bits import (
+    GOLDEN,
     ONE,
+    POWER_CACHE_BITS,
     ZERO,
     below,
     clear,
@@ -98,8 +100,11 @@ _PARTIAL_SHARES = np.asarray([min(_SHARES, _START + _STEP * k) for k in range(_P
 _RING = 1 << _SETTLED_AFTER.bit_length()
 """Slots of the capture ring, indexed by battle number modulo a power of two above 9."""
 _RING_MASK = _RING - 1
-_HOME_POWER, _LAST_POWER = 0, 1
-"""Rows of the population-power cache."""
+_POWER_SLOTS = 1 << POWER_CACHE_BITS
+"""Entries of the population-power cache (headcount, power): the same few thousand
+headcounts come back season after season, and each miss is a call of libm's pow."""
+_POWER_SHIFT = np.uint64(64 - POWER_CACHE_BITS)
+"""A headcount's cache entry: the top bits of its product with 2^64 / golden ratio."""
 _SHARED_BORDERS, _SEA_BORDERS = 0, 1
 """Rows of the border scratch bitsets: the borders two sides share, and the sea borders."""
 _FAN_SPAN_INT = int(_FAN_SPAN)
@@ -141,16 +146,14 @@ def _fold(battle: int, settled: Any, live: Any, ring_owner: Any, ring_full: Any)
 
 
 @numba.njit(cache=True, inline="always")
-def _power(x: int, people: int, power_people: Any, power_value: Any) -> Any:
-    """Population power of x with `people`: row 0 holds each faction's power with its home
-    region alone (how every season starts), row 1 the last other value asked for (the value
-    depends on the people alone, so both outlive a season)."""
-    if power_people[_HOME_POWER, x] == people:
-        return power_value[_HOME_POWER, x]
-    if power_people[_LAST_POWER, x] != people:
-        power_people[_LAST_POWER, x] = people
-        power_value[_LAST_POWER, x] = _population_power(people)
-    return power_value[_LAST_POWER, x]
+def _power(people: int, power_people: Any, power_value: Any) -> Any:
+    """Population power with `people`, through a direct-mapped cache of the values asked
+    for before (the value depends on the people alone, so it outlives a season)."""
+    slot = np.int64((np.uint64(people) * GOLDEN) >> _POWER_SHIFT)
+    if power_people[slot] != people:
+        power_people[slot] = people
+        power_value[slot] = _population_power(people)
+    return power_value[slot]
 
 
 @numba.njit(cache=True, inline="always")
@@ -421,10 +424,10 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             counter_o = _COUNTER if countered[occupier] == special[rebel] else 1.0
             a_morale = 0
             d_morale = _decayed(morale[occupier], battle - 1 - stamp[occupier])
-            a_force = _strength(_power(rebel, population[rebel], power_people, power_value),
+            a_force = _strength(_power(population[rebel], power_people, power_value),
                                 rating[rebel], counter_r, a_morale)
             d_people = _people(occupier, battle, settled, live, ring_owner, ring_part)
-            d_force = _strength(_power(occupier, d_people, power_people, power_value),
+            d_force = _strength(_power(d_people, power_people, power_value),
                                 rating[occupier], _HOME * counter_o, d_morale)
             d_special = special[occupier] if home_held[occupier] else -1
             wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset)
@@ -459,9 +462,9 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             d_people = _people(defender, battle, settled, live, ring_owner, ring_part)
             a_morale = _decayed(morale[attacker], battle - 1 - stamp[attacker])
             d_morale = _decayed(morale[defender], battle - 1 - stamp[defender])
-            a_force = _strength(_power(attacker, a_people, power_people, power_value),
+            a_force = _strength(_power(a_people, power_people, power_value),
                                 rating[attacker], sea * counter_a * a_fan, a_morale)
-            d_force = _strength(_power(defender, d_people, power_people, power_value),
+            d_force = _strength(_power(d_people, power_people, power_value),
                                 rating[defender], _HOME * counter_d * d_fan, d_morale)
             a_special = special[attacker] if home_held[attacker] else -1
             d_special = special[defender] if home_held[defender] else -1
@@ -541,11 +544,8 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     settled, live = settled0.copy(), live0.copy()
     ring_owner, ring_full, ring_part = ring_owner0.copy(), ring_full0.copy(), ring_part0.copy()
     near, able, touch = near0.copy(), able0.copy(), touch0.copy()
-    power_people = np.full((_LAST_POWER + 1, factions), -1, dtype=np.int64)
-    power_value = np.zeros((_LAST_POWER + 1, factions), dtype=np.float64)
-    for x in range(factions):
-        power_people[_HOME_POWER, x] = population[x]
-        power_value[_HOME_POWER, x] = _population_power(population[x])
+    power_people = np.full(_POWER_SLOTS, -1, dtype=np.int64)
+    power_value = np.zeros(_POWER_SLOTS, dtype=np.float64)
     common = np.zeros((_SEA_BORDERS + 1, touch0.shape[1]), dtype=np.uint64)
     for k in range(border_sea.shape[0]):
         if border_sea[k]:
@@ -594,7 +594,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
                 survived[x] += 1
                 if regions >= best_regions:
                     people = _people(x, end, settled, live, ring_owner, ring_part)
-                    power = _power(x, people, power_people, power_value)
+                    power = _power(people, power_people, power_value)
                     if regions > best_regions or power > best_power:
                         best, best_regions, best_power = x, regions, power
         titles[best] += 1

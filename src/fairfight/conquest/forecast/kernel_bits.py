@@ -16,7 +16,8 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-__all__ = ["ONE", "ZERO", "below", "clear", "copy_into", "count", "has_bit", "lowest", "popcount",
+__all__ = ["GOLDEN", "ONE", "POWER_CACHE_BITS", "ZERO", "below", "clear", "copy_into", "count",
+           "has_bit", "lowest", "popcount",
            "season_start", "select", "set_bit", "splitmix", "splitmix_next", "splitmix_output",
            "splitmix_state"]
 
@@ -24,6 +25,12 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW32 = np.uint64(0xFFFFFFFF)
+GOLDEN = _GOLDEN
+"""2^64 over the golden ratio: splitmix64's step, and a multiplier that spreads hash keys."""
+POWER_CACHE_BITS = 13
+"""The population-power cache of the season kernel holds 2^13 headcounts (128 KB)."""
+_LOW16 = np.uint64(0xFFFF)
+_LOW8 = np.uint64(0xFF)
 
 
 @intrinsic
@@ -52,17 +59,24 @@ def _high_product(typingctx: Any, x: Any, n: Any) -> Any:
     return types.uint64(types.uint64, types.uint64), codegen
 
 
-def _host_has_pdep() -> bool:
-    """Whether compiled code may use BMI2's pdep: the machine has it and numba compiles for
-    the machine it runs on (not for a CPU named in NUMBA_CPU_NAME)."""
+_SLOW_PDEP = frozenset({"bdver4", "znver1", "znver2"})
+"""CPUs (LLVM's names) with BMI2 whose pdep is microcode: AMD before Zen 3 takes tens to
+hundreds of cycles, more with more set bits in the mask. On a Zen 1 EPYC the pdep of the
+attacker pick (a dense mask) was a sixth of a season's time; counting is a few cycles."""
+
+
+def _host_has_fast_pdep() -> bool:
+    """Whether compiled code should use BMI2's pdep: the machine has it, runs it in hardware,
+    and numba compiles for the machine it runs on (not for a CPU named in NUMBA_CPU_NAME)."""
     from llvmlite import binding
 
     named = getattr(numba.config, "CPU_NAME", None)
-    return (named is None or named == "host") and bool(
-        binding.get_host_cpu_features().get("bmi2", False))
+    return ((named is None or named == "host")
+            and bool(binding.get_host_cpu_features().get("bmi2", False))
+            and binding.get_host_cpu_name() not in _SLOW_PDEP)
 
 
-_PDEP = _host_has_pdep()
+_PDEP = _host_has_fast_pdep()
 
 
 @intrinsic
@@ -160,7 +174,7 @@ def lowest(x: Any) -> int:
 @numba.njit(cache=True, inline="always")
 def _select_in_word(x: Any, k: int) -> int:
     """Index of the k-th set bit of a word holding more than k: one pdep where the machine
-    has it, else `_select_by_counts`."""
+    runs it in hardware, else `_select_by_counts`."""
     if _PDEP:
         return lowest(_deposit(ONE << np.uint64(k), x))  # type: ignore[call-arg]
     return _select_by_counts(x, k)
@@ -168,18 +182,34 @@ def _select_in_word(x: Any, k: int) -> int:
 
 @numba.njit(cache=True, inline="always")
 def _select_by_counts(x: Any, k: int) -> int:
-    """The same without BMI2: halves, quarters and bytes are skipped by their counts, then at
-    most seven bits are cleared."""
+    """The same without pdep: halves, quarters and bytes are skipped by their counts, then at
+    most seven bits are cleared. Written out step by step: a loop over a tuple of widths
+    left numba's small int helpers as calls, not inlined, all through the season loop."""
     base = 0
-    for width in (32, 16, 8):
-        low = x & ((ONE << np.uint64(width)) - ONE)
-        members = popcount(low)
-        if k >= members:
-            k -= members
-            x >>= np.uint64(width)
-            base += width
-        else:
-            x = low
+    low = x & _LOW32
+    members = popcount(low)
+    if k >= members:
+        k -= members
+        x >>= np.uint64(32)
+        base += 32
+    else:
+        x = low
+    low = x & _LOW16
+    members = popcount(low)
+    if k >= members:
+        k -= members
+        x >>= np.uint64(16)
+        base += 16
+    else:
+        x = low
+    low = x & _LOW8
+    members = popcount(low)
+    if k >= members:
+        k -= members
+        x >>= np.uint64(8)
+        base += 8
+    else:
+        x = low
     for _ in range(k):
         x &= x - ONE
     return base + lowest(x)
