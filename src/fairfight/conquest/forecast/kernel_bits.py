@@ -21,12 +21,11 @@ __all__ = ["GOLDEN", "ONE", "POWER_CACHE_BITS", "ZERO", "below", "clear", "copy_
            "season_start", "select", "set_bit", "splitmix", "splitmix_next", "splitmix_output",
            "splitmix_state"]
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+"""2^64 over the golden ratio: splitmix64's step, and a multiplier that spreads hash keys."""
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW32 = np.uint64(0xFFFFFFFF)
-GOLDEN = _GOLDEN
-"""2^64 over the golden ratio: splitmix64's step, and a multiplier that spreads hash keys."""
 POWER_CACHE_BITS = 13
 """The population-power cache of the season kernel holds 2^13 headcounts (128 KB)."""
 _LOW16 = np.uint64(0xFFFF)
@@ -119,7 +118,7 @@ def copy_into(target: Any, source: Any) -> None:
 @numba.njit(cache=True, inline="always")
 def splitmix(state: Any) -> Any:
     """The next splitmix64 output; `state` is a one-element uint64 array, advanced in place."""
-    z = state[0] + _GOLDEN
+    z = state[0] + GOLDEN
     state[0] = z
     return splitmix_output(z)
 
@@ -127,7 +126,7 @@ def splitmix(state: Any) -> Any:
 @numba.njit(cache=True, inline="always")
 def splitmix_next(position: Any) -> Any:
     """The generator state after `position` (a uint64 kept in a local, in a register)."""
-    return position + _GOLDEN
+    return position + GOLDEN
 
 
 @numba.njit(cache=True, inline="always")
@@ -141,7 +140,7 @@ def splitmix_output(z: Any) -> Any:
 @numba.njit(cache=True, inline="always")
 def season_start(key: Any, season: int) -> Any:
     """`splitmix_state` inside compiled code (uint64 arithmetic wraps)."""
-    return key + np.uint64(season + 1) * _GOLDEN
+    return key + np.uint64(season + 1) * GOLDEN
 
 
 def splitmix_state(key: int, season: int) -> int:
