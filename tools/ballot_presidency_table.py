@@ -16,23 +16,14 @@ from itertools import combinations
 from math import lcm
 from pathlib import Path
 
-from fairfight.ballot.geo import game_map
 from fairfight.ballot.presidency import (
     AGAINST_BOARD_FILE,
-    STATE_CONTEST_DICE,
     PresidentialSide,
-    electoral_chance,
+    counted_chance,
     face_key,
     map_fingerprint,
-    state_edges,
 )
-from fairfight.ballot.tables import (
-    BOARD_GENERIC_PART,
-    CARD_STRENGTH,
-    DIE_SIDES,
-    SWITCH_PENALTY,
-    TAGS,
-)
+from fairfight.ballot.tables import BOARD_GENERIC_PART, CARD_STRENGTH, SWITCH_PENALTY, TAGS
 
 TARGET = Path(__file__).resolve().parents[1] / "src" / "fairfight" / "ballot" / AGAINST_BOARD_FILE
 
@@ -53,7 +44,7 @@ def _count(job: tuple[str, PresidentialSide]) -> tuple[str, str, int, int]:
     party, face = job
     board = PresidentialSide(BOARD_GENERIC_PART)
     d, r = (face, board) if party == "D" else (board, face)
-    chance = electoral_chance(state_edges(d, r), game_map().electoral_majority())
+    chance = counted_chance(d, r)
     return party, face_key(face), chance.numerator, chance.denominator
 
 
@@ -61,9 +52,7 @@ def main() -> None:
     jobs = [(party, face) for party in ("D", "R") for face in card_faces()]
     with ProcessPoolExecutor(2) as pool:
         counted = list(pool.map(_count, jobs, chunksize=8))
-    denominator = DIE_SIDES ** 2 * (2 * DIE_SIDES ** (2 * STATE_CONTEST_DICE)) ** len(
-        game_map().states)
-    assert lcm(denominator, *(d for *_, d in counted)) == denominator
+    denominator = lcm(*(below for *_, below in counted))
     chances: dict[str, dict[str, str]] = {"D": {}, "R": {}}
     for party, key, numerator, below in counted:
         chances[party][key] = format(numerator * (denominator // below), "x")

@@ -47,6 +47,7 @@ __all__ = [
     "board_side",
     "card_side",
     "clear_cache",
+    "counted_chance",
     "electoral_chance",
     "face_key",
     "map_fingerprint",
@@ -103,6 +104,12 @@ def presidential_chance(d: PresidentialSide, r: PresidentialSide) -> Fraction:
         known = _against_board().get((card_party, face_key(card)))
         if known is not None:
             return known
+    return counted_chance(d, r)
+
+
+def counted_chance(d: PresidentialSide, r: PresidentialSide) -> Fraction:
+    """`presidential_chance` counted now, never read from `AGAINST_BOARD_FILE` (what the
+    file is written from)."""
     return electoral_chance(state_edges(d, r), game_map().electoral_majority())
 
 
