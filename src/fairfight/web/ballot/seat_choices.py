@@ -18,7 +18,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from fairfight.ballot.advice import declaration_chance, plain_chances
-from fairfight.ballot.deck import build_cards
+from fairfight.ballot.botkit import candidates_in_hand
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.seat_view import (
     CardView,
@@ -134,9 +134,7 @@ def _options(
     at a time (`plain_chances`); only the shown are priced in full and dressed."""
     index = game_map().seat_by_id[race]
     holding = state.seats[index]
-    deck = build_cards(state.key)
-    plain = plain_chances(state, you, index, [deck[c] for c in state.hands[you]
-                                              if deck[c].is_candidate])
+    plain = plain_chances(state, you, index, candidates_in_hand(state, you))
     ranked = []
     for card, entry in _entries(state, you, race, cards, picked):
         chance = plain.get((entry.card, entry.party)) if entry.district_card == NO_CARD else None
