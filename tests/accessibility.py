@@ -30,7 +30,8 @@ def serious_violations(page: Any) -> list[str]:
     # stays on and is checked as served; a script tag would be blocked by it.
     page.evaluate(axe_script())
     page.evaluate(_SETTLED)
-    result = page.evaluate("async () => await axe.run(document)")
+    result = page.evaluate(
+        "async () => await axe.run(document, {resultTypes: ['violations']})")
     found = []
     for violation in result["violations"]:
         if violation["impact"] in BLOCKING_IMPACTS:

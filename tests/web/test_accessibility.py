@@ -70,3 +70,14 @@ def test_the_front_page_is_the_season_home_axe_core_checks(
     assert own_address.format("/") in front.text
     assert front.text.replace(own_address.format("/"), own_address.format("/conquest/1")) \
         == home.text
+
+
+def test_the_check_reports_a_page_with_serious_violations(browser: Any) -> None:
+    """The check itself still finds what it looks for (it asks axe-core for violations only)."""
+    page = new_page(browser, 1280)
+    page.set_content('<html lang="en"><title>t</title><main><img src="x.png">'
+                     '<button></button><p style="color:#777;background:#888">faint</p></main>')
+    found = serious_violations(page)
+    page.context.close()
+    rules = {line.split(" ", 1)[0] for line in found}
+    assert {"image-alt", "button-name", "color-contrast"} <= rules, found
