@@ -186,7 +186,7 @@ def main(arguments: list[str]) -> int:
     print the verdict as one JSON line."""
     _limit_child(int(arguments[0]), int(arguments[1]))
     try:
-        from fairfight.conquest.store import publication
+        from fairfight.conquest.record.folder_check import verify_folder
         from fairfight.core.errors import InputError, VerificationError
     except MemoryError:
         return _OUT_OF_MEMORY
@@ -201,8 +201,7 @@ def main(arguments: list[str]) -> int:
     witnesses = [value for flag, value in options if flag == "--witness"]
     quorum = int(dict(options).get("--quorum", "0"))
     try:
-        notes = publication.verify_folder(archive, receipts, heads, checkpoints, witnesses,
-                                          quorum)
+        notes = verify_folder(archive, receipts, heads, checkpoints, witnesses, quorum)
     except VerificationError as failure:
         return _answer(Verdict(Outcome.MISMATCH, failure.place, failure.detail))
     except InputError as error:
