@@ -105,6 +105,12 @@ class RaceBook:
     )
     """The groups each district card may join, by card id (the Pollster's draft asks often)."""
 
+    def __deepcopy__(self, memo: dict[int, object]) -> RaceBook:
+        """The book itself: it is built from one board and only remembers answers about it,
+        so a copy of the bot holding it (a game copied to play on) shares it, as every seat
+        holding none of the board's races shares its grouping."""
+        return self
+
     def fits(self, state: GameState, seat: int) -> bool:
         """True while the board the book was built from is still the state's board."""
         return (

@@ -23,6 +23,7 @@ from fairfight.ballot.record import HUMAN_NAME, RECORD_FORMAT, RECORD_VERSION
 from fairfight.ballot.session import STAND_IN, TableGame, new_table_game
 from fairfight.ballot.state import Decision, Phase, decision_from_data, to_data
 from fairfight.ballot.store.connection import close_engine, open_engine
+from fairfight.ballot.store.kept_games import KeptGames
 from fairfight.ballot.store.rows import TableRow, TableStatus, table_row
 from fairfight.ballot.store.schema import METADATA, SEATS, TABLES
 from fairfight.ballot.tables import BallotConfig
@@ -84,6 +85,8 @@ class BallotStore:
         """Called with (table id, seat, version, webhook URL) when a person with a webhook
         is asked a new question."""
         METADATA.create_all(self.engine)
+        self.games = KeptGames()
+        """The games this process rebuilt or played, each request's own copy taken from it."""
 
     def close(self) -> None:
         """Release the connections; a SQLite file no one else has open is left in the
@@ -184,6 +187,10 @@ class BallotStore:
         seats = connection.execute(select(SEATS).where(SEATS.c.table_id == table_id)).all()
         return table_row(row, list(seats))
 
+    def game(self, table: TableRow) -> TableGame | None:
+        """The table's game as `table` stands, the caller's own (see `kept_games`)."""
+        return self.games.game(table)
+
     def stamp(self, table_id: str) -> tuple[int, int, bool] | None:
         """(version, revision, whether a turn clock runs) of the table, in one small read: what
         a live stream polls, reading the whole table only when it changed (None: no table)."""
@@ -257,6 +264,7 @@ class BallotStore:
                         .values(kind=STAND_IN, token_sha256=None, joined=1)
                     )
             if done:
+                self.games.keep(table_id, game)
                 self._announce(table_id, game)
                 return self._must(table_id)
         raise InputError("table", "the table is busy; try again")
@@ -294,9 +302,10 @@ class BallotStore:
 
         return self._write(table_id, change, leaver=seat)
 
-    def tick(self, table_id: str) -> TableRow:
-        """Let the stand-in answer for every person whose turn clock has run out."""
-        table = self._must(table_id)
+    def tick(self, table_id: str, table: TableRow | None = None) -> TableRow:
+        """Let the stand-in answer for every person whose turn clock has run out (`table`:
+        the row just read, if the caller has it)."""
+        table = table or self._must(table_id)
         if table.status != TableStatus.PLAYING or table.clock_bank <= 0:
             return table
         waited = self.clock() - table.asked_at
@@ -344,7 +353,7 @@ class BallotStore:
             table = self._must(table_id)
             if table.status != TableStatus.PLAYING:
                 raise InputError("table", "the game is not being played now")
-            game = table.game()
+            game = self.game(table)
             assert game is not None
             pending = dict(table.pending)
             before = game.version()
@@ -372,6 +381,8 @@ class BallotStore:
                         .where(SEATS.c.table_id == table_id, SEATS.c.seat == leaver)
                         .values(stand_in_from=game.stand_ins[leaver])
                     )
+            if game.version() != before or leaver is not None:
+                self.games.keep(table_id, game)
             if game.version() != before:
                 self._announce(table_id, game)
             return self._must(table_id)
