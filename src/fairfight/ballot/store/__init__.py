@@ -7,9 +7,10 @@ process rebuilds a game from it (playing on from the game it kept, `kept_games`,
 leads exactly to the row), and every write is one transaction that checks the row's revision,
 so two tabs (or two processes) cannot both answer.
 
-Five modules: `schema` (the two tables, one MetaData), `rows` (what a stored table reads as),
-`connection` (opening the database), `kept_games` (the games a process keeps) and `table_store`
-(the queries); the public names are re-exported here, where callers import them.
+Six modules: `schema` (the two tables, one MetaData), `rows` (what a stored table reads as),
+`connection` (opening the database), `kept_games` (the games a process keeps), `reads` (the
+statements read most often, built once) and `table_store` (the queries); the public names are
+re-exported here, where callers import them.
 """
 
 from __future__ import annotations

@@ -24,6 +24,13 @@ from fairfight.ballot.session import STAND_IN, TableGame, new_table_game
 from fairfight.ballot.state import Decision, Phase, decision_from_data, to_data
 from fairfight.ballot.store.connection import close_engine, open_engine
 from fairfight.ballot.store.kept_games import KeptGames
+from fairfight.ballot.store.reads import (
+    HOST_DIGEST,
+    SEAT_DIGEST,
+    TABLE_ROW,
+    TABLE_SEATS,
+    TABLE_STAMP,
+)
 from fairfight.ballot.store.rows import TableRow, TableStatus, table_row
 from fairfight.ballot.store.schema import METADATA, SEATS, TABLES
 from fairfight.ballot.tables import BallotConfig
@@ -181,10 +188,10 @@ class BallotStore:
     def _read(self, connection: Connection, table_id: str) -> TableRow | None:
         if not (table_id.isalnum() and len(table_id) <= 32):
             return None
-        row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
+        row = connection.execute(TABLE_ROW, {"table_id": table_id}).first()
         if row is None:
             return None
-        seats = connection.execute(select(SEATS).where(SEATS.c.table_id == table_id)).all()
+        seats = connection.execute(TABLE_SEATS, {"table_id": table_id}).all()
         return table_row(row, list(seats))
 
     def game(self, table: TableRow) -> TableGame | None:
@@ -197,30 +204,24 @@ class BallotStore:
         if not (table_id.isalnum() and len(table_id) <= 32):
             return None
         with self.engine.connect() as connection:
-            row = connection.execute(
-                select(TABLES.c.version, TABLES.c.revision, TABLES.c.status, TABLES.c.clock_bank)
-                .where(TABLES.c.id == table_id)
-            ).first()
+            row = connection.execute(TABLE_STAMP, {"table_id": table_id}).first()
         if row is None:
             return None
         return row.version, row.revision, row.status == TableStatus.PLAYING and row.clock_bank > 0
 
     def is_seat(self, table_id: str, seat: int, token: str | None) -> bool:
         """True when `token` is the token of that human seat."""
-        return self._matches(
-            select(SEATS.c.token_sha256).where(SEATS.c.table_id == table_id, SEATS.c.seat == seat),
-            token,
-        )
+        return self._matches(SEAT_DIGEST, {"table_id": table_id, "seat": seat}, token)
 
     def is_host(self, table_id: str, token: str | None) -> bool:
         """True when `token` is the table's host token."""
-        return self._matches(select(TABLES.c.host_sha256).where(TABLES.c.id == table_id), token)
+        return self._matches(HOST_DIGEST, {"table_id": table_id}, token)
 
-    def _matches(self, query: Any, token: str | None) -> bool:
+    def _matches(self, query: Any, parameters: dict[str, Any], token: str | None) -> bool:
         if not token:
             return False
         with self.engine.connect() as connection:
-            stored = connection.execute(query).scalar_one_or_none()
+            stored = connection.execute(query, parameters).scalar_one_or_none()
         return stored is not None and token_matches(token, stored)
 
     def join(self, table_id: str, seat: int) -> TableRow:
