@@ -166,10 +166,9 @@ class TableGame:
                 self.hasher.update(canonical_json(event))
 
     def private_copy(self) -> TableGame:
-        """A copy that plays on without touching this game: its own lists, clock of stand-ins
-        and bots (with their memories), sharing only what never changes (the config, the
-        frozen state, the events and stored answers already made, the bots' memos of a
-        board's values)."""
+        """A copy that plays on without touching this game: its own lists, stand-ins and bots
+        (with their memories), sharing only what never changes (the config, the frozen state,
+        the events and stored answers already made, the bots' memos of a board's values)."""
         return TableGame(
             self.config, self.key, self.kinds, dict(self.stand_ins), self.state,
             list(self.events), copy.deepcopy(self.bots), list(self.steps), list(self.digests),
