@@ -31,6 +31,7 @@ from fairfight.ballot.tables import (
 )
 
 __all__ = [
+    "BOARDS_KEPT",
     "GroupKey",
     "PART_RANGE",
     "RaceBook",
@@ -105,6 +106,12 @@ class RaceBook:
     )
     """The groups each district card may join, by card id (the Pollster's draft asks often)."""
 
+    def __deepcopy__(self, memo: dict[int, object]) -> RaceBook:
+        """The book itself: it is built from one board and only remembers answers about it,
+        so a copy of the bot holding it (a game copied to play on) shares it, as every seat
+        holding none of the board's races shares its grouping."""
+        return self
+
     def fits(self, state: GameState, seat: int) -> bool:
         """True while the board the book was built from is still the state's board."""
         return (
@@ -161,7 +168,12 @@ class _Board:
     """Draft worths asked by any seat holding none of the races (its book is this grouping)."""
 
 
+BOARDS_KEPT = 8
+"""Boards whose grouping is kept: a process serving tables asks about several games' boards
+in turn (each seat's page, its bots, the stand-ins), and each game's board stays the same
+objects from step to step while the process keeps that game."""
 _LAST_BOARD: list[_Board] = []
+"""The boards grouped last, newest first."""
 """The last board grouped (both Pollsters of a game ask about the same board)."""
 
 
@@ -277,14 +289,13 @@ def _board(state: GameState) -> _Board:
         _by_state(ordered),
         best_values(ordered),
     )
-    _LAST_BOARD[:] = [board]
+    _LAST_BOARD[:] = [board, *_LAST_BOARD[:BOARDS_KEPT - 1]]
     return board
 
 
 def _last_board(state: GameState) -> _Board | None:
-    """The board built last, when `state` is the same board (the same tuples, year and key)."""
-    if _LAST_BOARD:
-        last = _LAST_BOARD[0]
+    """A board grouped lately, when `state` is the same board (the same tuples, year and key)."""
+    for last in tuple(_LAST_BOARD):
         if (
             last.seats is state.seats
             and last.lean is state.lean

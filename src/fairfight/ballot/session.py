@@ -9,6 +9,7 @@ other.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ __all__ = [
     "TableGame",
     "events_digest",
     "new_table_game",
+    "replay_table_steps",
     "restore_session",
     "restore_table_game",
     "start_session",
@@ -154,6 +156,24 @@ class TableGame:
     """The phase each step answered (a yes or a no means something else in each)."""
     marks: list[int] = field(default_factory=list)
     """How many events there were before each step (a step's own events follow that mark)."""
+    hasher: Any = None
+    """SHA-256 of the events so far, kept running so a step hashes only its own events."""
+
+    def __post_init__(self) -> None:
+        if self.hasher is None:
+            self.hasher = hashlib.sha256()
+            for event in self.events:
+                self.hasher.update(canonical_json(event))
+
+    def private_copy(self) -> TableGame:
+        """A copy that plays on without touching this game: its own lists, stand-ins and bots
+        (with their memories), sharing only what never changes (the config, the frozen state,
+        the events and stored answers already made, the bots' memos of a board's values)."""
+        return TableGame(
+            self.config, self.key, self.kinds, dict(self.stand_ins), self.state,
+            list(self.events), copy.deepcopy(self.bots), list(self.steps), list(self.digests),
+            list(self.phases), list(self.marks), self.hasher.copy(),
+        )
 
     def played_by_person(self, seat: int) -> bool:
         """True when a person (not a bot nor a stand-in) answers for `seat` now."""
@@ -202,7 +222,9 @@ class TableGame:
         self.state, more = advance(self.state, answers)
         self.marks.append(len(self.events))
         self.events.extend(more)
-        self.digests.append(events_digest(self.events))
+        for event in more:
+            self.hasher.update(canonical_json(event))
+        self.digests.append(self.hasher.hexdigest())
 
     def record(self) -> list[Event]:
         """The finished game's record: every seat played by a person at any time is named
@@ -236,9 +258,20 @@ def restore_table_game(
     """Rebuild a stored game: people's answers as stored, bots asked again; RulesChanged when
     a bot decides otherwise or the events differ from the stored digests."""
     game = _fresh_table(config, key, kinds)
-    for number, stored in enumerate(steps):
+    replay_table_steps(game, stand_ins, steps, digests)
+    return game
+
+
+def replay_table_steps(
+    game: TableGame, stand_ins: dict[int, int], steps: list[dict[str, Any]], digests: list[str]
+) -> None:
+    """Play the stored `steps` that `game` has not played yet (it has played the first
+    `game.version()` of them), checked as `restore_table_game` checks them; a person who left
+    is handed to the stand-in at the step stored for it."""
+    for number in range(game.version(), len(steps)):
+        stored = steps[number]
         for seat, start in stand_ins.items():
-            if start == number:
+            if start == number and game.stand_ins.get(seat) != start:
                 game.hand_to_stand_in(seat)
         given = {
             int(seat): decision_from_data(data)
@@ -249,9 +282,8 @@ def restore_table_game(
         if number < len(digests) and game.digests[-1] != digests[number]:
             raise RulesChanged(number + 1)
     for seat, start in stand_ins.items():
-        if start >= len(steps):
+        if start >= len(steps) and seat not in game.stand_ins:
             game.hand_to_stand_in(seat)
-    return game
 
 
 def _fresh_table(config: BallotConfig, key: str, kinds: Sequence[str]) -> TableGame:

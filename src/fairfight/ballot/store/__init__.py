@@ -2,12 +2,14 @@
 
 A table is a row: its config, the seats' kinds, the dice key (secret until the end), the key's
 commitment, every step's answers and the people's answers to the question now open. Seats are
-rows of their own holding only the SHA-256 of each seat's token. Nothing a request needs lives
-in process memory: any process rebuilds a game from its row, and every write is one
-transaction that checks the row's revision, so two tabs (or two processes) cannot both answer.
+rows of their own holding only the SHA-256 of each seat's token. The row is the truth: any
+process rebuilds a game from it (playing on from the game it kept, `kept_games`, only when that
+leads exactly to the row), and every write is one transaction that checks the row's revision,
+so two tabs (or two processes) cannot both answer.
 
-Four modules: `schema` (the two tables, one MetaData), `rows` (what a stored table reads as),
-`connection` (opening the database) and `table_store` (the queries); the public names are
+Six modules: `schema` (the two tables, one MetaData), `rows` (what a stored table reads as),
+`connection` (opening the database), `kept_games` (the games a process keeps), `reads` (the
+statements read most often, built once) and `table_store` (the queries); the public names are
 re-exported here, where callers import them.
 """
 

@@ -85,13 +85,17 @@ class TableRow:
     seats: tuple[SeatRow, ...]
 
     def game(self) -> TableGame | None:
-        """The game rebuilt from its steps (RulesChanged when this engine differs)."""
+        """The game rebuilt from its steps (RulesChanged when this engine differs); a store's
+        `BallotStore.game` plays on from the game its process kept instead."""
         if self.status == TableStatus.OPEN:
             return None
-        stand_ins = {s.seat: s.stand_in_from for s in self.seats if s.stand_in_from is not None}
         return restore_table_game(
-            self.config, self.key, self.kinds, stand_ins, self.steps, self.digests
+            self.config, self.key, self.kinds, self.stand_ins(), self.steps, self.digests
         )
+
+    def stand_ins(self) -> dict[int, int]:
+        """Each seat whose person left, and the step from which the stand-in plays it."""
+        return {s.seat: s.stand_in_from for s in self.seats if s.stand_in_from is not None}
 
     def answered(self) -> tuple[int, ...]:
         """Seats whose person has answered the open question."""

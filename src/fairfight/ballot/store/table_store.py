@@ -23,6 +23,14 @@ from fairfight.ballot.record import HUMAN_NAME, RECORD_FORMAT, RECORD_VERSION
 from fairfight.ballot.session import STAND_IN, TableGame, new_table_game
 from fairfight.ballot.state import Decision, Phase, decision_from_data, to_data
 from fairfight.ballot.store.connection import close_engine, open_engine
+from fairfight.ballot.store.kept_games import KeptGames
+from fairfight.ballot.store.reads import (
+    HOST_DIGEST,
+    SEAT_DIGEST,
+    TABLE_ROW,
+    TABLE_SEATS,
+    TABLE_STAMP,
+)
 from fairfight.ballot.store.rows import TableRow, TableStatus, table_row
 from fairfight.ballot.store.schema import METADATA, SEATS, TABLES
 from fairfight.ballot.tables import BallotConfig
@@ -84,6 +92,8 @@ class BallotStore:
         """Called with (table id, seat, version, webhook URL) when a person with a webhook
         is asked a new question."""
         METADATA.create_all(self.engine)
+        self.games = KeptGames()
+        """The games this process rebuilt or played, each request's own copy taken from it."""
 
     def close(self) -> None:
         """Release the connections; a SQLite file no one else has open is left in the
@@ -178,11 +188,15 @@ class BallotStore:
     def _read(self, connection: Connection, table_id: str) -> TableRow | None:
         if not (table_id.isalnum() and len(table_id) <= 32):
             return None
-        row = connection.execute(select(TABLES).where(TABLES.c.id == table_id)).first()
+        row = connection.execute(TABLE_ROW, {"table_id": table_id}).first()
         if row is None:
             return None
-        seats = connection.execute(select(SEATS).where(SEATS.c.table_id == table_id)).all()
+        seats = connection.execute(TABLE_SEATS, {"table_id": table_id}).all()
         return table_row(row, list(seats))
+
+    def game(self, table: TableRow) -> TableGame | None:
+        """The table's game as `table` stands, the caller's own (see `kept_games`)."""
+        return self.games.game(table)
 
     def stamp(self, table_id: str) -> tuple[int, int, bool] | None:
         """(version, revision, whether a turn clock runs) of the table, in one small read: what
@@ -190,30 +204,24 @@ class BallotStore:
         if not (table_id.isalnum() and len(table_id) <= 32):
             return None
         with self.engine.connect() as connection:
-            row = connection.execute(
-                select(TABLES.c.version, TABLES.c.revision, TABLES.c.status, TABLES.c.clock_bank)
-                .where(TABLES.c.id == table_id)
-            ).first()
+            row = connection.execute(TABLE_STAMP, {"table_id": table_id}).first()
         if row is None:
             return None
         return row.version, row.revision, row.status == TableStatus.PLAYING and row.clock_bank > 0
 
     def is_seat(self, table_id: str, seat: int, token: str | None) -> bool:
         """True when `token` is the token of that human seat."""
-        return self._matches(
-            select(SEATS.c.token_sha256).where(SEATS.c.table_id == table_id, SEATS.c.seat == seat),
-            token,
-        )
+        return self._matches(SEAT_DIGEST, {"table_id": table_id, "seat": seat}, token)
 
     def is_host(self, table_id: str, token: str | None) -> bool:
         """True when `token` is the table's host token."""
-        return self._matches(select(TABLES.c.host_sha256).where(TABLES.c.id == table_id), token)
+        return self._matches(HOST_DIGEST, {"table_id": table_id}, token)
 
-    def _matches(self, query: Any, token: str | None) -> bool:
+    def _matches(self, query: Any, parameters: dict[str, Any], token: str | None) -> bool:
         if not token:
             return False
         with self.engine.connect() as connection:
-            stored = connection.execute(query).scalar_one_or_none()
+            stored = connection.execute(query, parameters).scalar_one_or_none()
         return stored is not None and token_matches(token, stored)
 
     def join(self, table_id: str, seat: int) -> TableRow:
@@ -257,6 +265,7 @@ class BallotStore:
                         .values(kind=STAND_IN, token_sha256=None, joined=1)
                     )
             if done:
+                self.games.keep(table_id, game)
                 self._announce(table_id, game)
                 return self._must(table_id)
         raise InputError("table", "the table is busy; try again")
@@ -294,9 +303,10 @@ class BallotStore:
 
         return self._write(table_id, change, leaver=seat)
 
-    def tick(self, table_id: str) -> TableRow:
-        """Let the stand-in answer for every person whose turn clock has run out."""
-        table = self._must(table_id)
+    def tick(self, table_id: str, table: TableRow | None = None) -> TableRow:
+        """Let the stand-in answer for every person whose turn clock has run out (`table`:
+        the row just read, if the caller has it)."""
+        table = table or self._must(table_id)
         if table.status != TableStatus.PLAYING or table.clock_bank <= 0:
             return table
         waited = self.clock() - table.asked_at
@@ -344,7 +354,7 @@ class BallotStore:
             table = self._must(table_id)
             if table.status != TableStatus.PLAYING:
                 raise InputError("table", "the game is not being played now")
-            game = table.game()
+            game = self.game(table)
             assert game is not None
             pending = dict(table.pending)
             before = game.version()
@@ -372,6 +382,8 @@ class BallotStore:
                         .where(SEATS.c.table_id == table_id, SEATS.c.seat == leaver)
                         .values(stand_in_from=game.stand_ins[leaver])
                     )
+            if game.version() != before or leaver is not None:
+                self.games.keep(table_id, game)
             if game.version() != before:
                 self._announce(table_id, game)
             return self._must(table_id)

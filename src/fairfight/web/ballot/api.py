@@ -144,18 +144,17 @@ def api_seat(
 @game_work
 def api_move(request: Request, table_id: str, seat: Id, move: Move, store: Store) -> Response:
     """Answer the open question; 409 when it was already answered."""
-    require_seat(request, store, table_id, seat)
-    must_table(store, table_id)
+    require_seat(request, store, table_id, seat)  # refuses a table that does not exist
     try:
         decision = decision_from_data(move.decision)
     except ValueError as error:
         field, _, rule = str(error).partition(": ")
         raise InputError(field, rule or "not a decision", move.decision) from None
     try:
-        store.answer(table_id, seat, move.version, decision)
+        table = store.answer(table_id, seat, move.version, decision)
     except StaleAnswer:
         return stale_response()
-    page = view_table(store, table_id, seat, False, views_of(request))
+    page = view_table(store, table_id, seat, False, views_of(request), read=table)
     return JSONResponse(page.model_dump(mode="json"))
 
 

@@ -28,10 +28,10 @@ POLL_SECONDS = 0.5
 HEARTBEAT_SECONDS = 15.0
 
 
-def table_event(table: TableRow, you: int | None) -> bytes:
+def table_event(store: BallotStore, table: TableRow, you: int | None) -> bytes:
     """One `table` event for a viewer: nothing in it is secret to anyone at the table."""
     answered = set(table.answered())
-    waiting = [] if table.status != TableStatus.PLAYING else _waiting(table, answered)
+    waiting = [] if table.status != TableStatus.PLAYING else _waiting(store, table, answered)
     data = {
         "table": table.id,
         "version": table.version,
@@ -42,8 +42,8 @@ def table_event(table: TableRow, you: int | None) -> bytes:
     return f"id: {table.version}\nevent: table\ndata: {json.dumps(data)}\n\n".encode()
 
 
-def _waiting(table: TableRow, answered: set[int]) -> list[int]:
-    game = table.game()
+def _waiting(store: BallotStore, table: TableRow, answered: set[int]) -> list[int]:
+    game = store.game(table)
     if game is None:
         return []
     return [seat for seat in game.people_asked() if seat not in answered]
@@ -68,7 +68,7 @@ async def table_stream(
             now = (table.version, table.revision)
             fresh = seen is None and (last_seen is None or last_seen != table.version)
             if fresh or (seen is not None and now != seen):
-                yield await asyncio.to_thread(table_event, table, you)
+                yield await asyncio.to_thread(table_event, store, table, you)
                 quiet = 0.0
             seen = now
             if table.status == TableStatus.OVER:

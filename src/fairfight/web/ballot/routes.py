@@ -241,7 +241,7 @@ def _answer_form(
         data[many] = form.getlist(many)
     version_text = str(form.get("version", ""))
     table = must_table(store, table_id)
-    game = game_of(table)
+    game = game_of(store, table)
     if not is_plain_digits(version_text):
         return _seat_response(request, store, table_id, seat, form=data, status=422,
                               errors={"version": "must be a whole number written in digits"})
@@ -344,7 +344,7 @@ def seat_events(request: Request, table_id: str, seat: Id, store: Store) -> Resp
 def record(table_id: str, store: Store) -> PlainTextResponse:
     """The finished game's record (JSON Lines, key revealed on the last line)."""
     table = must_table(store, table_id)
-    game = game_of(table)
+    game = game_of(store, table)
     if table.status != TableStatus.OVER or game is None:
         raise InputError("table", "the record is available once the game is over")
     body = b"".join(canonical_json(line) + b"\n" for line in game.record())
@@ -364,7 +364,7 @@ def replay(
     """The finished game at any step, with the record's verdict and the key's check."""
     table = must_table(store, table_id)
     model = replay_page(table, step)
-    game = game_of(table)
+    game = game_of(store, table)
     assert game is not None
     verify_record(game.record())
     return _page(request, "replay.html", page=model)

@@ -194,12 +194,13 @@ def rematch_spec(table: TableRow, my_seat: int | None) -> TableSpec:
 
 def view_table(
     store: BallotStore, table_id: str, you: int | None, host: bool,
-    views: SeatViews | None = None, opened: str = "",
+    views: SeatViews | None = None, opened: str = "", read: TableRow | None = None,
 ) -> TablePage:
     """The table for one viewer (after letting run-out clocks play), its game page kept in
-    `views` per state version and viewer (and the race `opened` at the declare step)."""
-    table = store.tick(table_id)  # one read; "no such table" is refused there
-    return table_page(table, game_of(table), you, host, store.clock(), views, opened)
+    `views` per state version and viewer (and the race `opened` at the declare step); `read`
+    is the row as the caller just read or wrote it, which spares reading it again."""
+    table = store.tick(table_id, read)  # one read at most; "no such table" is refused there
+    return table_page(table, game_of(store, table), you, host, store.clock(), views, opened)
 
 
 def race_to_open(text: str) -> str:
@@ -222,7 +223,7 @@ def lobby_page(
             continue
         waiting = set()
         if table.status == TableStatus.PLAYING:
-            game = game_of(table)
+            game = game_of(store, table)
             waiting = set(game.people_asked() if game else ()) - set(table.answered())
         yours.append(
             YourSeat(table=table_id, seat=seat, status=table.status, your_turn=seat in waiting)

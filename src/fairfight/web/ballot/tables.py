@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from fairfight.ballot.record import HUMAN_NAME
 from fairfight.ballot.session import RulesChanged, TableGame
-from fairfight.ballot.store import SeatRole, TableRow, TableStatus
+from fairfight.ballot.store import BallotStore, SeatRole, TableRow, TableStatus
 from fairfight.core.errors import VerificationError
 from fairfight.web.ballot.seat_page import NOBODY, GamePage, race_opened, view_page
 from fairfight.web.ballot.seat_views import SeatViews
@@ -99,10 +99,11 @@ def seat_label(kind: str, played_by: SeatRole) -> str:
     return "person" if kind == HUMAN_NAME else kind
 
 
-def game_of(table: TableRow) -> TableGame | None:
-    """The table's game rebuilt, or a 409 refusal when this engine would play it otherwise."""
+def game_of(store: BallotStore, table: TableRow) -> TableGame | None:
+    """The table's game as its row stands (played on from the one this process kept), or a 409
+    refusal when this engine would play it otherwise."""
     try:
-        return table.game()
+        return store.game(table)
     except RulesChanged as error:
         raise VerificationError("rules", f"{error} (stored: {table.rules_version})") from None
 
