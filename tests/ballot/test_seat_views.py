@@ -56,3 +56,29 @@ def test_a_page_is_kept_as_its_json_and_read_back_as_a_fresh_equal_page() -> Non
     assert len(made) == 4
     assert again == page and again is not page
     assert roomy.kept.bytes_used == 2 * len(page.model_dump_json().encode())
+
+
+def test_a_seat_page_read_again_is_rendered_once_and_a_changed_view_afresh(
+        tmp_path: Path) -> None:
+    """The HTML is kept under what the page shows: the same seat reading again gets the same
+    bytes without a render; another seat, another address or the next state renders anew."""
+    app = make_app(tmp_path)
+    created = create(app, ["human", "human", "machine"])
+    table = created["id"]
+    people = seated(app, created)
+    views: SeatViews = app.state.ballot_views
+    address = f"/ballot/tables/{table}/seats/0"
+    first = people[0].get(address)
+    before = views.rendered
+    again = people[0].get(address)
+    assert again.status_code == first.status_code == 200
+    assert again.text == first.text and views.rendered == before
+    assert again.headers["content-type"] == first.headers["content-type"]
+    other = people[1].get(f"/ballot/tables/{table}/seats/1").text
+    assert views.rendered == before + 1
+    assert not [s for s in secrets_of(app.state.ballot_store, table, 1) if s in other]
+    people[0].get(address + "?open=")  # another address: its own page
+    assert views.rendered == before + 2
+    play_round(people, table)
+    after = people[0].get(address).text
+    assert after != first.text and views.rendered > before + 2

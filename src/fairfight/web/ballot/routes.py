@@ -198,12 +198,17 @@ def _seat_response(
     status: int = 200,
     opened: str = "",
 ) -> HTMLResponse:
-    page = view_table(
-        store, table_id, seat, is_host(request, store, table_id), views_of(request), opened)
-    return _page(
-        request, "table.html", status, page=page, form=form or {}, errors=errors or {},
-        notice=notice,
-    )
+    views = views_of(request)
+    page = view_table(store, table_id, seat, is_host(request, store, table_id), views, opened)
+    if form or errors or notice or status != 200:
+        return _page(
+            request, "table.html", status, page=page, form=form or {}, errors=errors or {},
+            notice=notice,
+        )
+    shown = page.model_dump_json().encode() + b"\0" + str(request.url).encode()
+    html = views.html_of(shown, lambda: bytes(
+        _page(request, "table.html", page=page, form={}, errors={}, notice="").body))
+    return HTMLResponse(html)
 
 
 @router.get(

@@ -16,16 +16,20 @@ for each request, so no two requests share a page object.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 
 from fairfight.web.ballot.seat_page import GamePage
 from fairfight.web.byte_cache import ByteCappedCache
 
-__all__ = ["SEAT_VIEWS_BYTES", "SeatViewKey", "SeatViews"]
+__all__ = ["SEAT_HTML_BYTES", "SEAT_VIEWS_BYTES", "SeatViewKey", "SeatViews"]
 
 SEAT_VIEWS_BYTES = 32 * 1024 * 1024
 """The budget of kept seat pages per process: a page at the declare step of a presidential
 year is some 300 KB of JSON, the other steps far less."""
+
+SEAT_HTML_BYTES = 16 * 1024 * 1024
+"""The budget of kept seat pages as HTML per process (a declare page is some 200 KB of it)."""
 
 SeatViewKey = tuple[str, int, int, bool, tuple[str, ...]]
 """(table, state version, viewer, asked, the seats' names): everything a page is built from
@@ -39,6 +43,9 @@ class SeatViews:
         self.kept: ByteCappedCache[SeatViewKey, bytes] = ByteCappedCache(max_bytes, len)
         self.built = 0
         """Pages built so far (the ones not found kept), for tests and the curious."""
+        self.html: ByteCappedCache[bytes, bytes] = ByteCappedCache(SEAT_HTML_BYTES, len)
+        self.rendered = 0
+        """HTML pages rendered so far (the ones not found kept)."""
 
     def page(
         self, table_id: str, version: int, viewer: int, asked: bool, names: Sequence[str],
@@ -53,3 +60,19 @@ class SeatViews:
         page = build()
         self.kept.put(key, page.model_dump_json().encode())
         return page
+
+    def html_of(self, shown: bytes, render: Callable[[], bytes]) -> bytes:
+        """The HTML kept for exactly what a page shows, or `render()` kept and returned.
+
+        `shown` is everything the page is rendered from (the viewer's table as JSON and the
+        address asked), so it is its own key: the same bytes in, the same page out, whoever
+        asks, and a page can only be found by someone whose own view is byte for byte the
+        same. The key is its SHA-256, so a kept page costs its HTML and 32 bytes."""
+        key = hashlib.sha256(shown).digest()
+        kept = self.html.get(key)
+        if kept is not None:
+            return kept
+        self.rendered += 1
+        html = render()
+        self.html.put(key, html)
+        return html
