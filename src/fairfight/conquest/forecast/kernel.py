@@ -22,9 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fairfight.conquest.forecast.kernel_bits import (
-    GOLDEN,
     ONE,
-    POWER_CACHE_BITS,
     ZERO,
     below,
     clear,
@@ -39,6 +37,7 @@ from fairfight.conquest.forecast.kernel_bits import (
     splitmix_next,
     splitmix_output,
 )
+from fairfight.conquest.forecast.kernel_power import population_power
 from fairfight.conquest.rules import tables
 
 __all__ = ["NO_CAP", "TRACE_FIELDS", "run_seasons"]
@@ -79,8 +78,6 @@ _HOME = float(tables.HOME_BONUS)
 _SEA = float(tables.SEA_FACTOR)
 _COUNTER = float(tables.COUNTER_BONUS)
 _KINDS = len(tables.COUNTER_CIRCLE)
-_POWER_EXPONENT = float(tables.POWER_EXPONENT)
-_POWER_SCALE = float(tables.POWER_SCALE)
 _BASIS_POINTS = tables.BASIS_POINTS
 _BASIS = float(tables.BASIS_POINTS)
 _DECAY_TOP, _DECAY_BOTTOM = tables.MORALE_DECAY.numerator, tables.MORALE_DECAY.denominator
@@ -100,11 +97,6 @@ _PARTIAL_SHARES = np.asarray([min(_SHARES, _START + _STEP * k) for k in range(_P
 _RING = 1 << _SETTLED_AFTER.bit_length()
 """Slots of the capture ring, indexed by battle number modulo a power of two above 9."""
 _RING_MASK = _RING - 1
-_POWER_SLOTS = 1 << POWER_CACHE_BITS
-"""Entries of the population-power cache (headcount, power): the same few thousand
-headcounts come back season after season, and each miss is a call of libm's pow."""
-_POWER_SHIFT = np.uint64(64 - POWER_CACHE_BITS)
-"""A headcount's cache entry: the top bits of its product with 2^64 / golden ratio."""
 _SHARED_BORDERS, _SEA_BORDERS = 0, 1
 """Rows of the border scratch bitsets: the borders two sides share, and the sea borders."""
 _FAN_SPAN_INT = int(_FAN_SPAN)
@@ -143,22 +135,6 @@ def _fold(battle: int, settled: Any, live: Any, ring_owner: Any, ring_full: Any)
         settled[holder] += ring_full[slot]
         live[holder] &= ~(ONE << np.uint64(slot))
         ring_owner[slot] = -1
-
-
-@numba.njit(cache=True, inline="always")
-def _power(people: int, power_people: Any, power_value: Any) -> Any:
-    """Population power with `people`, through a direct-mapped cache of the values asked
-    for before (the value depends on the people alone, so it outlives a season)."""
-    slot = np.int64((np.uint64(people) * GOLDEN) >> _POWER_SHIFT)
-    if power_people[slot] != people:
-        power_people[slot] = people
-        power_value[slot] = _population_power(people)
-    return power_value[slot]
-
-
-@numba.njit(cache=True, inline="always")
-def _population_power(people: int) -> Any:
-    return np.floor(people ** _POWER_EXPONENT * _POWER_SCALE)
 
 
 def _decay_table() -> npt.NDArray[np.unsignedinteger[Any]]:
@@ -386,8 +362,8 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
                  home_held: Any, settled: Any, live: Any, ring_owner: Any,
                  ring_full: Any, ring_part: Any, near: Any, able: Any,
                  touch: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
-                 state: Any, trace: Any, common: Any, power_people: Any,
-                 power_value: Any, eligible: int, waiting: int) -> int:
+                 state: Any, trace: Any, common: Any, eligible: int,
+                 waiting: int) -> int:
     """Play one season to its end in place; returns the number of the next battle.
     `eligible` and `waiting` are the starting board's factions able to attack and
     rebellions waiting (counted once for all the seasons of a chunk).
@@ -424,10 +400,10 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             counter_o = _COUNTER if countered[occupier] == special[rebel] else 1.0
             a_morale = 0
             d_morale = _decayed(morale[occupier], battle - 1 - stamp[occupier])
-            a_force = _strength(_power(population[rebel], power_people, power_value),
+            a_force = _strength(population_power(population[rebel]),
                                 rating[rebel], counter_r, a_morale)
             d_people = _people(occupier, battle, settled, live, ring_owner, ring_part)
-            d_force = _strength(_power(d_people, power_people, power_value),
+            d_force = _strength(population_power(d_people),
                                 rating[occupier], _HOME * counter_o, d_morale)
             d_special = special[occupier] if home_held[occupier] else -1
             wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset)
@@ -462,9 +438,9 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             d_people = _people(defender, battle, settled, live, ring_owner, ring_part)
             a_morale = _decayed(morale[attacker], battle - 1 - stamp[attacker])
             d_morale = _decayed(morale[defender], battle - 1 - stamp[defender])
-            a_force = _strength(_power(a_people, power_people, power_value),
+            a_force = _strength(population_power(a_people),
                                 rating[attacker], sea * counter_a * a_fan, a_morale)
-            d_force = _strength(_power(d_people, power_people, power_value),
+            d_force = _strength(population_power(d_people),
                                 rating[defender], _HOME * counter_d * d_fan, d_morale)
             a_special = special[attacker] if home_held[attacker] else -1
             d_special = special[defender] if home_held[defender] else -1
@@ -544,8 +520,6 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     settled, live = settled0.copy(), live0.copy()
     ring_owner, ring_full, ring_part = ring_owner0.copy(), ring_full0.copy(), ring_part0.copy()
     near, able, touch = near0.copy(), able0.copy(), touch0.copy()
-    power_people = np.full(_POWER_SLOTS, -1, dtype=np.int64)
-    power_value = np.zeros(_POWER_SLOTS, dtype=np.float64)
     common = np.zeros((_SEA_BORDERS + 1, touch0.shape[1]), dtype=np.uint64)
     for k in range(border_sea.shape[0]):
         if border_sea[k]:
@@ -584,7 +558,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
                            settled, live, ring_owner, ring_full, ring_part, near,
                            able, touch, battle0,
                            max_battles, row, from_table, state, rows, common,
-                           power_people, power_value, eligible0, waiting0)
+                           eligible0, waiting0)
         lengths[i] = end - battle0
         best, best_regions, best_power = -1, -1, -1.0
         for x in range(factions):
@@ -594,7 +568,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
                 survived[x] += 1
                 if regions >= best_regions:
                     people = _people(x, end, settled, live, ring_owner, ring_part)
-                    power = _power(people, power_people, power_value)
+                    power = population_power(people)
                     if regions > best_regions or power > best_power:
                         best, best_regions, best_power = x, regions, power
         titles[best] += 1

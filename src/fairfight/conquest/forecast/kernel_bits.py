@@ -16,18 +16,16 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-__all__ = ["GOLDEN", "ONE", "POWER_CACHE_BITS", "ZERO", "below", "clear", "copy_into", "count",
+__all__ = ["GOLDEN", "ONE", "ZERO", "below", "clear", "copy_into", "count",
            "has_bit", "lowest", "popcount",
            "season_start", "select", "set_bit", "splitmix", "splitmix_next", "splitmix_output",
            "splitmix_state"]
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-"""2^64 over the golden ratio: splitmix64's step, and a multiplier that spreads hash keys."""
+"""2^64 over the golden ratio: splitmix64's step."""
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW32 = np.uint64(0xFFFFFFFF)
-POWER_CACHE_BITS = 13
-"""The population-power cache of the season kernel holds 2^13 headcounts (128 KB)."""
 _LOW16 = np.uint64(0xFFFF)
 _LOW8 = np.uint64(0xFF)
 
