@@ -36,6 +36,7 @@ from fairfight.conquest.forecast.kernel_bits import (
     set_bit,
     splitmix_next,
     splitmix_output,
+    swap_bit,
 )
 from fairfight.conquest.forecast.kernel_power import population_power
 from fairfight.conquest.rules import tables
@@ -138,22 +139,25 @@ def _fold(battle: int, settled: Any, live: Any, ring_owner: Any, ring_full: Any)
 
 
 def _decay_table() -> npt.NDArray[np.unsignedinteger[Any]]:
-    """Row k, column m: morale m after k decays [§5], until every value has reached 0."""
-    rows = [np.arange(_MORALE_CAP + 1, dtype=np.int64)]
-    while rows[-1].any():
-        rows.append(rows[-1] * _DECAY_TOP // _DECAY_BOTTOM)
-    return np.asarray(rows, dtype=np.min_scalar_type(_MORALE_CAP))
+    """Row m, column k: morale m after k decays [§5], until every value has reached 0. One
+    value's row is a cache line or two, so the values factions hold stay cached."""
+    columns = [np.arange(_MORALE_CAP + 1, dtype=np.int64)]
+    while columns[-1].any():
+        columns.append(columns[-1] * _DECAY_TOP // _DECAY_BOTTOM)
+    return np.ascontiguousarray(np.asarray(columns, dtype=np.min_scalar_type(_MORALE_CAP)).T)
 
 
 _DECAYED = _decay_table()
-_DECAY_ROWS = _DECAYED.shape[0] - 1
-"""After this many decays any morale up to the cap is 0 (the last row)."""
+_DECAY_STEPS = _DECAYED.shape[1] - 1
+"""After this many decays any morale up to the cap is 0 (the last column)."""
+_MORALE_FACTOR = (_BASIS_POINTS + np.arange(_MORALE_CAP + 1, dtype=np.int64)) / _BASIS
+"""Entry m: (10000 + m) / 10000, the strength factor of morale m, divided once here."""
 
 
 @numba.njit(cache=True, inline="always")
 def _decayed(value: int, battles: int) -> Any:
     """Morale (0 to the cap) after `battles` decays [§5]."""
-    return np.int64(_DECAYED[min(battles, _DECAY_ROWS), value])
+    return np.int64(_DECAYED[value, min(battles, _DECAY_STEPS)])
 
 
 @numba.njit(cache=True, inline="always")
@@ -164,35 +168,43 @@ def _round_chance(a: float, d: float) -> Any:
 
 
 @numba.njit(cache=True, inline="always")
+def _round(category: int, plain: int, a_strength: float, d_strength: float, a_special: int,
+           d_special: int, draws: Any, offset: int) -> tuple[Any, float]:
+    """Whether the attacker wins round `category` (1 or 0), and its chance as a float. Only
+    the special rounds differ from the plain chance, computed once by the caller."""
+    q = plain
+    if category == a_special or category == d_special:  # noqa: SIM109 (a tuple is slower in numba)
+        a = a_strength * _SPECIAL if category == a_special else a_strength
+        d = d_strength * _SPECIAL if category == d_special else d_strength
+        q = _round_chance(a, d)
+    won = np.int64(np.int64(draws[offset + _FIRST_ROUND_DRAW + category] >> _ROUND_BITS) < q)
+    return won, q / _ROUND_SCALE
+
+
+@numba.njit(cache=True, inline="always")
 def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int,
             draws: Any, offset: int) -> tuple[int, float]:
     """Rounds won by the attacker with the battle's round draws, and its battle chance.
 
-    Only the special rounds differ from the plain chance, computed once. The wins
-    distribution is six locals kept in registers (an array would be stored and reloaded
-    around every draw read). A slot above the rounds played holds 0, and 0 * r + x * p is
-    the float x * p: float for float, the update of only the slots a round can reach.
+    The chance is the Poisson-binomial sum d3 + d4 + d5 of the attacker's wins distribution,
+    updated round by round as d[k] = d[k] r + d[k-1] p. Written out, each round updates only
+    the slots it can reach and that a later round reads: a slot not reached yet holds 0,
+    and 0 r + x p is the float x p, so these are the floats of the update of all six slots
+    (which the compiler keeps, as it may not drop a product with 0 from float code).
     """
-    wins: Any = 0
-    d0, d1, d2, d3, d4, d5 = 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
     plain = _round_chance(a_strength, d_strength)
-    for category in range(_ROUNDS):
-        q = plain
-        if category == a_special or category == d_special:  # noqa: SIM109 (a tuple is slower in numba)
-            a = a_strength * _SPECIAL if category == a_special else a_strength
-            d = d_strength * _SPECIAL if category == d_special else d_strength
-            q = _round_chance(a, d)
-        wins += np.int64(np.int64(draws[offset + _FIRST_ROUND_DRAW + category] >> _ROUND_BITS)
-                         < q)
-        p = q / _ROUND_SCALE
-        r = 1.0 - p
-        d5 = d5 * r + d4 * p
-        d4 = d4 * r + d3 * p
-        d3 = d3 * r + d2 * p
-        d2 = d2 * r + d1 * p
-        d1 = d1 * r + d0 * p
-        d0 = d0 * r
-    return wins, d3 + d4 + d5
+    w0, p0 = _round(0, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w1, p1 = _round(1, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w2, p2 = _round(2, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w3, p3 = _round(3, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w4, p4 = _round(4, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    r1, r2, r3, r4 = 1.0 - p1, 1.0 - p2, 1.0 - p3, 1.0 - p4
+    d0, d1 = 1.0 - p0, p0
+    d0, d1, d2 = d0 * r1, d1 * r1 + d0 * p1, d1 * p1
+    d1, d2, d3 = d1 * r2 + d0 * p2, d2 * r2 + d1 * p2, d2 * p2
+    d2, d3, d4 = d2 * r3 + d1 * p3, d3 * r3 + d2 * p3, d3 * p3
+    d3, d4, d5 = d3 * r4 + d2 * p4, d4 * r4 + d3 * p4, d4 * p4
+    return w0 + w1 + w2 + w3 + w4, d3 + d4 + d5
 
 
 @numba.njit(cache=True)
@@ -336,8 +348,7 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
         while word != 0:
             y = w * 64 + lowest(word)
             word &= word - ONE
-            clear(near, y, loser)
-            set_bit(near, y, winner)
+            swap_bit(near, y, loser, winner)
     clear(near, winner, winner)
     clear(near, winner, loser)
     for w in range(touch.shape[1]):
@@ -351,7 +362,7 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
 
 @numba.njit(cache=True, inline="always")
 def _strength(power: float, rating: int, factor: float, morale: int) -> Any:
-    return power * rating * factor * ((_BASIS_POINTS + morale) / _BASIS)
+    return power * rating * factor * _MORALE_FACTOR[morale]
 
 
 @_compiled_without_refcounts

@@ -19,7 +19,7 @@ from numba.extending import intrinsic
 __all__ = ["GOLDEN", "ONE", "ZERO", "below", "clear", "copy_into", "count",
            "has_bit", "lowest", "popcount",
            "season_start", "select", "set_bit", "splitmix", "splitmix_next", "splitmix_output",
-           "splitmix_state"]
+           "splitmix_state", "swap_bit"]
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 """2^64 over the golden ratio: splitmix64's step."""
@@ -247,3 +247,15 @@ def set_bit(bits: Any, row: int, x: int) -> None:
 @numba.njit(cache=True, inline="always")
 def clear(bits: Any, row: int, x: int) -> None:
     bits[row, x >> 6] &= ~(ONE << np.uint64(x & 63))
+
+
+@numba.njit(cache=True, inline="always")
+def swap_bit(bits: Any, row: int, out: int, into: int) -> None:
+    """Clear bit `out` and set bit `into` of a row, in one store when they share a word."""
+    out_word, into_word = out >> 6, into >> 6
+    if out_word == into_word:
+        bits[row, into_word] = ((bits[row, into_word] & ~(ONE << np.uint64(out & 63)))
+                                | (ONE << np.uint64(into & 63)))
+    else:
+        bits[row, out_word] &= ~(ONE << np.uint64(out & 63))
+        bits[row, into_word] |= ONE << np.uint64(into & 63)
