@@ -110,6 +110,8 @@ if [tables.COUNTERS[kind] for kind in tables.COUNTER_CIRCLE] != [
     raise ValueError("the kernel counts a type's counter as the next special round the circle")
 if (_ROUNDS, _ROUNDS_TO_WIN) != (5, 3):
     raise ValueError("the kernel's battle chance is written for three wins of five rounds")
+_FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = range(_ROUNDS)
+"""The categories in round order, as the battle writes its rounds out."""
 
 
 @numba.njit(cache=True, inline="always")
@@ -193,11 +195,11 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
     (which the compiler keeps, as it may not drop a product with 0 from float code).
     """
     plain = _round_chance(a_strength, d_strength)
-    w0, p0 = _round(0, plain, a_strength, d_strength, a_special, d_special, draws, offset)
-    w1, p1 = _round(1, plain, a_strength, d_strength, a_special, d_special, draws, offset)
-    w2, p2 = _round(2, plain, a_strength, d_strength, a_special, d_special, draws, offset)
-    w3, p3 = _round(3, plain, a_strength, d_strength, a_special, d_special, draws, offset)
-    w4, p4 = _round(4, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w0, p0 = _round(_FIRST, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w1, p1 = _round(_SECOND, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w2, p2 = _round(_THIRD, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w3, p3 = _round(_FOURTH, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w4, p4 = _round(_FIFTH, plain, a_strength, d_strength, a_special, d_special, draws, offset)
     r1, r2, r3, r4 = 1.0 - p1, 1.0 - p2, 1.0 - p3, 1.0 - p4
     d0, d1 = 1.0 - p0, p0
     d0, d1, d2 = d0 * r1, d1 * r1 + d0 * p1, d1 * p1
