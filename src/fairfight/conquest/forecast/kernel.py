@@ -22,9 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fairfight.conquest.forecast.kernel_bits import (
-    GOLDEN,
     ONE,
-    POWER_CACHE_BITS,
     ZERO,
     below,
     clear,
@@ -38,7 +36,9 @@ from fairfight.conquest.forecast.kernel_bits import (
     set_bit,
     splitmix_next,
     splitmix_output,
+    swap_bit,
 )
+from fairfight.conquest.forecast.kernel_power import population_power
 from fairfight.conquest.rules import tables
 
 __all__ = ["NO_CAP", "TRACE_FIELDS", "run_seasons"]
@@ -79,8 +79,6 @@ _HOME = float(tables.HOME_BONUS)
 _SEA = float(tables.SEA_FACTOR)
 _COUNTER = float(tables.COUNTER_BONUS)
 _KINDS = len(tables.COUNTER_CIRCLE)
-_POWER_EXPONENT = float(tables.POWER_EXPONENT)
-_POWER_SCALE = float(tables.POWER_SCALE)
 _BASIS_POINTS = tables.BASIS_POINTS
 _BASIS = float(tables.BASIS_POINTS)
 _DECAY_TOP, _DECAY_BOTTOM = tables.MORALE_DECAY.numerator, tables.MORALE_DECAY.denominator
@@ -100,11 +98,6 @@ _PARTIAL_SHARES = np.asarray([min(_SHARES, _START + _STEP * k) for k in range(_P
 _RING = 1 << _SETTLED_AFTER.bit_length()
 """Slots of the capture ring, indexed by battle number modulo a power of two above 9."""
 _RING_MASK = _RING - 1
-_POWER_SLOTS = 1 << POWER_CACHE_BITS
-"""Entries of the population-power cache (headcount, power): the same few thousand
-headcounts come back season after season, and each miss is a call of libm's pow."""
-_POWER_SHIFT = np.uint64(64 - POWER_CACHE_BITS)
-"""A headcount's cache entry: the top bits of its product with 2^64 / golden ratio."""
 _SHARED_BORDERS, _SEA_BORDERS = 0, 1
 """Rows of the border scratch bitsets: the borders two sides share, and the sea borders."""
 _FAN_SPAN_INT = int(_FAN_SPAN)
@@ -117,6 +110,8 @@ if [tables.COUNTERS[kind] for kind in tables.COUNTER_CIRCLE] != [
     raise ValueError("the kernel counts a type's counter as the next special round the circle")
 if (_ROUNDS, _ROUNDS_TO_WIN) != (5, 3):
     raise ValueError("the kernel's battle chance is written for three wins of five rounds")
+_FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = range(_ROUNDS)
+"""The categories in round order, as the battle writes its rounds out."""
 
 
 @numba.njit(cache=True, inline="always")
@@ -145,39 +140,26 @@ def _fold(battle: int, settled: Any, live: Any, ring_owner: Any, ring_full: Any)
         ring_owner[slot] = -1
 
 
-@numba.njit(cache=True, inline="always")
-def _power(people: int, power_people: Any, power_value: Any) -> Any:
-    """Population power with `people`, through a direct-mapped cache of the values asked
-    for before (the value depends on the people alone, so it outlives a season)."""
-    slot = np.int64((np.uint64(people) * GOLDEN) >> _POWER_SHIFT)
-    if power_people[slot] != people:
-        power_people[slot] = people
-        power_value[slot] = _population_power(people)
-    return power_value[slot]
-
-
-@numba.njit(cache=True, inline="always")
-def _population_power(people: int) -> Any:
-    return np.floor(people ** _POWER_EXPONENT * _POWER_SCALE)
-
-
 def _decay_table() -> npt.NDArray[np.unsignedinteger[Any]]:
-    """Row k, column m: morale m after k decays [§5], until every value has reached 0."""
-    rows = [np.arange(_MORALE_CAP + 1, dtype=np.int64)]
-    while rows[-1].any():
-        rows.append(rows[-1] * _DECAY_TOP // _DECAY_BOTTOM)
-    return np.asarray(rows, dtype=np.min_scalar_type(_MORALE_CAP))
+    """Row m, column k: morale m after k decays [§5], until every value has reached 0. One
+    value's row is a cache line or two, so the values factions hold stay cached."""
+    columns = [np.arange(_MORALE_CAP + 1, dtype=np.int64)]
+    while columns[-1].any():
+        columns.append(columns[-1] * _DECAY_TOP // _DECAY_BOTTOM)
+    return np.ascontiguousarray(np.asarray(columns, dtype=np.min_scalar_type(_MORALE_CAP)).T)
 
 
 _DECAYED = _decay_table()
-_DECAY_ROWS = _DECAYED.shape[0] - 1
-"""After this many decays any morale up to the cap is 0 (the last row)."""
+_DECAY_STEPS = _DECAYED.shape[1] - 1
+"""After this many decays any morale up to the cap is 0 (the last column)."""
+_MORALE_FACTOR = (_BASIS_POINTS + np.arange(_MORALE_CAP + 1, dtype=np.int64)) / _BASIS
+"""Entry m: (10000 + m) / 10000, the strength factor of morale m, divided once here."""
 
 
 @numba.njit(cache=True, inline="always")
 def _decayed(value: int, battles: int) -> Any:
     """Morale (0 to the cap) after `battles` decays [§5]."""
-    return np.int64(_DECAYED[min(battles, _DECAY_ROWS), value])
+    return np.int64(_DECAYED[value, min(battles, _DECAY_STEPS)])
 
 
 @numba.njit(cache=True, inline="always")
@@ -188,35 +170,43 @@ def _round_chance(a: float, d: float) -> Any:
 
 
 @numba.njit(cache=True, inline="always")
+def _round(category: int, plain: int, a_strength: float, d_strength: float, a_special: int,
+           d_special: int, draws: Any, offset: int) -> tuple[Any, float]:
+    """Whether the attacker wins round `category` (1 or 0), and its chance as a float. Only
+    the special rounds differ from the plain chance, computed once by the caller."""
+    q = plain
+    if category == a_special or category == d_special:  # noqa: SIM109 (a tuple is slower in numba)
+        a = a_strength * _SPECIAL if category == a_special else a_strength
+        d = d_strength * _SPECIAL if category == d_special else d_strength
+        q = _round_chance(a, d)
+    won = np.int64(np.int64(draws[offset + _FIRST_ROUND_DRAW + category] >> _ROUND_BITS) < q)
+    return won, q / _ROUND_SCALE
+
+
+@numba.njit(cache=True, inline="always")
 def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int,
             draws: Any, offset: int) -> tuple[int, float]:
     """Rounds won by the attacker with the battle's round draws, and its battle chance.
 
-    Only the special rounds differ from the plain chance, computed once. The wins
-    distribution is six locals kept in registers (an array would be stored and reloaded
-    around every draw read). A slot above the rounds played holds 0, and 0 * r + x * p is
-    the float x * p: float for float, the update of only the slots a round can reach.
+    The chance is the Poisson-binomial sum d3 + d4 + d5 of the attacker's wins distribution,
+    updated round by round as d[k] = d[k] r + d[k-1] p. Written out, each round updates only
+    the slots it can reach and that a later round reads: a slot not reached yet holds 0,
+    and 0 r + x p is the float x p, so these are the floats of the update of all six slots
+    (which the compiler keeps, as it may not drop a product with 0 from float code).
     """
-    wins: Any = 0
-    d0, d1, d2, d3, d4, d5 = 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
     plain = _round_chance(a_strength, d_strength)
-    for category in range(_ROUNDS):
-        q = plain
-        if category == a_special or category == d_special:  # noqa: SIM109 (a tuple is slower in numba)
-            a = a_strength * _SPECIAL if category == a_special else a_strength
-            d = d_strength * _SPECIAL if category == d_special else d_strength
-            q = _round_chance(a, d)
-        wins += np.int64(np.int64(draws[offset + _FIRST_ROUND_DRAW + category] >> _ROUND_BITS)
-                         < q)
-        p = q / _ROUND_SCALE
-        r = 1.0 - p
-        d5 = d5 * r + d4 * p
-        d4 = d4 * r + d3 * p
-        d3 = d3 * r + d2 * p
-        d2 = d2 * r + d1 * p
-        d1 = d1 * r + d0 * p
-        d0 = d0 * r
-    return wins, d3 + d4 + d5
+    w0, p0 = _round(_FIRST, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w1, p1 = _round(_SECOND, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w2, p2 = _round(_THIRD, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w3, p3 = _round(_FOURTH, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    w4, p4 = _round(_FIFTH, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    r1, r2, r3, r4 = 1.0 - p1, 1.0 - p2, 1.0 - p3, 1.0 - p4
+    d0, d1 = 1.0 - p0, p0
+    d0, d1, d2 = d0 * r1, d1 * r1 + d0 * p1, d1 * p1
+    d1, d2, d3 = d1 * r2 + d0 * p2, d2 * r2 + d1 * p2, d2 * p2
+    d2, d3, d4 = d2 * r3 + d1 * p3, d3 * r3 + d2 * p3, d3 * p3
+    d3, d4, d5 = d3 * r4 + d2 * p4, d4 * r4 + d3 * p4, d4 * p4
+    return w0 + w1 + w2 + w3 + w4, d3 + d4 + d5
 
 
 @numba.njit(cache=True)
@@ -360,8 +350,7 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
         while word != 0:
             y = w * 64 + lowest(word)
             word &= word - ONE
-            clear(near, y, loser)
-            set_bit(near, y, winner)
+            swap_bit(near, y, loser, winner)
     clear(near, winner, winner)
     clear(near, winner, loser)
     for w in range(touch.shape[1]):
@@ -375,7 +364,7 @@ def _absorb(winner: int, loser: int, battle: int, parent: Any, absorbed_at: Any,
 
 @numba.njit(cache=True, inline="always")
 def _strength(power: float, rating: int, factor: float, morale: int) -> Any:
-    return power * rating * factor * ((_BASIS_POINTS + morale) / _BASIS)
+    return power * rating * factor * _MORALE_FACTOR[morale]
 
 
 @_compiled_without_refcounts
@@ -386,8 +375,8 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
                  home_held: Any, settled: Any, live: Any, ring_owner: Any,
                  ring_full: Any, ring_part: Any, near: Any, able: Any,
                  touch: Any, battle: int, max_battles: int, draws: Any, from_table: bool,
-                 state: Any, trace: Any, common: Any, power_people: Any,
-                 power_value: Any, eligible: int, waiting: int) -> int:
+                 state: Any, trace: Any, common: Any, eligible: int,
+                 waiting: int) -> int:
     """Play one season to its end in place; returns the number of the next battle.
     `eligible` and `waiting` are the starting board's factions able to attack and
     rebellions waiting (counted once for all the seasons of a chunk).
@@ -424,10 +413,10 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             counter_o = _COUNTER if countered[occupier] == special[rebel] else 1.0
             a_morale = 0
             d_morale = _decayed(morale[occupier], battle - 1 - stamp[occupier])
-            a_force = _strength(_power(population[rebel], power_people, power_value),
+            a_force = _strength(population_power(population[rebel]),
                                 rating[rebel], counter_r, a_morale)
             d_people = _people(occupier, battle, settled, live, ring_owner, ring_part)
-            d_force = _strength(_power(d_people, power_people, power_value),
+            d_force = _strength(population_power(d_people),
                                 rating[occupier], _HOME * counter_o, d_morale)
             d_special = special[occupier] if home_held[occupier] else -1
             wins, chance = _battle(a_force, d_force, special[rebel], d_special, draws, offset)
@@ -462,9 +451,9 @@ def _play_season(population: Any, rating: Any, special: Any, countered: Any, bor
             d_people = _people(defender, battle, settled, live, ring_owner, ring_part)
             a_morale = _decayed(morale[attacker], battle - 1 - stamp[attacker])
             d_morale = _decayed(morale[defender], battle - 1 - stamp[defender])
-            a_force = _strength(_power(a_people, power_people, power_value),
+            a_force = _strength(population_power(a_people),
                                 rating[attacker], sea * counter_a * a_fan, a_morale)
-            d_force = _strength(_power(d_people, power_people, power_value),
+            d_force = _strength(population_power(d_people),
                                 rating[defender], _HOME * counter_d * d_fan, d_morale)
             a_special = special[attacker] if home_held[attacker] else -1
             d_special = special[defender] if home_held[defender] else -1
@@ -544,8 +533,6 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
     settled, live = settled0.copy(), live0.copy()
     ring_owner, ring_full, ring_part = ring_owner0.copy(), ring_full0.copy(), ring_part0.copy()
     near, able, touch = near0.copy(), able0.copy(), touch0.copy()
-    power_people = np.full(_POWER_SLOTS, -1, dtype=np.int64)
-    power_value = np.zeros(_POWER_SLOTS, dtype=np.float64)
     common = np.zeros((_SEA_BORDERS + 1, touch0.shape[1]), dtype=np.uint64)
     for k in range(border_sea.shape[0]):
         if border_sea[k]:
@@ -584,7 +571,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
                            settled, live, ring_owner, ring_full, ring_part, near,
                            able, touch, battle0,
                            max_battles, row, from_table, state, rows, common,
-                           power_people, power_value, eligible0, waiting0)
+                           eligible0, waiting0)
         lengths[i] = end - battle0
         best, best_regions, best_power = -1, -1, -1.0
         for x in range(factions):
@@ -594,7 +581,7 @@ def run_seasons(population: Any, rating: Any, special: Any, border_a: Any, borde
                 survived[x] += 1
                 if regions >= best_regions:
                     people = _people(x, end, settled, live, ring_owner, ring_part)
-                    power = _power(people, power_people, power_value)
+                    power = population_power(people)
                     if regions > best_regions or power > best_power:
                         best, best_regions, best_power = x, regions, power
         titles[best] += 1
