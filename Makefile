@@ -30,9 +30,14 @@ node-tools: system-packages
 
 # The suite runs on TEST_WORKERS processes (pytest-xdist), a test file to a process, so a
 # file's shared server or browser starts once; `make test TEST_WORKERS=0` runs it in one.
-TEST_WORKERS ?= 2
+# Three on two cores: a good part of the suite waits on browsers, servers and child
+# processes, and a third worker uses that time. Bytecode is written even where the shell
+# asks for none (PYTHONDONTWRITEBYTECODE), so the many servers and commands the suite starts
+# compile the package once instead of at every start.
+TEST_WORKERS ?= 3
 test: lint system-packages node-tools
-	$(VENV)/bin/pytest $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile)
+	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/pytest \
+		$(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile)
 
 bench: $(STAMP)
 	$(PYTHON) -m bench
