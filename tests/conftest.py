@@ -13,6 +13,7 @@ still alive fails the run, named, and is ended.
 from __future__ import annotations
 
 import os
+import signal
 from typing import Any
 
 import pytest
@@ -38,8 +39,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Adopt orphans for the whole run, so the check at its end can see them."""
+    """Adopt orphans for the whole run, so the check at its end can see them; and take Ctrl-C
+    back where the run was started with it ignored (a shell without job control ignores it in
+    whatever it starts in the background, `make test &`, and the children inherit that), so
+    the tests that interrupt a command see what a person at a terminal would."""
     processes.become_subreaper()
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.hookimpl(optionalhook=True)
