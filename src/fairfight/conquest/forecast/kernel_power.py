@@ -13,6 +13,7 @@ pow as before. Either way the power is the same float, bit for bit, as
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal, localcontext
 from typing import Any
 
@@ -54,28 +55,28 @@ def _series() -> tuple[float, ...]:
     return tuple(out)
 
 
-def _lead_table() -> npt.NDArray[np.float64]:
-    """Row k - 512: k ** 0.35 and 1 / k, each the double nearest the exact value."""
-    rows = []
+def _exact_rows(rows_of: Callable[[Decimal], list[tuple[float, float]]]
+                ) -> npt.NDArray[np.float64]:
+    """A table whose rows `rows_of` computes from the exponent, in 40 digits, each entry then
+    rounded once to the nearest double."""
     exponent = tables.POWER_EXPONENT
     with localcontext() as context:
         context.prec = 40
-        power = Decimal(exponent.numerator) / exponent.denominator
-        for k in range(_LEAD_LOW, 2 * _LEAD_LOW):
-            rows.append((float(Decimal(k) ** power), float(Decimal(1) / k)))
-    return np.asarray(rows, dtype=np.float64)
+        return np.asarray(rows_of(Decimal(exponent.numerator) / exponent.denominator),
+                          dtype=np.float64)
+
+
+def _lead_table() -> npt.NDArray[np.float64]:
+    """Row k - 512: k ** 0.35 and 1 / k, each the double nearest the exact value."""
+    return _exact_rows(lambda power: [(float(Decimal(k) ** power), float(Decimal(1) / k))
+                                      for k in range(_LEAD_LOW, 2 * _LEAD_LOW)])
 
 
 def _shift_table() -> npt.NDArray[np.float64]:
     """Row s: 2^(0.35 s) times the scale 10^6, and 2^-s."""
-    rows = []
-    exponent = tables.POWER_EXPONENT
-    with localcontext() as context:
-        context.prec = 40
-        power = Decimal(exponent.numerator) / exponent.denominator
-        for s in range(_SHIFTS):
-            rows.append((float(Decimal(2) ** (power * s) * tables.POWER_SCALE), 2.0**-s))
-    return np.asarray(rows, dtype=np.float64)
+    return _exact_rows(lambda power: [
+        (float(Decimal(2) ** (power * s) * tables.POWER_SCALE), 2.0**-s)
+        for s in range(_SHIFTS)])
 
 
 _C1, _C2, _C3, _C4 = _series()
