@@ -161,9 +161,7 @@ class TableGame:
 
     def __post_init__(self) -> None:
         if self.hasher is None:
-            self.hasher = hashlib.sha256()
-            for event in self.events:
-                self.hasher.update(canonical_json(event))
+            self.hasher = _events_hasher(self.events)
 
     def private_copy(self) -> TableGame:
         """A copy that plays on without touching this game: its own lists, stand-ins and bots
@@ -232,12 +230,18 @@ class TableGame:
         return _record_lines(self.config, self.key, self.kinds, self.state, self.events)
 
 
-def events_digest(events: list[Event]) -> str:
-    """SHA-256 of the canonical JSON of every event so far."""
+def _events_hasher(events: Sequence[Event]) -> Any:
+    """SHA-256 fed the canonical JSON of every event so far (a game keeps it running, feeding
+    each step's own events; `hexdigest()` is the digest stored with the step)."""
     digest = hashlib.sha256()
     for event in events:
         digest.update(canonical_json(event))
-    return digest.hexdigest()
+    return digest
+
+
+def events_digest(events: list[Event]) -> str:
+    """SHA-256 of the canonical JSON of every event so far."""
+    return str(_events_hasher(events).hexdigest())
 
 
 def new_table_game(config: BallotConfig, key: str, kinds: Sequence[str]) -> TableGame:
