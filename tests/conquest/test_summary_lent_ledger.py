@@ -47,3 +47,25 @@ def test_later_entries_are_read_after_the_lent_ones_until_a_battle(tmp_path: Pat
     after_battle = _read(path, dataclasses.replace(later, ledger=[marked]))
     assert _entries(after_battle) == [(1, "AB", 10), (2, "AC", 5), (3, "AB", 5)]
     assert after_battle == _read(path)
+
+
+def test_the_header_and_board_are_taken_while_their_stored_texts_stay(tmp_path: Path) -> None:
+    path = tmp_path / "season.db"
+    season.create_season(path, star_map(), "star", seed=SEED)
+    list(season.fight(path, 1))
+    earlier = _read(path)
+    marked_board = {**earlier.board, "marked": True}
+    marked_header = {**earlier.header, "marked": True}
+    lending = dataclasses.replace(earlier, board=marked_board, header=marked_header)
+
+    season.contribute(path, "AB", 5)  # a contribution stores neither a header nor a board
+    later = _read(path, lending)
+    assert later.board is marked_board and later.header is marked_header
+    assert _entries(later) == [(1, "AB", 5)]
+
+    list(season.fight(path, 1))  # a battle stores a new board: it is read and checked again
+    after_battle = _read(path, lending)
+    assert "marked" not in after_battle.board and after_battle.header is marked_header
+    assert dataclasses.replace(after_battle, header=earlier.header) == _read(path)
+    unlent = dataclasses.replace(lending, stored_texts=("", ""))
+    assert "marked" not in _read(path, unlent).header  # other texts: checked again

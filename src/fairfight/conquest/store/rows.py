@@ -293,7 +293,11 @@ def ensure_key_table(connection: Connection) -> None:
 
 
 def has_table(connection: Connection, name: str) -> bool:
-    """Whether a later table exists yet (a read-only reader cannot create it)."""
+    """Whether a later table exists yet (a read-only reader cannot create it). Once the
+    database was seen holding every later table (`later_tables_held`), no catalogue query:
+    a season page's snapshot asked for the log's head table on every new version."""
+    if name in KEY_TABLES.tables and later_tables_held(connection.engine):
+        return True
     return name in set(inspect(connection).get_table_names())
 
 

@@ -7,7 +7,7 @@ damaged season is refused before anything is written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,9 @@ class SeasonSummary:
     revealed_seed: str | None
     season_id: int = 1
     """The season's id within its database (always 1 for a season file)."""
+    stored_texts: tuple[str, str] = field(default=("", ""), repr=False, compare=False)
+    """The header's and the board's stored JSON texts this summary was checked from: a later
+    read of the same texts takes this summary's checked header and board (`summary_in`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,14 +79,21 @@ def summary_in(session: Session, before: SeasonSummary | None = None) -> SeasonS
     same battles were fought since: the ledger only grows (an entry is never changed or
     removed), and an entry checked against the same next battle is checked still, so only
     the entries after its last are read and checked. Under a stream of contributions the
-    whole ledger was read again for every one of them, thousands of rows each time."""
+    whole ledger was read again for every one of them, thousands of rows each time.
+    For the same reason a header or board stored in the very text `before` was checked from is
+    not parsed and checked again (a contribution changes neither: the pools it fills are
+    applied from the ledger); the dicts are then shared, as the checked map already is, and
+    nothing may change them in place."""
     row = SeasonStore.season(session)
-    header = integrity.checked_header(row.header)
+    same_season = before is not None and before.season_id == season_of(session)
+    header = before.header if before is not None and same_season \
+        and before.stored_texts[0] == row.header else integrity.checked_header(row.header)
     integrity.checked_commitment(row.commitment)
     map_data, world = integrity.checked_map(row.map_data, header)
-    board = integrity.checked_board(row.board, world)
+    board = before.board if before is not None and same_season \
+        and before.stored_texts[1] == row.board else integrity.checked_board(row.board, world)
     integrity.checked_history_count(SeasonStore.history_count(session), board)
-    lent = before is not None and before.season_id == season_of(session) \
+    lent = before is not None and same_season \
         and before.board["next_battle"] == board["next_battle"]
     kept = before.ledger if before is not None and lent else []
     ledger = [*kept, *(
@@ -100,6 +110,7 @@ def summary_in(session: Session, before: SeasonSummary | None = None) -> SeasonS
         beacon=integrity.checked_beacon(row.beacon),
         revealed_seed=integrity.checked_revealed_seed(row.revealed_seed, row.commitment),
         season_id=season_of(session),
+        stored_texts=(row.header, row.board),
     )
 
 
