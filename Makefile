@@ -34,10 +34,19 @@ node-tools: system-packages
 # processes, and a third worker uses that time. Bytecode is written even where the shell
 # asks for none (PYTHONDONTWRITEBYTECODE), so the many servers and commands the suite starts
 # compile the package once instead of at every start.
+# The lint (ruff and mypy, about a minute of one core on a fresh clone) runs beside the
+# tests rather than before them, its output printed once the tests end; either failing
+# fails `make test`.
 TEST_WORKERS ?= 3
-test: lint system-packages node-tools
+test: $(STAMP) system-packages node-tools
+	@lint_log=$$(mktemp); \
+	$(MAKE) --no-print-directory lint > "$$lint_log" 2>&1 & lint=$$!; \
+	trap 'kill $$lint 2>/dev/null; rm -f "$$lint_log"; exit 130' INT TERM; \
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/pytest \
-		$(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile)
+		$(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile); tests=$$?; \
+	wait $$lint; linted=$$?; echo "== lint (ruff, mypy)"; cat "$$lint_log"; rm -f "$$lint_log"; \
+	[ $$linted -eq 0 ] || echo "make test: the lint failed (above)"; \
+	[ $$tests -eq 0 ] && [ $$linted -eq 0 ]
 
 bench: $(STAMP)
 	$(PYTHON) -m bench
