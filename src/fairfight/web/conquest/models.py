@@ -350,6 +350,11 @@ class MapState(BaseModel):
     after_battle: int
     regions: list[MapRegion]
 
+    def region(self, code: str) -> MapRegion | None:
+        """The region with this code, or None (a page names the few rebels rising: looked up
+        one by one, not by a table of every region built at each render)."""
+        return next((region for region in self.regions if region.code == code), None)
+
 
 class ContributionConfirmation(BaseModel):
     """What a fan is told after a contribution is recorded: amount, faction, the battle."""
