@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from operator import itemgetter
 
 from fairfight.ballot import estimates as est
 from fairfight.ballot.deck import Card, build_cards
@@ -24,6 +23,7 @@ from fairfight.ballot.presidency import (
     card_side,
     presidential_chance,
 )
+from fairfight.ballot.race_fields import RaceField, board_fields, chance_at
 from fairfight.ballot.racebook import presidential_part
 from fairfight.ballot.rules_page import chance_text
 from fairfight.ballot.state import NO_CARD, Declaration, GameState
@@ -191,29 +191,58 @@ def _ranked(
     """Every declaration of `hand` this year, the highest chance first, as (chance, card, its
     (race index, party) at that chance): ties go to the lower card id, then the race's place
     on the map, then D before R. A year's thousands of declarations share a few dozen
-    chances, so they are bucketed by chance, each race's cards of one part as one entry, and
-    a bucket is spread by card and sorted only when the ranking reaches it (the picks are
-    made in the first few; a card already picked is passed over whole)."""
-    buckets: dict[tuple[int, int], list[tuple[int, Party, tuple[int, ...]]]] = {}
+    chances, so they are bucketed by chance, the races of one field (`race_fields`, one per
+    board for every seat) with the cards of one part as one entry, and a bucket is spread by
+    card and sorted only when the ranking reaches it (the picks are made in the first few; a
+    card already picked is passed over whole)."""
+    buckets: dict[tuple[int, int], list[tuple[tuple[int, ...], Party, tuple[int, ...]]]] = {}
     chances: dict[tuple[int, int], Fraction] = {}
+
+    def bucket(chance: Fraction) -> list[tuple[tuple[int, ...], Party, tuple[int, ...]]]:
+        key = (chance.numerator, chance.denominator)  # whole numbers hash fast; a Fraction not
+        found = buckets.get(key)
+        if found is None:
+            buckets[key] = found = []
+            chances[key] = chance
+        return found
+
+    board = board_fields(state)
+    own = board.held.get(seat, frozenset())
     by_part: dict[tuple[int, Party], list[tuple[int, tuple[int, ...]]]] = {}
-    for index in game_map().races_in(state.year):
+    for group in board.groups:
+        races = group.races if own.isdisjoint(group.races) else tuple(
+            index for index in group.races if index not in own)
+        if not races:
+            continue
+        for chance, card_ids, party in _field_chances(
+                hand, group.home, group.party, group.field, by_part):
+            bucket(chance).append((races, party, card_ids))
+    presidency = [0] if 0 in game_map().races_in(state.year) else []
+    for index in presidency + sorted(own):  # priced one card at a time
         for chance, card_ids, party in _race_chances(state, seat, index, hand, by_part):
-            key = (chance.numerator, chance.denominator)  # whole numbers hash fast; a Fraction not
-            bucket = buckets.get(key)
-            if bucket is None:
-                buckets[key] = bucket = []
-                chances[key] = chance
-            bucket.append((index, party, card_ids))
+            bucket(chance).append(((index,), party, card_ids))
     for key in sorted(buckets, key=chances.__getitem__, reverse=True):
-        by_card: dict[int, list[tuple[int, Party]]] = {}
-        for index, party, card_ids in buckets[key]:
-            for card_id in card_ids:
-                by_card.setdefault(card_id, []).append((index, party))
-        for card_id in sorted(by_card):
-            rows = by_card[card_id]
-            rows.sort(key=itemgetter(0))  # stable: D before R in a race
-            yield chances[key], card_id, rows
+        yield from _spread(chances[key], buckets[key])
+
+
+def _spread(
+    chance: Fraction, entries: list[tuple[tuple[int, ...], Party, tuple[int, ...]]]
+) -> Iterator[tuple[Fraction, int, list[tuple[int, Party]]]]:
+    """One bucket of equal chances by card (the lowest id first), each card's races in map
+    order, D before R in a race."""
+    by_card: dict[int, list[tuple[int, Party]]] = {}
+    for races, party, card_ids in entries:
+        for card_id in card_ids:
+            by_card.setdefault(card_id, []).extend((index, party) for index in races)
+    for card_id in sorted(by_card):
+        rows = by_card[card_id]
+        rows.sort(key=_map_order)
+        yield chance, card_id, rows
+
+
+def _map_order(row: tuple[int, Party]) -> tuple[int, bool]:
+    """A (race, party) row's place: the race's place on the map, then D before R."""
+    return row[0], row[1] is not Party.D
 
 
 def plain_chances(
@@ -233,28 +262,37 @@ def _race_chances(
     by_part: dict[tuple[int, Party], list[tuple[int, tuple[int, ...]]]] | None = None,
 ) -> list[tuple[Fraction, tuple[int, ...], Party]]:
     """(chance, cards, party) of every card of `hand` under either party in race `index`, no
-    district card: `declaration_chance`'s chance, with the race's field read once per party
-    and the cards of one part in the race's state priced once (a midterm prices ~15,000
-    declarations, from a few dozen chances). `by_part` keeps each state's grouping of the
-    hand by part across the races of a year."""
+    district card: `declaration_chance`'s chance, with the race's field read once per board
+    (`race_fields`, shared by every seat) and the cards of one part in the race's state priced
+    once (a midterm prices ~15,000 declarations, from a few dozen chances). `by_part` keeps
+    each state's grouping of the hand by part across the races of a year."""
     rows: list[tuple[Fraction, tuple[int, ...], Party]] = []
     holding = state.seats[index]
     home = game_map().seats[index].state
     groups = {} if by_part is None else by_part
+    fields = None
     for party in Party:
         if index == 0 or holding.holder == seat:  # the presidency, or a re-run among the cards
             race = game_map().seats[index].race_id
             rows += [(declaration_chance(state, Declaration(seat, race, card.id, party)).chance,
                       (card.id,), party) for card in hand]
             continue
-        other, primary = est.opponent(state, index, party, seat)
-        shift = est.partisan(state, home) * party.sign()
-        for part, card_ids in _cards_by_part(hand, home, party, groups):
-            chance = win_chance(RaceKind.GENERAL, part + shift - other)
-            if primary is not None:
-                chance *= win_chance(RaceKind.PRIMARY, part - primary)
-            rows.append((chance, card_ids, party))
+        if fields is None:
+            fields = board_fields(state).by_race
+        rows += _field_chances(hand, home, party, fields[(index, party)], groups)
     return rows
+
+
+def _field_chances(
+    hand: list[Card], home: int, party: Party, field: RaceField,
+    groups: dict[tuple[int, Party], list[tuple[int, tuple[int, ...]]]],
+) -> list[tuple[Fraction, tuple[int, ...], Party]]:
+    """(chance, cards, party) of the hand's cards of each part in a race of `field` in `home`."""
+    shift, primary = field
+    return [
+        (chance_at(part + shift, None if primary is None else part - primary), card_ids, party)
+        for part, card_ids in _cards_by_part(hand, home, party, groups)
+    ]
 
 
 def _cards_by_part(

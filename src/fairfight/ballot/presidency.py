@@ -82,9 +82,11 @@ def board_side(holding: Holding, party: Party) -> PresidentialSide:
     return PresidentialSide(board_part(holding, party, True))
 
 
+@lru_cache(maxsize=1024)
 def state_edges(d: PresidentialSide, r: PresidentialSide) -> tuple[tuple[int, int], ...]:
     """(D's edge before the national dice, electoral votes) in every state, in map order: the
-    card parts, each side's fit in the state, and D's baseline [5.8]."""
+    card parts, each side's fit in the state, and D's baseline [5.8]. Kept per pairing: the
+    withdraw step's counts ask for the same pairing once per race of the year."""
     rows = []
     for home, tags in zip(game_map().states, state_tag_sets(), strict=True):
         edge = d.part + len(d.tags & tags) + home.baseline - r.part - len(r.tags & tags)
@@ -389,5 +391,5 @@ def race_with_honeymoon(
 def clear_cache() -> None:
     """Forget remembered chances (benchmarks measure the cost of computing them)."""
     for cached in (electoral_chance, _short_count, _below, race_with_honeymoon, _state_numerator,
-                   _one_die):
+                   _one_die, state_edges):
         cached.cache_clear()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from fairfight.ballot import estimates as est
 from fairfight.ballot.advice import (
@@ -168,19 +168,33 @@ def _d_wins_race(state: GameState, home: int, d_edge: int) -> Fraction:
         re_elected = previous.holder == holder and previous.party is party
         return not (re_elected and not state.presidency_open()) or state.impeached_this_term
 
+    pairings = tuple(
+        (d_side, r_side, d_weight * r_weight,
+         size if counters(Party.D, d_holder) else None,
+         -size if counters(Party.R, r_holder) else None)
+        for d_side, d_holder, d_weight in sides[Party.D]
+        for r_side, r_holder, r_weight in sides[Party.R]
+    )
+    return _over_pairings(pairings, home, d_edge, state.honeymoon[home])
+
+
+_Pairing = tuple[PresidentialSide, PresidentialSide, Fraction, int | None, int | None]
+"""A pairing of presidential nominees: D's side, R's side, the chance they are the nominees,
+and the honeymoon pips D's and R's president would bring (None: no counters for them)."""
+
+
+@lru_cache(maxsize=4096)
+def _over_pairings(
+    pairings: tuple[_Pairing, ...], home: int, d_edge: int, current: int
+) -> Fraction:
+    """`_d_wins_race` from everything it reads: the pairings, the race's state, D's edge and
+    the state's honeymoon counter now. Kept by value, so every seat of a table (and the advice
+    beside the page) shares a count; nothing in it is private once the field is revealed."""
     needed = game_map().electoral_majority()
     chance = Fraction(0)
-    for d_side, d_holder, d_weight in sides[Party.D]:
-        for r_side, r_holder, r_weight in sides[Party.R]:
-            honeymoon = (
-                size if counters(Party.D, d_holder) else None,
-                -size if counters(Party.R, r_holder) else None,
-                state.honeymoon[home],
-            )
-            edges = state_edges(d_side, r_side)
-            chance += (
-                d_weight * r_weight * race_with_honeymoon(edges, needed, home, d_edge, honeymoon)
-            )
+    for d_side, r_side, weight, if_d, if_r in pairings:
+        edges = state_edges(d_side, r_side)
+        chance += weight * race_with_honeymoon(edges, needed, home, d_edge, (if_d, if_r, current))
     return chance
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from enum import Enum
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from fairfight.ballot import tables
@@ -68,16 +69,25 @@ def chance_text(value: Fraction, digits: int = 1) -> str:
     """A chance as a percentage that never rounds an uncertain chance to certainty.
 
     `percent` alone turns 99.96% into "100.0"; here only a chance of exactly 1 (or 0) reads
-    100 (or 0), and a chance that rounds there reads "> 99.9" (or "< 0.1").
+    100 (or 0), and a chance that rounds there reads "> 99.9" (or "< 0.1"). A page shows
+    hundreds of chances, so the test is on whole numbers (a denominator is always positive).
     """
     text = percent(value, digits)
-    if 0 < value < 1:
-        unit = Fraction(1, 100 * 10**digits)
-        if text == percent(Fraction(1), digits):
-            return f"> {percent(1 - unit, digits)}"
-        if text == percent(Fraction(0), digits):
-            return f"< {percent(unit, digits)}"
+    if 0 < value.numerator < value.denominator:
+        whole, nothing, below_whole, above_nothing = _rounded_ends(digits)
+        if text == whole:
+            return f"> {below_whole}"
+        if text == nothing:
+            return f"< {above_nothing}"
     return text
+
+
+@cache
+def _rounded_ends(digits: int) -> tuple[str, str, str, str]:
+    """100% and 0% as `percent` writes them, and the nearest figures short of each."""
+    unit = Fraction(1, 100 * 10**digits)
+    return (percent(Fraction(1), digits), percent(Fraction(0), digits),
+            percent(1 - unit, digits), percent(unit, digits))
 
 
 def odds_rows(kind: RaceKind, max_edge: int = DEFAULT_MAX_EDGE) -> list[dict[str, Any]]:

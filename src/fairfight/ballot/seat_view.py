@@ -233,15 +233,17 @@ def chance_view(priced: DeclarationChance, rivals: Sequence[str] = ()) -> Chance
     method = priced.method
     if not priced.exact and not method.startswith("estimate"):
         method = f"estimate: {method}"
-    text = priced.text() if priced.exact else f"about {priced.percent()}% ({method})"
+    percent = priced.percent()  # written once: a presidential chance is a long fraction
+    fraction = str(priced.chance) if priced.exact else ""
+    text = f"{percent}% = {fraction}" if priced.exact else f"about {percent}% ({method})"
     return ChanceView(
         race=entry.race,
         card=entry.card,
         party=entry.party.value,
         district_card=entry.district_card,
-        percent=priced.percent(),
+        percent=percent,
         exact=priced.exact,
-        fraction=str(priced.chance) if priced.exact else "",
+        fraction=fraction,
         method=method,
         how=priced.how,
         text=text,

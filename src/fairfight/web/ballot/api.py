@@ -25,6 +25,7 @@ from fairfight.web.ballot.access import (
     views_of,
 )
 from fairfight.web.ballot.notify import check_webhook
+from fairfight.web.ballot.prepared import pages_after_step
 from fairfight.web.ballot.service import (
     LobbyPage,
     ReplayPage,
@@ -155,7 +156,8 @@ def api_move(request: Request, table_id: str, seat: Id, move: Move, store: Store
     except StaleAnswer:
         return stale_response()
     page = view_table(store, table_id, seat, False, views_of(request), read=table)
-    return JSONResponse(page.model_dump(mode="json"))
+    return JSONResponse(page.model_dump(mode="json"), background=pages_after_step(
+        request, store, table_id, move.version, table.version))
 
 
 @router.post("/tables/{table_id}/seats/{seat}/leave")

@@ -41,6 +41,7 @@ from fairfight.web.ballot.forms import checked, decision_from_form, describe
 from fairfight.web.ballot.invites import keep_created
 from fairfight.web.ballot.live import table_stream
 from fairfight.web.ballot.notify import check_webhook
+from fairfight.web.ballot.prepared import pages_after_step
 from fairfight.web.ballot.seat_views import SeatViews
 from fairfight.web.ballot.service import (
     TableSpec,
@@ -267,10 +268,12 @@ def _answer_form(
         return _page(request, "confirm.html", table=table_id, seat=seat,
                      lines=describe(game.state, decision), hidden=hidden)
     try:
-        store.answer(table_id, seat, int(version_text), decision)
+        played = store.answer(table_id, seat, int(version_text), decision)
     except StaleAnswer as error:
         return _seat_response(request, store, table_id, seat, notice=error.rule, status=409)
-    return RedirectResponse(f"/ballot/tables/{table_id}/seats/{seat}", status_code=303)
+    return RedirectResponse(f"/ballot/tables/{table_id}/seats/{seat}", status_code=303,
+                            background=pages_after_step(request, store, table_id,
+                                                        int(version_text), played.version))
 
 
 @router.post("/ballot/tables/{table_id}/seats/{seat}/leave", include_in_schema=False)

@@ -54,6 +54,8 @@ strongest) and the next strongest; "no candidate" comes besides."""
 
 
 _Pick = tuple[int, str, int]
+_PARTIES = tuple(Party)
+"""D then R, read once (iterating the enum class itself costs a generator each time)."""
 """A suggested declaration in a race: (card, party, district card or `NO_CARD`)."""
 
 
@@ -117,7 +119,7 @@ def _entries(
             continue
         entries += [(card, Declaration(you, race, card.id, party,
                                        holding.district_card if rerun else NO_CARD))
-                    for party in Party]
+                    for party in _PARTIES]
         entries += [(card, Declaration(you, race, card.id, Party(party), district))
                     for card_id, party, district in sorted(picked)
                     if card_id == card.id and district != NO_CARD and not rerun]
@@ -141,8 +143,12 @@ def _options(
         if chance is None:  # with a district card, or a re-run's seated card
             chance = declaration_chance(state, entry).chance
         key = (entry.card, entry.party.value, entry.district_card)
-        ranked.append((key not in picked, -chance, *key, card, entry))
-    ranked.sort(key=lambda row: row[:5])
+        ranked.append((key not in picked, chance, *key, card, entry))
+    # the suggested first, then the strongest, then card, party and district card: sorted
+    # from the last key up, each sort stable, so each chance is compared, never negated
+    ranked.sort(key=lambda row: row[2:5])
+    ranked.sort(key=lambda row: row[1], reverse=True)
+    ranked.sort(key=lambda row: row[0])
     options = []
     for unsuggested, _, card_id, party, district, card, entry in ranked[:shown]:
         priced = declaration_chance(state, entry)

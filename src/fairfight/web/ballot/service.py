@@ -16,6 +16,7 @@ from fairfight.ballot.geo import game_map
 from fairfight.ballot.players import key_commitment
 from fairfight.ballot.record import HUMAN_NAME
 from fairfight.ballot.session import TableGame, restore_table_game
+from fairfight.ballot.state import Phase
 from fairfight.ballot.store import BallotStore, TableRow, TableStatus, invite_token
 from fairfight.ballot.story import step_sentences
 from fairfight.ballot.tables import VictoryMode, named_config
@@ -41,6 +42,7 @@ __all__ = [
     "LobbyPage",
     "MAX_CLOCK_SECONDS",
     "MAX_YEARS",
+    "PREPARED_PHASES",
     "ReplayPage",
     "SEAT_KINDS",
     "SeatLink",
@@ -49,6 +51,7 @@ __all__ = [
     "create_table",
     "invite_links",
     "lobby_page",
+    "prepare_asked_pages",
     "race_to_open",
     "rematch_spec",
     "replay_page",
@@ -57,6 +60,10 @@ __all__ = [
 ]
 
 CONFIG_NAME = "as-written-plus"
+PREPARED_PHASES = (Phase.DECLARE, Phase.WITHDRAW)
+"""The steps whose seat pages are built as soon as the step opens, before anyone reads them:
+a presidential year's declare page ranks every card of the hand in some 480 races and asks the
+advice; its withdraw page counts each declaration against the revealed field."""
 MAX_YEARS = 16
 LOBBY_PAGE_SIZE = 20
 SEAT_KINDS = (HUMAN_NAME, *BOT_NAMES)
@@ -201,6 +208,23 @@ def view_table(
     is the row as the caller just read or wrote it, which spares reading it again."""
     table = store.tick(table_id, read)  # one read at most; "no such table" is refused there
     return table_page(table, game_of(store, table), you, host, store.clock(), views, opened)
+
+
+def prepare_asked_pages(store: BallotStore, table_id: str, views: SeatViews) -> int:
+    """Build and keep the page of every person the table asks now, when it asks a step of
+    `PREPARED_PHASES`, so each person's first read finds it (a read that comes while a page
+    is being built waits for it: `SeatViews.page`). Returns how many were asked.
+
+    Each page is built exactly as that seat's own read builds it (`table_page`, the viewer's
+    key), so one seat's page is never found by another."""
+    table = store.load(table_id)
+    game = game_of(store, table) if table is not None else None
+    if table is None or game is None or game.state.phase not in PREPARED_PHASES:
+        return 0
+    waiting = [seat for seat in game.people_asked() if seat not in set(table.answered())]
+    for seat in waiting:
+        table_page(table, game, seat, False, store.clock(), views)
+    return len(waiting)
 
 
 def race_to_open(text: str) -> str:

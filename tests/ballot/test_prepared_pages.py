@@ -1,0 +1,92 @@
+"""Seat pages prepared after the move that opens a declare or withdraw step: each person's first
+read finds its own page built, the same page a cold process builds, with no other seat's cards;
+a read that comes while its page is being built waits for that build instead of building it
+again."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from fairfight.web.ballot.seat_page import GamePage, view_page
+from fairfight.web.ballot.seat_views import SeatViews
+from tests.ballot.test_seat_choices import declaring
+from tests.ballot.test_tables import client_of, create, make_app, play_round, seat_view, seated
+from tests.ballot.test_tables_privacy import secrets_of
+
+
+def _phase(app: Any, table: str) -> str:
+    game = client_of(app).get(f"/api/ballot/tables/{table}").json()["game"]
+    return str(game["phase"])
+
+
+def test_the_move_opening_the_declare_step_prepares_every_asked_page(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    created = create(app, ["human", "human", "human"])
+    table = created["id"]
+    people = seated(app, created)
+    views: SeatViews = app.state.ballot_views
+    for _ in range(40):
+        if _phase(app, table) == "declare":
+            break
+        play_round(people, table)
+    assert _phase(app, table) == "declare"
+    built = views.built
+    pages = {seat: seat_view(person, table, seat) for seat, person in people.items()}
+    assert views.built == built  # every person asked found its page ready
+    assert all(page["game"]["asked"] and page["game"]["phase"] == "declare"
+               for page in pages.values())
+    cold = make_app(tmp_path)  # another process: nothing kept
+    for seat, page in pages.items():
+        person = client_of(cold, created["seats"][seat]["token"])
+        assert seat_view(person, table, seat) == page
+        shown = people[seat].get(f"/ballot/tables/{table}/seats/{seat}").text
+        assert not [s for s in secrets_of(app.state.ballot_store, table, seat) if s in shown]
+
+
+def test_a_read_while_its_page_is_built_waits_for_that_build() -> None:
+    state, events = declaring()
+    page = view_page("t", state, events, ["a", "b", "c", "d"], 0, True)
+    started, release = threading.Event(), threading.Event()
+    builds: list[int] = []
+
+    def slow_build() -> GamePage:
+        builds.append(1)
+        started.set()
+        release.wait(10)
+        return page
+
+    views = SeatViews()
+    got: list[GamePage] = []
+    first = threading.Thread(target=lambda: got.append(
+        views.page("t", 3, 0, True, ["a"], slow_build)))
+    first.start()
+    assert started.wait(10)
+    second = threading.Thread(target=lambda: got.append(
+        views.page("t", 3, 0, True, ["a"], slow_build)))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waiting for the build in flight, not building its own
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert builds == [1] and views.built == 1
+    assert got == [page, page]
+    assert not views.building
+
+
+def test_a_failed_build_wakes_its_waiters_who_build_their_own() -> None:
+    state, events = declaring()
+    page = view_page("t", state, events, ["a", "b", "c", "d"], 0, True)
+    views = SeatViews()
+
+    def broken() -> GamePage:
+        raise RuntimeError("the table changed under the build")
+
+    try:
+        views.page("t", 3, 0, True, ["a"], broken)
+    except RuntimeError:
+        pass
+    assert not views.building
+    assert views.page("t", 3, 0, True, ["a"], lambda: page) == page
