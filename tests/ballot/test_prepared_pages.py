@@ -9,6 +9,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from fairfight.web.ballot.seat_page import GamePage, view_page
 from fairfight.web.ballot.seat_views import SeatViews
 from tests.ballot.test_seat_choices import declaring
@@ -84,9 +86,7 @@ def test_a_failed_build_wakes_its_waiters_who_build_their_own() -> None:
     def broken() -> GamePage:
         raise RuntimeError("the table changed under the build")
 
-    try:
+    with pytest.raises(RuntimeError, match="changed under the build"):
         views.page("t", 3, 0, True, ["a"], broken)
-    except RuntimeError:
-        pass
     assert not views.building
     assert views.page("t", 3, 0, True, ["a"], lambda: page) == page
