@@ -170,15 +170,13 @@ def _round_chance(a: float, d: float) -> Any:
 
 
 @numba.njit(cache=True, inline="always")
-def _round(category: int, plain: int, a_strength: float, d_strength: float, a_special: int,
-           d_special: int, draws: Any, offset: int) -> tuple[Any, float]:
-    """Whether the attacker wins round `category` (1 or 0), and its chance as a float. Only
-    the special rounds differ from the plain chance, computed once by the caller."""
-    q = plain
-    if category == a_special or category == d_special:  # noqa: SIM109 (a tuple is slower in numba)
-        a = a_strength * _SPECIAL if category == a_special else a_strength
-        d = d_strength * _SPECIAL if category == d_special else d_strength
-        q = _round_chance(a, d)
+def _round(category: int, plain: int, a_special_chance: int, d_special_chance: int,
+           a_special: int, d_special: int, draws: Any, offset: int) -> tuple[Any, float]:
+    """Whether the attacker wins round `category` (1 or 0), and its chance as a float. The
+    three chances a round can have are computed once by the caller; picking one is a pair of
+    selects, not branches on the specials (which a branch predictor cannot learn)."""
+    q = a_special_chance if category == a_special else (
+        d_special_chance if category == d_special else plain)
     won = np.int64(np.int64(draws[offset + _FIRST_ROUND_DRAW + category] >> _ROUND_BITS) < q)
     return won, q / _ROUND_SCALE
 
@@ -188,18 +186,30 @@ def _battle(a_strength: float, d_strength: float, a_special: int, d_special: int
             draws: Any, offset: int) -> tuple[int, float]:
     """Rounds won by the attacker with the battle's round draws, and its battle chance.
 
+    A round's chance is the plain one, the attacker's special one (the defender's strength
+    raised too when the two specials are one category) or the defender's special one; all
+    three are computed, as the same floats a round computing only its own would get.
     The chance is the Poisson-binomial sum d3 + d4 + d5 of the attacker's wins distribution,
     updated round by round as d[k] = d[k] r + d[k-1] p. Written out, each round updates only
     the slots it can reach and that a later round reads: a slot not reached yet holds 0,
     and 0 r + x p is the float x p, so these are the floats of the update of all six slots
     (which the compiler keeps, as it may not drop a product with 0 from float code).
     """
+    a_raised, d_raised = a_strength * _SPECIAL, d_strength * _SPECIAL
     plain = _round_chance(a_strength, d_strength)
-    w0, p0 = _round(_FIRST, plain, a_strength, d_strength, a_special, d_special, draws, offset)
-    w1, p1 = _round(_SECOND, plain, a_strength, d_strength, a_special, d_special, draws, offset)
-    w2, p2 = _round(_THIRD, plain, a_strength, d_strength, a_special, d_special, draws, offset)
-    w3, p3 = _round(_FOURTH, plain, a_strength, d_strength, a_special, d_special, draws, offset)
-    w4, p4 = _round(_FIFTH, plain, a_strength, d_strength, a_special, d_special, draws, offset)
+    a_special_chance = _round_chance(a_raised,
+                                     d_raised if d_special == a_special else d_strength)
+    d_special_chance = _round_chance(a_strength, d_raised)
+    w0, p0 = _round(_FIRST, plain, a_special_chance, d_special_chance, a_special, d_special,
+                   draws, offset)
+    w1, p1 = _round(_SECOND, plain, a_special_chance, d_special_chance, a_special, d_special,
+                   draws, offset)
+    w2, p2 = _round(_THIRD, plain, a_special_chance, d_special_chance, a_special, d_special,
+                   draws, offset)
+    w3, p3 = _round(_FOURTH, plain, a_special_chance, d_special_chance, a_special, d_special,
+                   draws, offset)
+    w4, p4 = _round(_FIFTH, plain, a_special_chance, d_special_chance, a_special, d_special,
+                   draws, offset)
     r1, r2, r3, r4 = 1.0 - p1, 1.0 - p2, 1.0 - p3, 1.0 - p4
     d0, d1 = 1.0 - p0, p0
     d0, d1, d2 = d0 * r1, d1 * r1 + d0 * p1, d1 * p1

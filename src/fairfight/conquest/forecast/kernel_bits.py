@@ -170,7 +170,7 @@ def lowest(x: Any) -> int:
 
 
 @numba.njit(cache=True, inline="always")
-def _select_in_word(x: Any, k: int) -> int:
+def _select_in_word(x: Any, k: Any) -> int:
     """Index of the k-th set bit of a word holding more than k: one pdep where the machine
     runs it in hardware, else `_select_by_counts`."""
     if _PDEP:
@@ -228,13 +228,21 @@ def _select_by_counts(x: Any, k: int) -> int:
 def select(bits: Any, row: int, k: int) -> int:
     """Index of the k-th (from 0) set bit of row `row` of a table of bitsets: the k-th member
     in code order. Bitsets are rows of 2-d arrays, read by index: a row taken as its own
-    array would cost a reference count per use in compiled code."""
+    array would cost a reference count per use in compiled code. Every word is counted and
+    the one holding the member is kept by selects, not found by an early exit: the loop then
+    runs as many times each pick (the row's length), which a branch predictor learns, where
+    an exit at a random word was mispredicted about once a pick. -1 when the row has k or
+    fewer members."""
+    rest, chosen, rank, base = np.uint64(k), ZERO, ZERO, -1
     for w in range(bits.shape[1]):
-        members = popcount(bits[row, w])
-        if k < members:
-            return w * 64 + _select_in_word(bits[row, w], k)
-        k -= members
-    return -1
+        word = bits[row, w]
+        members = np.uint64(popcount(word))
+        if rest < members:  # past the member, `rest` has wrapped round to above any count
+            chosen, rank, base = word, rest, w * 64
+        rest -= members
+    if base < 0:
+        return -1
+    return base + _select_in_word(chosen, rank)
 
 
 @numba.njit(cache=True, inline="always")
