@@ -18,8 +18,11 @@ starts.
 Renders take turns at a few slots (`RENDER_SLOTS`), and a free slot goes to the render
 whose requests have waited longest in all: the requests waiting for the page times how
 long its render has been queued (plus `SLOT_GRACE_SECONDS`, so that among renders queued
-together the most awaited goes first). Renders are Python under the interpreter's lock,
-so more of them at once only slows each; and in first-come order a season home, which a
+together the most awaited goes first). Renders are mostly Python under the interpreter's
+lock, so many of them at once only slow each; but a "render" starts by reading the page's key
+and often the season's new snapshot from the database, with the lock released, and with two
+slots the interpreter sat idle about a third of the crowd bench's paced minute while pages
+waited seconds for a slot. And in first-come order a season home, which a
 third of the crowd waits for, queued behind a render for each faction card asked (one
 visitor each): with thirty of them ahead, a home waited most of a second for a thread.
 Ordered by waiters alone, a card could wait for ever behind homes; by waiting in all, a
@@ -42,9 +45,10 @@ from starlette.responses import Response
 
 __all__ = ["RENDER_SLOTS", "SLOT_GRACE_SECONDS", "RenderFlights"]
 
-RENDER_SLOTS = 2
-"""Page renders under way at once per worker: two of the four shared threads
-(`SHARED_THREADS`), so the other routes always find a thread."""
+RENDER_SLOTS = 3
+"""Page renders under way at once per worker: three of the four shared threads
+(`SHARED_THREADS`), so the other routes always find a thread. In `bench crowd`'s paced
+minute the home's p99 was 2.6-7.1 s at two (three runs) and 1.1 s at three, 1.2 s at four."""
 SLOT_GRACE_SECONDS = 0.05
 """Added to every queued render's wait when slots are handed out: about one render, so a
 render queued just now still counts its requests."""
