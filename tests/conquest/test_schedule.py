@@ -297,7 +297,12 @@ def test_the_command_line_refuses_a_bad_schedule_in_one_line(season_file: Path, 
     assert error.strip().count("\n") == 0 and error.startswith(f"InputError: {field}: ")
 
 
-def test_the_command_line_sets_shows_pauses_resumes_skips_and_runs(season_file: Path) -> None:
+def test_the_command_line_sets_shows_pauses_resumes_skips_and_runs(
+        season_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One moment for every command: a minute rolling over between setting "every 1" and
+    # running would make that minute's slot due (a real airing, not the fault checked here).
+    from fairfight.conquest.cli import schedule_cli
+    monkeypatch.setattr(schedule_cli, "_now", lambda: datetime(2026, 12, 5, 12, 0, 30, tzinfo=UTC))
     assert _cli("show", str(season_file))[1].startswith("no airing schedule")
     code, out, _ = _cli("set", str(season_file), "daily", "18:00")
     assert code == 0 and "schedule: daily at 18:00 UTC (airing)" in out
