@@ -78,12 +78,14 @@ class DeclarationChance:
         """The chance as a percentage with one decimal (never a false 100.0 or 0.0)."""
         return chance_text(self.chance)
 
-    def text(self) -> str:
+    def text(self, percent: str | None = None) -> str:
         """The chance in words: `87.9% = 82063/93312` when exact, `about 87.9% (estimate)`
-        otherwise, so an estimate never reads as an exact fraction."""
+        otherwise, so an estimate never reads as an exact fraction. `percent` is `percent()`
+        when the caller already wrote it (a presidential chance is a long fraction)."""
+        shown = self.percent() if percent is None else percent
         if self.exact:
-            return f"{self.percent()}% = {self.chance}"
-        return f"about {self.percent()}% (estimate)"
+            return f"{shown}% = {self.chance}"
+        return f"about {shown}% (estimate)"
 
 
 def declaration_chance(state: GameState, decl: Declaration) -> DeclarationChance:

@@ -235,7 +235,7 @@ def chance_view(priced: DeclarationChance, rivals: Sequence[str] = ()) -> Chance
         method = f"estimate: {method}"
     percent = priced.percent()  # written once: a presidential chance is a long fraction
     fraction = str(priced.chance) if priced.exact else ""
-    text = f"{percent}% = {fraction}" if priced.exact else f"about {percent}% ({method})"
+    text = priced.text(percent) if priced.exact else f"about {percent}% ({method})"
     return ChanceView(
         race=entry.race,
         card=entry.card,

@@ -85,17 +85,16 @@ def summary_in(session: Session, before: SeasonSummary | None = None) -> SeasonS
     applied from the ledger); the dicts are then shared, as the checked map already is, and
     nothing may change them in place."""
     row = SeasonStore.season(session)
-    same_season = before is not None and before.season_id == season_of(session)
-    header = before.header if before is not None and same_season \
-        and before.stored_texts[0] == row.header else integrity.checked_header(row.header)
+    lender = before if before is not None and before.season_id == season_of(session) else None
+    header = lender.header if lender is not None and lender.stored_texts[0] == row.header \
+        else integrity.checked_header(row.header)
     integrity.checked_commitment(row.commitment)
     map_data, world = integrity.checked_map(row.map_data, header)
-    board = before.board if before is not None and same_season \
-        and before.stored_texts[1] == row.board else integrity.checked_board(row.board, world)
+    board = lender.board if lender is not None and lender.stored_texts[1] == row.board \
+        else integrity.checked_board(row.board, world)
     integrity.checked_history_count(SeasonStore.history_count(session), board)
-    lent = before is not None and same_season \
-        and before.board["next_battle"] == board["next_battle"]
-    kept = before.ledger if before is not None and lent else []
+    kept = lender.ledger if lender is not None \
+        and lender.board["next_battle"] == board["next_battle"] else []
     ledger = [*kept, *(
         integrity.checked_ledger_row(entry, world, board["next_battle"])
         for entry in SeasonStore.ledger(session, kept[-1]["seq"] if kept else 0)

@@ -54,9 +54,9 @@ strongest) and the next strongest; "no candidate" comes besides."""
 
 
 _Pick = tuple[int, str, int]
+"""A suggested declaration in a race: (card, party, district card or `NO_CARD`)."""
 _PARTIES = tuple(Party)
 """D then R, read once (iterating the enum class itself costs a generator each time)."""
-"""A suggested declaration in a race: (card, party, district card or `NO_CARD`)."""
 
 
 class DeclarationOption(BaseModel):

@@ -221,7 +221,8 @@ def prepare_asked_pages(store: BallotStore, table_id: str, views: SeatViews) -> 
     game = game_of(store, table) if table is not None else None
     if table is None or game is None or game.state.phase not in PREPARED_PHASES:
         return 0
-    waiting = [seat for seat in game.people_asked() if seat not in set(table.answered())]
+    answered = set(table.answered())
+    waiting = [seat for seat in game.people_asked() if seat not in answered]
     for seat in waiting:
         table_page(table, game, seat, False, store.clock(), views)
     return len(waiting)
