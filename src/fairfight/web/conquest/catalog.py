@@ -249,16 +249,20 @@ class SeasonCatalog:
         cached = self._cache.get(season_id)
         return cached if cached is not None and cached.version == version else None
 
-    def snapshot_for_countdown(self, season_id: int, version: Version) -> Snapshot:
+    def snapshot_for_countdown(self, season_id: int, version: Version,
+                               build: bool = True) -> Snapshot:
         """A snapshot that agrees with `version` on the battles fought, the beacon and the
         reveal: the kept one when only ledger entries came since (a contribution changes
         neither the next battle nor whether the season ended, all a countdown reads), else
         `snapshot_at`. Under a stream of contributions the page cache reads the countdown
-        on every new version; rebuilding the whole snapshot there cost some 20 ms each."""
+        on every new version; rebuilding the whole snapshot there cost some 20 ms each.
+        Without `build`, a LookupError rather than a read."""
         cached = self._cache.get(season_id)
         if (cached is not None and cached.version[0] == version[0]
                 and cached.version[2:] == version[2:]):
             return cached
+        if not build:
+            raise LookupError("no snapshot of the version's battles is kept")
         return self.snapshot_at(season_id, version)
 
     def log_files(self, season_id: int) -> dict[str, Any]:

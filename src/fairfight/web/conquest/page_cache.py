@@ -6,13 +6,11 @@ home, episode list, episode, faction card, verify, embed, stream overlay) are ke
 rendered bytes, keyed by the route's path, the season's version and the few other facts a
 page shows:
 
-- the season's `Version` (battles, last ledger seq, beacon, reveal), read fresh from the
-  database on every request (`SeasonStore.version`, in one read transaction with the schedule
-  and the kept odds' version): that read is what makes a change written by another worker, or
-  by the command line, visible on the next load. Every signed head is signed in the
+- the season's `Version` (battles, last ledger seq, beacon, reveal), read with the schedule
+  and the kept odds' version after every commit (`stored_mark`): so a change written by
+  another worker or the command line shows on the next load. Every head is signed in the
   transaction of one of those changes, so it moves the version;
-- the countdown as the page prints it (the schedule, pause, skip and the words "in 3 min"),
-  read per request like the version, so a schedule change is a new key;
+- the countdown as the page prints it (schedule, pause, skip, the words "in 3 min");
 - which forecast and kept odds the page shows (`ForecastCache.page_mark`): they are made on a
   worker thread and land between versions;
 - the public address the share tags print, and whether payments go through the provider;
@@ -27,21 +25,16 @@ response gets its own key, never an `ETag`, and `Cache-Control: no-store`.
 
 By default every page answered shows the season's current version, the newest the worker has
 seen. An operator may trade that for speed under a crowd (`crowd_stand_in_seconds`, off at
-0; `PageCache(stand_in_seconds=...)`), when the season changes faster than its pages can be
-rendered: fifty fans contributing a second move the version fifty times a second, and a
-season home takes some 40 ms to render. Rendering every version for whoever asks first kept
-a worker busy with renders nobody else saw, and a crowd's requests queued behind them for
-tens of seconds. So a worker with many page requests open at once (`CROWD_REQUESTS`,
-`PageCache.crowded`) answers a page it has not rendered for the current version with the
-newest one it rendered for the same address (a stand-in, at most `stand_in_seconds` old),
-and renders the current one in the background: one render at a time, the stalest address
-first, each address at most every `REFRESH_SECONDS` (or the stand-in's age limit, when that
-is shorter; `page_front`). Background renders share the worker's few threads with the
-renders visitors wait for (an address with no page yet); with one render per stale address
-at once, fifty faction cards each due every second took every thread, and a visitor's first
-card waited ten seconds behind them. A worker that is not crowded, or has stand-ins off,
-renders every version before answering it: a visitor who contributes and reloads sees the
-contribution.
+0), when the season changes faster than its pages can be rendered (fifty contributions a
+second are fifty versions): a worker with many page requests open at once
+(`CROWD_REQUESTS`, `PageCache.crowded`) then answers a page it has not rendered for the
+current version with the newest one it rendered for the same address (a stand-in, at most
+`stand_in_seconds` old), and renders the current one in the background: one render at a
+time, the stalest address first, each at most every `REFRESH_SECONDS` (`page_front`; with
+one render per stale address at once, fifty faction cards due every second took every
+thread and a visitor's first card waited ten seconds). A worker that is not crowded, or has
+stand-ins off, renders every version before answering it: a visitor who contributes and
+reloads sees the contribution.
 
 The routes are coroutines and call `serve_async`: a request that waits for another's render
 of its page waits on the event loop (`page_flights`), and only the render takes a thread.
@@ -74,6 +67,7 @@ from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.web.byte_cache import ByteCappedCache
 from fairfight.web.conquest.airing import countdown_of_request, season_countdown
 from fairfight.web.conquest.catalog import one_snapshot
+from fairfight.web.conquest.mark_reads import MarkReads
 from fairfight.web.conquest.page_flights import RenderFlights
 from fairfight.web.conquest.page_parts import shown_version
 from fairfight.web.conquest.share_meta import public_base
@@ -95,6 +89,7 @@ __all__ = [
     "personal_answer",
     "public_answer",
     "season_mark",
+    "stored_mark",
 ]
 
 PAGES_BYTES = 48 * 1024 * 1024
@@ -138,19 +133,19 @@ def _weight(page: CachedPage) -> int:
 
 
 def season_mark(request: Request, conquest: Any, season_id: int, ledger: bool | str = True,
-                build: bool = True) -> tuple[Hashable, ...]:
+                build: bool = True, since: int | None = None) -> tuple[Hashable, ...]:
     """Everything besides the route that decides a season page's bytes, read now (a
     LookupError for a season the database does not hold, as the page itself would raise).
     Without `ledger`, for a page that shows nothing of the ledger (an episode), the
     version leaves out the last ledger seq: a contribution is then not a new page; with a
     faction's code (its card), the version holds that faction's ledger figures in its place
-    (`page_parts.shown_version`; without `build`, a LookupError unless the snapshot of the
-    version is kept: the event loop builds none)."""
+    (`page_parts.shown_version`). Without `build` nothing is read or built (the event
+    loop's way): a LookupError unless the mark and snapshot of the last commit are kept."""
     catalog = conquest.catalog
     own = request.path_params.get("season_id") == season_id
-    version, stored, kept = _stored_mark(conquest, season_id, own)
+    version, stored, kept = stored_mark(conquest, season_id, own, build, since)
     if own:  # the season's own countdown, as `countdown_of_request` reads it
-        snap = catalog.snapshot_for_countdown(season_id, version)
+        snap = catalog.snapshot_for_countdown(season_id, version, build)
         countdown = season_countdown(season_id, lambda: (
             None if stored is None else conquest.airing.countdown_of(snap, stored)))
     else:  # the front page: the soonest season's
@@ -172,23 +167,27 @@ def page_address(key: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
     return (*prefix, mark[3], mark[4])
 
 
-def _stored_mark(conquest: Any, season_id: int, own: bool) -> tuple[Any, Any, Any]:
+def stored_mark(conquest: Any, season_id: int, own: bool, read: bool = True,
+                since: int | None = None) -> tuple[Any, Any, Any]:
     """The season's version, its stored schedule (own pages) and the kept odds' version,
-    read in one transaction; on a season file, read again only once something was committed
-    since the last read (`SeasonDatabase.changes`), so a kept page costs no query."""
+    read in one transaction; on a season file, read again only after a commit
+    (`SeasonDatabase.changes`), so a kept page costs no query. Without `read`, a LookupError
+    instead of a read, unless the kept one was read after commit number `since`."""
     catalog = conquest.catalog
     changes = catalog.database.changes()
     marks: dict[tuple[int, bool], tuple[int, tuple[Any, Any, Any]]] = conquest.pages.marks
     if changes is not None:
         known = marks.get((season_id, own))
-        if known is not None and known[0] == changes:
+        if known is not None and (known[0] == changes or known[0] >= (since or changes)):
             return known[1]
+    if not read:
+        raise LookupError("the season's mark is not read since its last commit")
     with catalog.read(season_id) as session:  # one transaction
-        read = (SeasonStore.version(session), read_schedule(session) if own else None,
+        mark = (SeasonStore.version(session), read_schedule(session) if own else None,
                 history_version(session) if conquest.forecasts.enabled else None)
     if changes is not None:  # read after `changes`: never older than what that number saw
-        marks[(season_id, own)] = (changes, read)
-    return read
+        marks[(season_id, own)] = (changes, mark)
+    return mark
 
 
 def _matches(request: Request, etag: str) -> bool:
@@ -230,7 +229,7 @@ class PageCache:
         """Pages rendered for the cache so far (for tests and the curious)."""
         self.marks: dict[tuple[int, bool], tuple[int, tuple[Any, Any, Any]]] = {}
         """The last stored mark read per (season, own page), with the season file's change
-        number it was read after (`_stored_mark`)."""
+        number it was read after (`stored_mark`)."""
         self.stand_in_seconds = stand_in_seconds
         """The oldest stand-in a crowded worker may answer; 0, the default, never answers
         one (the operator's `crowd_stand_in_seconds`)."""
@@ -242,8 +241,9 @@ class PageCache:
         """The newest page rendered per address (`page_address`), with when it was kept."""
         self.open_requests = 0
         """Season page requests being answered now (counted by `page_front`)."""
+        self.mark_reads: MarkReads[int | None] = MarkReads()  # once per commit (`page_front`)
         self.flights: RenderFlights[CachedPage] = RenderFlights()
-        """Renders under way per path, waited for on the event loop (`serve_async`)."""
+        # renders under way per path, waited for on the event loop (`serve_async`)
         self.front: dict[str, FrontEntry] = {}
         """Paths whose page a route has kept, by path: what `page_front` needs to find the
         kept page again without routing (one entry per path, so bounded by the routes)."""

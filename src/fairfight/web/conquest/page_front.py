@@ -41,11 +41,19 @@ from fairfight.web.conquest.page_cache import (
     personal_answer,
     public_answer,
     season_mark,
+    stored_mark,
 )
 from fairfight.web.conquest.share_meta import public_base
 from fairfight.web.security import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["PageFront"]
+__all__ = ["MARK_TRIES", "PageFront"]
+
+_UNKNOWN: tuple[Hashable, ...] = ("the season's mark is not known",)
+"""What the lookup says in place of a stale address when the mark or snapshot of the file's
+last commit is not known yet (`mark_reads`)."""
+MARK_TRIES = 3
+"""Reads of the mark and snapshot on the mark thread before the requests waiting for them
+are let go to the router (a commit between the two reads makes them disagree)."""
 
 
 class PageFront:
@@ -67,6 +75,12 @@ class PageFront:
         try:
             refresh = dict(scope)  # as it arrived, before the lookup notes its route
             answer, stale = _kept_answer(scope)
+            if stale is _UNKNOWN:  # the mark of the last commit: read it, then look again
+                since = await pages.mark_reads.fresh(pages.front[scope["path"]].season_id,
+                                                     lambda: _read_mark(scope))
+                answer, stale = _kept_answer(scope, since)
+            if stale is _UNKNOWN:
+                stale = None
             if stale is not None:
                 self._refresh(refresh, stale, pages)
             if answer is not None:
@@ -108,8 +122,8 @@ class PageFront:
                 continue
 
 
-def _found(request: Request, conquest: Any,
-           entry: FrontEntry) -> tuple[CachedPage | None, tuple[Hashable, ...] | None]:
+def _found(request: Request, conquest: Any, entry: FrontEntry,
+           since: int | None) -> tuple[CachedPage | None, tuple[Hashable, ...] | None]:
     """The kept page for the request's key, or a crowded worker's stand-in (and then its
     address, when it is due for a render). A stand-in younger than `refresh_seconds` is
     answered without reading the season's mark at all: under a stream of contributions that
@@ -121,8 +135,12 @@ def _found(request: Request, conquest: Any,
         if standing is not None and standing[1] < pages.refresh_seconds:
             return standing[0], None
     try:
+        if pages.stand_in_seconds:  # their crowd reads the mark here, on the loop, as before
+            stored_mark(conquest, entry.season_id, own=True)
         key = (*entry.prefix, *season_mark(request, conquest, entry.season_id, entry.ledger,
-                                           build=False))
+                                           build=False, since=since))
+    except LookupError:  # the mark or snapshot of the last commit is not known yet
+        return None, None if crowded or pages.stand_in_seconds else _UNKNOWN
     except Exception:  # the route answers whatever went wrong, as it always has
         return None, None
     found = pages.kept.get(key)
@@ -134,6 +152,20 @@ def _found(request: Request, conquest: Any,
     return found, None
 
 
+def _read_mark(scope: Scope) -> int | None:
+    """On the mark thread: the season's mark and the snapshot of its version, read for the
+    file's last commit (read again should a commit land between the two); the file's commit
+    number before the read, or None when the two never agreed."""
+    conquest: Any = scope["app"].state.conquest
+    season_id = conquest.pages.front[scope["path"]].season_id
+    for _ in range(MARK_TRIES):
+        since = conquest.catalog.database.changes()
+        version = stored_mark(conquest, season_id, own=True)[0]
+        if conquest.catalog.snapshot_at(season_id, version).version == version:
+            return int(since) if since is not None else None
+    return None
+
+
 def _pages_of(scope: Scope) -> PageCache | None:
     """The page cache, for a plain GET of an address a route has kept a page for."""
     if scope["type"] != "http" or scope["method"] != "GET" or scope["query_string"]:
@@ -143,10 +175,12 @@ def _pages_of(scope: Scope) -> PageCache | None:
     return pages if isinstance(pages, PageCache) and scope["path"] in pages.front else None
 
 
-def _kept_answer(scope: Scope) -> tuple[Response | None, tuple[Hashable, ...] | None]:
+def _kept_answer(scope: Scope, since: int | None = None) -> \
+        tuple[Response | None, tuple[Hashable, ...] | None]:
     """The kept page for this request as the route would send it, or None to route it; and
     the page's address when it is a crowd's stand-in that this request must have rendered
-    again in the background."""
+    again in the background (`_UNKNOWN` when the mark of the last commit, or of one after
+    commit number `since`, is not known)."""
     app: Any = scope.get("app")
     conquest = getattr(getattr(app, "state", None), "conquest", None)
     if conquest is None:
@@ -155,9 +189,9 @@ def _kept_answer(scope: Scope) -> tuple[Response | None, tuple[Hashable, ...] | 
     if entry is None or conquest.catalog.database.server:
         return None, None
     request = Request({**scope, "path_params": entry.path_params})
-    found, stale = _found(request, conquest, entry)
+    found, stale = _found(request, conquest, entry, since)
     if found is None:
-        return None, None
+        return None, stale if stale is _UNKNOWN else None
     scope["route"] = entry.route  # the metrics and the log name the route that kept it
     scope["path_params"] = entry.path_params
     return (public_answer(request, found) if entry.fill is None else personal_answer(
