@@ -55,7 +55,9 @@ def served(demo_master: tuple[Path, dict[str, object]], tmp_path: Path) -> Itera
     app = make_app(copy_season(demo_master[0], tmp_path), forecast_seasons=40,
                    forecast_seed="home-test")
     with live_server(app) as base:
-        httpx.get(f"{base}/conquest/1")
+        # The first render waits beside the forecast's first run (its kernel compiled or
+        # loaded): on a loaded machine that took longer than httpx's five seconds.
+        httpx.get(f"{base}/conquest/1", timeout=60)
         app.state.conquest.forecasts.settle()
         yield base, app
 
