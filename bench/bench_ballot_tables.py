@@ -18,6 +18,15 @@ open for every seat of a sample of tables:
   declaration's chance on the page) and at the withdraw step, each page read once and then
   once more, two tables at a time (the second read finds the seat's view kept for that state
   version);
+- the seat page when its step opens, prepared: as many tables again, each brought to one
+  answer short of the declare step of 2028 (or its withdraw step), with a live stream open for
+  every seat; the bench sends that last answer through the API, and each person reads their
+  page as soon as their stream announces the new version, as a person's browser would. The
+  move that opens the step prepares the asked seats' pages in the background
+  (`web.ballot.prepared`), so this is the first read people meet in play; the figure above
+  ("at declare 2028", tables that start at the step, every page built by its own read) is
+  the same read with nothing prepared (a page whose preparation was skipped, or a process
+  that did not see the move);
 - health while bots play: tables of one person and three bots, the person answering (each answer
   makes the server play the bots on) and some leaving (the stand-in then plays the whole game in
   that request), while `GET /api/health` is measured (p99, target <= 50 ms).
@@ -41,7 +50,8 @@ import httpx
 from bench.loadgen import Answer, Request, run_load
 from bench.served import served
 from fairfight.ballot.bots import make_bots
-from fairfight.ballot.state import Phase
+from fairfight.ballot.players import Player
+from fairfight.ballot.state import Phase, to_data
 from fairfight.ballot.store import BallotStore
 from fairfight.ballot.tables import named_config
 from fairfight.web.ballot.live import POLL_SECONDS
@@ -65,6 +75,10 @@ LEAVERS = 4
 STEP_TABLES = 40
 """Tables brought to the declare step of 2028, and as many to its withdraw step, before the
 server starts (each seat answered as the Pollster would, so every seat declares)."""
+PREPARED_TABLES = 20
+"""Tables brought to one answer short of the declare step of 2028, and as many of its withdraw
+step, for the prepared pages' figure (each beside a twin with the same key, played to the step
+to count the answers)."""
 TWICE_AT_ONCE = 2
 """Tables whose seat pages are read once and then again together: 8 declare pages of a
 presidential year, well inside the kept pages' budget (`seat_views.SEAT_VIEWS_BYTES`)."""
@@ -109,22 +123,65 @@ def _make_tables(database: Path, kinds: list[str], count: int, tag: str) -> list
     return made
 
 
+def _answers_to(store: BallotStore, table_id: str, phase: Phase, limit: int | None = None,
+                pollsters: list[Player] | None = None) -> int:
+    """Play the table, each person answering as a Pollster of their own (`pollsters`, fresh
+    ones by default), until it asks for `phase` or `limit` answers are given; how many answers
+    that took."""
+    pollsters = pollsters or make_bots(["pollster"] * PEOPLE)
+    given = 0
+    for _ in range(40):
+        row = store.load(table_id)
+        game = row.game() if row is not None else None
+        assert row is not None and game is not None
+        if game.state.phase is phase:
+            return given
+        for seat in game.people_asked():
+            if given == limit:
+                return given
+            store.answer(row.id, seat, row.version, pollsters[seat].decide(game.state, seat))
+            given += 1
+    raise AssertionError(f"table {table_id} never reached {phase.value}")
+
+
 def _bring_to(database: Path, tables: list[dict[int, str]], phase: Phase) -> None:
     """Play every table (each person answering as the Pollster) until it asks for `phase`."""
     store = BallotStore(ballot_database_url(f"sqlite:///{database}"))
-    pollster = make_bots(["pollster"])[0]
     for table in tables:
-        for _ in range(40):
-            row = store.load(table[-1])
-            game = row.game() if row is not None else None
-            assert row is not None and game is not None
-            if game.state.phase is phase:
-                break
-            for seat in game.people_asked():
-                store.answer(row.id, seat, row.version, pollster.decide(game.state, seat))
-        else:
-            raise AssertionError(f"table {table[-1]} never reached {phase.value}")
+        _answers_to(store, table[-1], phase)
     store.engine.dispose()
+
+
+_LastAnswer = tuple[int, int, dict[str, Any]]
+"""The answer that opens a step: (seat, the version it answers, the decision as in a record)."""
+
+
+def _bring_short_of(database: Path, tables: list[dict[int, str]], phase: Phase,
+                    ) -> list[_LastAnswer]:
+    """Play every table to one answer short of `phase`: a twin with the same key is played to
+    the step first to count the answers (fresh Pollsters play the same game on the same key);
+    the last answer, the one that opens the step, is returned for the bench to send."""
+    store = BallotStore(ballot_database_url(f"sqlite:///{database}"))
+    config = named_config(CONFIG_NAME, "points").model_copy(update={"year_cap": 2})
+    last = []
+    for number, table in enumerate(tables):
+        row = store.load(table[-1])
+        assert row is not None
+        twin, _, tokens = store.create(config, ["human"] * PEOPLE,
+                                       client=f"bench-twin-{number}", key=row.key)
+        for seat in tokens:
+            store.join(twin, seat)
+        short = _answers_to(store, twin, phase) - 1
+        pollsters = make_bots(["pollster"] * PEOPLE)
+        assert _answers_to(store, table[-1], phase, short, pollsters) == short
+        row = store.load(table[-1])
+        game = row.game() if row is not None else None
+        assert row is not None and game is not None
+        seat = next(s for s in game.people_asked() if s not in row.answered())
+        decision = pollsters[seat].decide(game.state, seat)
+        last.append((seat, row.version, to_data(decision)))
+    store.engine.dispose()
+    return last
 
 
 class _Streams:
@@ -270,6 +327,60 @@ def _read_twice(base: str, tables: list[dict[int, str]]) -> tuple[list[float], l
     return first, again
 
 
+async def _read_when_told(watcher: httpx.AsyncClient, reader: httpx.AsyncClient,
+                          table: dict[int, str], seat: int, version: int, opened: asyncio.Event,
+                          ) -> float:
+    """Watch the seat's live stream; once it announces a version after `version`, read the
+    seat's page (HTML) as the person's browser would: that read's latency. `opened` is set
+    when the stream has told the version it starts at."""
+    headers = {"X-Seat-Token": table[seat]}
+    base = f"/ballot/tables/{table[-1]}/seats/{seat}"
+    async with watcher.stream("GET", f"{base}/events", headers=headers) as stream:
+        async for line in stream.aiter_lines():
+            if line.startswith("id: "):
+                opened.set()
+                if int(line[4:]) > version:
+                    break
+    started = time.perf_counter()
+    page = await reader.get(base, headers=headers)
+    assert page.status_code == 200, page.text
+    return time.perf_counter() - started
+
+
+async def _prepared_batch(watcher: httpx.AsyncClient, reader: httpx.AsyncClient,
+                          tables: list[dict[int, str]], last: list[_LastAnswer]) -> list[float]:
+    """The streams of every seat of `tables` opened, then each table's last answer sent: the
+    pages' first reads, each when its stream announced the step."""
+    opened = [asyncio.Event() for _ in range(len(tables) * PEOPLE)]
+    reads = [asyncio.create_task(_read_when_told(
+        watcher, reader, table, seat, last_answer[1], opened[number * PEOPLE + seat]))
+        for number, (table, last_answer) in enumerate(zip(tables, last, strict=True))
+        for seat in range(PEOPLE)]
+    await asyncio.gather(*(event.wait() for event in opened))
+    for table, (seat, version, decision) in zip(tables, last, strict=True):
+        moved = await reader.post(f"/api/ballot/tables/{table[-1]}/seats/{seat}/move",
+                                  json={"version": version, "decision": decision},
+                                  headers={"X-Seat-Token": table[seat]})
+        assert moved.status_code == 200 and moved.json()["version"] > version, moved.text
+    return list(await asyncio.gather(*reads))
+
+
+async def _prepared_reads(base: str, tables: list[dict[int, str]], last: list[_LastAnswer],
+                          ) -> list[float]:
+    """Every seat page of `tables` read when its step opens by a real move (`_prepared_batch`),
+    a few tables at a time."""
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    timeout = httpx.Timeout(60.0)
+    latencies: list[float] = []
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as watcher, \
+            httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as reader:
+        for start in range(0, len(tables), TWICE_AT_ONCE):
+            end = start + TWICE_AT_ONCE
+            latencies += await _prepared_batch(watcher, reader, tables[start:end],
+                                               last[start:end])
+    return latencies
+
+
 def _p95(latencies: list[float]) -> float:
     return statistics.quantiles(latencies, n=100, method="inclusive")[94]
 
@@ -291,12 +402,21 @@ def main() -> None:
             step_tables[phase.value] = _make_tables(
                 database, ["human"] * PEOPLE, STEP_TABLES, phase.value)
             _bring_to(database, step_tables[phase.value], phase)
+        prepared_tables = {}
+        last_answers = {}
+        for phase in (Phase.DECLARE, Phase.WITHDRAW):
+            prepared_tables[phase.value] = _make_tables(
+                database, ["human"] * PEOPLE, PREPARED_TABLES, f"{phase.value}-prepared")
+            last_answers[phase.value] = _bring_short_of(
+                database, prepared_tables[phase.value], phase)
         with served(database, 1, rate_limits_enabled="false") as (base, _):
             _health(base)  # warm up
             floor = _p99(_health(base))
             moves, delays = asyncio.run(_drive_people(base, people_tables))
             pages = _seat_pages(base, people_tables)
             step_pages = {name: _read_twice(base, tables) for name, tables in step_tables.items()}
+            prepared_pages = {name: asyncio.run(_prepared_reads(base, tables, last_answers[name]))
+                              for name, tables in prepared_tables.items()}
             health_under_bots: list[float] = []
             loaded = threading.Thread(target=lambda: health_under_bots.extend(_health(base)))
             started = time.perf_counter()
@@ -319,6 +439,9 @@ def main() -> None:
         for name, (first, again) in step_pages.items():
             _line(f"seat page at {name} 2028 ({len(first)} reads) p95", _p95(first), floor, 0.100)
             _line(f"seat page at {name} 2028, read again p95", _p95(again), floor, 0.100)
+        for name, reads in prepared_pages.items():
+            _line(f"seat page at {name} 2028 opened by a move ({len(reads)}) p95", _p95(reads),
+                  floor, 0.100)
         _line(f"GET /api/health p99 while bots play ({bot_seconds:.1f} s)",
               _p99(health_under_bots), floor, 0.050)
 

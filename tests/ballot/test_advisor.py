@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from fairfight.ballot import advisor
 from fairfight.ballot.advisor import ADVICE_OPTIMISES, AdviceSeat, advise, before_declaring
 from fairfight.ballot.bots import make_bots
 from fairfight.ballot.engine import advance, new_game, requested_seats
+from fairfight.ballot.hidden import visible_state
 from fairfight.ballot.human import TerminalHuman
 from fairfight.ballot.players import Player, play_game
-from fairfight.ballot.pollster import RESERVE, TAKE_FLOOR
+from fairfight.ballot.pollster import RESERVE, TAKE_FLOOR, Pollster
 from fairfight.ballot.rules_page import render_rules
 from fairfight.ballot.scoring import scores
 from fairfight.ballot.seat_view import NOBODY, seat_view
@@ -138,3 +140,23 @@ def test_the_rules_page_the_seat_view_and_the_terminal_show_the_advice() -> None
     human = TerminalHuman(ask=lambda _: str(state.packs[seat][0]), say=said.append)
     assert human.decide(state, seat) == DraftPick(state.packs[seat][0])
     assert said.count(f"Advice: {reason}") == 1
+
+
+def test_the_withdraw_advice_finds_the_bids_the_declare_advice_made() -> None:
+    """Seat 0's advice at each declare step keeps its House bids; at the next withdraw step
+    they are found again from the withdraw view alone, and they are the bids a fresh Pollster
+    declaring on the board as it stood before the reveal makes."""
+    found = 0
+    for state, seat, _ in pollster_game("1000"):
+        if seat != 0:
+            continue
+        if state.phase is Phase.DECLARE:
+            advise(state, seat)
+        elif state.phase is Phase.WITHDRAW:
+            before = before_declaring(visible_state(state, seat))
+            kept = advisor._KEPT_BIDS.find(before, seat)
+            fresh = Pollster()
+            fresh.declare(before, seat)
+            assert kept == fresh.bids, state.year
+            found += 1
+    assert found >= 2

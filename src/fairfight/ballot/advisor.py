@@ -10,6 +10,8 @@ The terminal and the web page show `Advice.reason` as it is, and `ADVICE_OPTIMIS
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -23,11 +25,16 @@ from fairfight.ballot.tables import BOARD
 
 __all__ = [
     "ADVICE_OPTIMISES",
+    "BIDS_KEPT",
     "Advice",
     "AdviceSeat",
     "advise",
     "before_declaring",
 ]
+
+BIDS_KEPT = 256
+"""Declare steps whose advised House bids a process keeps for the withdraw step's advice (a
+seat's page at each step: a few hundred tables at once)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +54,8 @@ def advise(state: GameState, seat: int, bids: Mapping[str, float] | None = None)
     """
     view = visible_state(state, seat)
     choice, bot = _ask_bot(view, seat, bids)
+    if view.phase is Phase.DECLARE:
+        _KEPT_BIDS.keep(view, seat, bot.bids)
     return Advice(choice, reason_for(view, seat, choice, bot))
 
 
@@ -61,10 +70,58 @@ def _ask_bot(
 
 
 def _declare_bids(view: GameState, seat: int) -> dict[str, float]:
-    """The House bids the Pollster would have made when declaring on this board."""
+    """The House bids the Pollster would have made when declaring on this board: the ones the
+    declare step's advice made, when this process gave it on that very view."""
+    before = before_declaring(view)
+    kept = _KEPT_BIDS.find(before, seat)
+    if kept is not None:
+        return kept
     bot = Pollster()
-    bot.declare(before_declaring(view), seat)
+    bot.declare(before, seat)
     return dict(bot.bids)
+
+
+class _DeclaredBids:
+    """The House bids of the declare step's advice, found again by the view it was given.
+
+    The withdraw step's advice needs the bids the Pollster made when it declared; it rebuilds
+    the declare step's view (`before_declaring`) and declares on it afresh. That view is the
+    one the declare step's advice was given except for the other seats' hidden hands, which
+    now hold the cards their declarations revealed; the Pollster reads another seat's hand
+    only by its size (the score counts the cards in hand), so the key keeps just the sizes,
+    and the bids found under it are the ones declaring afresh would make."""
+
+    def __init__(self, limit: int = BIDS_KEPT) -> None:
+        self.limit = limit
+        self._kept: OrderedDict[tuple[int, GameState], dict[str, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(view: GameState, seat: int) -> tuple[int, GameState]:
+        sizes = tuple(hand if n == seat else (NO_CARD,) * len(hand)
+                      for n, hand in enumerate(view.hands))
+        return seat, view.with_changes(hands=sizes)
+
+    def keep(self, view: GameState, seat: int, bids: Mapping[str, float]) -> None:
+        """Keep the bids declaring on `view` made (the least recently found dropped first)."""
+        key = self._key(view, seat)
+        with self._lock:
+            self._kept[key] = dict(bids)
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.limit:
+                self._kept.popitem(last=False)
+
+    def find(self, view: GameState, seat: int) -> dict[str, float] | None:
+        """A copy of the bids kept for declaring on `view` in `seat`, or None."""
+        key = self._key(view, seat)
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+        return None if found is None else dict(found)
+
+
+_KEPT_BIDS = _DeclaredBids()
 
 
 def before_declaring(state: GameState) -> GameState:

@@ -77,6 +77,35 @@ def test_a_wait_longer_than_the_cap_is_refused() -> None:
     assert pool.waiting == 0
 
 
+def test_a_job_asked_first_takes_the_next_worker_before_the_jobs_waiting() -> None:
+    """One worker, busy; two reads wait, then a move asked first: when the worker frees, the
+    move runs, then the reads in the order they came. A wait that ran out meanwhile is gone
+    from its queue and takes no worker."""
+    pool = WorkPool("test", PoolLimits(workers=1, queue=10, wait_seconds=30))
+    release = threading.Event()
+    order: list[str] = []
+
+    async def main() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(pool.run, release.wait)
+            while pool.running == 0:
+                await anyio.sleep(0.001)
+            for name in ("read 1", "read 2"):
+                group.start_soon(pool.run, order.append, name)
+                while pool.waiting < int(name[-1]):
+                    await anyio.sleep(0.001)
+            with anyio.move_on_after(0.05):  # gives up waiting: it must not hold a worker
+                await pool.run(order.append, "gave up")
+            group.start_soon(pool.run_first, order.append, "move")
+            while pool.waiting < 3:
+                await anyio.sleep(0.001)
+            release.set()
+
+    anyio.run(main)
+    assert order == ["move", "read 1", "read 2"]
+    assert (pool.running, pool.waiting) == (0, 0)
+
+
 @pytest.mark.parametrize("path", ["/api/seasons/1/factions/{code}/pool-effect?amount=5",
                                   "/conquest/1/factions/{code}/pool-effect?amount=5"])
 def test_a_full_question_pool_answers_503_while_health_answers(season_file: Path,

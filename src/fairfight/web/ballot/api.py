@@ -38,7 +38,7 @@ from fairfight.web.ballot.service import (
     view_table,
 )
 from fairfight.web.ballot.tables import TablePage
-from fairfight.web.ballot.work import game_work
+from fairfight.web.ballot.work import game_move, game_work
 from fairfight.web.errors import error_body
 from fairfight.web.strict_input import MAX_PAGE, Digits, Id, MaybeWholeNumber
 
@@ -108,7 +108,7 @@ def api_table(request: Request, table_id: str, store: Store) -> TablePage:
 
 
 @router.post("/tables/{table_id}/start")
-@game_work
+@game_move
 def api_start(request: Request, table_id: str, store: Store) -> TablePage:
     """The host starts the game, giving seats nobody took to bots."""
     if not is_host(request, store, table_id):
@@ -118,7 +118,7 @@ def api_start(request: Request, table_id: str, store: Store) -> TablePage:
 
 
 @router.post("/tables/{table_id}/seats/{seat}/join")
-@game_work
+@game_move
 def api_join(request: Request, table_id: str, seat: Id, store: Store) -> TablePage:
     """Take a seat with its token (the game starts once every seat is taken)."""
     require_seat(request, store, table_id, seat)
@@ -142,7 +142,7 @@ def api_seat(
 
 
 @router.post("/tables/{table_id}/seats/{seat}/move", response_model=TablePage)
-@game_work
+@game_move
 def api_move(request: Request, table_id: str, seat: Id, move: Move, store: Store) -> Response:
     """Answer the open question; 409 when it was already answered."""
     require_seat(request, store, table_id, seat)  # refuses a table that does not exist
@@ -161,7 +161,7 @@ def api_move(request: Request, table_id: str, seat: Id, move: Move, store: Store
 
 
 @router.post("/tables/{table_id}/seats/{seat}/leave")
-@game_work
+@game_move
 def api_leave(request: Request, table_id: str, seat: Id, store: Store) -> TablePage:
     """Leave the table: the stand-in bot plays the seat to the end."""
     require_seat(request, store, table_id, seat)

@@ -1,11 +1,13 @@
 """Seat pages built off the request path: after a move that played a step has been answered,
 the pages of the people the new step asks are built in the tables' pool, so a person's first
-read of a presidential year's declare or withdraw page finds it ready (`prepare_asked_pages`).
+read of a presidential year's declare or withdraw page finds it ready (`prepare_seat_page`).
 
 The work is a response's background task: it starts once the move has committed and its
-answer has been sent, and it never makes the move wait. A full pool skips it (each read then
-builds its own page, as before); a read that comes while its page is being built waits for
-that build (`SeatViews.page`), so no page is built twice at once.
+answer has been sent, and it never makes the move wait. Each page is a job of its own in the
+pool, so a person whose page is ready reads it between two builds instead of waiting for every
+page of the table. A full pool skips the rest (each read then builds its own page, as before);
+a read that comes while its page is being built waits for that build (`SeatViews.page`), so no
+page is built twice at once.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from fairfight.ballot.store import BallotStore
 from fairfight.core.errors import VerificationError
 from fairfight.web.ballot.access import views_of
 from fairfight.web.ballot.seat_views import SeatViews
-from fairfight.web.ballot.service import prepare_asked_pages
+from fairfight.web.ballot.service import pages_to_prepare, prepare_seat_page
 from fairfight.web.ballot.work import in_game_worker
 from fairfight.web.ops.pools import PoolFull
 
@@ -40,4 +42,5 @@ async def _prepare(store: BallotStore, table_id: str, views: SeatViews) -> None:
     """Build the pages in the tables' pool; a full pool, or a table this engine would play
     otherwise (its reads answer 409 themselves), is left to the reads."""
     with suppress(PoolFull, VerificationError):
-        await in_game_worker(prepare_asked_pages, store, table_id, views)
+        for seat in await in_game_worker(pages_to_prepare, store, table_id):
+            await in_game_worker(prepare_seat_page, store, table_id, seat, views)

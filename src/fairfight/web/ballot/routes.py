@@ -53,7 +53,7 @@ from fairfight.web.ballot.service import (
     webhook_sender,
 )
 from fairfight.web.ballot.tables import game_of
-from fairfight.web.ballot.work import game_work, in_game_worker
+from fairfight.web.ballot.work import game_move, game_work, move_in_game_worker
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.settings import sibling_database_url
 from fairfight.web.strict_input import Id, MaybeWholeNumber, plain_rule, whole_number
@@ -177,7 +177,7 @@ def spectator_page(request: Request, table_id: str, store: Store) -> HTMLRespons
 
 
 @router.get("/ballot/tables/{table_id}/join/{seat}", include_in_schema=False)
-@game_work
+@game_move
 def join(request: Request, table_id: str, seat: Id, store: Store, token: str = "") -> Response:
     """An invite link: keep the token as a cookie, take the seat, go to the seat's page."""
     if not store.is_seat(table_id, seat, token):
@@ -235,7 +235,7 @@ async def move(request: Request, table_id: str, seat: Id, store: Store) -> Respo
     A refused form comes back filled in, the error beside its field."""
     require_seat(request, store, table_id, seat)
     form = await request.form()
-    return await in_game_worker(_answer_form, request, table_id, seat, store, form)
+    return await move_in_game_worker(_answer_form, request, table_id, seat, store, form)
 
 
 def _answer_form(
@@ -282,7 +282,7 @@ async def leave(request: Request, table_id: str, seat: Id, store: Store) -> Resp
     require_seat(request, store, table_id, seat)
     if (await request.form()).get("confirm") != "1":
         return _page(request, "leave.html", table=table_id, seat=seat)
-    await in_game_worker(store.leave, table_id, seat)
+    await move_in_game_worker(store.leave, table_id, seat)
     return RedirectResponse(f"/ballot/tables/{table_id}", status_code=303)
 
 
@@ -303,7 +303,7 @@ async def webhook(request: Request, table_id: str, seat: Id, store: Store) -> Re
 
 
 @router.post("/ballot/tables/{table_id}/start", include_in_schema=False)
-@game_work
+@game_move
 def start(request: Request, table_id: str, store: Store) -> Response:
     """The host starts the game now; seats nobody took get bots."""
     if not is_host(request, store, table_id):

@@ -15,9 +15,11 @@ legal declaration stays a click or two away.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from pydantic import BaseModel
 
-from fairfight.ballot.advice import declaration_chance, plain_chances
+from fairfight.ballot.advice import DeclarationChance, declaration_chance, plain_chances
 from fairfight.ballot.botkit import candidates_in_hand
 from fairfight.ballot.geo import game_map
 from fairfight.ballot.seat_view import (
@@ -57,6 +59,11 @@ _Pick = tuple[int, str, int]
 """A suggested declaration in a race: (card, party, district card or `NO_CARD`)."""
 _PARTIES = tuple(Party)
 """D then R, read once (iterating the enum class itself costs a generator each time)."""
+_Entry = tuple[CardView, int, Party, int]
+"""A declaration the viewer may make in a race: (card, card id, party, district card or
+`NO_CARD`; a re-run's is its seat's)."""
+_Ranked = tuple[bool, Fraction, int, str, int, CardView]
+"""A race's entry as ranked: (not suggested, chance, card id, party, district card, card)."""
 
 
 class DeclarationOption(BaseModel):
@@ -107,22 +114,24 @@ def suggested_declarations(view: SeatView) -> list[ChanceView]:
 
 def _entries(
     state: GameState, you: int, race: str, cards: list[CardView], picked: set[_Pick],
-) -> list[tuple[CardView, Declaration]]:
+) -> list[_Entry]:
     """Every card the viewer may run in `race` under either party (a re-run with its seat's
     district card), and the suggestion's declaration with a district card from the hand, which
-    is listed besides the same card run alone."""
+    is listed besides the same card run alone. Plain tuples: a `Declaration` is made only for
+    the few entries priced in full (a presidential year lists some 30 cards in dozens of races)."""
     holding = state.seats[game_map().seat_by_id[race]]
-    entries = []
+    hand = set(state.hands[you])
+    with_district = sorted(pick for pick in picked if pick[2] != NO_CARD)
+    entries: list[_Entry] = []
     for card in cards:
         rerun = holding.holder == you and holding.card == card.id
-        if not (rerun or card.id in state.hands[you]):
+        if not (rerun or card.id in hand):
             continue
-        entries += [(card, Declaration(you, race, card.id, party,
-                                       holding.district_card if rerun else NO_CARD))
-                    for party in _PARTIES]
-        entries += [(card, Declaration(you, race, card.id, Party(party), district))
-                    for card_id, party, district in sorted(picked)
-                    if card_id == card.id and district != NO_CARD and not rerun]
+        seated = holding.district_card if rerun else NO_CARD
+        entries += [(card, card.id, party, seated) for party in _PARTIES]
+        if not rerun:
+            entries += [(card, card.id, Party(party), district)
+                        for card_id, party, district in with_district if card_id == card.id]
     return entries
 
 
@@ -133,32 +142,48 @@ def _options(
     """The first `shown` (None: every) declarations of the race, the suggested first, then the
     strongest (ties: card, then party, then district card), and how many there are in all.
     Every one is priced (with its district card) to rank them, the plain ones a race's field
-    at a time (`plain_chances`); only the shown are priced in full and dressed."""
+    at a time (`plain_chances`); only the shown are priced in full and dressed. The presidency
+    and a race the viewer holds are priced one by one anyway, so those prices are kept for the
+    shown ones rather than found twice."""
     index = game_map().seat_by_id[race]
     holding = state.seats[index]
-    plain = plain_chances(state, you, index, candidates_in_hand(state, you))
-    ranked = []
-    for card, entry in _entries(state, you, race, cards, picked):
-        chance = plain.get((entry.card, entry.party)) if entry.district_card == NO_CARD else None
-        if chance is None:  # with a district card, or a re-run's seated card
-            chance = declaration_chance(state, entry).chance
-        key = (entry.card, entry.party.value, entry.district_card)
-        ranked.append((key not in picked, chance, *key, card, entry))
-    # the suggested first, then the strongest, then card, party and district card: sorted
-    # from the last key up, each sort stable, so each chance is compared, never negated
-    ranked.sort(key=lambda row: row[2:5])
-    ranked.sort(key=lambda row: row[1], reverse=True)
-    ranked.sort(key=lambda row: row[0])
+    one_by_one = index == 0 or holding.holder == you
+    plain = {} if one_by_one else plain_chances(state, you, index, candidates_in_hand(state, you))
+    priced: dict[tuple[int, str, int], DeclarationChance] = {}
+    ranked: list[_Ranked] = []
+    for card, card_id, party, district in _entries(state, you, race, cards, picked):
+        key = (card_id, party.value, district)
+        chance = plain.get((card_id, party)) if district == NO_CARD else None
+        if chance is None:  # with a district card, the presidency or a race the viewer holds
+            priced[key] = full = declaration_chance(
+                state, Declaration(you, race, card_id, party, district))
+            chance = full.chance
+        ranked.append((key not in picked, chance, *key, card))
+    _rank(ranked)
     options = []
-    for unsuggested, _, card_id, party, district, card, entry in ranked[:shown]:
-        priced = declaration_chance(state, entry)
+    for unsuggested, _, card_id, side, district, card in ranked[:shown]:
+        key = (card_id, side, district)
+        found = priced.get(key) or declaration_chance(
+            state, Declaration(you, race, card_id, Party(side), district))
         rerun = holding.holder == you and holding.card == card_id
         options.append(DeclarationOption(
-            value=option_value(card_id, party, NO_CARD if rerun else district), card=card,
-            party=party, chance=chance_view(priced), suggested=not unsuggested,
+            value=option_value(card_id, side, NO_CARD if rerun else district), card=card,
+            party=side, chance=chance_view(found), suggested=not unsuggested,
             district=card_views(state, (district,))[0] if district != NO_CARD else None,
         ))
     return options, len(ranked)
+
+
+def _rank(ranked: list[_Ranked]) -> None:
+    """Sort a race's entries: the suggested first, then the strongest, then card, party and
+    district card. Sorted from the last key up, each sort stable; the chances are compared
+    through their places among the race's few distinct chances (whole numbers), so each
+    distinct fraction is compared a few times rather than every entry against every other."""
+    distinct = {(row[1].numerator, row[1].denominator): row[1] for row in ranked}
+    place = {key: n for n, key in enumerate(sorted(distinct, key=distinct.__getitem__))}
+    ranked.sort(key=lambda row: row[2:5])
+    ranked.sort(key=lambda row: place[row[1].numerator, row[1].denominator], reverse=True)
+    ranked.sort(key=lambda row: row[0])
 
 
 def declaration_choices(state: GameState, view: SeatView) -> list[RaceChoices]:

@@ -51,7 +51,8 @@ __all__ = [
     "create_table",
     "invite_links",
     "lobby_page",
-    "prepare_asked_pages",
+    "pages_to_prepare",
+    "prepare_seat_page",
     "race_to_open",
     "rematch_spec",
     "replay_page",
@@ -210,22 +211,32 @@ def view_table(
     return table_page(table, game_of(store, table), you, host, store.clock(), views, opened)
 
 
-def prepare_asked_pages(store: BallotStore, table_id: str, views: SeatViews) -> int:
-    """Build and keep the page of every person the table asks now, when it asks a step of
-    `PREPARED_PHASES`, so each person's first read finds it (a read that comes while a page
-    is being built waits for it: `SeatViews.page`). Returns how many were asked.
+def pages_to_prepare(store: BallotStore, table_id: str) -> list[int]:
+    """The people whose pages to build before they read them: every person the table asks now
+    who has not answered, when it asks a step of `PREPARED_PHASES` (none otherwise)."""
+    table = store.load(table_id)
+    game = game_of(store, table) if table is not None else None
+    if table is None or game is None or game.state.phase not in PREPARED_PHASES:
+        return []
+    answered = set(table.answered())
+    return [seat for seat in game.people_asked() if seat not in answered]
 
-    Each page is built exactly as that seat's own read builds it (`table_page`, the viewer's
+
+def prepare_seat_page(store: BallotStore, table_id: str, seat: int, views: SeatViews) -> bool:
+    """Build and keep `seat`'s page, when the table still asks it at a step of
+    `PREPARED_PHASES`, so the person's first read finds it (a read that comes while it is being
+    built waits for it: `SeatViews.page`). Returns whether it was asked.
+
+    The page is built exactly as that seat's own read builds it (`table_page`, the viewer's
     key), so one seat's page is never found by another."""
     table = store.load(table_id)
     game = game_of(store, table) if table is not None else None
     if table is None or game is None or game.state.phase not in PREPARED_PHASES:
-        return 0
-    answered = set(table.answered())
-    waiting = [seat for seat in game.people_asked() if seat not in answered]
-    for seat in waiting:
-        table_page(table, game, seat, False, store.clock(), views)
-    return len(waiting)
+        return False
+    if seat not in game.people_asked() or seat in table.answered():
+        return False
+    table_page(table, game, seat, False, store.clock(), views)
+    return True
 
 
 def race_to_open(text: str) -> str:

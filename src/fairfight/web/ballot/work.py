@@ -7,6 +7,11 @@ process, `/api/health` included, waiting its turn for the lock behind each of th
 of their own (`WebSettings.pool_bots`: two threads, a bounded queue, 503 when full) keeps that
 queue short, so the rest of the service stays responsive while bots play. The work still runs
 off the event loop, so live streams and cheap pages keep flowing.
+
+Moves (and joining, starting, leaving) go first: a free thread takes the oldest waiting move
+before any waiting read. A move is a few milliseconds of work a person waits on, while the
+first read of a presidential year's page can take tens; with reads first in, four tables'
+worth of them queued ahead of each move.
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import ParamSpec, TypeVar
 
-from fairfight.web.ops.pools import pooled, run_in_pool
+from fairfight.web.ops.pools import pooled, run_first_in_pool, run_in_pool
 
-__all__ = ["GAME_POOL", "game_work", "in_game_worker"]
+__all__ = ["GAME_POOL", "game_move", "game_work", "in_game_worker", "move_in_game_worker"]
 
 GAME_POOL = "bots"
 """The pool (see `fairfight.web.ops.pools`) a table's work runs in."""
@@ -32,8 +37,22 @@ async def in_game_worker(
     return await run_in_pool(GAME_POOL, work, *args, **kwargs)
 
 
+async def move_in_game_worker(
+    work: Callable[_Params, _Result], *args: _Params.args, **kwargs: _Params.kwargs
+) -> _Result:
+    """`in_game_worker` for a move: ahead of the reads waiting for a thread."""
+    return await run_first_in_pool(GAME_POOL, work, *args, **kwargs)
+
+
 def game_work(
     endpoint: Callable[_Params, _Result],
 ) -> Callable[_Params, Awaitable[_Result]]:
     """A plain endpoint run in the tables' own threads; FastAPI still reads its parameters."""
     return pooled(GAME_POOL)(endpoint)
+
+
+def game_move(
+    endpoint: Callable[_Params, _Result],
+) -> Callable[_Params, Awaitable[_Result]]:
+    """`game_work` for an endpoint that changes a table: ahead of the reads waiting."""
+    return pooled(GAME_POOL, first=True)(endpoint)

@@ -33,6 +33,7 @@ import os
 import sys
 import threading
 import weakref
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -40,7 +41,6 @@ from typing import ParamSpec, TypeVar
 
 import anyio
 import anyio.to_thread
-from anyio import CapacityLimiter
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "current_pools",
     "narrow_shared_threads",
     "pooled",
+    "run_first_in_pool",
     "run_in_pool",
     "using_pools",
 ]
@@ -112,6 +113,45 @@ class PoolFull(Exception):  # noqa: N818 (the name says what happened, like `Que
         self.retry_after = retry_after
 
 
+class _Slots:
+    """A pool's workers as slots of one event loop, handed out in two queues: a free slot goes
+    to the longest-waiting job asked to go first (`WorkPool.run_first`), and only when none
+    waits to the longest-waiting other job. A wait that is cancelled (its time ran out) leaves
+    its queue, and a slot handed to it just then is passed on."""
+
+    def __init__(self, total: int) -> None:
+        self.free = total
+        self._queues: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
+
+    async def acquire(self, first: bool) -> None:
+        """Take a slot, waiting in the first queue or the other one for it."""
+        if self.free > 0 and not any(self._queues):
+            self.free -= 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue = self._queues[0 if first else 1]
+        queue.append(waiter)
+        try:
+            await waiter
+        except BaseException:
+            if waiter.done() and not waiter.cancelled():
+                self.release()
+            else:
+                with suppress(ValueError):
+                    queue.remove(waiter)
+            raise
+
+    def release(self) -> None:
+        """Give the slot to the next waiter (the first queue before the other), or free it."""
+        for queue in self._queues:
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)
+                    return
+        self.free += 1
+
+
 class WorkPool:
     """One kind of slow work: bounded concurrency, a bounded queue, a bounded wait."""
 
@@ -126,8 +166,8 @@ class WorkPool:
         self.refused = 0
         """Jobs refused since the pool was made (full queue or a wait that ran out)."""
         self._observe = observe
-        self._limiters: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, CapacityLimiter
+        self._slots: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, _Slots
         ] = weakref.WeakKeyDictionary()
         self._threads = ThreadPoolExecutor(
             max_workers=limits.workers, thread_name_prefix=f"pool-{name}",
@@ -139,13 +179,13 @@ class WorkPool:
         """Seconds a refused client is told to wait: about one queue's worth of waiting."""
         return max(1, math.ceil(self.limits.wait_seconds / 2))
 
-    def _limiter_of_loop(self) -> CapacityLimiter:
-        """The slots a job takes (a limiter belongs to one loop); the job then runs in one of
-        the pool's own threads, out of anyio's shared default pool."""
+    def _slots_of_loop(self) -> _Slots:
+        """The slots a job takes (they belong to one loop); the job then runs in one of the
+        pool's own threads, out of anyio's shared default pool."""
         loop = asyncio.get_running_loop()
-        if loop not in self._limiters:
-            self._limiters[loop] = CapacityLimiter(self.limits.workers)
-        return self._limiters[loop]
+        if loop not in self._slots:
+            self._slots[loop] = _Slots(self.limits.workers)
+        return self._slots[loop]
 
     def _changed(self) -> None:
         if self._observe is not None:
@@ -159,14 +199,23 @@ class WorkPool:
     async def run(self, work: Callable[_Params, _Result], *args: _Params.args,
                   **kwargs: _Params.kwargs) -> _Result:
         """Run `work` in one of the pool's threads, or raise `PoolFull` without running it."""
-        limiter = self._limiter_of_loop()
-        if limiter.available_tokens == 0 and self.waiting >= self.limits.queue:
+        return await self._run(False, functools.partial(work, *args, **kwargs))
+
+    async def run_first(self, work: Callable[_Params, _Result], *args: _Params.args,
+                        **kwargs: _Params.kwargs) -> _Result:
+        """`run`, ahead of every job waiting through `run`: a short job a person waits on
+        (a move) is not queued behind the slow reads of the same pool."""
+        return await self._run(True, functools.partial(work, *args, **kwargs))
+
+    async def _run(self, first: bool, call: Callable[[], _Result]) -> _Result:
+        slots = self._slots_of_loop()
+        if slots.free == 0 and self.waiting >= self.limits.queue:
             raise self._refuse()
         self.waiting += 1
         self._changed()
         try:
             with anyio.fail_after(self.limits.wait_seconds):
-                await limiter.acquire()
+                await slots.acquire(first)
         except TimeoutError:
             raise self._refuse() from None
         finally:
@@ -174,12 +223,11 @@ class WorkPool:
         self.running += 1
         self._changed()
         try:
-            call = functools.partial(work, *args, **kwargs)
             context = contextvars.copy_context()  # as anyio's threads do: the request's vars
             return await asyncio.wrap_future(self._threads.submit(context.run, call))
         finally:
             self.running -= 1
-            limiter.release()
+            slots.release()
             self._changed()
 
 
@@ -212,15 +260,26 @@ async def run_in_pool(name: str, work: Callable[_Params, _Result], *args: _Param
     return await pool.run(work, *args, **kwargs)
 
 
-def pooled(name: str) -> Callable[[Callable[_Params, _Result]],
-                                  Callable[_Params, Awaitable[_Result]]]:
-    """Make a plain endpoint run in the pool `name`; FastAPI still reads its parameters (the
-    signature is kept, its annotations resolved in the endpoint's own module)."""
+async def run_first_in_pool(name: str, work: Callable[_Params, _Result], *args: _Params.args,
+                            **kwargs: _Params.kwargs) -> _Result:
+    """`run_in_pool`, ahead of the pool's other waiting jobs (`WorkPool.run_first`)."""
+    pool = current_pools().get(name)
+    if pool is None:
+        return await anyio.to_thread.run_sync(functools.partial(work, *args, **kwargs))
+    return await pool.run_first(work, *args, **kwargs)
+
+
+def pooled(name: str, first: bool = False) -> Callable[[Callable[_Params, _Result]],
+                                                       Callable[_Params, Awaitable[_Result]]]:
+    """Make a plain endpoint run in the pool `name` (ahead of its other waiting jobs when
+    `first`); FastAPI still reads its parameters (the signature is kept, its annotations
+    resolved in the endpoint's own module)."""
+    runner = run_first_in_pool if first else run_in_pool
 
     def decorate(endpoint: Callable[_Params, _Result]) -> Callable[_Params, Awaitable[_Result]]:
         @functools.wraps(endpoint)
         async def run(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
-            return await run_in_pool(name, endpoint, *args, **kwargs)
+            return await runner(name, endpoint, *args, **kwargs)
 
         run.__signature__ = inspect.signature(endpoint, eval_str=True)  # type: ignore[attr-defined]
         return run
