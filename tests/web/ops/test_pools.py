@@ -7,6 +7,7 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -56,6 +57,13 @@ def test_a_pool_runs_its_workers_queues_its_queue_and_refuses_the_rest() -> None
     assert max(running for running, _ in seen) == 1, "never more than one worker at once"
 
 
+async def _hold_the_worker(pool: WorkPool, group: Any, release: threading.Event) -> None:
+    """Give the pool's one worker a job that lasts until `release`, and return once it runs."""
+    group.start_soon(pool.run, release.wait)
+    while pool.running == 0:
+        await anyio.sleep(0.001)
+
+
 def test_a_wait_longer_than_the_cap_is_refused() -> None:
     pool = WorkPool("test", PoolLimits(workers=1, queue=5, wait_seconds=0.05))
     release = threading.Event()
@@ -63,9 +71,7 @@ def test_a_wait_longer_than_the_cap_is_refused() -> None:
 
     async def main() -> None:
         async with anyio.create_task_group() as group:
-            group.start_soon(pool.run, release.wait)
-            while pool.running == 0:
-                await anyio.sleep(0.001)
+            await _hold_the_worker(pool, group, release)
             try:
                 await pool.run(release.wait)
             except PoolFull as full:
@@ -87,9 +93,7 @@ def test_a_job_asked_first_takes_the_next_worker_before_the_jobs_waiting() -> No
 
     async def main() -> None:
         async with anyio.create_task_group() as group:
-            group.start_soon(pool.run, release.wait)
-            while pool.running == 0:
-                await anyio.sleep(0.001)
+            await _hold_the_worker(pool, group, release)
             for name in ("read 1", "read 2"):
                 group.start_soon(pool.run, order.append, name)
                 while pool.waiting < int(name[-1]):
