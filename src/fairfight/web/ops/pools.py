@@ -127,6 +127,11 @@ class _Slots:
         """Take a slot, waiting in the first queue or the other one for it."""
         if self.free > 0 and not any(self._queues):
             self.free -= 1
+            try:  # let the loop run once first, as a limiter's acquire does
+                await asyncio.sleep(0)
+            except BaseException:
+                self.release()
+                raise
             return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         queue = self._queues[0 if first else 1]
