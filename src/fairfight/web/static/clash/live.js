@@ -17,4 +17,9 @@
     }
     seen = event.lastEventId;
   });
+  // A form this page sends loads the new page itself: reloading on the news of that very
+  // send would cut its answer off (the browser drops the navigation under way).
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) { source.close(); }
+  });
 })();
