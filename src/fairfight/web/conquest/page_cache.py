@@ -178,7 +178,7 @@ def stored_mark(conquest: Any, season_id: int, own: bool, read: bool = True,
     marks: dict[tuple[int, bool], tuple[int, tuple[Any, Any, Any]]] = conquest.pages.marks
     if changes is not None:
         known = marks.get((season_id, own))
-        if known is not None and (known[0] == changes or known[0] >= (since or changes)):
+        if known is not None and known[0] >= (changes if since is None else since):
             return known[1]
     if not read:
         raise LookupError("the season's mark is not read since its last commit")

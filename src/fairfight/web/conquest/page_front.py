@@ -191,7 +191,7 @@ def _kept_answer(scope: Scope, since: int | None = None) -> \
     request = Request({**scope, "path_params": entry.path_params})
     found, stale = _found(request, conquest, entry, since)
     if found is None:
-        return None, stale if stale is _UNKNOWN else None
+        return None, stale  # None, or `_UNKNOWN`: a stand-in is always found
     scope["route"] = entry.route  # the metrics and the log name the route that kept it
     scope["path_params"] = entry.path_params
     return (public_answer(request, found) if entry.fill is None else personal_answer(
