@@ -12,7 +12,7 @@ from typing import Any
 
 from tests.system import BROWSER_WAIT_MS, CHROMIUM_ARGS, chromium_path, playwright_api
 
-__all__ = ["launched_chromium", "new_page", "visit"]
+__all__ = ["launched_chromium", "new_page", "revisit", "visit"]
 
 # a page that reloads itself on a live update may win the race against a navigation more than
 # once in a row when several updates arrive together
@@ -56,3 +56,18 @@ def visit(page: Any, url: str) -> None:
             if not reloaded or attempt == VISIT_ATTEMPTS - 1:
                 raise
             page.wait_for_load_state()
+
+
+def revisit(page: Any, url: str) -> Any:
+    """Open `url` in a new page of `page`'s context (same cookies) and leave `page` behind.
+
+    A page whose live stream has heard that the game moved on reloads itself; that reload can
+    land after a `goto` the test made in the same instant and take the page back to where it
+    was. The next steps act on the new page, which has no reload pending. The old page is not
+    closed: Chromium can acknowledge a close that races a navigation commit without closing,
+    and Playwright then waits for ever (microsoft/playwright#42068); it goes with its context.
+    """
+    fresh = page.context.new_page()
+    fresh.set_default_timeout(BROWSER_WAIT_MS)
+    visit(fresh, url)
+    return fresh

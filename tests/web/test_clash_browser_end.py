@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.accessibility import assert_accessible
 from tests.system import BROWSER_WAIT_MS
-from tests.web.chromium_session import visit
+from tests.web.chromium_session import revisit, visit
 from tests.web.test_clash_browser_seats import Service, choose, commit, service, shots, submit
 from tests.web.test_clash_end import LAST_STAND, WITH_RESERVE
 from tests.web.test_warscore_browser import browser
@@ -69,7 +69,7 @@ def test_an_online_game_is_played_to_the_end_on_both_sides(browser: Any,
     assert "✓ Your orders are committed" in blue.inner_text("#orders")
     # red's page reloads on the news of blue's orders whenever that news comes: loaded now,
     # after them, it has nothing to reload for while red commits
-    visit(red, service.base + table["seats"]["red"])
+    red = revisit(red, service.base + table["seats"]["red"])
     commit(red)   # the turn runs: red's page shows the turn as red saw it
     red.wait_for_selector("#result")
     _assert_over(red, "blue wins: red has no unit left on the board")

@@ -20,7 +20,7 @@ import uvicorn
 
 from fairfight.web import WebSettings, create_app
 from tests.accessibility import assert_accessible
-from tests.web.chromium_session import visit
+from tests.web.chromium_session import revisit, visit
 from tests.web.test_clash_seats import CROSSING
 from tests.web.test_warscore_browser import (  # one browser recipe for every page
     ARTIFACTS,
@@ -139,7 +139,7 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     submit(blue, "#order-move")
     assert "bombard (3,1)" in blue.inner_text("#activation")
     commit(blue)
-    visit(red, f"{service.base}/clash/play/{game}")   # (its live stream would reload it)
+    red = revisit(red, f"{service.base}/clash/play/{game}")   # a fresh page: no reload pending
     choose(red, "r-front")   # out of Hold: it will not react
     red.select_option("#stance-only", "advance")
     submit(red, "#order-stance")
@@ -153,8 +153,8 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     # the service restarts in the middle of the game: both seats carry on
     service.stop()
     service.start()
-    visit(blue, f"{service.base}/clash/play/{game}")
-    visit(red, f"{service.base}/clash/play/{game}")
+    blue = revisit(blue, f"{service.base}/clash/play/{game}")
+    red = revisit(red, f"{service.base}/clash/play/{game}")
     assert "turn 2" in blue.inner_text("h1") and "turn 2" in red.inner_text("h1")
 
     # turn 2 — blue's armour assaults red's front from the panel
@@ -166,24 +166,24 @@ def test_two_people_play_three_turns(browser: Any, service: Service) -> None:
     submit(blue, "#order-attack")
     assert "assault" in blue.inner_text("#activation")
     commit(blue)
-    visit(red, f"{service.base}/clash/play/{game}")
+    red = revisit(red, f"{service.base}/clash/play/{game}")
     commit(red)
     red.wait_for_selector("#events")
     assert "assaulted" in red.inner_text("#events")
 
     # turn 3 — stance changes on both sides, then the turn's log as each saw it
-    visit(blue, f"{service.base}/clash/play/{game}?select=b-rifles")
+    blue = revisit(blue, f"{service.base}/clash/play/{game}?select=b-rifles")
     blue.select_option("#stance-only", "entrench")
     submit(blue, "#order-stance")
     commit(blue)
-    visit(red, f"{service.base}/clash/play/{game}?select=r-reserve")
+    red = revisit(red, f"{service.base}/clash/play/{game}?select=r-reserve")
     red.select_option("#stance-only", "hold")
     submit(red, "#order-stance")
     commit(red)
-    visit(blue, f"{service.base}/clash/play/{game}")
+    blue = revisit(blue, f"{service.base}/clash/play/{game}")
     assert "turn 4" in blue.inner_text("h1")
     assert "Red Reserve" not in blue.content() and "r-reserve" not in blue.content()
-    visit(blue, f"{service.base}/clash/play/{game}?turn=3")
+    blue = revisit(blue, f"{service.base}/clash/play/{game}?turn=3")
     assert "Blue Rifles: stance entrench" in blue.inner_text("#events")
     assert "Red Reserve" not in blue.inner_text("#events")   # red's orders stay red's
     shots(blue, "clash-seat-turn-3-blue")
