@@ -34,8 +34,6 @@ node-tools: system-packages
 # processes, and a third worker uses that time. Bytecode is written even where the shell
 # asks for none (PYTHONDONTWRITEBYTECODE), so the many servers and commands the suite starts
 # compile the package once instead of at every start.
-# The longest files are started first (LONGEST_FIRST in tests/conftest.py), in that order:
-# --no-loadscope-reorder keeps it.
 # The lint (ruff and mypy, about a minute of one core on a fresh clone) runs beside the
 # tests rather than before them, its output printed once the tests end; either failing
 # fails `make test`.
@@ -45,7 +43,7 @@ test: $(STAMP) system-packages node-tools
 	$(MAKE) --no-print-directory lint > "$$lint_log" 2>&1 & lint=$$!; \
 	trap 'kill $$lint 2>/dev/null; rm -f "$$lint_log"; exit 130' INT TERM; \
 	env -u PYTHONDONTWRITEBYTECODE $(VENV)/bin/pytest \
-		$(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder); tests=$$?; \
+		$(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile); tests=$$?; \
 	wait $$lint; linted=$$?; echo "== lint (ruff, mypy)"; cat "$$lint_log"; rm -f "$$lint_log"; \
 	[ $$linted -eq 0 ] || echo "make test: the lint failed (above)"; \
 	[ $$tests -eq 0 ] && [ $$linted -eq 0 ]

@@ -28,38 +28,14 @@ settings.register_profile("fairfight", derandomize=True, deadline=None, max_exam
 settings.load_profile("fairfight")
 
 
-LONGEST_FIRST = (
-    "tests/ballot/test_web_accessible.py",
-    "tests/web/test_conquest_fuzz.py",
-    "tests/ballot/test_web_browser.py",
-    "tests/fuzz/test_files.py",
-    "tests/web/ops/test_workers_postgres.py",
-    "tests/web/ops/test_page_cache_postgres.py",
-    "tests/web/test_clash_browser_seats.py",
-    "tests/web/test_accessibility.py",
-    "tests/ballot/test_tables_privacy.py",
-    "tests/web/test_browser_conquest.py",
-    "tests/web/ops/test_workers.py",
-    "tests/web/test_conquest_kill.py",
-)
-"""The files that take longest (a minute or more of one worker on two cores), longest first.
-
-`make test` hands whole files to its workers in collection order (`--dist loadfile` with
-`--no-loadscope-reorder`; xdist would otherwise order files by how many tests they hold, which
-puts these, mostly one long browser or process test each, at the very end). Started first, they
-run beside the many short files instead of after them, so the suite does not end with one
-worker walking a long file while the others are idle."""
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Leave the `slow` tests out unless FAIRFIGHT_SLOW is set; the longest files first."""
-    if not os.environ.get("FAIRFIGHT_SLOW"):
-        slow = [item for item in items if item.get_closest_marker("slow")]
-        if slow:
-            config.hook.pytest_deselected(items=slow)
-            items[:] = [item for item in items if not item.get_closest_marker("slow")]
-    rank = {path: place for place, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
+    """Leave the `slow` tests out unless FAIRFIGHT_SLOW is set."""
+    if os.environ.get("FAIRFIGHT_SLOW"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
 
 
 def pytest_configure(config: pytest.Config) -> None:
