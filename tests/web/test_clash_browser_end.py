@@ -67,8 +67,8 @@ def test_an_online_game_is_played_to_the_end_on_both_sides(browser: Any,
     visit(red, service.base + table["seats"]["red"])
     _order_the_last_assault(blue)
     assert "✓ Your orders are committed" in blue.inner_text("#orders")
-    # red's page reloads on the news of blue's orders whenever that news comes: loaded now,
-    # after them, it has nothing to reload for while red commits
+    # red's page reloads on the news of blue's orders whenever that news comes: a fresh page,
+    # loaded after them, has nothing to reload for while red commits
     red = revisit(red, service.base + table["seats"]["red"])
     commit(red)   # the turn runs: red's page shows the turn as red saw it
     red.wait_for_selector("#result")
