@@ -3,10 +3,11 @@
 
 Every seating of Pollster and Machine at 4 and 5 seats, in `points` and `amendment`, for keys
 B .. B+N-1 (by default the 300 keys of the design's reference runs, 1000-1299, whole games):
-28,800 games, about half an hour of processor time. Prints one line per failing game and
-exits 1 if any; run it after every speed change (docs/ballot.md, "Speed"). `--advice` plays
-instead each of those games once for every Pollster in it, that seat taking the advice (run it
-after a change to the bots or the advice: 224 games a key). It is not one of
+28,800 games, about two hours of processor time. Prints one line per failing game as soon as
+it fails (to stderr, beside the progress), all of them again at the end, and exits 1 if any;
+run it after every speed change (docs/ballot.md, "Speed"). `--advice` plays instead each of
+those games once for every Pollster in it, that seat taking the advice (run it after a change
+to the bots or the advice: 224 games a key). It is not one of
 `python -m bench`'s timings, so it lives outside the `bench_*` modules.
 """
 
@@ -16,7 +17,7 @@ import argparse
 import sys
 import time
 
-from fairfight.ballot.scan import advice_specs, run_scan, scan_specs
+from fairfight.ballot.scan import ScanFailure, advice_specs, run_scan, scan_specs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,7 +40,10 @@ def main(argv: list[str] | None = None) -> int:
             elapsed = time.perf_counter() - started
             print(f"{done[0]}/{len(specs)} games, {elapsed:.0f} s", file=sys.stderr, flush=True)
 
-    failures = run_scan(specs, options.jobs, progress)
+    def failed(failure: ScanFailure) -> None:
+        print(f"failing: {failure.line()}", file=sys.stderr, flush=True)
+
+    failures = run_scan(specs, options.jobs, progress, failed)
     for failure in failures:
         print(failure.line())
     print(f"{len(specs)} games, {len(failures)} failing, {time.perf_counter() - started:.0f} s")

@@ -59,3 +59,14 @@ def test_the_advice_scan_puts_the_advice_seat_where_each_pollster_sat() -> None:
         assert (spec.config.victory, back) in plain
     sample = specs[::32]
     assert not run_scan(sample), "an advice game failed"
+
+
+def test_each_failure_is_heard_as_it_happens_in_one_process_and_in_two() -> None:
+    """The wide scan takes an hour; a run cut short must still name what failed so far."""
+    spec = scan_specs(["1"], years=1)[0]
+    broken = GameSpec(spec.config, spec.key, ("pollster", "nobody", "machine", "machine"))
+    for jobs in (1, 2):
+        heard: list[ScanFailure] = []
+        failures = run_scan([spec, broken, spec], jobs, failed=heard.append)
+        assert [failure.spec for failure in failures] == [broken]
+        assert heard == failures, f"{jobs} processes"

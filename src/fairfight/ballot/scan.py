@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from itertools import product
 
@@ -108,13 +109,21 @@ def check_game(spec: GameSpec) -> ScanFailure | None:
 
 
 def run_scan(
-    specs: list[GameSpec], jobs: int = 1, progress: Callable[[int], None] | None = None
+    specs: list[GameSpec],
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+    failed: Callable[[ScanFailure], None] | None = None,
 ) -> list[ScanFailure]:
-    """Play every game of the scan (in `jobs` local processes); the failures, in spec order."""
+    """Play every game of the scan (in `jobs` local processes); the failures, in spec order.
+
+    `failed` hears of each failing game as soon as it is known, so that a scan stopped before
+    its end still names the failures it found (the wide scan takes about an hour)."""
     if jobs <= 1:
         found = []
         for spec in specs:
             found.append(check_game(spec))
+            if failed and found[-1] is not None:
+                failed(found[-1])
             if progress:
                 progress(1)
         return [failure for failure in found if failure is not None]
@@ -125,6 +134,15 @@ def run_scan(
             progress(done - reported[0])
         reported[0] = done
 
+    def heard(future: Future[ScanFailure | None]) -> None:
+        if failed and not future.cancelled() and future.exception() is None:
+            failure = future.result()
+            if failure is not None:
+                failed(failure)
+
     with WorkerPool(jobs) as pool:
-        results = pool.gather([pool.submit(check_game, spec) for spec in specs], games_done)
+        futures = [pool.submit(check_game, spec) for spec in specs]
+        for future in futures:
+            future.add_done_callback(heard)
+        results = pool.gather(futures, games_done)
     return [failure for failure in results if failure is not None]
