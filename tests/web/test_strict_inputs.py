@@ -147,12 +147,24 @@ def test_the_create_form_takes_plain_digits(ballot: TestClient) -> None:
     assert ballot.post("/ballot/tables", data=form).status_code == 200
 
 
-@pytest.fixture()
-def conquest(tmp_path: Path) -> Iterator[tuple[TestClient, Path]]:
-    path = tmp_path / "season.db"
+def _conquest_service(path: Path) -> Iterator[tuple[TestClient, Path]]:
     season.create_season(path, star_map(), "star", seed=SEED)
     with TestClient(make_app(path), raise_server_exceptions=False) as client:
         yield client, path
+
+
+@pytest.fixture()
+def conquest(tmp_path: Path) -> Iterator[tuple[TestClient, Path]]:
+    """A season of its own, for the tests that air battles."""
+    yield from _conquest_service(tmp_path / "season.db")
+
+
+@pytest.fixture(scope="module")
+def conquest_refusing(tmp_path_factory: pytest.TempPathFactory,
+                      ) -> Iterator[tuple[TestClient, Path]]:
+    """One season for the tests whose every request must be refused: a refusal changes
+    nothing, so they share it (a service costs about half a second to start and serve)."""
+    yield from _conquest_service(tmp_path_factory.mktemp("strict-conquest") / "season.db")
 
 
 @pytest.mark.parametrize("count", [True, "1", 1.0, "2"])
@@ -173,9 +185,9 @@ def test_the_air_action_with_a_whole_number_airs(conquest: tuple[TestClient, Pat
 
 @pytest.mark.parametrize("minutes", ["5", True, 5.0])
 def test_schedule_minutes_are_a_whole_number(
-    conquest: tuple[TestClient, Path], minutes: object,
+    conquest_refusing: tuple[TestClient, Path], minutes: object,
 ) -> None:
-    client, _ = conquest
+    client, _ = conquest_refusing
     answer = client.put("/api/seasons/1/operator/schedule", headers=BEARER,
                         json={"kind": "every", "minutes": minutes})
     _refused(answer, "minutes")
@@ -191,9 +203,9 @@ def test_schedule_minutes_are_a_whole_number(
 ])
 @pytest.mark.parametrize("number", [THOUSANDS, HUGE, "9223372036854775808"])
 def test_season_ids_past_the_range_are_not_found(
-    conquest: tuple[TestClient, Path], method: str, path: str, number: str,
+    conquest_refusing: tuple[TestClient, Path], method: str, path: str, number: str,
 ) -> None:
-    client, _ = conquest
+    client, _ = conquest_refusing
     answer = client.request(method, path.format(id=number), headers=BEARER,
                             json={"kind": "every", "minutes": 5})
     assert answer.status_code == 404, answer.text[:200]
@@ -202,18 +214,18 @@ def test_season_ids_past_the_range_are_not_found(
 
 @pytest.mark.parametrize("query", ["page=1.0", f"page={HUGE}", "per_page=true", "after=1e3"])
 def test_conquest_query_numbers_are_digits(
-    conquest: tuple[TestClient, Path], query: str,
+    conquest_refusing: tuple[TestClient, Path], query: str,
 ) -> None:
-    client, _ = conquest
+    client, _ = conquest_refusing
     route = "heads" if query.startswith("after") else "battles"
     _refused(client.get(f"/api/seasons/1/{route}?{query}"), query.split("=")[0])
 
 
 @pytest.mark.parametrize("amount", ["1.0", "true", HUGE])
 def test_the_contribution_form_amount_is_digits(
-    conquest: tuple[TestClient, Path], amount: str,
+    conquest_refusing: tuple[TestClient, Path], amount: str,
 ) -> None:
-    client, _ = conquest
+    client, _ = conquest_refusing
     answer = client.post("/conquest/1/factions/AA/contribute", data={"amount": amount},
                          headers={"accept": "application/json"})
     _refused(answer, "amount")

@@ -32,20 +32,37 @@ from tests.web.discord_support import (
 PING = {"id": "1", "application_id": APPLICATION, "type": 1, "token": TOKEN, "version": 1}
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def key() -> Ed25519PrivateKey:
     return Ed25519PrivateKey.generate()
 
 
-@pytest.fixture
-def fake() -> FakeDiscord:
+@pytest.fixture(scope="module")
+def shared_fake() -> FakeDiscord:
     return FakeDiscord()
 
 
 @pytest.fixture
-def client(key: Ed25519PrivateKey, fake: FakeDiscord) -> Iterator[TestClient]:
-    with TestClient(discord_app(key, fake), raise_server_exceptions=False) as test_client:
-        yield test_client
+def fake(shared_fake: FakeDiscord) -> FakeDiscord:
+    """The module's Discord stand-in, emptied: each test sees only its own files, fetches
+    and edits."""
+    shared_fake.files.clear()
+    shared_fake.edits.clear()
+    shared_fake.fetched.clear()
+    return shared_fake
+
+
+@pytest.fixture(scope="module")
+def service(key: Ed25519PrivateKey, shared_fake: FakeDiscord) -> Iterator[TestClient]:
+    """One service for the module: a service costs about half a second to start and serve,
+    and the endpoint keeps nothing between interactions."""
+    with TestClient(discord_app(key, shared_fake), raise_server_exceptions=False) as started:
+        yield started
+
+
+@pytest.fixture
+def client(service: TestClient, fake: FakeDiscord) -> TestClient:
+    return service
 
 
 def _ping_body() -> bytes:
