@@ -316,11 +316,15 @@ class Pollster:
         return est.best_pair(state, party, est.pairs_touching(kit.seated_tags(state, seat)))
 
     def author(self, state: GameState, seat: int) -> BillDraft:
-        """The best board-vote pair touching its tags; a rider on the leader's newest bill."""
+        """The best board-vote pair touching its tags; a rider on the leader's newest bill.
+
+        A seat with no tag (none on its seated cards, none on a candidate in hand) has no pair
+        to write and declines; a declined bill carries no rider [7.3], so it names none."""
         party = leg.majority_party(state, OFFICE_HOUSE)
+        pair = self._pair(state, seat, party)
         top = kit.current_leader(state)
-        rider = kit.newest_bill_of(state, top) if top not in (BOARD, seat) else NO_CARD
-        return BillDraft(self._pair(state, seat, party), rider)
+        rider = kit.newest_bill_of(state, top) if pair and top not in (BOARD, seat) else NO_CARD
+        return BillDraft(pair, rider)
 
     def votes_yes(self, state: GameState, seat: int) -> bool:
         """Author, would-be holder, or a bill on its tags not going to the leader [11]."""
