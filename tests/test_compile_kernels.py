@@ -44,3 +44,14 @@ def test_after_the_warm_up_a_new_process_compiles_no_kernel() -> None:
                            check=True)
     counts = __import__("json").loads(probe.stdout.strip().splitlines()[-1])
     assert counts == {name: [1, 0] for name in ("forecast", "preview", "sweep")}, counts
+
+
+def test_arguments_are_refused_in_one_line_and_help_says_what_it_does() -> None:
+    from fairfight.compile_kernels import main
+
+    refused = subprocess.run([sys.executable, "-m", "fairfight.compile_kernels", "--jobs", "2"],
+                             capture_output=True, text=True)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.splitlines() == [
+        "compile_kernels: takes no arguments (given: --jobs 2)"]
+    assert main(["--help"]) == 0

@@ -53,7 +53,16 @@ def _empty_columns() -> Columns:
     return Columns(**{item.name: np.zeros(0, dtype=np.int64) for item in fields(Columns)})
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """Compile every kernel; `--help` prints what this does, any other argument is refused."""
+    given = sys.argv[1:] if argv is None else argv
+    if given in (["--help"], ["-h"]):
+        print((__doc__ or "").strip())
+        return 0
+    if given:
+        print(f"compile_kernels: takes no arguments (given: {' '.join(given)[:80]})",
+              file=sys.stderr)
+        return 2
     from fairfight.clash.batch_arrays import compiler_available
 
     if not compiler_available():
