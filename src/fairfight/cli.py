@@ -69,7 +69,6 @@ class _RootGroup(TyperGroup):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._loaded = _BUILT_RULESETS
         strict_integers(self)  # the root's own commands (serve --port, ...)
 
     def get_params(self, ctx: ClickContext) -> list[Any]:
@@ -84,18 +83,18 @@ class _RootGroup(TyperGroup):
         return [*_LAZY, *super().list_commands(ctx)]
 
     def _load(self, name: str) -> Any:
-        if name not in self._loaded:
+        if name not in _BUILT_RULESETS:
             module = importlib.import_module(f"fairfight.{name}.cli")
             command = typer.main.get_command(module.app)
             command.name = name
             command.help = _LAZY[name]  # one home for the line both help pages show
             strict_integers(command)
-            self._loaded[name] = command
-        return self._loaded[name]
+            _BUILT_RULESETS[name] = command
+        return _BUILT_RULESETS[name]
 
     def get_command(self, ctx: ClickContext, cmd_name: str) -> Any | None:
-        if cmd_name in self._loaded:
-            return self._loaded[cmd_name]
+        if cmd_name in _BUILT_RULESETS:
+            return _BUILT_RULESETS[cmd_name]
         if cmd_name in _LAZY:  # listed in the help: a placeholder carrying the help line
             return TyperGroup(name=cmd_name, help=_LAZY[cmd_name])
         return super().get_command(ctx, cmd_name)

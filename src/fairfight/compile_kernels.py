@@ -37,10 +37,11 @@ def compile_clash_batch() -> None:
 
     from fairfight.clash import compiled
     from fairfight.clash.batch import OUTPUT_ROWS
+    from fairfight.clash.invariants import MONOTONE_FALLING, MONOTONE_RISING
 
-    compiled.preview_rows(_empty_columns(), np.zeros((len(OUTPUT_ROWS), 0), dtype=np.int32))
-    columns = tuple(np.zeros(0, dtype=np.int64) for _ in compiled.COLUMN_NAMES)
-    compiled._steps(compiled.JitOps(), columns, np.zeros((9, 0), dtype=np.int64))
+    columns = _empty_columns()
+    compiled.preview_rows(columns, np.zeros((len(OUTPUT_ROWS), 0), dtype=np.int32))
+    compiled.monotone_steps(columns, MONOTONE_RISING, MONOTONE_FALLING)
 
 
 def _empty_columns() -> Columns:
