@@ -1,5 +1,6 @@
 """Seat pages prepared after the move that opens a declare or withdraw step: each person's first
-read finds its own page built, the same page a cold process builds, with no other seat's cards;
+read finds its own page built and rendered, the same page a cold process builds, with no other
+seat's cards;
 a read that comes while its page is being built waits for that build instead of building it
 again."""
 
@@ -39,12 +40,17 @@ def test_the_move_opening_the_declare_step_prepares_every_asked_page(tmp_path: P
     assert views.built == built  # every person asked found its page ready
     assert all(page["game"]["asked"] and page["game"]["phase"] == "declare"
                for page in pages.values())
+    rendered = views.rendered
+    shown = {seat: people[seat].get(f"/ballot/tables/{table}/seats/{seat}").text
+             for seat in people}
+    assert views.rendered == rendered  # and its HTML, rendered for the seat's own address
     cold = make_app(tmp_path)  # another process: nothing kept
     for seat, page in pages.items():
         person = client_of(cold, created["seats"][seat]["token"])
         assert seat_view(person, table, seat) == page
-        shown = people[seat].get(f"/ballot/tables/{table}/seats/{seat}").text
-        assert not [s for s in secrets_of(app.state.ballot_store, table, seat) if s in shown]
+        assert person.get(f"/ballot/tables/{table}/seats/{seat}").text == shown[seat]
+        assert not [s for s in secrets_of(app.state.ballot_store, table, seat)
+                    if s in shown[seat]]
 
 
 def test_a_read_while_its_page_is_built_waits_for_that_build() -> None:
@@ -90,3 +96,23 @@ def test_a_failed_build_wakes_its_waiters_who_build_their_own() -> None:
         views.page("t", 3, 0, True, ["a"], broken)
     assert not views.building
     assert views.page("t", 3, 0, True, ["a"], lambda: page) == page
+
+
+def test_the_page_request_keeps_the_address_and_drops_the_movers_headers() -> None:
+    from starlette.requests import Request
+
+    from fairfight.web.ballot.seat_html import seat_page_request
+
+    move = Request({
+        "type": "http", "http_version": "1.1", "method": "POST", "scheme": "https",
+        "server": ("10.0.0.5", 8443), "client": ("10.0.0.9", 5000), "root_path": "/games",
+        "path": "/api/ballot/tables/abc/seats/1/move", "query_string": b"x=1",
+        "headers": [(b"host", b"play.example"), (b"cookie", b"seat_abc_1=secret"),
+                    (b"x-seat-token", b"secret"), (b"x-host-token", b"hostsecret")],
+    })
+    page = seat_page_request(move, "abc", 2)
+    assert str(page.url) == "https://play.example/games/ballot/tables/abc/seats/2"
+    assert page.method == "GET"
+    assert dict(page.headers) == {"host": "play.example"}
+    assert not page.cookies
+    assert page.path_params == {"table_id": "abc", "seat": 2}

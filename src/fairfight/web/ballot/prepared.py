@@ -1,6 +1,8 @@
 """Seat pages built off the request path: after a move that played a step has been answered,
 the pages of the people the new step asks are built in the tables' pool, so a person's first
 read of a presidential year's declare or withdraw page finds it ready (`prepare_seat_page`).
+Each is rendered as HTML too, for the seat's own address on the host the move came to
+(`seat_html`): the read then only looks its bytes up.
 
 The work is a response's background task: it starts once the move has committed and its
 answer has been sent, and it never makes the move wait. Each page is a job of its own in the
@@ -20,6 +22,7 @@ from starlette.background import BackgroundTask
 from fairfight.ballot.store import BallotStore
 from fairfight.core.errors import VerificationError
 from fairfight.web.ballot.access import views_of
+from fairfight.web.ballot.seat_html import seat_html, seat_page_request
 from fairfight.web.ballot.seat_views import SeatViews
 from fairfight.web.ballot.service import pages_to_prepare, prepare_seat_page
 from fairfight.web.ballot.work import in_game_worker
@@ -35,12 +38,21 @@ def pages_after_step(
     `answered` played a step (the table is now at `version`); None when it did not."""
     if version <= answered:
         return None
-    return BackgroundTask(_prepare, store, table_id, views_of(request))
+    return BackgroundTask(_prepare, store, table_id, views_of(request), request)
 
 
-async def _prepare(store: BallotStore, table_id: str, views: SeatViews) -> None:
+async def _prepare(store: BallotStore, table_id: str, views: SeatViews, move: Request) -> None:
     """Build the pages in the tables' pool; a full pool, or a table this engine would play
     otherwise (its reads answer 409 themselves), is left to the reads."""
     with suppress(PoolFull, VerificationError):
         for seat in await in_game_worker(pages_to_prepare, store, table_id):
-            await in_game_worker(prepare_seat_page, store, table_id, seat, views)
+            await in_game_worker(_prepare_one, store, table_id, seat, views,
+                                 seat_page_request(move, table_id, seat))
+
+
+def _prepare_one(store: BallotStore, table_id: str, seat: int, views: SeatViews,
+                 page_request: Request) -> None:
+    """One seat's page built and kept, then its HTML for the seat's plain read."""
+    page = prepare_seat_page(store, table_id, seat, views)
+    if page is not None:
+        seat_html(page_request, page, views)

@@ -42,6 +42,7 @@ from fairfight.web.ballot.invites import keep_created
 from fairfight.web.ballot.live import table_stream
 from fairfight.web.ballot.notify import check_webhook
 from fairfight.web.ballot.prepared import pages_after_step
+from fairfight.web.ballot.seat_html import seat_html
 from fairfight.web.ballot.seat_views import SeatViews
 from fairfight.web.ballot.service import (
     TableSpec,
@@ -206,10 +207,7 @@ def _seat_response(
             request, "table.html", status, page=page, form=form or {}, errors=errors or {},
             notice=notice,
         )
-    shown = page.model_dump_json().encode() + b"\0" + str(request.url).encode()
-    html = views.html_of(shown, lambda: bytes(
-        _page(request, "table.html", page=page, form={}, errors={}, notice="").body))
-    return HTMLResponse(html)
+    return HTMLResponse(seat_html(request, page, views))
 
 
 @router.get(

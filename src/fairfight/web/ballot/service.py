@@ -222,21 +222,23 @@ def pages_to_prepare(store: BallotStore, table_id: str) -> list[int]:
     return [seat for seat in game.people_asked() if seat not in answered]
 
 
-def prepare_seat_page(store: BallotStore, table_id: str, seat: int, views: SeatViews) -> bool:
+def prepare_seat_page(
+    store: BallotStore, table_id: str, seat: int, views: SeatViews
+) -> TablePage | None:
     """Build and keep `seat`'s page, when the table still asks it at a step of
     `PREPARED_PHASES`, so the person's first read finds it (a read that comes while it is being
-    built waits for it: `SeatViews.page`). Returns whether it was asked.
+    built waits for it: `SeatViews.page`). Returns the table as that seat's plain read sees it
+    (for its HTML to be rendered too), or None when the seat is not asked.
 
     The page is built exactly as that seat's own read builds it (`table_page`, the viewer's
     key), so one seat's page is never found by another."""
     table = store.load(table_id)
     game = game_of(store, table) if table is not None else None
     if table is None or game is None or game.state.phase not in PREPARED_PHASES:
-        return False
+        return None
     if seat not in game.people_asked() or seat in table.answered():
-        return False
-    table_page(table, game, seat, False, store.clock(), views)
-    return True
+        return None
+    return table_page(table, game, seat, False, store.clock(), views)
 
 
 def race_to_open(text: str) -> str:
