@@ -14,7 +14,7 @@ from fairfight.conquest.store import season, season_events
 from fairfight.conquest.store.season_store import SeasonStore
 from fairfight.web.conquest.catalog import SeasonCatalog
 from fairfight.web.conquest.database import SeasonDatabase
-from fairfight.web.conquest.live import Broadcaster, parse_last_event_id
+from fairfight.web.conquest.live import NEWS_GAP_SECONDS, Broadcaster, parse_last_event_id
 from fairfight.web.conquest.refusals import Refusal
 
 
@@ -142,3 +142,38 @@ def test_a_last_event_id_that_is_not_ascii_digits_means_none(sent: str) -> None:
     reaches int(), which reads some of them and refuses others)."""
     assert parse_last_event_id(sent) is None
     assert parse_last_event_id(" 12 ") == 12
+
+
+def test_a_burst_of_wakes_is_read_in_few_reads_paced_by_the_news_gap(season_file: Path) -> None:
+    """Every commit of every worker wakes every watcher; each wake read at once made a worker
+    read the table once per commit under a crowd. Wakes within NEWS_GAP_SECONDS of a read's
+    start join the next read."""
+    reads: list[float] = []
+    seen: dict[str, float] = {}
+
+    async def body(live: Broadcaster) -> None:
+        loop = asyncio.get_running_loop()
+        read_news = live._read_news
+
+        def counted() -> list[object]:
+            reads.append(loop.time())
+            return read_news()  # type: ignore[return-value]
+
+        live._read_news = counted  # type: ignore[method-assign]
+        await live.start()
+        await asyncio.sleep(3 * NEWS_GAP_SECONDS)  # the first read is done and long past
+        reads.clear()
+        started = loop.time()
+        for _ in range(25):
+            live.poke()
+            await asyncio.sleep(0.002)
+        seen["burst"] = loop.time() - started
+        await asyncio.sleep(3 * NEWS_GAP_SECONDS)  # the last wakes are read too
+        seen["last"] = reads[-1] - started if reads else -1.0
+
+    _run_with(season_file, {"poll_seconds": 3600}, body)
+    assert reads, "the wakes were never read"
+    assert len(reads) <= seen["burst"] / NEWS_GAP_SECONDS + 2, (len(reads), seen)
+    gaps = [later - earlier for earlier, later in zip(reads, reads[1:], strict=False)]
+    assert all(gap >= NEWS_GAP_SECONDS * 0.99 for gap in gaps), gaps
+    assert seen["last"] >= seen["burst"] - NEWS_GAP_SECONDS  # the burst's end was read
