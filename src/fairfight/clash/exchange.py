@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from fairfight.clash import tables as t
 from fairfight.clash.kernel import Exchange, Prepared, exchange, prepare
@@ -18,12 +18,14 @@ from fairfight.clash.spec import ClashSpec, Combatant, check_resolvable, to_colu
 from fairfight.core.errors import InputError
 
 __all__ = [
+    "Clearing",
     "DefenderFate",
     "Outcome",
     "TurnXp",
     "UnitResult",
     "allocate_losses",
     "check_draw",
+    "clearing",
     "consequences",
     "may_retreat",
     "prepare_spec",
@@ -208,20 +210,52 @@ def resolve_exchange(
     return consequences(spec, p, x, turn_xp or TurnXp(), defender_in_city)
 
 
+class Clearing(NamedTuple):
+    """What an exchange leaves on the tile: the part of Steps 8-9 the preview counts per
+    stretch of draws, without the participants' losses, disorder and experience."""
+
+    fate: DefenderFate
+    defender_strength: int
+    """The defender's strength after its loss and fate (0 when routed)."""
+    defender_shaken: int
+    carried_over: int
+    """The defender's loss beyond its strength, discarded [CB-920]."""
+    tile_cleared: bool
+    lead_may_advance: bool
+
+
+def clearing(spec: ClashSpec, x: Exchange, defender_in_city: bool | None) -> Clearing:
+    """The defender's loss and fate, whether the tile is cleared and whether the lead may
+    advance into it [CB-1040, CB-1060, CB-1080, CB-1340]."""
+    kind, defender = spec.kind, spec.defender
+    breaks = bool(x.defender_breaks)
+    floor = t.BOMBARD_STRENGTH_FLOOR if kind is t.Kind.BOMBARDMENT else 0
+    (defender_loss,), carried = allocate_losses(x.ld, (defender.strength,), floor)
+    fate, defender_strength, shaken = _fate(
+        spec, defender.strength - defender_loss, breaks, defender_in_city)
+    # a destroyed top defender leaves the rest of its stack, which holds unless it broke and
+    # may leave: a broken garrison of a city or works stays, shaken [CB-1040, CB-1340]
+    cleared = fate in (DefenderFate.RETREATS, DefenderFate.ROUTED) or (
+        fate is DefenderFate.DESTROYED
+        and (spec.stack_extra == 0 or (breaks and may_retreat(spec, defender_in_city))))
+    may_advance = (
+        cleared and t.KIND_PROFILES[kind].may_advance
+        and _strength_after(spec.lead, x.la) > 0 and stance_may_advance(spec.lead.stance)
+    )
+    return Clearing(fate, defender_strength, shaken, carried, cleared, may_advance)
+
+
 def consequences(
     spec: ClashSpec, p: Prepared, x: Exchange, turn_xp: TurnXp, defender_in_city: bool | None,
 ) -> Outcome:
     """Steps 8-9 for one exchange: losses, the defender's fate, whether the tile is cleared
-    and the lead may advance [CB-1040..CB-1300]; the preview counts its consequences here."""
+    and the lead may advance [CB-1040..CB-1300]."""
     kind = spec.kind
     lead, defender = spec.lead, spec.defender
     breaks, falters = bool(x.defender_breaks), bool(x.attacker_falters)
-    # losses [CB-900, CB-920, CB-1710]
-    floor = t.BOMBARD_STRENGTH_FLOOR if kind is t.Kind.BOMBARDMENT else 0
-    (defender_loss,), carried = allocate_losses(x.ld, (defender.strength,), floor)
+    # losses [CB-900, CB-920, CB-1710], fate and clearing
+    left = clearing(spec, x, defender_in_city)
     each_supporter_loses = supporter_loss(x.la)
-    defender_strength = defender.strength - defender_loss
-    fate, defender_strength, shaken = _fate(spec, defender_strength, breaks, defender_in_city)
     defender_disorder, lead_disorder = _disorder_gains(kind, x, breaks, falters)
     # experience [CB-1210, CB-1220]
     lead_xp = t.XP_BASE + x.ld // t.XP_DAMAGE_DIVISOR + (t.XP_OPPONENT_BROKE if breaks else 0)
@@ -236,26 +270,18 @@ def consequences(
         for index, unit in enumerate(spec.supporters)
     )
     defender_result = UnitResult(
-        loss=defender.strength - defender_strength,
+        loss=defender.strength - left.defender_strength,
         disorder_gain=defender_disorder,
         xp_gain=_capped_xp(defender_xp, turn_xp.defender),
-        strength=defender_strength,
+        strength=left.defender_strength,
         disorder=_clamp(defender.disorder + defender_disorder, t.MAX_DISORDER),
-        shaken=shaken,
-    )
-    # a destroyed top defender leaves the rest of its stack, which holds unless it broke and
-    # may leave: a broken garrison of a city or works stays, shaken [CB-1040, CB-1340]
-    cleared = fate in (DefenderFate.RETREATS, DefenderFate.ROUTED) or (
-        fate is DefenderFate.DESTROYED
-        and (spec.stack_extra == 0 or (breaks and may_retreat(spec, defender_in_city))))
-    may_advance = (
-        cleared and t.KIND_PROFILES[kind].may_advance and lead_result.strength > 0
-        and stance_may_advance(lead.stance)
+        shaken=left.defender_shaken,
     )
     return Outcome(
-        spec=spec, prepared=p, exchange=x, fate=fate, carried_over=carried,
-        tile_cleared=cleared, lead_may_advance=may_advance, lead_barred=falters,
-        lead=lead_result, supporters=supporters, defender=defender_result,
+        spec=spec, prepared=p, exchange=x, fate=left.fate, carried_over=left.carried_over,
+        tile_cleared=left.tile_cleared, lead_may_advance=left.lead_may_advance,
+        lead_barred=falters, lead=lead_result, supporters=supporters,
+        defender=defender_result,
         contributions_supporters=(p.contribution_support1, p.contribution_support2)[
             : len(spec.supporters)],
     )
@@ -287,11 +313,15 @@ def _disorder_gains(kind: t.Kind, x: Exchange, breaks: bool, falters: bool) -> t
     return defender_disorder, t.LEAD_DISORDER[kind] + (t.FALTER_DISORDER if falters else 0)
 
 
+def _strength_after(unit: Combatant, loss: int) -> int:
+    return _clamp(unit.strength - loss, t.MAX_STRENGTH)
+
+
 def _unit_result(unit: Combatant, loss: int, disorder_gain: int, xp_gain: int,
                  shaken: int) -> UnitResult:
     return UnitResult(
         loss=loss, disorder_gain=disorder_gain, xp_gain=xp_gain,
-        strength=_clamp(unit.strength - loss, t.MAX_STRENGTH),
+        strength=_strength_after(unit, loss),
         disorder=_clamp(unit.disorder + disorder_gain, t.MAX_DISORDER),
         shaken=shaken,
     )

@@ -5,10 +5,10 @@ draws it needs. Every quantity is monotone in r [CB-2150], so each chance is the
 to a threshold draw found by bisection, an exact count of draws out of 1000.
 
 The consequences (retreat, rout, a cleared tile, the lead's advance) are the resolution's
-own `consequences`, applied once per stretch of draws between the thresholds of what they
-read (break, lead survives, defender's loss reaching its strength). When that last
-threshold is inside the draws, finding it costs up to ten more evaluations, bracketed by
-the draws already evaluated.
+own (`exchange.clearing`, the part of `consequences` they come from), applied once per
+stretch of draws between the thresholds of what they read (break, lead survives, defender's
+loss reaching its strength). When that last threshold is inside the draws, finding it costs
+up to ten more evaluations, bracketed by the draws already evaluated.
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ from typing import Any
 
 from fairfight.clash import tables as t
 from fairfight.clash.exchange import (
+    Clearing,
     DefenderFate,
-    Outcome,
-    TurnXp,
-    consequences,
+    clearing,
     may_retreat,
     prepare_spec,
 )
@@ -119,16 +118,21 @@ class Consequences:
                 "cleared": self.cleared, "advance": self.advance}
 
 
-def count_consequences(stretches: Iterable[tuple[int, Outcome]]) -> Consequences:
-    """The consequences of each stretch (its draw count, one resolution in it) added up."""
+_FATE_ORDER = {fate: place for place, fate in enumerate(DefenderFate)}
+"""Fates are listed in their declaration order."""
+
+
+def count_consequences(stretches: Iterable[tuple[int, Clearing]]) -> Consequences:
+    """The consequences of each stretch (its draw count, what one resolution in it leaves on
+    the tile) added up."""
     fates: dict[DefenderFate, int] = {}
     cleared = advance = 0
-    for draws, outcome in stretches:
-        fates[outcome.fate] = fates.get(outcome.fate, 0) + draws
-        cleared += draws * outcome.tile_cleared
-        advance += draws * outcome.lead_may_advance
-    return Consequences(tuple(sorted(fates.items(), key=lambda item: list(DefenderFate).index(
-        item[0]))), cleared, advance)
+    for draws, left in stretches:
+        fates[left.fate] = fates.get(left.fate, 0) + draws
+        cleared += draws * left.tile_cleared
+        advance += draws * left.lead_may_advance
+    return Consequences(tuple(sorted(fates.items(), key=lambda item: _FATE_ORDER[item[0]])),
+                        cleared, advance)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +230,7 @@ def preview(spec: ClashSpec, *, capture_possible: bool = False,
     r_kill = threshold_draw(lambda r: at(r).ld >= defender_strength, sorted(evaluated))
     edges = sorted({0, r_def, r_surv, r_kill, t.DRAWS} - {t.DRAWS}) + [t.DRAWS]
     counted = count_consequences(
-        (end - start, consequences(spec, prepared, at(start), TurnXp(), defender_in_city))
+        (end - start, clearing(spec, at(start), defender_in_city))
         for start, end in itertools.pairwise(edges))
     return Preview(
         spec=spec, prepared=prepared,
