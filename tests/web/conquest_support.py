@@ -56,12 +56,16 @@ def copy_season(source: Path, target_dir: Path) -> Path:
 
 def make_app(path: Path, *, payments: bool = False, admin: bool = True,
              forecast_seasons: int = 0, forecast_seed: str | None = None,
-             crowd_stand_in_seconds: int | None = None) -> FastAPI:
+             crowd_stand_in_seconds: int | None = None,
+             live_poll_seconds: float | None = None) -> FastAPI:
     """An app serving the season file, with the test admin token (and payment secret);
     title odds off unless `forecast_seasons` is given (they cost CPU in the background);
-    stand-ins under a crowd as the settings' default unless given."""
-    more = {} if crowd_stand_in_seconds is None else {
+    stand-ins under a crowd and the live watcher's poll as the settings' defaults unless
+    given."""
+    more: dict[str, float] = {} if crowd_stand_in_seconds is None else {
         "crowd_stand_in_seconds": crowd_stand_in_seconds}
+    if live_poll_seconds is not None:
+        more["live_poll_seconds"] = live_poll_seconds
     return create_app(WebSettings(
         database_url=f"sqlite:///{path}",
         forecast_seasons=forecast_seasons,

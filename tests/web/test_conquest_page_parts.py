@@ -153,11 +153,14 @@ def test_title_odds_parts_follow_the_forecast(season_file: Path) -> None:
     and the fresh forecast replaces them once made: both as a new worker shows them, on the
     home and on the card of another faction than the one added to. Each contribution's
     "updating" is looked for on the first page asked after it (that render asks for the new
-    forecast, which may land before the next page is asked)."""
+    forecast, which may land before the next page is asked). The reader's live watcher
+    polls once a minute: a poll between the contribution and the page would start the new
+    forecast itself, and a forecast of 40 seasons can be ready before the page is asked."""
     code = _open_pool(season_file)
     pages = ["/conquest/1/factions/KY", "/conquest/1"]
-    with TestClient(make_app(season_file, forecast_seasons=40, forecast_seed="parts")) \
-            as reader, TestClient(make_app(season_file)) as writer:
+    with TestClient(make_app(season_file, forecast_seasons=40, forecast_seed="parts",
+                             live_poll_seconds=60)) as reader, \
+            TestClient(make_app(season_file)) as writer:
         reader.get("/conquest/1", headers=HTML)
         reader.app.state.conquest.forecasts.settle()  # type: ignore[attr-defined]
         assert all('data-status="ready"' in reader.get(page, headers=HTML).text
