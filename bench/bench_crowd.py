@@ -22,7 +22,8 @@ default, `burst` or `paced`):
   the same bounded set (waiting for a free one counts in its pages' times).
 
 Targets (issue 31): no error, everything within 60 s, home p99 <= 100 ms, contributions p99
-<= 200 ms. Baseline in the same run: a bare FastAPI route under the same FAN_CONNECTIONS
+<= 200 ms; the latency targets are the paced crowd's (the burst prints its figures without a
+verdict). Baseline in the same run: a bare FastAPI route under the same FAN_CONNECTIONS
 (`bench_season_pages`' floor). Forecasts are off: their background work after each change
 is the forecast benches' subject.
 
@@ -201,7 +202,14 @@ def _run(mode: str, scratch: str, floor: float) -> None:
           f"(target <= {WINDOW_SECONDS:.0f} s: "
           f"{'ok' if seconds <= WINDOW_SECONDS + 1 else 'OVER TARGET'}), "
           f"{len(seen.errors)} errors {'; '.join(seen.errors[:3])}", flush=True)
-    targets = {"home": HOME_P99_MS, "contribution": CONTRIBUTION_P99_MS}
+    # The issue's crowd is the paced one; the burst's pages wait, on average, the connections
+    # over the pages answered a second whatever a page costs (Little's law): a stress, shown
+    # beside the same floor but judged against no latency target.
+    targets = {"home": HOME_P99_MS, "contribution": CONTRIBUTION_P99_MS} if mode == "paced" \
+        else {}
+    if mode == "burst":
+        print("burst: a stress, no latency target (the issue's crowd is the paced one)",
+              flush=True)
     for kind in ("home", "episode", "card", "contribution"):
         print(_line(kind, seen.latencies[kind], targets.get(kind), floor), flush=True)
 
