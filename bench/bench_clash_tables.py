@@ -20,12 +20,15 @@ from typing import Any
 
 import httpx
 
-from bench.bench_web import _server
 from bench.loadgen import Answer, Request, read_answer
+from bench.served import served
 from fairfight.web.clash.seats import SEAT_COOKIE, seat_link
 
 GAMES = 100
 TURNS = 3
+TURNS_POOL = '{"workers": 2, "queue": 100, "wait_seconds": 15}'
+"""The server's turns pool with room for every game's turn: by default (16 waiting) a burst of
+100 commits from one client is what the pool sheds with 503, and here the turns are measured."""
 PACE_SECONDS = 10.0
 """In the paced run, each game plays a turn every 10 s, the games' starts spread over the
 first 10 s: 10 turns a second arriving at the server, as players who read before they
@@ -150,9 +153,10 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     print(f"(load average {load:.1f} on {os.cpu_count()} cores; the server and the clients "
           "share them)", flush=True)
-    os.environ["FAIRFIGHT_CLASH_GAMES_PER_CLIENT"] = str(GAMES)   # one loopback client
     with tempfile.TemporaryDirectory() as folder, \
-            _server(str(Path(folder) / "bench.db")) as base:
+            served(Path(folder) / "bench.db", 1, rate_limits_enabled="false",
+                   clash_games_per_client=str(GAMES),  # one loopback client
+                   pool_turns=TURNS_POOL) as (base, _):
         tables = _tables(base)
         for label, pace, first_turn in (("burst, every turn at once", 0.0, 1),
                                         (f"paced, a turn per game every {PACE_SECONDS:g} s",

@@ -23,7 +23,7 @@ from fairfight.clash.preview import preview
 from fairfight.clash.scenario import parse_scenario
 from fairfight.clash.world import world_from_scenario
 from fairfight.web import WebSettings, create_app
-from fairfight.web.clash.games import COOKIE, start_game, world_of
+from fairfight.web.clash.games import COOKIE
 from fairfight.web.clash.play import board_panel
 
 PANEL_CALLS = 200
@@ -112,7 +112,7 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     print(f"(load average {load:.1f} on {os.cpu_count()} cores: wall-clock tails grow with "
           "it)", flush=True)
-    app = create_app(WebSettings(database_url="sqlite://"))
+    app = create_app(WebSettings(database_url="sqlite://", rate_limits_enabled=False))
     with TestClient(app) as client:
         client.post("/api/clash/games", json={"scenario": "belvoir-wood"})
         params = {"lead": "armour-2", "target": "1,1"}
@@ -121,7 +121,8 @@ def main() -> None:
                            PANEL_CALLS)
         through_client = _timed_ms(lambda: client.get("/api/clash/game/panel", params=params),
                                    PANEL_CALLS)
-        game = start_game("belvoir-wood", world_of("belvoir-wood"), "blue", True)
+        game = app.state.clash.open_seat(client.cookies.get(COOKIE))  # the stored game
+        assert game is not None
         spec = board_panel(game, "armour-2", (1, 1)).plan.spec
         engine = _timed_ms(lambda: preview(spec), PANEL_CALLS)
         _line("attack panel API, §23 board", api, 20, engine)

@@ -20,7 +20,7 @@ from fairfight.clash.knowledge import attack_candidates, knowledge_view, overlay
 from fairfight.clash.orders import TurnOrders, parse_orders
 from fairfight.clash.preview import preview
 from fairfight.clash.record import merge_orders
-from fairfight.clash.scenario import parse_scenario
+from fairfight.clash.scenario import MAX_SCENARIO_UNITS, parse_scenario
 from fairfight.clash.spec import parse_spec
 from fairfight.clash.turn import run_turn
 from fairfight.clash.world import World, world_from_scenario
@@ -40,14 +40,18 @@ COMPOSITIONS: dict[str, tuple[str, str, str, str, int]] = {
 def _cascade(lead: str, defender: str, letter: str, stance: str,
              supporters: int) -> tuple[World, Any]:
     """PAIRS separate fights, each lead ordered to assault twice; the targets stand in
-    works 1 so they hold their tile and the second assault happens."""
+    works 1 so they hold their tile and the second assault happens. A composition with
+    supporters and a stack has fewer pairs, as many as the scenario's unit cap
+    (`MAX_SCENARIO_UNITS`) holds; its time is scaled to 500 clashes like the others'."""
+    stacked = 1 + 2 * (supporters > 0)
+    pairs = min(PAIRS, MAX_SCENARIO_UNITS // (1 + supporters + stacked))
     columns = 20
-    width, height = 3 * columns, 3 * (-(-PAIRS // columns))
+    width, height = 3 * columns, 3 * (-(-pairs // columns))
     rows = [[letter] * width for _ in range(height)]
     units: list[dict[str, Any]] = []
     tiles: list[dict[str, Any]] = []
     orders: dict[str, Any] = {}
-    for i in range(PAIRS):
+    for i in range(pairs):
         x, y = 3 * (i % columns), 3 * (i // columns)
         tiles.append({"at": [x + 1, y], "works": 1})
         units.append({"id": f"l{i}", "player": "blue", "class": lead, "at": [x, y],
@@ -56,7 +60,7 @@ def _cascade(lead: str, defender: str, letter: str, stance: str,
             units.append({"id": f"s{i}-{j}", "player": "blue", "class": "field-battery"
                           if j == 0 else "rifle-company", "at": [x + j, y + 1],
                           "supply": "full"})
-        for j in range(1 + 2 * (supporters > 0)):
+        for j in range(stacked):
             units.append({"id": f"d{i}-{j}", "player": "red", "class": defender,
                           "at": [x + 1, y], "stance": stance, "supply": "adequate"})
         attack = {"do": "assault", "target": [x + 1, y], "advance": False}

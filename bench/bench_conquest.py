@@ -4,6 +4,10 @@ Baselines measured in the same run: the engine as it stood before its hot paths 
 faster (kept verbatim in `bench/conquest_engine_baseline.py`), playing and verifying the same
 seasons; the verify pass against play alone; the stored season (SQLite, one transaction per
 battle) against the in-memory one.
+
+The verifier now checks a whole published record (the luck report, the season log, its
+heads), so today's verify pass reads the same seasons stored, revealed and exported as a
+publisher makes them; the baseline's reads the bare records its own format had.
 """
 
 from __future__ import annotations
@@ -16,9 +20,9 @@ from typing import Any
 from bench import conquest_engine_baseline as baseline_engine
 from bench.timing import best_seconds, report
 from fairfight.conquest.maps.synthetic import synthetic_map
-from fairfight.conquest.record import archive
+from fairfight.conquest.record import archive, verifier
 from fairfight.conquest.rules import engine, tables
-from fairfight.conquest.store import season
+from fairfight.conquest.store import publication, season
 
 SEEDS = [f"{i:064x}" for i in range(1, 6)]
 
@@ -65,6 +69,18 @@ def _record(map_data: dict[str, Any], seed: str) -> dict[str, Any]:
     }
 
 
+def _published(map_data: dict[str, Any], seed: str, folder: Path) -> dict[str, Any]:
+    """The season of `seed` stored, fought to its end, revealed and exported, read back as
+    the verifier reads an archive."""
+    path = folder / f"{seed[-4:]}.db"
+    season.create_season(path, map_data, "bench", seed=seed)
+    for _ in season.fight(path, None):
+        pass
+    season.reveal(path)
+    publication.export_record(path, folder / f"{seed[-4:]}-record")
+    return dict(verifier.load_record(folder / f"{seed[-4:]}-record"))
+
+
 def _stored_season(map_data: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"
@@ -79,15 +95,18 @@ def main() -> None:
     battles = [len(_season(map_data, seed)[1]) for seed in SEEDS]
     print(f"battles per season: {min(battles)}..{max(battles)}", flush=True)
     records = [_record(map_data, s) for s in SEEDS]
+    with tempfile.TemporaryDirectory() as folder:
+        published = [_published(map_data, s, Path(folder)) for s in SEEDS]
 
     def per_season(rules: Any) -> float:
         return best_seconds(lambda: [_season(map_data, s, rules) for s in SEEDS], 3) / len(SEEDS)
 
-    def per_verify(rules: Any) -> float:
-        return best_seconds(lambda: [rules.verify_record(r) for r in records], 3) / len(SEEDS)
+    def per_verify(verify_record: Any, records: list[dict[str, Any]]) -> float:
+        return best_seconds(lambda: [verify_record(r) for r in records], 3) / len(SEEDS)
 
     before_play, now_play = per_season(baseline_engine), per_season(engine)
-    before_verify, now_verify = per_verify(baseline_engine), per_verify(engine)
+    before_verify = per_verify(baseline_engine.verify_record, records)
+    now_verify = per_verify(verifier.verify_record, published)
     print(f"one season: {now_play * 1000:.1f} ms (was {before_play * 1000:.1f} ms); "
           f"its verify pass: {now_verify * 1000:.1f} ms (was {before_verify * 1000:.1f} ms)")
     report("play_step seasons, engine before (baseline)", 1 / before_play, "seasons/s")

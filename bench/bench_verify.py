@@ -110,6 +110,8 @@ def _chromium_seconds(zipped: Path) -> float | None:
             )
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/verify")
+            # as the verify page's worker does: the season log's checker first, then engine.js
+            page.add_script_tag(url="/verify/seasonlog.js")
             page.add_script_tag(url="/verify/engine.js")
             encoded = base64.b64encode(zipped.read_bytes()).decode("ascii")
             measured = page.evaluate(BROWSER_TIMER, encoded)
