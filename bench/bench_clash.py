@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -162,7 +163,7 @@ def main() -> None:
     for label, columns in (("corpus", corpus), ("random mix", mixed)):
         count = int(columns.kind.shape[0])
         for workers in (1, 2):
-            seconds, cpu = timed(lambda c=columns, w=workers: preview_batch(c, workers=w))
+            seconds, cpu = timed(partial(preview_batch, columns, workers=workers))
             report(
                 f"batch preview, {label}, {workers} process(es)",
                 count / seconds,

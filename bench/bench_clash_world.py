@@ -10,6 +10,7 @@ scalar previews over the overlay's specifications.
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from bench.timing import best_seconds
@@ -96,8 +97,8 @@ def main() -> None:
     for name, composition in COMPOSITIONS.items():
         world, orders = _cascade(*composition)
         clashes = sum(1 for e in run_turn(world, orders).events if e["event"] == "clash")
-        seconds = best_seconds(lambda w=world, o=orders: run_turn(w, o), 3)
-        idle = best_seconds(lambda w=world: run_turn(w, TurnOrders()), 3)
+        seconds = best_seconds(partial(run_turn, world, orders), 3)
+        idle = best_seconds(partial(run_turn, world, TurnOrders()), 3)
         per_500[name] = (seconds - idle) * 500 / clashes
         print(f"Cascade, {name:<44}{per_500[name] * 1000:>9.1f} ms per 500 clashes "
               f"({clashes} clashes; {per_500[name] / bare:,.1f}x baseline; the turn's own "

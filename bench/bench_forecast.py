@@ -124,8 +124,10 @@ def main() -> None:
     from distributed import Client, LocalCluster
 
     for workers in (1, 2):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+        with LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=workers, threads_per_worker=1, processes=True,
+                dashboard_address=None) as cluster, \
+                Client(cluster) as client:  # type: ignore[no-untyped-call]
             rate = _rate(DaskExecutor(client=client), state)
         report(f"Dask LocalCluster, {workers} worker(s)", rate, "seasons/s", local)
     count = int(os.environ.get("FORECAST_AGREEMENT", "300"))

@@ -11,11 +11,12 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager, suppress
 from multiprocessing.connection import Connection
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -174,7 +175,7 @@ async def one_request(host: str, port: int, request: Request,
         writer.close()
 
 
-Abuse = Callable[[str, int, asyncio.Event], Awaitable[str]]
+Abuse = Callable[[str, int, asyncio.Event], Coroutine[Any, Any, str]]
 """One abuse pattern: given the server's host and port, abuse it until the event is set, then
 say in a few words what was sent and how it was answered."""
 
@@ -202,7 +203,7 @@ def _probe_in_own_process(host: str, port: int, pid: int, go: EventType, stop: E
 
 
 async def under(base: str, pid: int, abuse: Abuse, seconds: float,
-                bystander: Callable[[asyncio.Event], Awaitable[str]] | None = None,
+                bystander: Callable[[asyncio.Event], Coroutine[Any, Any, str]] | None = None,
                 ) -> tuple[HealthProbe, str, str]:
     """Run `abuse`; half a second later start the health prober (and `bystander`, a normal
     client going about its business) for `seconds`; then stop them all. Returns the prober

@@ -26,7 +26,7 @@ def build(source: str, output: str, *flags: str) -> Path | None:
     return target
 
 
-def run(program: Path, *arguments: str | int) -> str:
+def run(program: Path, *arguments: str | int | Path) -> str:
     """The program's standard output."""
     done = subprocess.run([str(program), *map(str, arguments)], capture_output=True, text=True,
                           check=True)

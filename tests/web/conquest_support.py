@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -62,7 +63,7 @@ def make_app(path: Path, *, payments: bool = False, admin: bool = True,
     title odds off unless `forecast_seasons` is given (they cost CPU in the background);
     stand-ins under a crowd and the live watcher's poll as the settings' defaults unless
     given."""
-    more: dict[str, float] = {} if crowd_stand_in_seconds is None else {
+    more: dict[str, Any] = {} if crowd_stand_in_seconds is None else {
         "crowd_stand_in_seconds": crowd_stand_in_seconds}
     if live_poll_seconds is not None:
         more["live_poll_seconds"] = live_poll_seconds
