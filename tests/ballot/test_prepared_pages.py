@@ -116,3 +116,26 @@ def test_the_page_request_keeps_the_address_and_drops_the_movers_headers() -> No
     assert dict(page.headers) == {"host": "play.example"}
     assert not page.cookies
     assert page.path_params == {"table_id": "abc", "seat": 2}
+
+
+def test_under_a_turn_clock_only_the_page_is_prepared_not_its_html(tmp_path: Path) -> None:
+    """A clocked table's page shows the time left, so HTML rendered when the step opens would
+    never be read as it is: the page model is prepared, the HTML is left to the read."""
+    app = make_app(tmp_path)
+    created = create(app, ["human", "human", "human"], clock_bank=600, clock_increment=30)
+    table = created["id"]
+    people = seated(app, created)
+    views: SeatViews = app.state.ballot_views
+    for _ in range(40):
+        if _phase(app, table) == "declare":
+            break
+        play_round(people, table)
+    assert _phase(app, table) == "declare"
+    assert views.rendered == 0  # the moves went through the API: no HTML, prepared or read
+    built = views.built
+    for seat, person in people.items():
+        assert seat_view(person, table, seat)["game"]["phase"] == "declare"
+    assert views.built == built  # the pages themselves were prepared
+    for seat, person in people.items():
+        assert person.get(f"/ballot/tables/{table}/seats/{seat}").status_code == 200
+    assert views.rendered == len(people)

@@ -52,7 +52,8 @@ async def _prepare(store: BallotStore, table_id: str, views: SeatViews, move: Re
 
 def _prepare_one(store: BallotStore, table_id: str, seat: int, views: SeatViews,
                  page_request: Request) -> None:
-    """One seat's page built and kept, then its HTML for the seat's plain read."""
+    """One seat's page built and kept, then its HTML for the seat's plain read (not under a
+    turn clock: the page shows the time left, so no read would find the HTML rendered now)."""
     page = prepare_seat_page(store, table_id, seat, views)
-    if page is not None:
+    if page is not None and all(shown.clock_left is None for shown in page.seats):
         seat_html(page_request, page, views)
