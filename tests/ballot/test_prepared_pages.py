@@ -15,7 +15,15 @@ import pytest
 from fairfight.web.ballot.seat_page import GamePage, view_page
 from fairfight.web.ballot.seat_views import SeatViews
 from tests.ballot.test_seat_choices import declaring
-from tests.ballot.test_tables import client_of, create, make_app, play_round, seat_view, seated
+from tests.ballot.test_tables import (
+    client_of,
+    create,
+    make_app,
+    play_round,
+    seat_view,
+    seated,
+    simple_answer,
+)
 from tests.ballot.test_tables_privacy import secrets_of
 
 
@@ -139,3 +147,36 @@ def test_under_a_turn_clock_only_the_page_is_prepared_not_its_html(tmp_path: Pat
     for seat, person in people.items():
         assert person.get(f"/ballot/tables/{table}/seats/{seat}").status_code == 200
     assert views.rendered == len(people)
+
+
+def test_a_move_sent_with_another_host_prepares_nothing_a_reader_at_this_host_finds(
+        tmp_path: Path) -> None:
+    """A seat that sends the opening move with a forged Host header gets the pages rendered
+    for that host, where only a reader asking that host finds them: every reader here
+    renders its own page, and none carries the forged host."""
+    app = make_app(tmp_path)
+    created = create(app, ["human", "human", "human"])
+    table = created["id"]
+    people = seated(app, created)
+    views: SeatViews = app.state.ballot_views
+    for _ in range(40):
+        public = client_of(app).get(f"/api/ballot/tables/{table}").json()
+        if public["game"]["phase"] == "declare":
+            break
+        waiting = public["waiting_for"]
+        for seat in waiting:
+            view = seat_view(people[seat], table, seat)
+            if view["game"]["phase"] == "declare":
+                break
+            forged = {"host": "evil.example"} if seat == waiting[-1] else {}
+            move = {"version": view["version"], "decision": simple_answer(view["game"])}
+            answer = people[seat].post(f"/api/ballot/tables/{table}/seats/{seat}/move",
+                                       json=move, headers=forged)
+            assert answer.status_code == 200, answer.text
+    assert _phase(app, table) == "declare"
+    rendered = views.rendered
+    assert rendered == len(people)  # the forged move opened the step: its pages, for its host
+    pages = [person.get(f"/ballot/tables/{table}/seats/{seat}").text
+             for seat, person in people.items()]
+    assert views.rendered == rendered + len(people)
+    assert not [page for page in pages if "evil.example" in page]
