@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -49,14 +50,18 @@ def _shown(client: TestClient, page: str) -> bytes:
 
 def _both(reader: TestClient, fresh: TestClient, pages: list[str],
           path: Path) -> tuple[list[bytes], list[bytes]]:
-    """The pages from both workers at one season version. On a schedule an airing loop
-    (any of the apps') may air a due battle at any moment: the pages are read again while
-    one aired in between."""
+    """The pages from both workers at one season version and one second. On a schedule an
+    airing loop (any of the apps') may air a due battle at any moment, and the countdown's
+    words are whole seconds of the clock ("in 10 h" becomes "in 9 h 59 min" one second after
+    a schedule starts): the pages are read again while a battle aired or the clock's second
+    turned in between and they differ."""
     for _ in range(5):
         aired = season.summary(path).battles
+        second = int(time.time())
         rendered = [_shown(fresh, page) for page in pages]
         after = [_shown(reader, page) for page in pages]
-        if season.summary(path).battles == aired:
+        if season.summary(path).battles == aired and (
+                after == rendered or int(time.time()) == second):
             break
     return after, rendered
 
