@@ -32,17 +32,23 @@ def _phase(app: Any, table: str) -> str:
     return str(game["phase"])
 
 
-def test_the_move_opening_the_declare_step_prepares_every_asked_page(tmp_path: Path) -> None:
+def _at_declare(tmp_path: Path, **settings: Any) -> tuple[Any, str, dict[int, Any], SeatViews]:
+    """A table of three people played through the API to its declare step: the app, the
+    table, each seat's person and the app's kept pages."""
     app = make_app(tmp_path)
-    created = create(app, ["human", "human", "human"])
+    created = create(app, ["human", "human", "human"], **settings)
     table = created["id"]
     people = seated(app, created)
-    views: SeatViews = app.state.ballot_views
     for _ in range(40):
         if _phase(app, table) == "declare":
             break
         play_round(people, table)
     assert _phase(app, table) == "declare"
+    return app, table, people, app.state.ballot_views
+
+
+def test_the_move_opening_the_declare_step_prepares_every_asked_page(tmp_path: Path) -> None:
+    app, table, people, views = _at_declare(tmp_path)
     built = views.built
     pages = {seat: seat_view(person, table, seat) for seat, person in people.items()}
     assert views.built == built  # every person asked found its page ready
@@ -54,7 +60,7 @@ def test_the_move_opening_the_declare_step_prepares_every_asked_page(tmp_path: P
     assert views.rendered == rendered  # and its HTML, rendered for the seat's own address
     cold = make_app(tmp_path)  # another process: nothing kept
     for seat, page in pages.items():
-        person = client_of(cold, created["seats"][seat]["token"])
+        person = client_of(cold, people[seat].headers["X-Seat-Token"])
         assert seat_view(person, table, seat) == page
         assert person.get(f"/ballot/tables/{table}/seats/{seat}").text == shown[seat]
         assert not [s for s in secrets_of(app.state.ballot_store, table, seat)
@@ -129,16 +135,7 @@ def test_the_page_request_keeps_the_address_and_drops_the_movers_headers() -> No
 def test_under_a_turn_clock_only_the_page_is_prepared_not_its_html(tmp_path: Path) -> None:
     """A clocked table's page shows the time left, so HTML rendered when the step opens would
     never be read as it is: the page model is prepared, the HTML is left to the read."""
-    app = make_app(tmp_path)
-    created = create(app, ["human", "human", "human"], clock_bank=600, clock_increment=30)
-    table = created["id"]
-    people = seated(app, created)
-    views: SeatViews = app.state.ballot_views
-    for _ in range(40):
-        if _phase(app, table) == "declare":
-            break
-        play_round(people, table)
-    assert _phase(app, table) == "declare"
+    _, table, people, views = _at_declare(tmp_path, clock_bank=600, clock_increment=30)
     assert views.rendered == 0  # the moves went through the API: no HTML, prepared or read
     built = views.built
     for seat, person in people.items():
