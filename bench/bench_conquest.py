@@ -73,20 +73,22 @@ def _published(map_data: dict[str, Any], seed: str, folder: Path) -> dict[str, A
     """The season of `seed` stored, fought to its end, revealed and exported, read back as
     the verifier reads an archive."""
     path = folder / f"{seed[-4:]}.db"
-    season.create_season(path, map_data, "bench", seed=seed)
-    for _ in season.fight(path, None):
-        pass
+    _fought(path, map_data, seed)
     season.reveal(path)
     publication.export_record(path, folder / f"{seed[-4:]}-record")
     return dict(verifier.load_record(folder / f"{seed[-4:]}-record"))
 
 
+def _fought(path: Path, map_data: dict[str, Any], seed: str) -> None:
+    """A season stored at `path` and fought to its end, a transaction per battle."""
+    season.create_season(path, map_data, "bench", seed=seed)
+    for _ in season.fight(path, None):
+        pass
+
+
 def _stored_season(map_data: dict[str, Any]) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "bench.db"
-        season.create_season(path, map_data, "bench", seed=SEEDS[0])
-        for _ in season.fight(path, None):
-            pass
+        _fought(Path(folder) / "bench.db", map_data, SEEDS[0])
 
 
 def main() -> None:

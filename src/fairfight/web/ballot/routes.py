@@ -42,7 +42,7 @@ from fairfight.web.ballot.invites import keep_created
 from fairfight.web.ballot.live import table_stream
 from fairfight.web.ballot.notify import check_webhook
 from fairfight.web.ballot.prepared import pages_after_step
-from fairfight.web.ballot.seat_html import seat_html
+from fairfight.web.ballot.seat_html import ballot_page, seat_html
 from fairfight.web.ballot.seat_views import SeatViews
 from fairfight.web.ballot.service import (
     TableSpec,
@@ -58,7 +58,6 @@ from fairfight.web.ballot.work import game_move, game_work, move_in_game_worker
 from fairfight.web.lifecycle import on_shutdown
 from fairfight.web.settings import sibling_database_url
 from fairfight.web.strict_input import Id, MaybeWholeNumber, plain_rule, whole_number
-from fairfight.web.templating import templates
 
 __all__ = [
     "MAX_SEATS",
@@ -113,15 +112,11 @@ def install(app: FastAPI) -> None:
     on_shutdown(app, store.close)
 
 
-def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    return templates.TemplateResponse(request, f"ballot/{name}", context, status_code=status)
-
-
 @router.get("/ballot", response_class=HTMLResponse, include_in_schema=False)
 def lobby(request: Request, store: Store, page: api.LobbyPageNumber = 0) -> HTMLResponse:
     """Create a table; the listed tables, newest first; the seats this browser holds."""
     model = lobby_page(store, max(0, page), seats_in_cookies(request, store))
-    return _page(request, "lobby.html", page=model)
+    return ballot_page(request, "lobby.html", page=model)
 
 
 @router.get("/ballot/rules", response_class=HTMLResponse, include_in_schema=False)
@@ -130,7 +125,7 @@ def rules(request: Request) -> HTMLResponse:
     from markdown_it import MarkdownIt
 
     body = MarkdownIt("commonmark", {"html": False}).enable("table").render(render_rules())
-    return _page(request, "rules.html", body=body)
+    return ballot_page(request, "rules.html", body=body)
 
 
 def _spec_from_form(form: Any) -> TableSpec:
@@ -174,7 +169,7 @@ def spectator_page(request: Request, table_id: str, store: Store) -> HTMLRespons
     """The public view of the table (and the host's start button while it fills)."""
     page = view_table(
         store, table_id, None, is_host(request, store, table_id), views_of(request))
-    return _page(request, "table.html", page=page, form={}, errors={}, notice="")
+    return ballot_page(request, "table.html", page=page, form={}, errors={}, notice="")
 
 
 @router.get("/ballot/tables/{table_id}/join/{seat}", include_in_schema=False)
@@ -203,7 +198,7 @@ def _seat_response(
     views = views_of(request)
     page = view_table(store, table_id, seat, is_host(request, store, table_id), views, opened)
     if form or errors or notice or status != 200:
-        return _page(
+        return ballot_page(
             request, "table.html", status, page=page, form=form or {}, errors=errors or {},
             notice=notice,
         )
@@ -263,7 +258,7 @@ def _answer_form(
                               errors={error.field: error.rule}, status=422)
     if form.get("confirm") != "1":
         hidden = [(key, str(value)) for key, value in form.multi_items() if key != "confirm"]
-        return _page(request, "confirm.html", table=table_id, seat=seat,
+        return ballot_page(request, "confirm.html", table=table_id, seat=seat,
                      lines=describe(game.state, decision), hidden=hidden)
     try:
         played = store.answer(table_id, seat, int(version_text), decision)
@@ -279,7 +274,7 @@ async def leave(request: Request, table_id: str, seat: Id, store: Store) -> Resp
     """Leave, once confirmed: the stand-in bot plays this seat to the end (it is final)."""
     require_seat(request, store, table_id, seat)
     if (await request.form()).get("confirm") != "1":
-        return _page(request, "leave.html", table=table_id, seat=seat)
+        return ballot_page(request, "leave.html", table=table_id, seat=seat)
     await move_in_game_worker(store.leave, table_id, seat)
     return RedirectResponse(f"/ballot/tables/{table_id}", status_code=303)
 
@@ -373,4 +368,4 @@ def replay(
     game = game_of(store, table)
     assert game is not None
     verify_record(game.record())
-    return _page(request, "replay.html", page=model)
+    return ballot_page(request, "replay.html", page=model)

@@ -1,5 +1,6 @@
-"""A seat page as HTML, kept per exactly what it shows (`SeatViews.html_of`), and the request a
-page prepared after a move is rendered for.
+"""A seat page as HTML, kept per exactly what it shows (`SeatViews.html_of`), the request a
+page prepared after a move is rendered for, and the one renderer of the ballot templates
+(`ballot_page`), which the routes and the prepared pages share.
 
 A seat's HTML is a function of its table page (the viewer's own view, as JSON) and the address
 it is read at: the navigation, the share tags and the links come from the address and the app,
@@ -11,25 +12,32 @@ read whose own view is the same.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import Request
+from fastapi.responses import HTMLResponse
 
 from fairfight.web.ballot.seat_views import SeatViews
 from fairfight.web.ballot.tables import TablePage
 from fairfight.web.templating import templates
 
-__all__ = ["seat_html", "seat_page_request"]
+__all__ = ["ballot_page", "seat_html", "seat_page_request"]
 
 _ADDRESS_HEADERS = (b"host",)
 """The only headers the page request keeps from the move's: the host is part of the address a
 page is rendered for; everything else (cookies, tokens) stays with the mover."""
 
 
+def ballot_page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A ballot template rendered for `request`."""
+    return templates.TemplateResponse(request, f"ballot/{name}", context, status_code=status)
+
+
 def seat_html(request: Request, page: TablePage, views: SeatViews) -> bytes:
     """The seat page for `request`'s address, rendered once per distinct view and address."""
     shown = page.model_dump_json().encode() + b"\0" + str(request.url).encode()
-    return views.html_of(shown, lambda: bytes(templates.TemplateResponse(
-        request, "ballot/table.html",
-        {"page": page, "form": {}, "errors": {}, "notice": ""}).body))
+    return views.html_of(shown, lambda: bytes(ballot_page(
+        request, "table.html", page=page, form={}, errors={}, notice="").body))
 
 
 def seat_page_request(move: Request, table_id: str, seat: int) -> Request:
